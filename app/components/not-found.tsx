@@ -1,0 +1,19 @@
+import { Link } from "react-router";
+
+/** The not-found screen: unknown paths and /booking-canceled (spec section 2). */
+export function NotFound() {
+  return (
+    <section className="mx-auto flex max-w-xl flex-col items-center px-6 py-32 text-center">
+      <p className="font-display text-7xl font-bold text-brand-600" aria-hidden="true">
+        404
+      </p>
+      <h1 className="mt-4 font-display text-3xl font-bold">404 Page Not Found</h1>
+      <p className="mt-4 text-ink-soft">
+        The page you are looking for does not exist or has moved.
+      </p>
+      <Link to="/" className="btn-primary mt-8">
+        Back to the home page
+      </Link>
+    </section>
+  );
+}

@@ -1,0 +1,227 @@
+import { useEffect, useRef, useState } from "react";
+import { Form, Link, useLocation } from "react-router";
+import type { PublicUser } from "../models/user.server";
+import { Logo } from "./logo";
+
+export const SECTION_LINKS = [
+  { id: "features", label: "Features" },
+  { id: "who-is-it-for", label: "Who It's For" },
+  { id: "faq", label: "FAQ" },
+  { id: "booking", label: "Book Now" },
+] as const;
+
+/**
+ * Closes a <details> menu on Escape, on a click outside it and after navigation. The menus
+ * are <details> so they open and close without JavaScript; this only adds the polish.
+ */
+function useDisclosureMenu() {
+  const ref = useRef<HTMLDetailsElement>(null);
+  const { key: locationKey } = useLocation();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every navigation on purpose.
+  useEffect(() => {
+    if (ref.current) ref.current.open = false;
+  }, [locationKey]);
+  useEffect(() => {
+    const close = (event: Event) => {
+      const menu = ref.current;
+      if (!menu?.open) return;
+      if (event instanceof KeyboardEvent) {
+        if (event.key !== "Escape") return;
+        menu.open = false;
+        menu.querySelector("summary")?.focus();
+      } else if (!menu.contains(event.target as Node)) {
+        menu.open = false;
+      }
+    };
+    document.addEventListener("keydown", close);
+    document.addEventListener("click", close);
+    return () => {
+      document.removeEventListener("keydown", close);
+      document.removeEventListener("click", close);
+    };
+  }, []);
+  return ref;
+}
+
+/** Translucent once the page scrolled past 10 px (spec section 2). */
+function useScrolledPast(threshold: number) {
+  const [scrolled, setScrolled] = useState(false);
+  useEffect(() => {
+    const update = () => setScrolled(window.scrollY > threshold);
+    update();
+    window.addEventListener("scroll", update, { passive: true });
+    return () => window.removeEventListener("scroll", update);
+  }, [threshold]);
+  return scrolled;
+}
+
+export function SiteNav({ user }: { user: PublicUser | null }) {
+  const scrolled = useScrolledPast(10);
+  const mobileMenu = useDisclosureMenu();
+  return (
+    <header
+      className={`sticky top-0 z-40 border-b border-white/10 text-white transition-colors ${
+        scrolled ? "bg-night/85 backdrop-blur-md" : "bg-night"
+      }`}
+    >
+      <nav
+        aria-label="Main"
+        className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-5 sm:px-8"
+      >
+        <Link to="/" className="flex items-center gap-2 rounded-md font-display text-lg font-bold">
+          <Logo />
+          <span>ATL Creator Studio</span>
+        </Link>
+
+        <ul className="hidden items-center gap-1 md:flex">
+          {SECTION_LINKS.map((link) => (
+            <li key={link.id}>
+              <SectionLink
+                id={link.id}
+                className="rounded-full px-3 py-2 text-sm font-medium text-white/90 hover:bg-white/10 hover:text-white"
+              >
+                {link.label}
+              </SectionLink>
+            </li>
+          ))}
+        </ul>
+
+        <div className="flex items-center gap-2">
+          {user ? (
+            <AccountMenu user={user} />
+          ) : (
+            <Link
+              to="/auth"
+              className="rounded-full bg-white px-4 py-2 text-sm font-semibold text-ink hover:bg-brand-50"
+            >
+              Sign In
+            </Link>
+          )}
+          <details ref={mobileMenu} className="group md:hidden">
+            <summary className="flex cursor-pointer list-none items-center rounded-full p-2 hover:bg-white/10 [&::-webkit-details-marker]:hidden">
+              <span className="sr-only">Menu</span>
+              <svg
+                aria-hidden="true"
+                viewBox="0 0 24 24"
+                className="size-6 group-open:hidden"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2"
+              >
+                <path d="M4 7h16M4 12h16M4 17h16" strokeLinecap="round" />
+              </svg>
+              <svg
+                aria-hidden="true"
+                viewBox="0 0 24 24"
+                className="hidden size-6 group-open:block"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2"
+              >
+                <path d="M6 6l12 12M18 6 6 18" strokeLinecap="round" />
+              </svg>
+            </summary>
+            <ul className="absolute inset-x-0 top-16 border-b border-white/10 bg-night px-5 py-3 shadow-xl">
+              {SECTION_LINKS.map((link) => (
+                <li key={link.id}>
+                  <SectionLink
+                    id={link.id}
+                    className="block rounded-lg px-3 py-3 text-base font-medium hover:bg-white/10"
+                  >
+                    {link.label}
+                  </SectionLink>
+                </li>
+              ))}
+            </ul>
+          </details>
+        </div>
+      </nav>
+    </header>
+  );
+}
+
+/**
+ * A link to a landing-page section. It is a real link to /#id, so it works without
+ * JavaScript from any page; with JavaScript React Router navigates home first and the
+ * browser scrolls to the section once it is rendered (about 100 ms, spec section 2).
+ */
+export function SectionLink({
+  id,
+  className,
+  children,
+}: {
+  id: string;
+  className?: string;
+  children: React.ReactNode;
+}) {
+  const location = useLocation();
+  return (
+    <Link
+      to={{ pathname: "/", hash: id }}
+      className={className}
+      onClick={(event) => {
+        if (location.pathname === "/") return;
+        // From another route: go home, then scroll once the landing page has rendered.
+        window.setTimeout(
+          () => document.getElementById(id)?.scrollIntoView({ behavior: "smooth" }),
+          100,
+        );
+        void event;
+      }}
+    >
+      {children}
+    </Link>
+  );
+}
+
+function AccountMenu({ user }: { user: PublicUser }) {
+  const menu = useDisclosureMenu();
+  const fullName = `${user.firstName} ${user.lastName}`;
+  return (
+    <details ref={menu} className="relative">
+      <summary className="flex cursor-pointer list-none items-center gap-2 rounded-full bg-white/10 py-1.5 pr-3 pl-1.5 text-sm font-semibold hover:bg-white/20 [&::-webkit-details-marker]:hidden">
+        <span
+          aria-hidden="true"
+          className="flex size-7 items-center justify-center rounded-full bg-brand-500 text-xs font-bold"
+        >
+          {user.firstName.charAt(0).toUpperCase()}
+          {user.lastName.charAt(0).toUpperCase()}
+        </span>
+        <span className="max-w-32 truncate">{fullName}</span>
+        <span className="sr-only">account menu</span>
+      </summary>
+      <div className="absolute right-0 mt-2 w-64 overflow-hidden rounded-xl bg-white text-ink shadow-2xl ring-1 ring-black/10">
+        <div className="border-b border-line px-4 py-3">
+          <p className="truncate font-semibold">{fullName}</p>
+          <p className="truncate text-sm text-ink-soft">
+            {user.businessName || "Personal Account"}
+          </p>
+        </div>
+        <ul className="py-1 text-sm">
+          <li>
+            <Link to="/dashboard" className="block px-4 py-2.5 hover:bg-paper">
+              My Account
+            </Link>
+          </li>
+          <li>
+            <Link to="/dashboard?tab=bookings" className="block px-4 py-2.5 hover:bg-paper">
+              My Sessions
+            </Link>
+          </li>
+          <li>
+            <Link to="/dashboard?tab=profile" className="block px-4 py-2.5 hover:bg-paper">
+              Profile Settings
+            </Link>
+          </li>
+          <li className="border-t border-line">
+            <Form method="post" action="/logout">
+              <button type="submit" className="block w-full px-4 py-2.5 text-left hover:bg-paper">
+                Logout
+              </button>
+            </Form>
+          </li>
+        </ul>
+      </div>
+    </details>
+  );
+}

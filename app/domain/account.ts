@@ -1,0 +1,84 @@
+import { z } from "zod";
+
+/**
+ * Account form rules, shared by the server (parseWithZod), the browser (conform) and the
+ * JSON API. Messages in quotes in spec section 5 are used verbatim.
+ */
+export const PASSWORD_MIN = 8;
+
+const trimmed = z.string().trim();
+
+export const loginSchema = z.object({
+  username: z
+    .string({ error: "Username is required" })
+    .trim()
+    .min(1, "Username is required")
+    .max(50, "Username is required"),
+  password: z
+    .string({ error: `Password must be at least ${PASSWORD_MIN} characters` })
+    .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters`)
+    .max(200, "Password must be at most 200 characters"),
+});
+
+const stakeholderFlag = z.preprocess(
+  (value) => value === true || value === "true" || value === "on" || value === "yes",
+  z.boolean(),
+);
+
+/** The profile fields a customer owns; registration and Profile Settings share them. */
+export const profileFields = {
+  firstName: trimmed
+    .min(1, "First name is required")
+    .max(100, "First name must be at most 100 characters"),
+  lastName: trimmed
+    .min(1, "Last name is required")
+    .max(100, "Last name must be at most 100 characters"),
+  businessName: z.preprocess(
+    (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
+    trimmed.max(120, "Business name must be at most 120 characters").optional(),
+  ),
+  phoneNumber: trimmed
+    .min(10, "Please enter a valid phone number")
+    .max(30, "Please enter a valid phone number")
+    .regex(/^[+()\d\s.-]+$/, "Please enter a valid phone number"),
+  email: trimmed
+    .max(254, "Please enter a valid email address")
+    .pipe(z.email("Please enter a valid email address")),
+  isStakeholder: stakeholderFlag.default(false),
+};
+
+export const registerSchema = z
+  .object({
+    username: trimmed
+      .min(1, "Username is required")
+      .min(3, "Username must be at least 3 characters")
+      .max(50, "Username must be at most 50 characters")
+      .regex(
+        /^[A-Za-z0-9._-]+$/,
+        "Username may only use letters, numbers, dots, dashes and underscores",
+      ),
+    password: z
+      .string()
+      .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters`)
+      .max(200, "Password must be at most 200 characters"),
+    confirmPassword: z.string().optional(),
+    ...profileFields,
+  })
+  .refine(
+    (value) => value.confirmPassword === undefined || value.password === value.confirmPassword,
+    {
+      message: "Passwords don't match",
+      path: ["confirmPassword"],
+    },
+  );
+
+/** The browser form always sends confirmPassword; the JSON API payload omits it (spec 3). */
+export const registerFormSchema = registerSchema.refine(
+  (value) => value.confirmPassword !== undefined,
+  {
+    message: "Passwords don't match",
+    path: ["confirmPassword"],
+  },
+);
+
+export type RegisterInput = z.infer<typeof registerSchema>;

@@ -1,0 +1,79 @@
+import { hash, verify } from "@node-rs/argon2";
+import { eq, sql } from "drizzle-orm";
+import { type User, users } from "../../db/schema";
+import { db, isUniqueViolation } from "../db.server";
+import type { RegisterInput } from "../domain/account";
+
+/** OWASP's argon2id baseline: 19 MiB, 2 iterations, 1 lane. */
+const ARGON2 = { memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
+
+export function hashPassword(password: string) {
+  return hash(password, ARGON2);
+}
+
+/** What the browser and the JSON API may see of a user: never the password hash. */
+export function toPublicUser(user: User) {
+  return {
+    id: user.id,
+    username: user.username,
+    isAdmin: user.isAdmin,
+    isMember: user.isMember,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    businessName: user.businessName,
+    phoneNumber: user.phoneNumber,
+    email: user.email,
+    isStakeholder: user.isStakeholder,
+  };
+}
+export type PublicUser = ReturnType<typeof toPublicUser>;
+
+export function getUserById(id: number): User | undefined {
+  return db.select().from(users).where(eq(users.id, id)).get();
+}
+
+export function getUserByUsername(username: string): User | undefined {
+  return db.select().from(users).where(sql`lower(${users.username}) = lower(${username})`).get();
+}
+
+// Verifying against a dummy hash when the username is unknown keeps the response time the
+// same, so timing does not reveal which usernames exist.
+let dummyHash: Promise<string> | undefined;
+
+export async function verifyLogin(username: string, password: string): Promise<User | null> {
+  const user = getUserByUsername(username);
+  dummyHash ??= hashPassword("not-a-real-password");
+  const ok = await verify(user?.passwordHash ?? (await dummyHash), password).catch(() => false);
+  return user && ok ? user : null;
+}
+
+export class UsernameTakenError extends Error {
+  constructor() {
+    super("Username already exists");
+  }
+}
+
+export async function createUser(input: RegisterInput): Promise<User> {
+  // Hash before the write: an await inside a transaction would hold the write lock.
+  const passwordHash = await hashPassword(input.password);
+  try {
+    return db
+      .insert(users)
+      .values({
+        username: input.username,
+        passwordHash,
+        firstName: input.firstName,
+        lastName: input.lastName,
+        businessName: input.businessName ?? null,
+        phoneNumber: input.phoneNumber,
+        email: input.email,
+        isStakeholder: input.isStakeholder,
+      })
+      .returning()
+      .get();
+  } catch (error) {
+    // The unique index on lower(username) is the authority, also under concurrent sign-ups.
+    if (isUniqueViolation(error)) throw new UsernameTakenError();
+    throw error;
+  }
+}

@@ -1,0 +1,92 @@
+import {
+  data,
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteLoaderData,
+} from "react-router";
+import type { Route } from "./+types/root";
+import "./app.css";
+import { NotFound } from "./components/not-found";
+import { useNonce } from "./components/nonce";
+import { SiteFooter } from "./components/site-footer";
+import { SiteNav } from "./components/site-nav";
+import { Toaster } from "./components/toaster";
+import { getUser } from "./services/auth.server";
+import { publicEnv } from "./services/env.server";
+import { securityMiddleware } from "./services/security.server";
+import { readToast } from "./services/toast.server";
+
+export const middleware: Route.MiddlewareFunction[] = [securityMiddleware];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const [user, flash] = await Promise.all([getUser(request), readToast(request)]);
+  return data({ user, toast: flash.toast, env: publicEnv() }, { headers: flash.headers });
+}
+
+export const links: Route.LinksFunction = () => [
+  { rel: "icon", href: "/favicon.ico", sizes: "32x32" },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "apple-touch-icon", href: "/apple-touch-icon.png" },
+  { rel: "manifest", href: "/site.webmanifest" },
+];
+
+export function useRootData() {
+  return useRouteLoaderData<typeof loader>("root");
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
+  const rootData = useRootData();
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#0f0d17" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="min-h-dvh bg-paper text-ink antialiased">
+        <a href="#main" className="skip-link">
+          Skip to content
+        </a>
+        <SiteNav user={rootData?.user ?? null} />
+        <main id="main" tabIndex={-1} className="outline-none">
+          {children}
+        </main>
+        <SiteFooter />
+        <Toaster toast={rootData?.toast ?? null} />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  return (
+    <section className="mx-auto max-w-xl px-6 py-32 text-center">
+      <h1 className="font-display text-3xl font-bold">
+        {status === 403 ? "Request refused" : "Something went wrong"}
+      </h1>
+      <p className="mt-4 text-ink-soft">
+        {status === 403
+          ? "This request was refused. Please go back and try again from the site."
+          : "Sorry, we could not show this page. Please try again in a moment."}
+      </p>
+      <a href="/" className="btn-primary mt-8 inline-flex">
+        Back to the home page
+      </a>
+    </section>
+  );
+}

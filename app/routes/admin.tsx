@@ -1,0 +1,38 @@
+import { count, sql } from "drizzle-orm";
+import { bookings, users } from "../../db/schema";
+import { db } from "../db.server";
+import { requireAdmin } from "../services/auth.server";
+import type { Route } from "./+types/admin";
+
+/** /admin and /admin/dashboard: staff only. The full control room arrives with its own issue. */
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  const byStatus = db
+    .select({ status: bookings.status, total: count() })
+    .from(bookings)
+    .groupBy(bookings.status)
+    .orderBy(sql`min(${bookings.id})`)
+    .all();
+  const userCount = db.select({ total: count() }).from(users).get()?.total ?? 0;
+  return { byStatus, userCount };
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Admin Dashboard | ATL Creator Studio" }];
+
+export default function Admin({ loaderData }: Route.ComponentProps) {
+  return (
+    <section className="section">
+      <h1 className="font-display text-3xl font-bold">Admin Dashboard</h1>
+      <p className="mt-2 text-ink-soft">{loaderData.userCount} registered users.</p>
+      <h2 className="mt-8 font-display text-xl font-bold">Bookings by status</h2>
+      <ul className="mt-4 grid gap-3 sm:grid-cols-3">
+        {loaderData.byStatus.map((row) => (
+          <li key={row.status} className="rounded-xl border border-line bg-white p-4">
+            <span className="block text-sm text-ink-soft">{row.status.replaceAll("_", " ")}</span>
+            <span className="text-2xl font-bold">{row.total}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

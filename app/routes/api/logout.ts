@@ -1,0 +1,14 @@
+import { methodNotAllowed } from "../../services/api.server";
+import { destroyUserSession } from "../../services/session.server";
+import type { Route } from "./+types/logout";
+
+export function loader() {
+  return methodNotAllowed("POST");
+}
+
+/** POST /api/logout: ends the session in the database and clears the cookie. Idempotent. */
+export async function action({ request }: Route.ActionArgs) {
+  if (request.method !== "POST") return methodNotAllowed("POST");
+  const cookie = await destroyUserSession(request);
+  return Response.json({ success: true }, { headers: { "Set-Cookie": cookie } });
+}

@@ -1,0 +1,27 @@
+import { registerSchema } from "../../domain/account";
+import { createUser, toPublicUser, UsernameTakenError } from "../../models/user.server";
+import { jsonError, methodNotAllowed, readJson } from "../../services/api.server";
+import { takeAttempt, tooManyAttemptsMessage } from "../../services/rate-limit.server";
+import { clientAddressContext } from "../../services/request-context.server";
+import { createUserSession } from "../../services/session.server";
+import type { Route } from "./+types/register";
+
+export function loader() {
+  return methodNotAllowed("POST");
+}
+
+/** POST /api/register with the registration payload of spec section 3: the new user, signed in. */
+export async function action({ request, context }: Route.ActionArgs) {
+  if (request.method !== "POST") return methodNotAllowed("POST");
+  const retryAfter = await takeAttempt("register", context.get(clientAddressContext));
+  if (retryAfter !== null) return jsonError(429, tooManyAttemptsMessage(retryAfter));
+  const input = await readJson(request, registerSchema);
+  try {
+    const user = await createUser(input);
+    const cookie = await createUserSession(request, user.id);
+    return Response.json(toPublicUser(user), { status: 201, headers: { "Set-Cookie": cookie } });
+  } catch (error) {
+    if (error instanceof UsernameTakenError) return jsonError(409, error.message);
+    throw error;
+  }
+}

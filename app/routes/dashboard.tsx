@@ -1,0 +1,18 @@
+import { LandingPage } from "../components/landing/landing-page";
+import { requireUser } from "../services/auth.server";
+import type { Route } from "./+types/dashboard";
+
+/**
+ * /dashboard is the landing page opened on its dashboard section. The section is rendered
+ * first, so the page opens on it with and without JavaScript (no scroll script needed).
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  return { user };
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "My Account | ATL Creator Studio" }];
+
+export default function Dashboard({ loaderData }: Route.ComponentProps) {
+  return <LandingPage user={loaderData.user} dashboardFirst />;
+}

@@ -1,0 +1,14 @@
+import { redirect } from "react-router";
+import { destroyUserSession } from "../services/session.server";
+import { redirectWithSuccess } from "../services/toast.server";
+import type { Route } from "./+types/logout";
+
+/** Logging out is a POST (a link could be triggered by a prefetch or a third-party page). */
+export function loader() {
+  throw redirect("/");
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const cookie = await destroyUserSession(request);
+  return redirectWithSuccess("/", "Logged out successfully", { headers: { "Set-Cookie": cookie } });
+}

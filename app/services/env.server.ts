@@ -1,0 +1,98 @@
+import { z } from "zod";
+
+/**
+ * Every setting the server reads, parsed once at start. A bad value stops the
+ * process with a message naming the variable, rather than failing later on a request.
+ */
+const boolean = z
+  .enum(["true", "false", "1", "0"])
+  .transform((value) => value === "true" || value === "1");
+
+const schema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    HOST: z.string().min(1).default("0.0.0.0"),
+    DATABASE_PATH: z.string().min(1).default("./data/studio.db"),
+    SESSION_SECRET: z.string().optional(),
+    SESSION_MAX_AGE_DAYS: z.coerce.number().int().min(1).max(90).default(14),
+    /** Behind Fly's proxy the client address comes from Fly-Client-IP, never X-Forwarded-For. */
+    TRUST_PROXY: boolean.default(false),
+    PAYMENT_PROVIDER: z.enum(["sandbox", "stripe"]).optional(),
+    STRIPE_SECRET_KEY: z.string().optional(),
+    STRIPE_WEBHOOK_SECRET: z.string().optional(),
+    SMTP_URL: z.url().optional(),
+    MAIL_FROM: z.string().default("Atlanta Podcast & Video Studio <bookings@studio.example>"),
+    INTERCOM_APP_ID: z.string().optional(),
+    HOLD_MINUTES: z.coerce
+      .number()
+      .int()
+      .min(5)
+      .max(24 * 60)
+      .default(30),
+    BUFFER_MINUTES: z.coerce.number().int().min(0).max(240).default(0),
+    CANCELLATION_FEE_PERCENT: z.coerce.number().int().min(0).max(100).default(50),
+    LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
+    REGISTER_RATE_LIMIT: z.coerce.number().int().min(1).default(5),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === "production") {
+      if (!env.SESSION_SECRET || env.SESSION_SECRET.length < 32) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["SESSION_SECRET"],
+          message: "is required in production and must be at least 32 characters",
+        });
+      }
+      if (!env.PAYMENT_PROVIDER) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["PAYMENT_PROVIDER"],
+          message: 'must be chosen explicitly in production ("stripe", or "sandbox" for a demo)',
+        });
+      }
+    }
+    if (env.PAYMENT_PROVIDER === "stripe") {
+      for (const key of ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"] as const) {
+        if (!env[key]) {
+          ctx.addIssue({
+            code: "custom",
+            path: [key],
+            message: 'is required when PAYMENT_PROVIDER is "stripe"',
+          });
+        }
+      }
+    }
+  });
+
+export type Env = z.infer<typeof schema> & {
+  SESSION_SECRET: string;
+  PAYMENT_PROVIDER: "sandbox" | "stripe";
+};
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  // Treat empty strings as unset so `FOO=` in an .env file means "use the default".
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ""));
+  const result = schema.safeParse(cleaned);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const env = result.data;
+  return {
+    ...env,
+    // Outside production a fixed secret keeps dev sessions alive across restarts.
+    SESSION_SECRET: env.SESSION_SECRET ?? "development-only-session-secret-change-me",
+    PAYMENT_PROVIDER: env.PAYMENT_PROVIDER ?? "sandbox",
+  };
+}
+
+export const env: Env = parseEnv(process.env);
+
+/** The allow-list of settings the browser may see. */
+export function publicEnv() {
+  return {
+    intercomAppId: env.INTERCOM_APP_ID ?? null,
+    paymentsInTestMode: env.PAYMENT_PROVIDER === "sandbox",
+  };
+}

@@ -1,0 +1,330 @@
+import { sql } from "drizzle-orm";
+import {
+  type AnySQLiteColumn,
+  check,
+  index,
+  integer,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
+
+/**
+ * Conventions: instants are UTC epoch milliseconds (`*_at`); the spec's studio-local text
+ * fields (recording_date, recording_time) sit beside them. Money is whole US dollars except
+ * FIXED_AMOUNT coupon values, which are cents (spec section 5).
+ */
+const now = sql`(unixepoch('subsec') * 1000)`;
+const createdAt = () => integer("created_at").notNull().default(now);
+const flag = (name: string) => integer(name, { mode: "boolean" }).notNull().default(false);
+
+export const BOOKING_STATUSES = [
+  "PENDING_PAYMENT",
+  "PENDING",
+  "CONFIRMED",
+  "RECORDED",
+  "POST_PRODUCTION",
+  "COMPLETED",
+  "CANCELLED",
+] as const;
+export type BookingStatus = (typeof BOOKING_STATUSES)[number];
+
+export const SUPPORT_STATUSES = ["PENDING", "IN_PROGRESS", "RESOLVED", "CANCELLED"] as const;
+export const COUPON_TYPES = ["PERCENTAGE", "FIXED_AMOUNT"] as const;
+export const OUTBOX_STATUSES = ["PENDING", "SENT", "FAILED"] as const;
+
+const inList = (column: string, values: readonly string[]) =>
+  sql.raw(`${column} IN (${values.map((v) => `'${v}'`).join(", ")})`);
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    username: text("username").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    isAdmin: flag("is_admin"),
+    isMember: flag("is_member"),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull(),
+    businessName: text("business_name"),
+    phoneNumber: text("phone_number").notNull(),
+    email: text("email").notNull(),
+    isStakeholder: flag("is_stakeholder"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // "Alex" and "alex" are the same account: uniqueness ignores case.
+    uniqueIndex("users_username_unique").on(sql`lower(${t.username})`),
+    check("users_username_length", sql`length(${t.username}) BETWEEN 3 AND 50`),
+  ],
+);
+
+/** Server-side sessions: the cookie carries only the id, so a session can be revoked. */
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: integer("expires_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("sessions_user_id").on(t.userId), index("sessions_expires_at").on(t.expiresAt)],
+);
+
+export const coupons = sqliteTable(
+  "coupons",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    code: text("code").notNull(),
+    description: text("description").notNull().default(""),
+    type: text("type", { enum: COUPON_TYPES }).notNull(),
+    /** PERCENTAGE: whole percent 1-100. FIXED_AMOUNT: cents. */
+    value: integer("value").notNull(),
+    maxUses: integer("max_uses").notNull().default(0),
+    currentUses: integer("current_uses").notNull().default(0),
+    /** Studio-local yyyy-MM-dd; the coupon is valid through the end of that day. */
+    expiryDate: text("expiry_date").notNull().default("2099-12-31"),
+    isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("coupons_code_unique").on(sql`lower(${t.code})`),
+    check("coupons_type", inList("type", COUPON_TYPES)),
+    check("coupons_value_positive", sql`${t.value} > 0`),
+    check("coupons_percentage_max", sql`${t.type} <> 'PERCENTAGE' OR ${t.value} <= 100`),
+    check("coupons_max_uses", sql`${t.maxUses} >= 0`),
+    // The last line of defence against over-redemption under concurrency.
+    check(
+      "coupons_uses_within_limit",
+      sql`${t.currentUses} >= 0 AND (${t.maxUses} = 0 OR ${t.currentUses} <= ${t.maxUses})`,
+    ),
+  ],
+);
+
+export const services = sqliteTable(
+  "services",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    name: text("name").notNull(),
+    description: text("description").notNull(),
+    price: integer("price").notNull(),
+    duration: integer("duration"),
+    isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check("services_price", sql`${t.price} >= 0`),
+    check("services_duration", sql`${t.duration} IS NULL OR ${t.duration} > 0`),
+  ],
+);
+
+export const bookings = sqliteTable(
+  "bookings",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull(),
+    businessName: text("business_name"),
+    phoneNumber: text("phone_number").notNull(),
+    email: text("email").notNull(),
+    stakeholder: text("stakeholder").notNull(),
+    /** Studio-local wall time, as the customer chose it. */
+    recordingDate: text("recording_date").notNull(),
+    recordingTime: text("recording_time").notNull(),
+    guestCount: text("guest_count").notNull(),
+    hoursNeeded: text("hours_needed").notNull(),
+    /** The same slot as UTC instants: conflicts, sorting and the 48-hour rule use these. */
+    startsAt: integer("starts_at").notNull(),
+    endsAt: integer("ends_at").notNull(),
+    hourlyRate: integer("hourly_rate").notNull(),
+    totalCost: integer("total_cost").notNull(),
+    originalCost: integer("original_cost").notNull(),
+    couponId: integer("coupon_id").references(() => coupons.id),
+    couponCode: text("coupon_code"),
+    discountAmount: integer("discount_amount").notNull().default(0),
+    status: text("status", { enum: BOOKING_STATUSES }).notNull().default("PENDING_PAYMENT"),
+    /** While PENDING_PAYMENT the slot is held until this instant, then released. */
+    holdExpiresAt: integer("hold_expires_at"),
+    cancellationReason: text("cancellation_reason"),
+    cancelledAt: integer("cancelled_at"),
+    isRetainer: flag("is_retainer"),
+    retainerStartDate: text("retainer_start_date"),
+    retainerEndDate: text("retainer_end_date"),
+    retainerHoursUsed: integer("retainer_hours_used").notNull().default(0),
+    retainerTotalHours: integer("retainer_total_hours").notNull().default(8),
+    /** A later booking that draws hours from a customer's retainer points at it. */
+    retainerBookingId: integer("retainer_booking_id").references(
+      (): AnySQLiteColumn => bookings.id,
+    ),
+    retainerHoursDrawn: integer("retainer_hours_drawn").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("bookings_starts_at").on(t.startsAt),
+    index("bookings_user_starts_at").on(t.userId, t.startsAt),
+    index("bookings_status_starts_at").on(t.status, t.startsAt),
+    check("bookings_status", inList("status", BOOKING_STATUSES)),
+    check("bookings_slot", sql`${t.endsAt} > ${t.startsAt}`),
+    check("bookings_costs", sql`${t.totalCost} >= 0 AND ${t.originalCost} >= 0`),
+    check("bookings_discount", sql`${t.discountAmount} >= 0`),
+    check("bookings_hourly_rate", sql`${t.hourlyRate} >= 0`),
+    check(
+      "bookings_retainer_hours",
+      sql`${t.retainerHoursUsed} >= 0 AND ${t.retainerHoursDrawn} >= 0`,
+    ),
+  ],
+);
+
+export const bookingServices = sqliteTable(
+  "booking_services",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    bookingId: integer("booking_id")
+      .notNull()
+      .references(() => bookings.id, { onDelete: "cascade" }),
+    serviceId: integer("service_id")
+      .notNull()
+      .references(() => services.id),
+    quantity: integer("quantity").notNull().default(1),
+    priceAtBooking: integer("price_at_booking").notNull(),
+  },
+  (t) => [
+    uniqueIndex("booking_services_unique").on(t.bookingId, t.serviceId),
+    index("booking_services_service").on(t.serviceId),
+    check("booking_services_quantity", sql`${t.quantity} > 0`),
+    check("booking_services_price", sql`${t.priceAtBooking} >= 0`),
+  ],
+);
+
+/** Payments and refunds: a refund is a row with a negative amount (sales are net of refunds). */
+export const payments = sqliteTable(
+  "payments",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    bookingId: integer("booking_id")
+      .notNull()
+      .references(() => bookings.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    amount: integer("amount").notNull(),
+    paymentMethod: text("payment_method").notNull(),
+    paymentDate: integer("payment_date").notNull().default(now),
+    transactionId: text("transaction_id"),
+    /** JSON: brand and last 4 digits only, never a full card number or CVV. */
+    paymentDetails: text("payment_details", { mode: "json" }).$type<Record<string, unknown>>(),
+  },
+  (t) => [
+    index("payments_booking").on(t.bookingId),
+    index("payments_date").on(t.paymentDate),
+    uniqueIndex("payments_transaction_unique").on(t.transactionId),
+    check("payments_amount", sql`${t.amount} <> 0`),
+  ],
+);
+
+/** Provider events already applied, written in the same transaction as their effect. */
+export const processedPaymentEvents = sqliteTable("processed_payment_events", {
+  id: text("id").primaryKey(),
+  provider: text("provider").notNull(),
+  type: text("type").notNull(),
+  bookingId: integer("booking_id").references(() => bookings.id),
+  processedAt: integer("processed_at").notNull().default(now),
+});
+
+/** Every status change: who, when, from, to, why. */
+export const bookingHistory = sqliteTable(
+  "booking_history",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    bookingId: integer("booking_id")
+      .notNull()
+      .references(() => bookings.id, { onDelete: "cascade" }),
+    actorUserId: integer("actor_user_id").references(() => users.id),
+    fromStatus: text("from_status", { enum: BOOKING_STATUSES }),
+    toStatus: text("to_status", { enum: BOOKING_STATUSES }).notNull(),
+    note: text("note"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("booking_history_booking").on(t.bookingId, t.createdAt),
+    check("booking_history_to_status", inList("to_status", BOOKING_STATUSES)),
+  ],
+);
+
+export const technicalAssistanceRequests = sqliteTable(
+  "technical_assistance_requests",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    bookingId: integer("booking_id").references(() => bookings.id),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    phoneNumber: text("phone_number"),
+    issueType: text("issue_type").notNull(),
+    description: text("description").notNull(),
+    preferredContactMethod: text("preferred_contact_method").notNull(),
+    status: text("status", { enum: SUPPORT_STATUSES }).notNull().default("PENDING"),
+    createdAt: createdAt(),
+    resolvedAt: integer("resolved_at"),
+    resolution: text("resolution"),
+  },
+  (t) => [
+    index("tar_user").on(t.userId, t.createdAt),
+    index("tar_status").on(t.status, t.createdAt),
+    check("tar_status", inList("status", SUPPORT_STATUSES)),
+  ],
+);
+
+/** Blocked ranges (maintenance, holidays) conflict with bookings like a booking does. */
+export const blockedTimes = sqliteTable(
+  "blocked_times",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    startsAt: integer("starts_at").notNull(),
+    endsAt: integer("ends_at").notNull(),
+    reason: text("reason").notNull(),
+    createdBy: integer("created_by").references(() => users.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("blocked_times_starts_at").on(t.startsAt),
+    check("blocked_times_range", sql`${t.endsAt} > ${t.startsAt}`),
+  ],
+);
+
+/** E-mails are written here in the same transaction as their cause, then delivered. */
+export const emailOutbox = sqliteTable(
+  "email_outbox",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    kind: text("kind").notNull(),
+    toAddress: text("to_address").notNull(),
+    subject: text("subject").notNull(),
+    html: text("html").notNull(),
+    text: text("text").notNull(),
+    attachments: text("attachments", { mode: "json" }).$type<
+      { filename: string; contentType: string; content: string }[]
+    >(),
+    bookingId: integer("booking_id").references(() => bookings.id),
+    status: text("status", { enum: OUTBOX_STATUSES }).notNull().default("PENDING"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: integer("next_attempt_at").notNull().default(now),
+    lastError: text("last_error"),
+    createdAt: createdAt(),
+    sentAt: integer("sent_at"),
+  },
+  (t) => [
+    index("email_outbox_due").on(t.status, t.nextAttemptAt),
+    check("email_outbox_status", inList("status", OUTBOX_STATUSES)),
+  ],
+);
+
+export type User = typeof users.$inferSelect;
+export type Booking = typeof bookings.$inferSelect;

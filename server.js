@@ -1,0 +1,66 @@
+// @ts-check
+// The process entry: static files, the React Router app (server/app.ts), graceful shutdown.
+// Plain JavaScript so it runs on Node 20 without a TypeScript loader.
+import express from "express";
+
+const production = process.env.NODE_ENV === "production";
+const port = Number.parseInt(process.env.PORT || "3000", 10);
+const host = process.env.HOST || "0.0.0.0";
+
+const server = express();
+server.disable("x-powered-by");
+
+/** @type {{ closeDatabase(): void } | undefined} */
+let appModule;
+
+if (production) {
+  // Fingerprinted assets never change; everything else in public/ may.
+  server.use(
+    "/assets",
+    express.static("build/client/assets", { immutable: true, maxAge: "1y", index: false }),
+  );
+  server.use(express.static("build/client", { maxAge: "1h", index: false }));
+  // Import the app before listening: configuration errors and migrations happen now.
+  const buildPath = "./build/server/index.js";
+  appModule = await import(buildPath);
+  server.use(/** @type {any} */ (appModule).app);
+} else {
+  const vite = await import("vite");
+  const viteDevServer = await vite.createServer({ server: { middlewareMode: true } });
+  server.use(viteDevServer.middlewares);
+  server.use(async (req, res, next) => {
+    try {
+      const source = await viteDevServer.ssrLoadModule("./server/app.ts");
+      appModule = /** @type {any} */ (source);
+      return source.app(req, res, next);
+    } catch (error) {
+      if (error instanceof Error) viteDevServer.ssrFixStacktrace(error);
+      next(error);
+    }
+  });
+}
+
+const httpServer = server.listen(port, host, () => {
+  console.log(
+    `Studio booking site listening on http://${host === "0.0.0.0" ? "localhost" : host}:${port}`,
+  );
+});
+// Keep-alive longer than Fly's proxy idle timeout, so it never reuses a closed socket.
+httpServer.keepAliveTimeout = 65_000;
+
+let shuttingDown = false;
+function shutdown(/** @type {string} */ signal) {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  console.log(`${signal} received: finishing in-flight requests`);
+  // Stop accepting connections, let running requests finish, then close SQLite cleanly
+  // (checkpointing the WAL). Force the exit if a client holds a connection open.
+  httpServer.close(() => {
+    appModule?.closeDatabase();
+    process.exit(0);
+  });
+  httpServer.closeIdleConnections();
+  setTimeout(() => process.exit(1), 10_000).unref();
+}
+process.on("SIGTERM", () => shutdown("SIGTERM"));
+process.on("SIGINT", () => shutdown("SIGINT"));
