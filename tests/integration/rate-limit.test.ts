@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { registrationPayload, startServer, type TestServer } from "../setup/server";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer({ LOGIN_RATE_LIMIT: "3", REGISTER_RATE_LIMIT: "2" });
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+const post = (path: string, body: unknown, forwardedFor: string) =>
+  fetch(`${server.url}${path}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-Forwarded-For": forwardedFor },
+    body: JSON.stringify(body),
+  });
+
+it("limits login attempts per client, and a spoofed X-Forwarded-For buys no new ones", async () => {
+  const statuses: number[] = [];
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    const response = await post(
+      "/api/login",
+      { username: "someone", password: "wrong-password" },
+      `10.0.0.${attempt}`,
+    );
+    statuses.push(response.status);
+    if (response.status === 429) {
+      expect((await response.json()).message).toMatch(
+        /^Too many attempts\. Please try again in \d+ minutes?\.$/,
+      );
+    }
+  }
+  expect(statuses).toEqual([401, 401, 401, 429, 429]);
+});
+
+it("limits registrations per client and writes nothing when limited", async () => {
+  const statuses: number[] = [];
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    statuses.push(
+      (await post("/api/register", registrationPayload(), `192.168.1.${attempt}`)).status,
+    );
+  }
+  expect(statuses).toEqual([201, 201, 429]);
+  const users = server.query<{ n: number }>("SELECT count(*) AS n FROM users")[0]?.n;
+  expect(users).toBe(2);
+});

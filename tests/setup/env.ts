@@ -1,0 +1,8 @@
+import { randomUUID } from "node:crypto";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+// Modules that open the database read DATABASE_PATH on import: give each test file its own
+// real SQLite file, freshly migrated, never the developer's data/studio.db.
+process.env.DATABASE_PATH = join(tmpdir(), `studio-unit-${randomUUID()}.db`);
+process.env.NODE_ENV = "test";

@@ -1,0 +1,118 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { existsSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+
+/**
+ * Starts the real production build (server.js + build/) on a free port with its own SQLite
+ * file, so integration tests go through express, the middleware and real cookies.
+ * `npm test` builds first; run `npm run build` before running these files alone.
+ */
+export type TestServer = {
+  url: string;
+  dbPath: string;
+  /** A read-only look into the server's database, to prove what was (not) written. */
+  query<T>(sql: string, ...params: unknown[]): T[];
+  /** Everything the server printed (to check that no stack trace or secret is logged). */
+  output(): string;
+  stop(): Promise<void>;
+};
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(),
+      );
+    });
+  });
+}
+
+export async function startServer(extraEnv: Record<string, string> = {}): Promise<TestServer> {
+  if (!existsSync("build/server/index.js")) throw new Error("Run `npm run build` first");
+  const port = await freePort();
+  const dbPath = join(tmpdir(), `studio-it-${randomUUID()}.db`);
+  const child: ChildProcess = spawn(process.execPath, ["server.js"], {
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: "production",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      DATABASE_PATH: dbPath,
+      SESSION_SECRET: "integration-test-secret-0123456789abcdef",
+      PAYMENT_PROVIDER: "sandbox",
+      LOGIN_RATE_LIMIT: "1000",
+      REGISTER_RATE_LIMIT: "1000",
+      ...extraEnv,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on("data", (chunk) => {
+    output += chunk;
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`Server exited early:\n${output}`);
+    try {
+      const response = await fetch(`${url}/healthz`);
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`Server did not start:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const reader = new Database(dbPath, { readonly: true });
+  return {
+    url,
+    dbPath,
+    query: <T>(sql: string, ...params: unknown[]) => reader.prepare(sql).all(...params) as T[],
+    output: () => output,
+    async stop() {
+      reader.close();
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+      for (const suffix of ["", "-wal", "-shm"]) rmSync(`${dbPath}${suffix}`, { force: true });
+    },
+  };
+}
+
+/** The cookie pairs ("name=value") a response set, ready for a Cookie header. */
+export function cookiesFrom(response: Response): string {
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(";")[0])
+    .join("; ");
+}
+
+let counter = 0;
+export function uniqueUsername(prefix = "user") {
+  counter += 1;
+  return `${prefix}${process.pid}x${counter}x${Math.floor(Math.random() * 1e6)}`;
+}
+
+export function registrationPayload(overrides: Record<string, unknown> = {}) {
+  return {
+    username: uniqueUsername(),
+    password: "correct-horse-battery",
+    firstName: "Ada",
+    lastName: "Lovelace",
+    businessName: "Analytical Audio",
+    phoneNumber: "404-555-0100",
+    email: "ada@example.com",
+    isStakeholder: false,
+    ...overrides,
+  };
+}
