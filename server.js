@@ -22,7 +22,13 @@ if (production) {
   server.use(express.static("build/client", { maxAge: "1h", index: false }));
   // Import the app before listening: configuration errors and migrations happen now.
   const buildPath = "./build/server/index.js";
-  appModule = await import(buildPath);
+  try {
+    appModule = await import(buildPath);
+  } catch (error) {
+    // Configuration and migration errors are for the operator: the message, not a stack.
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  }
   server.use(/** @type {any} */ (appModule).app);
 } else {
   const vite = await import("vite");

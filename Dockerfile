@@ -1,0 +1,43 @@
+# syntax=docker/dockerfile:1
+# The production image: the built app, production dependencies and the migrations, run by the
+# current Node LTS as an unprivileged user. SQLite lives on a volume mounted at /data.
+
+ARG NODE_IMAGE=node:22-bookworm-slim
+
+# ---- build: all dependencies, the production build, then only what production needs ----
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+# better-sqlite3 compiles from source when no prebuilt binary matches this Node and platform.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build \
+ && npm prune --omit=dev --no-audit --no-fund
+
+# ---- runtime ----
+FROM ${NODE_IMAGE} AS runtime
+WORKDIR /app
+ENV NODE_ENV=production \
+    DATABASE_PATH=/data/studio.db \
+    PORT=8080 \
+    HOST=0.0.0.0 \
+    TRUST_PROXY=true
+# Owned by node so a fresh Docker named volume on /data is writable (Fly mounts its volume
+# with the image user's ownership itself).
+RUN mkdir -p /data && chown node:node /data
+COPY --from=build --chown=node:node /app/package.json ./package.json
+COPY --from=build --chown=node:node /app/node_modules ./node_modules
+COPY --from=build --chown=node:node /app/build ./build
+COPY --from=build --chown=node:node /app/server.js ./server.js
+# Applied at start by app/db.server.ts (read relative to the working directory).
+COPY --from=build --chown=node:node /app/db/migrations ./db/migrations
+USER node
+EXPOSE 8080
+# Fly uses the checks in fly.toml; this one serves plain Docker.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s \
+  CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/healthz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# node is PID 1 and handles SIGTERM itself (server.js drains requests, then closes SQLite).
+CMD ["node", "server.js"]
