@@ -68,9 +68,12 @@ export function SiteNav({ user }: { user: PublicUser | null }) {
         aria-label="Main"
         className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-5 sm:px-8"
       >
-        <Link to="/" className="flex items-center gap-2 rounded-md font-display text-lg font-bold">
-          <Logo />
-          <span>ATL Creator Studio</span>
+        <Link
+          to="/"
+          className="flex min-w-0 items-center gap-2 rounded-md font-display text-lg font-bold whitespace-nowrap"
+        >
+          <Logo className="size-8 shrink-0" />
+          <span className="max-[400px]:sr-only">ATL Creator Studio</span>
         </Link>
 
         <ul className="hidden items-center gap-1 md:flex">
@@ -92,7 +95,7 @@ export function SiteNav({ user }: { user: PublicUser | null }) {
           ) : (
             <Link
               to="/auth"
-              className="rounded-full bg-white px-4 py-2 text-sm font-semibold text-ink hover:bg-brand-50"
+              className="rounded-full bg-white px-4 py-2 text-sm font-semibold whitespace-nowrap text-ink hover:bg-brand-50"
             >
               Sign In
             </Link>
@@ -182,12 +185,12 @@ function AccountMenu({ user }: { user: PublicUser }) {
       <summary className="flex cursor-pointer list-none items-center gap-2 rounded-full bg-white/10 py-1.5 pr-3 pl-1.5 text-sm font-semibold hover:bg-white/20 [&::-webkit-details-marker]:hidden">
         <span
           aria-hidden="true"
-          className="flex size-7 items-center justify-center rounded-full bg-brand-500 text-xs font-bold"
+          className="flex size-7 shrink-0 items-center justify-center rounded-full bg-brand-600 text-xs font-bold"
         >
           {user.firstName.charAt(0).toUpperCase()}
           {user.lastName.charAt(0).toUpperCase()}
         </span>
-        <span className="max-w-32 truncate">{fullName}</span>
+        <span className="max-w-32 truncate max-sm:sr-only">{fullName}</span>
         <span className="sr-only">account menu</span>
       </summary>
       <div className="absolute right-0 mt-2 w-64 overflow-hidden rounded-xl bg-white text-ink shadow-2xl ring-1 ring-black/10">

@@ -1,6 +1,18 @@
 import type { PublicUser } from "../../models/user.server";
+import { Audiences } from "./audiences";
+import { BookingInfo } from "./booking-info";
+import { DashboardSection } from "./dashboard-section";
+import { Faq } from "./faq";
+import { Features } from "./features";
+import { Hero } from "./hero";
+import { Partnership } from "./partnership";
 
-/** Placeholder: the landing sections are built in the landing-page work. */
+/**
+ * The one-page site of spec section 1: hero, features (#features), audiences
+ * (#who-is-it-for), FAQ (#faq), booking (#booking), partners, and for signed-in users the
+ * dashboard (#dashboard). /dashboard renders it with the dashboard first, directly under
+ * the nav, so the page opens on it with and without JavaScript.
+ */
 export function LandingPage({
   user,
   dashboardFirst = false,
@@ -9,28 +21,17 @@ export function LandingPage({
   dashboardFirst?: boolean;
 }) {
   const dashboard = user ? (
-    <section id="dashboard" className="section">
-      <h2>Your dashboard</h2>
-    </section>
+    <DashboardSection user={user} titleAs={dashboardFirst ? "h1" : "h2"} />
   ) : null;
   return (
     <>
       {dashboardFirst ? dashboard : null}
-      <section className="section">
-        <h1 className="font-display text-4xl font-bold">Record your podcast in Atlanta</h1>
-      </section>
-      <section id="features" className="section">
-        <h2>Features</h2>
-      </section>
-      <section id="who-is-it-for" className="section">
-        <h2>Who It's For</h2>
-      </section>
-      <section id="faq" className="section">
-        <h2>FAQ</h2>
-      </section>
-      <section id="booking" className="section">
-        <h2>Book</h2>
-      </section>
+      <Hero titleAs={dashboardFirst ? "h2" : "h1"} />
+      <Features />
+      <Audiences />
+      <Faq />
+      <BookingInfo user={user} />
+      <Partnership />
       {dashboardFirst ? null : dashboard}
     </>
   );

@@ -1,0 +1,39 @@
+/**
+ * The studio's contact details, rates and videos: shared by the landing page and the site
+ * footer (which is on every page), so it is kept apart from the landing-only copy in
+ * content.ts and does not pull that into other pages' JavaScript.
+ */
+export const STUDIO = {
+  name: "ATL Creator Studio",
+  street: "675 Ponce de Leon Ave NE",
+  locality: "Atlanta, GA 30308",
+  email: "hello@atlcreatorstudio.com",
+  phone: "(404) 555-0147",
+  phoneHref: "tel:+14045550147",
+} as const;
+
+export const RATES = { stakeholder: 150, nonMember: 200 } as const;
+
+export const SOCIAL_LINKS = [
+  { network: "instagram", label: "Instagram", href: "https://www.instagram.com/example" },
+  { network: "youtube", label: "YouTube", href: "https://www.youtube.com/@example" },
+  { network: "linkedin", label: "LinkedIn", href: "https://www.linkedin.com/company/example" },
+] as const;
+
+export const VIDEOS = {
+  promo: {
+    src: "/videos/promo.mp4",
+    captions: "/videos/promo.vtt",
+    title: "ATL Creator Studio in 9 seconds",
+    transcript:
+      "Music only. On screen: ATL Creator Studio, podcast and video studio in Atlanta. Pro mics, 4K cameras, studio lighting, an in-house engineer at every session. Open 24/7, sessions from 2 hours.",
+  },
+  testimonial: {
+    src: "/videos/testimonial.mp4",
+    captions: "/videos/testimonial.vtt",
+    title: "Creator stories: from idea to first season",
+    transcript:
+      "Music only. On screen: “We walked in with an idea… and left with our first season.” A small-business founder and podcast host. Your show starts here.",
+  },
+} as const;
+export type VideoKey = keyof typeof VIDEOS;

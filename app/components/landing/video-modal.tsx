@@ -1,0 +1,129 @@
+import { useEffect, useId, useRef, useState } from "react";
+import { VIDEOS, type VideoKey } from "./studio";
+import { Icon } from "./icons";
+
+/**
+ * A link to a video file that opens it in a modal <dialog>. Without JavaScript it is a plain
+ * link and the browser plays the file itself. The <video> element is only created when the
+ * dialog opens, so nothing is downloaded before the visitor asks for it, and removed when it
+ * closes, which also stops playback.
+ */
+export function VideoLink({
+  video,
+  className,
+  children,
+}: {
+  video: VideoKey;
+  className?: string;
+  children: React.ReactNode;
+}) {
+  const [open, setOpen] = useState(false);
+  const trigger = useRef<HTMLAnchorElement>(null);
+  return (
+    <>
+      <a
+        ref={trigger}
+        href={VIDEOS[video].src}
+        className={className}
+        onClick={(event) => {
+          // Let "open in new tab" and similar gestures do what the visitor asked for.
+          if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+          event.preventDefault();
+          setOpen(true);
+        }}
+      >
+        {children}
+      </a>
+      {/* Rendered beside the link, but showModal() lifts it into the top layer. */}
+      {open ? (
+        <VideoDialog
+          video={video}
+          onClose={() => {
+            setOpen(false);
+            trigger.current?.focus();
+          }}
+        />
+      ) : null}
+    </>
+  );
+}
+
+function VideoDialog({ video, onClose }: { video: VideoKey; onClose: () => void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const transcriptId = useId();
+  const { src, captions, title, transcript } = VIDEOS[video];
+
+  useEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+  }, []);
+
+  return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: the click only closes on the backdrop; the keyboard closes with Escape, natively.
+    <dialog
+      ref={dialog}
+      aria-labelledby={titleId}
+      aria-describedby={transcriptId}
+      // Escape and the close button both end in the native close event.
+      onClose={onClose}
+      // A click on the backdrop lands on the <dialog> itself; clicks inside land on children.
+      onClick={(event) => {
+        if (event.target === event.currentTarget) event.currentTarget.close();
+      }}
+      className="video-dialog m-auto w-[min(56rem,calc(100vw-2rem))] max-w-none overflow-visible bg-transparent p-0 text-white backdrop:bg-night/85 backdrop:backdrop-blur-sm"
+    >
+      <div className="max-h-[calc(100dvh-2rem)] overflow-y-auto rounded-2xl bg-night-soft shadow-2xl ring-1 ring-white/10">
+        <div className="flex items-center justify-between gap-4 px-5 py-3">
+          <h2 id={titleId} className="font-display text-base font-semibold sm:text-lg">
+            {title}
+          </h2>
+          <button
+            type="button"
+            onClick={() => dialog.current?.close()}
+            className="-mr-2 rounded-full p-2 text-white/90 hover:bg-white/10 hover:text-white"
+          >
+            <Icon name="close" className="size-6" />
+            <span className="sr-only">Close video</span>
+          </button>
+        </div>
+        <div className="aspect-video bg-black">
+          <video className="size-full" src={src} controls autoPlay playsInline preload="none">
+            <track kind="captions" src={captions} srcLang="en" label="English" />
+          </video>
+        </div>
+        <p id={transcriptId} className="px-5 py-3 text-sm text-white/80">
+          <span className="font-semibold text-white">Transcript: </span>
+          {transcript}
+        </p>
+      </div>
+    </dialog>
+  );
+}
+
+/**
+ * A 16:9 video thumbnail drawn with CSS and SVG (no poster image to download), used as the
+ * content of a VideoLink. The label is the link's accessible name.
+ */
+export function VideoThumb({ label, caption }: { label: string; caption: string }) {
+  return (
+    <span className="video-thumb relative block aspect-video overflow-hidden rounded-2xl bg-night text-white ring-1 ring-white/10">
+      <svg
+        aria-hidden="true"
+        viewBox="0 0 160 90"
+        preserveAspectRatio="none"
+        className="absolute inset-x-0 bottom-0 h-1/3 w-full text-brand-500/50"
+        fill="currentColor"
+      >
+        <path d="M0 90V62c8 0 8-14 16-14s8 20 16 20 8-28 16-28 8 34 16 34 8-18 16-18 8 10 16 10 8-24 16-24 8 16 16 16 8-8 16-8 8 8 16 8v32Z" />
+      </svg>
+      <span className="absolute inset-0 flex flex-col items-center justify-center gap-3 p-4 text-center">
+        <span className="flex size-14 items-center justify-center rounded-full bg-brand-600 shadow-lg ring-8 ring-brand-500/25 transition-transform group-hover:scale-110">
+          <Icon name="play" className="ml-0.5 size-6" filled />
+        </span>
+        <span className="font-display text-base font-semibold">{label}</span>{" "}
+        <span className="hidden text-sm text-white/80 min-[400px]:block">{caption}</span>
+      </span>
+    </span>
+  );
+}
