@@ -19,6 +19,7 @@ import {
 import { hashPassword } from "../app/models/user.server";
 import { env } from "../app/services/env.server";
 import {
+  BOOKING_STATUSES,
   type BookingStatus,
   bookingHistory,
   bookingServices,
@@ -297,22 +298,15 @@ const seedBookings: Record<string, SeedBooking[]> = {
 };
 
 /** The statuses a booking passes through on its way to `status` (spec section 4). */
-const PATH: Record<BookingStatus, BookingStatus[]> = {
-  PENDING_PAYMENT: ["PENDING_PAYMENT"],
-  PENDING: ["PENDING_PAYMENT", "PENDING"],
-  CONFIRMED: ["PENDING_PAYMENT", "PENDING", "CONFIRMED"],
-  RECORDED: ["PENDING_PAYMENT", "PENDING", "CONFIRMED", "RECORDED"],
-  POST_PRODUCTION: ["PENDING_PAYMENT", "PENDING", "CONFIRMED", "RECORDED", "POST_PRODUCTION"],
-  COMPLETED: [
-    "PENDING_PAYMENT",
-    "PENDING",
-    "CONFIRMED",
-    "RECORDED",
-    "POST_PRODUCTION",
-    "COMPLETED",
-  ],
-  CANCELLED: ["PENDING_PAYMENT", "CANCELLED"],
-};
+/** The statuses a booking passed through to reach each status (cancelled: straight from unpaid). */
+const PATH = Object.fromEntries(
+  BOOKING_STATUSES.map((status, index) => [
+    status,
+    status === "CANCELLED"
+      ? ["PENDING_PAYMENT", "CANCELLED"]
+      : BOOKING_STATUSES.slice(0, index + 1),
+  ]),
+) as Record<BookingStatus, BookingStatus[]>;
 
 const STAFF_STEPS = new Set<BookingStatus>([
   "CONFIRMED",

@@ -76,18 +76,10 @@ export function SiteNav({ user }: { user: PublicUser | null }) {
           <span className="max-[400px]:sr-only">ATL Creator Studio</span>
         </Link>
 
-        <ul className="hidden items-center gap-1 md:flex">
-          {SECTION_LINKS.map((link) => (
-            <li key={link.id}>
-              <SectionLink
-                id={link.id}
-                className="rounded-full px-3 py-2 text-sm font-medium text-white/90 hover:bg-white/10 hover:text-white"
-              >
-                {link.label}
-              </SectionLink>
-            </li>
-          ))}
-        </ul>
+        <SectionLinks
+          className="hidden items-center gap-1 md:flex"
+          linkClassName="rounded-full px-3 py-2 text-sm font-medium text-white/90 hover:bg-white/10 hover:text-white"
+        />
 
         <div className="flex items-center gap-2">
           {user ? (
@@ -124,22 +116,28 @@ export function SiteNav({ user }: { user: PublicUser | null }) {
                 <path d="M6 6l12 12M18 6 6 18" strokeLinecap="round" />
               </svg>
             </summary>
-            <ul className="absolute inset-x-0 top-16 border-b border-white/10 bg-night px-5 py-3 shadow-xl">
-              {SECTION_LINKS.map((link) => (
-                <li key={link.id}>
-                  <SectionLink
-                    id={link.id}
-                    className="block rounded-lg px-3 py-3 text-base font-medium hover:bg-white/10"
-                  >
-                    {link.label}
-                  </SectionLink>
-                </li>
-              ))}
-            </ul>
+            <SectionLinks
+              className="absolute inset-x-0 top-16 border-b border-white/10 bg-night px-5 py-3 shadow-xl"
+              linkClassName="block rounded-lg px-3 py-3 text-base font-medium hover:bg-white/10"
+            />
           </details>
         </div>
       </nav>
     </header>
+  );
+}
+
+function SectionLinks({ className, linkClassName }: { className: string; linkClassName: string }) {
+  return (
+    <ul className={className}>
+      {SECTION_LINKS.map((link) => (
+        <li key={link.id}>
+          <SectionLink id={link.id} className={linkClassName}>
+            {link.label}
+          </SectionLink>
+        </li>
+      ))}
+    </ul>
   );
 }
 

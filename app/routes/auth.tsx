@@ -1,5 +1,6 @@
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import type { z } from "zod";
 import { data, Form, Link, useActionData, useNavigation, useSearchParams } from "react-router";
 import { Field, ErrorList } from "../components/ui/field";
 import { loginSchema, registerFormSchema } from "../domain/account";
@@ -189,6 +190,22 @@ function TabLink({
 
 type Result = SubmissionResult<string[]> | null | undefined;
 
+/** One zod schema drives the native constraints, the browser check and the server's reply. */
+function useSchemaForm<Schema extends z.ZodType<Record<string, unknown>, Record<string, unknown>>>(
+  id: string,
+  schema: Schema,
+  result: Result,
+) {
+  return useForm<z.input<Schema>, z.output<Schema>, string[]>({
+    id,
+    lastResult: result,
+    constraint: getZodConstraint(schema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
+}
+
 function SubmitButton({
   label,
   busyLabel,
@@ -214,14 +231,7 @@ function SubmitButton({
 }
 
 function LoginForm({ result }: { result: Result }) {
-  const [form, fields] = useForm({
-    id: "login",
-    lastResult: result,
-    constraint: getZodConstraint(loginSchema),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
-  });
+  const [form, fields] = useSchemaForm("login", loginSchema, result);
   return (
     <Form method="post" action="/auth" {...getFormProps(form)} className="mt-6 space-y-4">
       <ErrorList id={form.errorId} errors={form.errors} />
@@ -244,14 +254,7 @@ function LoginForm({ result }: { result: Result }) {
 }
 
 function RegisterForm({ result }: { result: Result }) {
-  const [form, fields] = useForm({
-    id: "register",
-    lastResult: result,
-    constraint: getZodConstraint(registerFormSchema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: registerFormSchema }),
-  });
+  const [form, fields] = useSchemaForm("register", registerFormSchema, result);
   return (
     <Form
       method="post"
