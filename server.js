@@ -1,6 +1,7 @@
 // @ts-check
 // The process entry: static files, the React Router app (server/app.ts), graceful shutdown.
 // Plain JavaScript so it runs on Node 20 without a TypeScript loader.
+import compression from "compression";
 import express from "express";
 
 const production = process.env.NODE_ENV === "production";
@@ -9,6 +10,8 @@ const host = process.env.HOST || "0.0.0.0";
 
 const server = express();
 server.disable("x-powered-by");
+// Before the static files, so JavaScript and CSS go out compressed too.
+server.use(compression());
 
 /** @type {{ closeDatabase(): void } | undefined} */
 let appModule;

@@ -1,5 +1,4 @@
 import { createRequestHandler } from "@react-router/express";
-import compression from "compression";
 import express from "express";
 import { RouterContextProvider } from "react-router";
 import { db } from "../app/db.server";
@@ -7,14 +6,13 @@ import { env } from "../app/services/env.server";
 import { clientAddressContext } from "../app/services/request-context.server";
 
 /**
- * The express app around React Router: compression, the client address for rate limits,
+ * The express app around React Router: the client address for rate limits,
  * and the proxy trust that makes request.url https behind Fly's TLS proxy (so React Router's
  * and our own origin checks see the origin the browser used).
  */
 export const app = express();
 app.disable("x-powered-by");
 app.set("trust proxy", env.TRUST_PROXY);
-app.use(compression());
 
 function clientAddress(req: express.Request): string {
   // Fly sets Fly-Client-IP itself; X-Forwarded-For is client-controlled and never trusted.

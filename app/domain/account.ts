@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "./zod";
 
 /**
  * Account form rules, shared by the server (parseWithZod), the browser (conform) and the

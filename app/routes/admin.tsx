@@ -17,7 +17,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { byStatus, userCount };
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "Admin Dashboard | ATL Creator Studio" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Admin Dashboard | ATL Creator Studio" },
+  { name: "description", content: "Staff area of ATL Creator Studio." },
+];
 
 export default function Admin({ loaderData }: Route.ComponentProps) {
   return (

@@ -11,7 +11,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { user };
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "My Account | ATL Creator Studio" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "My Account | ATL Creator Studio" },
+  { name: "description", content: "Your sessions and account details at ATL Creator Studio." },
+];
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   return <LandingPage user={loaderData.user} dashboardFirst />;

@@ -10,7 +10,10 @@ export function action() {
   return data(null, { status: 404 });
 }
 
-export const meta = () => [{ title: "404 Page Not Found | Atlanta Podcast & Video Studio" }];
+export const meta = () => [
+  { title: "404 Page Not Found | ATL Creator Studio" },
+  { name: "description", content: "This page does not exist at ATL Creator Studio." },
+];
 
 export default function NotFoundRoute() {
   return <NotFound />;

@@ -15,13 +15,7 @@ type TabId = (typeof TABS)[number]["id"];
  * The tabs are links (?tab=bookings|profile), so they work without JavaScript and can be
  * shared. Their contents arrive in later issues: the panels below are marked slots.
  */
-export function DashboardSection({
-  user,
-  titleAs: Title = "h2",
-}: {
-  user: PublicUser;
-  titleAs?: "h1" | "h2";
-}) {
+export function DashboardSection({ user }: { user: PublicUser }) {
   const [searchParams] = useSearchParams();
   const { pathname } = useLocation();
   const active: TabId = searchParams.get("tab") === "profile" ? "profile" : "bookings";
@@ -33,12 +27,12 @@ export function DashboardSection({
         <div className="flex flex-wrap items-end justify-between gap-6">
           <div>
             <p className="eyebrow">My account</p>
-            <Title
+            <h2
               id="dashboard-title"
               className="mt-3 font-display text-3xl leading-tight font-bold tracking-tight md:text-4xl"
             >
               Welcome back, {user.firstName}
-            </Title>
+            </h2>
             <p className="mt-3 text-lg text-ink-soft">Your sessions and details in one place.</p>
           </div>
           <div className="flex flex-wrap gap-3">

@@ -10,8 +10,7 @@ const HIGHLIGHTS = [
   { value: "1", label: "Engineer, always" },
 ];
 
-/** `titleAs` lets /dashboard, which opens on the dashboard, keep one h1 at the top. */
-export function Hero({ titleAs: Title = "h1" }: { titleAs?: "h1" | "h2" }) {
+export function Hero() {
   return (
     <section aria-labelledby="hero-title" className="hero-bg relative overflow-hidden text-white">
       <div className="mx-auto grid max-w-6xl items-center gap-10 px-5 pt-14 pb-16 sm:px-8 md:grid-cols-[1.1fr_1fr] md:gap-8 md:pt-20 md:pb-24">
@@ -20,12 +19,12 @@ export function Hero({ titleAs: Title = "h1" }: { titleAs?: "h1" | "h2" }) {
             <span aria-hidden="true" className="size-2 rounded-full bg-brand-400" />
             Podcast &amp; video studio in Atlanta
           </p>
-          <Title
+          <h1
             id="hero-title"
             className="mt-5 font-display text-4xl leading-[1.08] font-bold tracking-tight text-balance sm:text-5xl lg:text-6xl"
           >
             Record your show in a <span className="text-brand-300">real studio</span>
-          </Title>
+          </h1>
           <p className="mt-5 max-w-xl text-lg leading-relaxed text-white/90">
             Broadcast microphones, 4K cameras and an in-house engineer at every session. Book by the
             hour, day or night, from ${RATES.stakeholder} an hour for stakeholders of the innovation

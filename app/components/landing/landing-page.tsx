@@ -20,13 +20,11 @@ export function LandingPage({
   user: PublicUser | null;
   dashboardFirst?: boolean;
 }) {
-  const dashboard = user ? (
-    <DashboardSection user={user} titleAs={dashboardFirst ? "h1" : "h2"} />
-  ) : null;
+  const dashboard = user ? <DashboardSection user={user} /> : null;
   return (
     <>
       {dashboardFirst ? dashboard : null}
-      <Hero titleAs={dashboardFirst ? "h2" : "h1"} />
+      <Hero />
       <Features />
       <Audiences />
       <Faq />

@@ -1,0 +1,42 @@
+import { expect, expectNoAxeViolations, login, test } from "./fixtures";
+
+/** axe with the WCAG 2.2 AA rule set on every page, signed out, signed in and as admin. */
+test.describe("accessibility (axe, WCAG 2.2 AA)", () => {
+  for (const path of ["/", "/auth", "/auth?tab=register"]) {
+    test(`${path} as a visitor`, async ({ page }) => {
+      await page.goto(path);
+      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+      await expectNoAxeViolations(page);
+    });
+  }
+
+  test("the not-found page", async ({ page }) => {
+    await page.goto("/no-such-page");
+    await expect(page.getByRole("heading", { name: "404 Page Not Found" })).toBeVisible();
+    await expectNoAxeViolations(page);
+  });
+
+  test("the register form showing its errors", async ({ page }) => {
+    await page.goto("/auth?tab=register");
+    await page.getByLabel("Phone number").fill("123");
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await expect(page.getByText("Please enter a valid phone number")).toBeVisible();
+    await expectNoAxeViolations(page);
+  });
+
+  test("/dashboard and / signed in", async ({ page, customer }) => {
+    await login(page, customer);
+    await page.goto("/dashboard");
+    await expect(page.locator("#dashboard")).toBeVisible();
+    await expectNoAxeViolations(page);
+    await page.goto("/");
+    await expectNoAxeViolations(page);
+  });
+
+  test("/admin as an admin", async ({ page, admin }) => {
+    await login(page, admin);
+    await page.goto("/admin");
+    await expect(page.getByRole("heading", { level: 1, name: "Admin Dashboard" })).toBeVisible();
+    await expectNoAxeViolations(page);
+  });
+});

@@ -1,0 +1,43 @@
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/**
+ * Settings shared by playwright.config.ts and the fixtures: the production server the suite
+ * starts, and the SQLite file the fixtures write users into.
+ */
+export const E2E_PORT = 3210;
+/** localhost, not 127.0.0.1: Chromium treats localhost as secure, so Secure cookies stick. */
+export const E2E_BASE_URL = `http://localhost:${E2E_PORT}`;
+/** The project root, wherever the suite is started from. */
+export const PROJECT_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+/** The server's database; the fixtures write users into the same file. */
+export const E2E_DATABASE_PATH = join(PROJECT_ROOT, "data", "e2e.db");
+
+/** The environment of `node server.js` under test (and of scripts/screenshots.ts). */
+export function serverEnv(port: number, databasePath: string): Record<string, string> {
+  return {
+    NODE_ENV: "production",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATABASE_PATH: databasePath,
+    SESSION_SECRET: "e2e-only-session-secret-0123456789abcdefghij",
+    PAYMENT_PROVIDER: "sandbox",
+    LOGIN_RATE_LIMIT: "1000",
+    REGISTER_RATE_LIMIT: "1000",
+  };
+}
+
+/** Debian's chromium, with the flags that keep it off the (closed) network. */
+export const CHROMIUM_LAUNCH_OPTIONS = {
+  executablePath: "/usr/bin/chromium",
+  args: [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+  ],
+};

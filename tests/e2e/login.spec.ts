@@ -1,0 +1,46 @@
+import { accountMenu, expect, test, toast } from "./fixtures";
+
+test.describe("login", () => {
+  test("signs in, greets and keeps the session", async ({ page, customer, context }) => {
+    await page.goto("/auth");
+    await expect(page.getByRole("heading", { level: 1, name: "Welcome back" })).toBeVisible();
+    await page.getByLabel("Username").fill(customer.username);
+    await page.getByLabel("Password", { exact: true }).fill(customer.password);
+    await page.getByRole("button", { name: "Sign In" }).click();
+
+    await expect(page).toHaveURL(/\/$/);
+    await expect(toast(page)).toContainText("Login successful");
+    await expect(toast(page)).toContainText("Welcome back!");
+    await expect(accountMenu(page)).toContainText(customer.fullName);
+
+    // The Secure, HttpOnly session cookie stuck on http://localhost and survives a reload.
+    const session = (await context.cookies()).find((cookie) => cookie.name === "__session");
+    expect(session).toMatchObject({ httpOnly: true, secure: true, sameSite: "Lax" });
+    await page.reload();
+    await expect(accountMenu(page)).toContainText(customer.fullName);
+    await expect(page.getByRole("link", { name: "Sign In" })).toHaveCount(0);
+  });
+
+  test("a wrong password is refused and stays on /auth", async ({ page, customer }) => {
+    await page.goto("/auth");
+    await page.getByLabel("Username").fill(customer.username);
+    await page.getByLabel("Password", { exact: true }).fill("not-the-password");
+    await page.getByRole("button", { name: "Sign In" }).click();
+
+    await expect(page.locator("#login").getByText("Invalid username or password")).toBeVisible();
+    await expect(page).toHaveURL(/\/auth$/);
+    await expect(page.getByRole("link", { name: "Sign In" })).toBeVisible();
+    await expect(accountMenu(page)).toHaveCount(0);
+  });
+
+  test("an empty username is reported on its field", async ({ page }) => {
+    await page.goto("/auth");
+    await page.getByLabel("Password", { exact: true }).fill("whatever-password");
+    await page.getByRole("button", { name: "Sign In" }).click();
+
+    const username = page.getByLabel("Username");
+    await expect(page.getByText("Username is required")).toBeVisible();
+    await expect(username).toHaveAttribute("aria-invalid", "true");
+    await expect(page).toHaveURL(/\/auth$/);
+  });
+});
