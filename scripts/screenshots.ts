@@ -8,16 +8,14 @@
  * adds a customer and an admin of its own to sign in with, shoots the pages with Debian's
  * chromium, and stops the server again.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { randomUUID } from "node:crypto";
-import { existsSync, mkdirSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { hash } from "@node-rs/argon2";
 import { type Browser, chromium, type Page } from "@playwright/test";
 import Database from "better-sqlite3";
-import { CHROMIUM_LAUNCH_OPTIONS, PROJECT_ROOT, serverEnv } from "../tests/e2e/env";
+import { CHROMIUM_LAUNCH_OPTIONS, PROJECT_ROOT } from "../tests/e2e/env";
+import { startServer } from "../tests/setup/server";
 
 const OUT_DIR = join(PROJECT_ROOT, "docs", "screenshots");
 const WIDTHS = [390, 1280] as const;
@@ -37,62 +35,6 @@ const SHOTS: Shot[] = [
 
 function log(message: string) {
   console.log(`[screenshots] ${message}`);
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address
-          ? resolve(address.port)
-          : reject(new Error("no port")),
-      );
-    });
-  });
-}
-
-function startServer(
-  port: number,
-  databasePath: string,
-): { child: ChildProcess; output: () => string } {
-  const child = spawn(process.execPath, ["server.js"], {
-    cwd: PROJECT_ROOT,
-    env: { PATH: process.env.PATH, ...serverEnv(port, databasePath) },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout?.on("data", (chunk) => {
-    output += chunk;
-  });
-  child.stderr?.on("data", (chunk) => {
-    output += chunk;
-  });
-  return { child, output: () => output };
-}
-
-async function waitForHealth(url: string, child: ChildProcess, output: () => string) {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`The server exited early:\n${output()}`);
-    try {
-      const response = await fetch(`${url}/healthz`);
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`The server did not start:\n${output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-}
-
-async function stopServer(child: ChildProcess) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  await exited;
 }
 
 /** The demo data of db/seed.ts, if it runs; the screenshots do not depend on it. */
@@ -207,22 +149,19 @@ async function main() {
     throw new Error("No production build: run `npm run build` first");
   }
   mkdirSync(OUT_DIR, { recursive: true });
-  const port = await freePort();
-  const databasePath = join(tmpdir(), `studio-screenshots-${randomUUID()}.db`);
-  const baseUrl = `http://localhost:${port}`;
-  const server = startServer(port, databasePath);
+  const server = await startServer();
+  // localhost, not 127.0.0.1: Chromium treats it as secure, so the Secure session cookie sticks.
+  const baseUrl = server.url.replace("127.0.0.1", "localhost");
   let browser: Browser | undefined;
   try {
-    await waitForHealth(`http://127.0.0.1:${port}`, server.child, server.output);
-    await seed(databasePath);
-    await addUsers(databasePath);
+    await seed(server.dbPath);
+    await addUsers(server.dbPath);
     browser = await chromium.launch(CHROMIUM_LAUNCH_OPTIONS);
     for (const width of WIDTHS) await shoot(browser, baseUrl, width);
     log(`done: ${SHOTS.length * WIDTHS.length} screenshots in ${OUT_DIR}`);
   } finally {
     await browser?.close();
-    await stopServer(server.child);
-    for (const suffix of ["", "-wal", "-shm"]) rmSync(`${databasePath}${suffix}`, { force: true });
+    await server.stop();
   }
 }
 
