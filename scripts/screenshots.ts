@@ -15,7 +15,7 @@ import { hash } from "@node-rs/argon2";
 import { type Browser, chromium, type Page } from "@playwright/test";
 import Database from "better-sqlite3";
 import { CHROMIUM_LAUNCH_OPTIONS, PROJECT_ROOT } from "../tests/e2e/env";
-import { startServer } from "../tests/setup/server";
+import { collectOutput, startServer } from "../tests/setup/server";
 
 const OUT_DIR = join(PROJECT_ROOT, "docs", "screenshots");
 const WIDTHS = [390, 1280] as const;
@@ -45,16 +45,10 @@ async function seed(databasePath: string): Promise<void> {
     env: { PATH: process.env.PATH, DATABASE_PATH: databasePath, NODE_ENV: "development" },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  let output = "";
-  child.stdout?.on("data", (chunk) => {
-    output += chunk;
-  });
-  child.stderr?.on("data", (chunk) => {
-    output += chunk;
-  });
+  const output = collectOutput(child);
   const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
   if (code === 0) log("seeded the demo data");
-  else log(`db/seed.ts failed (exit ${code}); continuing with a fresh database:\n${output}`);
+  else log(`db/seed.ts failed (exit ${code}); continuing with a fresh database:\n${output()}`);
 }
 
 /** The accounts the screenshots sign in with, written straight into the database. */

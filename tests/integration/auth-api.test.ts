@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cookiesFrom, registrationPayload, startServer, type TestServer } from "../setup/server";
+import { describe, expect, it } from "vitest";
+import { cookiesFrom, registrationPayload } from "../setup/server";
+import { useTestServer } from "../setup/use-test-server";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const server = useTestServer();
 
-const userCount = () => server.query<{ n: number }>("SELECT count(*) AS n FROM users")[0]?.n ?? 0;
-const sessionCount = () =>
-  server.query<{ n: number }>("SELECT count(*) AS n FROM sessions")[0]?.n ?? 0;
+const userCount = () => server.count("users");
+const sessionCount = () => server.count("sessions");
 
 function postJson(path: string, body: unknown, headers: Record<string, string> = {}) {
   return fetch(`${server.url}${path}`, {

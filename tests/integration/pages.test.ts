@@ -1,21 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  cookiesFrom,
-  registrationPayload,
-  startServer,
-  type TestServer,
-  uniqueUsername,
-} from "../setup/server";
+import { describe, expect, it } from "vitest";
+import { cookiesFrom, registrationPayload, uniqueUsername } from "../setup/server";
+import { useTestServer } from "../setup/use-test-server";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const server = useTestServer();
 
-const userCount = () => server.query<{ n: number }>("SELECT count(*) AS n FROM users")[0]?.n ?? 0;
+const userCount = () => server.count("users");
 
 function postForm(
   path: string,

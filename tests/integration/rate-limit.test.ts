@@ -1,13 +1,8 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { registrationPayload, startServer, type TestServer } from "../setup/server";
+import { expect, it } from "vitest";
+import { registrationPayload } from "../setup/server";
+import { useTestServer } from "../setup/use-test-server";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer({ LOGIN_RATE_LIMIT: "3", REGISTER_RATE_LIMIT: "2" });
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const server = useTestServer({ LOGIN_RATE_LIMIT: "3", REGISTER_RATE_LIMIT: "2" });
 
 const post = (path: string, body: unknown, forwardedFor: string) =>
   fetch(`${server.url}${path}`, {
@@ -42,6 +37,5 @@ it("limits registrations per client and writes nothing when limited", async () =
     );
   }
   expect(statuses).toEqual([201, 201, 429]);
-  const users = server.query<{ n: number }>("SELECT count(*) AS n FROM users")[0]?.n;
-  expect(users).toBe(2);
+  expect(server.count("users")).toBe(2);
 });

@@ -16,6 +16,8 @@ export type TestServer = {
   dbPath: string;
   /** A read-only look into the server's database, to prove what was (not) written. */
   query<T>(sql: string, ...params: unknown[]): T[];
+  /** Rows in a table, to prove a refused request wrote nothing. */
+  count(table: "users" | "sessions" | "bookings"): number;
   /** Everything the server printed (to check that no stack trace or secret is logged). */
   output(): string;
   stop(): Promise<void>;
@@ -53,24 +55,18 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  let output = "";
-  child.stdout?.on("data", (chunk) => {
-    output += chunk;
-  });
-  child.stderr?.on("data", (chunk) => {
-    output += chunk;
-  });
+  const output = collectOutput(child);
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 20_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`Server exited early:\n${output}`);
+    if (child.exitCode !== null) throw new Error(`Server exited early:\n${output()}`);
     try {
       const response = await fetch(`${url}/healthz`);
       if (response.ok) break;
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`Server did not start:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`Server did not start:\n${output()}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const reader = new Database(dbPath, { readonly: true });
@@ -78,7 +74,9 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     url,
     dbPath,
     query: <T>(sql: string, ...params: unknown[]) => reader.prepare(sql).all(...params) as T[],
-    output: () => output,
+    output,
+    count: (table) =>
+      (reader.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n,
     async stop() {
       reader.close();
       const exited = new Promise((resolve) => child.once("exit", resolve));
@@ -87,6 +85,17 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
       for (const suffix of ["", "-wal", "-shm"]) rmSync(`${dbPath}${suffix}`, { force: true });
     },
   };
+}
+
+/** Everything a child process prints, as it prints it. */
+export function collectOutput(child: ChildProcess): () => string {
+  let output = "";
+  const append = (chunk: Buffer) => {
+    output += chunk;
+  };
+  child.stdout?.on("data", append);
+  child.stderr?.on("data", append);
+  return () => output;
 }
 
 /** The cookie pairs ("name=value") a response set, ready for a Cookie header. */

@@ -120,42 +120,63 @@ function SummaryRow({ label, value }: { label: string; value: string }) {
 /** SLOT: the My Sessions tables (upcoming / past) replace this in the dashboard issue. */
 function SessionsPanelSlot() {
   return (
-    <div data-slot="dashboard-sessions" className="text-center sm:py-6">
-      <span className="mx-auto flex size-14 items-center justify-center rounded-full bg-brand-50 text-brand-600">
-        <Icon name="calendar" className="size-7" />
-      </span>
-      <h3 className="mt-4 font-display text-lg font-bold">My Sessions</h3>
-      <p className="mx-auto mt-2 max-w-md leading-relaxed text-ink-soft">
-        Your upcoming and past sessions will be listed here, with their status and total. This part
-        of your account is on its way; until then we confirm every booking by e-mail.
-      </p>
-      <a
-        href={`mailto:${STUDIO.email}`}
-        className="mt-5 inline-flex font-semibold text-brand-600 underline-offset-4 hover:underline"
-      >
-        Ask about a booking: {STUDIO.email}
-      </a>
-    </div>
+    <PendingPanel
+      slot="dashboard-sessions"
+      icon="calendar"
+      title="My Sessions"
+      href={`mailto:${STUDIO.email}`}
+      linkText={`Ask about a booking: ${STUDIO.email}`}
+    >
+      Your upcoming and past sessions will be listed here, with their status and total. This part of
+      your account is on its way; until then we confirm every booking by e-mail.
+    </PendingPanel>
   );
 }
 
 /** SLOT: the Profile Settings form replaces this in the dashboard issue. */
 function ProfilePanelSlot() {
   return (
-    <div data-slot="dashboard-profile" className="text-center sm:py-6">
+    <PendingPanel
+      slot="dashboard-profile"
+      icon="user"
+      title="Profile Settings"
+      href={`mailto:${STUDIO.email}?subject=${encodeURIComponent("Profile update")}`}
+      linkText={`E-mail ${STUDIO.email}`}
+    >
+      Editing your details online is coming soon. To change your name, business, e-mail, phone or
+      stakeholder status today, write to us and we will update your account.
+    </PendingPanel>
+  );
+}
+
+/** An honest "not online yet" panel with a way to reach the studio instead. */
+function PendingPanel({
+  slot,
+  icon,
+  title,
+  href,
+  linkText,
+  children,
+}: {
+  slot: string;
+  icon: "calendar" | "user";
+  title: string;
+  href: string;
+  linkText: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <div data-slot={slot} className="text-center sm:py-6">
       <span className="mx-auto flex size-14 items-center justify-center rounded-full bg-brand-50 text-brand-600">
-        <Icon name="user" className="size-7" />
+        <Icon name={icon} className="size-7" />
       </span>
-      <h3 className="mt-4 font-display text-lg font-bold">Profile Settings</h3>
-      <p className="mx-auto mt-2 max-w-md leading-relaxed text-ink-soft">
-        Editing your details online is coming soon. To change your name, business, e-mail, phone or
-        stakeholder status today, write to us and we will update your account.
-      </p>
+      <h3 className="mt-4 font-display text-lg font-bold">{title}</h3>
+      <p className="mx-auto mt-2 max-w-md leading-relaxed text-ink-soft">{children}</p>
       <a
-        href={`mailto:${STUDIO.email}?subject=${encodeURIComponent("Profile update")}`}
+        href={href}
         className="mt-5 inline-flex font-semibold text-brand-600 underline-offset-4 hover:underline"
       >
-        E-mail {STUDIO.email}
+        {linkText}
       </a>
     </div>
   );
