@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { cookiesFrom, registrationPayload } from "../setup/server";
-import { useTestServer } from "../setup/use-test-server";
+import { serverForThisFile } from "../setup/server-for-this-file";
 
-const server = useTestServer();
+const server = serverForThisFile();
 
 const userCount = () => server.count("users");
 const sessionCount = () => server.count("sessions");

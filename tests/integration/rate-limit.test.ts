@@ -1,8 +1,8 @@
 import { expect, it } from "vitest";
 import { registrationPayload } from "../setup/server";
-import { useTestServer } from "../setup/use-test-server";
+import { serverForThisFile } from "../setup/server-for-this-file";
 
-const server = useTestServer({ LOGIN_RATE_LIMIT: "3", REGISTER_RATE_LIMIT: "2" });
+const server = serverForThisFile({ LOGIN_RATE_LIMIT: "3", REGISTER_RATE_LIMIT: "2" });
 
 const post = (path: string, body: unknown, forwardedFor: string) =>
   fetch(`${server.url}${path}`, {

@@ -5,7 +5,7 @@ import { startServer, type TestServer } from "./server";
  * One server per test file: started before its tests, stopped after them. The returned object
  * forwards to the running server, so tests can use it at the top level of the file.
  */
-export function useTestServer(extraEnv: Record<string, string> = {}): Omit<TestServer, "stop"> {
+export function serverForThisFile(extraEnv: Record<string, string> = {}): Omit<TestServer, "stop"> {
   let server: TestServer | undefined;
   beforeAll(async () => {
     server = await startServer(extraEnv);
