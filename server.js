@@ -13,7 +13,7 @@ server.disable("x-powered-by");
 // Before the static files, so JavaScript and CSS go out compressed too.
 server.use(compression());
 
-/** @type {{ closeDatabase(): void } | undefined} */
+/** @type {{ closeDatabase(): Promise<void> } | undefined} */
 let appModule;
 
 if (production) {
@@ -64,8 +64,9 @@ function shutdown(/** @type {string} */ signal) {
   console.log(`${signal} received: finishing in-flight requests`);
   // Stop accepting connections, let running requests finish, then close SQLite cleanly
   // (checkpointing the WAL). Force the exit if a client holds a connection open.
-  httpServer.close(() => {
-    appModule?.closeDatabase();
+  httpServer.close(async () => {
+    // Background jobs (holds, e-mail) finish their current run before SQLite closes.
+    await appModule?.closeDatabase();
     process.exit(0);
   });
   httpServer.closeIdleConnections();

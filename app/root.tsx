@@ -6,6 +6,7 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  type ShouldRevalidateFunctionArgs,
   useRouteLoaderData,
 } from "react-router";
 import type { Route } from "./+types/root";
@@ -18,13 +19,28 @@ import { Toaster } from "./components/toaster";
 import { getUser } from "./services/auth.server";
 import { publicEnv } from "./services/env.server";
 import { securityMiddleware } from "./services/security.server";
+import { inlineToastContext } from "./services/request-context.server";
 import { readToast } from "./services/toast.server";
 
 export const middleware: Route.MiddlewareFunction[] = [securityMiddleware];
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const [user, flash] = await Promise.all([getUser(request), readToast(request)]);
-  return data({ user, toast: flash.toast, env: publicEnv() }, { headers: flash.headers });
+  const toast = context.get(inlineToastContext) ?? flash.toast;
+  return data({ user, toast, env: publicEnv() }, { headers: flash.headers });
+}
+
+/**
+ * The root loader carries the flashed toast, so it must run after every action, also one
+ * answering 4xx (React Router skips revalidation then by default), or error toasts of
+ * in-place submissions would show one navigation late.
+ */
+export function shouldRevalidate({
+  formMethod,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs) {
+  if (formMethod && formMethod.toUpperCase() !== "GET") return true;
+  return defaultShouldRevalidate;
 }
 
 export const links: Route.LinksFunction = () => [
@@ -54,6 +70,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <a href="#main" className="skip-link">
           Skip to content
         </a>
+        {rootData?.env.paymentsInTestMode ? (
+          <p className="bg-gold-400 px-4 py-1.5 text-center text-sm font-semibold text-ink">
+            Test mode: payments are simulated and no card is charged.
+          </p>
+        ) : null}
         <SiteNav user={rootData?.user ?? null} />
         <main id="main" tabIndex={-1} className="outline-none">
           {children}

@@ -162,6 +162,12 @@ export const bookings = sqliteTable(
       (): AnySQLiteColumn => bookings.id,
     ),
     retainerHoursDrawn: integer("retainer_hours_drawn").notNull().default(0),
+    /**
+     * Stripe: the Checkout Session opened for this booking and when it expires (the hold is
+     * extended to the same instant), so a double submit or a second tab reuses it.
+     */
+    checkoutSessionId: text("checkout_session_id"),
+    checkoutExpiresAt: integer("checkout_expires_at"),
     createdAt: createdAt(),
   },
   (t) => [

@@ -2,6 +2,7 @@ import { createRequestHandler } from "@react-router/express";
 import express from "express";
 import { RouterContextProvider } from "react-router";
 import { db } from "../app/db.server";
+import { startBackgroundJobs } from "../app/services/background.server";
 import { env } from "../app/services/env.server";
 import { clientAddressContext } from "../app/services/request-context.server";
 
@@ -31,7 +32,10 @@ app.use(
   }),
 );
 
+const stopBackgroundJobs = startBackgroundJobs(db);
+
 /** Called by server.js on SIGTERM after the HTTP server stopped taking requests. */
-export function closeDatabase() {
+export async function closeDatabase() {
+  await stopBackgroundJobs();
   db.$client.close();
 }

@@ -25,23 +25,35 @@ const stakeholderFlag = z.preprocess(
   z.boolean(),
 );
 
-/** The profile fields a customer owns; registration and Profile Settings share them. */
+/**
+ * The profile fields a customer owns; registration and Profile Settings share them. Required
+ * fields carry their message for a missing value too: parseWithZod turns an empty input into
+ * undefined, which zod would otherwise report as "Invalid input: expected string".
+ */
 export const profileFields = {
-  firstName: trimmed
+  firstName: z
+    .string({ error: "First name is required" })
+    .trim()
     .min(1, "First name is required")
     .max(100, "First name must be at most 100 characters"),
-  lastName: trimmed
+  lastName: z
+    .string({ error: "Last name is required" })
+    .trim()
     .min(1, "Last name is required")
     .max(100, "Last name must be at most 100 characters"),
   businessName: z.preprocess(
     (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
     trimmed.max(120, "Business name must be at most 120 characters").optional(),
   ),
-  phoneNumber: trimmed
+  phoneNumber: z
+    .string({ error: "Please enter a valid phone number" })
+    .trim()
     .min(10, "Please enter a valid phone number")
     .max(30, "Please enter a valid phone number")
     .regex(/^[+()\d\s.-]+$/, "Please enter a valid phone number"),
-  email: trimmed
+  email: z
+    .string({ error: "Please enter a valid email address" })
+    .trim()
     .max(254, "Please enter a valid email address")
     .pipe(z.email("Please enter a valid email address")),
   isStakeholder: stakeholderFlag.default(false),

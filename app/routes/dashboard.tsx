@@ -1,5 +1,6 @@
 import { LandingPage } from "../components/landing/landing-page";
 import { requireUser } from "../services/auth.server";
+import { loadBookingForm } from "../services/booking-form.server";
 import type { Route } from "./+types/dashboard";
 
 /**
@@ -8,7 +9,7 @@ import type { Route } from "./+types/dashboard";
  */
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  return { user };
+  return { user, bookingForm: loadBookingForm(user, Date.now()) };
 }
 
 export const meta: Route.MetaFunction = () => [
@@ -17,5 +18,5 @@ export const meta: Route.MetaFunction = () => [
 ];
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
-  return <LandingPage user={loaderData.user} dashboardFirst />;
+  return <LandingPage user={loaderData.user} bookingForm={loaderData.bookingForm} dashboardFirst />;
 }

@@ -1,6 +1,22 @@
+import { BookedDialog } from "../components/booking/booked-dialog";
 import { LandingPage } from "../components/landing/landing-page";
-import { useRootData } from "../root";
+import { getUser } from "../services/auth.server";
+import { bookedDialog, bookingFormAction, loadBookingForm } from "../services/booking-form.server";
 import type { Route } from "./+types/home";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await getUser(request);
+  return {
+    user,
+    bookingForm: loadBookingForm(user, Date.now()),
+    booked: bookedDialog(new URL(request.url), user),
+  };
+}
+
+/** The booking form's posts: free times, coupon, booking (services/booking-form.server.ts). */
+export async function action({ request, context }: Route.ActionArgs) {
+  return bookingFormAction(request, context, await getUser(request));
+}
 
 export const meta: Route.MetaFunction = () => [
   { title: "ATL Creator Studio | Podcast & video recording studio in Atlanta" },
@@ -11,7 +27,11 @@ export const meta: Route.MetaFunction = () => [
   },
 ];
 
-export default function Home() {
-  const user = useRootData()?.user ?? null;
-  return <LandingPage user={user} />;
+export default function Home({ loaderData }: Route.ComponentProps) {
+  return (
+    <>
+      <LandingPage user={loaderData.user} bookingForm={loaderData.bookingForm} />
+      {loaderData.booked ? <BookedDialog /> : null}
+    </>
+  );
 }

@@ -21,6 +21,8 @@ const schema = z
     PAYMENT_PROVIDER: z.enum(["sandbox", "stripe"]).optional(),
     STRIPE_SECRET_KEY: z.string().optional(),
     STRIPE_WEBHOOK_SECRET: z.string().optional(),
+    /** The site's public address, used for links in e-mails and payment return URLs. */
+    APP_URL: z.url().optional(),
     SMTP_URL: z.url().optional(),
     MAIL_FROM: z.string().default("Atlanta Podcast & Video Studio <bookings@studio.example>"),
     INTERCOM_APP_ID: z.string().optional(),
@@ -68,6 +70,7 @@ const schema = z
 export type Env = z.infer<typeof schema> & {
   SESSION_SECRET: string;
   PAYMENT_PROVIDER: "sandbox" | "stripe";
+  APP_URL: string;
 };
 
 export function parseEnv(source: Record<string, string | undefined>): Env {
@@ -84,6 +87,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     // Outside production a fixed secret keeps dev sessions alive across restarts.
     SESSION_SECRET: env.SESSION_SECRET ?? "development-only-session-secret-change-me",
     PAYMENT_PROVIDER: env.PAYMENT_PROVIDER ?? "sandbox",
+    APP_URL: (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
   };
 }
 
@@ -93,6 +97,9 @@ export const env: Env = parseEnv(process.env);
 export function publicEnv() {
   return {
     intercomAppId: env.INTERCOM_APP_ID ?? null,
-    paymentsInTestMode: env.PAYMENT_PROVIDER === "sandbox",
+    // The sandbox never charges; Stripe test keys do not either. Every page says so.
+    paymentsInTestMode:
+      env.PAYMENT_PROVIDER === "sandbox" ||
+      (env.STRIPE_SECRET_KEY?.startsWith("sk_test_") ?? false),
   };
 }

@@ -31,7 +31,8 @@ export function contentSecurityPolicy(nonce: string): string {
     "media-src 'self'",
     "connect-src 'self'",
     "frame-src 'self'",
-    "form-action 'self'",
+    // A checkout form's redirect to Stripe is a form navigation, so it needs Stripe here.
+    `form-action 'self'${env.PAYMENT_PROVIDER === "stripe" ? " https://checkout.stripe.com" : ""}`,
     "base-uri 'none'",
     "object-src 'none'",
     "frame-ancestors 'none'",

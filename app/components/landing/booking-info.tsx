@@ -1,11 +1,11 @@
-import type { PublicUser } from "../../models/user.server";
-import { BookingFormSlot } from "./booking-form-slot";
+import { BookingFormIsland } from "../booking/booking-form-island";
+import type { BookingFormData } from "../booking/types";
 import { BOOKING_GUIDELINES, RETAINER, STUDIO_RULES } from "./content";
 import { RATES } from "./studio";
 import { Icon } from "./icons";
 import { SectionHeader } from "./section-header";
 
-export function BookingInfo({ user }: { user: PublicUser | null }) {
+export function BookingInfo({ bookingForm }: { bookingForm: BookingFormData }) {
   return (
     <section id="booking" aria-labelledby="booking-title" className="border-y border-line bg-white">
       <div className="section">
@@ -108,7 +108,7 @@ export function BookingInfo({ user }: { user: PublicUser | null }) {
         </div>
 
         <div className="mt-6">
-          <BookingFormSlot user={user} />
+          <BookingFormIsland data={bookingForm} />
         </div>
       </div>
     </section>

@@ -1,4 +1,5 @@
 import type { PublicUser } from "../../models/user.server";
+import type { BookingFormData } from "../booking/types";
 import { Audiences } from "./audiences";
 import { BookingInfo } from "./booking-info";
 import { DashboardSection } from "./dashboard-section";
@@ -15,9 +16,11 @@ import { Partnership } from "./partnership";
  */
 export function LandingPage({
   user,
+  bookingForm,
   dashboardFirst = false,
 }: {
   user: PublicUser | null;
+  bookingForm: BookingFormData;
   dashboardFirst?: boolean;
 }) {
   const dashboard = user ? <DashboardSection user={user} /> : null;
@@ -28,7 +31,7 @@ export function LandingPage({
       <Features />
       <Audiences />
       <Faq />
-      <BookingInfo user={user} />
+      <BookingInfo bookingForm={bookingForm} />
       <Partnership />
       {dashboardFirst ? null : dashboard}
     </>

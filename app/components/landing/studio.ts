@@ -12,7 +12,8 @@ export const STUDIO = {
   phoneHref: "tel:+14045550147",
 } as const;
 
-export const RATES = { stakeholder: 150, nonMember: 200 } as const;
+// One place for the rates: the pricing rules the server charges with.
+export { HOURLY_RATES as RATES } from "../../domain/pricing";
 
 export const SOCIAL_LINKS = [
   { network: "instagram", label: "Instagram", href: "https://www.instagram.com/example" },

@@ -1,0 +1,42 @@
+import { useEffect, useRef } from "react";
+
+/**
+ * After a free booking (spec section 2, "Booking-confirmed dialog"). Rendered open by the
+ * server so it shows without JavaScript; with JavaScript it becomes a true modal (focus kept
+ * inside, Escape closes). OK goes to the dashboard section of the home page.
+ */
+export function BookedDialog() {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog || dialog.matches(":modal")) return;
+    dialog.close();
+    dialog.showModal();
+  }, []);
+  return (
+    <>
+      <div aria-hidden="true" className="fixed inset-0 z-40 bg-night/60" />
+      <dialog
+        ref={ref}
+        open
+        aria-labelledby="booked-title"
+        aria-describedby="booked-text"
+        className="fixed inset-0 z-50 m-auto w-[min(28rem,calc(100%-2rem))] rounded-2xl bg-white p-8 text-center shadow-2xl backdrop:bg-night/60"
+      >
+        <p aria-hidden="true" className="text-5xl">
+          🎉
+        </p>
+        <h2 id="booked-title" className="mt-4 font-display text-2xl font-bold">
+          Your session is booked!
+        </h2>
+        <p id="booked-text" className="mt-3 text-ink-soft">
+          Thank you for booking with us. Your booking is confirmed, and the details are in your
+          dashboard.
+        </p>
+        <a href="/#dashboard" className="btn-primary mt-6 w-full">
+          OK
+        </a>
+      </dialog>
+    </>
+  );
+}

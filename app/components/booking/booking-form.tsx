@@ -1,0 +1,514 @@
+import {
+  getFormProps,
+  getInputProps,
+  getSelectProps,
+  type SubmissionResult,
+  useForm,
+} from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { useEffect, useMemo } from "react";
+import { Form, useActionData, useFetcher, useNavigation } from "react-router";
+import { GUEST_OPTIONS, HOUR_OPTIONS } from "../../domain/availability";
+import { type BookingRequest, bookingFormSchema } from "../../domain/booking-form";
+import type { z } from "../../domain/zod";
+import { formatDollars, priceBooking, RETAINER_PACKAGE } from "../../domain/pricing";
+import { retainerHoursLeft, retainerHoursToDraw, retainerWindow } from "../../domain/retainer";
+import { Field, ErrorList } from "../ui/field";
+import { HydratedField } from "../ui/hydrated-field";
+import type { AppliedCoupon, Availability, BookingFormData, BookingFormReply } from "./types";
+
+type BookingFormInput = z.input<ReturnType<typeof bookingFormSchema>>;
+
+/**
+ * The booking form (spec section 2). Every button is a real submit to `/?index`, so the
+ * form works without JavaScript; with it, the free start times follow the chosen date and
+ * duration and the price summary follows every field, computed by the same `priceBooking`
+ * the server charges with.
+ */
+export default function BookingForm({ data }: { data: BookingFormData }) {
+  const reply = useActionData() as BookingFormReply | undefined;
+  const navigation = useNavigation();
+  const coupon: AppliedCoupon | null = reply ? reply.coupon : null;
+  // The 48-hour rule needs a clock; the server checks again with its own at submit.
+  const schema = useMemo(() => bookingFormSchema(Date.now()), []);
+  const [form, fields] = useForm<BookingFormInput, BookingRequest, string[]>({
+    id: "booking-form",
+    lastResult: reply?.result as SubmissionResult<string[]> | undefined,
+    defaultValue: {
+      ...data.prefill,
+      stakeholder: data.prefill?.stakeholder ?? "no",
+      recordingDate: data.earliestDate,
+      recordingTime: "",
+      guestCount: "1",
+      hoursNeeded: "2",
+    },
+    constraint: getZodConstraint(schema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
+
+  const value = form.value ?? {};
+  const date = String(value.recordingDate ?? data.earliestDate);
+  const hours = Number(value.hoursNeeded) || 2;
+  const buysRetainer = value.isRetainer === "on";
+  const selected = new Set([value.selectedServices ?? []].flat().map(Number));
+  const chosenServices = data.services.filter((service) => selected.has(service.id));
+  const drawn = buysRetainer ? 0 : retainerHoursToDraw(data.retainer, date, hours);
+  const price = priceBooking({
+    hours,
+    stakeholder: String(value.stakeholder ?? "no"),
+    servicePrices: chosenServices.map((service) => service.price),
+    coupon,
+    buysRetainer,
+    retainerHoursDrawn: drawn,
+  });
+
+  const availability = useAvailability(date, hours, reply?.availability ?? data.availability);
+  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "book";
+
+  // Turning the retainer on sets 8 hours (spec section 4); the customer may lower it.
+  const onRetainerToggle = (event: React.ChangeEvent<HTMLInputElement>) => {
+    if (event.currentTarget.checked) {
+      form.update({ name: fields.hoursNeeded.name, value: String(RETAINER_PACKAGE.hours) });
+    }
+  };
+
+  return (
+    <Form
+      method="post"
+      action="/?index#booking-form"
+      preventScrollReset
+      {...getFormProps(form)}
+      className="card p-6 sm:p-8"
+    >
+      <h3 className="font-display text-2xl font-bold">Book your session</h3>
+      <p className="mt-1 text-ink-soft">
+        {data.signedIn
+          ? "Your details are filled in from your profile. Times are studio time (Atlanta)."
+          : "Sign in to book: you can explore dates, times and prices first. Times are studio time (Atlanta)."}
+      </p>
+      <HydratedField />
+      <ErrorList id={form.errorId} errors={form.errors} />
+
+      <fieldset className="mt-6">
+        <legend className="font-display text-lg font-bold">Your details</legend>
+        <div className="mt-3 grid gap-4 sm:grid-cols-2">
+          <Field label="First name" meta={fields.firstName} type="text" autoComplete="given-name" />
+          <Field label="Last name" meta={fields.lastName} type="text" autoComplete="family-name" />
+          <Field
+            label="Business name (optional)"
+            meta={fields.businessName}
+            type="text"
+            autoComplete="organization"
+          />
+          <Field label="Phone number" meta={fields.phoneNumber} type="tel" autoComplete="tel" />
+          <Field
+            label="Email"
+            meta={fields.email}
+            type="email"
+            autoComplete="email"
+            className="sm:col-span-2"
+          />
+        </div>
+        <fieldset className="mt-4" aria-describedby={fields.stakeholder.errorId}>
+          <legend className="field-label">Are you a stakeholder of the innovation centre?</legend>
+          <div className="mt-2 flex gap-6">
+            {(["yes", "no"] as const).map((answer) => (
+              <label key={answer} className="flex items-center gap-2">
+                <input
+                  {...getInputProps(fields.stakeholder, { type: "radio", value: answer })}
+                  key={`${fields.stakeholder.key}-${answer}`}
+                  className="size-5 accent-brand-600"
+                />
+                {answer === "yes" ? "Yes ($150/hour)" : "No ($200/hour)"}
+              </label>
+            ))}
+          </div>
+          <ErrorList id={fields.stakeholder.errorId} errors={fields.stakeholder.errors} />
+        </fieldset>
+      </fieldset>
+
+      <fieldset className="mt-8">
+        <legend className="font-display text-lg font-bold">Date and time</legend>
+        <div className="mt-3 grid gap-4 sm:grid-cols-2">
+          <div>
+            <label htmlFor={fields.recordingDate.id} className="field-label">
+              Recording date
+            </label>
+            <p id={`${fields.recordingDate.id}-hint`} className="mt-0.5 text-sm text-ink-soft">
+              At least 48 hours ahead. The studio is open 24/7.
+            </p>
+            <input
+              {...getInputProps(fields.recordingDate, {
+                type: "date",
+                ariaDescribedBy: `${fields.recordingDate.id}-hint`,
+              })}
+              key={fields.recordingDate.key}
+              min={data.earliestDate}
+              className="field-input"
+            />
+            <ErrorList id={fields.recordingDate.errorId} errors={fields.recordingDate.errors} />
+          </div>
+          <div>
+            <label htmlFor={fields.hoursNeeded.id} className="field-label">
+              Hours
+            </label>
+            <p id={`${fields.hoursNeeded.id}-hint`} className="mt-0.5 text-sm text-ink-soft">
+              Minimum 2 hours.
+            </p>
+            <select
+              {...getSelectProps(fields.hoursNeeded, {
+                ariaDescribedBy: `${fields.hoursNeeded.id}-hint`,
+              })}
+              key={fields.hoursNeeded.key}
+              className="field-input"
+            >
+              {HOUR_OPTIONS.map((option) => (
+                <option key={option} value={option}>
+                  {option} hours
+                </option>
+              ))}
+            </select>
+            <ErrorList id={fields.hoursNeeded.errorId} errors={fields.hoursNeeded.errors} />
+          </div>
+          <StartTimeSelect
+            meta={fields.recordingTime}
+            availability={availability}
+            date={date}
+            hours={hours}
+          />
+          <div>
+            <label htmlFor={fields.guestCount.id} className="field-label">
+              Guests
+            </label>
+            <p id={`${fields.guestCount.id}-hint`} className="mt-0.5 text-sm text-ink-soft">
+              Up to 4 people on mic, host included.
+            </p>
+            <select
+              {...getSelectProps(fields.guestCount, {
+                ariaDescribedBy: `${fields.guestCount.id}-hint`,
+              })}
+              key={fields.guestCount.key}
+              className="field-input"
+            >
+              {GUEST_OPTIONS.map((option) => (
+                <option key={option} value={option}>
+                  {option} {option === 1 ? "guest" : "guests"}
+                </option>
+              ))}
+            </select>
+            <ErrorList id={fields.guestCount.errorId} errors={fields.guestCount.errors} />
+          </div>
+        </div>
+        <noscript>
+          <button
+            type="submit"
+            name="intent"
+            value="check"
+            formNoValidate
+            className="btn-secondary mt-4 text-ink"
+          >
+            Show free times and update the price
+          </button>
+        </noscript>
+      </fieldset>
+
+      <fieldset className="mt-8">
+        <legend className="font-display text-lg font-bold">Retainer package</legend>
+        <div className="mt-3 flex items-start gap-3 rounded-xl bg-paper p-4 ring-1 ring-line">
+          <input
+            {...getInputProps(fields.isRetainer, { type: "checkbox" })}
+            key={fields.isRetainer.key}
+            onChange={onRetainerToggle}
+            className="mt-1 size-5 shrink-0 accent-brand-600"
+          />
+          <label htmlFor={fields.isRetainer.id}>
+            <span className="font-semibold">
+              Buy the retainer package: {formatDollars(RETAINER_PACKAGE.price)} per month
+            </span>
+            <span className="block text-sm text-ink-soft">
+              30-day period, 8 studio hours, up to 4 episodes, 1 social clip per episode, editing,
+              priority booking, flexible scheduling: over $600 in monthly savings. This booking is
+              your first session (up to 8 hours); book the rest of your hours later at no hourly
+              charge.
+            </span>
+            {buysRetainer ? <RetainerPeriod date={date} /> : null}
+          </label>
+        </div>
+        {data.retainer && !buysRetainer ? (
+          <p className="mt-3 text-sm text-ink-soft">
+            Your retainer package has {retainerHoursLeft(data.retainer)} of{" "}
+            {data.retainer.totalHours} hours left for sessions from {data.retainer.startDate} to
+            before {data.retainer.endDate}; they are used first, at no hourly charge.
+          </p>
+        ) : null}
+      </fieldset>
+
+      {data.services.length > 0 ? (
+        <fieldset className="mt-8" aria-describedby={fields.selectedServices.errorId}>
+          <legend className="font-display text-lg font-bold">Additional services</legend>
+          <ul className="mt-3 grid gap-3 sm:grid-cols-2">
+            {data.services.map((service) => {
+              const id = `${fields.selectedServices.id}-${service.id}`;
+              return (
+                <li
+                  key={service.id}
+                  className="flex items-start gap-3 rounded-xl p-3 ring-1 ring-line"
+                >
+                  <input
+                    {...getInputProps(fields.selectedServices, {
+                      type: "checkbox",
+                      value: String(service.id),
+                    })}
+                    key={`${fields.selectedServices.key}-${service.id}`}
+                    id={id}
+                    className="mt-1 size-5 shrink-0 accent-brand-600"
+                  />
+                  <label htmlFor={id} className="text-sm">
+                    <span className="font-semibold">
+                      {service.name} · {formatDollars(service.price)}
+                    </span>
+                    <span className="block text-ink-soft">{service.description}</span>
+                  </label>
+                </li>
+              );
+            })}
+          </ul>
+          <ErrorList id={fields.selectedServices.errorId} errors={fields.selectedServices.errors} />
+        </fieldset>
+      ) : null}
+
+      <CouponField coupon={coupon} errors={form.allErrors.couponEntry} />
+
+      <PriceSummary
+        price={price}
+        hours={hours}
+        buysRetainer={buysRetainer}
+        drawn={drawn}
+        services={chosenServices}
+        coupon={coupon}
+      />
+
+      <button
+        type="submit"
+        name="intent"
+        value="book"
+        className="btn-primary mt-6 w-full"
+        disabled={busy}
+      >
+        {busy
+          ? "Booking…"
+          : price.totalCost === 0
+            ? "Book Free Session"
+            : "Book and Continue to Payment"}
+      </button>
+      <p className="mt-3 text-center text-sm text-ink-soft">
+        {price.totalCost === 0
+          ? "Nothing to pay: your session is confirmed right away."
+          : "Full payment confirms your booking. Cancel at least 24 hours ahead for a full refund."}
+      </p>
+    </Form>
+  );
+}
+
+/** The free start times of the chosen date and duration: from the server, live with JS. */
+function useAvailability(date: string, hours: number, initial: Availability): Availability {
+  const fetcher = useFetcher<Availability>();
+  const { load } = fetcher;
+  const matchesInitial = initial.date === date && initial.hours === hours;
+  useEffect(() => {
+    if (!matchesInitial && /^\d{4}-\d{2}-\d{2}$/.test(date)) {
+      load(`/api/availability?date=${date}&hours=${hours}`);
+    }
+  }, [date, hours, matchesInitial, load]);
+  if (matchesInitial) return initial;
+  const fresh = fetcher.data;
+  return fresh && fresh.date === date && fresh.hours === hours ? fresh : { date, hours, times: [] };
+}
+
+const REASON_TEXT = { taken: "booked", "too-soon": "within 48 hours", skipped: "clocks change" };
+
+function formatTime(time: string): string {
+  const hour = Number(time.slice(0, 2));
+  return `${hour % 12 === 0 ? 12 : hour % 12}:00 ${hour < 12 ? "AM" : "PM"}`;
+}
+
+function StartTimeSelect({
+  meta,
+  availability,
+  date,
+  hours,
+}: {
+  // biome-ignore lint/suspicious/noExplicitAny: conform field metadata of the form schema.
+  meta: any;
+  availability: Availability;
+  date: string;
+  hours: number;
+}) {
+  const known = availability.times.length > 0;
+  const free = availability.times.filter((option) => option.available).length;
+  const hintId = `${meta.id}-hint`;
+  return (
+    <div>
+      <label htmlFor={meta.id} className="field-label">
+        Start time
+      </label>
+      <p id={hintId} className="mt-0.5 text-sm text-ink-soft" aria-live="polite">
+        {known
+          ? free === 0
+            ? `No free start times on ${date} for ${hours} hours. Please pick another date.`
+            : `${free} free start times on ${date} for ${hours} hours; booked ones are marked.`
+          : "Checking free times…"}
+      </p>
+      <select
+        {...getSelectProps(meta, { ariaDescribedBy: hintId })}
+        key={meta.key}
+        className="field-input"
+      >
+        <option value="">Select a time</option>
+        {(known ? availability.times : []).map((option) => (
+          <option key={option.time} value={option.time} disabled={!option.available}>
+            {formatTime(option.time)}
+            {option.reason ? ` (${REASON_TEXT[option.reason]})` : ""}
+          </option>
+        ))}
+      </select>
+      <ErrorList id={meta.errorId} errors={meta.errors} />
+    </div>
+  );
+}
+
+function RetainerPeriod({ date }: { date: string }) {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return null;
+  const window = retainerWindow(date);
+  return (
+    <span className="mt-2 block text-sm">
+      <span className="font-semibold">Package period:</span> from{" "}
+      <output>{window.startDate}</output> (your first session) to before{" "}
+      <output>{window.endDate}</output>.
+    </span>
+  );
+}
+
+function CouponField({ coupon, errors }: { coupon: AppliedCoupon | null; errors?: string[] }) {
+  const errorId = "booking-coupon-error";
+  return (
+    <fieldset className="mt-8">
+      <legend className="font-display text-lg font-bold">Promotional code</legend>
+      <div className="mt-3 flex flex-wrap items-end gap-3">
+        <div className="min-w-48 flex-1">
+          <label htmlFor="booking-coupon" className="field-label">
+            Promo code
+          </label>
+          {coupon ? (
+            <>
+              <input
+                id="booking-coupon"
+                value={coupon.code}
+                disabled
+                readOnly
+                className="field-input bg-paper"
+              />
+              <input type="hidden" name="couponCode" value={coupon.code} />
+            </>
+          ) : (
+            <input
+              id="booking-coupon"
+              name="couponEntry"
+              autoCapitalize="characters"
+              autoComplete="off"
+              maxLength={50}
+              aria-invalid={errors?.length ? true : undefined}
+              aria-describedby={errors?.length ? errorId : undefined}
+              className="field-input"
+            />
+          )}
+        </div>
+        {coupon ? (
+          <button
+            type="submit"
+            name="intent"
+            value="remove-coupon"
+            formNoValidate
+            className="btn-secondary text-ink"
+          >
+            Remove
+          </button>
+        ) : (
+          <button
+            type="submit"
+            name="intent"
+            value="apply-coupon"
+            formNoValidate
+            className="btn-secondary text-ink"
+          >
+            Apply
+          </button>
+        )}
+      </div>
+      <ErrorList id={errorId} errors={errors} />
+    </fieldset>
+  );
+}
+
+function PriceSummary({
+  price,
+  hours,
+  buysRetainer,
+  drawn,
+  services,
+  coupon,
+}: {
+  price: ReturnType<typeof priceBooking>;
+  hours: number;
+  buysRetainer: boolean;
+  drawn: number;
+  services: BookingFormData["services"];
+  coupon: AppliedCoupon | null;
+}) {
+  return (
+    <section
+      aria-labelledby="price-summary-title"
+      className="mt-8 rounded-xl bg-paper p-5 ring-1 ring-line"
+    >
+      <h4 id="price-summary-title" className="font-display text-lg font-bold">
+        Price summary
+      </h4>
+      <dl className="mt-3 space-y-2 text-[0.9375rem]" aria-live="polite">
+        <Line
+          label={
+            buysRetainer
+              ? `Retainer package (8 hours, 30 days; this session ${hours} hours)`
+              : drawn > 0
+                ? `${hours - drawn} hours × ${formatDollars(price.hourlyRate)} (${drawn} from your retainer)`
+                : `${hours} hours × ${formatDollars(price.hourlyRate)}`
+          }
+          amount={formatDollars(price.sessionCost)}
+        />
+        {services.map((service) => (
+          <Line key={service.id} label={service.name} amount={formatDollars(service.price)} />
+        ))}
+        {coupon ? (
+          <Line
+            label={`Discount (${coupon.code})`}
+            amount={`−${formatDollars(price.discountAmount)}`}
+          />
+        ) : null}
+        <div className="flex justify-between border-t border-line pt-3 font-display text-xl font-bold">
+          <dt>Total</dt>
+          <dd>{formatDollars(price.totalCost)}</dd>
+        </div>
+      </dl>
+    </section>
+  );
+}
+
+function Line({ label, amount }: { label: string; amount: string }) {
+  return (
+    <div className="flex justify-between gap-4">
+      <dt>{label}</dt>
+      <dd className="shrink-0 tabular-nums">{amount}</dd>
+    </div>
+  );
+}

@@ -1,0 +1,38 @@
+import type { SubmissionResult } from "@conform-to/react";
+import type { StartTimeOption } from "../../domain/availability";
+import type { CouponTerms } from "../../domain/pricing";
+import type { RetainerBalance } from "../../domain/retainer";
+
+/** What the server gives the booking form (loader) and answers to its posts (action). */
+export type BookingFormData = {
+  signedIn: boolean;
+  earliestDate: string;
+  services: {
+    id: number;
+    name: string;
+    description: string;
+    price: number;
+    duration: number | null;
+  }[];
+  availability: Availability;
+  retainer: RetainerBalance | null;
+  prefill: {
+    firstName: string;
+    lastName: string;
+    businessName: string;
+    phoneNumber: string;
+    email: string;
+    stakeholder: "yes" | "no";
+  } | null;
+};
+
+export type Availability = { date: string; hours: number; times: StartTimeOption[] };
+
+export type AppliedCoupon = CouponTerms & { code: string };
+
+export type BookingFormReply = {
+  intent: string | null;
+  result: SubmissionResult<string[]>;
+  coupon: AppliedCoupon | null;
+  availability: Availability | null;
+};

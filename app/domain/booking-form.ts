@@ -1,0 +1,140 @@
+import { profileFields } from "./account";
+import {
+  ADVANCE_NOTICE_MESSAGE,
+  BOOKING_LIMITS,
+  START_TIMES,
+  meetsAdvanceNotice,
+} from "./availability";
+import { isStudioWallTime, studioInstant } from "./studio-time";
+import { z } from "./zod";
+
+/**
+ * The booking form (spec sections 3 and 5), one schema for the server's parse, the browser's
+ * checks and the JSON API. Messages in quotes in the spec are used verbatim. The clock is a
+ * parameter because the 48-hour rule depends on it.
+ */
+export const BOOKING_MESSAGES = {
+  date: "Please select a date",
+  time: "Please select a time",
+  guests: "Please select number of guests",
+  hours: "Please select duration",
+  stakeholder: "Please answer yes or no",
+  skippedTime:
+    "This time does not exist on that day because the clocks change. Please select a different time.",
+  services: "Please choose services from the list",
+} as const;
+
+const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+
+function isCalendarDate(value: string): boolean {
+  // 9999-12-31 parses, but the day after it (which availability reads) is not yyyy-MM-dd.
+  if (!DATE_PATTERN.test(value) || value >= "9999-12-31") return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+}
+
+/** A select's value as a whole number in range, whether it comes as text or as a number. */
+function choice(min: number, max: number, message: string) {
+  return z.preprocess(
+    (value) => (typeof value === "number" ? String(value) : value),
+    z
+      .string({ error: message })
+      .regex(/^\d+$/, message)
+      .transform(Number)
+      .pipe(z.number().int().min(min, message).max(max, message)),
+  );
+}
+
+const checkbox = z.preprocess(
+  (value) => value === true || value === "true" || value === "on",
+  z.boolean(),
+);
+
+/** Checkbox groups post one value, several, or none. */
+const serviceIds = z.preprocess(
+  (value) => (value === undefined || value === null || value === "" ? [] : [value].flat()),
+  z
+    .array(z.coerce.number({ error: BOOKING_MESSAGES.services }).int().positive())
+    .max(50, BOOKING_MESSAGES.services)
+    .transform((ids) => [...new Set(ids)]),
+);
+
+const optionalCode = z.preprocess(
+  (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
+  z.string().trim().max(50, "This coupon is invalid or has expired.").optional(),
+);
+
+export function bookingFields() {
+  const { isStakeholder: _profileOnly, ...contact } = profileFields;
+  return {
+    ...contact,
+    // 'yes' in any case means the stakeholder rate (spec section 3).
+    stakeholder: z.preprocess(
+      (value) => (typeof value === "string" ? value.trim().toLowerCase() : value),
+      z.enum(["yes", "no"], { error: BOOKING_MESSAGES.stakeholder }),
+    ),
+    recordingDate: z
+      .string({ error: BOOKING_MESSAGES.date })
+      .trim()
+      .refine(isCalendarDate, BOOKING_MESSAGES.date),
+    recordingTime: z
+      .string({ error: BOOKING_MESSAGES.time })
+      .refine((time) => START_TIMES.includes(time), BOOKING_MESSAGES.time),
+    guestCount: choice(BOOKING_LIMITS.minGuests, BOOKING_LIMITS.maxGuests, BOOKING_MESSAGES.guests),
+    hoursNeeded: choice(BOOKING_LIMITS.minHours, BOOKING_LIMITS.maxHours, BOOKING_MESSAGES.hours),
+    isRetainer: checkbox.default(false),
+    selectedServices: serviceIds,
+    /** The coupon the customer applied (the visible field is disabled while one is applied). */
+    couponCode: optionalCode,
+  };
+}
+
+/** The 48-hour rule and the clock-change hour, checked once date and time parse. */
+function withTimeRules<S extends z.ZodType<{ recordingDate: string; recordingTime: string }>>(
+  schema: S,
+  now: number,
+): S {
+  return schema.superRefine((value, ctx) => {
+    // zod 4 runs this refinement even when a field's own refine failed (those issues are
+    // "continuable"), and studioInstant throws on an impossible date or time: those fields
+    // already carry their message, so there is nothing more to check.
+    if (!isCalendarDate(value.recordingDate) || !START_TIMES.includes(value.recordingTime)) return;
+    if (!isStudioWallTime(value.recordingDate, value.recordingTime)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["recordingTime"],
+        message: BOOKING_MESSAGES.skippedTime,
+      });
+      return;
+    }
+    if (!meetsAdvanceNotice(studioInstant(value.recordingDate, value.recordingTime), now)) {
+      ctx.addIssue({ code: "custom", path: ["recordingDate"], message: ADVANCE_NOTICE_MESSAGE });
+    }
+  });
+}
+
+export function bookingFormSchema(now: number) {
+  return withTimeRules(z.object(bookingFields()), now);
+}
+export type BookingRequest = z.output<ReturnType<typeof bookingFormSchema>>;
+
+/**
+ * POST /api/bookings: the spec's create payload. Client figures (totalCost, originalCost,
+ * discountAmount, servicesCost) and retainer dates are accepted and ignored: the server
+ * computes them.
+ */
+export function bookingPayloadSchema(now: number) {
+  return withTimeRules(
+    z.object({
+      ...bookingFields(),
+      userId: z.coerce.number().int().positive().optional(),
+    }),
+    now,
+  );
+}
+
+/** The parts of the form that decide the start-time list and the price preview. */
+export const quoteQuerySchema = z.object({
+  date: z.string().refine(isCalendarDate, BOOKING_MESSAGES.date),
+  hours: choice(BOOKING_LIMITS.minHours, BOOKING_LIMITS.maxHours, BOOKING_MESSAGES.hours),
+});

@@ -1,0 +1,455 @@
+import { and, asc, eq, gt, inArray, lte, ne, or, sql } from "drizzle-orm";
+import {
+  type Booking,
+  blockedTimes,
+  bookingHistory,
+  bookingServices,
+  bookings,
+  coupons,
+  services,
+} from "../../db/schema";
+import { db } from "../db.server";
+import {
+  type BusyRange,
+  busyWindowFor,
+  startProblem,
+  startTimeOptions,
+} from "../domain/availability";
+import type { BookingRequest } from "../domain/booking-form";
+import { PAID_STATUSES } from "../domain/booking-status";
+import { couponProblem } from "../domain/coupons";
+import { isStakeholderAnswer, priceBooking, RETAINER_PACKAGE } from "../domain/pricing";
+import { type RetainerBalance, retainerHoursToDraw, retainerWindow } from "../domain/retainer";
+import { studioDateOf, studioSession } from "../domain/studio-time";
+import { enqueueEmail } from "../services/email/outbox.server";
+import { bookingReceivedEmail } from "../services/email/templates.server";
+import { couponTerms, findCoupon } from "./coupon.server";
+import type { PublicUser } from "./user.server";
+
+/**
+ * Bookings: availability, creation and holds. Every read-check-write runs in one IMMEDIATE
+ * transaction with no await inside, so the check and the insert see the same database even
+ * with several server processes on one file (SQLite lets one writer in at a time).
+ */
+export type Tx = Parameters<Parameters<typeof db.transaction>[0]>[0];
+type Reader = Pick<typeof db, "select">;
+
+export const HOLD_EXPIRED_REASON = "Payment not received in time";
+
+export type BookingSettings = {
+  holdMinutes: number;
+  bufferMinutes: number;
+  /** Base URL for links in e-mails, e.g. https://studio.example */
+  appUrl: string;
+};
+
+export class BookingError extends Error {
+  constructor(
+    readonly kind: "slot" | "coupon" | "service" | "not-found",
+    message: string,
+  ) {
+    super(message);
+    this.name = "BookingError";
+  }
+}
+
+export const SLOT_TAKEN_MESSAGE =
+  "The selected time slot conflicts with an existing booking. Please select a different time.";
+
+/** The instants a live booking or a blocked range keeps from others near `date`. */
+export function readBusyRanges(
+  window: { from: number; to: number },
+  now: number,
+  reader: Reader = db,
+  excludeBookingId?: number,
+): BusyRange[] {
+  const liveBookings = reader
+    .select({ startsAt: bookings.startsAt, endsAt: bookings.endsAt })
+    .from(bookings)
+    .where(
+      and(
+        sql`${bookings.startsAt} < ${window.to}`,
+        sql`${bookings.endsAt} > ${window.from}`,
+        ne(bookings.status, "CANCELLED"),
+        or(ne(bookings.status, "PENDING_PAYMENT"), gt(bookings.holdExpiresAt, now)),
+        excludeBookingId === undefined ? undefined : ne(bookings.id, excludeBookingId),
+      ),
+    )
+    .all();
+  const blocked = reader
+    .select({ startsAt: blockedTimes.startsAt, endsAt: blockedTimes.endsAt })
+    .from(blockedTimes)
+    .where(
+      and(
+        sql`${blockedTimes.startsAt} < ${window.to}`,
+        sql`${blockedTimes.endsAt} > ${window.from}`,
+      ),
+    )
+    .all();
+  return [
+    ...liveBookings.map((range) => ({ ...range, kind: "booking" as const })),
+    ...blocked.map((range) => ({ ...range, kind: "blocked" as const })),
+  ];
+}
+
+/** The start times of `date` for a session of `hours`, free or not (GET /api/availability). */
+export function getAvailability(date: string, hours: number, now: number, bufferMinutes: number) {
+  const busy = readBusyRanges(busyWindowFor(date, bufferMinutes), now);
+  return startTimeOptions({ date, hours, busy, now, bufferMinutes });
+}
+
+/** Whether a session collides with anything (GET /api/bookings/check-conflicts). */
+export function hasConflict(
+  slot: { date: string; time: string; hours: number },
+  now: number,
+  bufferMinutes: number,
+): boolean {
+  const busy = readBusyRanges(busyWindowFor(slot.date, bufferMinutes), now);
+  return startProblem({ ...slot, busy, now, bufferMinutes }) === "taken";
+}
+
+/** The customer's paid retainer with hours left whose window has not ended, if any. */
+export function getActiveRetainer(
+  userId: number,
+  now: number,
+  reader: Reader = db,
+): RetainerBalance | null {
+  const row = reader
+    .select()
+    .from(bookings)
+    .where(
+      and(
+        eq(bookings.userId, userId),
+        eq(bookings.isRetainer, true),
+        inArray(bookings.status, [...PAID_STATUSES]),
+        sql`${bookings.retainerEndDate} > ${studioDateOf(now)}`,
+        sql`${bookings.retainerHoursUsed} < ${bookings.retainerTotalHours}`,
+      ),
+    )
+    .orderBy(asc(bookings.retainerEndDate))
+    .get();
+  if (!row?.retainerStartDate || !row.retainerEndDate) return null;
+  return {
+    bookingId: row.id,
+    startDate: row.retainerStartDate,
+    endDate: row.retainerEndDate,
+    totalHours: row.retainerTotalHours,
+    usedHours: row.retainerHoursUsed,
+  };
+}
+
+/**
+ * Cancels every unpaid booking whose hold has run out and gives back what it took: its
+ * coupon use and any retainer hours it drew. Availability already ignores expired holds;
+ * this makes the release visible and returns the coupon.
+ */
+export function expireHolds(now: number, tx?: Tx): number {
+  const run = (t: Tx) => {
+    const expired = t
+      .update(bookings)
+      .set({
+        status: "CANCELLED",
+        cancellationReason: HOLD_EXPIRED_REASON,
+        cancelledAt: now,
+        holdExpiresAt: null,
+      })
+      .where(and(eq(bookings.status, "PENDING_PAYMENT"), lte(bookings.holdExpiresAt, now)))
+      .returning()
+      .all();
+    for (const booking of expired) {
+      releaseUnpaidBooking(t, booking);
+      t.insert(bookingHistory)
+        .values({
+          bookingId: booking.id,
+          fromStatus: "PENDING_PAYMENT",
+          toStatus: "CANCELLED",
+          note: HOLD_EXPIRED_REASON,
+          createdAt: now,
+        })
+        .run();
+    }
+    return expired.length;
+  };
+  return tx ? run(tx) : db.transaction(run, { behavior: "immediate" });
+}
+
+/** Gives back the coupon use and retainer hours of a booking cancelled before payment. */
+export function releaseUnpaidBooking(tx: Tx, booking: Booking) {
+  if (booking.couponId !== null) {
+    tx.update(coupons)
+      .set({ currentUses: sql`${coupons.currentUses} - 1` })
+      .where(and(eq(coupons.id, booking.couponId), gt(coupons.currentUses, 0)))
+      .run();
+  }
+  if (booking.retainerBookingId !== null && booking.retainerHoursDrawn > 0) {
+    tx.update(bookings)
+      .set({
+        retainerHoursUsed: sql`max(0, ${bookings.retainerHoursUsed} - ${booking.retainerHoursDrawn})`,
+      })
+      .where(eq(bookings.id, booking.retainerBookingId))
+      .run();
+  }
+}
+
+/**
+ * Creates a booking at the server's price. Throws a BookingError when the slot is taken, the
+ * coupon cannot be used or a service is not offered; nothing is written then.
+ */
+export function createBooking(
+  user: PublicUser,
+  request: BookingRequest,
+  now: number,
+  settings: BookingSettings,
+): Booking {
+  const hours = request.hoursNeeded;
+  const slot = studioSession(request.recordingDate, request.recordingTime, hours);
+
+  return db.transaction(
+    (tx) => {
+      expireHolds(now, tx);
+
+      const busy = readBusyRanges(
+        busyWindowFor(request.recordingDate, settings.bufferMinutes),
+        now,
+        tx,
+      );
+      const problem = startProblem({
+        date: request.recordingDate,
+        time: request.recordingTime,
+        hours,
+        busy,
+        now,
+        bufferMinutes: settings.bufferMinutes,
+      });
+      if (problem === "taken") throw new BookingError("slot", SLOT_TAKEN_MESSAGE);
+      if (problem !== null) throw new BookingError("slot", "This start time cannot be booked.");
+
+      const chosen =
+        request.selectedServices.length === 0
+          ? []
+          : tx
+              .select()
+              .from(services)
+              .where(
+                and(inArray(services.id, request.selectedServices), eq(services.isActive, true)),
+              )
+              .all();
+      if (chosen.length !== request.selectedServices.length) {
+        throw new BookingError("service", "One of the selected services is no longer offered.");
+      }
+
+      const coupon = request.couponCode ? findCoupon(request.couponCode, tx) : undefined;
+      if (request.couponCode) {
+        const couponError = couponProblem(coupon, studioDateOf(now));
+        if (couponError || !coupon) throw new BookingError("coupon", couponError ?? "");
+        // The guarded increment is the atomic reservation: under any concurrency the count
+        // stops at maxUses (and a CHECK constraint backs it up).
+        const reserved = tx
+          .update(coupons)
+          .set({ currentUses: sql`${coupons.currentUses} + 1` })
+          .where(
+            and(
+              eq(coupons.id, coupon.id),
+              sql`(${coupons.maxUses} = 0 OR ${coupons.currentUses} < ${coupons.maxUses})`,
+            ),
+          )
+          .run();
+        if (reserved.changes !== 1) {
+          throw new BookingError("coupon", "This coupon has reached its usage limit.");
+        }
+      }
+
+      const retainer = request.isRetainer ? null : getActiveRetainer(user.id, now, tx);
+      const drawn = retainerHoursToDraw(retainer, request.recordingDate, hours);
+      if (retainer && drawn > 0) {
+        tx.update(bookings)
+          .set({ retainerHoursUsed: sql`${bookings.retainerHoursUsed} + ${drawn}` })
+          .where(eq(bookings.id, retainer.bookingId))
+          .run();
+      }
+
+      const price = priceBooking({
+        hours,
+        stakeholder: request.stakeholder,
+        servicePrices: chosen.map((service) => service.price),
+        coupon: coupon ? couponTerms(coupon) : null,
+        buysRetainer: request.isRetainer,
+        retainerHoursDrawn: drawn,
+      });
+      const status = price.totalCost === 0 ? "CONFIRMED" : "PENDING_PAYMENT";
+      const window = request.isRetainer ? retainerWindow(request.recordingDate) : null;
+
+      const booking = tx
+        .insert(bookings)
+        .values({
+          userId: user.id,
+          firstName: request.firstName,
+          lastName: request.lastName,
+          businessName: request.businessName ?? null,
+          phoneNumber: request.phoneNumber,
+          email: request.email,
+          stakeholder: isStakeholderAnswer(request.stakeholder) ? "yes" : "no",
+          recordingDate: request.recordingDate,
+          recordingTime: request.recordingTime,
+          guestCount: String(request.guestCount),
+          hoursNeeded: String(hours),
+          startsAt: slot.startsAt,
+          endsAt: slot.endsAt,
+          hourlyRate: price.hourlyRate,
+          totalCost: price.totalCost,
+          originalCost: price.originalCost,
+          couponId: coupon?.id ?? null,
+          couponCode: coupon?.code ?? null,
+          discountAmount: price.discountAmount,
+          status,
+          holdExpiresAt: status === "PENDING_PAYMENT" ? now + settings.holdMinutes * 60_000 : null,
+          isRetainer: request.isRetainer,
+          retainerStartDate: window?.startDate ?? null,
+          retainerEndDate: window?.endDate ?? null,
+          // The purchase schedules the package's first session, which uses its hours.
+          retainerHoursUsed: request.isRetainer ? hours : 0,
+          retainerTotalHours: RETAINER_PACKAGE.hours,
+          retainerBookingId: drawn > 0 ? (retainer?.bookingId ?? null) : null,
+          retainerHoursDrawn: drawn,
+          createdAt: now,
+        })
+        .returning()
+        .get();
+
+      if (chosen.length > 0) {
+        tx.insert(bookingServices)
+          .values(
+            chosen.map((service) => ({
+              bookingId: booking.id,
+              serviceId: service.id,
+              priceAtBooking: service.price,
+            })),
+          )
+          .run();
+      }
+      tx.insert(bookingHistory)
+        .values({
+          bookingId: booking.id,
+          actorUserId: user.id,
+          fromStatus: null,
+          toStatus: status,
+          note: status === "CONFIRMED" ? "Free booking, confirmed at creation" : "Booked online",
+          createdAt: now,
+        })
+        .run();
+      enqueueEmail(tx, {
+        kind: "booking-received",
+        to: booking.email,
+        bookingId: booking.id,
+        ...bookingReceivedEmail({
+          booking,
+          payUrl: `${settings.appUrl}/checkout/${booking.id}`,
+          holdExpiresAt: booking.holdExpiresAt,
+        }),
+      });
+      return booking;
+    },
+    { behavior: "immediate" },
+  );
+}
+
+export function getBooking(id: number, reader: Reader = db): Booking | undefined {
+  return reader.select().from(bookings).where(eq(bookings.id, id)).get();
+}
+
+/** A customer's own booking; another customer's is reported as missing, not forbidden. */
+export function getOwnBooking(id: number, userId: number): Booking | undefined {
+  return db
+    .select()
+    .from(bookings)
+    .where(and(eq(bookings.id, id), eq(bookings.userId, userId)))
+    .get();
+}
+
+export function getBookingServices(bookingId: number) {
+  return db
+    .select({
+      serviceId: bookingServices.serviceId,
+      name: services.name,
+      quantity: bookingServices.quantity,
+      priceAtBooking: bookingServices.priceAtBooking,
+    })
+    .from(bookingServices)
+    .innerJoin(services, eq(services.id, bookingServices.serviceId))
+    .where(eq(bookingServices.bookingId, bookingId))
+    .orderBy(asc(bookingServices.id))
+    .all();
+}
+
+/** Whether an unpaid booking can still be paid at `now`. */
+export function isPayable(booking: Booking, now: number): boolean {
+  return (
+    booking.status === "PENDING_PAYMENT" &&
+    booking.totalCost > 0 &&
+    (booking.holdExpiresAt ?? 0) > now
+  );
+}
+
+/**
+ * Keeps an unpaid booking's slot held at least until `until` (a hosted checkout cannot be
+ * shorter than the provider's minimum). Only a live hold can be extended.
+ */
+export function extendHold(bookingId: number, until: number, now: number): Booking | undefined {
+  return db
+    .update(bookings)
+    .set({ holdExpiresAt: sql`max(${bookings.holdExpiresAt}, ${until})` })
+    .where(
+      and(
+        eq(bookings.id, bookingId),
+        eq(bookings.status, "PENDING_PAYMENT"),
+        gt(bookings.holdExpiresAt, now),
+      ),
+    )
+    .returning()
+    .get();
+}
+
+/**
+ * PATCH /api/bookings/{id}/status by a customer: only confirming their own $0 booking. The
+ * server already creates those CONFIRMED, so this answers with the booking unchanged.
+ */
+export function confirmOwnFreeBooking(id: number, userId: number): Booking | null {
+  const booking = getOwnBooking(id, userId);
+  if (booking?.totalCost !== 0 || booking.status !== "CONFIRMED") return null;
+  return booking;
+}
+
+/** The booking as the JSON API shows it: the spec's fields with ISO instants. */
+export function toBookingJson(booking: Booking) {
+  return {
+    id: booking.id,
+    userId: booking.userId,
+    firstName: booking.firstName,
+    lastName: booking.lastName,
+    businessName: booking.businessName,
+    phoneNumber: booking.phoneNumber,
+    email: booking.email,
+    stakeholder: booking.stakeholder,
+    recordingDate: booking.recordingDate,
+    recordingTime: booking.recordingTime,
+    guestCount: booking.guestCount,
+    hoursNeeded: booking.hoursNeeded,
+    startsAt: new Date(booking.startsAt).toISOString(),
+    endsAt: new Date(booking.endsAt).toISOString(),
+    hourlyRate: booking.hourlyRate,
+    totalCost: booking.totalCost,
+    originalCost: booking.originalCost,
+    couponId: booking.couponId,
+    couponCode: booking.couponCode,
+    discountAmount: booking.discountAmount,
+    status: booking.status,
+    holdExpiresAt: booking.holdExpiresAt ? new Date(booking.holdExpiresAt).toISOString() : null,
+    isRetainer: booking.isRetainer,
+    retainerStartDate: booking.retainerStartDate,
+    retainerEndDate: booking.retainerEndDate,
+    retainerHoursUsed: booking.retainerHoursUsed,
+    retainerTotalHours: booking.retainerTotalHours,
+    retainerHoursDrawn: booking.retainerHoursDrawn,
+    createdAt: new Date(booking.createdAt).toISOString(),
+  };
+}

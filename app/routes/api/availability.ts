@@ -1,0 +1,38 @@
+import { BOOKING_LIMITS, earliestBookableDate } from "../../domain/availability";
+import { quoteQuerySchema } from "../../domain/booking-form";
+import { getAvailability } from "../../models/booking.server";
+import { jsonError, methodNotAllowed } from "../../services/api.server";
+import { env } from "../../services/env.server";
+import type { Route } from "./+types/availability";
+
+/**
+ * GET /api/availability?date=yyyy-MM-dd&hours=2..8: every hourly start of that studio day for a
+ * session of that length, free or not and why (product-decisions "Availability and holds").
+ * Public: it says when the studio is busy, never who booked it. Never cached: a slot can be
+ * taken or released at any moment.
+ */
+export function loader({ request }: Route.LoaderArgs) {
+  const params = new URL(request.url).searchParams;
+  const query = quoteQuerySchema.safeParse({
+    date: params.get("date") ?? "",
+    hours: params.get("hours") ?? String(BOOKING_LIMITS.minHours),
+  });
+  if (!query.success) {
+    return jsonError(400, query.error.issues[0]?.message ?? "Invalid query");
+  }
+  const { date, hours } = query.data;
+  const now = Date.now();
+  return Response.json(
+    {
+      date,
+      hours,
+      earliestDate: earliestBookableDate(now),
+      times: getAvailability(date, hours, now, env.BUFFER_MINUTES),
+    },
+    { headers: { "Cache-Control": "no-store" } },
+  );
+}
+
+export function action() {
+  return methodNotAllowed("GET");
+}

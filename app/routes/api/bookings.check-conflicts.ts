@@ -1,0 +1,41 @@
+import { bookingFields } from "../../domain/booking-form";
+import { z } from "../../domain/zod";
+import { hasConflict } from "../../models/booking.server";
+import { jsonError, methodNotAllowed } from "../../services/api.server";
+import { env } from "../../services/env.server";
+import type { Route } from "./+types/bookings.check-conflicts";
+
+const fields = bookingFields();
+const conflictQuerySchema = z.object({
+  recordingDate: fields.recordingDate,
+  recordingTime: fields.recordingTime,
+  hoursNeeded: fields.hoursNeeded,
+});
+
+/**
+ * GET /api/bookings/check-conflicts?recordingDate&recordingTime&hoursNeeded: { hasConflict }.
+ * Public (the booking form asks before creating); it reveals no names. Only an actual clash
+ * counts: a start inside the 48 hours is refused by the create call with its own message.
+ */
+export function loader({ request }: Route.LoaderArgs) {
+  const params = new URL(request.url).searchParams;
+  const query = conflictQuerySchema.safeParse({
+    recordingDate: params.get("recordingDate") ?? undefined,
+    recordingTime: params.get("recordingTime") ?? undefined,
+    hoursNeeded: params.get("hoursNeeded") ?? undefined,
+  });
+  if (!query.success) {
+    return jsonError(400, query.error.issues[0]?.message ?? "Invalid query");
+  }
+  const { recordingDate, recordingTime, hoursNeeded } = query.data;
+  const conflict = hasConflict(
+    { date: recordingDate, time: recordingTime, hours: hoursNeeded },
+    Date.now(),
+    env.BUFFER_MINUTES,
+  );
+  return Response.json({ hasConflict: conflict }, { headers: { "Cache-Control": "no-store" } });
+}
+
+export function action() {
+  return methodNotAllowed("GET");
+}

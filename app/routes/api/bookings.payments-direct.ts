@@ -1,0 +1,82 @@
+import { CARD_MESSAGES, cardFormSchema } from "../../domain/card";
+import { studioDateOf } from "../../domain/studio-time";
+import { z } from "../../domain/zod";
+import { getOwnBooking, isPayable, toBookingJson } from "../../models/booking.server";
+import { jsonError, methodNotAllowed, readJson } from "../../services/api.server";
+import { requireApiUser } from "../../services/auth.server";
+import { env } from "../../services/env.server";
+import { chargeSandboxCard, notPayableMessage } from "../../services/payments/sandbox.server";
+import type { Route } from "./+types/bookings.payments-direct";
+
+const NOT_FOUND = "Booking not found";
+const AMOUNT_MISMATCH = "The amount does not match the booking total";
+const CARD_ONLY = "Only card payments are available";
+
+/** The amount the client believes it pays (the booking's totalCost), as a number or text. */
+const amountField = z.preprocess(
+  (value) =>
+    typeof value === "string" && /^\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value,
+  z.number({ error: AMOUNT_MISMATCH }).nonnegative(AMOUNT_MISMATCH),
+);
+
+/**
+ * The spec's body: paymentMethod, cardName, cardNumber, expirationDate, cvv, amount and a
+ * paymentDetails copy of the card fields. The copy is not read (the schema drops it), so the
+ * card number and CVV exist in exactly one place, and go no further than the sandbox charge.
+ */
+function paymentBodySchema(now: number) {
+  const [year, month] = studioDateOf(now).split("-").map(Number);
+  return cardFormSchema({ year: year ?? 0, month: month ?? 0 }).extend({
+    amount: amountField.optional(),
+  });
+}
+
+function bookingIdFrom(param: string | undefined): number | null {
+  if (!param || !/^\d{1,15}$/.test(param)) return null;
+  const id = Number(param);
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+export function loader() {
+  return methodNotAllowed("POST");
+}
+
+/**
+ * POST /api/bookings/{id}/payments/direct: pays the caller's own unpaid booking by card with
+ * the sandbox provider (product-decisions "Payment"). The server charges the booking's own
+ * total; an `amount` that differs is refused before anything is charged. Answers 200 with
+ * { success, transactionId, booking }, 402 for a declined or invalid card, 409 when the booking
+ * cannot be paid any more (already paid, hold run out, cancelled, free).
+ */
+export async function action({ request, params }: Route.ActionArgs) {
+  if (request.method !== "POST") return methodNotAllowed("POST");
+  const user = await requireApiUser(request);
+  const id = bookingIdFrom(params.id);
+  const booking = id === null ? undefined : getOwnBooking(id, user.id);
+  if (!booking) return jsonError(404, NOT_FOUND);
+  if (env.PAYMENT_PROVIDER === "stripe") {
+    return jsonError(400, "Card payments go through Stripe Checkout", {
+      checkoutUrl: `/checkout/${booking.id}`,
+    });
+  }
+
+  const now = Date.now();
+  const card = await readJson(request, paymentBodySchema(now));
+  if (card.paymentMethod !== "card") return jsonError(400, CARD_ONLY);
+  if (card.amount !== undefined && card.amount !== booking.totalCost) {
+    return jsonError(400, AMOUNT_MISMATCH);
+  }
+  if (!isPayable(booking, now)) return jsonError(409, notPayableMessage(booking, now));
+
+  const result = chargeSandboxCard(booking, card, now);
+  if (result.ok) {
+    return Response.json({
+      success: true,
+      transactionId: result.transactionId,
+      booking: toBookingJson(result.booking),
+    });
+  }
+  const cardRefused =
+    result.message === CARD_MESSAGES.declined || result.message === CARD_MESSAGES.invalidNumber;
+  return jsonError(cardRefused ? 402 : 409, result.message);
+}

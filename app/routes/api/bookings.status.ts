@@ -1,0 +1,52 @@
+import { BOOKING_STATUSES } from "../../../db/schema";
+import { z } from "../../domain/zod";
+import { confirmOwnFreeBooking, getOwnBooking, toBookingJson } from "../../models/booking.server";
+import { jsonError, methodNotAllowed, readJson } from "../../services/api.server";
+import { requireApiUser } from "../../services/auth.server";
+import type { Route } from "./+types/bookings.status";
+
+const NOT_FOUND = "Booking not found";
+const ONLY_FREE = "You can only confirm your own free booking";
+const ADMIN_ELSEWHERE = "Use the admin area to change booking statuses";
+
+const statusBodySchema = z.object({
+  status: z.preprocess(
+    (value) => (typeof value === "string" ? value.trim().toUpperCase() : value),
+    z.enum(BOOKING_STATUSES, { error: "Please choose a valid status" }),
+  ),
+});
+
+/** A positive integer id from the URL, or null for anything else (answered as not found). */
+function bookingIdFrom(param: string | undefined): number | null {
+  if (!param || !/^\d{1,15}$/.test(param)) return null;
+  const id = Number(param);
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+export function loader() {
+  return methodNotAllowed("PATCH");
+}
+
+/**
+ * PATCH /api/bookings/{id}/status with { status }. The client uses it for one thing: confirming
+ * a free booking (spec section 4). The server already creates $0 bookings CONFIRMED, so a
+ * customer's confirmation of their own $0 booking answers it unchanged; every other change is
+ * refused (product-decisions "Payment"). Another customer's booking is reported as missing.
+ * Admins change statuses in the admin area (their workflow keeps the booking history).
+ */
+export async function action({ request, params }: Route.ActionArgs) {
+  if (request.method !== "PATCH") return methodNotAllowed("PATCH");
+  const user = await requireApiUser(request);
+  const id = bookingIdFrom(params.id);
+  if (id === null) return jsonError(404, NOT_FOUND);
+  const { status } = await readJson(request, statusBodySchema);
+
+  const own = getOwnBooking(id, user.id);
+  if (own && status === "CONFIRMED") {
+    const confirmed = confirmOwnFreeBooking(id, user.id);
+    if (confirmed) return Response.json(toBookingJson(confirmed));
+  }
+  if (user.isAdmin) return jsonError(403, ADMIN_ELSEWHERE);
+  if (!own) return jsonError(404, NOT_FOUND);
+  return jsonError(403, ONLY_FREE);
+}

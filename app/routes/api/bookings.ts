@@ -1,0 +1,73 @@
+import { desc, eq } from "drizzle-orm";
+import { bookings } from "../../../db/schema";
+import { db } from "../../db.server";
+import { bookingPayloadSchema } from "../../domain/booking-form";
+import {
+  BookingError,
+  createBooking,
+  expireHolds,
+  SLOT_TAKEN_MESSAGE,
+  toBookingJson,
+} from "../../models/booking.server";
+import { jsonError, methodNotAllowed, readJson } from "../../services/api.server";
+import { requireApiUser } from "../../services/auth.server";
+import { env } from "../../services/env.server";
+import type { Route } from "./+types/bookings";
+
+/** The dashboard shows a customer's sessions; more than this is not a customer's list. */
+const OWN_BOOKINGS_LIMIT = 100;
+
+/**
+ * GET /api/bookings: the caller's own bookings, newest first (spec section 7). Holds that ran
+ * out are cancelled first, so an unpaid booking whose slot was released is not offered for
+ * payment.
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireApiUser(request);
+  const now = Date.now();
+  expireHolds(now);
+  const rows = db
+    .select()
+    .from(bookings)
+    .where(eq(bookings.userId, user.id))
+    .orderBy(desc(bookings.createdAt), desc(bookings.id))
+    .limit(OWN_BOOKINGS_LIMIT)
+    .all();
+  return Response.json(rows.map(toBookingJson));
+}
+
+/**
+ * POST /api/bookings with the create payload of spec section 3. The server prices the booking:
+ * totalCost, originalCost, discountAmount, servicesCost and status in the body are ignored (the
+ * schema drops them). A $0 booking is created CONFIRMED; any other waits for payment with its
+ * slot held for HOLD_MINUTES.
+ */
+export async function action({ request }: Route.ActionArgs) {
+  if (request.method !== "POST") return methodNotAllowed("GET, POST");
+  const user = await requireApiUser(request);
+  const now = Date.now();
+  const payload = await readJson(request, bookingPayloadSchema(now));
+  if (payload.userId !== undefined && payload.userId !== user.id) {
+    return jsonError(403, "You can only book for your own account");
+  }
+  try {
+    const booking = createBooking(user, payload, now, {
+      holdMinutes: env.HOLD_MINUTES,
+      bufferMinutes: env.BUFFER_MINUTES,
+      appUrl: env.APP_URL,
+    });
+    return Response.json(
+      {
+        ...toBookingJson(booking),
+        checkoutUrl: booking.status === "PENDING_PAYMENT" ? `/checkout/${booking.id}` : null,
+      },
+      { status: 201 },
+    );
+  } catch (error) {
+    if (!(error instanceof BookingError)) throw error;
+    if (error.kind === "slot" && error.message === SLOT_TAKEN_MESSAGE) {
+      return jsonError(409, SLOT_TAKEN_MESSAGE, { title: "Time Slot Unavailable" });
+    }
+    return jsonError(400, error.message);
+  }
+}

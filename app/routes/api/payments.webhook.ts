@@ -1,0 +1,37 @@
+import { jsonError, methodNotAllowed } from "../../services/api.server";
+import { env } from "../../services/env.server";
+import { handleStripeWebhook, WebhookSignatureError } from "../../services/payments/stripe.server";
+import type { Route } from "./+types/payments.webhook";
+
+/** Stripe events are a few kilobytes; anything far larger is not one. */
+const MAX_BODY_BYTES = 256 * 1024;
+
+export function loader() {
+  if (env.PAYMENT_PROVIDER !== "stripe") return jsonError(404, "Not found");
+  return methodNotAllowed("POST");
+}
+
+/**
+ * POST /api/payments/webhook: Stripe's signed events. Server to server, no cookie and no
+ * Origin, so the cross-site check lets it through and the signature is the authentication.
+ */
+export async function action({ request }: Route.ActionArgs) {
+  if (env.PAYMENT_PROVIDER !== "stripe") return jsonError(404, "Not found");
+  if (request.method !== "POST") return methodNotAllowed("POST");
+  if (Number(request.headers.get("Content-Length") ?? 0) > MAX_BODY_BYTES) {
+    return jsonError(413, "Payload too large");
+  }
+  // The signature covers the exact bytes Stripe sent: read the raw body before anything else.
+  const rawBody = await request.text();
+  try {
+    const outcome = await handleStripeWebhook(rawBody, request.headers.get("Stripe-Signature"));
+    if (outcome === "retry") {
+      // Not recorded; a non-2xx answer makes Stripe send the event again later.
+      return jsonError(503, "The payment could not be confirmed right now; retry later");
+    }
+    return Response.json({ received: true });
+  } catch (error) {
+    if (error instanceof WebhookSignatureError) return jsonError(400, error.message);
+    throw error;
+  }
+}

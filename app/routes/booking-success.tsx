@@ -1,0 +1,65 @@
+import { Link } from "react-router";
+import { paymentProvider } from "../services/payments/provider.server";
+import type { Route } from "./+types/booking-success";
+
+/**
+ * Where a payment returns (spec section 2, "Booking-success page"). The payment is verified
+ * on the server before the page is sent, so there is no spinner to wait on and the answer is
+ * the same with or without JavaScript. Verifying also fulfils the booking when the provider's
+ * webhook has not arrived yet (idempotent: it never pays twice).
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  const sessionId = new URL(request.url).searchParams.get("session_id")?.trim();
+  if (!sessionId || sessionId.length > 300) return { state: "missing" as const };
+  const verification = await paymentProvider().verifyCheckout(sessionId);
+  return { state: verification.paid ? ("paid" as const) : ("failed" as const) };
+}
+
+const CONTENT = {
+  paid: {
+    title: "Payment Successful!",
+    text: [
+      "Thank you! Your booking has been received and is pending approval by our staff.",
+      "You will get an e-mail confirmation once it is confirmed. Your booking details are in your dashboard.",
+    ],
+  },
+  failed: {
+    title: "Payment Issue",
+    text: [
+      "We could not verify this payment.",
+      "Please check your dashboard or contact support if you were charged.",
+    ],
+  },
+  missing: {
+    title: "Missing payment information",
+    text: ["This page needs a payment reference. Please check your dashboard for your booking."],
+  },
+} as const;
+
+export default function BookingSuccess({ loaderData }: Route.ComponentProps) {
+  const content = CONTENT[loaderData.state];
+  const ok = loaderData.state === "paid";
+  return (
+    <section className="mx-auto max-w-xl px-6 py-24 text-center" aria-labelledby="result-title">
+      <p aria-hidden="true" className="text-5xl">
+        {ok ? "✅" : "⚠️"}
+      </p>
+      <h1 id="result-title" className="mt-4 font-display text-3xl font-bold">
+        {content.title}
+      </h1>
+      {content.text.map((line) => (
+        <p key={line} className="mt-4 text-ink-soft">
+          {line}
+        </p>
+      ))}
+      <Link to="/dashboard" className="btn-primary mt-8 inline-flex">
+        View My Dashboard
+      </Link>
+    </section>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Payment | ATL Creator Studio" },
+  { name: "robots", content: "noindex" },
+];

@@ -1,0 +1,31 @@
+import type { DB } from "../db.server";
+import { expireHolds } from "../models/booking.server";
+import { startEmailDelivery } from "./email/outbox.server";
+import { logError } from "./log.server";
+
+const HOLD_SWEEP_MS = 60_000;
+
+/**
+ * The jobs that run beside the requests: cancelling unpaid bookings whose hold ran out (which
+ * gives back their coupon use; availability ignores expired holds anyway) and delivering the
+ * e-mail outbox. Kept on globalThis like the database, so a dev reload does not start a second
+ * set. Returns the stop function the graceful shutdown awaits before closing the database.
+ */
+export function startBackgroundJobs(db: DB): () => Promise<void> {
+  const running = globalThis as { __studioJobs?: () => Promise<void> };
+  if (running.__studioJobs) return running.__studioJobs;
+  const sweep = setInterval(() => {
+    try {
+      expireHolds(Date.now());
+    } catch (error) {
+      logError("expire-holds", error);
+    }
+  }, HOLD_SWEEP_MS);
+  sweep.unref();
+  const stopEmail = startEmailDelivery({ db });
+  running.__studioJobs = async () => {
+    clearInterval(sweep);
+    await stopEmail();
+  };
+  return running.__studioJobs;
+}

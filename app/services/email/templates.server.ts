@@ -1,0 +1,327 @@
+import { TZDate, tzName } from "@date-fns/tz";
+import { format } from "date-fns";
+import type { Booking } from "../../../db/schema";
+import { STUDIO } from "../../components/landing/studio";
+import { formatDollars } from "../../domain/pricing";
+import { STUDIO_TIME_ZONE, studioInstant, studioSession } from "../../domain/studio-time";
+
+/**
+ * Transactional e-mails: pure functions from a booking to a subject, an HTML body and an
+ * equivalent plain-text body. Every date and time is studio time (Atlanta), whatever the zone
+ * of the server, and says so with its zone abbreviation (EST/EDT). The HTML is deliberately
+ * simple (no tables, inline styles only) so it reads well in any client and in a screen reader.
+ */
+export type EmailContent = { subject: string; html: string; text: string };
+
+const HTML_ESCAPES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
+
+/** For text and for double- or single-quoted attribute values. */
+export function escapeHtml(value: string | number): string {
+  return String(value).replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char);
+}
+
+const zoned = (epochMs: number) => new TZDate(epochMs, STUDIO_TIME_ZONE);
+const zoneOf = (epochMs: number) => tzName(STUDIO_TIME_ZONE, new Date(epochMs), "short");
+
+/** "Nov 24, 2026, 3:30 PM EST": an instant on the studio's clock. */
+export function formatStudioDateTime(epochMs: number): string {
+  return `${format(zoned(epochMs), "MMM d, yyyy, h:mm a")} ${zoneOf(epochMs)}`;
+}
+
+/**
+ * "Tuesday, November 24, 2026, 10:00 AM – 12:00 PM EST". A session that ends on the next day
+ * names that day too; one that spans a clock change names both zones, so the times are never
+ * ambiguous.
+ */
+export function formatSessionTime(
+  booking: Pick<Booking, "recordingDate" | "recordingTime" | "hoursNeeded">,
+): string {
+  const { startsAt, endsAt } = studioSession(
+    booking.recordingDate,
+    booking.recordingTime,
+    Number(booking.hoursNeeded),
+  );
+  const day = (epochMs: number) => format(zoned(epochMs), "EEEE, MMMM d, yyyy");
+  const time = (epochMs: number) => format(zoned(epochMs), "h:mm a");
+  const startZone = zoneOf(startsAt);
+  const endZone = zoneOf(endsAt);
+  const start = startZone === endZone ? time(startsAt) : `${time(startsAt)} ${startZone}`;
+  const end = day(endsAt) === day(startsAt) ? time(endsAt) : `${day(endsAt)}, ${time(endsAt)}`;
+  return `${day(startsAt)}, ${start} – ${end} ${endZone}`;
+}
+
+const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+const CARD_BRANDS: Record<string, string> = {
+  visa: "Visa",
+  mastercard: "Mastercard",
+  amex: "American Express",
+  discover: "Discover",
+  jcb: "JCB",
+  diners: "Diners Club",
+  unionpay: "UnionPay",
+};
+
+function cardLabel(brand: string, last4: string): string {
+  const key = brand.trim().toLowerCase();
+  const name =
+    CARD_BRANDS[key] ??
+    (key === "" || key === "unknown" ? "Card" : key.charAt(0).toUpperCase() + key.slice(1));
+  return last4 ? `${name} ending in ${last4}` : name;
+}
+
+type Detail = { label: string; value: string };
+
+function bookingDetails(booking: Booking): Detail[] {
+  const hours = Number(booking.hoursNeeded);
+  const guests = Number(booking.guestCount);
+  const details: Detail[] = [
+    { label: "Booking", value: `#${booking.id}` },
+    { label: "When (studio time)", value: formatSessionTime(booking) },
+    {
+      label: "Hours",
+      value: Number.isFinite(hours) ? plural(hours, "hour", "hours") : booking.hoursNeeded,
+    },
+    { label: "Guests", value: Number.isFinite(guests) ? String(guests) : booking.guestCount },
+    { label: "Where", value: `${STUDIO.name}, ${STUDIO.street}, ${STUDIO.locality}` },
+  ];
+  if (booking.isRetainer) {
+    details.push({
+      label: "Package",
+      value: `Retainer: ${plural(booking.retainerTotalHours, "studio hour", "studio hours")} to use within 30 days`,
+    });
+  }
+  if (booking.retainerHoursDrawn > 0) {
+    details.push({
+      label: "From your retainer",
+      value: plural(booking.retainerHoursDrawn, "hour", "hours"),
+    });
+  }
+  if (booking.discountAmount > 0) {
+    details.push({
+      label: booking.couponCode ? `Discount (${booking.couponCode})` : "Discount",
+      value: `−${formatDollars(booking.discountAmount)}`,
+    });
+  }
+  details.push({ label: "Total", value: formatDollars(booking.totalCost) });
+  return details;
+}
+
+/** Content is a list of blocks, rendered once as HTML and once as text. */
+type Block =
+  | { kind: "paragraph"; text: string }
+  | { kind: "button"; label: string; href: string }
+  | { kind: "details"; heading: string; items: Detail[] };
+
+type Email = { subject: string; heading: string; greeting: string; blocks: Block[] };
+
+const FONT =
+  "font-family:-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif";
+const STYLE = {
+  body: `margin:0;padding:0;background-color:#f4f4f5;color:#18181b;${FONT};font-size:16px;line-height:1.5`,
+  main: "max-width:560px;margin:0 auto;padding:32px 24px;background-color:#ffffff",
+  h1: "margin:0 0 16px;font-size:24px;line-height:1.3;color:#18181b",
+  h2: "margin:24px 0 8px;font-size:18px;line-height:1.3;color:#18181b",
+  p: "margin:0 0 16px",
+  button:
+    "display:inline-block;padding:12px 20px;border-radius:6px;background-color:#1d4ed8;color:#ffffff;font-weight:600;text-decoration:none",
+  dl: "margin:0 0 16px;padding:0",
+  dt: "margin:8px 0 0;font-weight:600",
+  dd: "margin:0",
+  footer:
+    "margin:32px 0 0;padding-top:16px;border-top:1px solid #e4e4e7;font-size:14px;color:#52525b",
+  link: "color:#1d4ed8",
+};
+
+function htmlBlock(block: Block): string {
+  switch (block.kind) {
+    case "paragraph":
+      return `<p style="${STYLE.p}">${escapeHtml(block.text)}</p>`;
+    case "button":
+      return `<p style="${STYLE.p}"><a href="${escapeHtml(block.href)}" style="${STYLE.button}">${escapeHtml(block.label)}</a></p>
+<p style="${STYLE.p};font-size:14px">Or open this link: <a href="${escapeHtml(block.href)}" style="${STYLE.link}">${escapeHtml(block.href)}</a></p>`;
+    case "details":
+      return `<h2 style="${STYLE.h2}">${escapeHtml(block.heading)}</h2>
+<dl style="${STYLE.dl}">
+${block.items
+  .map(
+    (item) =>
+      `<dt style="${STYLE.dt}">${escapeHtml(item.label)}</dt><dd style="${STYLE.dd}">${escapeHtml(item.value)}</dd>`,
+  )
+  .join("\n")}
+</dl>`;
+  }
+}
+
+function renderHtml(email: Email): string {
+  const blocks = email.blocks.map(htmlBlock);
+  const mailto = `mailto:${STUDIO.email}`;
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(email.subject)}</title>
+</head>
+<body style="${STYLE.body}">
+<div role="article" aria-label="${escapeHtml(email.subject)}" lang="en" style="${STYLE.main}">
+<h1 style="${STYLE.h1}">${escapeHtml(email.heading)}</h1>
+<p style="${STYLE.p}">${escapeHtml(email.greeting)}</p>
+${blocks.join("\n")}
+<footer style="${STYLE.footer}">
+<p style="margin:0"><strong>${escapeHtml(STUDIO.name)}</strong><br>
+${escapeHtml(STUDIO.street)}<br>
+${escapeHtml(STUDIO.locality)}</p>
+<p style="margin:8px 0 0"><a href="${escapeHtml(STUDIO.phoneHref)}" style="${STYLE.link}">${escapeHtml(STUDIO.phone)}</a> · <a href="${escapeHtml(mailto)}" style="${STYLE.link}">${escapeHtml(STUDIO.email)}</a></p>
+</footer>
+</div>
+</body>
+</html>
+`;
+}
+
+function textBlock(block: Block): string {
+  switch (block.kind) {
+    case "paragraph":
+      return block.text;
+    case "button":
+      return `${block.label}:\n${block.href}`;
+    case "details":
+      return [
+        block.heading,
+        "-".repeat(block.heading.length),
+        ...block.items.map((item) => `${item.label}: ${item.value}`),
+      ].join("\n");
+  }
+}
+
+function renderText(email: Email): string {
+  const blocks = email.blocks.map(textBlock);
+  const footer = [
+    "--",
+    STUDIO.name,
+    STUDIO.street,
+    STUDIO.locality,
+    `${STUDIO.phone} · ${STUDIO.email}`,
+  ].join("\n");
+  return `${[email.heading, email.greeting, ...blocks, footer].join("\n\n")}\n`;
+}
+
+function render(email: Email): EmailContent {
+  return { subject: email.subject, html: renderHtml(email), text: renderText(email) };
+}
+
+/**
+ * Sent when a booking is made. An unpaid booking holds its slot until `holdExpiresAt` and
+ * carries the pay link; a free booking (a 100% coupon, retainer hours) is confirmed at once.
+ */
+export function bookingReceivedEmail({
+  booking,
+  payUrl,
+  holdExpiresAt,
+}: {
+  booking: Booking;
+  payUrl: string;
+  holdExpiresAt: number | null;
+}): EmailContent {
+  const details = bookingDetailsBlock(booking);
+  const greeting = `Hi ${booking.firstName},`;
+
+  if (booking.status === "PENDING_PAYMENT") {
+    const hold =
+      holdExpiresAt === null
+        ? "Your time slot is held for a short while until you pay."
+        : `Your time slot is held for you until ${formatStudioDateTime(holdExpiresAt)}. If payment has not arrived by then, the slot is released for others to book.`;
+    return render({
+      subject: `Complete your booking: pay ${formatDollars(booking.totalCost)} to keep your session`,
+      heading: "We have received your booking",
+      greeting,
+      blocks: [
+        {
+          kind: "paragraph",
+          text: `Thank you for booking ${STUDIO.name}. To keep your session, please pay ${formatDollars(booking.totalCost)}.`,
+        },
+        { kind: "paragraph", text: hold },
+        { kind: "button", label: `Pay ${formatDollars(booking.totalCost)} now`, href: payUrl },
+        details,
+      ],
+    });
+  }
+
+  if (booking.status === "CONFIRMED") {
+    return render({
+      subject: `Your session on ${sessionDay(booking)} is confirmed`,
+      heading: "Your session is confirmed",
+      greeting,
+      blocks: [
+        {
+          kind: "paragraph",
+          text: `Thank you for booking ${STUDIO.name}. There is nothing to pay: your session is confirmed and we look forward to seeing you.`,
+        },
+        details,
+      ],
+    });
+  }
+
+  return render({
+    subject: "We have received your booking",
+    heading: "We have received your booking",
+    greeting,
+    blocks: [
+      {
+        kind: "paragraph",
+        text: `Thank you for booking ${STUDIO.name}. Our staff will review your booking and e-mail you once it is confirmed.`,
+      },
+      details,
+    ],
+  });
+}
+
+/** Sent when a payment is recorded: the booking now waits for staff to confirm it. */
+export function paymentReceivedEmail({
+  booking,
+  amount,
+  brand,
+  last4,
+}: {
+  booking: Booking;
+  /** Whole dollars charged. */
+  amount: number;
+  brand: string;
+  last4: string;
+}): EmailContent {
+  return render({
+    subject: `Payment received for your session on ${sessionDay(booking)}`,
+    heading: "Thank you, your payment is received",
+    greeting: `Hi ${booking.firstName},`,
+    blocks: [
+      {
+        kind: "paragraph",
+        text: `We received your payment of ${formatDollars(amount)} (${cardLabel(brand, last4)}) for booking #${booking.id}.`,
+      },
+      {
+        kind: "paragraph",
+        text: "Your booking is now pending review by our staff. You will receive a confirmation e-mail as soon as they confirm your session.",
+      },
+      bookingDetailsBlock(booking),
+    ],
+  });
+}
+
+function bookingDetailsBlock(booking: Booking): Block {
+  return { kind: "details", heading: "Your session", items: bookingDetails(booking) };
+}
+
+/** "Tuesday, November 24, 2026": the studio day of the session, for subjects. */
+function sessionDay(booking: Booking): string {
+  return format(
+    zoned(studioInstant(booking.recordingDate, booking.recordingTime)),
+    "EEEE, MMMM d, yyyy",
+  );
+}

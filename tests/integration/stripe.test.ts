@@ -1,0 +1,606 @@
+import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { setupServer } from "msw/node";
+import Stripe from "stripe";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { createStripeMock } from "../mocks/stripe";
+
+/**
+ * Stripe Checkout end to end in-process: the real `stripe` client, answered by MSW at
+ * https://api.stripe.com; the real route modules with real Requests; a fresh SQLite file.
+ */
+const SECRET_KEY = "sk_test_51StudioBookingIntegrationKey";
+const WEBHOOK_SECRET = "whsec_studio_booking_integration_secret";
+const APP_URL = "https://studio.test";
+
+// Settings are read when the app modules load, so they are set before the imports below run.
+vi.hoisted(() => {
+  process.env.PAYMENT_PROVIDER = "stripe";
+  process.env.STRIPE_SECRET_KEY = "sk_test_51StudioBookingIntegrationKey";
+  process.env.STRIPE_WEBHOOK_SECRET = "whsec_studio_booking_integration_secret";
+  process.env.APP_URL = "https://studio.test";
+  process.env.STRIPE_SUPPRESS_NOTICES = "true";
+});
+
+import {
+  type Booking,
+  bookingHistory,
+  bookings,
+  emailOutbox,
+  payments,
+  processedPaymentEvents,
+  users,
+} from "../../db/schema";
+import { db } from "../../app/db.server";
+import { studioDateOf, studioTimeOf } from "../../app/domain/studio-time";
+import { getBooking } from "../../app/models/booking.server";
+import * as statusRoute from "../../app/routes/api/payments.status";
+import * as webhookRoute from "../../app/routes/api/payments.webhook";
+import { env } from "../../app/services/env.server";
+import { paymentProvider } from "../../app/services/payments/provider.server";
+import {
+  CheckoutUnavailableError,
+  PAYMENT_SERVICE_UNAVAILABLE_MESSAGE,
+} from "../../app/services/payments/stripe.server";
+import { isCrossSiteWrite } from "../../app/services/security.server";
+
+const stripe = createStripeMock();
+const server = setupServer(...stripe.handlers);
+let logged: string[] = [];
+
+beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
+beforeEach(() => {
+  stripe.reset();
+  logged = [];
+  vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
+    logged.push(args.map(String).join(" "));
+  });
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  server.resetHandlers();
+  stripe.setOutage(null);
+});
+afterAll(() => server.close());
+
+// ---------------------------------------------------------------------------------------------
+// Fixtures
+
+let dayOffset = 3;
+
+function createUser() {
+  const tag = randomUUID().slice(0, 8);
+  return db
+    .insert(users)
+    .values({
+      username: `payer_${tag}`,
+      passwordHash: "not-a-real-hash",
+      firstName: "Ada",
+      lastName: "Lovelace",
+      phoneNumber: "4045550100",
+      email: `ada_${tag}@example.com`,
+    })
+    .returning()
+    .get();
+}
+
+/** An unpaid booking held for 30 minutes, as the booking form creates it ($150, 2 hours). */
+function createUnpaidBooking(overrides: Partial<typeof bookings.$inferInsert> = {}): Booking {
+  const user = createUser();
+  const now = Date.now();
+  // Each booking on its own day, so none collides with another.
+  const startsAt = Math.floor((now + dayOffset++ * 86_400_000) / 3_600_000) * 3_600_000;
+  return db
+    .insert(bookings)
+    .values({
+      userId: user.id,
+      firstName: user.firstName,
+      lastName: user.lastName,
+      phoneNumber: user.phoneNumber,
+      email: user.email,
+      stakeholder: "no",
+      recordingDate: studioDateOf(startsAt),
+      recordingTime: studioTimeOf(startsAt),
+      guestCount: "2",
+      hoursNeeded: "2",
+      startsAt,
+      endsAt: startsAt + 2 * 3_600_000,
+      hourlyRate: 75,
+      totalCost: 150,
+      originalCost: 150,
+      status: "PENDING_PAYMENT",
+      holdExpiresAt: now + 30 * 60_000,
+      createdAt: now,
+      ...overrides,
+    })
+    .returning()
+    .get();
+}
+
+function reload(id: number): Booking {
+  const booking = getBooking(id);
+  if (!booking) throw new Error(`Booking ${id} vanished`);
+  return booking;
+}
+
+const paymentsOf = (bookingId: number) =>
+  db.select().from(payments).where(eq(payments.bookingId, bookingId)).all();
+const eventsOf = (bookingId: number) =>
+  db
+    .select()
+    .from(processedPaymentEvents)
+    .where(eq(processedPaymentEvents.bookingId, bookingId))
+    .all();
+const historyOf = (bookingId: number) =>
+  db.select().from(bookingHistory).where(eq(bookingHistory.bookingId, bookingId)).all();
+const emailsOf = (bookingId: number) =>
+  db.select().from(emailOutbox).where(eq(emailOutbox.bookingId, bookingId)).all();
+
+function footprint(bookingId: number) {
+  return {
+    status: reload(bookingId).status,
+    payments: paymentsOf(bookingId).length,
+    events: eventsOf(bookingId).length,
+    history: historyOf(bookingId).length,
+    emails: emailsOf(bookingId).length,
+  };
+}
+
+/** A booking with an open Stripe Checkout Session, opened the way the checkout page does. */
+async function bookingWithSession() {
+  const booking = createUnpaidBooking();
+  await paymentProvider().createHostedCheckout(booking, APP_URL);
+  const sessionId = reload(booking.id).checkoutSessionId;
+  if (!sessionId) throw new Error("No session stored");
+  return { booking, sessionId };
+}
+
+function signedEvent(
+  type: string,
+  object: unknown,
+  options: { id?: string; secret?: string } = {},
+) {
+  const id = options.id ?? `evt_test_${randomUUID().replaceAll("-", "")}`;
+  const payload = JSON.stringify({
+    id,
+    object: "event",
+    api_version: "2026-10-28.endive",
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    type,
+    data: { object },
+  });
+  const signature = Stripe.webhooks.generateTestHeaderString({
+    payload,
+    secret: options.secret ?? WEBHOOK_SECRET,
+  });
+  return { id, payload, signature };
+}
+
+function webhookRequest(payload: string, signature: string | null) {
+  const headers = new Headers({
+    "Content-Type": "application/json; charset=utf-8",
+    "User-Agent": "Stripe/1.0 (+https://stripe.com/docs/webhooks)",
+  });
+  if (signature !== null) headers.set("Stripe-Signature", signature);
+  return new Request(`${APP_URL}/api/payments/webhook`, { method: "POST", headers, body: payload });
+}
+
+type WebhookArgs = Parameters<typeof webhookRoute.action>[0];
+type StatusArgs = Parameters<typeof statusRoute.loader>[0];
+
+function postWebhook(payload: string, signature: string | null) {
+  const request = webhookRequest(payload, signature);
+  return webhookRoute.action({ request, params: {}, context: {} } as unknown as WebhookArgs);
+}
+
+function getStatus(query: string) {
+  const request = new Request(`${APP_URL}/api/payments/status${query}`);
+  return statusRoute.loader({ request, params: {}, context: {} } as unknown as StatusArgs);
+}
+
+function expectCleanLogs() {
+  const all = logged.join("\n");
+  expect(all).not.toContain(SECRET_KEY);
+  expect(all).not.toContain(WEBHOOK_SECRET);
+  expect(all).not.toMatch(/\n\s+at /);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe("createHostedCheckout", () => {
+  it("sends Stripe the server's price, an idempotency key and an expiry it accepts, after extending the hold", async () => {
+    const booking = createUnpaidBooking();
+    const before = Date.now();
+    // A tampered object: the amount must come from the database, not from the caller.
+    const tampered = { ...booking, totalCost: 1, email: "attacker@example.com" };
+
+    const { url } = await paymentProvider().createHostedCheckout(tampered, APP_URL);
+
+    const creates = stripe.requestsTo("POST", "/v1/checkout/sessions");
+    expect(creates).toHaveLength(1);
+    const sent = creates[0];
+    if (!sent) throw new Error("unreachable");
+    const stored = reload(booking.id);
+    expect(url).toBe(`https://checkout.stripe.com/c/pay/${stored.checkoutSessionId}`);
+    expect(sent.params).toMatchObject({
+      mode: "payment",
+      "line_items[0][quantity]": "1",
+      "line_items[0][price_data][currency]": "usd",
+      "line_items[0][price_data][unit_amount]": "15000",
+      "line_items[0][price_data][product_data][name]": `Studio session #${booking.id}`,
+      client_reference_id: String(booking.id),
+      "metadata[bookingId]": String(booking.id),
+      customer_email: booking.email,
+      success_url: `${APP_URL}/booking-success?session_id={CHECKOUT_SESSION_ID}`,
+      cancel_url: `${APP_URL}/checkout/${booking.id}`,
+    });
+    expect(sent.params["line_items[0][price_data][product_data][description]"]).toMatch(/2 hours/);
+    expect(Object.keys(sent.params).filter((k) => k.startsWith("line_items[1]"))).toEqual([]);
+    expect(sent.idempotencyKey).toMatch(new RegExp(`^checkout-booking-${booking.id}-\\d+$`));
+    expect(sent.authorization).toBe(`Bearer ${SECRET_KEY}`);
+
+    // The hold was extended to at least Stripe's 30-minute minimum, and the session ends with it.
+    const hold = stored.holdExpiresAt ?? 0;
+    expect(hold).toBeGreaterThanOrEqual(before + 31 * 60_000);
+    expect(hold).toBeGreaterThan(booking.holdExpiresAt ?? 0);
+    expect(Number(sent.params.expires_at)).toBe(Math.floor(hold / 1000));
+    expect(Number(sent.params.expires_at)).toBeGreaterThanOrEqual(Math.floor(before / 1000) + 1800);
+    expect(stored.checkoutExpiresAt).toBe(hold);
+    expect(stored.status).toBe("PENDING_PAYMENT");
+    expect(stored.totalCost).toBe(150);
+  });
+
+  it("reuses the open session on a second call (second tab) instead of opening another", async () => {
+    const { booking, sessionId } = await bookingWithSession();
+    const hold = reload(booking.id).holdExpiresAt;
+
+    const again = await paymentProvider().createHostedCheckout(booking, APP_URL);
+
+    expect(again.url).toBe(`https://checkout.stripe.com/c/pay/${sessionId}`);
+    expect(stripe.requestsTo("POST", "/v1/checkout/sessions")).toHaveLength(1);
+    expect(stripe.requestsTo("GET", `/v1/checkout/sessions/${sessionId}`)).toHaveLength(1);
+    expect(reload(booking.id).holdExpiresAt).toBe(hold);
+  });
+
+  it("gives a double submit one session", async () => {
+    const booking = createUnpaidBooking();
+    const [first, second] = await Promise.all([
+      paymentProvider().createHostedCheckout(booking, APP_URL),
+      paymentProvider().createHostedCheckout(booking, APP_URL),
+    ]);
+    expect(first.url).toBe(second.url);
+    const opened = [...stripe.sessions.values()].filter(
+      (s) => s.metadata.bookingId === String(booking.id),
+    );
+    expect(opened).toHaveLength(1);
+    const keys = new Set(
+      stripe.requestsTo("POST", "/v1/checkout/sessions").map((r) => r.idempotencyKey),
+    );
+    expect(keys.size).toBe(1);
+  });
+
+  it("opens a new session once the previous one expired", async () => {
+    const { booking, sessionId } = await bookingWithSession();
+    const previous = stripe.sessions.get(sessionId);
+    if (!previous) throw new Error("unreachable");
+    previous.status = "expired";
+
+    const { url } = await paymentProvider().createHostedCheckout(booking, APP_URL);
+
+    const stored = reload(booking.id);
+    expect(stored.checkoutSessionId).not.toBe(sessionId);
+    expect(url).toBe(`https://checkout.stripe.com/c/pay/${stored.checkoutSessionId}`);
+    const keys = stripe.requestsTo("POST", "/v1/checkout/sessions").map((r) => r.idempotencyKey);
+    expect(new Set(keys).size).toBe(2);
+  });
+
+  it("sends the customer to the success page, not to a second payment, when Stripe already took it", async () => {
+    const { booking, sessionId } = await bookingWithSession();
+    stripe.pay(sessionId);
+
+    const { url } = await paymentProvider().createHostedCheckout(booking, APP_URL);
+
+    expect(url).toBe(`${APP_URL}/booking-success?session_id=${sessionId}`);
+    expect(stripe.requestsTo("POST", "/v1/checkout/sessions")).toHaveLength(1);
+    expect(footprint(booking.id)).toMatchObject({ status: "PENDING", payments: 1 });
+  });
+
+  it.each([
+    ["cancelled", { status: "CANCELLED" as const, holdExpiresAt: null }],
+    ["whose hold ran out", { holdExpiresAt: Date.now() - 1000 }],
+    ["free", { totalCost: 0, originalCost: 0, status: "CONFIRMED" as const }],
+  ])("refuses a booking that is %s without calling Stripe", async (_label, overrides) => {
+    const booking = createUnpaidBooking(overrides);
+    await expect(paymentProvider().createHostedCheckout(booking, APP_URL)).rejects.toBeInstanceOf(
+      CheckoutUnavailableError,
+    );
+    expect(stripe.requests).toHaveLength(0);
+    expect(reload(booking.id).checkoutSessionId).toBeNull();
+  });
+
+  it.each([["error" as const], ["unreachable" as const]])(
+    "reports Stripe failing (%s) with a clear message, and a later attempt uses a fresh idempotency key",
+    async (outage) => {
+      const booking = createUnpaidBooking();
+      stripe.setOutage(outage);
+
+      const failure = await paymentProvider()
+        .createHostedCheckout(booking, APP_URL)
+        .catch((error: unknown) => error);
+
+      expect(failure).toBeInstanceOf(CheckoutUnavailableError);
+      expect((failure as Error).message).toBe(PAYMENT_SERVICE_UNAVAILABLE_MESSAGE);
+      expect(footprint(booking.id)).toMatchObject({ status: "PENDING_PAYMENT", payments: 0 });
+      expect(reload(booking.id).checkoutSessionId).toBeNull();
+      const failedKeys = new Set(
+        stripe.requestsTo("POST", "/v1/checkout/sessions").map((r) => r.idempotencyKey),
+      );
+      expect(logged.join("\n")).toMatch(/\[error\] Stripe: could not open a Checkout Session/);
+      expectCleanLogs();
+
+      // Stripe saves a 500 under its key: a retry must not reuse that key.
+      stripe.setOutage(null);
+      const { url } = await paymentProvider().createHostedCheckout(booking, APP_URL);
+      expect(url).toMatch(/^https:\/\/checkout\.stripe\.com\//);
+      const last = stripe.requestsTo("POST", "/v1/checkout/sessions").at(-1);
+      expect(failedKeys.has(last?.idempotencyKey ?? null)).toBe(false);
+    },
+  );
+});
+
+describe("POST /api/payments/webhook", () => {
+  it("passes the cross-site check: Stripe sends no Origin or Sec-Fetch-Site", () => {
+    const { payload, signature } = signedEvent("checkout.session.completed", { id: "cs_x" });
+    expect(isCrossSiteWrite(webhookRequest(payload, signature))).toBe(false);
+  });
+
+  it("pays the booking once for a signed checkout.session.completed, keeping only brand and last 4", async () => {
+    const { booking, sessionId } = await bookingWithSession();
+    stripe.pay(sessionId, { brand: "visa", last4: "4242" });
+    const event = signedEvent("checkout.session.completed", stripe.snapshot(sessionId));
+
+    const response = await postWebhook(event.payload, event.signature);
+
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ received: true });
+    expect(reload(booking.id).status).toBe("PENDING");
+    const rows = paymentsOf(booking.id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      amount: 150,
+      paymentMethod: "card",
+      transactionId: stripe.sessions.get(sessionId)?.payment_intent,
+      paymentDetails: { brand: "visa", last4: "4242" },
+    });
+    expect(Object.keys(rows[0]?.paymentDetails ?? {}).sort()).toEqual(["brand", "last4"]);
+    expect(JSON.stringify(rows[0]?.paymentDetails)).not.toMatch(/\d{5,}|exp|cvc|cvv/i);
+    expect(eventsOf(booking.id).map((e) => e.id)).toEqual([event.id]);
+    expect(historyOf(booking.id).map((h) => h.toStatus)).toContain("PENDING");
+  });
+
+  it("changes nothing twice: the same event replayed, or another event for the same payment", async () => {
+    const { booking, sessionId } = await bookingWithSession();
+    stripe.pay(sessionId);
+    const completed = signedEvent("checkout.session.completed", stripe.snapshot(sessionId));
+    expect((await postWebhook(completed.payload, completed.signature)).status).toBe(200);
+    const after = footprint(booking.id);
+    expect(after).toMatchObject({ status: "PENDING", payments: 1, events: 1 });
+    const lookups = stripe.requestsTo("GET", /^\/v1\/checkout\/sessions\//).length;
+
+    // Stripe delivers at least once: the very same event again (re-signed, as a retry is).
+    const replay = signedEvent("checkout.session.completed", stripe.snapshot(sessionId), {
+      id: completed.id,
+    });
+    const replayed = await postWebhook(replay.payload, replay.signature);
+    expect(replayed.status).toBe(200);
+    expect(footprint(booking.id)).toEqual(after);
+    expect(stripe.requestsTo("GET", /^\/v1\/checkout\/sessions\//)).toHaveLength(lookups);
+
+    // A different event about the same payment.
+    const succeeded = signedEvent(
+      "checkout.session.async_payment_succeeded",
+      stripe.snapshot(sessionId),
+    );
+    expect((await postWebhook(succeeded.payload, succeeded.signature)).status).toBe(200);
+    expect(footprint(booking.id)).toEqual({ ...after, events: 2 });
+    expect(paymentsOf(booking.id)).toHaveLength(1);
+  });
+
+  it.each([
+    [
+      "a wrong secret",
+      (e: { payload: string; signature: string }) => ({
+        ...e,
+        signature: signedEvent("checkout.session.completed", {}, { secret: "whsec_wrong" })
+          .signature,
+      }),
+    ],
+    ["no signature", (e: { payload: string; signature: string }) => ({ ...e, signature: null })],
+    [
+      "a body changed after signing",
+      (e: { payload: string; signature: string }) => ({
+        ...e,
+        payload: e.payload.replace('"paid"', '"paid" '),
+      }),
+    ],
+    ["garbage", () => ({ payload: "{not json", signature: "t=1,v1=abc" })],
+  ])("answers 400 to %s and writes nothing", async (_label, tamper) => {
+    const { booking, sessionId } = await bookingWithSession();
+    stripe.pay(sessionId);
+    const before = footprint(booking.id);
+    const requestsBefore = stripe.requests.length;
+    const genuine = signedEvent("checkout.session.completed", stripe.snapshot(sessionId));
+    const { payload, signature } = tamper(genuine);
+
+    const response = await postWebhook(payload, signature);
+
+    expect(response.status).toBe(400);
+    expect((await response.json()).message).toEqual(expect.any(String));
+    expect(footprint(booking.id)).toEqual(before);
+    expect(stripe.requests).toHaveLength(requestsBefore);
+  });
+
+  it("acknowledges other event types and ignores them", async () => {
+    const { booking, sessionId } = await bookingWithSession();
+    const before = footprint(booking.id);
+    const requestsBefore = stripe.requests.length;
+    const event = signedEvent("checkout.session.expired", stripe.snapshot(sessionId));
+
+    const response = await postWebhook(event.payload, event.signature);
+
+    expect(response.status).toBe(200);
+    expect(footprint(booking.id)).toEqual(before);
+    expect(stripe.requests).toHaveLength(requestsBefore);
+  });
+
+  it.each([
+    ["amount", { amount_total: 100 }],
+    ["currency", { currency: "eur" }],
+  ])(
+    "does not mark a booking paid when the %s differs from the booking's",
+    async (_label, overrides) => {
+      const { booking, sessionId } = await bookingWithSession();
+      stripe.pay(sessionId, undefined, overrides);
+      const event = signedEvent("checkout.session.completed", stripe.snapshot(sessionId));
+
+      const response = await postWebhook(event.payload, event.signature);
+
+      expect(response.status).toBe(200);
+      expect(footprint(booking.id)).toMatchObject({
+        status: "PENDING_PAYMENT",
+        payments: 0,
+        events: 0,
+      });
+      expect(await paymentProvider().verifyCheckout(sessionId)).toEqual({
+        paid: false,
+        bookingId: booking.id,
+      });
+      expect(logged.join("\n")).toMatch(
+        new RegExp(
+          `\\[error\\] Stripe: Checkout Session ${sessionId}.*costs 15000 usd; not recorded`,
+        ),
+      );
+      expectCleanLogs();
+    },
+  );
+
+  it("answers 503 and records nothing while Stripe is down, then pays when the event comes again", async () => {
+    const { booking, sessionId } = await bookingWithSession();
+    stripe.pay(sessionId);
+    const event = signedEvent("checkout.session.completed", stripe.snapshot(sessionId));
+    stripe.setOutage("error");
+
+    const failed = await postWebhook(event.payload, event.signature);
+
+    expect(failed.status).toBe(503);
+    expect(footprint(booking.id)).toMatchObject({
+      status: "PENDING_PAYMENT",
+      payments: 0,
+      events: 0,
+    });
+    expectCleanLogs();
+
+    stripe.setOutage(null);
+    const retried = await postWebhook(event.payload, event.signature);
+    expect(retried.status).toBe(200);
+    expect(footprint(booking.id)).toMatchObject({ status: "PENDING", payments: 1, events: 1 });
+  });
+
+  it("answers GET with 405, and 404 when Stripe is not the provider", async () => {
+    const response = webhookRoute.loader();
+    expect(response.status).toBe(405);
+    expect(response.headers.get("Allow")).toBe("POST");
+
+    const provider = env.PAYMENT_PROVIDER;
+    env.PAYMENT_PROVIDER = "sandbox";
+    try {
+      const { payload, signature } = signedEvent("checkout.session.completed", { id: "cs_x" });
+      const refused = await postWebhook(payload, signature);
+      expect(refused.status).toBe(404);
+      expect(await refused.json()).toEqual({ message: "Not found" });
+      expect(webhookRoute.loader().status).toBe(404);
+    } finally {
+      env.PAYMENT_PROVIDER = provider;
+    }
+  });
+});
+
+describe("GET /api/payments/status", () => {
+  it("answers 400 without a session id", async () => {
+    for (const query of ["", "?session_id=", "?session_id=%20"]) {
+      const response = await getStatus(query);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({
+        message: "Missing payment information",
+        success: false,
+      });
+    }
+    expect(stripe.requests).toHaveLength(0);
+  });
+
+  it("says not paid while the session is open, and writes nothing", async () => {
+    const { booking, sessionId } = await bookingWithSession();
+    const before = footprint(booking.id);
+    const response = await getStatus(`?session_id=${sessionId}`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ success: false });
+    expect(footprint(booking.id)).toEqual(before);
+  });
+
+  it("asks Stripe when no webhook has come, pays the booking once, and the late webhook changes nothing", async () => {
+    const { booking, sessionId } = await bookingWithSession();
+    stripe.pay(sessionId, { brand: "mastercard", last4: "4444" });
+
+    const first = await getStatus(`?session_id=${sessionId}`);
+    expect(await first.json()).toEqual({ success: true });
+    expect(
+      stripe.requestsTo("GET", `/v1/checkout/sessions/${sessionId}`).at(-1)?.params,
+    ).toMatchObject({ "expand[0]": "payment_intent.latest_charge" });
+    expect(footprint(booking.id)).toMatchObject({ status: "PENDING", payments: 1 });
+    expect(paymentsOf(booking.id)[0]?.paymentDetails).toEqual({
+      brand: "mastercard",
+      last4: "4444",
+    });
+
+    const second = await getStatus(`?session_id=${sessionId}`);
+    expect(await second.json()).toEqual({ success: true });
+    const settled = footprint(booking.id);
+    expect(settled.payments).toBe(1);
+
+    const late = signedEvent("checkout.session.completed", stripe.snapshot(sessionId));
+    expect((await postWebhook(late.payload, late.signature)).status).toBe(200);
+    expect(footprint(booking.id)).toEqual({ ...settled, events: settled.events + 1 });
+  });
+
+  it.each([["error" as const], ["unreachable" as const]])(
+    "keeps the booking unpaid and answers success: false when Stripe is failing (%s)",
+    async (outage) => {
+      const { booking, sessionId } = await bookingWithSession();
+      stripe.pay(sessionId);
+      stripe.setOutage(outage);
+
+      const response = await getStatus(`?session_id=${sessionId}`);
+
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ success: false });
+      expect(footprint(booking.id)).toMatchObject({ status: "PENDING_PAYMENT", payments: 0 });
+      expect(logged.join("\n")).toMatch(/\[error\] Stripe: could not look up Checkout Session/);
+      expectCleanLogs();
+    },
+  );
+
+  it("answers success: false for an unknown or malformed session id", async () => {
+    const unknown = await getStatus("?session_id=cs_test_doesnotexist");
+    expect(await unknown.json()).toEqual({ success: false });
+    const lookups = stripe.requests.length;
+    for (const junk of ["sandbox_123", "../../v1/charges", "cs_<script>", "x".repeat(200)]) {
+      const response = await getStatus(`?session_id=${encodeURIComponent(junk)}`);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ success: false });
+    }
+    expect(stripe.requests).toHaveLength(lookups);
+  });
+});

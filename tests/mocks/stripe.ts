@@ -1,0 +1,281 @@
+import { HttpResponse, http } from "msw";
+
+/**
+ * A small, stateful stand-in for the part of Stripe's HTTP API the app uses, answered by MSW
+ * at https://api.stripe.com so the real `stripe` client runs unchanged. It keeps the rules that
+ * matter to us: form-encoded bodies, idempotency keys (a repeated key replays the first
+ * answer; the same key with other parameters is refused), the 30-minute minimum of
+ * `expires_at`, and `expand[]=payment_intent.latest_charge` on retrieve.
+ */
+export const STRIPE_API = "https://api.stripe.com";
+
+export type RecordedStripeRequest = {
+  method: string;
+  path: string;
+  /** Decoded form body (POST) or query (GET), e.g. `line_items[0][price_data][unit_amount]`. */
+  params: Record<string, string>;
+  idempotencyKey: string | null;
+  authorization: string | null;
+};
+
+export type MockSession = {
+  id: string;
+  object: "checkout.session";
+  status: "open" | "complete" | "expired";
+  payment_status: "unpaid" | "paid" | "no_payment_required";
+  amount_total: number;
+  currency: string;
+  client_reference_id: string | null;
+  metadata: Record<string, string>;
+  customer_email: string | null;
+  expires_at: number;
+  url: string | null;
+  mode: "payment";
+  payment_intent: string | null;
+  success_url: string;
+  cancel_url: string;
+  livemode: false;
+  /** Not part of the API: the card the customer paid with (what the charge would show). */
+  card: { brand: string; last4: string; exp_month: number; exp_year: number } | null;
+};
+
+function stripeError(status: number, type: string, message: string) {
+  return HttpResponse.json({ error: { type, message } }, { status });
+}
+
+export function createStripeMock() {
+  const requests: RecordedStripeRequest[] = [];
+  const sessions = new Map<string, MockSession>();
+  const idempotent = new Map<string, { body: string; response: object; status: number }>();
+  let counter = 0;
+  /**
+   * `error`: Stripe answers 500 (and, like Stripe, saves that answer under the request's
+   * idempotency key); `unreachable`: the connection fails before reaching Stripe.
+   */
+  const state: { outage: null | "error" | "unreachable" } = { outage: null };
+
+  function outageResponse(key: string | null, body: string) {
+    if (state.outage === "unreachable") return HttpResponse.error();
+    const error = { error: { type: "api_error", message: "An unknown error occurred." } };
+    if (key && !idempotent.has(key)) idempotent.set(key, { body, response: error, status: 500 });
+    return HttpResponse.json(error, { status: 500 });
+  }
+
+  function record(request: Request, params: Record<string, string>) {
+    const entry: RecordedStripeRequest = {
+      method: request.method,
+      path: new URL(request.url).pathname,
+      params,
+      idempotencyKey: request.headers.get("Idempotency-Key"),
+      authorization: request.headers.get("Authorization"),
+    };
+    requests.push(entry);
+    return entry;
+  }
+
+  /** The session as the API shows it, with the payment intent expanded when asked. */
+  function render(session: MockSession, expand: string[]) {
+    const { card, ...visible } = session;
+    if (!expand.includes("payment_intent.latest_charge") || !session.payment_intent) {
+      return visible;
+    }
+    return {
+      ...visible,
+      payment_intent: {
+        id: session.payment_intent,
+        object: "payment_intent",
+        amount: session.amount_total,
+        currency: session.currency,
+        status: "succeeded",
+        latest_charge: {
+          id: `ch_${session.payment_intent.slice(3)}`,
+          object: "charge",
+          amount: session.amount_total,
+          currency: session.currency,
+          paid: true,
+          payment_method_details: {
+            type: "card",
+            card: card
+              ? {
+                  brand: card.brand,
+                  last4: card.last4,
+                  exp_month: card.exp_month,
+                  exp_year: card.exp_year,
+                  funding: "credit",
+                  country: "US",
+                }
+              : null,
+          },
+        },
+      },
+    };
+  }
+
+  const handlers = [
+    http.post(`${STRIPE_API}/v1/checkout/sessions`, async ({ request }) => {
+      const body = await request.text();
+      const params = Object.fromEntries(new URLSearchParams(body));
+      const entry = record(request, params);
+      if (!entry.authorization?.startsWith("Bearer sk_test_")) {
+        return stripeError(401, "invalid_request_error", "Invalid API Key provided");
+      }
+      const key = entry.idempotencyKey;
+      if (
+        state.outage === "unreachable" ||
+        (state.outage === "error" && !idempotent.has(key ?? ""))
+      ) {
+        return outageResponse(key, body);
+      }
+      const replay = key ? idempotent.get(key) : undefined;
+      if (replay) {
+        if (replay.body !== body) {
+          return stripeError(
+            400,
+            "idempotency_error",
+            "Keys for idempotent requests can only be used with the same parameters they were first used with.",
+          );
+        }
+        return HttpResponse.json(replay.response, {
+          status: replay.status,
+          headers: { "Idempotent-Replayed": "true" },
+        });
+      }
+      const nowSeconds = Math.floor(Date.now() / 1000);
+      const expiresAt = Number(params.expires_at ?? nowSeconds + 24 * 3600);
+      if (expiresAt < nowSeconds + 30 * 60 || expiresAt > nowSeconds + 24 * 3600) {
+        return stripeError(
+          400,
+          "invalid_request_error",
+          "The `expires_at` timestamp must be between 30 minutes and 24 hours from Checkout Session creation.",
+        );
+      }
+      const unitAmount = Number(params["line_items[0][price_data][unit_amount]"]);
+      const quantity = Number(params["line_items[0][quantity]"] ?? 1);
+      counter += 1;
+      const id = `cs_test_mock${counter}`;
+      const metadata: Record<string, string> = {};
+      for (const [name, value] of Object.entries(params)) {
+        const match = /^metadata\[(.+)\]$/.exec(name);
+        if (match?.[1]) metadata[match[1]] = value;
+      }
+      const session: MockSession = {
+        id,
+        object: "checkout.session",
+        status: "open",
+        payment_status: "unpaid",
+        amount_total: unitAmount * quantity,
+        currency: params["line_items[0][price_data][currency]"] ?? "usd",
+        client_reference_id: params.client_reference_id ?? null,
+        metadata,
+        customer_email: params.customer_email ?? null,
+        expires_at: expiresAt,
+        url: `https://checkout.stripe.com/c/pay/${id}`,
+        mode: "payment",
+        payment_intent: null,
+        success_url: params.success_url ?? "",
+        cancel_url: params.cancel_url ?? "",
+        livemode: false,
+        card: null,
+      };
+      sessions.set(id, session);
+      const response = render(session, []);
+      if (key) idempotent.set(key, { body, response, status: 200 });
+      return HttpResponse.json(response);
+    }),
+
+    http.get(`${STRIPE_API}/v1/checkout/sessions/:id`, ({ request, params }) => {
+      const query = new URL(request.url).searchParams;
+      const entry = record(request, Object.fromEntries(query));
+      if (!entry.authorization?.startsWith("Bearer sk_test_")) {
+        return stripeError(401, "invalid_request_error", "Invalid API Key provided");
+      }
+      if (state.outage) return outageResponse(null, "");
+      const expand = [...query.entries()]
+        .filter(([name]) => name === "expand[]" || /^expand\[\d+\]$/.test(name))
+        .map(([, value]) => value);
+      const session = sessions.get(String(params.id));
+      if (!session) {
+        return stripeError(
+          404,
+          "invalid_request_error",
+          `No such checkout.session: '${String(params.id)}'`,
+        );
+      }
+      return HttpResponse.json(render(session, expand));
+    }),
+  ];
+
+  return {
+    handlers,
+    requests,
+    sessions,
+    /** Requests to one endpoint, e.g. `("POST", "/v1/checkout/sessions")`. */
+    requestsTo(method: string, path: string | RegExp) {
+      return requests.filter(
+        (r) =>
+          r.method === method && (typeof path === "string" ? r.path === path : path.test(r.path)),
+      );
+    },
+    /** Seeds a session as if it had been created earlier. */
+    addSession(overrides: Partial<MockSession> & { id: string }): MockSession {
+      const session: MockSession = {
+        object: "checkout.session",
+        status: "open",
+        payment_status: "unpaid",
+        amount_total: 0,
+        currency: "usd",
+        client_reference_id: null,
+        metadata: {},
+        customer_email: null,
+        expires_at: Math.floor(Date.now() / 1000) + 31 * 60,
+        url: `https://checkout.stripe.com/c/pay/${overrides.id}`,
+        mode: "payment",
+        payment_intent: null,
+        success_url: "",
+        cancel_url: "",
+        livemode: false,
+        card: null,
+        ...overrides,
+      };
+      sessions.set(session.id, session);
+      return session;
+    },
+    /** The customer paid on Stripe's page: the session completes with a succeeded charge. */
+    pay(
+      sessionId: string,
+      card: { brand: string; last4: string } = { brand: "visa", last4: "4242" },
+      overrides: Partial<MockSession> = {},
+    ): MockSession {
+      const session = sessions.get(sessionId);
+      if (!session) throw new Error(`No mock session ${sessionId}`);
+      counter += 1;
+      Object.assign(session, {
+        status: "complete",
+        payment_status: "paid",
+        payment_intent: `pi_test_mock${counter}`,
+        url: null,
+        card: { ...card, exp_month: 12, exp_year: 2034 },
+        ...overrides,
+      });
+      return session;
+    },
+    /** The session as a webhook event carries it (not expanded). */
+    snapshot(sessionId: string) {
+      const session = sessions.get(sessionId);
+      if (!session) throw new Error(`No mock session ${sessionId}`);
+      return render(session, []);
+    },
+    /** Starts (or with `null` ends) an outage. */
+    setOutage(outage: null | "error" | "unreachable") {
+      state.outage = outage;
+    },
+    reset() {
+      state.outage = null;
+      requests.length = 0;
+      sessions.clear();
+      idempotent.clear();
+    },
+  };
+}
+
+export type StripeMock = ReturnType<typeof createStripeMock>;
