@@ -47,6 +47,8 @@ export default defineConfig({
   use: {
     ...devices["Desktop Chrome"],
     baseURL: E2E_BASE_URL,
+    // Nor on the browser's: a customer in California books Atlanta wall time.
+    timezoneId: "America/Los_Angeles",
     launchOptions: CHROMIUM_LAUNCH_OPTIONS,
     trace: "retain-on-failure",
     screenshot: "only-on-failure",

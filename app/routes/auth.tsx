@@ -1,8 +1,8 @@
-import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import type { z } from "zod";
+import { getFormProps, getInputProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, useActionData, useNavigation, useSearchParams } from "react-router";
 import { Field, ErrorList } from "../components/ui/field";
+import { type FormReply, useSchemaForm } from "../components/ui/use-schema-form";
 import { loginSchema, registerFormSchema } from "../domain/account";
 import { createUser, UsernameTakenError } from "../models/user.server";
 import { authenticator, InvalidCredentialsError, requireAnonymous } from "../services/auth.server";
@@ -188,23 +188,7 @@ function TabLink({
   );
 }
 
-type Result = SubmissionResult<string[]> | null | undefined;
-
-/** One zod schema drives the native constraints, the browser check and the server's reply. */
-function useSchemaForm<Schema extends z.ZodType<Record<string, unknown>, Record<string, unknown>>>(
-  id: string,
-  schema: Schema,
-  result: Result,
-) {
-  return useForm<z.input<Schema>, z.output<Schema>, string[]>({
-    id,
-    lastResult: result,
-    constraint: getZodConstraint(schema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-  });
-}
+type Result = FormReply;
 
 function SubmitButton({
   label,

@@ -1,21 +1,25 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, getInputProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { useMemo } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { Field, ErrorList } from "../components/ui/field";
 import { HydratedField } from "../components/ui/hydrated-field";
+import { type FormReply, useSchemaForm } from "../components/ui/use-schema-form";
 import { holdDeadline, sessionDate, sessionTimeRange } from "../domain/booking-display";
 import { STATUS_LABELS } from "../domain/booking-status";
 import { type CardInput, cardFormSchema, formatExpiry, SANDBOX_CARDS } from "../domain/card";
 import { formatDollars } from "../domain/pricing";
 import { studioDateOf } from "../domain/studio-time";
-import type { z } from "../domain/zod";
 import { getBookingServices, getOwnBooking, isPayable } from "../models/booking.server";
 import { requireUser } from "../services/auth.server";
 import { env } from "../services/env.server";
 import { logError } from "../services/log.server";
 import { paymentProvider } from "../services/payments/provider.server";
 import { chargeSandboxCard, notPayableMessage } from "../services/payments/sandbox.server";
+import {
+  CheckoutUnavailableError,
+  PAYMENT_SERVICE_UNAVAILABLE_MESSAGE,
+} from "../services/payments/stripe.server";
 import { replyWithToast } from "../services/toast.server";
 import type { Route } from "./+types/checkout";
 
@@ -87,9 +91,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       const { url } = await provider.createHostedCheckout(booking, env.APP_URL);
       return redirect(url);
     } catch (error) {
-      logError("checkout", error);
+      // The provider logs its own failures and says what the customer may be told.
+      if (!(error instanceof CheckoutUnavailableError)) logError("checkout", error);
       const message =
-        "We could not reach the payment service. Your booking is still held; please try again.";
+        error instanceof CheckoutUnavailableError
+          ? error.message
+          : PAYMENT_SERVICE_UNAVAILABLE_MESSAGE;
       return replyWithToast(
         context,
         formData,
@@ -213,28 +220,17 @@ function HostedCheckout({ total }: { total: number }) {
   );
 }
 
-type CardFormInput = z.input<ReturnType<typeof cardFormSchema>>;
-
 function CardForm({
   total,
   result,
   testCards,
 }: {
   total: number;
-  // biome-ignore lint/suspicious/noExplicitAny: conform's reply of this form.
-  result: any;
+  result: FormReply;
   testCards: boolean;
 }) {
   const schema = useMemo(() => cardFormSchema(studioMonth(Date.now())), []);
-  const [form, fields] = useForm<CardFormInput, CardInput, string[]>({
-    id: "card-form",
-    lastResult: result,
-    defaultValue: { paymentMethod: "card" },
-    constraint: getZodConstraint(schema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-  });
+  const [form, fields] = useSchemaForm("card-form", schema, result, { paymentMethod: "card" });
   const busy = useNavigation().state !== "idle";
   return (
     <Form method="post" {...getFormProps(form)} className="mt-4 space-y-4">

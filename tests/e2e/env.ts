@@ -17,6 +17,8 @@ export const E2E_DATABASE_PATH = join(PROJECT_ROOT, "data", "e2e.db");
 export function serverEnv(port: number, databasePath: string): Record<string, string> {
   return {
     NODE_ENV: "production",
+    // Far from the studio's zone on purpose: studio times must not depend on the server's.
+    TZ: "Pacific/Auckland",
     PORT: String(port),
     HOST: "127.0.0.1",
     DATABASE_PATH: databasePath,

@@ -10,9 +10,7 @@ import { serverForThisFile } from "../setup/server-for-this-file";
  * "Price", "Coupons", "Payment") against the production build: races, prices, holds, coupons
  * and the sandbox card payment.
  */
-// The server runs in the zone the suite runs in (`TZ=Pacific/Auckland npx vitest ...`): studio
-// times must not depend on it.
-const server = serverForThisFile(process.env.TZ ? { TZ: process.env.TZ } : {});
+const server = serverForThisFile();
 
 const SLOT_TAKEN =
   "The selected time slot conflicts with an existing booking. Please select a different time.";

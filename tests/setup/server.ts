@@ -43,6 +43,8 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
   const child: ChildProcess = spawn(process.execPath, ["server.js"], {
     env: {
       PATH: process.env.PATH,
+      // The server runs in the zone the suite runs in (npm run test:unit runs two zones).
+      ...(process.env.TZ ? { TZ: process.env.TZ } : {}),
       NODE_ENV: "production",
       HOST: "127.0.0.1",
       PORT: String(port),

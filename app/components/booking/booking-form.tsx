@@ -1,23 +1,14 @@
-import {
-  getFormProps,
-  getInputProps,
-  getSelectProps,
-  type SubmissionResult,
-  useForm,
-} from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, getInputProps, getSelectProps } from "@conform-to/react";
 import { useEffect, useMemo } from "react";
 import { Form, useActionData, useFetcher, useNavigation } from "react-router";
 import { GUEST_OPTIONS, HOUR_OPTIONS } from "../../domain/availability";
-import { type BookingRequest, bookingFormSchema } from "../../domain/booking-form";
-import type { z } from "../../domain/zod";
+import { bookingFormSchema } from "../../domain/booking-form";
 import { formatDollars, priceBooking, RETAINER_PACKAGE } from "../../domain/pricing";
 import { retainerHoursLeft, retainerHoursToDraw, retainerWindow } from "../../domain/retainer";
 import { Field, ErrorList } from "../ui/field";
 import { HydratedField } from "../ui/hydrated-field";
+import { useSchemaForm } from "../ui/use-schema-form";
 import type { AppliedCoupon, Availability, BookingFormData, BookingFormReply } from "./types";
-
-type BookingFormInput = z.input<ReturnType<typeof bookingFormSchema>>;
 
 /**
  * The booking form (spec section 2). Every button is a real submit to `/?index`, so the
@@ -31,21 +22,13 @@ export default function BookingForm({ data }: { data: BookingFormData }) {
   const coupon: AppliedCoupon | null = reply ? reply.coupon : null;
   // The 48-hour rule needs a clock; the server checks again with its own at submit.
   const schema = useMemo(() => bookingFormSchema(Date.now()), []);
-  const [form, fields] = useForm<BookingFormInput, BookingRequest, string[]>({
-    id: "booking-form",
-    lastResult: reply?.result as SubmissionResult<string[]> | undefined,
-    defaultValue: {
-      ...data.prefill,
-      stakeholder: data.prefill?.stakeholder ?? "no",
-      recordingDate: data.earliestDate,
-      recordingTime: "",
-      guestCount: "1",
-      hoursNeeded: "2",
-    },
-    constraint: getZodConstraint(schema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  const [form, fields] = useSchemaForm("booking-form", schema, reply?.result, {
+    ...data.prefill,
+    stakeholder: data.prefill?.stakeholder ?? "no",
+    recordingDate: data.earliestDate,
+    recordingTime: "",
+    guestCount: "1",
+    hoursNeeded: "2",
   });
 
   const value = form.value ?? {};
