@@ -9,6 +9,7 @@ import {
   services,
 } from "../../db/schema";
 import { db } from "../db.server";
+import { env } from "../services/env.server";
 import {
   type BusyRange,
   busyWindowFor,
@@ -42,6 +43,15 @@ export type BookingSettings = {
   /** Base URL for links in e-mails, e.g. https://studio.example */
   appUrl: string;
 };
+
+/** The configured rules: what the site uses unless a test passes its own. */
+export function configuredBookingSettings(): BookingSettings {
+  return {
+    holdMinutes: env.HOLD_MINUTES,
+    bufferMinutes: env.BUFFER_MINUTES,
+    appUrl: env.APP_URL,
+  };
+}
 
 export class BookingError extends Error {
   constructor(
@@ -199,7 +209,7 @@ export function createBooking(
   user: PublicUser,
   request: BookingRequest,
   now: number,
-  settings: BookingSettings,
+  settings: BookingSettings = configuredBookingSettings(),
 ): Booking {
   const hours = request.hoursNeeded;
   const slot = studioSession(request.recordingDate, request.recordingTime, hours);

@@ -173,11 +173,7 @@ export async function bookingFormAction(
     );
   }
   try {
-    const booking = createBooking(user, submission.value, now, {
-      holdMinutes: env.HOLD_MINUTES,
-      bufferMinutes: env.BUFFER_MINUTES,
-      appUrl: env.APP_URL,
-    });
+    const booking = createBooking(user, submission.value, now);
     if (booking.status === "CONFIRMED") {
       return redirectWithSuccess(`/?booked=${booking.id}`, {
         message: "Booking Confirmed!",

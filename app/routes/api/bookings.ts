@@ -11,7 +11,6 @@ import {
 } from "../../models/booking.server";
 import { jsonError, methodNotAllowed, readJson } from "../../services/api.server";
 import { requireApiUser } from "../../services/auth.server";
-import { env } from "../../services/env.server";
 import type { Route } from "./+types/bookings";
 
 /** The dashboard shows a customer's sessions; more than this is not a customer's list. */
@@ -51,11 +50,7 @@ export async function action({ request }: Route.ActionArgs) {
     return jsonError(403, "You can only book for your own account");
   }
   try {
-    const booking = createBooking(user, payload, now, {
-      holdMinutes: env.HOLD_MINUTES,
-      bufferMinutes: env.BUFFER_MINUTES,
-      appUrl: env.APP_URL,
-    });
+    const booking = createBooking(user, payload, now);
     return Response.json(
       {
         ...toBookingJson(booking),
