@@ -71,6 +71,18 @@ export default function BookingForm({ data }: { data: BookingFormData }) {
           ? "Your details are filled in from your profile. Times are studio time (Atlanta)."
           : "Sign in to book: you can explore dates, times and prices first. Times are studio time (Atlanta)."}
       </p>
+      {/* Enter in a field submits with the form's first submit button: make that "book",
+          not the coupon's Apply or the no-JS "Show free times". */}
+      <button
+        type="submit"
+        name="intent"
+        value="book"
+        tabIndex={-1}
+        aria-hidden="true"
+        className="sr-only"
+      >
+        Book
+      </button>
       <HydratedField />
       <ErrorList id={form.errorId} errors={form.errors} />
 
@@ -399,6 +411,14 @@ function CouponField({ coupon, errors }: { coupon: AppliedCoupon | null; errors?
             <input
               id="booking-coupon"
               name="couponEntry"
+              onKeyDown={(event) => {
+                // Enter in the promo field applies the code rather than booking.
+                if (event.key !== "Enter") return;
+                event.preventDefault();
+                event.currentTarget.form
+                  ?.querySelector<HTMLButtonElement>('button[value="apply-coupon"]')
+                  ?.click();
+              }}
               autoCapitalize="characters"
               autoComplete="off"
               maxLength={50}
