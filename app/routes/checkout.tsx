@@ -2,6 +2,7 @@ import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useMemo } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { PriceLine, PriceTotal } from "../components/booking/price-lines";
 import { Field, ErrorList } from "../components/ui/field";
 import { HydratedField } from "../components/ui/hydrated-field";
 import { type FormReply, useSchemaForm } from "../components/ui/use-schema-form";
@@ -144,22 +145,19 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             <Row label="Package" value="Retainer package (8 hours, 30 days)" />
           ) : null}
           {booking.services.map((service) => (
-            <Row
+            <PriceLine
               key={service.serviceId}
               label={service.name}
-              value={formatDollars(service.priceAtBooking)}
+              amount={formatDollars(service.priceAtBooking)}
             />
           ))}
           {booking.discountAmount > 0 ? (
-            <Row
+            <PriceLine
               label={`Discount${booking.couponCode ? ` (${booking.couponCode})` : ""}`}
-              value={`−${formatDollars(booking.discountAmount)}`}
+              amount={`−${formatDollars(booking.discountAmount)}`}
             />
           ) : null}
-          <div className="flex justify-between border-t border-line pt-3 font-display text-xl font-bold">
-            <dt>Total</dt>
-            <dd>{formatDollars(booking.totalCost)}</dd>
-          </div>
+          <PriceTotal amount={formatDollars(booking.totalCost)} />
         </dl>
         {payable && heldUntil ? (
           <p className="mt-6 rounded-xl bg-gold-300/30 p-4 text-sm">

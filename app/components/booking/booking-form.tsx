@@ -7,6 +7,7 @@ import { formatDollars, priceBooking, RETAINER_PACKAGE } from "../../domain/pric
 import { retainerHoursLeft, retainerHoursToDraw, retainerWindow } from "../../domain/retainer";
 import { Field, ErrorList } from "../ui/field";
 import { HydratedField } from "../ui/hydrated-field";
+import { PriceLine, PriceTotal } from "./price-lines";
 import { useSchemaForm } from "../ui/use-schema-form";
 import type { AppliedCoupon, Availability, BookingFormData, BookingFormReply } from "./types";
 
@@ -479,7 +480,7 @@ function PriceSummary({
         Price summary
       </h4>
       <dl className="mt-3 space-y-2 text-[0.9375rem]" aria-live="polite">
-        <Line
+        <PriceLine
           label={
             buysRetainer
               ? `Retainer package (8 hours, 30 days; this session ${hours} hours)`
@@ -490,28 +491,16 @@ function PriceSummary({
           amount={formatDollars(price.sessionCost)}
         />
         {services.map((service) => (
-          <Line key={service.id} label={service.name} amount={formatDollars(service.price)} />
+          <PriceLine key={service.id} label={service.name} amount={formatDollars(service.price)} />
         ))}
         {coupon ? (
-          <Line
+          <PriceLine
             label={`Discount (${coupon.code})`}
             amount={`−${formatDollars(price.discountAmount)}`}
           />
         ) : null}
-        <div className="flex justify-between border-t border-line pt-3 font-display text-xl font-bold">
-          <dt>Total</dt>
-          <dd>{formatDollars(price.totalCost)}</dd>
-        </div>
+        <PriceTotal amount={formatDollars(price.totalCost)} />
       </dl>
     </section>
-  );
-}
-
-function Line({ label, amount }: { label: string; amount: string }) {
-  return (
-    <div className="flex justify-between gap-4">
-      <dt>{label}</dt>
-      <dd className="shrink-0 tabular-nums">{amount}</dd>
-    </div>
   );
 }
