@@ -61,6 +61,12 @@ export function loadBookingForm(user: PublicUser | null, now: number): BookingFo
   };
 }
 
+/**
+ * The form posts to `/?index#booking-form` so that a re-render without JavaScript opens at the
+ * form. A redirect without a fragment would inherit that one, so redirects name their own.
+ */
+const PAGE_TOP = "#main";
+
 export const BOOKING_INTENTS = ["check", "apply-coupon", "remove-coupon", "book"] as const;
 
 /** Any post keeps what was entered; only "book" holds it to every rule. */
@@ -175,12 +181,12 @@ export async function bookingFormAction(
   try {
     const booking = createBooking(user, submission.value, now);
     if (booking.status === "CONFIRMED") {
-      return redirectWithSuccess(`/?booked=${booking.id}`, {
+      return redirectWithSuccess(`/?booked=${booking.id}${PAGE_TOP}`, {
         message: "Booking Confirmed!",
         description: "Your free session is booked and confirmed.",
       });
     }
-    return redirectWithSuccess(`/checkout/${booking.id}`, {
+    return redirectWithSuccess(`/checkout/${booking.id}${PAGE_TOP}`, {
       message: "Booking Submitted!",
       description:
         booking.discountAmount > 0
@@ -213,7 +219,7 @@ export async function bookingFormAction(
 }
 
 function authenticationRequired() {
-  return redirectWithError("/auth", {
+  return redirectWithError(`/auth${PAGE_TOP}`, {
     message: "Authentication Required",
     description: "Please sign in to complete your booking",
   });

@@ -99,6 +99,51 @@ export async function createUser(
   };
 }
 
+/** A name nobody else in this run uses: project, worker, a counter and a random tail. */
+function uniqueSuffix(testInfo: TestInfo): string {
+  counter += 1;
+  const project = testInfo.project.name.replace(/[^a-z]/gi, "").toUpperCase();
+  const random = Math.random().toString(36).slice(2, 7).toUpperCase();
+  return `${project}${testInfo.workerIndex}${counter}${random}`;
+}
+
+export type TestCoupon = { id: number; code: string };
+
+/** An active coupon written straight into SQLite. value: percent, or cents for FIXED_AMOUNT. */
+export function createCoupon(
+  testInfo: TestInfo,
+  options: { type: "PERCENTAGE" | "FIXED_AMOUNT"; value: number; maxUses?: number },
+): TestCoupon {
+  const code = `E2E${options.value}${uniqueSuffix(testInfo)}`;
+  const result = db()
+    .prepare(
+      `INSERT INTO coupons (code, description, type, value, max_uses, current_uses, expiry_date,
+         is_active)
+       VALUES (?, ?, ?, ?, ?, 0, '2099-12-31', 1)`,
+    )
+    .run(
+      code,
+      `e2e ${options.type} ${options.value}`,
+      options.type,
+      options.value,
+      options.maxUses ?? 0,
+    );
+  return { id: Number(result.lastInsertRowid), code };
+}
+
+export type TestService = { id: number; name: string; price: number };
+
+/** An active add-on service written straight into SQLite (price in whole dollars). */
+export function createService(testInfo: TestInfo, label: string, price: number): TestService {
+  const name = `${label} ${uniqueSuffix(testInfo)}`;
+  const result = db()
+    .prepare(
+      "INSERT INTO services (name, description, price, duration, is_active) VALUES (?, ?, ?, 60, 1)",
+    )
+    .run(name, `${label} for an e2e booking`, price);
+  return { id: Number(result.lastInsertRowid), name, price };
+}
+
 /** Signs in through the /auth form, as a person would, and waits for the landing page. */
 export async function login(page: Page, user: Pick<TestUser, "username" | "password">) {
   await page.goto("/auth");

@@ -23,14 +23,20 @@ export default function BookingForm({ data }: { data: BookingFormData }) {
   const coupon: AppliedCoupon | null = reply ? reply.coupon : null;
   // The 48-hour rule needs a clock; the server checks again with its own at submit.
   const schema = useMemo(() => bookingFormSchema(Date.now()), []);
-  const [form, fields] = useSchemaForm("booking-form", schema, reply?.result, {
-    ...data.prefill,
-    stakeholder: data.prefill?.stakeholder ?? "no",
-    recordingDate: data.earliestDate,
-    recordingTime: "",
-    guestCount: "1",
-    hoursNeeded: "2",
-  });
+  const [form, fields] = useSchemaForm(
+    "booking-form",
+    schema,
+    reply?.result,
+    {
+      ...data.prefill,
+      stakeholder: data.prefill?.stakeholder ?? "no",
+      recordingDate: data.earliestDate,
+      recordingTime: "",
+      guestCount: "1",
+      hoursNeeded: "2",
+    },
+    "book",
+  );
 
   const value = form.value ?? {};
   const date = String(value.recordingDate ?? data.earliestDate);

@@ -1,6 +1,11 @@
-import { type DefaultValue, type SubmissionResult, useForm } from "@conform-to/react";
+import {
+  type DefaultValue,
+  type Submission,
+  type SubmissionResult,
+  useForm,
+} from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import type { z } from "zod";
+import { z } from "../../domain/zod";
 
 export type FormReply = SubmissionResult<string[]> | null | undefined;
 
@@ -10,7 +15,14 @@ export type FormReply = SubmissionResult<string[]> | null | undefined;
  */
 export function useSchemaForm<
   Schema extends z.ZodType<Record<string, unknown>, Record<string, unknown>>,
->(id: string, schema: Schema, result: FormReply, defaultValue?: DefaultValue<z.input<Schema>>) {
+>(
+  id: string,
+  schema: Schema,
+  result: FormReply,
+  defaultValue?: DefaultValue<z.input<Schema>>,
+  /** Only submits with this `intent` are checked; others (Apply, Remove) post as they are. */
+  checkedIntent?: string,
+) {
   return useForm<z.input<Schema>, z.output<Schema>, string[]>({
     id,
     lastResult: result,
@@ -18,6 +30,14 @@ export function useSchemaForm<
     constraint: getZodConstraint(schema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    onValidate: ({ formData }): Submission<z.input<Schema>, string[], z.output<Schema>> => {
+      // conform checks every submit, whatever the button's formNoValidate says: let the
+      // secondary buttons through unchecked (the server checks what each one needs).
+      if (checkedIntent !== undefined && formData.get("intent") !== checkedIntent) {
+        const unchecked = parseWithZod(formData, { schema: z.object({}) });
+        return unchecked as unknown as Submission<z.input<Schema>, string[], z.output<Schema>>;
+      }
+      return parseWithZod(formData, { schema });
+    },
   });
 }
