@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { BookingFormData, BookingFormReply } from "../components/booking/types";
-import { BOOKING_LIMITS, earliestBookableDate, type StartTimeOption } from "../domain/availability";
+import { BOOKING_LIMITS, earliestBookableDate } from "../domain/availability";
 import { bookingFormSchema, quoteQuerySchema } from "../domain/booking-form";
 import { COUPON_MESSAGES } from "../domain/coupons";
 import { couponAppliedMessage, formatDollars } from "../domain/pricing";
@@ -67,8 +67,6 @@ export function loadBookingForm(user: PublicUser | null, now: number): BookingFo
  */
 const PAGE_TOP = "#main";
 
-export const BOOKING_INTENTS = ["check", "apply-coupon", "remove-coupon", "book"] as const;
-
 /** Any post keeps what was entered; only "book" holds it to every rule. */
 const keepEverything = z.object({});
 
@@ -82,7 +80,7 @@ function availabilityFor(formData: FormData, now: number) {
   return {
     date,
     hours,
-    times: getAvailability(date, hours, now, env.BUFFER_MINUTES) as StartTimeOption[],
+    times: getAvailability(date, hours, now, env.BUFFER_MINUTES),
   };
 }
 
