@@ -133,7 +133,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
       <section aria-labelledby="summary-title" className="card h-fit p-6 sm:p-8">
         <p className="eyebrow">Booking #{booking.id}</p>
         <h1 id="summary-title" className="mt-2 font-display text-2xl font-bold">
-          Complete Your Payment
+          {payable ? "Complete Your Payment" : "Your booking"}
         </h1>
         <dl className="mt-6 space-y-3 text-[0.9375rem]">
           <Row label="Date" value={booking.date} />

@@ -67,6 +67,12 @@ export function loadBookingForm(user: PublicUser | null, now: number): BookingFo
  */
 const PAGE_TOP = "#main";
 
+const BOOKING_ERROR = {
+  type: "error",
+  message: "Booking Error",
+  description: "There was a problem processing your form. Please try again.",
+} as const;
+
 /** Any post keeps what was entered; only "book" holds it to every rule. */
 const keepEverything = z.object({});
 
@@ -152,29 +158,12 @@ export async function bookingFormAction(
     });
   }
 
-  if (intent !== "book")
-    return toast(
-      reply({}),
-      {
-        type: "error",
-        message: "Booking Error",
-        description: "There was a problem processing your form. Please try again.",
-      },
-      { status: 400 },
-    );
+  if (intent !== "book") return toast(reply({}), BOOKING_ERROR, { status: 400 });
 
   if (!user) throw await authenticationRequired();
   const submission = parseWithZod(formData, { schema: bookingFormSchema(now) });
   if (submission.status !== "success") {
-    return toast(
-      reply({ result: submission.reply() }),
-      {
-        type: "error",
-        message: "Booking Error",
-        description: "There was a problem processing your form. Please try again.",
-      },
-      { status: 400 },
-    );
+    return toast(reply({ result: submission.reply() }), BOOKING_ERROR, { status: 400 });
   }
   try {
     const booking = createBooking(user, submission.value, now);

@@ -109,7 +109,7 @@ async function showFreeTimes(page: Page, date: string, hours: number) {
     await page.getByRole("button", { name: "Show free times and update the price" }).click();
   }
   await expect(startTimeSelect(page)).toHaveAccessibleDescription(
-    new RegExp(`free start times on ${date} for ${hours} hours`),
+    new RegExp(`free start times? on ${date} for ${hours} hours`),
   );
 }
 
@@ -393,7 +393,7 @@ test.describe("booking", () => {
       await page.keyboard.press("Enter");
     }
     await expect(startTimeSelect(page)).toHaveAccessibleDescription(
-      new RegExp(`free start times on ${slot.date} for 3 hours`),
+      new RegExp(`free start times? on ${slot.date} for 3 hours`),
     );
     await tabTo(page, startTimeSelect(page));
     await arrowDownTo(page, startTimeSelect(page), slot.time);

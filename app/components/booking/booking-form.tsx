@@ -360,7 +360,7 @@ function StartTimeSelect({
         {known
           ? free === 0
             ? `No free start times on ${date} for ${hours} hours. Please pick another date.`
-            : `${free} free start times on ${date} for ${hours} hours; booked ones are marked.`
+            : `${free} free start ${free === 1 ? "time" : "times"} on ${date} for ${hours} hours; booked ones are marked.`
           : "Checking free times…"}
       </p>
       <select
