@@ -356,7 +356,9 @@ function StartTimeSelect({
       <label htmlFor={meta.id} className="field-label">
         Start time
       </label>
-      <p id={hintId} className="mt-0.5 text-sm text-ink-soft" aria-live="polite">
+      {/* Two lines reserved: the hint changes length when the free times arrive, and a
+          shifting form moves the fields below out from under a finger (or a test's click). */}
+      <p id={hintId} className="mt-0.5 min-h-10 text-sm text-ink-soft" aria-live="polite">
         {known
           ? free === 0
             ? `No free start times on ${date} for ${hours} hours. Please pick another date.`
