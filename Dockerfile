@@ -34,6 +34,8 @@ COPY --from=build --chown=node:node /app/build ./build
 COPY --from=build --chown=node:node /app/server.js ./server.js
 # Applied at start by app/db.server.ts (read relative to the working directory).
 COPY --from=build --chown=node:node /app/db/migrations ./db/migrations
+# The backup (docs/deploy.md): Node 22 runs this TypeScript file itself, no tsx needed.
+COPY --from=build --chown=node:node /app/scripts/backup.ts ./scripts/backup.ts
 USER node
 EXPOSE 8080
 # Fly uses the checks in fly.toml; this one serves plain Docker.

@@ -1,6 +1,7 @@
 // @ts-check
 // The process entry: static files, the React Router app (server/app.ts), graceful shutdown.
 // Plain JavaScript so it runs on Node 20 without a TypeScript loader.
+import { readdirSync } from "node:fs";
 import compression from "compression";
 import express from "express";
 
@@ -22,7 +23,14 @@ if (production) {
     "/assets",
     express.static("build/client/assets", { immutable: true, maxAge: "1y", index: false }),
   );
-  server.use(express.static("build/client", { maxAge: "1h", index: false }));
+  const publicFiles = express.static("build/client", { maxAge: "1h", index: false });
+  // The build's files never change while it runs: a request whose first path segment names
+  // none of its top-level entries (every page, .data and /api/ call, /healthz) skips the
+  // disk lookup express.static would otherwise make before the app answers.
+  const publicEntries = new Set(readdirSync("build/client"));
+  server.use((req, res, next) =>
+    publicEntries.has(req.path.split("/", 2)[1] ?? "") ? publicFiles(req, res, next) : next(),
+  );
   // Import the app before listening: configuration errors and migrations happen now.
   const buildPath = "./build/server/index.js";
   try {

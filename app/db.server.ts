@@ -55,6 +55,57 @@ const globalForDb = globalThis as unknown as { __studioDb?: DB };
 export const db: DB = globalForDb.__studioDb ?? openDatabase(env.DATABASE_PATH);
 globalForDb.__studioDb = db;
 
+/** A transaction handle, as `db.transaction` passes it to its callback. */
+type Tx = Parameters<Parameters<DB["transaction"]>[0]>[0];
+
+const DATABASE_BUSY_MESSAGE = "The booking system is busy right now. Please try again in a moment.";
+const BUSY_RETRY_AFTER_SECONDS = 5;
+
+/** True when SQLite gave up waiting for a lock (SQLITE_BUSY or one of its extended codes). */
+function isDatabaseBusy(error: unknown): boolean {
+  for (let current = error; current instanceof Error; current = current.cause) {
+    if ("code" in current && String(current.code).startsWith("SQLITE_BUSY")) return true;
+  }
+  return false;
+}
+
+/**
+ * Runs `work` (one or more writes); when another connection (a second process, a backup, an
+ * operator's sqlite3 shell) holds the write lock past busy_timeout, throws a 503 Response with
+ * Retry-After instead of the driver's error: API routes send it as the JSON `{ message }` of
+ * every error, pages show it through their error handling, neither as a 500.
+ *
+ * There is no retry loop here on purpose: SQLite's busy handler already retries with backoff
+ * (1 ms growing to 100 ms sleeps) for the whole busy_timeout, and better-sqlite3 is synchronous,
+ * so each further attempt would freeze every request of this process for another 5 s.
+ */
+export function unlessBusy<T>(work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    if (!isDatabaseBusy(error)) throw error;
+    throw Response.json(
+      { message: DATABASE_BUSY_MESSAGE },
+      { status: 503, headers: { "Retry-After": String(BUSY_RETRY_AFTER_SECONDS) } },
+    );
+  }
+}
+
+/** The answer `unlessBusy` throws, for callers that show it their own way (a form's toast). */
+export function isDatabaseBusyResponse(error: unknown): error is Response {
+  return error instanceof Response && error.status === 503;
+}
+
+/**
+ * A read-check-write: IMMEDIATE takes the write lock before the first read, so the check and
+ * the write see the same database in any number of processes, and a deferred transaction's
+ * lock upgrade (which fails at once with SQLITE_BUSY, skipping the busy handler) never happens.
+ * The callback must not await.
+ */
+export function writeTransaction<T>(run: (tx: Tx) => T): T {
+  return unlessBusy(() => db.transaction(run, { behavior: "immediate" }));
+}
+
 /** True when a write failed on a UNIQUE index (drizzle may wrap the driver's error). */
 export function isUniqueViolation(error: unknown): boolean {
   for (let current = error; current instanceof Error; current = current.cause) {

@@ -1,7 +1,12 @@
 import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { type RenderToPipeableStreamOptions, renderToPipeableStream } from "react-dom/server";
-import { type EntryContext, type RouterContextProvider, ServerRouter } from "react-router";
+import {
+  type EntryContext,
+  isRouteErrorResponse,
+  type RouterContextProvider,
+  ServerRouter,
+} from "react-router";
 import { NonceProvider } from "./components/nonce";
 import { logError } from "./services/log.server";
 import { nonceContext } from "./services/request-context.server";
@@ -74,5 +79,8 @@ export default function handleRequest(
 /** Server errors are logged without stack or SQL; the client only ever sees a generic page. */
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
+  // React Router's own 4xx answers (a POST to a page without an action) are the client's
+  // mistake: logging them would let anyone fill the log with errors.
+  if (isRouteErrorResponse(error) && error.status < 500) return;
   logError(`${request.method} ${new URL(request.url).pathname}`, error);
 }

@@ -186,6 +186,20 @@ export const bookings = sqliteTable(
   ],
 );
 
+/**
+ * How many bookings are in each status, kept by triggers (see the migration that creates them)
+ * in the same transaction as every insert, status change and delete of a booking, from any
+ * process: the admin dashboard reads seven rows instead of counting every booking ever made.
+ */
+export const bookingStatusCounts = sqliteTable(
+  "booking_status_counts",
+  {
+    status: text("status", { enum: BOOKING_STATUSES }).primaryKey(),
+    total: integer("total").notNull().default(0),
+  },
+  () => [check("booking_status_counts_status", inList("status", BOOKING_STATUSES))],
+);
+
 export const bookingServices = sqliteTable(
   "booking_services",
   {

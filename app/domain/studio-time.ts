@@ -53,6 +53,28 @@ function parseTime(time: string): [hours: number, minutes: number] {
  * Throws a RangeError for text that is not a yyyy-MM-dd date or an HH:MM time.
  */
 export function studioInstant(date: string, time: string): number {
+  return instants(`${date} ${time}`, () => resolveStudioInstant(date, time));
+}
+
+/**
+ * Asking Intl for offsets and formatting in the studio's zone are the costly part of every
+ * availability answer (24 starts, each checked and resolved), and the answer for a date and
+ * time never changes: the recent ones are kept, up to a bound.
+ */
+function remembered<T>(limit: number) {
+  const known = new Map<string, T>();
+  return (key: string, compute: () => T): T => {
+    if (known.has(key)) return known.get(key) as T;
+    const value = compute();
+    if (known.size >= limit) known.clear();
+    known.set(key, value);
+    return value;
+  };
+}
+const instants = remembered<number>(10_000);
+const wallTimes = remembered<boolean>(10_000);
+
+function resolveStudioInstant(date: string, time: string): number {
   const [year, monthIndex, day] = parseDate(date);
   const [hours, minutes] = parseTime(time);
   const wall = Date.UTC(year, monthIndex, day, hours, minutes);
@@ -71,8 +93,10 @@ export function studioInstant(date: string, time: string): number {
 
 /** False for a wall time the studio's clocks skip (the spring-forward hour). */
 export function isStudioWallTime(date: string, time: string): boolean {
-  const instant = studioInstant(date, time);
-  return studioDateOf(instant) === date && studioTimeOf(instant) === time;
+  return wallTimes(`${date} ${time}`, () => {
+    const instant = studioInstant(date, time);
+    return studioDateOf(instant) === date && studioTimeOf(instant) === time;
+  });
 }
 
 /** The studio-local calendar day (yyyy-MM-dd) of an instant. */

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, lte, ne, or, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, lt, lte, ne, or, sql } from "drizzle-orm";
 import {
   type Booking,
   blockedTimes,
@@ -8,9 +8,10 @@ import {
   coupons,
   services,
 } from "../../db/schema";
-import { db } from "../db.server";
+import { db, writeTransaction } from "../db.server";
 import { env } from "../services/env.server";
 import {
+  BOOKING_LIMITS,
   type BusyRange,
   busyWindowFor,
   startProblem,
@@ -66,36 +67,59 @@ export class BookingError extends Error {
 export const SLOT_TAKEN_MESSAGE =
   "The selected time slot conflicts with an existing booking. Please select a different time.";
 
-/** The instants a live booking or a blocked range keeps from others near `date`. */
+/** Every booking's length is one of the form's choices, at most this long. */
+const LONGEST_SESSION_MS = BOOKING_LIMITS.maxHours * 60 * 60_000;
+
+// Every availability answer and every booking runs these two: built and prepared once, not
+// per call (drizzle's query building and SQLite's prepare were most of an availability answer).
+const liveBookingRanges = db
+  .select({ startsAt: bookings.startsAt, endsAt: bookings.endsAt })
+  .from(bookings)
+  .where(
+    and(
+      lt(bookings.startsAt, sql.placeholder("to")),
+      gt(bookings.endsAt, sql.placeholder("from")),
+      // Implied by the line above, as no session is longer than maxHours, but it bounds the
+      // index range on starts_at to the window instead of every booking before it.
+      gt(bookings.startsAt, sql.placeholder("earliestStart")),
+      ne(bookings.status, "CANCELLED"),
+      or(
+        ne(bookings.status, "PENDING_PAYMENT"),
+        gt(bookings.holdExpiresAt, sql.placeholder("now")),
+      ),
+      // 0 excludes nothing: AUTOINCREMENT ids start at 1.
+      ne(bookings.id, sql.placeholder("excludeId")),
+    ),
+  )
+  .prepare();
+const blockedRanges = db
+  .select({ startsAt: blockedTimes.startsAt, endsAt: blockedTimes.endsAt })
+  .from(blockedTimes)
+  .where(
+    and(
+      lt(blockedTimes.startsAt, sql.placeholder("to")),
+      gt(blockedTimes.endsAt, sql.placeholder("from")),
+    ),
+  )
+  .prepare();
+
+/**
+ * The instants a live booking or a blocked range keeps from others near `date`. Inside a write
+ * transaction this reads what the transaction sees: there is one connection per process.
+ */
 export function readBusyRanges(
   window: { from: number; to: number },
   now: number,
-  reader: Reader = db,
   excludeBookingId?: number,
 ): BusyRange[] {
-  const liveBookings = reader
-    .select({ startsAt: bookings.startsAt, endsAt: bookings.endsAt })
-    .from(bookings)
-    .where(
-      and(
-        sql`${bookings.startsAt} < ${window.to}`,
-        sql`${bookings.endsAt} > ${window.from}`,
-        ne(bookings.status, "CANCELLED"),
-        or(ne(bookings.status, "PENDING_PAYMENT"), gt(bookings.holdExpiresAt, now)),
-        excludeBookingId === undefined ? undefined : ne(bookings.id, excludeBookingId),
-      ),
-    )
-    .all();
-  const blocked = reader
-    .select({ startsAt: blockedTimes.startsAt, endsAt: blockedTimes.endsAt })
-    .from(blockedTimes)
-    .where(
-      and(
-        sql`${blockedTimes.startsAt} < ${window.to}`,
-        sql`${blockedTimes.endsAt} > ${window.from}`,
-      ),
-    )
-    .all();
+  const liveBookings = liveBookingRanges.all({
+    from: window.from,
+    to: window.to,
+    earliestStart: window.from - LONGEST_SESSION_MS,
+    now,
+    excludeId: excludeBookingId ?? 0,
+  });
+  const blocked = blockedRanges.all({ from: window.from, to: window.to });
   return [
     ...liveBookings.map((range) => ({ ...range, kind: "booking" as const })),
     ...blocked.map((range) => ({ ...range, kind: "blocked" as const })),
@@ -153,6 +177,18 @@ export function getActiveRetainer(
  * coupon use and any retainer hours it drew. Availability already ignores expired holds;
  * this makes the release visible and returns the coupon.
  */
+const dueHold = db
+  .select({ id: bookings.id })
+  .from(bookings)
+  .where(
+    and(
+      eq(bookings.status, "PENDING_PAYMENT"),
+      lte(bookings.holdExpiresAt, sql.placeholder("now")),
+    ),
+  )
+  .limit(1)
+  .prepare();
+
 export function expireHolds(now: number, tx?: Tx): number {
   const run = (t: Tx) => {
     const expired = t
@@ -180,7 +216,11 @@ export function expireHolds(now: number, tx?: Tx): number {
     }
     return expired.length;
   };
-  return tx ? run(tx) : db.transaction(run, { behavior: "immediate" });
+  if (tx) return run(tx);
+  // Lists call this on every read and almost always find nothing due: a read says so without
+  // taking the write lock (a hold running out in between is caught by the next call).
+  if (!dueHold.get({ now })) return 0;
+  return writeTransaction(run);
 }
 
 /** Gives back the coupon use and retainer hours of a booking cancelled before payment. */
@@ -214,153 +254,144 @@ export function createBooking(
   const hours = request.hoursNeeded;
   const slot = studioSession(request.recordingDate, request.recordingTime, hours);
 
-  return db.transaction(
-    (tx) => {
-      expireHolds(now, tx);
+  return writeTransaction((tx) => {
+    expireHolds(now, tx);
 
-      const busy = readBusyRanges(
-        busyWindowFor(request.recordingDate, settings.bufferMinutes),
-        now,
-        tx,
-      );
-      const problem = startProblem({
-        date: request.recordingDate,
-        time: request.recordingTime,
-        hours,
-        busy,
-        now,
-        bufferMinutes: settings.bufferMinutes,
-      });
-      if (problem === "taken") throw new BookingError("slot", SLOT_TAKEN_MESSAGE);
-      if (problem !== null) throw new BookingError("slot", "This start time cannot be booked.");
+    const busy = readBusyRanges(busyWindowFor(request.recordingDate, settings.bufferMinutes), now);
+    const problem = startProblem({
+      date: request.recordingDate,
+      time: request.recordingTime,
+      hours,
+      busy,
+      now,
+      bufferMinutes: settings.bufferMinutes,
+    });
+    if (problem === "taken") throw new BookingError("slot", SLOT_TAKEN_MESSAGE);
+    if (problem !== null) throw new BookingError("slot", "This start time cannot be booked.");
 
-      const chosen =
-        request.selectedServices.length === 0
-          ? []
-          : tx
-              .select()
-              .from(services)
-              .where(
-                and(inArray(services.id, request.selectedServices), eq(services.isActive, true)),
-              )
-              .all();
-      if (chosen.length !== request.selectedServices.length) {
-        throw new BookingError("service", "One of the selected services is no longer offered.");
-      }
+    const chosen =
+      request.selectedServices.length === 0
+        ? []
+        : tx
+            .select()
+            .from(services)
+            .where(and(inArray(services.id, request.selectedServices), eq(services.isActive, true)))
+            .all();
+    if (chosen.length !== request.selectedServices.length) {
+      throw new BookingError("service", "One of the selected services is no longer offered.");
+    }
 
-      const coupon = request.couponCode ? findCoupon(request.couponCode, tx) : undefined;
-      if (request.couponCode) {
-        const couponError = couponProblem(coupon, studioDateOf(now));
-        if (couponError || !coupon) throw new BookingError("coupon", couponError ?? "");
-        // The guarded increment is the atomic reservation: under any concurrency the count
-        // stops at maxUses (and a CHECK constraint backs it up).
-        const reserved = tx
-          .update(coupons)
-          .set({ currentUses: sql`${coupons.currentUses} + 1` })
-          .where(
-            and(
-              eq(coupons.id, coupon.id),
-              sql`(${coupons.maxUses} = 0 OR ${coupons.currentUses} < ${coupons.maxUses})`,
-            ),
-          )
-          .run();
-        if (reserved.changes !== 1) {
-          throw new BookingError("coupon", "This coupon has reached its usage limit.");
-        }
-      }
-
-      const retainer = request.isRetainer ? null : getActiveRetainer(user.id, now, tx);
-      const drawn = retainerHoursToDraw(retainer, request.recordingDate, hours);
-      if (retainer && drawn > 0) {
-        tx.update(bookings)
-          .set({ retainerHoursUsed: sql`${bookings.retainerHoursUsed} + ${drawn}` })
-          .where(eq(bookings.id, retainer.bookingId))
-          .run();
-      }
-
-      const price = priceBooking({
-        hours,
-        stakeholder: request.stakeholder,
-        servicePrices: chosen.map((service) => service.price),
-        coupon: coupon ? couponTerms(coupon) : null,
-        buysRetainer: request.isRetainer,
-        retainerHoursDrawn: drawn,
-      });
-      const status = price.totalCost === 0 ? "CONFIRMED" : "PENDING_PAYMENT";
-      const window = request.isRetainer ? retainerWindow(request.recordingDate) : null;
-
-      const booking = tx
-        .insert(bookings)
-        .values({
-          userId: user.id,
-          firstName: request.firstName,
-          lastName: request.lastName,
-          businessName: request.businessName ?? null,
-          phoneNumber: request.phoneNumber,
-          email: request.email,
-          stakeholder: isStakeholderAnswer(request.stakeholder) ? "yes" : "no",
-          recordingDate: request.recordingDate,
-          recordingTime: request.recordingTime,
-          guestCount: String(request.guestCount),
-          hoursNeeded: String(hours),
-          startsAt: slot.startsAt,
-          endsAt: slot.endsAt,
-          hourlyRate: price.hourlyRate,
-          totalCost: price.totalCost,
-          originalCost: price.originalCost,
-          couponId: coupon?.id ?? null,
-          couponCode: coupon?.code ?? null,
-          discountAmount: price.discountAmount,
-          status,
-          holdExpiresAt: status === "PENDING_PAYMENT" ? now + settings.holdMinutes * 60_000 : null,
-          isRetainer: request.isRetainer,
-          retainerStartDate: window?.startDate ?? null,
-          retainerEndDate: window?.endDate ?? null,
-          // The purchase schedules the package's first session, which uses its hours.
-          retainerHoursUsed: request.isRetainer ? hours : 0,
-          retainerTotalHours: RETAINER_PACKAGE.hours,
-          retainerBookingId: drawn > 0 ? (retainer?.bookingId ?? null) : null,
-          retainerHoursDrawn: drawn,
-          createdAt: now,
-        })
-        .returning()
-        .get();
-
-      if (chosen.length > 0) {
-        tx.insert(bookingServices)
-          .values(
-            chosen.map((service) => ({
-              bookingId: booking.id,
-              serviceId: service.id,
-              priceAtBooking: service.price,
-            })),
-          )
-          .run();
-      }
-      tx.insert(bookingHistory)
-        .values({
-          bookingId: booking.id,
-          actorUserId: user.id,
-          fromStatus: null,
-          toStatus: status,
-          note: status === "CONFIRMED" ? "Free booking, confirmed at creation" : "Booked online",
-          createdAt: now,
-        })
+    const coupon = request.couponCode ? findCoupon(request.couponCode, tx) : undefined;
+    if (request.couponCode) {
+      const couponError = couponProblem(coupon, studioDateOf(now));
+      if (couponError || !coupon) throw new BookingError("coupon", couponError ?? "");
+      // The guarded increment is the atomic reservation: under any concurrency the count
+      // stops at maxUses (and a CHECK constraint backs it up).
+      const reserved = tx
+        .update(coupons)
+        .set({ currentUses: sql`${coupons.currentUses} + 1` })
+        .where(
+          and(
+            eq(coupons.id, coupon.id),
+            sql`(${coupons.maxUses} = 0 OR ${coupons.currentUses} < ${coupons.maxUses})`,
+          ),
+        )
         .run();
-      enqueueEmail(tx, {
-        kind: "booking-received",
-        to: booking.email,
+      if (reserved.changes !== 1) {
+        throw new BookingError("coupon", "This coupon has reached its usage limit.");
+      }
+    }
+
+    const retainer = request.isRetainer ? null : getActiveRetainer(user.id, now, tx);
+    const drawn = retainerHoursToDraw(retainer, request.recordingDate, hours);
+    if (retainer && drawn > 0) {
+      tx.update(bookings)
+        .set({ retainerHoursUsed: sql`${bookings.retainerHoursUsed} + ${drawn}` })
+        .where(eq(bookings.id, retainer.bookingId))
+        .run();
+    }
+
+    const price = priceBooking({
+      hours,
+      stakeholder: request.stakeholder,
+      servicePrices: chosen.map((service) => service.price),
+      coupon: coupon ? couponTerms(coupon) : null,
+      buysRetainer: request.isRetainer,
+      retainerHoursDrawn: drawn,
+    });
+    const status = price.totalCost === 0 ? "CONFIRMED" : "PENDING_PAYMENT";
+    const window = request.isRetainer ? retainerWindow(request.recordingDate) : null;
+
+    const booking = tx
+      .insert(bookings)
+      .values({
+        userId: user.id,
+        firstName: request.firstName,
+        lastName: request.lastName,
+        businessName: request.businessName ?? null,
+        phoneNumber: request.phoneNumber,
+        email: request.email,
+        stakeholder: isStakeholderAnswer(request.stakeholder) ? "yes" : "no",
+        recordingDate: request.recordingDate,
+        recordingTime: request.recordingTime,
+        guestCount: String(request.guestCount),
+        hoursNeeded: String(hours),
+        startsAt: slot.startsAt,
+        endsAt: slot.endsAt,
+        hourlyRate: price.hourlyRate,
+        totalCost: price.totalCost,
+        originalCost: price.originalCost,
+        couponId: coupon?.id ?? null,
+        couponCode: coupon?.code ?? null,
+        discountAmount: price.discountAmount,
+        status,
+        holdExpiresAt: status === "PENDING_PAYMENT" ? now + settings.holdMinutes * 60_000 : null,
+        isRetainer: request.isRetainer,
+        retainerStartDate: window?.startDate ?? null,
+        retainerEndDate: window?.endDate ?? null,
+        // The purchase schedules the package's first session, which uses its hours.
+        retainerHoursUsed: request.isRetainer ? hours : 0,
+        retainerTotalHours: RETAINER_PACKAGE.hours,
+        retainerBookingId: drawn > 0 ? (retainer?.bookingId ?? null) : null,
+        retainerHoursDrawn: drawn,
+        createdAt: now,
+      })
+      .returning()
+      .get();
+
+    if (chosen.length > 0) {
+      tx.insert(bookingServices)
+        .values(
+          chosen.map((service) => ({
+            bookingId: booking.id,
+            serviceId: service.id,
+            priceAtBooking: service.price,
+          })),
+        )
+        .run();
+    }
+    tx.insert(bookingHistory)
+      .values({
         bookingId: booking.id,
-        ...bookingReceivedEmail({
-          booking,
-          payUrl: `${settings.appUrl}/checkout/${booking.id}`,
-          holdExpiresAt: booking.holdExpiresAt,
-        }),
-      });
-      return booking;
-    },
-    { behavior: "immediate" },
-  );
+        actorUserId: user.id,
+        fromStatus: null,
+        toStatus: status,
+        note: status === "CONFIRMED" ? "Free booking, confirmed at creation" : "Booked online",
+        createdAt: now,
+      })
+      .run();
+    enqueueEmail(tx, {
+      kind: "booking-received",
+      to: booking.email,
+      bookingId: booking.id,
+      ...bookingReceivedEmail({
+        booking,
+        payUrl: `${settings.appUrl}/checkout/${booking.id}`,
+        holdExpiresAt: booking.holdExpiresAt,
+      }),
+    });
+    return booking;
+  });
 }
 
 export function getBooking(id: number, reader: Reader = db): Booking | undefined {

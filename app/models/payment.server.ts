@@ -6,7 +6,7 @@ import {
   payments,
   processedPaymentEvents,
 } from "../../db/schema";
-import { db } from "../db.server";
+import { db, writeTransaction } from "../db.server";
 import { busyWindowFor, conflictsWith } from "../domain/availability";
 import { enqueueEmail } from "../services/email/outbox.server";
 import { paymentReceivedEmail } from "../services/email/templates.server";
@@ -40,98 +40,95 @@ export function recordPayment(
   now: number,
   bufferMinutes: number,
 ): FulfilmentOutcome {
-  return db.transaction(
-    (tx) => {
-      const booking = tx.select().from(bookings).where(eq(bookings.id, report.bookingId)).get();
-      if (report.event && eventSeen(tx, report.event.id)) {
-        return { outcome: "already-recorded" as const, booking };
-      }
-      const existing = tx
-        .select({ id: payments.id })
-        .from(payments)
-        .where(eq(payments.transactionId, report.transactionId))
-        .get();
-      if (existing) {
-        markEventSeen(tx, report, now);
-        return { outcome: "already-recorded" as const, booking };
-      }
-      if (!booking) return { outcome: "not-payable" as const, booking, reason: "No such booking" };
-      if (report.amount !== booking.totalCost) {
-        // Never mark a booking paid for a different sum; staff see it in the logs.
-        return {
-          outcome: "not-payable" as const,
-          booking,
-          reason: `Amount ${report.amount} does not match the booking total ${booking.totalCost}`,
-        };
-      }
-      // A hold that ran out gave back its coupon use and retainer hours; only a booking that
-      // took neither can simply be reinstated. Others are left for staff (logged by caller).
-      const reinstatable =
-        booking.status === "CANCELLED" &&
-        booking.cancellationReason === HOLD_EXPIRED_REASON &&
-        booking.couponId === null &&
-        booking.retainerHoursDrawn === 0 &&
-        slotStillFree(tx, booking, now, bufferMinutes);
-      if (booking.status !== "PENDING_PAYMENT" && !reinstatable) {
-        return {
-          outcome: "not-payable" as const,
-          booking,
-          reason: `Booking is ${booking.status}`,
-        };
-      }
-
-      tx.insert(payments)
-        .values({
-          bookingId: booking.id,
-          userId: booking.userId,
-          amount: report.amount,
-          paymentMethod: report.method,
-          paymentDate: now,
-          transactionId: report.transactionId,
-          paymentDetails: report.details,
-        })
-        .run();
-      const paid = tx
-        .update(bookings)
-        .set({
-          status: "PENDING",
-          holdExpiresAt: null,
-          cancellationReason: null,
-          cancelledAt: null,
-        })
-        .where(and(eq(bookings.id, booking.id), eq(bookings.status, booking.status)))
-        .returning()
-        .get();
-      if (!paid) throw new Error("Booking changed during payment");
-      tx.insert(bookingHistory)
-        .values({
-          bookingId: booking.id,
-          actorUserId: booking.userId,
-          fromStatus: booking.status,
-          toStatus: "PENDING",
-          note:
-            booking.status === "CANCELLED"
-              ? "Paid after the hold ran out; the slot was still free"
-              : "Paid by card",
-          createdAt: now,
-        })
-        .run();
+  return writeTransaction((tx) => {
+    const booking = tx.select().from(bookings).where(eq(bookings.id, report.bookingId)).get();
+    if (report.event && eventSeen(tx, report.event.id)) {
+      return { outcome: "already-recorded" as const, booking };
+    }
+    const existing = tx
+      .select({ id: payments.id })
+      .from(payments)
+      .where(eq(payments.transactionId, report.transactionId))
+      .get();
+    if (existing) {
       markEventSeen(tx, report, now);
-      enqueueEmail(tx, {
-        kind: "payment-received",
-        to: paid.email,
-        bookingId: paid.id,
-        ...paymentReceivedEmail({
-          booking: paid,
-          amount: report.amount,
-          brand: report.details.brand,
-          last4: report.details.last4,
-        }),
-      });
-      return { outcome: "paid" as const, booking: paid };
-    },
-    { behavior: "immediate" },
-  );
+      return { outcome: "already-recorded" as const, booking };
+    }
+    if (!booking) return { outcome: "not-payable" as const, booking, reason: "No such booking" };
+    if (report.amount !== booking.totalCost) {
+      // Never mark a booking paid for a different sum; staff see it in the logs.
+      return {
+        outcome: "not-payable" as const,
+        booking,
+        reason: `Amount ${report.amount} does not match the booking total ${booking.totalCost}`,
+      };
+    }
+    // A hold that ran out gave back its coupon use and retainer hours; only a booking that
+    // took neither can simply be reinstated. Others are left for staff (logged by caller).
+    const reinstatable =
+      booking.status === "CANCELLED" &&
+      booking.cancellationReason === HOLD_EXPIRED_REASON &&
+      booking.couponId === null &&
+      booking.retainerHoursDrawn === 0 &&
+      slotStillFree(booking, now, bufferMinutes);
+    if (booking.status !== "PENDING_PAYMENT" && !reinstatable) {
+      return {
+        outcome: "not-payable" as const,
+        booking,
+        reason: `Booking is ${booking.status}`,
+      };
+    }
+
+    tx.insert(payments)
+      .values({
+        bookingId: booking.id,
+        userId: booking.userId,
+        amount: report.amount,
+        paymentMethod: report.method,
+        paymentDate: now,
+        transactionId: report.transactionId,
+        paymentDetails: report.details,
+      })
+      .run();
+    const paid = tx
+      .update(bookings)
+      .set({
+        status: "PENDING",
+        holdExpiresAt: null,
+        cancellationReason: null,
+        cancelledAt: null,
+      })
+      .where(and(eq(bookings.id, booking.id), eq(bookings.status, booking.status)))
+      .returning()
+      .get();
+    if (!paid) throw new Error("Booking changed during payment");
+    tx.insert(bookingHistory)
+      .values({
+        bookingId: booking.id,
+        actorUserId: booking.userId,
+        fromStatus: booking.status,
+        toStatus: "PENDING",
+        note:
+          booking.status === "CANCELLED"
+            ? "Paid after the hold ran out; the slot was still free"
+            : "Paid by card",
+        createdAt: now,
+      })
+      .run();
+    markEventSeen(tx, report, now);
+    enqueueEmail(tx, {
+      kind: "payment-received",
+      to: paid.email,
+      bookingId: paid.id,
+      ...paymentReceivedEmail({
+        booking: paid,
+        amount: report.amount,
+        brand: report.details.brand,
+        last4: report.details.last4,
+      }),
+    });
+    return { outcome: "paid" as const, booking: paid };
+  });
 }
 
 function eventSeen(tx: Tx, eventId: string): boolean {
@@ -158,14 +155,12 @@ function markEventSeen(tx: Tx, report: PaymentReport, now: number) {
     .run();
 }
 
-/** A booking whose hold ran out may still be paid if nobody took its slot meanwhile. */
-function slotStillFree(tx: Tx, booking: Booking, now: number, bufferMinutes: number): boolean {
-  const busy = readBusyRanges(
-    busyWindowFor(booking.recordingDate, bufferMinutes),
-    now,
-    tx,
-    booking.id,
-  );
+/**
+ * A booking whose hold ran out may still be paid if nobody took its slot meanwhile. Called
+ * inside the payment's write transaction, so it reads what that transaction sees.
+ */
+function slotStillFree(booking: Booking, now: number, bufferMinutes: number): boolean {
+  const busy = readBusyRanges(busyWindowFor(booking.recordingDate, bufferMinutes), now, booking.id);
   return !conflictsWith(booking, busy, bufferMinutes);
 }
 

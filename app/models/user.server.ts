@@ -1,7 +1,7 @@
 import { hash, verify } from "@node-rs/argon2";
 import { eq, sql } from "drizzle-orm";
 import { type User, users } from "../../db/schema";
-import { db, isUniqueViolation } from "../db.server";
+import { db, isUniqueViolation, unlessBusy } from "../db.server";
 import type { RegisterInput } from "../domain/account";
 
 /** OWASP's argon2id baseline: 19 MiB, 2 iterations, 1 lane. */
@@ -28,8 +28,15 @@ export function toPublicUser(user: User) {
 }
 export type PublicUser = ReturnType<typeof toPublicUser>;
 
+// Every signed-in request runs this: prepared once instead of rebuilt and re-prepared each time.
+const userById = db
+  .select()
+  .from(users)
+  .where(eq(users.id, sql.placeholder("id")))
+  .prepare();
+
 export function getUserById(id: number): User | undefined {
-  return db.select().from(users).where(eq(users.id, id)).get();
+  return userById.get({ id });
 }
 
 export function getUserByUsername(username: string): User | undefined {
@@ -57,20 +64,22 @@ export async function createUser(input: RegisterInput): Promise<User> {
   // Hash before the write: an await inside a transaction would hold the write lock.
   const passwordHash = await hashPassword(input.password);
   try {
-    return db
-      .insert(users)
-      .values({
-        username: input.username,
-        passwordHash,
-        firstName: input.firstName,
-        lastName: input.lastName,
-        businessName: input.businessName ?? null,
-        phoneNumber: input.phoneNumber,
-        email: input.email,
-        isStakeholder: input.isStakeholder,
-      })
-      .returning()
-      .get();
+    return unlessBusy(() =>
+      db
+        .insert(users)
+        .values({
+          username: input.username,
+          passwordHash,
+          firstName: input.firstName,
+          lastName: input.lastName,
+          businessName: input.businessName ?? null,
+          phoneNumber: input.phoneNumber,
+          email: input.email,
+          isStakeholder: input.isStakeholder,
+        })
+        .returning()
+        .get(),
+    );
   } catch (error) {
     // The unique index on lower(username) is the authority, also under concurrent sign-ups.
     if (isUniqueViolation(error)) throw new UsernameTakenError();

@@ -6,6 +6,7 @@ import { type FormReply, useSchemaForm } from "../components/ui/use-schema-form"
 import { loginSchema, registerFormSchema } from "../domain/account";
 import { createUser, UsernameTakenError } from "../models/user.server";
 import { authenticator, InvalidCredentialsError, requireAnonymous } from "../services/auth.server";
+import { readForm } from "../services/form.server";
 import { takeAttempt, tooManyAttemptsMessage } from "../services/rate-limit.server";
 import { clientAddressContext } from "../services/request-context.server";
 import { createUserSession } from "../services/session.server";
@@ -23,7 +24,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   await requireAnonymous(request);
   // remix-auth's form strategy reads the body itself, so conform parses a clone.
-  const formData = await request.clone().formData();
+  const formData = await readForm(request.clone());
   const intent = formData.get("intent");
   const clientAddress = context.get(clientAddressContext);
 

@@ -1,4 +1,5 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
+import { parseId } from "../domain/ids";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useMemo } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
@@ -14,6 +15,7 @@ import { studioDateOf } from "../domain/studio-time";
 import { getBookingServices, getOwnBooking, isPayable } from "../models/booking.server";
 import { requireUser } from "../services/auth.server";
 import { env } from "../services/env.server";
+import { readForm } from "../services/form.server";
 import { logError } from "../services/log.server";
 import { paymentProvider } from "../services/payments/provider.server";
 import { chargeSandboxCard, notPayableMessage } from "../services/payments/sandbox.server";
@@ -32,8 +34,8 @@ function studioMonth(now: number) {
 
 async function requireOwnBooking(request: Request, bookingId: string) {
   const user = await requireUser(request);
-  const id = Number(bookingId);
-  const booking = Number.isSafeInteger(id) ? getOwnBooking(id, user.id) : undefined;
+  const id = parseId(bookingId);
+  const booking = id === null ? undefined : getOwnBooking(id, user.id);
   // Another customer's booking is as missing as one that does not exist.
   if (!booking) throw data("Not found", { status: 404 });
   return booking;
@@ -69,7 +71,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const booking = await requireOwnBooking(request, params.bookingId);
   const now = Date.now();
   const provider = paymentProvider();
-  const formData = await request.formData();
+  const formData = await readForm(request);
 
   if (!isPayable(booking, now)) {
     const message = notPayableMessage(booking, now);

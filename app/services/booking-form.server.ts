@@ -1,5 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { BookingFormData, BookingFormReply } from "../components/booking/types";
+import { isDatabaseBusyResponse } from "../db.server";
 import { BOOKING_LIMITS, earliestBookableDate } from "../domain/availability";
 import { bookingFormSchema, quoteQuerySchema } from "../domain/booking-form";
 import { COUPON_MESSAGES } from "../domain/coupons";
@@ -17,6 +18,7 @@ import { checkCoupon, toCouponSummary } from "../models/coupon.server";
 import { listServices } from "../models/service.server";
 import type { PublicUser } from "../models/user.server";
 import { env } from "./env.server";
+import { readForm } from "./form.server";
 import type { RouterContextProvider } from "react-router";
 import { redirectWithError, redirectWithSuccess, replyWithToast } from "./toast.server";
 
@@ -103,7 +105,7 @@ export async function bookingFormAction(
   context: Readonly<RouterContextProvider>,
   user: PublicUser | null,
 ) {
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const intent = formData.get("intent");
   const now = Date.now();
   const availability = availabilityFor(formData, now);
@@ -181,6 +183,11 @@ export async function bookingFormAction(
           : "Complete your payment to secure your session.",
     });
   } catch (error) {
+    // Another connection held the database past busy_timeout: nothing was written, so the
+    // customer keeps the filled-in form and is asked to send it again.
+    if (isDatabaseBusyResponse(error)) {
+      return toast(reply({}), BOOKING_ERROR, { status: 503 });
+    }
     if (!(error instanceof BookingError)) throw error;
     const fresh = availabilityFor(formData, now);
     if (error.kind === "slot") {

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { and, eq, gt, lt } from "drizzle-orm";
+import { and, eq, gt, lt, sql } from "drizzle-orm";
 import { createCookie } from "react-router";
 import { sessions } from "../../db/schema";
-import { db } from "../db.server";
+import { db, unlessBusy, writeTransaction } from "../db.server";
 import { env } from "./env.server";
 
 const MAX_AGE_MS = env.SESSION_MAX_AGE_DAYS * 24 * 60 * 60 * 1000;
@@ -22,15 +22,20 @@ async function readSessionId(request: Request): Promise<string | null> {
   return typeof value === "string" && value.length > 0 ? value : null;
 }
 
+// Every signed-in request runs this: prepared once instead of rebuilt and re-prepared each time.
+const liveSession = db
+  .select({ userId: sessions.userId })
+  .from(sessions)
+  .where(
+    and(eq(sessions.id, sql.placeholder("id")), gt(sessions.expiresAt, sql.placeholder("now"))),
+  )
+  .prepare();
+
 /** The signed-in user's id, or null when there is no live session. */
 export async function getSessionUserId(request: Request): Promise<number | null> {
   const id = await readSessionId(request);
   if (!id) return null;
-  const row = db
-    .select({ userId: sessions.userId })
-    .from(sessions)
-    .where(and(eq(sessions.id, id), gt(sessions.expiresAt, Date.now())))
-    .get();
+  const row = liveSession.get({ id, now: Date.now() });
   return row?.userId ?? null;
 }
 
@@ -42,7 +47,7 @@ export async function createUserSession(request: Request, userId: number): Promi
   const previous = await readSessionId(request);
   const id = randomBytes(32).toString("base64url");
   const nowMs = Date.now();
-  db.transaction((tx) => {
+  writeTransaction((tx) => {
     if (previous) tx.delete(sessions).where(eq(sessions.id, previous)).run();
     // Expired rows of anyone are swept here rather than by a timer.
     tx.delete(sessions).where(lt(sessions.expiresAt, nowMs)).run();
@@ -56,6 +61,6 @@ export async function createUserSession(request: Request, userId: number): Promi
 /** Ends the session in the database (so a copied cookie dies too) and clears the cookie. */
 export async function destroyUserSession(request: Request): Promise<string> {
   const id = await readSessionId(request);
-  if (id) db.delete(sessions).where(eq(sessions.id, id)).run();
+  if (id) unlessBusy(() => db.delete(sessions).where(eq(sessions.id, id)).run());
   return sessionCookie.serialize("", { maxAge: 0, expires: new Date(0) });
 }

@@ -5,7 +5,6 @@ import { serverForThisFile } from "../setup/server-for-this-file";
 const server = serverForThisFile();
 
 const userCount = () => server.count("users");
-const sessionCount = () => server.count("sessions");
 
 function postJson(path: string, body: unknown, headers: Record<string, string> = {}) {
   return fetch(`${server.url}${path}`, {
@@ -42,16 +41,6 @@ describe("POST /api/register", () => {
       payload.username,
     )[0];
     expect(stored?.password_hash).toMatch(/^\$argon2id\$/);
-  });
-
-  it("sets an HttpOnly, SameSite=Lax, Secure session cookie holding only an id", async () => {
-    const { response } = await register();
-    const session = response.headers.getSetCookie().find((c) => c.startsWith("__session="));
-    expect(session).toBeDefined();
-    expect(session).toMatch(/HttpOnly/i);
-    expect(session).toMatch(/SameSite=Lax/i);
-    expect(session).toMatch(/Secure/i);
-    expect(session).toMatch(/Max-Age=\d+/i);
   });
 
   it("refuses a taken username, whatever its case, and writes nothing", async () => {
@@ -149,20 +138,6 @@ describe("POST /api/login and /api/logout", () => {
     expect((await response.json()).message).toBe("Username is required");
   });
 
-  it("ends the session in the database so a copied cookie is dead after logout", async () => {
-    const { cookie } = await register();
-    const sessionsBefore = sessionCount();
-    const logout = await fetch(`${server.url}/api/logout`, {
-      method: "POST",
-      headers: { Cookie: cookie },
-    });
-    expect(logout.status).toBe(200);
-    expect(sessionCount()).toBe(sessionsBefore - 1);
-    const copied = await fetch(`${server.url}/api/user`, { headers: { Cookie: cookie } });
-    expect(copied.status).toBe(401);
-    expect(await copied.json()).toEqual({ message: "Not authenticated" });
-  });
-
   it("refuses other methods with 405", async () => {
     for (const path of ["/api/login", "/api/register", "/api/logout"]) {
       const response = await fetch(`${server.url}${path}`);
@@ -186,30 +161,6 @@ describe("GET /api/user", () => {
       headers: { Cookie: "__session=abc.def" },
     });
     expect(forged.status).toBe(401);
-  });
-});
-
-describe("cross-site writes", () => {
-  it("refuses a foreign Origin or Sec-Fetch-Site: cross-site on /api/* and writes nothing", async () => {
-    const before = userCount();
-    const foreignOrigin = await postJson("/api/register", registrationPayload(), {
-      Origin: "https://evil.example",
-    });
-    expect(foreignOrigin.status).toBe(403);
-    const crossSite = await postJson("/api/register", registrationPayload(), {
-      "Sec-Fetch-Site": "cross-site",
-    });
-    expect(crossSite.status).toBe(403);
-    expect((await crossSite.json()).message).toBe("Cross-site request refused");
-    expect(userCount()).toBe(before);
-  });
-
-  it("accepts a same-origin browser request", async () => {
-    const response = await postJson("/api/register", registrationPayload(), {
-      Origin: server.url,
-      "Sec-Fetch-Site": "same-origin",
-    });
-    expect(response.status).toBe(201);
   });
 });
 

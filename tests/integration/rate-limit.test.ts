@@ -4,14 +4,19 @@ import { serverForThisFile } from "../setup/server-for-this-file";
 
 const server = serverForThisFile({ LOGIN_RATE_LIMIT: "3", REGISTER_RATE_LIMIT: "2" });
 
+/** Without TRUST_PROXY, neither forwarded header names the client: both are spoofed here. */
 const post = (path: string, body: unknown, forwardedFor: string) =>
   fetch(`${server.url}${path}`, {
     method: "POST",
-    headers: { "Content-Type": "application/json", "X-Forwarded-For": forwardedFor },
+    headers: {
+      "Content-Type": "application/json",
+      "X-Forwarded-For": forwardedFor,
+      "Fly-Client-IP": forwardedFor,
+    },
     body: JSON.stringify(body),
   });
 
-it("limits login attempts per client, and a spoofed X-Forwarded-For buys no new ones", async () => {
+it("limits login attempts per client, and a spoofed X-Forwarded-For or Fly-Client-IP buys no new ones", async () => {
   const statuses: number[] = [];
   for (let attempt = 0; attempt < 5; attempt += 1) {
     const response = await post(

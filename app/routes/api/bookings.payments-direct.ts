@@ -1,4 +1,5 @@
 import { CARD_MESSAGES, cardFormSchema } from "../../domain/card";
+import { parseId } from "../../domain/ids";
 import { studioDateOf } from "../../domain/studio-time";
 import { z } from "../../domain/zod";
 import { getOwnBooking, isPayable, toBookingJson } from "../../models/booking.server";
@@ -31,12 +32,6 @@ function paymentBodySchema(now: number) {
   });
 }
 
-function bookingIdFrom(param: string | undefined): number | null {
-  if (!param || !/^\d{1,15}$/.test(param)) return null;
-  const id = Number(param);
-  return Number.isSafeInteger(id) && id > 0 ? id : null;
-}
-
 export function loader() {
   return methodNotAllowed("POST");
 }
@@ -51,7 +46,7 @@ export function loader() {
 export async function action({ request, params }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed("POST");
   const user = await requireApiUser(request);
-  const id = bookingIdFrom(params.id);
+  const id = parseId(params.id);
   const booking = id === null ? undefined : getOwnBooking(id, user.id);
   if (!booking) return jsonError(404, NOT_FOUND);
   if (env.PAYMENT_PROVIDER === "stripe") {

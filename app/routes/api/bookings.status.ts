@@ -1,4 +1,5 @@
 import { BOOKING_STATUSES } from "../../../db/schema";
+import { parseId } from "../../domain/ids";
 import { z } from "../../domain/zod";
 import { confirmOwnFreeBooking, getOwnBooking, toBookingJson } from "../../models/booking.server";
 import { jsonError, methodNotAllowed, readJson } from "../../services/api.server";
@@ -17,12 +18,6 @@ const statusBodySchema = z.object({
 });
 
 /** A positive integer id from the URL, or null for anything else (answered as not found). */
-function bookingIdFrom(param: string | undefined): number | null {
-  if (!param || !/^\d{1,15}$/.test(param)) return null;
-  const id = Number(param);
-  return Number.isSafeInteger(id) && id > 0 ? id : null;
-}
-
 export function loader() {
   return methodNotAllowed("PATCH");
 }
@@ -37,7 +32,7 @@ export function loader() {
 export async function action({ request, params }: Route.ActionArgs) {
   if (request.method !== "PATCH") return methodNotAllowed("PATCH");
   const user = await requireApiUser(request);
-  const id = bookingIdFrom(params.id);
+  const id = parseId(params.id);
   if (id === null) return jsonError(404, NOT_FOUND);
   const { status } = await readJson(request, statusBodySchema);
 

@@ -1,4 +1,4 @@
-import { desc, eq } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import { bookings } from "../../../db/schema";
 import { db } from "../../db.server";
 import { bookingPayloadSchema } from "../../domain/booking-form";
@@ -16,6 +16,15 @@ import type { Route } from "./+types/bookings";
 /** The dashboard shows a customer's sessions; more than this is not a customer's list. */
 const OWN_BOOKINGS_LIMIT = 100;
 
+// Prepared once: the dashboard's list is read far more often than anything is booked.
+const ownBookings = db
+  .select()
+  .from(bookings)
+  .where(eq(bookings.userId, sql.placeholder("userId")))
+  .orderBy(desc(bookings.createdAt), desc(bookings.id))
+  .limit(OWN_BOOKINGS_LIMIT)
+  .prepare();
+
 /**
  * GET /api/bookings: the caller's own bookings, newest first (spec section 7). Holds that ran
  * out are cancelled first, so an unpaid booking whose slot was released is not offered for
@@ -25,13 +34,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireApiUser(request);
   const now = Date.now();
   expireHolds(now);
-  const rows = db
-    .select()
-    .from(bookings)
-    .where(eq(bookings.userId, user.id))
-    .orderBy(desc(bookings.createdAt), desc(bookings.id))
-    .limit(OWN_BOOKINGS_LIMIT)
-    .all();
+  const rows = ownBookings.all({ userId: user.id });
   return Response.json(rows.map(toBookingJson));
 }
 

@@ -1,7 +1,12 @@
+import { methodNotAllowed } from "../../services/api.server";
 import { requireApiUser } from "../../services/auth.server";
 import type { Route } from "./+types/user";
 
 /** GET /api/user: the signed-in user, or 401 when signed out (spec section 7). */
 export async function loader({ request }: Route.LoaderArgs) {
   return Response.json(await requireApiUser(request));
+}
+
+export function action() {
+  return methodNotAllowed("GET");
 }

@@ -1,7 +1,7 @@
 import { and, eq, isNull, or } from "drizzle-orm";
 import Stripe from "stripe";
 import { type Booking, bookings, processedPaymentEvents } from "../../../db/schema";
-import { db } from "../../db.server";
+import { db, writeTransaction } from "../../db.server";
 import { sessionDate, sessionTimeRange } from "../../domain/booking-display";
 import { extendHold, getBooking, isPayable } from "../../models/booking.server";
 import { recordPayment } from "../../models/payment.server";
@@ -194,40 +194,37 @@ type CheckoutPlan =
  * outlives the hold: a slot cannot be paid for after it was released.
  */
 function planCheckout(bookingId: number, now: number, staleSessionId: string | null): CheckoutPlan {
-  return db.transaction(
-    (tx) => {
-      const booking = getBooking(bookingId, tx);
-      if (!booking || !isPayable(booking, now)) {
-        return {
-          kind: "not-payable" as const,
-          message: booking ? notPayableMessage(booking, now) : "This booking does not exist.",
-        };
-      }
-      if (booking.checkoutSessionId !== null && booking.checkoutSessionId !== staleSessionId) {
-        return { kind: "opened-elsewhere" as const };
-      }
-      const planned = booking.checkoutSessionId === null ? booking.checkoutExpiresAt : null;
-      const joinable = planned !== null && planned >= now + SESSION_MS - JOIN_PLAN_MS;
-      const until = joinable ? planned : now + SESSION_MS;
-      // Runs on the same connection, so inside this transaction.
-      const held = extendHold(bookingId, until, now);
-      if (!held) return { kind: "not-payable" as const, message: notPayableMessage(booking, now) };
-      tx.update(bookings)
-        .set({ checkoutSessionId: null, checkoutExpiresAt: until })
-        .where(
-          and(
-            eq(bookings.id, bookingId),
-            or(
-              isNull(bookings.checkoutSessionId),
-              staleSessionId === null ? undefined : eq(bookings.checkoutSessionId, staleSessionId),
-            ),
+  return writeTransaction((tx) => {
+    const booking = getBooking(bookingId, tx);
+    if (!booking || !isPayable(booking, now)) {
+      return {
+        kind: "not-payable" as const,
+        message: booking ? notPayableMessage(booking, now) : "This booking does not exist.",
+      };
+    }
+    if (booking.checkoutSessionId !== null && booking.checkoutSessionId !== staleSessionId) {
+      return { kind: "opened-elsewhere" as const };
+    }
+    const planned = booking.checkoutSessionId === null ? booking.checkoutExpiresAt : null;
+    const joinable = planned !== null && planned >= now + SESSION_MS - JOIN_PLAN_MS;
+    const until = joinable ? planned : now + SESSION_MS;
+    // Runs on the same connection, so inside this transaction.
+    const held = extendHold(bookingId, until, now);
+    if (!held) return { kind: "not-payable" as const, message: notPayableMessage(booking, now) };
+    tx.update(bookings)
+      .set({ checkoutSessionId: null, checkoutExpiresAt: until })
+      .where(
+        and(
+          eq(bookings.id, bookingId),
+          or(
+            isNull(bookings.checkoutSessionId),
+            staleSessionId === null ? undefined : eq(bookings.checkoutSessionId, staleSessionId),
           ),
-        )
-        .run();
-      return { kind: "create" as const, booking: held, until };
-    },
-    { behavior: "immediate" },
-  );
+        ),
+      )
+      .run();
+    return { kind: "create" as const, booking: held, until };
+  });
 }
 
 function checkoutParams(

@@ -1,0 +1,112 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { fileURLToPath } from "node:url";
+import { collectOutput } from "../../tests/setup/server";
+
+/** The processes the bench measures: the production app and the bare baseline. */
+export type BenchProcess = {
+  url: string;
+  pid: number;
+  /** Resident-set high-water mark (VmHWM) so far, in MB. */
+  peakRssMb(): number;
+  output(): string;
+  stop(): Promise<void>;
+};
+
+export const PROJECT_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(),
+      );
+    });
+  });
+}
+
+function peakRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
+  return kb / 1024;
+}
+
+async function waitUntilUp(child: ChildProcess, probe: string, output: () => string) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`Process exited early:\n${output()}`);
+    try {
+      await fetch(probe);
+      return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`Process did not start:\n${output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function launch(
+  args: string[],
+  env: Record<string, string>,
+  port: number,
+  probePath: string,
+): Promise<BenchProcess> {
+  const child = spawn(process.execPath, args, {
+    cwd: PROJECT_ROOT,
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const output = collectOutput(child);
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntilUp(child, `${url}${probePath}`, output);
+  const pid = child.pid ?? 0;
+  return {
+    url,
+    pid,
+    peakRssMb: () => peakRssMb(pid),
+    output,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+
+/** `node server.js` on the production build, as `npm start` runs it, on its own database. */
+export async function startApp(dbPath: string): Promise<BenchProcess> {
+  const port = await freePort();
+  return launch(
+    ["server.js"],
+    {
+      NODE_ENV: "production",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      DATABASE_PATH: dbPath,
+      SESSION_SECRET: "bench-only-session-secret-0123456789abcdef",
+      PAYMENT_PROVIDER: "sandbox",
+      // The bench signs up its own accounts; the limits are for people.
+      LOGIN_RATE_LIMIT: "1000",
+      REGISTER_RATE_LIMIT: "1000",
+    },
+    port,
+    "/healthz",
+  );
+}
+
+/** The bare `node:http` baseline (bare-server.ts) on the same database file. */
+export async function startBare(dbPath: string): Promise<BenchProcess> {
+  const port = await freePort();
+  return launch(
+    ["--import", "tsx", "scripts/bench/bare-server.ts"],
+    { BARE_PORT: String(port), DATABASE_PATH: dbPath },
+    port,
+    "/",
+  );
+}

@@ -1,0 +1,310 @@
+/**
+ * Who may do what on every route of app/routes.ts: the one place where access is declared.
+ * authorization.test.ts walks the route table and fails for a route without a rule here (and
+ * for a rule whose route is gone), then sends every request below as each actor and checks the
+ * status, the redirect, and that the database is unchanged unless the outcome says `writes`.
+ *
+ * Actors: a visitor (no cookie), `customer` (owns the booking of owner-scoped routes),
+ * `otherCustomer` (another customer opening that booking) and `admin`.
+ */
+
+export const ACTORS = ["visitor", "customer", "otherCustomer", "admin"] as const;
+export type ActorName = (typeof ACTORS)[number];
+
+export type Outcome = {
+  status: number;
+  /** Where a redirect goes (`.data` redirects are compared the same way). */
+  location?: string | RegExp;
+  /** The request is allowed to change the database; every other request must not. */
+  writes?: boolean;
+};
+export type PerActor = Record<ActorName, Outcome>;
+
+/** What a request may need, made fresh for each request by the test. */
+export type RequestContext = {
+  /** An unpaid booking of `customer`, new for this request (only when the rule asks for it). */
+  bookingId: number;
+  /** A free two-hour slot, new on every call. */
+  freshSlot(): { date: string; time: string };
+  /** A username nobody has yet. */
+  freshUsername(): string;
+  /** The acting user's own credentials, or a spare account's for the visitor. */
+  credentials: { username: string; password: string };
+};
+
+type Make<T> = (context: RequestContext) => T;
+
+/** Pages: GET of the page and of its `.data` URL share `load`; form posts to both share `action`. */
+export type PageRule = {
+  kind: "page";
+  /** A concrete URL when the path has parameters. */
+  url?: Make<string>;
+  ownedBooking?: boolean;
+  load: PerActor;
+  action: PerActor;
+  form?: Make<Record<string, string>>;
+};
+
+export const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+export type Method = (typeof METHODS)[number];
+
+/** Resource routes (JSON): every method, on the URL and on its `.data` URL. */
+export type ResourceRule = {
+  kind: "resource";
+  url?: Make<string>;
+  ownedBooking?: boolean;
+  methods: Record<Method, PerActor>;
+  body?: Make<Record<string, unknown>>;
+  /** Further requests worth their own rule (a query that needs more rights). */
+  extra?: { name: string; method: Method; url: Make<string>; expect: PerActor }[];
+};
+
+export type AccessRule = PageRule | ResourceRule;
+
+const ok: Outcome = { status: 200 };
+const created: Outcome = { status: 201, writes: true };
+const status = (code: number): Outcome => ({ status: code });
+const redirect = (location: string | RegExp, writes = false): Outcome => ({
+  status: 302,
+  location,
+  writes,
+});
+const everyone = (outcome: Outcome): PerActor => ({
+  visitor: outcome,
+  customer: outcome,
+  otherCustomer: outcome,
+  admin: outcome,
+});
+/** A visitor gets one answer, every signed-in actor another. */
+const signedIn = (visitor: Outcome, user: Outcome): PerActor => ({
+  visitor,
+  customer: user,
+  otherCustomer: user,
+  admin: user,
+});
+/** Only the owner of the booking may; another customer and an admin see it as missing. */
+const ownerOnly = (visitor: Outcome, owner: Outcome, others: Outcome): PerActor => ({
+  visitor,
+  customer: owner,
+  otherCustomer: others,
+  admin: others,
+});
+const getOnly = (get: PerActor): Record<Method, PerActor> => ({
+  GET: get,
+  POST: everyone(status(405)),
+  PUT: everyone(status(405)),
+  PATCH: everyone(status(405)),
+  DELETE: everyone(status(405)),
+});
+/** Anything but POST is refused before any check of the caller. */
+const postOnly = (post: PerActor): Record<Method, PerActor> => ({
+  GET: everyone(status(405)),
+  POST: post,
+  PUT: everyone(status(405)),
+  PATCH: everyone(status(405)),
+  DELETE: everyone(status(405)),
+});
+
+const toAuth = redirect("/auth");
+const noAction = everyone(status(405));
+
+function bookingForm(slot: { date: string; time: string }) {
+  return {
+    intent: "book",
+    firstName: "Ada",
+    lastName: "Lovelace",
+    businessName: "",
+    phoneNumber: "404-555-0100",
+    email: "ada@example.com",
+    stakeholder: "no",
+    recordingDate: slot.date,
+    recordingTime: slot.time,
+    guestCount: "1",
+    hoursNeeded: "2",
+  };
+}
+
+const SANDBOX_CARD = {
+  cardName: "Ada Lovelace",
+  cardNumber: "4242 4242 4242 4242",
+  expirationDate: "12/39",
+  cvv: "987",
+};
+
+/** Keyed by the route's URL pattern as in app/routes.ts ("/" for the index). */
+export const ACCESS_RULES: Record<string, AccessRule> = {
+  "/": {
+    kind: "page",
+    load: everyone(ok),
+    form: ({ freshSlot }) => bookingForm(freshSlot()),
+    // A visitor is sent to sign in; anyone signed in books (and goes on to pay).
+    action: signedIn(redirect("/auth#main"), redirect(/^\/checkout\/\d+#main$/, true)),
+  },
+  "/auth": {
+    kind: "page",
+    load: signedIn(ok, redirect("/")),
+    form: ({ freshUsername }) => ({
+      intent: "register",
+      username: freshUsername(),
+      password: "correct-horse-battery",
+      confirmPassword: "correct-horse-battery",
+      firstName: "Ada",
+      lastName: "Lovelace",
+      phoneNumber: "404-555-0100",
+      email: "ada@example.com",
+      businessName: "",
+    }),
+    action: signedIn(redirect("/", true), redirect("/")),
+  },
+  "/dashboard": { kind: "page", load: signedIn(toAuth, ok), action: noAction },
+  "/logout": {
+    kind: "page",
+    // Logging out is a POST: a GET (a prefetch, a link on another site) changes nothing.
+    load: everyone(redirect("/")),
+    action: signedIn(redirect("/"), redirect("/", true)),
+  },
+  "/checkout/:bookingId": {
+    kind: "page",
+    url: ({ bookingId }) => `/checkout/${bookingId}`,
+    ownedBooking: true,
+    load: ownerOnly(toAuth, ok, status(404)),
+    form: () => ({ ...SANDBOX_CARD, paymentMethod: "card" }),
+    action: ownerOnly(toAuth, redirect(/^\/booking-success\?session_id=/, true), status(404)),
+  },
+  // Public: it only says whether a payment reference was paid.
+  "/booking-success": { kind: "page", load: everyone(ok), action: noAction },
+  "/admin": {
+    kind: "page",
+    load: { ...signedIn(toAuth, redirect("/dashboard")), admin: ok },
+    action: noAction,
+  },
+  "/admin/dashboard": {
+    kind: "page",
+    load: { ...signedIn(toAuth, redirect("/dashboard")), admin: ok },
+    action: noAction,
+  },
+  "/healthz": { kind: "resource", methods: getOnly(everyone(ok)) },
+  "/api/user": { kind: "resource", methods: getOnly(signedIn(status(401), ok)) },
+  "/api/login": {
+    kind: "resource",
+    body: ({ credentials }) => credentials,
+    methods: postOnly(everyone({ status: 200, writes: true })),
+  },
+  "/api/register": {
+    kind: "resource",
+    body: ({ freshUsername }) => ({
+      username: freshUsername(),
+      password: "correct-horse-battery",
+      firstName: "Ada",
+      lastName: "Lovelace",
+      businessName: "",
+      phoneNumber: "404-555-0100",
+      email: "ada@example.com",
+      isStakeholder: false,
+    }),
+    methods: postOnly(everyone(created)),
+  },
+  "/api/logout": {
+    kind: "resource",
+    // Idempotent: a visitor's logout has no session to end.
+    methods: postOnly(signedIn(ok, { status: 200, writes: true })),
+  },
+  "/api/services": {
+    kind: "resource",
+    methods: getOnly(everyone(ok)),
+    extra: [
+      {
+        name: "inactive services included",
+        method: "GET",
+        url: () => "/api/services?activeOnly=false",
+        expect: {
+          visitor: status(401),
+          customer: status(403),
+          otherCustomer: status(403),
+          admin: ok,
+        },
+      },
+    ],
+  },
+  "/api/coupons/validate/:code": {
+    kind: "resource",
+    url: () => "/api/coupons/validate/NOSUCHCODE",
+    // Signed-in users only, so codes cannot be probed anonymously.
+    methods: getOnly(signedIn(status(401), ok)),
+  },
+  "/api/availability": {
+    kind: "resource",
+    url: ({ freshSlot }) => `/api/availability?date=${freshSlot().date}&hours=2`,
+    methods: getOnly(everyone(ok)),
+  },
+  "/api/bookings": {
+    kind: "resource",
+    body: ({ freshSlot }) => {
+      const { intent: _intent, ...payload } = bookingForm(freshSlot());
+      return { ...payload, isRetainer: false };
+    },
+    methods: {
+      GET: signedIn(status(401), ok),
+      POST: signedIn(status(401), created),
+      PUT: everyone(status(405)),
+      PATCH: everyone(status(405)),
+      DELETE: everyone(status(405)),
+    },
+  },
+  "/api/bookings/check-conflicts": {
+    kind: "resource",
+    url: ({ freshSlot }) => {
+      const { date, time } = freshSlot();
+      return `/api/bookings/check-conflicts?recordingDate=${date}&recordingTime=${time}&hoursNeeded=2`;
+    },
+    methods: getOnly(everyone(ok)),
+  },
+  "/api/bookings/:id/status": {
+    kind: "resource",
+    url: ({ bookingId }) => `/api/bookings/${bookingId}/status`,
+    ownedBooking: true,
+    body: () => ({ status: "CONFIRMED" }),
+    methods: {
+      GET: everyone(status(405)),
+      POST: everyone(status(405)),
+      PUT: everyone(status(405)),
+      // The owner may only confirm a free booking (this one is not); admins use the admin area.
+      PATCH: {
+        visitor: status(401),
+        customer: status(403),
+        otherCustomer: status(404),
+        admin: status(403),
+      },
+      DELETE: everyone(status(405)),
+    },
+  },
+  "/api/bookings/:id/payments/direct": {
+    kind: "resource",
+    url: ({ bookingId }) => `/api/bookings/${bookingId}/payments/direct`,
+    ownedBooking: true,
+    body: () => ({ ...SANDBOX_CARD, paymentMethod: "card" }),
+    methods: postOnly(ownerOnly(status(401), { status: 200, writes: true }, status(404))),
+  },
+  "/api/payments/status": {
+    kind: "resource",
+    url: () => "/api/payments/status?session_id=unknown-reference",
+    methods: getOnly(everyone(ok)),
+  },
+  // Stripe's endpoint does not exist with the sandbox provider, whatever the method.
+  "/api/payments/webhook": {
+    kind: "resource",
+    methods: {
+      GET: everyone(status(404)),
+      POST: everyone(status(404)),
+      PUT: everyone(status(404)),
+      PATCH: everyone(status(404)),
+      DELETE: everyone(status(404)),
+    },
+  },
+  "/*": {
+    kind: "page",
+    url: () => "/no-such-page",
+    load: everyone(status(404)),
+    action: everyone(status(404)),
+  },
+};

@@ -1,0 +1,304 @@
+import { randomUUID } from "node:crypto";
+import { beforeAll, describe, expect, it } from "vitest";
+import routes from "../../app/routes";
+import { earliestBookableDate } from "../../app/domain/availability";
+import { addStudioDays } from "../../app/domain/studio-time";
+import { type Actor, actorsFor } from "../setup/actors";
+import { cookiesFrom, uniqueUsername } from "../setup/server";
+import { serverForThisFile } from "../setup/server-for-this-file";
+import {
+  ACCESS_RULES,
+  ACTORS,
+  type AccessRule,
+  type ActorName,
+  METHODS,
+  type Outcome,
+  type RequestContext,
+} from "./access-rules";
+
+/**
+ * The authorization matrix, generated from the route table (app/routes.ts): every route must
+ * have a rule in access-rules.ts, and every page, `.data` URL, action and /api/* method is
+ * sent as a visitor, a customer, another customer and an admin.
+ */
+const server = serverForThisFile();
+const { signUp, signUpAdmin, snapshot } = actorsFor(server);
+
+const PASSWORD = "correct-horse-battery";
+const RULES_FILE = "tests/integration/access-rules.ts";
+
+type RouteEntry = {
+  path?: string;
+  index?: boolean;
+  file: string;
+  id?: string;
+  children?: RouteEntry[];
+};
+type TableRoute = { key: string; file: string; index: boolean };
+
+/** Every route of the table with its full URL pattern ("/" for the index). */
+function flatten(entries: readonly RouteEntry[], parent = ""): TableRoute[] {
+  return entries.flatMap((entry) => {
+    const full = entry.path ? `${parent}/${entry.path}` : parent;
+    const own = { key: full || "/", file: entry.file, index: entry.index === true };
+    return [own, ...flatten(entry.children ?? [], full)];
+  });
+}
+
+const table = flatten(routes as RouteEntry[]);
+
+describe("the route table", () => {
+  it("names each route once", () => {
+    const keys = table.map((route) => route.key);
+    expect(keys).toEqual([...new Set(keys)]);
+  });
+
+  it("has no rule for a route that is gone", () => {
+    const stale = Object.keys(ACCESS_RULES).filter((key) => !table.some((r) => r.key === key));
+    expect(stale, `rules in ${RULES_FILE} without a route`).toEqual([]);
+  });
+});
+
+// --- the actors and what their requests need --------------------------------------------
+
+/** Unique to the customer: must never reach a visitor or another customer. */
+const OWNER_MARKER = `Owner${randomUUID().slice(0, 8)}`;
+
+const actors = {} as Record<Exclude<ActorName, "visitor">, Actor>;
+let spare: Actor;
+
+beforeAll(async () => {
+  actors.customer = await signUp({ lastName: OWNER_MARKER, businessName: OWNER_MARKER });
+  actors.otherCustomer = await signUp();
+  actors.admin = await signUpAdmin();
+  spare = await signUp();
+});
+
+describe("the leak check", () => {
+  it("can see the customer's data where the customer may read it", async () => {
+    await ownedBooking();
+    for (const path of ["/api/user", "/api/bookings", "/dashboard"]) {
+      const response = await fetch(`${server.url}${path}`, {
+        headers: { Cookie: actors.customer.cookie },
+      });
+      expect(await response.text(), path).toContain(OWNER_MARKER);
+    }
+  });
+});
+
+let slotIndex = 0;
+const SLOT_TIMES = ["06:00", "08:00", "10:00", "12:00", "14:00", "16:00", "18:00", "20:00"];
+/** Two-hour slots after the 48-hour notice, never the same one twice. */
+function freshSlot() {
+  const day = Math.floor(slotIndex / SLOT_TIMES.length) + 1;
+  const time = SLOT_TIMES[slotIndex % SLOT_TIMES.length] as string;
+  slotIndex += 1;
+  return { date: addStudioDays(earliestBookableDate(Date.now()), day), time };
+}
+
+/** A new unpaid booking of the customer, so each request finds it unpaid. */
+async function ownedBooking(): Promise<number> {
+  const { date, time } = freshSlot();
+  const response = await fetch(`${server.url}/api/bookings`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Cookie: actors.customer.cookie },
+    body: JSON.stringify({
+      firstName: "Ada",
+      lastName: OWNER_MARKER,
+      businessName: OWNER_MARKER,
+      phoneNumber: "404-555-0100",
+      email: "ada@example.com",
+      stakeholder: "no",
+      recordingDate: date,
+      recordingTime: time,
+      guestCount: "1",
+      hoursNeeded: "2",
+      isRetainer: false,
+    }),
+  });
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { id: number }).id;
+}
+
+async function contextFor(actor: ActorName, rule: AccessRule): Promise<RequestContext> {
+  const user = actor === "visitor" ? spare : actors[actor];
+  return {
+    bookingId: rule.ownedBooking ? await ownedBooking() : 0,
+    freshSlot,
+    freshUsername: () => uniqueUsername("matrix"),
+    credentials: { username: user.username, password: PASSWORD },
+  };
+}
+
+/** Logging in, out or registering ends the actor's session: sign in again for the next test. */
+async function keepSignedIn(actor: ActorName) {
+  if (actor === "visitor") return;
+  const user = actors[actor];
+  const me = await fetch(`${server.url}/api/user`, { headers: { Cookie: user.cookie } });
+  if (me.status === 200) return;
+  const login = await fetch(`${server.url}/api/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ username: user.username, password: PASSWORD }),
+  });
+  expect(login.status).toBe(200);
+  user.cookie = cookiesFrom(login);
+}
+
+// --- requests ----------------------------------------------------------------------------
+
+/** React Router's single-fetch URL of a page: /path.data, /_root.data for "/". */
+function dataUrl(url: string): string {
+  const [path = "/", query] = url.split("?");
+  const base = path === "/" ? "/_root.data" : `${path.replace(/\/$/, "")}.data`;
+  return query === undefined ? base : `${base}?${query}`;
+}
+
+type Answer = { status: number; location: string | null; body: string };
+
+/** A `.data` redirect is a 202 whose payload names the target; read it like a real one. */
+function normalize(response: Response, body: string): Answer {
+  const location = response.headers.get("Location");
+  if (response.status === 202 && response.headers.get("Content-Type")?.includes("text/x-script")) {
+    const match = /"redirect","([^"]*)","status",(\d+)/.exec(body);
+    if (match) return { status: Number(match[2]), location: match[1] ?? null, body };
+  }
+  return { status: response.status, location, body };
+}
+
+async function send(
+  method: string,
+  url: string,
+  actor: ActorName,
+  body?: { form: Record<string, string> } | { json: Record<string, unknown> },
+): Promise<Answer> {
+  const headers: Record<string, string> = {};
+  if (actor !== "visitor") headers.Cookie = actors[actor].cookie;
+  let payload: BodyInit | undefined;
+  if (method !== "GET") {
+    headers.Origin = server.url;
+    if (body && "form" in body) payload = new URLSearchParams(body.form);
+    if (body && "json" in body) {
+      headers["Content-Type"] = "application/json";
+      payload = JSON.stringify(body.json);
+    }
+  }
+  const response = await fetch(`${server.url}${url}`, {
+    method,
+    headers,
+    body: payload,
+    redirect: "manual",
+  });
+  return normalize(response, await response.text());
+}
+
+function describeOutcome(outcome: Outcome): string {
+  const parts = [String(outcome.status)];
+  if (outcome.location) parts.push(`-> ${outcome.location}`);
+  if (outcome.writes) parts.push("(writes)");
+  return parts.join(" ");
+}
+
+/** Sends one request and holds it to its outcome: status, redirect, writes, no leak. */
+async function check(
+  actor: ActorName,
+  expected: Outcome,
+  label: string,
+  request: () => Promise<Answer>,
+): Promise<void> {
+  const before = snapshot();
+  const answer = await request();
+  const after = snapshot();
+  const excerpt = answer.body.startsWith("<!DOCTYPE") ? "(HTML)" : answer.body.slice(0, 200);
+  const sent = `${label} as ${actor}`;
+  expect(answer.status, `${sent}: ${excerpt}`).toBe(expected.status);
+  if (expected.location instanceof RegExp) {
+    expect(answer.location, sent).toMatch(expected.location);
+  } else if (expected.location !== undefined) {
+    expect(answer.location, sent).toBe(expected.location);
+  }
+  if (expected.writes) expect(after, `${sent}: the allowed write did nothing`).not.toEqual(before);
+  else expect(after, `${sent}: wrote to the database`).toEqual(before);
+  if (actor === "visitor" || actor === "otherCustomer") {
+    expect(answer.body, `${sent}: the customer's data leaked`).not.toContain(OWNER_MARKER);
+  }
+  await keepSignedIn(actor);
+}
+
+// --- the matrix --------------------------------------------------------------------------
+
+for (const route of table) {
+  const rule = ACCESS_RULES[route.key];
+  describe(`${route.key} (${route.file})`, () => {
+    if (!rule) {
+      it("has an access rule", () => {
+        expect.fail(
+          `${route.key} (app/${route.file}) has no access rule: declare who may load it and ` +
+            `post to it in ${RULES_FILE}`,
+        );
+      });
+      return;
+    }
+    if (/[:*]/.test(route.key) && !rule.url) {
+      it("has a concrete URL for its parameters", () => {
+        expect.fail(`give ${route.key} a url() in ${RULES_FILE}`);
+      });
+      return;
+    }
+    const urlFor = (context: RequestContext) => rule.url?.(context) ?? route.key;
+
+    if (rule.kind === "page") {
+      for (const actor of ACTORS) {
+        const load = rule.load[actor];
+        const action = rule.action[actor];
+        it(`GET as ${actor}: ${describeOutcome(load)}`, async () => {
+          const context = await contextFor(actor, rule);
+          const url = urlFor(context);
+          await check(actor, load, `GET ${url}`, () => send("GET", url, actor));
+          const data = dataUrl(url);
+          await check(actor, load, `GET ${data}`, () => send("GET", data, actor));
+        });
+        it(`POST (form) as ${actor}: ${describeOutcome(action)}`, async () => {
+          for (const toData of [false, true]) {
+            const context = await contextFor(actor, rule);
+            const page = `${urlFor(context)}${route.index ? "?index" : ""}`;
+            const url = toData ? dataUrl(page) : page;
+            const form = rule.form?.(context) ?? {};
+            await check(actor, action, `POST ${url}`, () => send("POST", url, actor, { form }));
+          }
+        });
+      }
+      return;
+    }
+
+    const cases = [
+      ...METHODS.map((method) => ({
+        name: method,
+        method,
+        url: urlFor,
+        expect: rule.methods[method],
+      })),
+      ...(rule.extra ?? []).map((extra) => ({ ...extra, name: `${extra.method} ${extra.name}` })),
+    ];
+    for (const { name, method, url, expect: perActor } of cases) {
+      for (const actor of ACTORS) {
+        it(`${name} as ${actor}: ${describeOutcome(perActor[actor])}`, async () => {
+          for (const toData of [false, true]) {
+            const context = await contextFor(actor, rule);
+            const target = toData ? dataUrl(url(context)) : url(context);
+            const json = method === "GET" ? undefined : { json: rule.body?.(context) ?? {} };
+            await check(actor, perActor[actor], `${method} ${target}`, () =>
+              send(method, target, actor, json),
+            );
+          }
+        });
+      }
+    }
+  });
+}
+
+describe("after the whole matrix", () => {
+  it("the server logged no error", () => {
+    expect(server.output()).not.toMatch(/\[error\]|\n\s+at /);
+  });
+});

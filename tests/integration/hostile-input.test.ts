@@ -1,0 +1,412 @@
+import http from "node:http";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { earliestBookableDate } from "../../app/domain/availability";
+import { addStudioDays } from "../../app/domain/studio-time";
+import { type Actor, actorsFor } from "../setup/actors";
+import {
+  type Body,
+  type Fixtures,
+  formBodies,
+  jsonBodies,
+  knowledgeOf,
+  paramValue,
+  queryStrings,
+} from "../setup/hostile-input";
+import {
+  closeConnections,
+  describeRequest,
+  type RawRequest,
+  type Reply,
+  send,
+} from "../setup/raw-http";
+import { routeFileFor, type Target, targetsFromRouteTable } from "../setup/route-targets";
+import { registrationPayload } from "../setup/server";
+import { serverForThisFile } from "../setup/server-for-this-file";
+
+/**
+ * Hostile input (quality.md "Fuzz"): random and malformed bodies, query strings, path
+ * parameters and form fields against every route of app/routes.ts, as a visitor, a customer
+ * and an admin. Whatever arrives, the server answers below 500 and in time, a JSON endpoint
+ * answers JSON with a `message` on errors, and a refused request (4xx, or a redirect to sign
+ * in) leaves every table as it was. A failure prints fast-check's seed, path and shrunk input;
+ * `FUZZ_SEED=<seed> FUZZ_PATH=<path> npx vitest run <this file> -t '<test name>'` replays it.
+ */
+const server = serverForThisFile();
+const people = actorsFor(server);
+
+/** Runs per property; FUZZ_RUNS=500 digs deeper locally (CI keeps the suite well under a minute). */
+const RUNS = Number(process.env.FUZZ_RUNS) || 30;
+const PROPERTY_TIMEOUT_MS = 120_000 * Math.max(1, RUNS / 30);
+const REPLAY = process.env.FUZZ_SEED
+  ? { seed: Number(process.env.FUZZ_SEED), path: process.env.FUZZ_PATH }
+  : {};
+const PASSWORD = String(registrationPayload().password);
+
+const ACTORS = ["visitor", "customer", "admin"] as const;
+type ActorName = (typeof ACTORS)[number];
+
+const signedIn: Partial<Record<ActorName, Actor & { session: Record<string, unknown> }>> = {};
+const fixtures: Fixtures = {
+  futureDates: [],
+  serviceIds: [],
+  inactiveServiceIds: [],
+  couponCodes: [],
+  usernames: [],
+  userIds: [],
+  bookingIds: [],
+  password: PASSWORD,
+};
+
+async function createBooking(actor: Actor, date: string, time: string): Promise<number> {
+  const response = await fetch(`${server.url}/api/bookings`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Cookie: actor.cookie },
+    body: JSON.stringify({
+      firstName: "Ada",
+      lastName: "Lovelace",
+      phoneNumber: "404-555-0100",
+      email: "ada@example.com",
+      stakeholder: "no",
+      recordingDate: date,
+      recordingTime: time,
+      guestCount: "1",
+      hoursNeeded: "2",
+      selectedServices: fixtures.serviceIds,
+    }),
+  });
+  const body = (await response.json()) as { id: number; message?: string };
+  expect(response.status, body.message).toBe(201);
+  return body.id;
+}
+
+beforeAll(async () => {
+  const db = people.db();
+  for (const [name, price] of [
+    ["Video package", 5_000],
+    ["Old add-on", 1_000],
+  ] as const) {
+    const row = db
+      .prepare("INSERT INTO services (name, description, price, is_active) VALUES (?, ?, ?, ?)")
+      .run(name, `${name} for your session`, price, name === "Old add-on" ? 0 : 1);
+    const ids = name === "Old add-on" ? fixtures.inactiveServiceIds : fixtures.serviceIds;
+    ids.push(Number(row.lastInsertRowid));
+  }
+  for (const [code, type, value] of [
+    ["FUZZ10", "PERCENTAGE", 10],
+    ["FREEFUZZ", "PERCENTAGE", 100],
+  ] as const) {
+    db.prepare(
+      `INSERT INTO coupons (code, description, type, value, max_uses, current_uses, is_active, expiry_date)
+       VALUES (?, 'fuzz coupon', ?, ?, 0, 0, 1, '2099-12-31')`,
+    ).run(code, type, value);
+    fixtures.couponCodes.push(code);
+  }
+  const earliest = earliestBookableDate(Date.now());
+  for (let days = 1; days <= 40; days += 3)
+    fixtures.futureDates.push(addStudioDays(earliest, days));
+
+  const customer = await people.signUp();
+  const other = await people.signUp();
+  const admin = await people.signUpAdmin();
+  fixtures.usernames.push(customer.username, other.username, admin.username);
+  fixtures.userIds.push(customer.id, other.id, admin.id);
+  // Bookings of the customer (one to pay), of someone else and of the admin, so ids and
+  // payments in the generated requests hit real rows of every owner.
+  const day = addStudioDays(earliest, 100);
+  fixtures.bookingIds.push(
+    await createBooking(customer, day, "08:00"),
+    await createBooking(customer, day, "12:00"),
+    await createBooking(other, day, "16:00"),
+    await createBooking(admin, day, "20:00"),
+  );
+  for (const [name, actor] of [
+    ["customer", customer],
+    ["admin", admin],
+  ] as const) {
+    const session = db.prepare("SELECT * FROM sessions WHERE user_id = ?").get(actor.id);
+    signedIn[name] = { ...actor, session: session as Record<string, unknown> };
+  }
+});
+
+afterAll(() => {
+  closeConnections();
+});
+
+/**
+ * The actor's cookie, its session row put back first: a generated logout, login or
+ * registration legitimately ends the session it was sent with, and the next run must still be
+ * that actor. Restored before the "before" snapshot, so it never counts as a write.
+ */
+function cookieOf(actor: ActorName): string | undefined {
+  const person = signedIn[actor];
+  if (!person) return undefined;
+  const { session } = person;
+  const columns = Object.keys(session);
+  people
+    .db()
+    .prepare(
+      `INSERT OR IGNORE INTO sessions (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`,
+    )
+    .run(...columns.map((column) => session[column]));
+  return person.cookie;
+}
+
+/** Refused: a 4xx, or sent (or told, on a .data request) to sign in. */
+function isRefusal(reply: Reply): boolean {
+  if (reply.status >= 400 && reply.status < 500) return true;
+  const location = String(reply.headers.location ?? reply.headers["x-remix-redirect"] ?? "");
+  return reply.status >= 200 && reply.status < 400 && location.startsWith("/auth");
+}
+
+/**
+ * One request, checked. The snapshot covers every table: nothing else writes to this file's
+ * database while the request runs (the requests are sequential, the hold sweeper only cancels
+ * holds older than HOLD_MINUTES, and without SMTP the outbox poller never starts).
+ */
+async function attempt(actor: ActorName, request: RawRequest) {
+  const cookie = cookieOf(actor);
+  const sent: RawRequest = {
+    ...request,
+    headers: {
+      Origin: server.url,
+      ...(cookie ? { Cookie: cookie } : {}),
+      ...request.headers,
+    },
+  };
+  const what = describeRequest({ ...sent, actor });
+  const before = people.snapshot();
+  const reply = await send(server.url, sent).catch((error: unknown) => {
+    throw new Error(`${what}: ${error instanceof Error ? error.message : error}`);
+  });
+  expect(reply.status, `server error for ${what}`).toBeLessThan(500);
+  if (isRefusal(reply)) {
+    expect(people.snapshot(), `wrote on a refused (${reply.status}) ${what}`).toEqual(before);
+  }
+  // The URL a generated parameter makes may belong to another route (often the catch-all,
+  // whose not-found page is the specified answer for unknown /api/ paths too).
+  const handler = routeFileFor(request.path);
+  if (handler?.startsWith("routes/api/") && request.method !== "HEAD") {
+    expectJsonAnswer(reply, what);
+  }
+  return reply;
+}
+
+function expectJsonAnswer(reply: Reply, what: string) {
+  expect(String(reply.headers["content-type"]), `not JSON: ${what}`).toMatch(/^application\/json/);
+  const body: unknown = JSON.parse(reply.body.toString("utf8"));
+  if (reply.status >= 400) {
+    const message = (body as { message?: unknown } | null)?.message;
+    expect(typeof message === "string" && message.length > 0, `no message: ${what}`).toBe(true);
+  }
+}
+
+/** The URL of a target with its parameters filled in, optionally its single-fetch `.data` URL. */
+function urlOf(target: Target, params: string[], asData: boolean, query: string, isPost: boolean) {
+  let index = 0;
+  const next = () => params[index++ % params.length] ?? "1";
+  let path = target.pattern
+    .split("/")
+    .map((segment) => (segment.startsWith(":") || segment === "*" ? next() : segment))
+    .join("/");
+  if (asData) path = path === "/" ? "/_root.data" : `${path}.data`;
+  const search = [target.isIndex && isPost ? "index" : "", query.replace(/^\?/, "")]
+    .filter(Boolean)
+    .join("&");
+  return search ? `${path}?${search}` : path;
+}
+
+const targets = targetsFromRouteTable();
+const pageTargets = targets.filter((target) => !target.isApi);
+const apiTargets = targets.filter((target) => target.isApi);
+const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+/** Any method, the one the endpoint serves most often: that is where its input is parsed. */
+const methodFor = (target: Target) =>
+  fc.oneof(
+    { weight: 3, arbitrary: fc.constant(knowledgeOf(target).method ?? "GET") },
+    { weight: 2, arbitrary: fc.constantFrom(...METHODS) },
+  );
+const twoParams = () => fc.array(paramValue(fixtures), { minLength: 2, maxLength: 2 });
+const sometimesQuery = (target: Target) =>
+  fc.oneof({ weight: 3, arbitrary: fc.constant("") }, queryStrings(target, fixtures));
+
+describe("the route table", () => {
+  it("yields page and API targets, and every actor is who the suite says", async () => {
+    expect(pageTargets.length).toBeGreaterThan(0);
+    expect(apiTargets.length).toBeGreaterThan(0);
+    expect(routeFileFor("/api/bookings/7/status")).toBe("routes/api/bookings.status.ts");
+    expect(routeFileFor("/api/bookings//status")).toBe("routes/not-found.tsx");
+    expect(routeFileFor("/api/bookings/%2e%2e/status")).toBe("routes/not-found.tsx");
+    expect(routeFileFor("/?index")).toBe("routes/home.tsx");
+    for (const actor of ["customer", "admin"] as const) {
+      const reply = await send(server.url, {
+        method: "GET",
+        path: "/api/user",
+        headers: { Cookie: cookieOf(actor) ?? "" },
+      });
+      expect(reply.status).toBe(200);
+      const user = JSON.parse(reply.body.toString()) as { id: number; isAdmin: boolean };
+      expect(user.id).toBe(signedIn[actor]?.id);
+      expect(user.isAdmin).toBe(actor === "admin");
+    }
+  });
+});
+
+describe.each(ACTORS)("hostile input as a %s", (actor) => {
+  it.each(pageTargets)(
+    "form posts to $pattern ($file)",
+    async (target) => {
+      await fc.assert(
+        fc.asyncProperty(
+          twoParams(),
+          fc.boolean(),
+          sometimesQuery(target),
+          formBodies(target, fixtures),
+          async (params, asData, query, makeBody) => {
+            const body: Body = await makeBody();
+            await attempt(actor, {
+              method: "POST",
+              path: urlOf(target, params, asData, query, true),
+              headers: body.contentType ? { "Content-Type": body.contentType } : {},
+              body: body.body,
+            });
+          },
+        ),
+        { numRuns: RUNS, ...REPLAY },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
+
+  it.each(apiTargets)(
+    "every method and body on $pattern",
+    async (target) => {
+      await fc.assert(
+        fc.asyncProperty(
+          twoParams(),
+          methodFor(target),
+          sometimesQuery(target),
+          jsonBodies(target, fixtures),
+          async (params, method, query, body) => {
+            const withBody = method !== "GET" && method !== "HEAD";
+            await attempt(actor, {
+              method,
+              path: urlOf(target, params, false, query, withBody),
+              headers: withBody && body.contentType ? { "Content-Type": body.contentType } : {},
+              body: withBody ? body.body : undefined,
+            });
+          },
+        ),
+        { numRuns: RUNS, ...REPLAY },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
+
+  it.each(targets)(
+    "GET $pattern with hostile query strings and parameters",
+    async (target) => {
+      await fc.assert(
+        fc.asyncProperty(
+          twoParams(),
+          fc.boolean(),
+          fc.constantFrom("GET", "HEAD"),
+          queryStrings(target, fixtures),
+          async (params, asData, method, query) => {
+            await attempt(actor, {
+              method,
+              path: urlOf(target, params, asData && !target.isApi, query, false),
+            });
+          },
+        ),
+        { numRuns: RUNS, ...REPLAY },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
+});
+
+describe("inputs this suite found", () => {
+  it("answers the next request on a connection whose refused body was never read", async () => {
+    // One socket, so the GET must travel on the connection the unread body was sent on.
+    const oneConnection = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const refused = await send(
+        server.url,
+        {
+          method: "PUT",
+          path: "/api/services",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ name: "x".repeat(200_000) }),
+        },
+        oneConnection,
+      );
+      expect(refused.status).toBe(405);
+      const next = await send(server.url, { method: "GET", path: "/healthz" }, oneConnection);
+      expect(next.status).toBe(200);
+    } finally {
+      oneConnection.destroy();
+    }
+  });
+
+  it.each([
+    ["/?index", "multipart/form-data; boundary=----cut", "", 400],
+    ["/auth", "multipart/form-data", "intent=login", 400],
+    ["/auth", "application/json", '{"intent":"login"}', 415],
+    ["/?index", "text/plain", "intent=book", 415],
+  ])(
+    "answers a form post to %s that is not a form (%s) with 4xx",
+    async (path, type, body, status) => {
+      const before = people.snapshot();
+      const reply = await send(server.url, {
+        method: "POST",
+        path,
+        headers: { Origin: server.url, "Content-Type": type },
+        body,
+      });
+      expect(reply.status).toBe(status);
+      expect(people.snapshot()).toEqual(before);
+    },
+  );
+
+  it("answers a customer's checkout post that is not a form with 4xx", async () => {
+    const reply = await send(server.url, {
+      method: "POST",
+      path: `/checkout/${fixtures.bookingIds[0]}`,
+      headers: {
+        Origin: server.url,
+        Cookie: cookieOf("customer") ?? "",
+        "Content-Type": "text/plain",
+      },
+      body: "intent=book&%E0%A4%A=%",
+    });
+    expect(reply.status).toBe(415);
+  });
+
+  it.each(["/api/bookings", "/?index"])(
+    "refuses a body over 1 MB to %s with 413 before reading it",
+    async (path) => {
+      const before = people.snapshot();
+      const reply = await send(server.url, {
+        method: "POST",
+        path,
+        headers: {
+          Origin: server.url,
+          Cookie: cookieOf("customer") ?? "",
+          "Content-Type": "application/x-www-form-urlencoded",
+        },
+        body: `intent=book&notes=${"x".repeat(1_000_001)}`,
+      });
+      expect(reply.status).toBe(413);
+      expect(people.snapshot()).toEqual(before);
+    },
+  );
+});
+
+describe("the server log after all of it", () => {
+  it("holds no stack trace and no error line", () => {
+    const log = server.output();
+    expect(log).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
+    expect(log).not.toContain("[error]");
+  });
+});

@@ -1,0 +1,145 @@
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import Database from "better-sqlite3";
+import { afterAll, expect, it } from "vitest";
+import { collectOutput } from "../setup/server";
+import {
+  bookingBody,
+  bookingStream,
+  type Customer,
+  inspect,
+  integrityCheck,
+  launchServer,
+  missingBookings,
+  postJson,
+  removeDatabase,
+  type ServerProcess,
+  signUp,
+  slotSequence,
+  tempDatabasePath,
+  waitFor,
+} from "./support";
+
+/**
+ * quality.md "Reliability": `npm run backup` makes a consistent copy (VACUUM INTO) while the
+ * site is serving. Bookings keep streaming in during the backup; the copy must pass
+ * integrity_check and hold every booking acknowledged before the backup started.
+ */
+const dbPath = tempDatabasePath("backup-source");
+const copyPath = tempDatabasePath("backup-copy");
+let server: ServerProcess | undefined;
+afterAll(async () => {
+  await server?.kill("SIGTERM");
+  removeDatabase(dbPath);
+  removeDatabase(copyPath);
+});
+
+// Enough rows that VACUUM INTO takes a while, so bookings commit while it reads.
+const FILLER_BOOKINGS = 50_000;
+
+/** Copies of the first booking, cancelled and years in the past: volume, never a conflict. */
+function fillWithPastBookings(path: string, rows: number) {
+  const db = new Database(path);
+  try {
+    db.pragma("busy_timeout = 5000");
+    const columns = (db.pragma("table_info(bookings)") as { name: string }[])
+      .map((column) => column.name)
+      .filter((name) => name !== "id");
+    const DAY = 86_400_000;
+    const value = (name: string) =>
+      ({
+        status: "'CANCELLED'",
+        hold_expires_at: "NULL",
+        starts_at: `starts_at - (n + 1000) * ${DAY}`,
+        ends_at: `ends_at - (n + 1000) * ${DAY}`,
+      })[name] ?? name;
+    db.prepare(
+      `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ?)
+       INSERT INTO bookings (${columns.join(", ")})
+       SELECT ${columns.map(value).join(", ")} FROM seq, (SELECT * FROM bookings ORDER BY id LIMIT 1)`,
+    ).run(rows);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * A payment and its booking's new status are written in one transaction, as are a booking and
+ * its first history line: a copy holding one half without the other is not a snapshot.
+ */
+function halfWrittenWrites(db: Database.Database) {
+  const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+  return {
+    paidWithoutPayment: count(
+      "SELECT count(*) AS n FROM bookings b WHERE b.status = 'PENDING' AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.booking_id = b.id)",
+    ),
+    paymentWithoutPaid: count(
+      "SELECT count(*) AS n FROM payments p JOIN bookings b ON b.id = p.booking_id WHERE b.status <> 'PENDING'",
+    ),
+    noHistory: count(
+      "SELECT count(*) AS n FROM bookings b WHERE b.status <> 'CANCELLED' AND NOT EXISTS (SELECT 1 FROM booking_history h WHERE h.booking_id = b.id)",
+    ),
+  };
+}
+
+function runBackup(destination: string) {
+  const child = spawn("npm", ["run", "backup", "--", destination], {
+    env: { ...process.env, DATABASE_PATH: dbPath },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const output = collectOutput(child);
+  return new Promise<{ code: number | null; output: string }>((resolve) => {
+    child.once("exit", (code) => resolve({ code, output: output() }));
+  });
+}
+
+it("copies a consistent database with npm run backup while bookings stream in", async () => {
+  server = await launchServer(dbPath);
+  const customers: Customer[] = [];
+  for (let i = 0; i < 4; i += 1) customers.push(await signUp(server.url));
+
+  const nextSlot = slotSequence();
+  const first = customers[0] as Customer;
+  const template = await postJson(
+    server.url,
+    "/api/bookings",
+    bookingBody(nextSlot()),
+    first.cookie,
+  );
+  expect(template.status).toBe(201);
+  fillWithPastBookings(dbPath, FILLER_BOOKINGS);
+
+  const stream = bookingStream(server.url, customers, nextSlot, { workers: 6, pay: true });
+  await waitFor(() => stream.payments.length >= 50, "bookings before the backup");
+  const ackedBefore = [...stream.bookings];
+  const backup = await runBackup(copyPath);
+  const ackedDuring = stream.bookings.length - ackedBefore.length;
+  await stream.stop();
+
+  expect(backup.output).not.toMatch(/Backup failed/);
+  expect(backup.code).toBe(0);
+  expect(backup.output).toContain(copyPath);
+  expect(existsSync(copyPath)).toBe(true);
+  const copy = inspect(copyPath, (db) => ({
+    integrity: integrityCheck(db),
+    foreignKeyProblems: db.pragma("foreign_key_check") as unknown[],
+    missing: missingBookings(db, ackedBefore),
+    halfWritten: halfWrittenWrites(db),
+    rows: (db.prepare("SELECT count(*) AS n FROM bookings").get() as { n: number }).n,
+  }));
+  console.log(
+    `backup under load: ${ackedBefore.length} bookings acknowledged before the backup, ` +
+      `${ackedDuring} while it ran, ${copy.rows} in the copy, ` +
+      `${stream.bookings.length} acknowledged in all, answers ${JSON.stringify(stream.statuses)}`,
+  );
+
+  expect(copy.integrity).toBe("ok");
+  expect(copy.foreignKeyProblems).toEqual([]);
+  expect(copy.missing).toEqual([]);
+  expect(copy.halfWritten).toEqual({ paidWithoutPayment: 0, paymentWithoutPaid: 0, noHistory: 0 });
+  expect(copy.rows).toBeGreaterThan(FILLER_BOOKINGS);
+  // The site kept taking bookings while the copy was made: the backup did not stop it.
+  expect(ackedDuring).toBeGreaterThan(0);
+  expect(stream.failures()).toBe(0);
+  expect(Object.keys(stream.statuses).filter((status) => status.startsWith("5"))).toEqual([]);
+});

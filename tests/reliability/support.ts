@@ -1,0 +1,320 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { earliestBookableDate } from "../../app/domain/availability";
+import { addStudioDays } from "../../app/domain/studio-time";
+import { collectOutput, cookiesFrom, freePort, registrationPayload } from "../setup/server";
+
+/**
+ * What the crash and fault checks share: production servers as child processes on a database
+ * file the test chooses (so one can be killed and restarted on it, or two can share it), and
+ * a stream of bookings and payments that records every write the server acknowledged.
+ */
+export type Json = Record<string, unknown>;
+
+export type ServerProcess = {
+  url: string;
+  pid: number;
+  output(): string;
+  /** Sends the signal and resolves once the process is gone. */
+  kill(signal: "SIGKILL" | "SIGTERM"): Promise<void>;
+  /** Resident memory in kB, from /proc (Linux). */
+  rssKb(): number;
+};
+
+export function tempDatabasePath(label: string): string {
+  return join(tmpdir(), `studio-${label}-${randomUUID()}.db`);
+}
+
+export function removeDatabase(path: string) {
+  for (const suffix of ["", "-wal", "-shm"]) rmSync(`${path}${suffix}`, { force: true });
+}
+
+const running = new Set<ChildProcess>();
+// A failed assertion must not leave servers behind holding the file and a port.
+process.once("exit", () => {
+  for (const child of running) child.kill("SIGKILL");
+});
+
+export async function launchServer(
+  dbPath: string,
+  extraEnv: Record<string, string> = {},
+): Promise<ServerProcess> {
+  if (!existsSync("build/server/index.js")) throw new Error("Run `npm run build` first");
+  const port = await freePort();
+  const child = spawn(process.execPath, ["server.js"], {
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: "production",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      DATABASE_PATH: dbPath,
+      SESSION_SECRET: "reliability-test-secret-0123456789abcdef",
+      PAYMENT_PROVIDER: "sandbox",
+      // The load mixes in logins from one address; the limits have their own tests.
+      LOGIN_RATE_LIMIT: "1000000",
+      REGISTER_RATE_LIMIT: "1000000",
+      ...extraEnv,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  running.add(child);
+  child.once("exit", () => running.delete(child));
+  const output = collectOutput(child);
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`Server exited early:\n${output()}`);
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`Server did not start:\n${output()}`);
+    await sleep(100);
+  }
+  const pid = child.pid;
+  if (pid === undefined) throw new Error("The server has no pid");
+  return {
+    url,
+    pid,
+    output,
+    async kill(signal) {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill(signal);
+      await exited;
+    },
+    rssKb() {
+      const status = readFileSync(`/proc/${pid}/status`, "utf8");
+      const match = /^VmRSS:\s+(\d+) kB/m.exec(status);
+      if (!match?.[1]) throw new Error("No VmRSS in /proc status");
+      return Number(match[1]);
+    },
+  };
+}
+
+export function sleep(ms: number) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export async function postJson(url: string, path: string, body: unknown, cookie?: string) {
+  const response = await fetch(`${url}${path}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...(cookie ? { Cookie: cookie } : {}) },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  let json: Json = {};
+  try {
+    json = JSON.parse(text) as Json;
+  } catch {
+    // not JSON: the caller looks at `text`
+  }
+  return { status: response.status, headers: response.headers, json, text };
+}
+
+export type Customer = { id: number; username: string; password: string; cookie: string };
+
+export async function signUp(url: string): Promise<Customer> {
+  const payload = registrationPayload();
+  const response = await fetch(`${url}/api/register`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(payload),
+  });
+  if (response.status !== 201) throw new Error(`Sign-up answered ${response.status}`);
+  const user = (await response.json()) as { id: number };
+  return {
+    id: user.id,
+    username: String(payload.username),
+    password: String(payload.password),
+    cookie: cookiesFrom(response),
+  };
+}
+
+export type Slot = { date: string; time: string };
+
+/**
+ * Distinct, non-overlapping two-hour sessions (the shortest allowed), from the first bookable
+ * day on: 00:00, 02:00 ... 22:00, then the next day. A clock-change hour answers 400, which
+ * the checks simply count as not acknowledged.
+ */
+export function slotSequence(daysAfterEarliest = 1): () => Slot {
+  const first = addStudioDays(earliestBookableDate(Date.now()), daysAfterEarliest);
+  let index = 0;
+  return () => {
+    const day = Math.floor(index / 12);
+    const hour = (index % 12) * 2;
+    index += 1;
+    return { date: addStudioDays(first, day), time: `${String(hour).padStart(2, "0")}:00` };
+  };
+}
+
+export function bookingBody(slot: Slot, hours = 2): Json {
+  return {
+    firstName: "Ada",
+    lastName: "Lovelace",
+    businessName: "Analytical Audio",
+    phoneNumber: "404-555-0100",
+    email: "ada@example.com",
+    stakeholder: "no",
+    recordingDate: slot.date,
+    recordingTime: slot.time,
+    guestCount: "1",
+    hoursNeeded: String(hours),
+    isRetainer: false,
+  };
+}
+
+export function cardBody(amount: unknown): Json {
+  const card = {
+    cardName: "Ada Lovelace",
+    cardNumber: "4242 4242 4242 4242",
+    expirationDate: "12/39",
+    cvv: "987",
+  };
+  return { paymentMethod: "card", ...card, amount, paymentDetails: { ...card } };
+}
+
+export type AckedBooking = { id: number; userId: number; date: string; time: string };
+export type AckedPayment = { bookingId: number; transactionId: string };
+
+/**
+ * Workers that each book the next free slot, then pay it by card, until stopped. Only 2xx
+ * answers are recorded: those writes the server promised to keep. A refused connection (the
+ * server was killed) ends nothing by itself; the test stops the stream.
+ */
+export function bookingStream(
+  url: string,
+  customers: Customer[],
+  nextSlot: () => Slot,
+  options: { workers: number; pay: boolean },
+) {
+  const bookings: AckedBooking[] = [];
+  const payments: AckedPayment[] = [];
+  const statuses: Record<string, number> = {};
+  let stopped = false;
+  let inFlight = 0;
+  let failures = 0;
+  const count = (key: string) => {
+    statuses[key] = (statuses[key] ?? 0) + 1;
+  };
+
+  async function request(path: string, body: Json, cookie: string) {
+    inFlight += 1;
+    try {
+      const answer = await postJson(url, path, body, cookie);
+      count(String(answer.status));
+      return answer;
+    } catch {
+      failures += 1;
+      count("no answer");
+      return null;
+    } finally {
+      inFlight -= 1;
+    }
+  }
+
+  async function worker(customer: Customer) {
+    while (!stopped) {
+      const slot = nextSlot();
+      const booked = await request("/api/bookings", bookingBody(slot), customer.cookie);
+      if (booked === null) {
+        await sleep(20);
+        continue;
+      }
+      if (booked.status !== 201) continue;
+      const id = Number(booked.json.id);
+      bookings.push({ id, userId: customer.id, ...slot });
+      if (!options.pay) continue;
+      const paid = await request(
+        `/api/bookings/${id}/payments/direct`,
+        cardBody(booked.json.totalCost),
+        customer.cookie,
+      );
+      if (paid?.status === 200) {
+        payments.push({ bookingId: id, transactionId: String(paid.json.transactionId) });
+      }
+    }
+  }
+
+  const done = Promise.all(
+    Array.from({ length: options.workers }, (_, i) =>
+      worker(customers[i % customers.length] as Customer),
+    ),
+  );
+  return {
+    bookings,
+    payments,
+    statuses,
+    inFlight: () => inFlight,
+    failures: () => failures,
+    async stop() {
+      stopped = true;
+      await done;
+    },
+  };
+}
+
+export async function waitFor(condition: () => boolean, what: string, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await sleep(10);
+  }
+}
+
+/** A read-only look at a database file, closed after `use`. */
+export function inspect<T>(path: string, use: (db: Database.Database) => T): T {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    return use(db);
+  } finally {
+    db.close();
+  }
+}
+
+export function integrityCheck(db: Database.Database): string {
+  const rows = db.pragma("integrity_check") as { integrity_check: string }[];
+  return rows.map((row) => row.integrity_check).join("; ");
+}
+
+/** Acknowledged bookings the database does not hold as acknowledged (same id, owner, slot). */
+export function missingBookings(db: Database.Database, acked: AckedBooking[]): AckedBooking[] {
+  const find = db.prepare(
+    "SELECT user_id AS userId, recording_date AS date, recording_time AS time FROM bookings WHERE id = ?",
+  );
+  return acked.filter((booking) => {
+    const row = find.get(booking.id) as Omit<AckedBooking, "id"> | undefined;
+    return row?.userId !== booking.userId || row.date !== booking.date || row.time !== booking.time;
+  });
+}
+
+/** Acknowledged payments without their payment row or without their booking marked paid. */
+export function missingPayments(db: Database.Database, acked: AckedPayment[]): AckedPayment[] {
+  const find = db.prepare(
+    `SELECT b.status AS status FROM payments p JOIN bookings b ON b.id = p.booking_id
+     WHERE p.transaction_id = ? AND p.booking_id = ?`,
+  );
+  return acked.filter((payment) => {
+    const row = find.get(payment.transactionId, payment.bookingId) as
+      | { status: string }
+      | undefined;
+    return row?.status !== "PENDING";
+  });
+}
+
+/** Pairs of live bookings whose sessions overlap: a double booking. */
+export function overlappingLiveBookings(db: Database.Database): { a: number; b: number }[] {
+  return db
+    .prepare(
+      `SELECT a.id AS a, b.id AS b FROM bookings a JOIN bookings b
+         ON a.id < b.id AND a.starts_at < b.ends_at AND b.starts_at < a.ends_at
+       WHERE a.status <> 'CANCELLED' AND b.status <> 'CANCELLED'`,
+    )
+    .all() as { a: number; b: number }[];
+}

@@ -1,0 +1,687 @@
+import fc from "fast-check";
+import { BOOKING_STATUSES } from "../../db/schema";
+import { BOOKING_LIMITS, START_TIMES } from "../../app/domain/availability";
+import type { Target } from "./route-targets";
+
+/**
+ * What the hostile-input suite sends: fast-check generators of bodies, query strings and path
+ * parameters for each route, from plain garbage to a valid payload with one field broken,
+ * built from what each route module is known to read.
+ */
+
+/** Values from the test's own database, so near-valid inputs hit real rows. */
+export type Fixtures = {
+  futureDates: string[];
+  /** Active add-ons; the inactive ones are a near miss. */
+  serviceIds: number[];
+  inactiveServiceIds: number[];
+  couponCodes: string[];
+  usernames: string[];
+  userIds: number[];
+  bookingIds: number[];
+  password: string;
+};
+
+/**
+ * What each route module reads, from the route and its zod schema: the fields of a valid body,
+ * the extras a client may add (server-computed figures, someone else's id) that are only sent
+ * as the one mutated field, the intents of page forms, the query keys, and the method it serves.
+ */
+export type Knowledge = {
+  fields?: string[];
+  extras?: string[];
+  intents?: string[];
+  query?: string[];
+  method?: string;
+};
+
+const CONTACT = ["firstName", "lastName", "businessName", "phoneNumber", "email"];
+const BOOKING = [
+  ...CONTACT,
+  "stakeholder",
+  "recordingDate",
+  "recordingTime",
+  "guestCount",
+  "hoursNeeded",
+  "isRetainer",
+  "selectedServices",
+  "couponCode",
+];
+const REGISTER = ["username", "password", "confirmPassword", ...CONTACT, "isStakeholder"];
+const CARD = ["paymentMethod", "cardName", "cardNumber", "expirationDate", "cvv"];
+
+export const KNOWLEDGE: Record<string, Knowledge> = {
+  "routes/home.tsx": {
+    intents: ["check", "remove-coupon", "apply-coupon", "book"],
+    fields: [...BOOKING, "couponEntry"],
+    extras: ["_hydrated"],
+    query: ["booked", "index"],
+  },
+  "routes/auth.tsx": {
+    intents: ["login", "register"],
+    fields: REGISTER,
+    extras: ["website", "_hydrated"],
+    query: ["tab"],
+  },
+  "routes/checkout.tsx": { fields: CARD, extras: ["_hydrated"] },
+  "routes/booking-success.tsx": { query: ["session_id"] },
+  "routes/api/login.ts": { fields: ["username", "password"], method: "POST" },
+  "routes/api/register.ts": { fields: REGISTER, method: "POST" },
+  "routes/api/logout.ts": { method: "POST" },
+  "routes/api/bookings.ts": {
+    fields: BOOKING,
+    extras: ["userId", "totalCost", "originalCost", "discountAmount", "status"],
+    method: "POST",
+  },
+  "routes/api/bookings.status.ts": { fields: ["status"], method: "PATCH" },
+  "routes/api/bookings.payments-direct.ts": {
+    fields: CARD,
+    extras: ["amount", "paymentDetails"],
+    method: "POST",
+  },
+  "routes/api/bookings.check-conflicts.ts": {
+    query: ["recordingDate", "recordingTime", "hoursNeeded"],
+  },
+  "routes/api/availability.ts": { query: ["date", "hours"] },
+  "routes/api/services.ts": { query: ["activeOnly"] },
+  "routes/api/payments.status.ts": { query: ["session_id"] },
+};
+
+export const knowledgeOf = (target: Target): Knowledge => KNOWLEDGE[target.file] ?? {};
+
+// ---------------------------------------------------------------- values
+
+/** Strings that broke parsers somewhere once: numbers in every spelling, dates, paths, SQL. */
+const NASTY = [
+  "",
+  " ",
+  "-1",
+  "0",
+  "-0",
+  "1.5",
+  "1e9",
+  "1e309",
+  "-1e309",
+  "NaN",
+  "Infinity",
+  "0x10",
+  "0b1",
+  "9007199254740993",
+  "99999999999999999999999",
+  "abc",
+  "null",
+  "undefined",
+  "true",
+  "false",
+  "on",
+  "[]",
+  "{}",
+  "__proto__",
+  "constructor",
+  "toString",
+  "..",
+  "../../etc/passwd",
+  "%00",
+  "\u0000",
+  "\ud800",
+  "\u202e",
+  "٣",
+  "９",
+  "'; DROP TABLE users; --",
+  "<script>alert(1)</script>",
+  "9999-12-31",
+  "0000-00-00",
+  "2026-02-30",
+  "2026-03-08",
+  "+02026-01-01",
+  "02:00",
+  "24:00",
+  "2:00",
+  "12/99",
+  "00/00",
+  "CONFIRMED",
+  "paid",
+];
+
+export const hostileString: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom(...NASTY),
+  fc.string({ maxLength: 30 }),
+  fc.string({ unit: "grapheme", maxLength: 12 }),
+  fc.string({ unit: "binary", maxLength: 12 }),
+  fc.integer().map(String),
+  fc.double().map(String),
+  fc.integer({ min: 1_000, max: 70_000 }).map((n) => "9".repeat(n)),
+);
+
+const hostileJson: fc.Arbitrary<unknown> = fc.oneof(
+  hostileString,
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(fc.oneof(fc.integer(), hostileString), { maxLength: 5 }),
+  fc.jsonValue({ maxDepth: 3 }),
+);
+
+/** Values the route would accept: the base a single mutation is applied to. */
+function validValue(field: string, fx: Fixtures): fc.Arbitrary<unknown> {
+  const pick = <T>(...values: T[]) => fc.constantFrom(...values);
+  switch (field) {
+    case "username":
+      return fc.oneof(pick(...fx.usernames), fc.stringMatching(/^[a-z][a-z0-9._-]{4,20}$/));
+    case "password":
+    case "confirmPassword":
+      return pick(fx.password);
+    case "firstName":
+      return pick("Ada", "Zoë", "李");
+    case "lastName":
+      return pick("Lovelace", "O'Brien");
+    case "businessName":
+      return pick("", "Analytical Audio");
+    case "phoneNumber":
+      return pick("404-555-0100", "+1 (404) 555.0100");
+    case "email":
+      return pick("ada@example.com", "Ada.Lovelace+tag@example.co.uk");
+    case "isStakeholder":
+      return pick<boolean | string>(false, true, "on", "true");
+    case "isRetainer":
+      return pick<boolean | string>(false, "false");
+    case "stakeholder":
+      return pick("yes", "no", "YES");
+    case "recordingDate":
+    case "date":
+      return pick(...fx.futureDates);
+    case "recordingTime":
+      return pick(...START_TIMES);
+    case "guestCount":
+      return fc.integer({ min: BOOKING_LIMITS.minGuests, max: BOOKING_LIMITS.maxGuests });
+    case "hoursNeeded":
+    case "hours":
+      return fc.integer({ min: BOOKING_LIMITS.minHours, max: BOOKING_LIMITS.maxHours });
+    case "selectedServices":
+      return fc.subarray(fx.serviceIds);
+    case "couponCode":
+    case "couponEntry":
+      return pick("", ...fx.couponCodes);
+    case "userId":
+      return pick(...fx.userIds);
+    case "totalCost":
+    case "originalCost":
+    case "discountAmount":
+    case "amount":
+      return fc.oneof(pick(0), fc.integer({ min: 0, max: 200_000 }));
+    case "status":
+      return pick(...BOOKING_STATUSES, "confirmed");
+    case "paymentMethod":
+      return pick("card");
+    case "cardName":
+      return pick("Ada Lovelace");
+    case "cardNumber":
+      return pick("4242 4242 4242 4242", "4242424242424242");
+    case "expirationDate":
+      return pick("12/39");
+    case "cvv":
+      return pick("123");
+    case "paymentDetails":
+      return pick({ cardNumber: "4242424242424242", cvv: "123" });
+    case "_hydrated":
+      return pick("1", "0");
+    case "website":
+      return pick("", "https://spam.example");
+    case "tab":
+      return pick("register", "login");
+    case "booked":
+      return pick(...fx.bookingIds);
+    case "session_id":
+      return pick("sandbox_1", "cs_test_123");
+    case "activeOnly":
+      return pick("true", "false");
+    case "index":
+      return pick("");
+    default:
+      return hostileString;
+  }
+}
+
+/** Values one rule away from valid: where the domain's own checks have to hold. */
+function nearMiss(field: string, fx: Fixtures): fc.Arbitrary<unknown> {
+  const pick = (...values: unknown[]) => fc.constantFrom(...values);
+  switch (field) {
+    case "recordingDate":
+    case "date":
+      return pick("2020-01-01", (fx.futureDates[0] ?? "2099-01-01").replace(/-\d\d$/, "-31"));
+    case "recordingTime":
+      return pick("02:00", "23:30", "24:00", "9:00");
+    case "guestCount":
+      return pick(0, 5, "1.5", -1);
+    case "hoursNeeded":
+    case "hours":
+      return pick(1, 9, "2.0", 0);
+    case "isRetainer":
+      return pick(true, "on");
+    case "selectedServices":
+      return pick([...fx.inactiveServiceIds], [999_999], [...fx.serviceIds, ...fx.serviceIds]);
+    case "couponCode":
+    case "couponEntry":
+      return pick("NOPE", " fuzz10 ", "x".repeat(51));
+    case "userId":
+    case "booked":
+      return pick(...fx.userIds, ...fx.bookingIds, 0, -1);
+    case "status":
+      return pick(...BOOKING_STATUSES, "confirmed", "");
+    case "cardNumber":
+      return pick("4000000000000002", "4242424242424241", "4242 4242 4242 424");
+    case "expirationDate":
+      return pick("01/20", "13/30", "00/30", "1239");
+    case "cvv":
+      return pick("12", "1234", "abc");
+    case "paymentMethod":
+      return pick("paypal", "CARD");
+    case "amount":
+    case "totalCost":
+      return pick(0, 1, -1, 10_000, "10000.00");
+    case "username":
+      return pick(...fx.usernames.map((name) => name.toUpperCase()), "ab", "a b");
+    case "password":
+    case "confirmPassword":
+      return pick("short", `${fx.password}x`);
+    case "email":
+      return pick("ada@", "ada@example", "@example.com");
+    case "phoneNumber":
+      return pick("404", "phone-number", "1".repeat(31));
+    case "stakeholder":
+      return pick("maybe", "", true);
+    default:
+      return validValue(field, fx);
+  }
+}
+
+/** A valid record, usually with one field (or one extra) dropped, near-missed, broken or retyped. */
+function nearValidRecord(
+  knowledge: Knowledge,
+  fx: Fixtures,
+  broken: fc.Arbitrary<unknown>,
+  fallbackFields: string[] = [],
+): fc.Arbitrary<Record<string, unknown>> {
+  const fields = knowledge.fields ?? fallbackFields;
+  const base = fc.record(
+    Object.fromEntries(fields.map((field) => [field, validValue(field, fx)])),
+  ) as fc.Arbitrary<Record<string, unknown>>;
+  const mutable = [...fields, ...(knowledge.extras ?? [])];
+  if (mutable.length === 0) return base;
+  return fc
+    .tuple(base, fc.constantFrom(...mutable))
+    .chain(([record, field]) =>
+      fc.tuple(
+        fc.constant(record),
+        fc.constant(field),
+        fc.oneof(
+          { weight: 2, arbitrary: fc.constant({ op: "keep" as const }) },
+          { weight: 1, arbitrary: fc.constant({ op: "drop" as const }) },
+          { weight: 1, arbitrary: fc.constant({ op: "as-text" as const }) },
+          {
+            weight: 2,
+            arbitrary: nearMiss(field, fx).map((value) => ({ op: "set" as const, value })),
+          },
+          { weight: 3, arbitrary: broken.map((value) => ({ op: "set" as const, value })) },
+        ),
+      ),
+    )
+    .map(([record, field, mutation]) => {
+      const result = { ...record };
+      if (mutation.op === "drop") delete result[field];
+      if (mutation.op === "as-text") result[field] = JSON.stringify(result[field]);
+      if (mutation.op === "set") result[field] = mutation.value;
+      return result;
+    });
+}
+
+// ---------------------------------------------------------------- JSON bodies
+
+export type Body = { contentType?: string; body?: Uint8Array | string; label: string };
+
+const JSON_TYPES = [
+  "application/json",
+  "application/json; charset=utf-8",
+  "APPLICATION/JSON",
+  "application/jsonx",
+];
+
+/** Tokens JSON.stringify can never produce, spliced in as a field's raw value. */
+const RAW_TOKENS = [
+  "1e309",
+  "-1e309",
+  "-0",
+  "1e-400",
+  "123456789012345678901234567890",
+  "NaN",
+  "0x10",
+  '"\\u0000"',
+  '"\\ud800"',
+  "[[[[[[[[[[]]]]]]]]]]",
+  "{}",
+];
+
+function deepNesting(depth: number, kind: "array" | "object"): string {
+  return kind === "array"
+    ? `${"[".repeat(depth)}${"]".repeat(depth)}`
+    : `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
+}
+
+export function jsonBodies(target: Target, fx: Fixtures): fc.Arbitrary<Body> {
+  const knowledge = knowledgeOf(target);
+  const fields = [...(knowledge.fields ?? ["id", "name", "value"]), ...(knowledge.extras ?? [])];
+  const near = nearValidRecord(knowledge, fx, hostileJson, ["id", "name", "value"]);
+  const json = (label: string, text: string, type = "application/json"): Body => ({
+    label,
+    contentType: type,
+    body: text,
+  });
+  return fc.oneof(
+    {
+      weight: 6,
+      arbitrary: fc
+        .tuple(
+          near,
+          fc.oneof(
+            { weight: 4, arbitrary: fc.constant(JSON_TYPES[0]) },
+            fc.constantFrom(...JSON_TYPES),
+          ),
+        )
+        .map(([record, type]) => json("near-valid", JSON.stringify(record), type)),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(near, fc.constantFrom(...fields), fc.constantFrom(...RAW_TOKENS))
+        .map(([record, field, token]) =>
+          json(
+            "raw token",
+            JSON.stringify({ ...record, [field]: "\u0001RAW\u0001" }).replace(
+              '"\\u0001RAW\\u0001"',
+              token,
+            ),
+          ),
+        ),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(near, fc.constantFrom("__proto__", "constructor", "prototype"))
+        .map(([record, key]) =>
+          json(
+            "prototype keys",
+            `{"${key}":{"isAdmin":true,"prototype":{"isAdmin":true},"status":"PAID"},${JSON.stringify(record).slice(1)}`.replace(
+              ",}",
+              "}",
+            ),
+          ),
+        ),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.jsonValue().map((value) => json("random JSON", JSON.stringify(value))),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(
+          fc.integer({ min: 1_000, max: 100_000 }),
+          fc.constantFrom("array", "object" as const),
+        )
+        .map(([depth, kind]) => json("deep nesting", deepNesting(depth, kind as "array"))),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(near, fc.constantFrom(...fields), fc.integer({ min: 100_000, max: 1_000_000 }))
+        .map(([record, field, size]) =>
+          json("huge string", JSON.stringify({ ...record, [field]: "é".repeat(size) })),
+        ),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.tuple(near, fc.nat()).map(([record, cut]) => {
+        const text = JSON.stringify(record);
+        return json("truncated JSON", text.slice(0, cut % Math.max(1, text.length)));
+      }),
+    },
+    { weight: 1, arbitrary: fc.string().map((text) => json("malformed text", text)) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(
+          near,
+          fc.constantFrom(
+            undefined,
+            "text/plain",
+            "application/x-www-form-urlencoded",
+            "multipart/form-data",
+            "application/xml",
+          ),
+        )
+        .map(([record, type]) => ({
+          label: "JSON with a wrong Content-Type",
+          contentType: type,
+          body: JSON.stringify(record),
+        })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom(...JSON_TYPES, undefined)
+        .map((type) => ({ label: "empty body", contentType: type, body: "" })),
+    },
+    { weight: 1, arbitrary: fc.constant({ label: "no body" }) },
+  );
+}
+
+// ---------------------------------------------------------------- form bodies
+
+type Pair = [string, string | { file: string }];
+
+const formValue = (value: unknown): string =>
+  typeof value === "string" ? value : (JSON.stringify(value) ?? "");
+
+/** Pairs, not a record: a key may repeat (checkbox groups, two intents, two usernames). */
+function formPairs(target: Target, fx: Fixtures): fc.Arbitrary<Pair[]> {
+  const knowledge = knowledgeOf(target);
+  const fields = [...(knowledge.fields ?? []), ...(knowledge.extras ?? [])];
+  const intents = knowledge.intents ?? [];
+  const intent = fc.oneof(
+    { weight: intents.length > 0 ? 4 : 0, arbitrary: fc.constantFrom(...intents, "") },
+    { weight: 1, arbitrary: fc.constantFrom("", "INTENT", "__proto__") },
+    { weight: 1, arbitrary: hostileString },
+  );
+  const near = nearValidRecord(knowledge, fx, hostileString).map((record) =>
+    Object.entries(record).flatMap(([key, value]): Pair[] =>
+      Array.isArray(value)
+        ? value.map((item): Pair => [key, formValue(item)])
+        : [[key, formValue(value)]],
+    ),
+  );
+  const extra = fc.array(
+    fc.tuple(
+      fc.oneof(fc.constantFrom(...fields, "intent", "__proto__", "constructor", ""), fc.string()),
+      fc.oneof(
+        { weight: 5, arbitrary: hostileString },
+        { weight: 1, arbitrary: fc.string().map((name) => ({ file: name })) },
+      ),
+    ),
+    { maxLength: 4 },
+  );
+  return fc
+    .tuple(fc.option(intent, { nil: undefined }), near, extra, fc.boolean())
+    .map(([chosen, known, more, intentLast]) => {
+      const pairs: Pair[] = [...known, ...more];
+      if (chosen === undefined) return pairs;
+      return intentLast ? [...pairs, ["intent", chosen]] : [["intent", chosen], ...pairs];
+    });
+}
+
+async function encodeMultipart(pairs: Pair[]): Promise<Body> {
+  const form = new FormData();
+  for (const [key, value] of pairs) {
+    if (typeof value === "string") form.append(key, value);
+    else form.append(key, new Blob(["file content"], { type: "text/plain" }), value.file);
+  }
+  const encoded = new Response(form);
+  return {
+    label: "multipart",
+    contentType: encoded.headers.get("Content-Type") ?? undefined,
+    body: new Uint8Array(await encoded.arrayBuffer()),
+  };
+}
+
+function encodeUrlEncoded(pairs: Pair[]): Body {
+  const params = new URLSearchParams();
+  for (const [key, value] of pairs)
+    params.append(key, typeof value === "string" ? value : value.file);
+  return {
+    label: "urlencoded",
+    contentType: "application/x-www-form-urlencoded",
+    body: params.toString(),
+  };
+}
+
+const GARBAGE_FORM_TYPES = [
+  "application/x-www-form-urlencoded",
+  "application/x-www-form-urlencoded; charset=utf-16",
+  "multipart/form-data",
+  "multipart/form-data; boundary=",
+  "multipart/form-data; boundary=XyZ",
+  'multipart/form-data; boundary="unterminated',
+  "application/json",
+  "text/plain",
+  "application/octet-stream",
+  undefined,
+];
+
+/** A form post's body: urlencoded, multipart (some values as files), or bytes under a form type. */
+export function formBodies(target: Target, fx: Fixtures): fc.Arbitrary<() => Promise<Body>> {
+  const pairs = formPairs(target, fx);
+  return fc.oneof(
+    { weight: 4, arbitrary: pairs.map((p) => async () => encodeUrlEncoded(p)) },
+    { weight: 3, arbitrary: pairs.map((p) => () => encodeMultipart(p)) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(pairs, fc.nat()).map(([p, cut]) => async () => {
+        const whole = await encodeMultipart(p);
+        const bytes = whole.body as Uint8Array;
+        return { ...whole, label: "truncated multipart", body: bytes.slice(0, cut % bytes.length) };
+      }),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(
+          fc.constantFrom(...GARBAGE_FORM_TYPES),
+          fc.oneof(
+            fc.string({ maxLength: 200 }),
+            fc.uint8Array({ maxLength: 200 }),
+            fc.constant("--XyZ\r\nContent-Disposition: form-data\r\n\r\nvalue\r\n"),
+            fc.constant('{"intent":"book"}'),
+            fc.constant("intent=book&%E0%A4%A=%&a=%zz"),
+          ),
+        )
+        .map(([contentType, body]) => async () => ({ label: "garbage", contentType, body })),
+    },
+  );
+}
+
+// ---------------------------------------------------------------- URLs
+
+/** encodeURIComponent, but lone surrogates become U+FFFD instead of throwing, as on the wire. */
+export function percentEncode(text: string): string {
+  let out = "";
+  for (const byte of Buffer.from(text, "utf8")) {
+    const char = String.fromCharCode(byte);
+    out += /[A-Za-z0-9\-._~]/.test(char)
+      ? char
+      : `%${byte.toString(16).toUpperCase().padStart(2, "0")}`;
+  }
+  return out;
+}
+
+/** Path parameter values: ids in every spelling, traversal, bad escapes, unicode, huge. */
+export function paramValue(fx: Fixtures): fc.Arbitrary<string> {
+  const encoded = (arb: fc.Arbitrary<string>) => arb.map(percentEncode);
+  return fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom(...fx.bookingIds.map(String)) },
+    fc.constantFrom(
+      "-1",
+      "0",
+      "1e9",
+      "abc",
+      "0x10",
+      "1.0",
+      "%201",
+      "+1",
+      "9007199254740993",
+      "99999999999999999999",
+      "..",
+      "%2e%2e",
+      "..%2f..%2fetc%2fpasswd",
+      "%00",
+      "%",
+      "%E0%A4%A",
+      "%ZZ",
+      "%C0%AF",
+      ...fx.couponCodes,
+    ),
+    encoded(fc.string({ unit: "grapheme", maxLength: 10 })),
+    encoded(hostileString.map((text) => text.slice(0, 3_000))),
+    fc.integer({ min: 1_000, max: 6_000 }).map((n) => "7".repeat(n)),
+  );
+}
+
+function queryValue(field: string, fx: Fixtures): fc.Arbitrary<string> {
+  return fc.oneof(
+    validValue(field, fx).map(formValue),
+    hostileString.map((text) => text.slice(0, 2_000)),
+  );
+}
+
+/** A query string: known keys with valid or hostile values, unknown keys, raw bad escapes. */
+export function queryStrings(target: Target, fx: Fixtures): fc.Arbitrary<string> {
+  const keys = knowledgeOf(target).query ?? [];
+  const known =
+    keys.length === 0
+      ? fc.constant([] as [string, string][])
+      : fc
+          .subarray(keys)
+          .chain((chosen) =>
+            fc.tuple(
+              ...chosen.map((key) => queryValue(key, fx).map((v): [string, string] => [key, v])),
+            ),
+          );
+  const unknown = fc.array(
+    fc.tuple(
+      fc.oneof(fc.constantFrom("_routes", "__proto__", "index", "_data"), fc.string()),
+      hostileString.map((t) => t.slice(0, 500)),
+    ),
+    { maxLength: 3 },
+  );
+  return fc.oneof(
+    {
+      weight: 5,
+      arbitrary: fc.tuple(known, unknown).map(([a, b]) => {
+        const text = new URLSearchParams([...a, ...b]).toString();
+        return text ? `?${text}` : "";
+      }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        "?",
+        "?&&&",
+        "?date=%E0%A4%A&hours=%",
+        "?date[]=2026-01-01&date[]=x",
+        "?date=2026-01-01&date=2027-01-01",
+        "?%=%",
+        "?a=%ZZ",
+        "?session_id=%00",
+      ),
+    },
+  );
+}
