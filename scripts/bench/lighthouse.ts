@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import { CHROMIUM_LAUNCH_OPTIONS } from "../../tests/e2e/env";
 
 /**
  * Lighthouse 12 with its default config (the mobile preset: a mid-range phone on slow 4G,
@@ -22,22 +23,11 @@ export type LighthouseRun = {
   failing: string[];
 };
 
-const CHROME_FLAGS = [
-  "--headless=new",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-
 export async function runLighthouse(url: string, cookie?: string): Promise<LighthouseRun> {
   const userDataDir = mkdtempSync(join(tmpdir(), "bench-lighthouse-"));
   const chrome = await chromeLauncher.launch({
-    chromePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
-    chromeFlags: CHROME_FLAGS,
+    chromePath: process.env.CHROME_PATH ?? CHROMIUM_LAUNCH_OPTIONS.executablePath,
+    chromeFlags: CHROMIUM_LAUNCH_OPTIONS.args,
     userDataDir,
     logLevel: "silent",
   });

@@ -1,8 +1,7 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { createServer } from "node:net";
-import { fileURLToPath } from "node:url";
-import { collectOutput } from "../../tests/setup/server";
+import { PROJECT_ROOT } from "../../tests/e2e/env";
+import { collectOutput, freePort, waitUntilHealthy } from "../../tests/setup/server";
 
 /** The processes the bench measures: the production app and the bare baseline. */
 export type BenchProcess = {
@@ -14,20 +13,7 @@ export type BenchProcess = {
   stop(): Promise<void>;
 };
 
-export const PROJECT_ROOT = fileURLToPath(new URL("../../", import.meta.url));
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address ? resolve(address.port) : reject(),
-      );
-    });
-  });
-}
+export { PROJECT_ROOT };
 
 function peakRssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
@@ -35,26 +21,11 @@ function peakRssMb(pid: number): number {
   return kb / 1024;
 }
 
-async function waitUntilUp(child: ChildProcess, probe: string, output: () => string) {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`Process exited early:\n${output()}`);
-    try {
-      await fetch(probe);
-      return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`Process did not start:\n${output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
+/** Both answer /healthz: the app and the bare baseline. */
 async function launch(
   args: string[],
   env: Record<string, string>,
   port: number,
-  probePath: string,
 ): Promise<BenchProcess> {
   const child = spawn(process.execPath, args, {
     cwd: PROJECT_ROOT,
@@ -63,7 +34,7 @@ async function launch(
   });
   const output = collectOutput(child);
   const url = `http://127.0.0.1:${port}`;
-  await waitUntilUp(child, `${url}${probePath}`, output);
+  await waitUntilHealthy(child, url, output, 30_000);
   const pid = child.pid ?? 0;
   return {
     url,
@@ -96,7 +67,6 @@ export async function startApp(dbPath: string): Promise<BenchProcess> {
       REGISTER_RATE_LIMIT: "1000",
     },
     port,
-    "/healthz",
   );
 }
 
@@ -107,6 +77,5 @@ export async function startBare(dbPath: string): Promise<BenchProcess> {
     ["--import", "tsx", "scripts/bench/bare-server.ts"],
     { BARE_PORT: String(port), DATABASE_PATH: dbPath },
     port,
-    "/",
   );
 }

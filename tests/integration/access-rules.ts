@@ -7,6 +7,12 @@
  * Actors: a visitor (no cookie), `customer` (owns the booking of owner-scoped routes),
  * `otherCustomer` (another customer opening that booking) and `admin`.
  */
+import {
+  bookingFormFields,
+  bookingPayload,
+  registerFormFields,
+  SANDBOX_CARD,
+} from "../setup/payloads";
 
 export const ACTORS = ["visitor", "customer", "otherCustomer", "admin"] as const;
 export type ActorName = (typeof ACTORS)[number];
@@ -109,27 +115,8 @@ const toAuth = redirect("/auth");
 const noAction = everyone(status(405));
 
 function bookingForm(slot: { date: string; time: string }) {
-  return {
-    intent: "book",
-    firstName: "Ada",
-    lastName: "Lovelace",
-    businessName: "",
-    phoneNumber: "404-555-0100",
-    email: "ada@example.com",
-    stakeholder: "no",
-    recordingDate: slot.date,
-    recordingTime: slot.time,
-    guestCount: "1",
-    hoursNeeded: "2",
-  };
+  return { intent: "book", ...bookingFormFields(slot.date, slot.time, 2, { businessName: "" }) };
 }
-
-const SANDBOX_CARD = {
-  cardName: "Ada Lovelace",
-  cardNumber: "4242 4242 4242 4242",
-  expirationDate: "12/39",
-  cvv: "987",
-};
 
 /** Keyed by the route's URL pattern as in app/routes.ts ("/" for the index). */
 export const ACCESS_RULES: Record<string, AccessRule> = {
@@ -143,17 +130,7 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
   "/auth": {
     kind: "page",
     load: signedIn(ok, redirect("/")),
-    form: ({ freshUsername }) => ({
-      intent: "register",
-      username: freshUsername(),
-      password: "correct-horse-battery",
-      confirmPassword: "correct-horse-battery",
-      firstName: "Ada",
-      lastName: "Lovelace",
-      phoneNumber: "404-555-0100",
-      email: "ada@example.com",
-      businessName: "",
-    }),
+    form: ({ freshUsername }) => ({ ...registerFormFields(freshUsername()), businessName: "" }),
     action: signedIn(redirect("/", true), redirect("/")),
   },
   "/dashboard": { kind: "page", load: signedIn(toAuth, ok), action: noAction },
@@ -240,8 +217,8 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
   "/api/bookings": {
     kind: "resource",
     body: ({ freshSlot }) => {
-      const { intent: _intent, ...payload } = bookingForm(freshSlot());
-      return { ...payload, isRetainer: false };
+      const slot = freshSlot();
+      return bookingPayload(slot.date, slot.time, 2, { businessName: "" });
     },
     methods: {
       GET: signedIn(status(401), ok),

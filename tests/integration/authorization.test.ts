@@ -4,6 +4,7 @@ import routes from "../../app/routes";
 import { earliestBookableDate } from "../../app/domain/availability";
 import { addStudioDays } from "../../app/domain/studio-time";
 import { type Actor, actorsFor } from "../setup/actors";
+import { bookingPayload, PASSWORD } from "../setup/payloads";
 import { cookiesFrom, uniqueUsername } from "../setup/server";
 import { serverForThisFile } from "../setup/server-for-this-file";
 import {
@@ -24,7 +25,6 @@ import {
 const server = serverForThisFile();
 const { signUp, signUpAdmin, snapshot } = actorsFor(server);
 
-const PASSWORD = "correct-horse-battery";
 const RULES_FILE = "tests/integration/access-rules.ts";
 
 type RouteEntry = {
@@ -102,19 +102,9 @@ async function ownedBooking(): Promise<number> {
   const response = await fetch(`${server.url}/api/bookings`, {
     method: "POST",
     headers: { "Content-Type": "application/json", Cookie: actors.customer.cookie },
-    body: JSON.stringify({
-      firstName: "Ada",
-      lastName: OWNER_MARKER,
-      businessName: OWNER_MARKER,
-      phoneNumber: "404-555-0100",
-      email: "ada@example.com",
-      stakeholder: "no",
-      recordingDate: date,
-      recordingTime: time,
-      guestCount: "1",
-      hoursNeeded: "2",
-      isRetainer: false,
-    }),
+    body: JSON.stringify(
+      bookingPayload(date, time, 2, { lastName: OWNER_MARKER, businessName: OWNER_MARKER }),
+    ),
   });
   expect(response.status).toBe(201);
   return ((await response.json()) as { id: number }).id;

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { earliestBookableDate } from "../../app/domain/availability";
 import { addStudioDays, studioDateOf } from "../../app/domain/studio-time";
 import { cookiesFrom, registrationPayload } from "../setup/server";
+import { bookingPayload, cardBody } from "../setup/payloads";
 import { serverForThisFile } from "../setup/server-for-this-file";
 
 /**
@@ -71,23 +72,6 @@ function freshDate(): string {
   return addStudioDays(studioDateOf(Date.now()), daysAhead);
 }
 
-function bookingPayload(date: string, time: string, hours: number, overrides: Json = {}): Json {
-  return {
-    firstName: "Ada",
-    lastName: "Lovelace",
-    businessName: "Analytical Audio",
-    phoneNumber: "404-555-0100",
-    email: "ada@example.com",
-    stakeholder: "no",
-    recordingDate: date,
-    recordingTime: time,
-    guestCount: "1",
-    hoursNeeded: String(hours),
-    isRetainer: false,
-    ...overrides,
-  };
-}
-
 async function book(session: Session, payload: Json) {
   const response = await api("/api/bookings", { body: payload, cookie: session.cookie });
   return { response, body: (await response.json()) as Json };
@@ -147,17 +131,6 @@ function paymentRows(bookingId: unknown) {
 
 const paymentCount = () =>
   server.query<{ n: number }>("SELECT count(*) AS n FROM payments")[0]?.n ?? 0;
-
-function cardBody(amount: unknown, overrides: Json = {}): Json {
-  const card = {
-    cardName: "Ada Lovelace",
-    cardNumber: GOOD_CARD,
-    expirationDate: "12/39",
-    cvv: CVV,
-    ...overrides,
-  };
-  return { paymentMethod: "card", ...card, amount, paymentDetails: { ...card } };
-}
 
 function pay(session: Session, bookingId: unknown, body: Json) {
   return api(`/api/bookings/${bookingId}/payments/direct`, { body, cookie: session.cookie });

@@ -21,6 +21,7 @@ import {
   send,
 } from "../setup/raw-http";
 import { routeFileFor, type Target, targetsFromRouteTable } from "../setup/route-targets";
+import { bookingPayload } from "../setup/payloads";
 import { registrationPayload } from "../setup/server";
 import { serverForThisFile } from "../setup/server-for-this-file";
 
@@ -62,18 +63,7 @@ async function createBooking(actor: Actor, date: string, time: string): Promise<
   const response = await fetch(`${server.url}/api/bookings`, {
     method: "POST",
     headers: { "Content-Type": "application/json", Cookie: actor.cookie },
-    body: JSON.stringify({
-      firstName: "Ada",
-      lastName: "Lovelace",
-      phoneNumber: "404-555-0100",
-      email: "ada@example.com",
-      stakeholder: "no",
-      recordingDate: date,
-      recordingTime: time,
-      guestCount: "1",
-      hoursNeeded: "2",
-      selectedServices: fixtures.serviceIds,
-    }),
+    body: JSON.stringify(bookingPayload(date, time, 2, { selectedServices: fixtures.serviceIds })),
   });
   const body = (await response.json()) as { id: number; message?: string };
   expect(response.status, body.message).toBe(201);

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { earliestBookableDate } from "../../app/domain/availability";
 import { addStudioDays } from "../../app/domain/studio-time";
 import { actorsFor } from "../setup/actors";
+import { bookingFormFields, registerFormFields } from "../setup/payloads";
 import { cookiesFrom, registrationPayload, uniqueUsername } from "../setup/server";
 import { serverForThisFile } from "../setup/server-for-this-file";
 
@@ -19,7 +20,6 @@ const server = serverForThisFile({
 });
 const { snapshot } = actorsFor(server);
 
-const PASSWORD = "correct-horse-battery";
 let clientCounter = 0;
 /** Each test is its own client for the rate limits. */
 const newClient = () => {
@@ -53,18 +53,7 @@ const postForm = (path: string, fields: Record<string, string>, headers: Record<
     body: new URLSearchParams(fields),
   });
 
-function registerFields(): Record<string, string> {
-  return {
-    intent: "register",
-    username: uniqueUsername("proxy"),
-    password: PASSWORD,
-    confirmPassword: PASSWORD,
-    firstName: "Ada",
-    lastName: "Lovelace",
-    phoneNumber: "404-555-0100",
-    email: "ada@example.com",
-  };
-}
+const registerFields = () => registerFormFields(uniqueUsername("proxy"));
 
 describe("same-origin posts behind the proxy", () => {
   it("register, book and log out through the forms and the API with an https Origin", async () => {
@@ -80,15 +69,7 @@ describe("same-origin posts behind the proxy", () => {
       "/?index",
       {
         intent: "book",
-        firstName: "Ada",
-        lastName: "Lovelace",
-        phoneNumber: "404-555-0100",
-        email: "ada@example.com",
-        stakeholder: "no",
-        recordingDate: addStudioDays(earliestBookableDate(Date.now()), 2),
-        recordingTime: "10:00",
-        guestCount: "1",
-        hoursNeeded: "2",
+        ...bookingFormFields(addStudioDays(earliestBookableDate(Date.now()), 2), "10:00"),
       },
       viaProxy(newClient(), { Cookie: cookie }),
     );

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { earliestBookableDate } from "../../app/domain/availability";
 import { addStudioDays } from "../../app/domain/studio-time";
 import { type Actor, actorsFor } from "../setup/actors";
+import { bookingFormFields, PASSWORD, registerFormFields, SANDBOX_CARD } from "../setup/payloads";
 import { registrationPayload, uniqueUsername } from "../setup/server";
 import { serverForThisFile } from "../setup/server-for-this-file";
 
@@ -19,7 +20,6 @@ const server = serverForThisFile({
 });
 const { db, signUp, snapshot } = actorsFor(server);
 
-const PASSWORD = "correct-horse-battery";
 const CARD_DIGITS = "4242424242424242";
 const DECLINED_DIGITS = "4000000000000002";
 /** The server's own cookie, to read the session id in a Set-Cookie and to plant one. */
@@ -86,18 +86,8 @@ async function isSignedIn(cookie: string) {
 let dayOffset = 0;
 function bookingFields(): Record<string, string> {
   dayOffset += 1;
-  return {
-    firstName: "Ada",
-    lastName: "Lovelace",
-    businessName: "",
-    phoneNumber: "404-555-0100",
-    email: "ada@example.com",
-    stakeholder: "no",
-    recordingDate: addStudioDays(earliestBookableDate(Date.now()), dayOffset),
-    recordingTime: "10:00",
-    guestCount: "1",
-    hoursNeeded: "2",
-  };
+  const date = addStudioDays(earliestBookableDate(Date.now()), dayOffset);
+  return bookingFormFields(date, "10:00", 2, { businessName: "" });
 }
 
 async function unpaidBooking(owner: Actor): Promise<number> {
@@ -111,13 +101,7 @@ async function unpaidBooking(owner: Actor): Promise<number> {
   return ((await response.json()) as { id: number }).id;
 }
 
-const card = {
-  paymentMethod: "card",
-  cardName: "Ada Lovelace",
-  cardNumber: "4242 4242 4242 4242",
-  expirationDate: "12/39",
-  cvv: "987",
-};
+const card = { paymentMethod: "card", ...SANDBOX_CARD };
 
 describe("cross-site writes (CSRF)", () => {
   let customer: Actor;
@@ -145,20 +129,7 @@ describe("cross-site writes (CSRF)", () => {
       name: "the registration form",
       page: true,
       send: (headers) =>
-        postForm(
-          "/auth?tab=register",
-          {
-            intent: "register",
-            username: uniqueUsername("csrf"),
-            password: PASSWORD,
-            confirmPassword: PASSWORD,
-            firstName: "Ada",
-            lastName: "Lovelace",
-            phoneNumber: "404-555-0100",
-            email: "ada@example.com",
-          },
-          headers,
-        ),
+        postForm("/auth?tab=register", registerFormFields(uniqueUsername("csrf")), headers),
       done: 302,
     },
     {

@@ -4,16 +4,14 @@ import Database from "better-sqlite3";
 import { afterAll, expect, it } from "vitest";
 import { collectOutput } from "../setup/server";
 import {
-  bookingBody,
   bookingStream,
   type Customer,
+  databaseForThisFile,
   inspect,
   integrityCheck,
-  launchServer,
   missingBookings,
-  postJson,
+  postBooking,
   removeDatabase,
-  type ServerProcess,
   signUp,
   slotSequence,
   tempDatabasePath,
@@ -25,14 +23,9 @@ import {
  * site is serving. Bookings keep streaming in during the backup; the copy must pass
  * integrity_check and hold every booking acknowledged before the backup started.
  */
-const dbPath = tempDatabasePath("backup-source");
+const { dbPath, launch } = databaseForThisFile("backup-source");
 const copyPath = tempDatabasePath("backup-copy");
-let server: ServerProcess | undefined;
-afterAll(async () => {
-  await server?.kill("SIGTERM");
-  removeDatabase(dbPath);
-  removeDatabase(copyPath);
-});
+afterAll(() => removeDatabase(copyPath));
 
 // Enough rows that VACUUM INTO takes a while, so bookings commit while it reads.
 const FILLER_BOOKINGS = 50_000;
@@ -94,18 +87,13 @@ function runBackup(destination: string) {
 }
 
 it("copies a consistent database with npm run backup while bookings stream in", async () => {
-  server = await launchServer(dbPath);
+  const server = await launch();
   const customers: Customer[] = [];
   for (let i = 0; i < 4; i += 1) customers.push(await signUp(server.url));
 
   const nextSlot = slotSequence();
   const first = customers[0] as Customer;
-  const template = await postJson(
-    server.url,
-    "/api/bookings",
-    bookingBody(nextSlot()),
-    first.cookie,
-  );
+  const template = await postBooking(server.url, first, nextSlot());
   expect(template.status).toBe(201);
   fillWithPastBookings(dbPath, FILLER_BOOKINGS);
 

@@ -1,18 +1,17 @@
 import Database from "better-sqlite3";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import {
   bookingBody,
   cardBody,
   type Customer,
+  databaseForThisFile,
   inspect,
-  launchServer,
+  postBooking,
   postJson,
-  removeDatabase,
   type ServerProcess,
   signUp,
   sleep,
   slotSequence,
-  tempDatabasePath,
 } from "./support";
 
 /**
@@ -24,17 +23,13 @@ import {
 const BUSY_MESSAGE = "The booking system is busy right now. Please try again in a moment.";
 const FORM_ERROR = "There was a problem processing your form. Please try again.";
 
-const dbPath = tempDatabasePath("busy");
+const { dbPath, launch } = databaseForThisFile("busy");
 let server: ServerProcess;
 let customer: Customer;
 const nextSlot = slotSequence();
 beforeAll(async () => {
-  server = await launchServer(dbPath);
+  server = await launch();
   customer = await signUp(server.url);
-});
-afterAll(async () => {
-  await server?.kill("SIGTERM");
-  removeDatabase(dbPath);
 });
 
 /** Holds the write lock, as `BEGIN IMMEDIATE` in a sqlite3 shell would, until released. */
@@ -59,19 +54,14 @@ const count = (table: "bookings" | "payments") =>
   );
 
 it("waits out a lock shorter than busy_timeout and then books and takes payments", async () => {
-  const unpaid = await postJson(
-    server.url,
-    "/api/bookings",
-    bookingBody(nextSlot()),
-    customer.cookie,
-  );
+  const unpaid = await postBooking(server.url, customer, nextSlot());
   expect(unpaid.status).toBe(201);
 
   const lock = holdWriteLock();
   const answered = <T>(request: Promise<T>) =>
     request.then((answer) => ({ ...answer, lockHeldAtAnswer: lock.held() }));
   const bookings = Array.from({ length: 5 }, () =>
-    answered(postJson(server.url, "/api/bookings", bookingBody(nextSlot()), customer.cookie)),
+    answered(postBooking(server.url, customer, nextSlot())),
   );
   const payment = answered(
     postJson(
@@ -109,12 +99,7 @@ it("waits out a lock shorter than busy_timeout and then books and takes payments
 });
 
 it("answers 503 with Retry-After, writes nothing and shows no error page when the lock outlasts busy_timeout", async () => {
-  const unpaid = await postJson(
-    server.url,
-    "/api/bookings",
-    bookingBody(nextSlot()),
-    customer.cookie,
-  );
+  const unpaid = await postBooking(server.url, customer, nextSlot());
   expect(unpaid.status).toBe(201);
   const refusedSlot = nextSlot();
   const before = { bookings: count("bookings"), payments: count("payments") };

@@ -1,17 +1,14 @@
-import { afterAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import {
   bookingStream,
   type Customer,
+  databaseForThisFile,
   inspect,
   integrityCheck,
-  launchServer,
   missingBookings,
   missingPayments,
-  removeDatabase,
-  type ServerProcess,
   signUp,
   slotSequence,
-  tempDatabasePath,
   waitFor,
 } from "./support";
 
@@ -20,16 +17,10 @@ import {
  * while bookings and card payments stream in; after a restart on the same file every write it
  * acknowledged is there and the file is intact.
  */
-const dbPath = tempDatabasePath("kill");
-const servers: ServerProcess[] = [];
-afterAll(async () => {
-  for (const server of servers) await server.kill("SIGKILL");
-  removeDatabase(dbPath);
-});
+const { dbPath, launch } = databaseForThisFile("kill", "SIGKILL");
 
 it("keeps every acknowledged booking and payment through kill -9 and a restart", async () => {
-  const first = await launchServer(dbPath);
-  servers.push(first);
+  const first = await launch();
   const customers: Customer[] = [];
   for (let i = 0; i < 4; i += 1) customers.push(await signUp(first.url));
 
@@ -45,8 +36,7 @@ it("keeps every acknowledged booking and payment through kill -9 and a restart",
   await stream.stop();
   const acked = { bookings: [...stream.bookings], payments: [...stream.payments] };
 
-  const second = await launchServer(dbPath);
-  servers.push(second);
+  const second = await launch();
   const figures = inspect(dbPath, (db) => ({
     integrity: integrityCheck(db),
     foreignKeyProblems: db.pragma("foreign_key_check") as unknown[],

@@ -1,20 +1,17 @@
 import autocannon from "autocannon";
-import { afterAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { earliestBookableDate } from "../../app/domain/availability";
 import {
   type AckedBooking,
   bookingBody,
   type Customer,
+  databaseForThisFile,
   inspect,
   integrityCheck,
-  launchServer,
   missingBookings,
-  removeDatabase,
-  type ServerProcess,
-  type Slot,
   signUp,
+  type Slot,
   slotSequence,
-  tempDatabasePath,
 } from "./support";
 
 /**
@@ -31,19 +28,13 @@ const CONNECTIONS = 50;
 const GROWTH_ALLOWED = 1.2;
 const RSS_CAP_KB = 512 * 1024;
 
-const dbPath = tempDatabasePath("load");
-let server: ServerProcess | undefined;
-afterAll(async () => {
-  await server?.kill("SIGTERM");
-  removeDatabase(dbPath);
-});
+const { dbPath, launch } = databaseForThisFile("load");
 
 type Context = { customer?: Customer; slot?: Slot };
 type Request = autocannon.Request;
 
 it(`serves ${SECONDS} s of mixed load at ${CONNECTIONS} connections: no 5xx, nothing lost, bounded memory`, async () => {
-  const running = await launchServer(dbPath);
-  server = running;
+  const running = await launch();
   const customers: Customer[] = [];
   for (let i = 0; i < 10; i += 1) customers.push(await signUp(running.url));
   const login = customers[0] as Customer;

@@ -1,12 +1,21 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
+import { afterAll } from "vitest";
 import { earliestBookableDate } from "../../app/domain/availability";
 import { addStudioDays } from "../../app/domain/studio-time";
-import { collectOutput, cookiesFrom, freePort, registrationPayload } from "../setup/server";
+import { bookingPayload, cardBody } from "../setup/payloads";
+import {
+  collectOutput,
+  cookiesFrom,
+  freePort,
+  registrationPayload,
+  spawnServer,
+  waitUntilHealthy,
+} from "../setup/server";
 
 /**
  * What the crash and fault checks share: production servers as child processes on a database
@@ -43,39 +52,19 @@ export async function launchServer(
   dbPath: string,
   extraEnv: Record<string, string> = {},
 ): Promise<ServerProcess> {
-  if (!existsSync("build/server/index.js")) throw new Error("Run `npm run build` first");
   const port = await freePort();
-  const child = spawn(process.execPath, ["server.js"], {
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: "production",
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      DATABASE_PATH: dbPath,
-      SESSION_SECRET: "reliability-test-secret-0123456789abcdef",
-      PAYMENT_PROVIDER: "sandbox",
-      // The load mixes in logins from one address; the limits have their own tests.
-      LOGIN_RATE_LIMIT: "1000000",
-      REGISTER_RATE_LIMIT: "1000000",
-      ...extraEnv,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+  const child = spawnServer(port, dbPath, {
+    SESSION_SECRET: "reliability-test-secret-0123456789abcdef",
+    // The load mixes in logins from one address; the limits have their own tests.
+    LOGIN_RATE_LIMIT: "1000000",
+    REGISTER_RATE_LIMIT: "1000000",
+    ...extraEnv,
   });
   running.add(child);
   child.once("exit", () => running.delete(child));
   const output = collectOutput(child);
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`Server exited early:\n${output()}`);
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`Server did not start:\n${output()}`);
-    await sleep(100);
-  }
+  await waitUntilHealthy(child, url, output);
   const pid = child.pid;
   if (pid === undefined) throw new Error("The server has no pid");
   return {
@@ -93,6 +82,27 @@ export async function launchServer(
       const match = /^VmRSS:\s+(\d+) kB/m.exec(status);
       if (!match?.[1]) throw new Error("No VmRSS in /proc status");
       return Number(match[1]);
+    },
+  };
+}
+
+/**
+ * A database file of the test file's own, and `launch` for servers on it. After the file's
+ * tests every server launched is stopped with `stopSignal` and the file is removed.
+ */
+export function databaseForThisFile(label: string, stopSignal: "SIGKILL" | "SIGTERM" = "SIGTERM") {
+  const dbPath = tempDatabasePath(label);
+  const servers: ServerProcess[] = [];
+  afterAll(async () => {
+    for (const server of servers) await server.kill(stopSignal);
+    removeDatabase(dbPath);
+  });
+  return {
+    dbPath,
+    async launch(extraEnv: Record<string, string> = {}): Promise<ServerProcess> {
+      const server = await launchServer(dbPath, extraEnv);
+      servers.push(server);
+      return server;
     },
   };
 }
@@ -155,29 +165,14 @@ export function slotSequence(daysAfterEarliest = 1): () => Slot {
 }
 
 export function bookingBody(slot: Slot, hours = 2): Json {
-  return {
-    firstName: "Ada",
-    lastName: "Lovelace",
-    businessName: "Analytical Audio",
-    phoneNumber: "404-555-0100",
-    email: "ada@example.com",
-    stakeholder: "no",
-    recordingDate: slot.date,
-    recordingTime: slot.time,
-    guestCount: "1",
-    hoursNeeded: String(hours),
-    isRetainer: false,
-  };
+  return bookingPayload(slot.date, slot.time, hours);
 }
 
-export function cardBody(amount: unknown): Json {
-  const card = {
-    cardName: "Ada Lovelace",
-    cardNumber: "4242 4242 4242 4242",
-    expirationDate: "12/39",
-    cvv: "987",
-  };
-  return { paymentMethod: "card", ...card, amount, paymentDetails: { ...card } };
+export { cardBody };
+
+/** POST /api/bookings for a session in `slot`, as `customer`. */
+export function postBooking(url: string, customer: Customer, slot: Slot, hours = 2) {
+  return postJson(url, "/api/bookings", bookingBody(slot, hours), customer.cookie);
 }
 
 export type AckedBooking = { id: number; userId: number; date: string; time: string };

@@ -1,17 +1,15 @@
-import { afterAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { addStudioDays } from "../../app/domain/studio-time";
 import {
   bookingBody,
   type Customer,
+  databaseForThisFile,
   inspect,
-  launchServer,
   overlappingLiveBookings,
   postJson,
-  removeDatabase,
   type ServerProcess,
   signUp,
   slotSequence,
-  tempDatabasePath,
 } from "./support";
 
 /**
@@ -19,12 +17,7 @@ import {
  * lock. Only SQLite's own write lock (BEGIN IMMEDIATE) stands between them: of every group of
  * simultaneous overlapping requests, split over both processes, exactly one may win.
  */
-const dbPath = tempDatabasePath("two-processes");
-const servers: ServerProcess[] = [];
-afterAll(async () => {
-  for (const server of servers) await server.kill("SIGTERM");
-  removeDatabase(dbPath);
-});
+const { dbPath, launch } = databaseForThisFile("two-processes");
 
 type Answer = Awaited<ReturnType<typeof postJson>> & {
   group: number;
@@ -47,8 +40,7 @@ const OVERLAPPING: [string, number][] = [
 
 it("never double-books with two server processes on one database file", async () => {
   // One after the other: both would otherwise migrate the fresh file at the same moment.
-  servers.push(await launchServer(dbPath));
-  servers.push(await launchServer(dbPath));
+  const servers = [await launch(), await launch()];
   const customers: Customer[] = [];
   for (let i = 0; i < 6; i += 1) customers.push(await signUp((servers[0] as ServerProcess).url));
   const firstDay = slotSequence()().date;

@@ -36,41 +36,66 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startServer(extraEnv: Record<string, string> = {}): Promise<TestServer> {
+/**
+ * `node server.js` on the production build, listening on 127.0.0.1:`port` with the sandbox
+ * payment provider; `env` adds the secret, the limits and whatever the caller tests.
+ */
+export function spawnServer(port: number, dbPath: string, env: Record<string, string>) {
   if (!existsSync("build/server/index.js")) throw new Error("Run `npm run build` first");
-  const port = await freePort();
-  const dbPath = join(tmpdir(), `studio-it-${randomUUID()}.db`);
-  const child: ChildProcess = spawn(process.execPath, ["server.js"], {
+  return spawn(process.execPath, ["server.js"], {
     env: {
       PATH: process.env.PATH,
-      // The server runs in the zone the suite runs in (npm run test:unit runs two zones).
-      ...(process.env.TZ ? { TZ: process.env.TZ } : {}),
       NODE_ENV: "production",
       HOST: "127.0.0.1",
       PORT: String(port),
       DATABASE_PATH: dbPath,
-      SESSION_SECRET: "integration-test-secret-0123456789abcdef",
       PAYMENT_PROVIDER: "sandbox",
-      LOGIN_RATE_LIMIT: "1000",
-      REGISTER_RATE_LIMIT: "1000",
-      ...extraEnv,
+      ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  const output = collectOutput(child);
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
+}
+
+/**
+ * Resolves once `url`/healthz answers 200. A process that exits first, or is not up in time,
+ * fails with what it printed; one that is still starting is killed, so it cannot linger.
+ */
+export async function waitUntilHealthy(
+  child: ChildProcess,
+  url: string,
+  output: () => string,
+  timeoutMs = 20_000,
+) {
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`Server exited early:\n${output()}`);
     try {
-      const response = await fetch(`${url}/healthz`);
-      if (response.ok) break;
+      if ((await fetch(`${url}/healthz`)).ok) return;
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`Server did not start:\n${output()}`);
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`Server did not start:\n${output()}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+export async function startServer(extraEnv: Record<string, string> = {}): Promise<TestServer> {
+  const port = await freePort();
+  const dbPath = join(tmpdir(), `studio-it-${randomUUID()}.db`);
+  const child = spawnServer(port, dbPath, {
+    // The server runs in the zone the suite runs in (npm run test:unit runs two zones).
+    ...(process.env.TZ ? { TZ: process.env.TZ } : {}),
+    SESSION_SECRET: "integration-test-secret-0123456789abcdef",
+    LOGIN_RATE_LIMIT: "1000",
+    REGISTER_RATE_LIMIT: "1000",
+    ...extraEnv,
+  });
+  const output = collectOutput(child);
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntilHealthy(child, url, output);
   const reader = new Database(dbPath, { readonly: true });
   return {
     url,
