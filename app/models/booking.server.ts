@@ -172,11 +172,6 @@ export function getActiveRetainer(
   };
 }
 
-/**
- * Cancels every unpaid booking whose hold has run out and gives back what it took: its
- * coupon use and any retainer hours it drew. Availability already ignores expired holds;
- * this makes the release visible and returns the coupon.
- */
 const dueHold = db
   .select({ id: bookings.id })
   .from(bookings)
@@ -189,6 +184,11 @@ const dueHold = db
   .limit(1)
   .prepare();
 
+/**
+ * Cancels every unpaid booking whose hold has run out and gives back what it took: its
+ * coupon use and any retainer hours it drew. Availability already ignores expired holds;
+ * this makes the release visible and returns the coupon.
+ */
 export function expireHolds(now: number, tx?: Tx): number {
   const run = (t: Tx) => {
     const expired = t
