@@ -1,5 +1,4 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
-import { parseId } from "../domain/ids";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useMemo } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
@@ -11,6 +10,7 @@ import { holdDeadline, sessionDate, sessionTimeRange } from "../domain/booking-d
 import { STATUS_LABELS } from "../domain/booking-status";
 import { type CardInput, cardFormSchema, formatExpiry, SANDBOX_CARDS } from "../domain/card";
 import { formatDollars } from "../domain/pricing";
+import { parseId } from "../domain/ids";
 import { studioDateOf } from "../domain/studio-time";
 import { getBookingServices, getOwnBooking, isPayable } from "../models/booking.server";
 import { requireUser } from "../services/auth.server";

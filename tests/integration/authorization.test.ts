@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import routes from "../../app/routes";
 import { earliestBookableDate } from "../../app/domain/availability";
 import { addStudioDays } from "../../app/domain/studio-time";
 import { type Actor, actorsFor } from "../setup/actors";
 import { bookingPayload, PASSWORD } from "../setup/payloads";
 import { cookiesFrom, uniqueUsername } from "../setup/server";
 import { serverForThisFile } from "../setup/server-for-this-file";
+import { targetsFromRouteTable } from "../setup/route-targets";
 import {
   ACCESS_RULES,
   ACTORS,
@@ -27,25 +27,12 @@ const { signUp, signUpAdmin, snapshot } = actorsFor(server);
 
 const RULES_FILE = "tests/integration/access-rules.ts";
 
-type RouteEntry = {
-  path?: string;
-  index?: boolean;
-  file: string;
-  id?: string;
-  children?: RouteEntry[];
-};
-type TableRoute = { key: string; file: string; index: boolean };
-
-/** Every route of the table with its full URL pattern ("/" for the index). */
-function flatten(entries: readonly RouteEntry[], parent = ""): TableRoute[] {
-  return entries.flatMap((entry) => {
-    const full = entry.path ? `${parent}/${entry.path}` : parent;
-    const own = { key: full || "/", file: entry.file, index: entry.index === true };
-    return [own, ...flatten(entry.children ?? [], full)];
-  });
-}
-
-const table = flatten(routes as RouteEntry[]);
+/** Every route of the table, keyed by its full URL pattern ("/" for the index). */
+const table = targetsFromRouteTable().map((target) => ({
+  key: target.pattern,
+  file: target.file,
+  index: target.isIndex,
+}));
 
 describe("the route table", () => {
   it("names each route once", () => {
