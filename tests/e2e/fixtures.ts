@@ -232,6 +232,9 @@ async function axeWithoutPageScripts(page: Page): Promise<AxeViolation[]> {
 
 /** Runs axe with the WCAG 2.2 AA tag set and fails with a readable list of violations. */
 export async function expectNoAxeViolations(page: Page) {
+  // axe judges colours as they rest, not mid-animation: an answer fading in (the FAQ's open
+  // item on load) would read as low contrast for 0.2 s. Reduced motion ends the fades at once.
+  await page.emulateMedia({ reducedMotion: "reduce" });
   const violations =
     test.info().project.use.javaScriptEnabled === false
       ? await axeWithoutPageScripts(page)
