@@ -168,6 +168,8 @@ export const bookings = sqliteTable(
      */
     checkoutSessionId: text("checkout_session_id"),
     checkoutExpiresAt: integer("checkout_expires_at"),
+    /** When the 24-hours-before reminder was queued; cleared when the session moves. */
+    reminderSentAt: integer("reminder_sent_at"),
     createdAt: createdAt(),
   },
   (t) => [

@@ -1,15 +1,32 @@
+import { Outlet } from "react-router";
 import { LandingPage } from "../components/landing/landing-page";
 import { requireUser } from "../services/auth.server";
 import { loadBookingForm } from "../services/booking-form.server";
+import {
+  dashboardAction,
+  dashboardTab,
+  loadDashboard,
+} from "../services/dashboard/dashboard.server";
 import type { Route } from "./+types/dashboard";
 
 /**
  * /dashboard is the landing page opened on its dashboard section. The section is rendered
- * first, so the page opens on it with and without JavaScript (no scroll script needed).
+ * first, so the page opens on it with and without JavaScript (no scroll script needed). Its
+ * child routes (a session's details, paying, cancelling, rescheduling) open as dialogs over it.
  */
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  return { user, bookingForm: loadBookingForm(user, Date.now()) };
+  const now = Date.now();
+  return {
+    user,
+    bookingForm: loadBookingForm(user, now),
+    dashboard: loadDashboard(user, dashboardTab(new URL(request.url)), now),
+  };
+}
+
+/** The dashboard's forms (profile, password, support), told apart by `intent`. */
+export async function action({ request, context }: Route.ActionArgs) {
+  return dashboardAction(request, context, await requireUser(request));
 }
 
 export const meta: Route.MetaFunction = () => [
@@ -18,5 +35,15 @@ export const meta: Route.MetaFunction = () => [
 ];
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
-  return <LandingPage user={loaderData.user} bookingForm={loaderData.bookingForm} dashboardFirst />;
+  return (
+    <>
+      <LandingPage
+        user={loaderData.user}
+        bookingForm={loaderData.bookingForm}
+        dashboard={loaderData.dashboard}
+        dashboardFirst
+      />
+      <Outlet />
+    </>
+  );
 }

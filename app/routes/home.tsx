@@ -2,13 +2,17 @@ import { BookedDialog } from "../components/booking/booked-dialog";
 import { LandingPage } from "../components/landing/landing-page";
 import { getUser } from "../services/auth.server";
 import { bookedDialog, bookingFormAction, loadBookingForm } from "../services/booking-form.server";
+import { loadDashboard } from "../services/dashboard/dashboard.server";
 import type { Route } from "./+types/home";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await getUser(request);
+  const now = Date.now();
   return {
     user,
-    bookingForm: loadBookingForm(user, Date.now()),
+    bookingForm: loadBookingForm(user, now),
+    // The section at the foot of / always shows My Sessions; its tabs lead to /dashboard.
+    dashboard: user ? loadDashboard(user, "bookings", now) : null,
     booked: bookedDialog(new URL(request.url), user),
   };
 }
@@ -30,7 +34,11 @@ export const meta: Route.MetaFunction = () => [
 export default function Home({ loaderData }: Route.ComponentProps) {
   return (
     <>
-      <LandingPage user={loaderData.user} bookingForm={loaderData.bookingForm} />
+      <LandingPage
+        user={loaderData.user}
+        bookingForm={loaderData.bookingForm}
+        dashboard={loaderData.dashboard}
+      />
       {loaderData.booked ? <BookedDialog /> : null}
     </>
   );

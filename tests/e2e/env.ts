@@ -5,7 +5,8 @@ import { fileURLToPath } from "node:url";
  * Settings shared by playwright.config.ts and the fixtures: the production server the suite
  * starts, and the SQLite file the fixtures write users into.
  */
-export const E2E_PORT = 3210;
+/** Overridable, so two checkouts (worktrees) on one machine can run their suites at once. */
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 3210);
 /** localhost, not 127.0.0.1: Chromium treats localhost as secure, so Secure cookies stick. */
 export const E2E_BASE_URL = `http://localhost:${E2E_PORT}`;
 /** The project root, wherever the suite is started from. */

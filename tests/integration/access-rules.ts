@@ -133,7 +133,12 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
     form: ({ freshUsername }) => ({ ...registerFormFields(freshUsername()), businessName: "" }),
     action: signedIn(redirect("/", true), redirect("/")),
   },
-  "/dashboard": { kind: "page", load: signedIn(toAuth, ok), action: noAction },
+  "/dashboard": {
+    kind: "page",
+    load: signedIn(toAuth, ok),
+    // A post without a known intent is refused; each form's own rule is in its tests.
+    action: signedIn(toAuth, status(400)),
+  },
   "/logout": {
     kind: "page",
     // Logging out is a POST: a GET (a prefetch, a link on another site) changes nothing.

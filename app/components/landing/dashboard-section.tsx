@@ -1,24 +1,34 @@
-import { Link, useLocation, useSearchParams } from "react-router";
+import { Link, useLocation } from "react-router";
 import type { PublicUser } from "../../models/user.server";
+import type { DashboardData, DashboardTab } from "../../services/dashboard/dashboard.server";
+import { ProfilePanel } from "../dashboard/profile-panel";
+import { SessionsPanel } from "../dashboard/sessions-panel";
+import { SupportPanel } from "../dashboard/support-panel";
 import { SectionLink } from "../site-nav";
-import { RATES, STUDIO } from "./studio";
+import { RATES } from "./studio";
 import { Icon } from "./icons";
 
-const TABS = [
+/** Spec section 2 names the first two; Help & Support is ours (product-decisions "Support"). */
+const TABS: { id: DashboardTab; label: string }[] = [
   { id: "bookings", label: "My Sessions" },
   { id: "profile", label: "Profile Settings" },
-] as const;
-type TabId = (typeof TABS)[number]["id"];
+  { id: "support", label: "Help & Support" },
+];
 
 /**
  * The signed-in customer's corner of the landing page (spec section 2, "Client dashboard").
- * The tabs are links (?tab=bookings|profile), so they work without JavaScript and can be
- * shared. Their contents arrive in later issues: the panels below are marked slots.
+ * The tabs are links (?tab=bookings|profile|support), so they work without JavaScript and can
+ * be shared; the loader reads only the open tab's data.
  */
-export function DashboardSection({ user }: { user: PublicUser }) {
-  const [searchParams] = useSearchParams();
+export function DashboardSection({
+  user,
+  dashboard,
+}: {
+  user: PublicUser;
+  dashboard: DashboardData;
+}) {
   const { pathname } = useLocation();
-  const active: TabId = searchParams.get("tab") === "profile" ? "profile" : "bookings";
+  const active = dashboard.tab;
   const fullName = `${user.firstName} ${user.lastName}`;
 
   return (
@@ -99,7 +109,9 @@ export function DashboardSection({ user }: { user: PublicUser }) {
               </ul>
             </nav>
             <div className="p-6 sm:p-8">
-              {active === "bookings" ? <SessionsPanelSlot /> : <ProfilePanelSlot />}
+              {dashboard.sessions ? <SessionsPanel data={dashboard.sessions} /> : null}
+              {dashboard.profile ? <ProfilePanel user={user} data={dashboard.profile} /> : null}
+              {dashboard.support ? <SupportPanel user={user} data={dashboard.support} /> : null}
             </div>
           </div>
         </div>
@@ -113,71 +125,6 @@ function SummaryRow({ label, value }: { label: string; value: string }) {
     <div className="flex flex-col gap-0.5 border-b border-line pb-4 last:border-b-0 last:pb-0">
       <dt className="text-sm text-ink-soft">{label}</dt>
       <dd className="font-semibold break-words">{value}</dd>
-    </div>
-  );
-}
-
-/** SLOT: the My Sessions tables (upcoming / past) replace this in the dashboard issue. */
-function SessionsPanelSlot() {
-  return (
-    <PendingPanel
-      slot="dashboard-sessions"
-      icon="calendar"
-      title="My Sessions"
-      href={`mailto:${STUDIO.email}`}
-      linkText={`Ask about a booking: ${STUDIO.email}`}
-    >
-      Your upcoming and past sessions will be listed here, with their status and total. This part of
-      your account is on its way; until then we confirm every booking by e-mail.
-    </PendingPanel>
-  );
-}
-
-/** SLOT: the Profile Settings form replaces this in the dashboard issue. */
-function ProfilePanelSlot() {
-  return (
-    <PendingPanel
-      slot="dashboard-profile"
-      icon="user"
-      title="Profile Settings"
-      href={`mailto:${STUDIO.email}?subject=${encodeURIComponent("Profile update")}`}
-      linkText={`E-mail ${STUDIO.email}`}
-    >
-      Editing your details online is coming soon. To change your name, business, e-mail, phone or
-      stakeholder status today, write to us and we will update your account.
-    </PendingPanel>
-  );
-}
-
-/** An honest "not online yet" panel with a way to reach the studio instead. */
-function PendingPanel({
-  slot,
-  icon,
-  title,
-  href,
-  linkText,
-  children,
-}: {
-  slot: string;
-  icon: "calendar" | "user";
-  title: string;
-  href: string;
-  linkText: string;
-  children: React.ReactNode;
-}) {
-  return (
-    <div data-slot={slot} className="text-center sm:py-6">
-      <span className="mx-auto flex size-14 items-center justify-center rounded-full bg-brand-50 text-brand-600">
-        <Icon name={icon} className="size-7" />
-      </span>
-      <h3 className="mt-4 font-display text-lg font-bold">{title}</h3>
-      <p className="mx-auto mt-2 max-w-md leading-relaxed text-ink-soft">{children}</p>
-      <a
-        href={href}
-        className="mt-5 inline-flex font-semibold text-brand-600 underline-offset-4 hover:underline"
-      >
-        {linkText}
-      </a>
     </div>
   );
 }

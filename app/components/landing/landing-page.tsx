@@ -1,4 +1,5 @@
 import type { PublicUser } from "../../models/user.server";
+import type { DashboardData } from "../../services/dashboard/dashboard.server";
 import type { BookingFormData } from "../booking/types";
 import { Audiences } from "./audiences";
 import { BookingInfo } from "./booking-info";
@@ -17,23 +18,26 @@ import { Partnership } from "./partnership";
 export function LandingPage({
   user,
   bookingForm,
+  dashboard,
   dashboardFirst = false,
 }: {
   user: PublicUser | null;
   bookingForm: BookingFormData;
+  /** The signed-in customer's dashboard section; null for visitors. */
+  dashboard: DashboardData | null;
   dashboardFirst?: boolean;
 }) {
-  const dashboard = user ? <DashboardSection user={user} /> : null;
+  const section = user && dashboard ? <DashboardSection user={user} dashboard={dashboard} /> : null;
   return (
     <>
-      {dashboardFirst ? dashboard : null}
+      {dashboardFirst ? section : null}
       <Hero />
       <Features />
       <Audiences />
       <Faq />
       <BookingInfo bookingForm={bookingForm} />
       <Partnership />
-      {dashboardFirst ? null : dashboard}
+      {dashboardFirst ? null : section}
     </>
   );
 }
