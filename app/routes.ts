@@ -4,7 +4,10 @@ import { type RouteConfig, index, prefix, route } from "@react-router/dev/routes
 export default [
   index("routes/home.tsx"),
   route("auth", "routes/auth.tsx"),
-  route("dashboard", "routes/dashboard.tsx"),
+  route("dashboard", "routes/dashboard.tsx", [
+    route("sessions/:id/cancel", "routes/dashboard.sessions.$id.cancel.tsx"),
+    route("sessions/:id/reschedule", "routes/dashboard.sessions.$id.reschedule.tsx"),
+  ]),
   route("logout", "routes/logout.tsx"),
   route("checkout/:bookingId", "routes/checkout.tsx"),
   route("booking-success", "routes/booking-success.tsx"),
@@ -22,6 +25,8 @@ export default [
     route("bookings", "routes/api/bookings.ts"),
     route("bookings/check-conflicts", "routes/api/bookings.check-conflicts.ts"),
     route("bookings/:id/status", "routes/api/bookings.status.ts"),
+    route("bookings/:id/cancel", "routes/api/bookings.cancel.ts"),
+    route("bookings/:id/reschedule", "routes/api/bookings.reschedule.ts"),
     route("bookings/:id/payments/direct", "routes/api/bookings.payments-direct.ts"),
     route("payments/status", "routes/api/payments.status.ts"),
     route("payments/webhook", "routes/api/payments.webhook.ts"),

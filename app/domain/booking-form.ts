@@ -133,6 +133,12 @@ export function bookingPayloadSchema(now: number) {
   );
 }
 
+/** Moving a booking: a new date and start time, under the same time rules as booking. */
+export function rescheduleSchema(now: number) {
+  const { recordingDate, recordingTime } = bookingFields();
+  return withTimeRules(z.object({ recordingDate, recordingTime }), now);
+}
+
 /** The parts of the form that decide the start-time list and the price preview. */
 export const quoteQuerySchema = z.object({
   date: z.string().refine(isCalendarDate, BOOKING_MESSAGES.date),

@@ -126,9 +126,18 @@ export function readBusyRanges(
   ];
 }
 
-/** The start times of `date` for a session of `hours`, free or not (GET /api/availability). */
-export function getAvailability(date: string, hours: number, now: number, bufferMinutes: number) {
-  const busy = readBusyRanges(busyWindowFor(date, bufferMinutes), now);
+/**
+ * The start times of `date` for a session of `hours`, free or not (GET /api/availability).
+ * Moving a booking passes its id: its own current slot does not stand in its way.
+ */
+export function getAvailability(
+  date: string,
+  hours: number,
+  now: number,
+  bufferMinutes: number,
+  excludeBookingId?: number,
+) {
+  const busy = readBusyRanges(busyWindowFor(date, bufferMinutes), now, excludeBookingId);
   return startTimeOptions({ date, hours, busy, now, bufferMinutes });
 }
 
@@ -231,6 +240,14 @@ export function releaseUnpaidBooking(tx: Tx, booking: Booking) {
       .where(and(eq(coupons.id, booking.couponId), gt(coupons.currentUses, 0)))
       .run();
   }
+  releaseRetainerHours(tx, booking);
+}
+
+/**
+ * Gives back the retainer hours a cancelled session drew: it will not be recorded. (A paid
+ * booking keeps its coupon use: product-decisions "Coupons" returns it only before payment.)
+ */
+export function releaseRetainerHours(tx: Tx, booking: Booking) {
   if (booking.retainerBookingId !== null && booking.retainerHoursDrawn > 0) {
     tx.update(bookings)
       .set({

@@ -1,28 +1,26 @@
 import { type DB, isDatabaseBusyResponse } from "../db.server";
 import { expireHolds } from "../models/booking.server";
+import { queueSessionReminders } from "../models/reminders.server";
+import { env } from "./env.server";
 import { startEmailDelivery } from "./email/outbox.server";
 import { logError } from "./log.server";
 
-const HOLD_SWEEP_MS = 60_000;
+const SWEEP_MS = 60_000;
 
 /**
  * The jobs that run beside the requests: cancelling unpaid bookings whose hold ran out (which
- * gives back their coupon use; availability ignores expired holds anyway) and delivering the
- * e-mail outbox. Kept on globalThis like the database, so a dev reload does not start a second
+ * gives back their coupon use; availability ignores expired holds anyway), queueing the
+ * reminders of tomorrow's confirmed sessions, and delivering the e-mail outbox. Kept on globalThis like the database, so a dev reload does not start a second
  * set. Returns the stop function the graceful shutdown awaits before closing the database.
  */
 export function startBackgroundJobs(db: DB): () => Promise<void> {
   const running = globalThis as { __studioJobs?: () => Promise<void> };
   if (running.__studioJobs) return running.__studioJobs;
   const sweep = setInterval(() => {
-    try {
-      expireHolds(Date.now());
-    } catch (error) {
-      // Locked past busy_timeout by another connection: the next sweep does the work.
-      if (isDatabaseBusyResponse(error)) console.warn("[expire-holds] database busy, skipped");
-      else logError("expire-holds", error);
-    }
-  }, HOLD_SWEEP_MS);
+    const now = Date.now();
+    runJob("expire-holds", () => expireHolds(now));
+    runJob("session-reminders", () => queueSessionReminders(now, env.APP_URL));
+  }, SWEEP_MS);
   sweep.unref();
   const stopEmail = startEmailDelivery({ db });
   running.__studioJobs = async () => {
@@ -30,4 +28,14 @@ export function startBackgroundJobs(db: DB): () => Promise<void> {
     await stopEmail();
   };
   return running.__studioJobs;
+}
+
+function runJob(name: string, job: () => unknown) {
+  try {
+    job();
+  } catch (error) {
+    // Locked past busy_timeout by another connection: the next sweep does the work.
+    if (isDatabaseBusyResponse(error)) console.warn(`[${name}] database busy, skipped`);
+    else logError(name, error);
+  }
 }

@@ -139,6 +139,28 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
     // A post without a known intent is refused; each form's own rule is in its tests.
     action: signedIn(toAuth, status(400)),
   },
+  // Cancelling the customer's fresh unpaid booking: nothing to refund, so the form's
+  // expected refund is 0.
+  "/dashboard/sessions/:id/cancel": {
+    kind: "page",
+    url: ({ bookingId }) => `/dashboard/sessions/${bookingId}/cancel`,
+    ownedBooking: true,
+    load: ownerOnly(toAuth, ok, status(404)),
+    form: () => ({ expectedRefund: "0" }),
+    action: ownerOnly(toAuth, redirect("/dashboard?tab=bookings", true), status(404)),
+  },
+  // An unpaid booking cannot be moved (pay first): the owner is refused, others see nothing.
+  "/dashboard/sessions/:id/reschedule": {
+    kind: "page",
+    url: ({ bookingId }) => `/dashboard/sessions/${bookingId}/reschedule`,
+    ownedBooking: true,
+    load: ownerOnly(toAuth, ok, status(404)),
+    form: ({ freshSlot }) => {
+      const { date, time } = freshSlot();
+      return { recordingDate: date, recordingTime: time };
+    },
+    action: ownerOnly(toAuth, status(409), status(404)),
+  },
   "/logout": {
     kind: "page",
     // Logging out is a POST: a GET (a prefetch, a link on another site) changes nothing.
@@ -259,6 +281,30 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
       },
       DELETE: everyone(status(405)),
     },
+  },
+  "/api/bookings/:id/cancel": {
+    kind: "resource",
+    url: ({ bookingId }) => `/api/bookings/${bookingId}/cancel`,
+    ownedBooking: true,
+    body: () => ({ expectedRefund: 0 }),
+    methods: {
+      GET: ownerOnly(status(401), ok, status(404)),
+      POST: ownerOnly(status(401), { status: 200, writes: true }, status(404)),
+      PUT: everyone(status(405)),
+      PATCH: everyone(status(405)),
+      DELETE: everyone(status(405)),
+    },
+  },
+  "/api/bookings/:id/reschedule": {
+    kind: "resource",
+    url: ({ bookingId }) => `/api/bookings/${bookingId}/reschedule`,
+    ownedBooking: true,
+    body: ({ freshSlot }) => {
+      const { date, time } = freshSlot();
+      return { recordingDate: date, recordingTime: time };
+    },
+    // The owner's booking is unpaid, so it cannot move yet (409).
+    methods: postOnly(ownerOnly(status(401), status(409), status(404))),
   },
   "/api/bookings/:id/payments/direct": {
     kind: "resource",

@@ -65,6 +65,17 @@ export const KNOWLEDGE: Record<string, Knowledge> = {
   },
   "routes/checkout.tsx": { fields: CARD, extras: ["_hydrated"] },
   "routes/booking-success.tsx": { query: ["session_id"] },
+  "routes/dashboard.sessions.$id.cancel.tsx": { fields: ["expectedRefund"], extras: ["_hydrated"] },
+  "routes/dashboard.sessions.$id.reschedule.tsx": {
+    fields: ["recordingDate", "recordingTime"],
+    extras: ["_hydrated"],
+    query: ["recordingDate"],
+  },
+  "routes/api/bookings.cancel.ts": { fields: ["expectedRefund"], method: "POST" },
+  "routes/api/bookings.reschedule.ts": {
+    fields: ["recordingDate", "recordingTime"],
+    method: "POST",
+  },
   "routes/api/login.ts": { fields: ["username", "password"], method: "POST" },
   "routes/api/register.ts": { fields: REGISTER, method: "POST" },
   "routes/api/logout.ts": { method: "POST" },
@@ -226,6 +237,8 @@ function validValue(field: string, fx: Fixtures): fc.Arbitrary<unknown> {
       return pick({ cardNumber: "4242424242424242", cvv: "123" });
     case "_hydrated":
       return pick("1", "0");
+    case "expectedRefund":
+      return pick<number | string>(0, "0");
     case "website":
       return pick("", "https://spam.example");
     case "tab":
@@ -280,6 +293,8 @@ function nearMiss(field: string, fx: Fixtures): fc.Arbitrary<unknown> {
     case "amount":
     case "totalCost":
       return pick(0, 1, -1, 10_000, "10000.00");
+    case "expectedRefund":
+      return pick(1, -1, 0.5, "1e3", null);
     case "username":
       return pick(...fx.usernames.map((name) => name.toUpperCase()), "ab", "a b");
     case "password":

@@ -2,6 +2,7 @@ import { TZDate, tzName } from "@date-fns/tz";
 import { format } from "date-fns";
 import type { Booking } from "../../../db/schema";
 import { STUDIO } from "../../components/landing/studio";
+import type { RefundQuote } from "../../domain/cancellation";
 import { formatDollars } from "../../domain/pricing";
 import { STUDIO_TIME_ZONE, studioInstant, studioSession } from "../../domain/studio-time";
 
@@ -309,6 +310,88 @@ export function paymentReceivedEmail({
         kind: "paragraph",
         text: "Your booking is now pending review by our staff. You will receive a confirmation e-mail as soon as they confirm your session.",
       },
+      bookingDetailsBlock(booking),
+    ],
+  });
+}
+
+/** Sent when the customer cancels: what is refunded, and any fee kept. */
+export function bookingCancelledEmail({
+  booking,
+  quote,
+}: {
+  booking: Booking;
+  quote: RefundQuote;
+}): EmailContent {
+  const money: Record<RefundQuote["kind"], string> = {
+    unpaid: "Nothing was paid for this booking, so there is nothing to refund.",
+    full: `We are refunding the full ${formatDollars(quote.refund)} to your card. Refunds usually reach your account within 5 to 10 business days.`,
+    late: `As the session was cancelled less than 24 hours before it started, a cancellation fee of ${formatDollars(quote.fee)} is kept. We are refunding the remaining ${formatDollars(quote.refund)} to your card; refunds usually reach your account within 5 to 10 business days.`,
+  };
+  return render({
+    subject: `Your session on ${sessionDay(booking)} is cancelled`,
+    heading: "Your session is cancelled",
+    greeting: `Hi ${booking.firstName},`,
+    blocks: [
+      {
+        kind: "paragraph",
+        text: `Booking #${booking.id} is cancelled and its time slot is released.`,
+      },
+      { kind: "paragraph", text: money[quote.kind] },
+      { kind: "paragraph", text: "We hope to see you in the studio another time." },
+      { kind: "details", heading: "The cancelled session", items: bookingDetails(booking) },
+    ],
+  });
+}
+
+/** Sent when the customer moves a session: the old and the new time, side by side. */
+export function bookingRescheduledEmail({
+  booking,
+  previous,
+}: {
+  booking: Booking;
+  previous: Pick<Booking, "recordingDate" | "recordingTime" | "hoursNeeded">;
+}): EmailContent {
+  return render({
+    subject: `Your session is moved to ${sessionDay(booking)}`,
+    heading: "Your session is rescheduled",
+    greeting: `Hi ${booking.firstName},`,
+    blocks: [
+      {
+        kind: "paragraph",
+        text: `Booking #${booking.id} was moved from ${formatSessionTime(previous)} to ${formatSessionTime(booking)}.`,
+      },
+      {
+        kind: "paragraph",
+        text: "Nothing else changes: the price, your add-ons and your payment stay as they were.",
+      },
+      bookingDetailsBlock(booking),
+    ],
+  });
+}
+
+/** Sent about 24 hours before a confirmed session. */
+export function sessionReminderEmail({
+  booking,
+  detailsUrl,
+}: {
+  booking: Booking;
+  detailsUrl: string;
+}): EmailContent {
+  return render({
+    subject: `Reminder: your studio session on ${sessionDay(booking)}`,
+    heading: "See you in the studio soon",
+    greeting: `Hi ${booking.firstName},`,
+    blocks: [
+      {
+        kind: "paragraph",
+        text: `This is a reminder of your session at ${STUDIO.name}: ${formatSessionTime(booking)}.`,
+      },
+      {
+        kind: "paragraph",
+        text: "Our in-house engineer sets up the studio for you; please bring your ideas, not your own equipment. Plan to arrive a few minutes early.",
+      },
+      { kind: "button", label: "View your session", href: detailsUrl },
       bookingDetailsBlock(booking),
     ],
   });

@@ -12,6 +12,22 @@ import { stripeProvider } from "./stripe.server";
  */
 export type CheckoutVerification = { paid: boolean; bookingId: number | null };
 
+/** A refund to make: part or all of one recorded payment, in whole dollars. */
+export type RefundRequest = {
+  bookingId: number;
+  /** The payment's provider reference (a sandbox id, or a Stripe PaymentIntent id). */
+  paymentTransactionId: string;
+  amount: number;
+};
+
+/** The provider could not be reached or refused; `message` is safe to show the customer. */
+export class PaymentServiceError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "PaymentServiceError";
+  }
+}
+
 export interface PaymentProvider {
   readonly name: "sandbox" | "stripe";
   /** Where the customer pays: the app's card form, or a hosted page it redirects to. */
@@ -20,6 +36,16 @@ export interface PaymentProvider {
   createHostedCheckout(booking: Booking, appUrl: string): Promise<{ url: string }>;
   /** The success page's `session_id`: paid or not, fulfilling the booking if it was. */
   verifyCheckout(sessionId: string): Promise<CheckoutVerification>;
+  /**
+   * Refunds `amount` of a payment and returns the refund's reference. Idempotent: asking again
+   * for the same booking and amount returns the same refund, never a second one.
+   */
+  refund(request: RefundRequest): Promise<{ refundId: string }>;
+  /**
+   * Before an unpaid booking is cancelled: closes any hosted checkout still open for it, so it
+   * cannot be paid afterwards, and records a payment that completed meanwhile.
+   */
+  closeCheckout(booking: Booking): Promise<void>;
 }
 
 export function paymentProvider(): PaymentProvider {

@@ -7,7 +7,12 @@ import { extendHold, getBooking, isPayable } from "../../models/booking.server";
 import { recordPayment } from "../../models/payment.server";
 import { env } from "../env.server";
 import { logError } from "../log.server";
-import type { CheckoutVerification, PaymentProvider } from "./provider.server";
+import {
+  type CheckoutVerification,
+  type PaymentProvider,
+  PaymentServiceError,
+  type RefundRequest,
+} from "./provider.server";
 import { notPayableMessage } from "./sandbox.server";
 
 /**
@@ -107,6 +112,8 @@ export function stripeProvider(options: StripeProviderOptions = {}): StripeProvi
       const { retry: _retry, ...verification } = await fulfilSession(client(), sessionId);
       return verification;
     },
+    refund: (request) => refundPayment(client(), request),
+    closeCheckout: (booking) => closeOpenCheckout(client(), booking),
     handleStripeWebhook: (rawBody, signature) =>
       handleEvent(client(), options.webhookSecret ?? env.STRIPE_WEBHOOK_SECRET, rawBody, signature),
   };
@@ -376,6 +383,49 @@ function cardOf(intent: string | Stripe.PaymentIntent | null): { brand: string; 
   const charge = typeof intent === "object" && intent ? intent.latest_charge : null;
   const card = typeof charge === "object" && charge ? charge.payment_method_details?.card : null;
   return { brand: card?.brand ?? "unknown", last4: card?.last4 ?? "" };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Refunds and cancelling an unpaid booking
+
+/** Cancelling needs Stripe (to refund, or to close an open checkout) and it did not answer. */
+export const CANCEL_UNAVAILABLE_MESSAGE =
+  "We could not reach the payment service, so your booking is unchanged. Please try again in a moment.";
+
+async function refundPayment(stripe: Stripe, request: RefundRequest) {
+  try {
+    const refund = await stripe.refunds.create(
+      {
+        payment_intent: request.paymentTransactionId,
+        amount: request.amount * 100,
+        metadata: { bookingId: String(request.bookingId) },
+      },
+      // A retry of the same cancellation (a double submit, a crash before it was recorded)
+      // gets the same refund back instead of refunding twice.
+      { idempotencyKey: `refund-booking-${request.bookingId}-${request.amount}` },
+    );
+    return { refundId: refund.id };
+  } catch (error) {
+    logError(`Stripe: could not refund booking ${request.bookingId}`, error);
+    throw new PaymentServiceError(CANCEL_UNAVAILABLE_MESSAGE);
+  }
+}
+
+/**
+ * An unpaid booking being cancelled may still have a Checkout Session open at Stripe: expire
+ * it so it cannot be paid afterwards. One that completed meanwhile is recorded, so the
+ * cancellation sees the payment and refunds it.
+ */
+async function closeOpenCheckout(stripe: Stripe, booking: Booking) {
+  if (!booking.checkoutSessionId) return;
+  try {
+    const session = await retrieveSession(stripe, booking.checkoutSessionId);
+    if (session.status === "open") await stripe.checkout.sessions.expire(session.id);
+    else if (session.status === "complete") await fulfil(session);
+  } catch (error) {
+    logError(`Stripe: could not close Checkout Session ${booking.checkoutSessionId}`, error);
+    throw new PaymentServiceError(CANCEL_UNAVAILABLE_MESSAGE);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,0 +1,375 @@
+import { eq } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import { bookingHistory, bookings, coupons, emailOutbox, payments, users } from "../../db/schema";
+import { db } from "../db.server";
+import type { BookingRequest } from "../domain/booking-form";
+import { studioInstant } from "../domain/studio-time";
+import type { RefundRequest } from "../services/payments/provider.server";
+import { PaymentServiceError } from "../services/payments/provider.server";
+import {
+  type BookingSettings,
+  createBooking,
+  getActiveRetainer,
+  getBooking,
+} from "./booking.server";
+import { type CancellationSettings, cancelOwnBooking, paidFor } from "./cancellation.server";
+import { recordPayment } from "./payment.server";
+import { queueSessionReminders } from "./reminders.server";
+import { RescheduleError, rescheduleOwnBooking } from "./reschedule.server";
+import { toPublicUser } from "./user.server";
+
+/**
+ * A customer cancelling (with refunds), rescheduling, and the reminders, against a real,
+ * freshly migrated SQLite file. The payment provider is a recording fake with the provider's
+ * contract: the same booking and amount give the same refund.
+ */
+const SETTINGS: BookingSettings = { holdMinutes: 30, bufferMinutes: 0, appUrl: "https://t.test" };
+const BOOKED_AT = studioInstant("2026-12-01", "09:00");
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+let customer: ReturnType<typeof toPublicUser>;
+let other: ReturnType<typeof toPublicUser>;
+let counter = 0;
+
+function makeUser(name: string) {
+  counter += 1;
+  const row = db
+    .insert(users)
+    .values({
+      username: `${name}_${counter}`,
+      passwordHash: "x",
+      firstName: "Cam",
+      lastName: "Celler",
+      phoneNumber: "404-555-0100",
+      email: `${name}${counter}@example.com`,
+    })
+    .returning()
+    .get();
+  return toPublicUser(row);
+}
+
+beforeEach(() => {
+  customer = makeUser("cancel");
+  other = makeUser("other");
+});
+
+/** A unique date per test, so slots never collide across tests sharing the file. */
+function day(offset = 0) {
+  const base = Date.UTC(2026, 11, 10) + (counter * 3 + offset) * DAY;
+  return new Date(base).toISOString().slice(0, 10);
+}
+
+function request(overrides: Partial<BookingRequest> = {}): BookingRequest {
+  return {
+    firstName: "Cam",
+    lastName: "Celler",
+    phoneNumber: "404-555-0100",
+    email: "cam@example.com",
+    stakeholder: "no",
+    recordingDate: day(),
+    recordingTime: "10:00",
+    guestCount: 1,
+    hoursNeeded: 2,
+    isRetainer: false,
+    selectedServices: [],
+    ...overrides,
+  };
+}
+
+function paidBooking(overrides: Partial<BookingRequest> = {}) {
+  const booking = createBooking(customer, request(overrides), BOOKED_AT, SETTINGS);
+  const paid = recordPayment(
+    {
+      bookingId: booking.id,
+      amount: booking.totalCost,
+      method: "card",
+      transactionId: `charge_${booking.id}`,
+      details: { brand: "visa", last4: "4242" },
+    },
+    BOOKED_AT + MINUTE,
+    0,
+  );
+  if (paid.outcome !== "paid") throw new Error("not paid");
+  return paid.booking;
+}
+
+function fakeProvider(options: { fail?: boolean } = {}) {
+  const refunds: RefundRequest[] = [];
+  const settings: CancellationSettings = {
+    feePercent: 50,
+    provider: {
+      async refund(refund) {
+        if (options.fail) throw new PaymentServiceError("The payment service is down.");
+        refunds.push(refund);
+        return { refundId: `refund_${refund.bookingId}_${refund.amount}` };
+      },
+      async closeCheckout() {},
+    },
+  };
+  return { refunds, settings };
+}
+
+const outboxFor = (bookingId: number, kind: string) =>
+  db
+    .select()
+    .from(emailOutbox)
+    .where(eq(emailOutbox.bookingId, bookingId))
+    .all()
+    .filter((row) => row.kind === kind);
+
+describe("cancelling", () => {
+  it("cancels an unpaid booking at no charge and gives its coupon use back", () => {
+    const code = `FREE10_${counter}`;
+    const coupon = db
+      .insert(coupons)
+      .values({ code, type: "PERCENTAGE", value: 10, maxUses: 1 })
+      .returning()
+      .get();
+    const booking = createBooking(customer, request({ couponCode: code }), BOOKED_AT, SETTINGS);
+    expect(db.select().from(coupons).where(eq(coupons.id, coupon.id)).get()?.currentUses).toBe(1);
+    const { refunds, settings } = fakeProvider();
+
+    return cancelOwnBooking(
+      { bookingId: booking.id, userId: customer.id },
+      BOOKED_AT + MINUTE,
+      settings,
+    ).then(({ booking: cancelled, quote }) => {
+      expect(cancelled.status).toBe("CANCELLED");
+      expect(quote.kind).toBe("unpaid");
+      expect(refunds).toEqual([]);
+      expect(db.select().from(coupons).where(eq(coupons.id, coupon.id)).get()?.currentUses).toBe(0);
+      expect(outboxFor(booking.id, "booking-cancelled")).toHaveLength(1);
+      const history = db
+        .select()
+        .from(bookingHistory)
+        .where(eq(bookingHistory.bookingId, booking.id))
+        .all()
+        .at(-1);
+      expect(history).toMatchObject({ fromStatus: "PENDING_PAYMENT", toStatus: "CANCELLED" });
+    });
+  });
+
+  it("refunds in full at 24 hours and one minute before the start", async () => {
+    const booking = paidBooking();
+    const { refunds, settings } = fakeProvider();
+    const now = booking.startsAt - DAY - MINUTE;
+    const { quote } = await cancelOwnBooking(
+      { bookingId: booking.id, userId: customer.id, expectedRefund: 400 },
+      now,
+      settings,
+    );
+    expect(quote).toEqual({ kind: "full", paid: 400, fee: 0, refund: 400 });
+    expect(refunds).toEqual([
+      { bookingId: booking.id, paymentTransactionId: `charge_${booking.id}`, amount: 400 },
+    ]);
+    const refundRow = db
+      .select()
+      .from(payments)
+      .where(eq(payments.bookingId, booking.id))
+      .all()
+      .find((row) => row.amount < 0);
+    expect(refundRow).toMatchObject({ amount: -400, transactionId: `refund_${booking.id}_400` });
+    expect(paidFor(booking.id)).toBe(0);
+    expect(outboxFor(booking.id, "booking-cancelled")[0]?.text).toContain("full $400");
+  });
+
+  it("keeps the fee at 24 hours less one minute before the start", async () => {
+    const booking = paidBooking();
+    const { refunds, settings } = fakeProvider();
+    const { quote } = await cancelOwnBooking(
+      { bookingId: booking.id, userId: customer.id, expectedRefund: 200 },
+      booking.startsAt - DAY + MINUTE,
+      settings,
+    );
+    expect(quote).toEqual({ kind: "late", paid: 400, fee: 200, refund: 200 });
+    expect(refunds.map((refund) => refund.amount)).toEqual([200]);
+    expect(paidFor(booking.id)).toBe(200);
+    expect(outboxFor(booking.id, "booking-cancelled")[0]?.text).toContain("fee of $200");
+  });
+
+  it("gives back the retainer hours a cancelled session drew", async () => {
+    const purchase = paidBooking({ isRetainer: true, hoursNeeded: 2 });
+    const drawing = createBooking(
+      customer,
+      request({ recordingDate: day(1), hoursNeeded: 3 }),
+      BOOKED_AT,
+      SETTINGS,
+    );
+    expect(drawing).toMatchObject({ retainerHoursDrawn: 3, status: "CONFIRMED", totalCost: 0 });
+    expect(getActiveRetainer(customer.id, BOOKED_AT)?.usedHours).toBe(5);
+    const { settings } = fakeProvider();
+    await cancelOwnBooking({ bookingId: drawing.id, userId: customer.id }, BOOKED_AT, settings);
+    expect(getActiveRetainer(customer.id, BOOKED_AT)?.usedHours).toBe(2);
+    expect(getBooking(purchase.id)?.status).toBe("PENDING");
+  });
+
+  it("refuses when the refund differs from the one shown, and changes nothing", async () => {
+    const booking = paidBooking();
+    const { refunds, settings } = fakeProvider();
+    await expect(
+      cancelOwnBooking(
+        { bookingId: booking.id, userId: customer.id, expectedRefund: 400 },
+        booking.startsAt - DAY + MINUTE,
+        settings,
+      ),
+    ).rejects.toMatchObject({ kind: "quote-changed", quote: { refund: 200 } });
+    expect(refunds).toEqual([]);
+    expect(getBooking(booking.id)?.status).toBe("PENDING");
+    expect(paidFor(booking.id)).toBe(400);
+  });
+
+  it("leaves the booking untouched when the provider cannot refund", async () => {
+    const booking = paidBooking();
+    const { settings } = fakeProvider({ fail: true });
+    await expect(
+      cancelOwnBooking({ bookingId: booking.id, userId: customer.id }, BOOKED_AT, settings),
+    ).rejects.toBeInstanceOf(PaymentServiceError);
+    expect(getBooking(booking.id)?.status).toBe("PENDING");
+    expect(paidFor(booking.id)).toBe(400);
+    expect(outboxFor(booking.id, "booking-cancelled")).toHaveLength(0);
+  });
+
+  it("refunds once when the same cancellation arrives twice at once", async () => {
+    const booking = paidBooking();
+    const { refunds, settings } = fakeProvider();
+    const input = { bookingId: booking.id, userId: customer.id };
+    const results = await Promise.allSettled([
+      cancelOwnBooking(input, BOOKED_AT, settings),
+      cancelOwnBooking(input, BOOKED_AT, settings),
+    ]);
+    expect(results.every((result) => result.status === "fulfilled")).toBe(true);
+    // Both asked the provider, which answered both with one refund: one row, one e-mail.
+    expect(new Set(refunds.map((refund) => refund.amount))).toEqual(new Set([400]));
+    expect(paidFor(booking.id)).toBe(0);
+    expect(outboxFor(booking.id, "booking-cancelled")).toHaveLength(1);
+    await expect(cancelOwnBooking(input, BOOKED_AT, settings)).rejects.toMatchObject({
+      kind: "not-cancellable",
+    });
+  });
+
+  it("treats another customer's booking as missing", async () => {
+    const booking = paidBooking();
+    const { refunds, settings } = fakeProvider();
+    await expect(
+      cancelOwnBooking({ bookingId: booking.id, userId: other.id }, BOOKED_AT, settings),
+    ).rejects.toMatchObject({ kind: "not-found" });
+    expect(refunds).toEqual([]);
+    expect(getBooking(booking.id)?.status).toBe("PENDING");
+  });
+
+  it("refuses a session that has started or been recorded", async () => {
+    const booking = paidBooking();
+    const { settings } = fakeProvider();
+    await expect(
+      cancelOwnBooking({ bookingId: booking.id, userId: customer.id }, booking.startsAt, settings),
+    ).rejects.toMatchObject({ kind: "not-cancellable" });
+    db.update(bookings).set({ status: "RECORDED" }).where(eq(bookings.id, booking.id)).run();
+    await expect(
+      cancelOwnBooking({ bookingId: booking.id, userId: customer.id }, BOOKED_AT, settings),
+    ).rejects.toMatchObject({ kind: "not-cancellable" });
+  });
+});
+
+describe("rescheduling", () => {
+  const move = (id: number, date: string, time: string, now = BOOKED_AT, userId = customer.id) =>
+    rescheduleOwnBooking(
+      { bookingId: id, userId, recordingDate: date, recordingTime: time },
+      now,
+      SETTINGS,
+    );
+
+  it("moves a paid session to a free slot of the same length, price and payment unchanged", () => {
+    const booking = paidBooking();
+    const moved = move(booking.id, day(1), "15:00");
+    expect(moved).toMatchObject({
+      recordingDate: day(1),
+      recordingTime: "15:00",
+      startsAt: studioInstant(day(1), "15:00"),
+      endsAt: studioInstant(day(1), "17:00"),
+      totalCost: booking.totalCost,
+      status: "PENDING",
+      reminderSentAt: null,
+    });
+    expect(paidFor(booking.id)).toBe(400);
+    const email = outboxFor(booking.id, "booking-rescheduled")[0];
+    expect(email?.text).toContain("3:00 PM");
+  });
+
+  it("may overlap its own current slot", () => {
+    const booking = paidBooking();
+    expect(move(booking.id, day(), "11:00").startsAt).toBe(studioInstant(day(), "11:00"));
+  });
+
+  it("refuses a slot another session holds, and changes nothing", () => {
+    const booking = paidBooking();
+    paidBooking({ recordingDate: day(1), recordingTime: "12:00" });
+    expect(() => move(booking.id, day(1), "11:00")).toThrow(RescheduleError);
+    expect(getBooking(booking.id)?.recordingDate).toBe(day());
+    expect(outboxFor(booking.id, "booking-rescheduled")).toHaveLength(0);
+  });
+
+  it("allows it up to exactly 24 hours before the start, not a minute later", () => {
+    const booking = paidBooking();
+    expect(() => move(booking.id, day(1), "10:00", booking.startsAt - DAY + MINUTE)).toThrow(
+      /24 hours/,
+    );
+    expect(move(booking.id, day(2), "10:00", booking.startsAt - DAY).recordingDate).toBe(day(2));
+  });
+
+  it("keeps the 48-hour notice for the new time", () => {
+    const booking = paidBooking({ recordingDate: day(2) });
+    const now = studioInstant(day(), "09:00");
+    expect(() => move(booking.id, day(1), "08:00", now)).toThrow(
+      "Booking must be at least 48 hours in advance",
+    );
+  });
+
+  it("refuses unpaid bookings and other customers' bookings", () => {
+    const unpaid = createBooking(customer, request(), BOOKED_AT, SETTINGS);
+    expect(() => move(unpaid.id, day(1), "10:00")).toThrow(/Pay for this booking first/);
+    const paid = paidBooking({ recordingDate: day(2) });
+    expect(() => move(paid.id, day(1), "10:00", BOOKED_AT, other.id)).toThrow("Booking not found");
+  });
+
+  it("keeps a retainer session inside its retainer's window", () => {
+    const purchase = paidBooking({ isRetainer: true, hoursNeeded: 2 });
+    const outside = purchase.retainerEndDate ?? "";
+    expect(() => move(purchase.id, outside, "10:00")).toThrow(/retainer package/);
+    expect(move(purchase.id, day(1), "10:00").recordingDate).toBe(day(1));
+  });
+});
+
+describe("session reminders", () => {
+  it("queues one reminder for a confirmed session starting within 24 hours", () => {
+    const booking = paidBooking();
+    db.update(bookings).set({ status: "CONFIRMED" }).where(eq(bookings.id, booking.id)).run();
+    const early = booking.startsAt - DAY - MINUTE;
+    queueSessionReminders(early, "https://t.test");
+    expect(outboxFor(booking.id, "session-reminder")).toHaveLength(0);
+
+    const due = booking.startsAt - DAY + MINUTE;
+    queueSessionReminders(due, "https://t.test");
+    queueSessionReminders(due + MINUTE, "https://t.test");
+    const sent = outboxFor(booking.id, "session-reminder");
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.text).toContain(`https://t.test/dashboard/sessions/${booking.id}`);
+  });
+
+  it("skips sessions not confirmed, and reminds again after a move", () => {
+    const pending = paidBooking();
+    queueSessionReminders(pending.startsAt - HOUR, "https://t.test");
+    expect(outboxFor(pending.id, "session-reminder")).toHaveLength(0);
+
+    db.update(bookings).set({ status: "CONFIRMED" }).where(eq(bookings.id, pending.id)).run();
+    queueSessionReminders(pending.startsAt - HOUR, "https://t.test");
+    const moved = rescheduleOwnBooking(
+      { bookingId: pending.id, userId: customer.id, recordingDate: day(2), recordingTime: "10:00" },
+      BOOKED_AT,
+      SETTINGS,
+    );
+    queueSessionReminders(moved.startsAt - HOUR, "https://t.test");
+    expect(outboxFor(pending.id, "session-reminder")).toHaveLength(2);
+  });
+});

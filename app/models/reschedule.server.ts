@@ -1,0 +1,142 @@
+import { and, eq } from "drizzle-orm";
+import { type Booking, bookingHistory, bookings } from "../../db/schema";
+import { writeTransaction } from "../db.server";
+import { ADVANCE_NOTICE_MESSAGE, busyWindowFor, startProblem } from "../domain/availability";
+import { canReschedule, RESCHEDULABLE_STATUSES } from "../domain/cancellation";
+import { retainerCovers } from "../domain/retainer";
+import { studioSession } from "../domain/studio-time";
+import { enqueueEmail } from "../services/email/outbox.server";
+import { bookingRescheduledEmail, formatSessionTime } from "../services/email/templates.server";
+import {
+  type BookingSettings,
+  configuredBookingSettings,
+  getBooking,
+  readBusyRanges,
+  SLOT_TAKEN_MESSAGE,
+} from "./booking.server";
+
+/**
+ * A customer moving their own session (product-decisions "Cancel, refund, reschedule"): at
+ * least 24 hours before it starts, to a free slot of the same length that obeys every booking
+ * rule. Check and move happen in one IMMEDIATE transaction, so two customers (or two tabs)
+ * racing for one slot cannot both get it; the price and the payment stay as they were.
+ */
+export class RescheduleError extends Error {
+  constructor(
+    readonly kind: "not-found" | "not-reschedulable" | "slot",
+    message: string,
+  ) {
+    super(message);
+    this.name = "RescheduleError";
+  }
+}
+
+export const SAME_SLOT_MESSAGE = "Your session is already at that time: choose another one.";
+
+/** Why a booking cannot be moved by its customer now, or null when it can. */
+export function rescheduleProblem(booking: Booking, now: number): string | null {
+  if (canReschedule(booking, now)) return null;
+  if (!RESCHEDULABLE_STATUSES.includes(booking.status)) {
+    return booking.status === "PENDING_PAYMENT"
+      ? "Pay for this booking first, or cancel it and book another time."
+      : "This session can no longer be rescheduled.";
+  }
+  return "Sessions can be rescheduled until 24 hours before they start. Please contact the studio.";
+}
+
+export function rescheduleOwnBooking(
+  input: { bookingId: number; userId: number; recordingDate: string; recordingTime: string },
+  now: number,
+  settings: BookingSettings = configuredBookingSettings(),
+): Booking {
+  return writeTransaction((tx) => {
+    const booking = getBooking(input.bookingId, tx);
+    if (!booking || booking.userId !== input.userId) {
+      throw new RescheduleError("not-found", "Booking not found");
+    }
+    const problem = rescheduleProblem(booking, now);
+    if (problem) throw new RescheduleError("not-reschedulable", problem);
+    if (
+      booking.recordingDate === input.recordingDate &&
+      booking.recordingTime === input.recordingTime
+    ) {
+      throw new RescheduleError("slot", SAME_SLOT_MESSAGE);
+    }
+
+    const retainerWindow = retainerWindowOf(booking, tx);
+    if (retainerWindow && !retainerCovers(retainerWindow, input.recordingDate)) {
+      throw new RescheduleError(
+        "slot",
+        `This session uses your retainer package, so it must stay within its window (${retainerWindow.startDate} to ${retainerWindow.endDate}, end excluded).`,
+      );
+    }
+
+    const hours = Number(booking.hoursNeeded);
+    const busy = readBusyRanges(
+      busyWindowFor(input.recordingDate, settings.bufferMinutes),
+      now,
+      booking.id,
+    );
+    const slotProblem = startProblem({
+      date: input.recordingDate,
+      time: input.recordingTime,
+      hours,
+      busy,
+      now,
+      bufferMinutes: settings.bufferMinutes,
+    });
+    if (slotProblem === "taken") throw new RescheduleError("slot", SLOT_TAKEN_MESSAGE);
+    if (slotProblem === "too-soon") throw new RescheduleError("slot", ADVANCE_NOTICE_MESSAGE);
+    if (slotProblem === "skipped") {
+      throw new RescheduleError("slot", "That time does not exist that day: the clocks change.");
+    }
+
+    const slot = studioSession(input.recordingDate, input.recordingTime, hours);
+    const moved = tx
+      .update(bookings)
+      .set({
+        recordingDate: input.recordingDate,
+        recordingTime: input.recordingTime,
+        startsAt: slot.startsAt,
+        endsAt: slot.endsAt,
+        // The reminder belongs to the new time.
+        reminderSentAt: null,
+      })
+      .where(and(eq(bookings.id, booking.id), eq(bookings.startsAt, booking.startsAt)))
+      .returning()
+      .get();
+    if (!moved) throw new Error(`Booking ${booking.id} changed while it was being moved`);
+    tx.insert(bookingHistory)
+      .values({
+        bookingId: booking.id,
+        actorUserId: input.userId,
+        fromStatus: booking.status,
+        toStatus: booking.status,
+        note: `Rescheduled by the customer from ${formatSessionTime(booking)} to ${formatSessionTime(moved)}`,
+        createdAt: now,
+      })
+      .run();
+    enqueueEmail(tx, {
+      kind: "booking-rescheduled",
+      to: moved.email,
+      bookingId: moved.id,
+      ...bookingRescheduledEmail({ booking: moved, previous: booking }),
+    });
+    return moved;
+  });
+}
+
+/**
+ * The window a session must stay in: a retainer purchase keeps the window it bought (it
+ * started on the first session's day), and a session drawing retainer hours stays in the
+ * window of the retainer it draws from.
+ */
+function retainerWindowOf(booking: Booking, tx: Parameters<typeof getBooking>[1]) {
+  if (booking.isRetainer && booking.retainerStartDate && booking.retainerEndDate) {
+    return { startDate: booking.retainerStartDate, endDate: booking.retainerEndDate };
+  }
+  if (booking.retainerBookingId === null || booking.retainerHoursDrawn === 0) return null;
+  const retainer = getBooking(booking.retainerBookingId, tx);
+  if (!retainer?.retainerStartDate || !retainer.retainerEndDate) return null;
+  return { startDate: retainer.retainerStartDate, endDate: retainer.retainerEndDate };
+}

@@ -1,0 +1,68 @@
+import { parseId } from "../../domain/ids";
+import { z } from "../../domain/zod";
+import { getOwnBooking, toBookingJson } from "../../models/booking.server";
+import {
+  CancellationError,
+  cancellationQuote,
+  cancelOwnBooking,
+  cancelProblem,
+} from "../../models/cancellation.server";
+import { jsonError, methodNotAllowed, readJson } from "../../services/api.server";
+import { requireApiUser } from "../../services/auth.server";
+import { env } from "../../services/env.server";
+import { PaymentServiceError } from "../../services/payments/provider.server";
+import type { Route } from "./+types/bookings.cancel";
+
+const NOT_FOUND = "Booking not found";
+
+const cancelBodySchema = z.object({
+  /** The refund the customer was shown; when given, a different one is refused (409). */
+  expectedRefund: z
+    .number({ error: "expectedRefund must be a whole number of dollars" })
+    .int("expectedRefund must be a whole number of dollars")
+    .min(0, "expectedRefund must be a whole number of dollars")
+    .nullish(),
+});
+
+/**
+ * GET /api/bookings/{id}/cancel: whether the caller may cancel their booking now and the
+ * exact refund (product-decisions "Cancel, refund, reschedule"). Another customer's booking
+ * is reported as missing.
+ */
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const user = await requireApiUser(request);
+  const id = parseId(params.id);
+  const booking = id === null ? undefined : getOwnBooking(id, user.id);
+  if (!booking) return jsonError(404, NOT_FOUND);
+  const now = Date.now();
+  const problem = cancelProblem(booking, now);
+  return Response.json({
+    bookingId: booking.id,
+    cancellable: problem === null,
+    message: problem,
+    refund: problem ? null : cancellationQuote(booking, now, env.CANCELLATION_FEE_PERCENT),
+  });
+}
+
+/** POST /api/bookings/{id}/cancel with { expectedRefund? }: cancels and refunds. */
+export async function action({ request, params }: Route.ActionArgs) {
+  if (request.method !== "POST") return methodNotAllowed("GET, POST");
+  const user = await requireApiUser(request);
+  const id = parseId(params.id);
+  if (id === null) return jsonError(404, NOT_FOUND);
+  const { expectedRefund } = await readJson(request, cancelBodySchema);
+  try {
+    const { booking, quote } = await cancelOwnBooking(
+      { bookingId: id, userId: user.id, expectedRefund },
+      Date.now(),
+    );
+    return Response.json({ booking: toBookingJson(booking), refund: quote });
+  } catch (error) {
+    if (error instanceof CancellationError) {
+      if (error.kind === "not-found") return jsonError(404, NOT_FOUND);
+      return jsonError(409, error.message, error.quote ? { refund: error.quote } : undefined);
+    }
+    if (error instanceof PaymentServiceError) return jsonError(502, error.message);
+    throw error;
+  }
+}

@@ -1,0 +1,35 @@
+import { parseId } from "../../domain/ids";
+import { rescheduleSchema } from "../../domain/booking-form";
+import { toBookingJson } from "../../models/booking.server";
+import { RescheduleError, rescheduleOwnBooking } from "../../models/reschedule.server";
+import { jsonError, methodNotAllowed, readJson } from "../../services/api.server";
+import { requireApiUser } from "../../services/auth.server";
+import type { Route } from "./+types/bookings.reschedule";
+
+const NOT_FOUND = "Booking not found";
+
+export function loader() {
+  return methodNotAllowed("POST");
+}
+
+/**
+ * POST /api/bookings/{id}/reschedule with { recordingDate, recordingTime }: moves the caller's
+ * own paid or confirmed session, at least 24 hours ahead, to a free slot of the same length.
+ * A taken slot or a booking that cannot move answers 409; another's booking 404.
+ */
+export async function action({ request, params }: Route.ActionArgs) {
+  if (request.method !== "POST") return methodNotAllowed("POST");
+  const user = await requireApiUser(request);
+  const id = parseId(params.id);
+  if (id === null) return jsonError(404, NOT_FOUND);
+  const now = Date.now();
+  const slot = await readJson(request, rescheduleSchema(now));
+  try {
+    const moved = rescheduleOwnBooking({ bookingId: id, userId: user.id, ...slot }, now);
+    return Response.json(toBookingJson(moved));
+  } catch (error) {
+    if (!(error instanceof RescheduleError)) throw error;
+    if (error.kind === "not-found") return jsonError(404, NOT_FOUND);
+    return jsonError(409, error.message);
+  }
+}
