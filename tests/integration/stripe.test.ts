@@ -34,11 +34,13 @@ import {
 import { db } from "../../app/db.server";
 import { studioDateOf, studioTimeOf } from "../../app/domain/studio-time";
 import { getBooking } from "../../app/models/booking.server";
+import { cancelOwnBooking } from "../../app/models/cancellation.server";
 import * as statusRoute from "../../app/routes/api/payments.status";
 import * as webhookRoute from "../../app/routes/api/payments.webhook";
 import { env } from "../../app/services/env.server";
 import { paymentProvider } from "../../app/services/payments/provider.server";
 import {
+  CANCEL_UNAVAILABLE_MESSAGE,
   CheckoutUnavailableError,
   PAYMENT_SERVICE_UNAVAILABLE_MESSAGE,
 } from "../../app/services/payments/stripe.server";
@@ -602,5 +604,100 @@ describe("GET /api/payments/status", () => {
       expect(await response.json()).toEqual({ success: false });
     }
     expect(stripe.requests).toHaveLength(lookups);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+
+describe("cancelling with Stripe", () => {
+  const settings = () => ({ feePercent: 50, provider: paymentProvider() });
+
+  /** A booking paid on Stripe Checkout and recorded from the success page. */
+  async function paidBooking() {
+    const { booking, sessionId } = await bookingWithSession();
+    stripe.pay(sessionId);
+    await paymentProvider().verifyCheckout(sessionId);
+    const paid = reload(booking.id);
+    expect(paid.status).toBe("PENDING");
+    return { booking: paid, sessionId };
+  }
+
+  it("refunds the payment intent in full, with an idempotency key, and records it once", async () => {
+    const { booking, sessionId } = await paidBooking();
+    const intent = stripe.sessions.get(sessionId)?.payment_intent;
+    await cancelOwnBooking(
+      { bookingId: booking.id, userId: booking.userId },
+      Date.now(),
+      settings(),
+    );
+
+    const [call] = stripe.requestsTo("POST", "/v1/refunds");
+    expect(call?.params).toMatchObject({ payment_intent: intent, amount: "15000" });
+    expect(call?.idempotencyKey).toBe(`refund-booking-${booking.id}-150`);
+    expect(stripe.refunds).toHaveLength(1);
+    const refund = paymentsOf(booking.id).find((row) => row.amount < 0);
+    expect(refund).toMatchObject({ amount: -150, transactionId: stripe.refunds[0]?.id });
+    expect(reload(booking.id).status).toBe("CANCELLED");
+    expectCleanLogs();
+  });
+
+  it("keeps the fee inside 24 hours: refunds half of what was paid", async () => {
+    const { booking } = await paidBooking();
+    await cancelOwnBooking(
+      { bookingId: booking.id, userId: booking.userId, expectedRefund: 75 },
+      booking.startsAt - 23 * 3_600_000,
+      settings(),
+    );
+    expect(stripe.refunds.map((refund) => refund.amount)).toEqual([7500]);
+    expect(paymentsOf(booking.id).reduce((sum, row) => sum + row.amount, 0)).toBe(75);
+  });
+
+  it("changes nothing while Stripe is down, then refunds once it is back", async () => {
+    const { booking } = await paidBooking();
+    const before = footprint(booking.id);
+    stripe.setOutage("unreachable");
+    await expect(
+      cancelOwnBooking({ bookingId: booking.id, userId: booking.userId }, Date.now(), settings()),
+    ).rejects.toThrow(CANCEL_UNAVAILABLE_MESSAGE);
+    expect(footprint(booking.id)).toEqual(before);
+
+    stripe.setOutage(null);
+    await cancelOwnBooking(
+      { bookingId: booking.id, userId: booking.userId },
+      Date.now(),
+      settings(),
+    );
+    expect(stripe.refunds).toHaveLength(1);
+    expect(reload(booking.id).status).toBe("CANCELLED");
+    expectCleanLogs();
+  });
+
+  it("closes the open checkout of an unpaid booking, so it cannot be paid after cancelling", async () => {
+    const { booking, sessionId } = await bookingWithSession();
+    await cancelOwnBooking(
+      { bookingId: booking.id, userId: booking.userId },
+      Date.now(),
+      settings(),
+    );
+    expect(stripe.sessions.get(sessionId)?.status).toBe("expired");
+    expect(stripe.refunds).toHaveLength(0);
+    expect(reload(booking.id).status).toBe("CANCELLED");
+  });
+
+  it("records a checkout completed meanwhile, then refunds it rather than cancel for free", async () => {
+    const { booking, sessionId } = await bookingWithSession();
+    stripe.pay(sessionId);
+    const { quote } = await cancelOwnBooking(
+      { bookingId: booking.id, userId: booking.userId },
+      Date.now(),
+      settings(),
+    );
+    expect(quote).toEqual({ kind: "full", paid: 150, fee: 0, refund: 150 });
+    expect(
+      paymentsOf(booking.id)
+        .map((row) => row.amount)
+        .sort(),
+    ).toEqual([-150, 150]);
+    expect(reload(booking.id).status).toBe("CANCELLED");
   });
 });

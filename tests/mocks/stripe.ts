@@ -43,9 +43,20 @@ function stripeError(status: number, type: string, message: string) {
   return HttpResponse.json({ error: { type, message } }, { status });
 }
 
+export type MockRefund = {
+  id: string;
+  object: "refund";
+  amount: number;
+  currency: string;
+  payment_intent: string;
+  status: "succeeded";
+  metadata: Record<string, string>;
+};
+
 export function createStripeMock() {
   const requests: RecordedStripeRequest[] = [];
   const sessions = new Map<string, MockSession>();
+  const refunds: MockRefund[] = [];
   const idempotent = new Map<string, { body: string; response: object; status: number }>();
   let counter = 0;
   /**
@@ -111,7 +122,115 @@ export function createStripeMock() {
     };
   }
 
+  /** Shared by the POST endpoints: key check, outage, replay of an idempotent request. */
+  function begin(request: Request, body: string) {
+    const params = Object.fromEntries(new URLSearchParams(body));
+    const entry = record(request, params);
+    if (!entry.authorization?.startsWith("Bearer sk_test_")) {
+      return {
+        params,
+        response: stripeError(401, "invalid_request_error", "Invalid API Key provided"),
+      };
+    }
+    const key = entry.idempotencyKey;
+    if (
+      state.outage === "unreachable" ||
+      (state.outage === "error" && !idempotent.has(key ?? ""))
+    ) {
+      return { params, response: outageResponse(key, body) };
+    }
+    const replay = key ? idempotent.get(key) : undefined;
+    if (replay) {
+      if (replay.body !== body) {
+        return {
+          params,
+          response: stripeError(
+            400,
+            "idempotency_error",
+            "Keys for idempotent requests can only be used with the same parameters they were first used with.",
+          ),
+        };
+      }
+      return {
+        params,
+        response: HttpResponse.json(replay.response, {
+          status: replay.status,
+          headers: { "Idempotent-Replayed": "true" },
+        }),
+      };
+    }
+    return { params, response: null, key };
+  }
+
   const handlers = [
+    // Refunds: never more than was paid on the payment intent, in total.
+    http.post(`${STRIPE_API}/v1/refunds`, async ({ request }) => {
+      const body = await request.text();
+      const { params, response, key } = begin(request, body);
+      if (response) return response;
+      const intent = params.payment_intent ?? "";
+      const session = [...sessions.values()].find((s) => s.payment_intent === intent);
+      if (!session) {
+        return stripeError(400, "invalid_request_error", `No such payment_intent: '${intent}'`);
+      }
+      const refunded = refunds
+        .filter((refund) => refund.payment_intent === intent)
+        .reduce((sum, refund) => sum + refund.amount, 0);
+      const amount = Number(params.amount ?? session.amount_total - refunded);
+      if (amount <= 0 || refunded + amount > session.amount_total) {
+        return stripeError(
+          400,
+          "invalid_request_error",
+          `Refund amount ($${amount / 100}) is greater than unrefunded amount on charge ($${(session.amount_total - refunded) / 100})`,
+        );
+      }
+      counter += 1;
+      const metadata: Record<string, string> = {};
+      for (const [name, value] of Object.entries(params)) {
+        const match = /^metadata\[(.+)\]$/.exec(name);
+        if (match?.[1]) metadata[match[1]] = value;
+      }
+      const refund: MockRefund = {
+        id: `re_test_mock${counter}`,
+        object: "refund",
+        amount,
+        currency: session.currency,
+        payment_intent: intent,
+        status: "succeeded",
+        metadata,
+      };
+      refunds.push(refund);
+      if (key) idempotent.set(key, { body, response: refund, status: 200 });
+      return HttpResponse.json(refund);
+    }),
+
+    // Expiring an open session; a complete or expired one cannot be expired.
+    http.post(
+      `${STRIPE_API}/v1/checkout/sessions/:id/expire`,
+      async ({ request, params: path }) => {
+        const body = await request.text();
+        const { response } = begin(request, body);
+        if (response) return response;
+        const session = sessions.get(String(path.id));
+        if (!session) {
+          return stripeError(
+            404,
+            "invalid_request_error",
+            `No such checkout.session: '${String(path.id)}'`,
+          );
+        }
+        if (session.status !== "open") {
+          return stripeError(
+            400,
+            "invalid_request_error",
+            `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".`,
+          );
+        }
+        Object.assign(session, { status: "expired", url: null });
+        return HttpResponse.json(render(session, []));
+      },
+    ),
+
     http.post(`${STRIPE_API}/v1/checkout/sessions`, async ({ request }) => {
       const body = await request.text();
       const params = Object.fromEntries(new URLSearchParams(body));
@@ -209,6 +328,7 @@ export function createStripeMock() {
     handlers,
     requests,
     sessions,
+    refunds,
     /** Requests to one endpoint, e.g. `("POST", "/v1/checkout/sessions")`. */
     requestsTo(method: string, path: string | RegExp) {
       return requests.filter(
@@ -273,6 +393,7 @@ export function createStripeMock() {
       state.outage = null;
       requests.length = 0;
       sessions.clear();
+      refunds.length = 0;
       idempotent.clear();
     },
   };
