@@ -1,4 +1,4 @@
-import { Outlet } from "react-router";
+import { Outlet, type ShouldRevalidateFunctionArgs } from "react-router";
 import { LandingPage } from "../components/landing/landing-page";
 import { requireUser } from "../services/auth.server";
 import { loadBookingForm } from "../services/booking-form.server";
@@ -22,6 +22,24 @@ export async function loader({ request }: Route.LoaderArgs) {
     bookingForm: loadBookingForm(user, now),
     dashboard: loadDashboard(user, dashboardTab(new URL(request.url)), now),
   };
+}
+
+/**
+ * Opening, closing or filling in a session's dialog (its own GETs) leaves the dashboard under
+ * it as it is; a form post, a redirect after one, or another tab reloads it.
+ */
+export function shouldRevalidate({
+  currentUrl,
+  nextUrl,
+  formMethod,
+  actionResult,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs) {
+  // Runs in the browser: the tab is compared as written (no server module here).
+  const tab = (url: URL) => url.searchParams.get("tab") ?? "bookings";
+  const quiet = (!formMethod || formMethod === "GET") && actionResult === undefined;
+  if (quiet && tab(currentUrl) === tab(nextUrl)) return false;
+  return defaultShouldRevalidate;
 }
 
 /** The dashboard's forms (profile, password, support), told apart by `intent`. */

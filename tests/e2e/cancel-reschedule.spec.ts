@@ -1,0 +1,243 @@
+import type { Page, TestInfo } from "@playwright/test";
+import { studioSession } from "../../app/domain/studio-time";
+import {
+  createUser,
+  db,
+  expect,
+  expectNoAxeViolations,
+  login,
+  type TestUser,
+  test,
+  toast,
+} from "./fixtures";
+
+/**
+ * Cancelling with the refund shown first (early: in full; late: the fee kept) and moving a
+ * session to another free time, from My Sessions, with and without JavaScript.
+ */
+const HOUR = 3_600_000;
+
+function jsOn(testInfo: TestInfo): boolean {
+  return testInfo.project.use.javaScriptEnabled !== false;
+}
+
+function studioToday(): string {
+  return new Intl.DateTimeFormat("en-CA", { timeZone: "America/New_York" }).format(new Date());
+}
+
+function addDays(date: string, days: number): string {
+  const [year, month, day] = date.split("-").map(Number);
+  return new Date(Date.UTC(year ?? 0, (month ?? 1) - 1, (day ?? 1) + days))
+    .toISOString()
+    .slice(0, 10);
+}
+
+/**
+ * A day no other test of the run uses: 45-74 days ahead (the booking journeys use 10-39), by
+ * project and journey; the hour by worker, so parallel workers never share a slot.
+ */
+function dayFor(testInfo: TestInfo, journey: number): { date: string; time: string } {
+  const projectDays = jsOn(testInfo) ? 45 : 60;
+  const hour = 8 + (testInfo.workerIndex % 4) * 2;
+  return {
+    date: addDays(studioToday(), projectDays + journey),
+    time: `${String(hour).padStart(2, "0")}:00`,
+  };
+}
+
+/** A paid session of `user` ($400, 2 hours) in `status`, written straight into SQLite. */
+function insertPaidSession(
+  user: TestUser,
+  slot: { startsAt: number; date: string; time: string },
+  status: "PENDING" | "CONFIRMED",
+): number {
+  const booking = db()
+    .prepare(
+      `INSERT INTO bookings (user_id, first_name, last_name, phone_number, email, stakeholder,
+         recording_date, recording_time, guest_count, hours_needed, starts_at, ends_at,
+         hourly_rate, total_cost, original_cost, status)
+       VALUES (?, ?, ?, '404-555-0100', ?, 'no', ?, ?, '1', '2', ?, ?, 200, 400, 400, ?)`,
+    )
+    .run(
+      user.id,
+      user.firstName,
+      user.lastName,
+      user.email,
+      slot.date,
+      slot.time,
+      slot.startsAt,
+      slot.startsAt + 2 * HOUR,
+      status,
+    );
+  const id = Number(booking.lastInsertRowid);
+  db()
+    .prepare(
+      `INSERT INTO payments (booking_id, user_id, amount, payment_method, transaction_id,
+         payment_details)
+       VALUES (?, ?, 400, 'card', ?, '{"brand":"visa","last4":"4242"}')`,
+    )
+    .run(id, user.id, `sandbox_e2e_${id}`);
+  return id;
+}
+
+function sessionOn(user: TestUser, date: string, time: string, status: "PENDING" | "CONFIRMED") {
+  const { startsAt } = studioSession(date, time, 2);
+  return insertPaidSession(user, { startsAt, date, time }, status);
+}
+
+/** A confirmed session starting in about 20 hours: inside the 24-hour line. */
+function sessionTomorrow(user: TestUser) {
+  const startsAt = Math.ceil((Date.now() + 20 * HOUR) / HOUR) * HOUR;
+  const parts = new Intl.DateTimeFormat("en-CA", {
+    timeZone: "America/New_York",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(new Date(startsAt));
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
+  return insertPaidSession(
+    user,
+    {
+      startsAt,
+      date: `${part("year")}-${part("month")}-${part("day")}`,
+      time: `${part("hour")}:00`,
+    },
+    "CONFIRMED",
+  );
+}
+
+const row = (id: number) =>
+  db()
+    .prepare("SELECT status, recording_date, recording_time FROM bookings WHERE id = ?")
+    .get(id) as {
+    status: string;
+    recording_date: string;
+    recording_time: string;
+  };
+
+const netPaid = (id: number) =>
+  (
+    db()
+      .prepare("SELECT coalesce(sum(amount), 0) AS total FROM payments WHERE booking_id = ?")
+      .get(id) as { total: number }
+  ).total;
+
+const outboxKinds = (id: number) =>
+  (
+    db().prepare("SELECT kind FROM email_outbox WHERE booking_id = ? ORDER BY id").all(id) as {
+      kind: string;
+    }[]
+  ).map((entry) => entry.kind);
+
+/** Opens My Sessions and follows the row's link (Cancel, Reschedule) for booking `id`. */
+async function openRowAction(page: Page, id: number, action: "Cancel" | "Reschedule") {
+  await page.goto(`/dashboard/sessions/${id}/${action.toLowerCase()}`);
+  await expect(page).toHaveURL(new RegExp(`/dashboard/sessions/${id}/${action.toLowerCase()}`));
+}
+
+test.describe("cancelling and rescheduling", () => {
+  test.describe.configure({ timeout: 60_000 });
+
+  test("cancelling early refunds everything, shown before confirming", async ({
+    page,
+    customer,
+  }, testInfo) => {
+    const { date, time } = dayFor(testInfo, 0);
+    const id = sessionOn(customer, date, time, "CONFIRMED");
+    await login(page, customer);
+    await openRowAction(page, id, "Cancel");
+
+    const dialog = page.getByRole("dialog", { name: "Cancel this session?" });
+    await expect(dialog).toContainText("you get a full refund");
+    await expect(dialog.getByRole("definition").last()).toHaveText("$400.00");
+    await expectNoAxeViolations(page);
+    await dialog.getByRole("button", { name: "Cancel and refund $400.00" }).click();
+
+    await expect(page).toHaveURL(/\/dashboard\?tab=bookings$/);
+    await expect(toast(page)).toContainText("Session cancelled");
+    await expect(toast(page)).toContainText("$400.00 is refunded to your card");
+    expect(row(id).status).toBe("CANCELLED");
+    expect(netPaid(id)).toBe(0);
+    expect(outboxKinds(id)).toContain("booking-cancelled");
+  });
+
+  test("cancelling within 24 hours keeps the fee and refunds the rest", async ({
+    page,
+    customer,
+  }) => {
+    const id = sessionTomorrow(customer);
+    await login(page, customer);
+    await openRowAction(page, id, "Cancel");
+
+    const dialog = page.getByRole("dialog", { name: "Cancel this session?" });
+    await expect(dialog).toContainText("a cancellation fee of 50% of what you paid is kept");
+    await expect(dialog).toContainText("−$200.00");
+    await dialog.getByRole("button", { name: "Cancel and refund $200.00" }).click();
+
+    await expect(toast(page)).toContainText(
+      "$200.00 is refunded to your card; a $200.00 cancellation fee was kept",
+    );
+    expect(row(id).status).toBe("CANCELLED");
+    expect(netPaid(id)).toBe(200);
+  });
+
+  test("keeping the session changes nothing", async ({ page, customer }, testInfo) => {
+    const { date, time } = dayFor(testInfo, 1);
+    const id = sessionOn(customer, date, time, "PENDING");
+    await login(page, customer);
+    await openRowAction(page, id, "Cancel");
+    await page.getByRole("link", { name: "Keep my session" }).click();
+    await expect(page).toHaveURL(/\/dashboard\?tab=bookings$/);
+    expect(row(id).status).toBe("PENDING");
+    expect(netPaid(id)).toBe(400);
+  });
+
+  test("rescheduling to a free time of another day, with taken times marked", async ({
+    page,
+    customer,
+  }, testInfo) => {
+    const { date, time } = dayFor(testInfo, 2);
+    const id = sessionOn(customer, date, time, "CONFIRMED");
+    const newDate = addDays(date, 1);
+    const other = await createUser(testInfo);
+    const takenHour = Number(time.slice(0, 2)) + 4;
+    const taken = `${String(takenHour).padStart(2, "0")}:00`;
+    sessionOn(other, newDate, taken, "CONFIRMED");
+
+    await login(page, customer);
+    await openRowAction(page, id, "Reschedule");
+    const dialog = page.getByRole("dialog", { name: "Reschedule session" });
+    await dialog.getByLabel("New date").fill(newDate);
+    if (!jsOn(testInfo)) await dialog.getByRole("button", { name: "Show free times" }).click();
+    await expect(dialog.getByText(`free start times on ${newDate} for 2 hours`)).toBeVisible();
+    const select = page.getByRole("dialog").getByLabel("Start time");
+    await expect(select.locator(`option[value="${taken}"]`)).toBeDisabled();
+    await expect(select.locator(`option[value="${taken}"]`)).toContainText("(booked)");
+    await expectNoAxeViolations(page);
+
+    await select.selectOption(time);
+    await page.getByRole("dialog").getByRole("button", { name: "Move my session" }).click();
+
+    await expect(page).toHaveURL(/\/dashboard\?tab=bookings$/);
+    await expect(toast(page)).toContainText("Session rescheduled");
+    expect(row(id)).toMatchObject({
+      status: "CONFIRMED",
+      recording_date: newDate,
+      recording_time: time,
+    });
+    expect(netPaid(id)).toBe(400);
+    expect(outboxKinds(id)).toContain("booking-rescheduled");
+  });
+
+  test("a session within 24 hours cannot be moved online", async ({ page, customer }) => {
+    const id = sessionTomorrow(customer);
+    await login(page, customer);
+    await page.goto(`/dashboard/sessions/${id}/reschedule`);
+    await expect(page.getByRole("dialog", { name: "Reschedule session" })).toContainText(
+      "Sessions can be rescheduled until 24 hours before they start",
+    );
+    await expect(page.getByRole("button", { name: "Move my session" })).toHaveCount(0);
+  });
+});
