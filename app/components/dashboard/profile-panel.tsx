@@ -124,21 +124,19 @@ function PasswordForm({ result }: { result: FormReply }) {
           type="password"
           autoComplete="current-password"
         />
-        <div className="grid gap-4 sm:grid-cols-2">
-          <Field
-            label="New password"
-            meta={fields.newPassword}
-            type="password"
-            autoComplete="new-password"
-            hint="At least 8 characters."
-          />
-          <Field
-            label="Confirm new password"
-            meta={fields.confirmNewPassword}
-            type="password"
-            autoComplete="new-password"
-          />
-        </div>
+        <Field
+          label="New password"
+          meta={fields.newPassword}
+          type="password"
+          autoComplete="new-password"
+          hint="At least 8 characters."
+        />
+        <Field
+          label="Confirm new password"
+          meta={fields.confirmNewPassword}
+          type="password"
+          autoComplete="new-password"
+        />
         <SubmitButton intent="password" label="Change Password" busyLabel="Changing…" />
       </Form>
     </section>
