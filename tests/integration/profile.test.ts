@@ -172,6 +172,22 @@ describe("PUT /api/users/{id}/profile", () => {
     expect(snapshot()).toEqual(before);
   });
 
+  it("refuses a cookie-carrying PUT from another site", async () => {
+    const customer = await signUp();
+    const before = snapshot();
+    const response = await fetch(`${server.url}/api/users/${customer.id}/profile`, {
+      method: "PUT",
+      headers: {
+        "Content-Type": "application/json",
+        Cookie: customer.cookie,
+        Origin: "https://evil.example",
+      },
+      body: JSON.stringify(NEW_PROFILE),
+    });
+    expect(response.status).toBe(403);
+    expect(snapshot()).toEqual(before);
+  });
+
   it("answers bodies that are not a profile with 4xx and a message", async () => {
     const customer = await signUp();
     const before = snapshot();
