@@ -56,7 +56,7 @@ export const db: DB = globalForDb.__studioDb ?? openDatabase(env.DATABASE_PATH);
 globalForDb.__studioDb = db;
 
 /** A transaction handle, as `db.transaction` passes it to its callback. */
-type Tx = Parameters<Parameters<DB["transaction"]>[0]>[0];
+export type Tx = Parameters<Parameters<DB["transaction"]>[0]>[0];
 
 const DATABASE_BUSY_MESSAGE = "The booking system is busy right now. Please try again in a moment.";
 const BUSY_RETRY_AFTER_SECONDS = 5;

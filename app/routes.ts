@@ -19,6 +19,7 @@ export default [
     route("login", "routes/api/login.ts"),
     route("register", "routes/api/register.ts"),
     route("logout", "routes/api/logout.ts"),
+    route("users/:id/profile", "routes/api/users.profile.ts"),
     route("services", "routes/api/services.ts"),
     route("coupons/validate/:code", "routes/api/coupons.validate.ts"),
     route("availability", "routes/api/availability.ts"),

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { loginSchema, registerFormSchema, registerSchema } from "./account";
+import {
+  loginSchema,
+  passwordChangeSchema,
+  profileApiSchema,
+  profileSchema,
+  registerFormSchema,
+  registerSchema,
+} from "./account";
 
 const valid = {
   username: "ada.l",
@@ -75,5 +82,89 @@ describe("registerSchema", () => {
     ],
   ])("rejects %s %o with %o", (field, value, message) => {
     expect(messages(registerFormSchema.safeParse({ ...valid, [field]: value }))).toContain(message);
+  });
+});
+
+const profile = {
+  firstName: "Ada",
+  lastName: "Lovelace",
+  businessName: "Analytical Audio",
+  phoneNumber: "(404) 555-0100",
+  email: "ada@example.com",
+};
+
+describe("profileSchema", () => {
+  it("keeps the registration rules: names, phone and e-mail required, business optional", () => {
+    const result = profileSchema.safeParse({ ...profile, businessName: " ", firstName: " Ada " });
+    expect(result.data).toEqual({ ...profile, businessName: undefined, isStakeholder: false });
+    expect(messages(profileSchema.safeParse({}))).toEqual([
+      "First name is required",
+      "Last name is required",
+      "Please enter a valid phone number",
+      "Please enter a valid email address",
+    ]);
+  });
+
+  it("reads the 'I am a stakeholder' checkbox as the form posts it", () => {
+    expect(profileSchema.safeParse({ ...profile, isStakeholder: "on" }).data?.isStakeholder).toBe(
+      true,
+    );
+    expect(profileSchema.safeParse(profile).data?.isStakeholder).toBe(false);
+  });
+
+  it("ignores fields a customer does not own", () => {
+    const result = profileSchema.safeParse({ ...profile, isAdmin: true, username: "root" });
+    expect(result.data).not.toHaveProperty("isAdmin");
+    expect(result.data).not.toHaveProperty("username");
+  });
+});
+
+describe("profileApiSchema", () => {
+  it("takes a null business name, as GET /api/user answers it", () => {
+    const result = profileApiSchema.safeParse({
+      ...profile,
+      businessName: null,
+      isStakeholder: true,
+    });
+    expect(result.data).toEqual({ ...profile, businessName: undefined, isStakeholder: true });
+  });
+
+  it.each([undefined, "yes", "true", 1])("wants a boolean isStakeholder, not %o", (value) => {
+    expect(messages(profileApiSchema.safeParse({ ...profile, isStakeholder: value }))).toEqual([
+      "isStakeholder must be true or false",
+    ]);
+  });
+});
+
+describe("passwordChangeSchema", () => {
+  const change = {
+    currentPassword: "old-password",
+    newPassword: "new-password",
+    confirmNewPassword: "new-password",
+  };
+
+  it("accepts a new password that follows the registration rules", () => {
+    expect(passwordChangeSchema.safeParse(change).success).toBe(true);
+  });
+
+  it.each([
+    [{ currentPassword: undefined }, "currentPassword", "Please enter your current password"],
+    [
+      { newPassword: "short", confirmNewPassword: "short" },
+      "newPassword",
+      "Password must be at least 8 characters",
+    ],
+    [{ confirmNewPassword: "new-passwort" }, "confirmNewPassword", "Passwords don't match"],
+    [{ confirmNewPassword: undefined }, "confirmNewPassword", "Passwords don't match"],
+    [
+      { newPassword: "old-password", confirmNewPassword: "old-password" },
+      "newPassword",
+      "Choose a password different from your current one",
+    ],
+  ])("refuses %o on %s with %o", (overrides, field, message) => {
+    const result = passwordChangeSchema.safeParse({ ...change, ...overrides });
+    expect(result.error?.issues).toContainEqual(
+      expect.objectContaining({ path: [field], message }),
+    );
   });
 });

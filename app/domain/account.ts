@@ -59,6 +59,12 @@ export const profileFields = {
   isStakeholder: stakeholderFlag.default(false),
 };
 
+/** A password being chosen: at registration and when changing it. */
+const newPassword = z
+  .string({ error: `Password must be at least ${PASSWORD_MIN} characters` })
+  .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters`)
+  .max(200, "Password must be at most 200 characters");
+
 export const registerSchema = z
   .object({
     username: trimmed
@@ -69,10 +75,7 @@ export const registerSchema = z
         /^[A-Za-z0-9._-]+$/,
         "Username may only use letters, numbers, dots, dashes and underscores",
       ),
-    password: z
-      .string()
-      .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters`)
-      .max(200, "Password must be at most 200 characters"),
+    password: newPassword,
     confirmPassword: z.string().optional(),
     ...profileFields,
   })
@@ -94,3 +97,42 @@ export const registerFormSchema = registerSchema.refine(
 );
 
 export type RegisterInput = z.infer<typeof registerSchema>;
+
+/** Profile Settings (spec sections 2 and 5): the same rules as at registration. */
+export const profileSchema = z.object(profileFields);
+
+export type ProfileInput = z.infer<typeof profileSchema>;
+
+/**
+ * PUT /api/users/{id}/profile (spec section 7). A program sends what GET /api/user answered,
+ * so a business name may come back as null; and a PUT replaces the whole profile, so the
+ * stakeholder flag must be stated as a boolean rather than read as false when missing or odd.
+ */
+export const profileApiSchema = profileSchema.extend({
+  businessName: z.preprocess(
+    (value) => (value === null ? undefined : value),
+    profileFields.businessName,
+  ),
+  isStakeholder: z.boolean({ error: "isStakeholder must be true or false" }),
+});
+
+export const WRONG_CURRENT_PASSWORD = "Your current password is incorrect";
+
+/** Change password (Profile Settings): the new one follows the registration rules. */
+export const passwordChangeSchema = z
+  .object({
+    currentPassword: z
+      .string({ error: "Please enter your current password" })
+      .min(1, "Please enter your current password")
+      .max(200, WRONG_CURRENT_PASSWORD),
+    newPassword,
+    confirmNewPassword: z.string({ error: "Passwords don't match" }),
+  })
+  .refine((value) => value.newPassword === value.confirmNewPassword, {
+    message: "Passwords don't match",
+    path: ["confirmNewPassword"],
+  })
+  .refine((value) => value.newPassword !== value.currentPassword, {
+    message: "Choose a password different from your current one",
+    path: ["newPassword"],
+  });

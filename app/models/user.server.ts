@@ -1,8 +1,9 @@
 import { hash, verify } from "@node-rs/argon2";
 import { eq, sql } from "drizzle-orm";
 import { type User, users } from "../../db/schema";
-import { db, isUniqueViolation, unlessBusy } from "../db.server";
-import type { RegisterInput } from "../domain/account";
+import { db, isUniqueViolation, unlessBusy, writeTransaction } from "../db.server";
+import type { ProfileInput, RegisterInput } from "../domain/account";
+import { restartUserSessions } from "../services/session.server";
 
 /** OWASP's argon2id baseline: 19 MiB, 2 iterations, 1 lane. */
 const ARGON2 = { memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
@@ -85,4 +86,56 @@ export async function createUser(input: RegisterInput): Promise<User> {
     if (isUniqueViolation(error)) throw new UsernameTakenError();
     throw error;
   }
+}
+
+/** Replaces the profile fields a customer owns (Profile Settings, PUT /api/users/{id}/profile). */
+export function updateProfile(userId: number, input: ProfileInput): User | undefined {
+  return unlessBusy(() =>
+    db
+      .update(users)
+      .set({
+        firstName: input.firstName,
+        lastName: input.lastName,
+        businessName: input.businessName ?? null,
+        phoneNumber: input.phoneNumber,
+        email: input.email,
+        isStakeholder: input.isStakeholder,
+      })
+      .where(eq(users.id, userId))
+      .returning()
+      .get(),
+  );
+}
+
+export type PasswordChange =
+  | { status: "changed"; sessionId: string }
+  | { status: "wrong-password" };
+
+/**
+ * Stores a new password once the current one is proven, ends every session of the user and
+ * starts a fresh one for the caller (quality.md: changing the password ends other sessions).
+ */
+export async function changePassword(
+  userId: number,
+  currentPassword: string,
+  newPassword: string,
+): Promise<PasswordChange> {
+  const user = getUserById(userId);
+  if (!user) return { status: "wrong-password" };
+  const ok = await verify(user.passwordHash, currentPassword).catch(() => false);
+  if (!ok) return { status: "wrong-password" };
+  // Hash before the write: an await inside a transaction would hold the write lock.
+  const passwordHash = await hashPassword(newPassword);
+  return writeTransaction((tx): PasswordChange => {
+    const stored = tx
+      .select({ passwordHash: users.passwordHash })
+      .from(users)
+      .where(eq(users.id, userId))
+      .get();
+    // Another change landed while this one was hashing: the password proven above is no
+    // longer the current one, so this change must not overwrite that one.
+    if (stored?.passwordHash !== user.passwordHash) return { status: "wrong-password" };
+    tx.update(users).set({ passwordHash }).where(eq(users.id, userId)).run();
+    return { status: "changed", sessionId: restartUserSessions(tx, userId) };
+  });
 }

@@ -2,9 +2,10 @@ import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { env } from "./env.server";
 
 /**
- * Per-client limits on the account endpoints. The key is the address the server itself saw
- * (or Fly's Fly-Client-IP when TRUST_PROXY is on), never a client-supplied X-Forwarded-For,
- * so a spoofed header cannot buy fresh attempts. One process serves the site, so memory
+ * Limits on the account endpoints. Login and registration are limited per client: the key is
+ * the address the server itself saw (or Fly's Fly-Client-IP when TRUST_PROXY is on), never a
+ * client-supplied X-Forwarded-For, so a spoofed header cannot buy fresh attempts. The password
+ * change is limited per account. One process serves the site, so memory
  * is the right store; LiteFS replicas would need a shared one.
  */
 const limiters = {
@@ -18,22 +19,34 @@ const limiters = {
     points: env.REGISTER_RATE_LIMIT,
     duration: 60 * 60,
   }),
+  // Wrong current passwords on the password change, per account: a stolen session cookie must
+  // not become a way to guess the password (and then change it). Login's budget.
+  password: new RateLimiterMemory({
+    keyPrefix: "password",
+    points: env.LOGIN_RATE_LIMIT,
+    duration: 15 * 60,
+  }),
 };
 
 export type RateLimitName = keyof typeof limiters;
 
 /** Takes one attempt; returns null when allowed, or the seconds to wait. */
-export async function takeAttempt(
-  name: RateLimitName,
-  clientAddress: string,
-): Promise<number | null> {
+export async function takeAttempt(name: RateLimitName, key: string): Promise<number | null> {
   try {
-    await limiters[name].consume(clientAddress);
+    await limiters[name].consume(key);
     return null;
   } catch (error) {
     if (error instanceof RateLimiterRes) return Math.max(1, Math.ceil(error.msBeforeNext / 1000));
     throw error;
   }
+}
+
+/** The seconds to wait when `key` has no attempts left, or null; takes none itself. */
+export async function attemptsUsedUp(name: RateLimitName, key: string): Promise<number | null> {
+  const limiter = limiters[name];
+  const state = await limiter.get(key);
+  if (!state || state.consumedPoints < limiter.points) return null;
+  return Math.max(1, Math.ceil(state.msBeforeNext / 1000));
 }
 
 export function tooManyAttemptsMessage(retryAfterSeconds: number) {

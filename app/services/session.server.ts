@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { and, eq, gt, lt, sql } from "drizzle-orm";
 import { createCookie } from "react-router";
 import { sessions } from "../../db/schema";
-import { db, unlessBusy, writeTransaction } from "../db.server";
+import { db, type Tx, unlessBusy, writeTransaction } from "../db.server";
 import { env } from "./env.server";
 
 const MAX_AGE_MS = env.SESSION_MAX_AGE_DAYS * 24 * 60 * 60 * 1000;
@@ -39,13 +39,33 @@ export async function getSessionUserId(request: Request): Promise<number | null>
   return row?.userId ?? null;
 }
 
+const newSessionId = () => randomBytes(32).toString("base64url");
+
+/**
+ * Ends every session of the user and starts one fresh one, inside the caller's transaction (a
+ * password change): a stolen cookie dies with the old password, the changer stays signed in.
+ */
+export function restartUserSessions(tx: Tx, userId: number): string {
+  const id = newSessionId();
+  tx.delete(sessions).where(eq(sessions.userId, userId)).run();
+  tx.insert(sessions)
+    .values({ id, userId, expiresAt: Date.now() + MAX_AGE_MS })
+    .run();
+  return id;
+}
+
+/** The Set-Cookie header that hands the browser a session started elsewhere. */
+export function sessionCookieFor(id: string): Promise<string> {
+  return sessionCookie.serialize(id);
+}
+
 /**
  * Starts a fresh session (a new id on every login, so a planted id is useless) and
  * returns the Set-Cookie header. Any session the browser carried before is ended.
  */
 export async function createUserSession(request: Request, userId: number): Promise<string> {
   const previous = await readSessionId(request);
-  const id = randomBytes(32).toString("base64url");
+  const id = newSessionId();
   const nowMs = Date.now();
   writeTransaction((tx) => {
     if (previous) tx.delete(sessions).where(eq(sessions.id, previous)).run();

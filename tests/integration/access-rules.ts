@@ -34,6 +34,8 @@ export type RequestContext = {
   freshSlot(): { date: string; time: string };
   /** A username nobody has yet. */
   freshUsername(): string;
+  /** The customer's user id (routes about one account, like its profile). */
+  customerId: number;
   /** The acting user's own credentials, or a spare account's for the visitor. */
   credentials: { username: string; password: string };
 };
@@ -114,6 +116,17 @@ const postOnly = (post: PerActor): Record<Method, PerActor> => ({
 const toAuth = redirect("/auth");
 const noAction = everyone(status(405));
 
+/** A valid profile whose business name is new on every call. */
+function profileFields(businessName: string) {
+  return {
+    firstName: "Ada",
+    lastName: "Lovelace",
+    businessName,
+    phoneNumber: "404-555-0100",
+    email: "ada@example.com",
+  };
+}
+
 function bookingForm(slot: { date: string; time: string }) {
   return { intent: "book", ...bookingFormFields(slot.date, slot.time, 2, { businessName: "" }) };
 }
@@ -136,8 +149,10 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
   "/dashboard": {
     kind: "page",
     load: signedIn(toAuth, ok),
-    // A post without a known intent is refused; each form's own rule is in its tests.
-    action: signedIn(toAuth, status(400)),
+    // The profile form: everyone signed in edits their own profile (a fresh business name, so
+    // each post changes a row). Other intents' rules are in their own tests.
+    form: ({ freshUsername }) => ({ intent: "profile", ...profileFields(freshUsername()) }),
+    action: signedIn(toAuth, redirect("/dashboard?tab=profile", true)),
   },
   // Cancelling the customer's fresh unpaid booking: nothing to refund, so the form's
   // expected refund is 0.
@@ -212,6 +227,24 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
     kind: "resource",
     // Idempotent: a visitor's logout has no session to end.
     methods: postOnly(signedIn(ok, { status: 200, writes: true })),
+  },
+  "/api/users/:id/profile": {
+    kind: "resource",
+    url: ({ customerId }) => `/api/users/${customerId}/profile`,
+    body: ({ freshUsername }) => ({ ...profileFields(freshUsername()), isStakeholder: true }),
+    // Only one's own profile; any other id is answered as missing, to admins too.
+    methods: {
+      GET: everyone(status(405)),
+      POST: everyone(status(405)),
+      PUT: {
+        visitor: status(401),
+        customer: { status: 200, writes: true },
+        otherCustomer: status(404),
+        admin: status(404),
+      },
+      PATCH: everyone(status(405)),
+      DELETE: everyone(status(405)),
+    },
   },
   "/api/services": {
     kind: "resource",

@@ -103,6 +103,7 @@ async function contextFor(actor: ActorName, rule: AccessRule): Promise<RequestCo
     bookingId: rule.ownedBooking ? await ownedBooking() : 0,
     freshSlot,
     freshUsername: () => uniqueUsername("matrix"),
+    customerId: actors.customer.id,
     credentials: { username: user.username, password: PASSWORD },
   };
 }

@@ -48,6 +48,8 @@ const BOOKING = [
   "couponCode",
 ];
 const REGISTER = ["username", "password", "confirmPassword", ...CONTACT, "isStakeholder"];
+const PROFILE = [...CONTACT, "isStakeholder"];
+const PASSWORD_CHANGE = ["currentPassword", "newPassword", "confirmNewPassword"];
 const CARD = ["paymentMethod", "cardName", "cardNumber", "expirationDate", "cvv"];
 
 export const KNOWLEDGE: Record<string, Knowledge> = {
@@ -61,6 +63,12 @@ export const KNOWLEDGE: Record<string, Knowledge> = {
     intents: ["login", "register"],
     fields: REGISTER,
     extras: ["website", "_hydrated"],
+    query: ["tab"],
+  },
+  "routes/dashboard.tsx": {
+    intents: ["profile", "password"],
+    fields: [...PROFILE, ...PASSWORD_CHANGE],
+    extras: ["_hydrated"],
     query: ["tab"],
   },
   "routes/checkout.tsx": { fields: CARD, extras: ["_hydrated"] },
@@ -79,6 +87,11 @@ export const KNOWLEDGE: Record<string, Knowledge> = {
   "routes/api/login.ts": { fields: ["username", "password"], method: "POST" },
   "routes/api/register.ts": { fields: REGISTER, method: "POST" },
   "routes/api/logout.ts": { method: "POST" },
+  "routes/api/users.profile.ts": {
+    fields: PROFILE,
+    extras: ["isAdmin", "isMember", "username", "password", "id"],
+    method: "PUT",
+  },
   "routes/api/bookings.ts": {
     fields: BOOKING,
     extras: ["userId", "totalCost", "originalCost", "discountAmount", "status"],
@@ -182,7 +195,14 @@ function validValue(field: string, fx: Fixtures): fc.Arbitrary<unknown> {
       return fc.oneof(pick(...fx.usernames), fc.stringMatching(/^[a-z][a-z0-9._-]{4,20}$/));
     case "password":
     case "confirmPassword":
+    case "currentPassword":
       return pick(fx.password);
+    case "newPassword":
+    case "confirmNewPassword":
+      return pick(`${fx.password}-2`);
+    case "isAdmin":
+    case "isMember":
+      return pick<boolean | string>(true, "true");
     case "firstName":
       return pick("Ada", "Zoë", "李");
     case "lastName":
@@ -242,7 +262,7 @@ function validValue(field: string, fx: Fixtures): fc.Arbitrary<unknown> {
     case "website":
       return pick("", "https://spam.example");
     case "tab":
-      return pick("register", "login");
+      return pick("register", "login", "bookings", "profile", "support");
     case "booked":
       return pick(...fx.bookingIds);
     case "session_id":
@@ -299,6 +319,9 @@ function nearMiss(field: string, fx: Fixtures): fc.Arbitrary<unknown> {
       return pick(...fx.usernames.map((name) => name.toUpperCase()), "ab", "a b");
     case "password":
     case "confirmPassword":
+    case "currentPassword":
+    case "newPassword":
+    case "confirmNewPassword":
       return pick("short", `${fx.password}x`);
     case "email":
       return pick("ada@", "ada@example", "@example.com");

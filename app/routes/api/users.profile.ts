@@ -1,0 +1,31 @@
+import { profileApiSchema } from "../../domain/account";
+import { parseId } from "../../domain/ids";
+import { toPublicUser, updateProfile } from "../../models/user.server";
+import { jsonError, methodNotAllowed, readJson } from "../../services/api.server";
+import { requireApiUser } from "../../services/auth.server";
+import type { Route } from "./+types/users.profile";
+
+/**
+ * Any id but the caller's own is answered as missing, admins included: the API never says
+ * whether an account exists (as with another customer's booking), and admins manage accounts
+ * in the admin area, not by rewriting a customer's details.
+ */
+const NOT_FOUND = "User not found";
+
+export function loader() {
+  return methodNotAllowed("PUT");
+}
+
+/**
+ * PUT /api/users/{id}/profile (spec section 7): replaces the caller's profile fields and
+ * answers the updated user, in the shape of GET /api/user.
+ */
+export async function action({ request, params }: Route.ActionArgs) {
+  if (request.method !== "PUT") return methodNotAllowed("PUT");
+  const user = await requireApiUser(request);
+  if (parseId(params.id) !== user.id) return jsonError(404, NOT_FOUND);
+  const input = await readJson(request, profileApiSchema);
+  const updated = updateProfile(user.id, input);
+  if (!updated) return jsonError(404, NOT_FOUND);
+  return Response.json(toPublicUser(updated));
+}
