@@ -19,7 +19,22 @@ import type { AppliedCoupon, Availability, BookingFormData, BookingFormReply } f
  * the server charges with.
  */
 export default function BookingForm({ data }: { data: BookingFormData }) {
-  const reply = useActionData() as BookingFormReply | undefined;
+  // conform keeps its first defaults: a profile saved on the same page must start afresh.
+  return <BookingFormFields key={JSON.stringify(data.prefill)} data={data} />;
+}
+
+/**
+ * The page's action answer, when it answers this form: /dashboard hosts other forms (profile,
+ * support) whose replies must not be read as the booking form's.
+ */
+function bookingReply(answer: unknown): BookingFormReply | undefined {
+  return typeof answer === "object" && answer !== null && "availability" in answer
+    ? (answer as BookingFormReply)
+    : undefined;
+}
+
+function BookingFormFields({ data }: { data: BookingFormData }) {
+  const reply = bookingReply(useActionData());
   const navigation = useNavigation();
   const coupon: AppliedCoupon | null = reply ? reply.coupon : null;
   // The 48-hour rule needs a clock; the server checks again with its own at submit.

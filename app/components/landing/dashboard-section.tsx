@@ -58,7 +58,9 @@ export function DashboardSection({
           </div>
         </div>
 
-        <div className="mt-10 grid gap-6 md:grid-cols-[1fr_2fr]">
+        {/* minmax(0, …): a long e-mail or a wide table scrolls inside its card instead of
+            widening the page past a 320 px screen. */}
+        <div className="mt-10 grid grid-cols-[minmax(0,1fr)] gap-6 md:grid-cols-[minmax(0,1fr)_minmax(0,2fr)]">
           <div className="card p-6">
             <div className="flex items-center gap-4">
               <span
@@ -91,7 +93,7 @@ export function DashboardSection({
 
           <div className="card overflow-hidden">
             <nav aria-label="Dashboard" className="border-b border-line px-2 sm:px-4">
-              <ul className="flex gap-1">
+              <ul className="flex flex-wrap gap-x-1">
                 {TABS.map((tab) => (
                   <li key={tab.id}>
                     <Link
@@ -124,7 +126,7 @@ function SummaryRow({ label, value }: { label: string; value: string }) {
   return (
     <div className="flex flex-col gap-0.5 border-b border-line pb-4 last:border-b-0 last:pb-0">
       <dt className="text-sm text-ink-soft">{label}</dt>
-      <dd className="font-semibold break-words">{value}</dd>
+      <dd className="font-semibold [overflow-wrap:anywhere]">{value}</dd>
     </div>
   );
 }
