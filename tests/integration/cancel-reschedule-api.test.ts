@@ -226,6 +226,37 @@ describe("rescheduling through the API", () => {
   });
 });
 
+describe("racing for one slot", () => {
+  it("lets exactly one of several moves and new bookings aimed at the same slot through", async () => {
+    const movers = await Promise.all([signUp(), signUp(), signUp()]);
+    const bookers = await Promise.all([signUp(), signUp()]);
+    const sessions = await Promise.all(movers.map((mover) => bookAndPay(mover.cookie)));
+    const target = { recordingDate: freshDay(), recordingTime: "16:00" };
+
+    const answers = await Promise.all([
+      ...sessions.map((session, index) =>
+        api(`/api/bookings/${session.id}/reschedule`, movers[index]?.cookie ?? null, {
+          body: target,
+        }),
+      ),
+      ...bookers.map((booker) =>
+        api("/api/bookings", booker.cookie, {
+          body: bookingPayload(target.recordingDate, target.recordingTime, 2),
+        }),
+      ),
+    ]);
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((code) => code === 200 || code === 201)).toHaveLength(1);
+    expect(statuses.filter((code) => code === 409)).toHaveLength(answers.length - 1);
+    const live = db()
+      .prepare(
+        "SELECT count(*) AS total FROM bookings WHERE recording_date = ? AND recording_time = ? AND status <> 'CANCELLED'",
+      )
+      .get(target.recordingDate, target.recordingTime) as { total: number };
+    expect(live.total).toBe(1);
+  });
+});
+
 describe("the dashboard's cancel form", () => {
   it("cancels with the refund shown and says so", async () => {
     const customer = await signUp();
