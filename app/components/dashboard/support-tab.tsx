@@ -59,7 +59,7 @@ function SupportForm({
         Get help
       </h3>
       <p className="mt-1 text-ink-soft">
-        Tell us what went wrong or what you need. Our team answers within one business day.
+        Tell us what went wrong or what you need, and the studio team will get back to you.
       </p>
       <Form
         method="post"
