@@ -11,6 +11,7 @@ import {
 } from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
+import { ChatWidget } from "./components/chat/chat-widget";
 import { NotFound } from "./components/not-found";
 import { useNonce } from "./components/nonce";
 import { SiteFooter } from "./components/site-footer";
@@ -75,12 +76,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
             Test mode: payments are simulated and no card is charged.
           </p>
         ) : null}
-        <SiteNav user={rootData?.user ?? null} />
+        <SiteNav user={rootData?.user ?? null} chatAppId={rootData?.env.intercomAppId ?? null} />
         <main id="main" tabIndex={-1} className="outline-none">
           {children}
         </main>
         <SiteFooter />
         <Toaster toast={rootData?.toast ?? null} />
+        <ChatWidget appId={rootData?.env.intercomAppId ?? null} user={rootData?.user ?? null} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

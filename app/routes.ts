@@ -11,6 +11,7 @@ export default [
   route("logout", "routes/logout.tsx"),
   route("checkout/:bookingId", "routes/checkout.tsx"),
   route("booking-success", "routes/booking-success.tsx"),
+  route("intercom-test", "routes/intercom-test.tsx"),
   route("admin", "routes/admin.tsx", { id: "admin" }),
   route("admin/dashboard", "routes/admin.tsx", { id: "admin-dashboard" }),
   route("healthz", "routes/healthz.ts"),
@@ -31,6 +32,7 @@ export default [
     route("bookings/:id/payments/direct", "routes/api/bookings.payments-direct.ts"),
     route("payments/status", "routes/api/payments.status.ts"),
     route("payments/webhook", "routes/api/payments.webhook.ts"),
+    route("tech-assistance", "routes/api/tech-assistance.ts"),
   ]),
   // /booking-canceled is specified to show the not-found screen, like any unknown path.
   route("*", "routes/not-found.tsx"),

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useLocation } from "react-router";
 import type { PublicUser } from "../models/user.server";
+import { HelpLink } from "./chat/help-link";
 import { Logo } from "./logo";
 
 export const SECTION_LINKS = [
@@ -55,7 +56,13 @@ function useScrolledPast(threshold: number) {
   return scrolled;
 }
 
-export function SiteNav({ user }: { user: PublicUser | null }) {
+export function SiteNav({
+  user,
+  chatAppId,
+}: {
+  user: PublicUser | null;
+  chatAppId: string | null;
+}) {
   const scrolled = useScrolledPast(10);
   const mobileMenu = useDisclosureMenu();
   return (
@@ -83,7 +90,7 @@ export function SiteNav({ user }: { user: PublicUser | null }) {
 
         <div className="flex items-center gap-2">
           {user ? (
-            <AccountMenu user={user} />
+            <AccountMenu user={user} chatAppId={chatAppId} />
           ) : (
             <Link
               to="/auth"
@@ -175,7 +182,7 @@ export function SectionLink({
   );
 }
 
-function AccountMenu({ user }: { user: PublicUser }) {
+function AccountMenu({ user, chatAppId }: { user: PublicUser; chatAppId: string | null }) {
   const menu = useDisclosureMenu();
   const fullName = `${user.firstName} ${user.lastName}`;
   return (
@@ -213,6 +220,11 @@ function AccountMenu({ user }: { user: PublicUser }) {
             <Link to="/dashboard?tab=profile" className="block px-4 py-2.5 hover:bg-paper">
               Profile Settings
             </Link>
+          </li>
+          <li>
+            <HelpLink chatAppId={chatAppId} className="block px-4 py-2.5 hover:bg-paper">
+              Help
+            </HelpLink>
           </li>
           <li className="border-t border-line">
             <Form method="post" action="/logout">

@@ -21,22 +21,73 @@ export function isCrossSiteWrite(request: Request): boolean {
   return origin !== new URL(request.url).origin;
 }
 
-export function contentSecurityPolicy(nonce: string): string {
+/**
+ * Intercom's documented sources (help article 3894, "Using Intercom with Content Security
+ * Policy"), kept to the US-hosted workspace the SDK talks to by default and to what the
+ * messenger needs: its scripts, API and realtime sockets, images, fonts, sounds and sheets.
+ * Sources for other regions, the Help Center's forms and third-party video embeds are left
+ * out. script-src hosts only matter to browsers without 'strict-dynamic'; the others trust
+ * the widget's scripts because our nonced bundle inserts them.
+ */
+export const INTERCOM_SOURCES = {
+  "script-src": [
+    "https://app.intercom.io",
+    "https://widget.intercom.io",
+    "https://js.intercomcdn.com",
+  ],
+  "connect-src": [
+    "https://via.intercom.io",
+    "https://api.intercom.io",
+    "https://api-iam.intercom.io",
+    "https://api-ping.intercom.io",
+    "https://*.intercom-messenger.com",
+    "wss://*.intercom-messenger.com",
+    "https://nexus-websocket-a.intercom.io",
+    "wss://nexus-websocket-a.intercom.io",
+    "https://nexus-websocket-b.intercom.io",
+    "wss://nexus-websocket-b.intercom.io",
+    "https://uploads.intercomcdn.com",
+    "https://uploads.intercomusercontent.com",
+  ],
+  "img-src": [
+    "blob:",
+    "https://js.intercomcdn.com",
+    "https://static.intercomassets.com",
+    "https://downloads.intercomcdn.com",
+    "https://uploads.intercomusercontent.com",
+    "https://gifs.intercomcdn.com",
+    "https://video-messages.intercomcdn.com",
+    "https://messenger-apps.intercom.io",
+    "https://*.intercom-attachments-5.com",
+    "https://*.intercom-attachments-6.com",
+    "https://*.intercom-attachments-9.com",
+  ],
+  "font-src": ["https://js.intercomcdn.com", "https://fonts.intercomcdn.com"],
+  "media-src": ["https://js.intercomcdn.com"],
+  "frame-src": ["https://intercom-sheets.com", "https://www.intercom-reporting.com"],
+} as const;
+
+type PolicySettings = Pick<typeof env, "PAYMENT_PROVIDER" | "INTERCOM_APP_ID" | "NODE_ENV">;
+
+export function contentSecurityPolicy(nonce: string, settings: PolicySettings = env): string {
+  // Third-party chat hosts are allowed only on a site that runs the chat.
+  const chat = (directive: keyof typeof INTERCOM_SOURCES) =>
+    settings.INTERCOM_APP_ID ? ` ${INTERCOM_SOURCES[directive].join(" ")}` : "";
   return [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`,
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${chat("script-src")}`,
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
-    "font-src 'self'",
-    "media-src 'self'",
-    "connect-src 'self'",
-    "frame-src 'self'",
+    `img-src 'self' data:${chat("img-src")}`,
+    `font-src 'self'${chat("font-src")}`,
+    `media-src 'self'${chat("media-src")}`,
+    `connect-src 'self'${chat("connect-src")}`,
+    `frame-src 'self'${chat("frame-src")}`,
     // A checkout form's redirect to Stripe is a form navigation, so it needs Stripe here.
-    `form-action 'self'${env.PAYMENT_PROVIDER === "stripe" ? " https://checkout.stripe.com" : ""}`,
+    `form-action 'self'${settings.PAYMENT_PROVIDER === "stripe" ? " https://checkout.stripe.com" : ""}`,
     "base-uri 'none'",
     "object-src 'none'",
     "frame-ancestors 'none'",
-    ...(env.NODE_ENV === "production" ? ["upgrade-insecure-requests"] : []),
+    ...(settings.NODE_ENV === "production" ? ["upgrade-insecure-requests"] : []),
   ].join("; ");
 }
 

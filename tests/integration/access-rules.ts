@@ -192,6 +192,8 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
   },
   // Public: it only says whether a payment reference was paid.
   "/booking-success": { kind: "page", load: everyone(ok), action: noAction },
+  // Public diagnostics of the chat widget: the app id is sent to every browser anyway.
+  "/intercom-test": { kind: "page", load: everyone(ok), action: noAction },
   "/admin": {
     kind: "page",
     load: { ...signedIn(toAuth, redirect("/dashboard")), admin: ok },
@@ -360,6 +362,24 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
       PUT: everyone(status(404)),
       PATCH: everyone(status(404)),
       DELETE: everyone(status(404)),
+    },
+  },
+  // A customer's own support requests; another's never show (tests/integration/support-api.test.ts).
+  "/api/tech-assistance": {
+    kind: "resource",
+    body: () => ({
+      issueType: "EQUIPMENT",
+      description: "The headphone amplifier in booth two hums loudly.",
+      preferredContactMethod: "EMAIL",
+      name: "Ada Lovelace",
+      email: "ada@example.com",
+    }),
+    methods: {
+      GET: signedIn(status(401), ok),
+      POST: signedIn(status(401), created),
+      PUT: everyone(status(405)),
+      PATCH: everyone(status(405)),
+      DELETE: everyone(status(405)),
     },
   },
   "/*": {

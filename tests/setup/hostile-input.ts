@@ -51,6 +51,15 @@ const REGISTER = ["username", "password", "confirmPassword", ...CONTACT, "isStak
 const PROFILE = [...CONTACT, "isStakeholder"];
 const PASSWORD_CHANGE = ["currentPassword", "newPassword", "confirmNewPassword"];
 const CARD = ["paymentMethod", "cardName", "cardNumber", "expirationDate", "cvv"];
+const SUPPORT = [
+  "issueType",
+  "description",
+  "preferredContactMethod",
+  "name",
+  "email",
+  "phoneNumber",
+  "bookingId",
+];
 
 export const KNOWLEDGE: Record<string, Knowledge> = {
   "routes/home.tsx": {
@@ -66,9 +75,9 @@ export const KNOWLEDGE: Record<string, Knowledge> = {
     query: ["tab"],
   },
   "routes/dashboard.tsx": {
-    intents: ["profile", "password"],
-    fields: [...PROFILE, ...PASSWORD_CHANGE],
-    extras: ["_hydrated"],
+    intents: ["profile", "password", "support"],
+    fields: [...PROFILE, ...PASSWORD_CHANGE, ...SUPPORT],
+    extras: ["_hydrated", "status", "userId"],
     query: ["tab"],
   },
   "routes/checkout.tsx": { fields: CARD, extras: ["_hydrated"] },
@@ -109,6 +118,11 @@ export const KNOWLEDGE: Record<string, Knowledge> = {
   "routes/api/availability.ts": { query: ["date", "hours"] },
   "routes/api/services.ts": { query: ["activeOnly"] },
   "routes/api/payments.status.ts": { query: ["session_id"] },
+  "routes/api/tech-assistance.ts": {
+    fields: SUPPORT,
+    extras: ["status", "userId", "resolution"],
+    method: "POST",
+  },
 };
 
 export const knowledgeOf = (target: Target): Knowledge => KNOWLEDGE[target.file] ?? {};
@@ -263,6 +277,16 @@ function validValue(field: string, fx: Fixtures): fc.Arbitrary<unknown> {
       return pick("", "https://spam.example");
     case "tab":
       return pick("register", "login", "bookings", "profile", "support");
+    case "issueType":
+      return pick("BOOKING", "EQUIPMENT", "OTHER");
+    case "description":
+      return pick("The second microphone crackles when the guest moves.", "x".repeat(2000));
+    case "preferredContactMethod":
+      return pick("EMAIL", "PHONE");
+    case "name":
+      return pick("Ada Lovelace", "李");
+    case "bookingId":
+      return pick<string | number>("", ...fx.bookingIds);
     case "booked":
       return pick(...fx.bookingIds);
     case "session_id":
@@ -299,7 +323,14 @@ function nearMiss(field: string, fx: Fixtures): fc.Arbitrary<unknown> {
       return pick("NOPE", " fuzz10 ", "x".repeat(51));
     case "userId":
     case "booked":
+    case "bookingId":
       return pick(...fx.userIds, ...fx.bookingIds, 0, -1);
+    case "issueType":
+      return pick("equipment", "FIRE", "");
+    case "description":
+      return pick("too short", " ".repeat(30), "x".repeat(2001));
+    case "preferredContactMethod":
+      return pick("email", "FAX", "");
     case "status":
       return pick(...BOOKING_STATUSES, "confirmed", "");
     case "cardNumber":

@@ -1,7 +1,20 @@
+import { lazy, Suspense } from "react";
 import type { PublicUser } from "../../models/user.server";
 import type { SupportTabData } from "../../services/dashboard/support.server";
 
+/**
+ * The dashboard section is part of the landing page's bundle, and this tab's form brings
+ * conform and zod: it loads as its own chunk, only when the tab is open. The server renders
+ * it whole (the document waits for every Suspense boundary), so the tab works without
+ * JavaScript and hydrates once its chunk arrives.
+ */
+const SupportTab = lazy(() => import("./support-tab"));
+
 /** Help & Support: the 'Get help' form and the customer's own requests. */
-export function SupportPanel(_props: { user: PublicUser; data: SupportTabData }) {
-  return <p data-slot="dashboard-support">Ask the studio for help here.</p>;
+export function SupportPanel(props: { user: PublicUser; data: SupportTabData }) {
+  return (
+    <Suspense fallback={<p className="text-ink-soft">Loading Help &amp; Support…</p>}>
+      <SupportTab {...props} />
+    </Suspense>
+  );
 }

@@ -1,0 +1,30 @@
+import { useEffect } from "react";
+import { syncMessenger } from "./messenger";
+
+/**
+ * Starts the chat widget when a chat app id is configured, once the browser is idle after
+ * hydration (it never competes with the page's own first load), and follows sign-in and
+ * sign-out. Renders nothing: the widget draws its own launcher.
+ */
+export function ChatWidget({
+  appId,
+  user,
+}: {
+  appId: string | null;
+  user: { id: number; username: string } | null;
+}) {
+  const userId = user?.id;
+  const username = user?.username;
+  useEffect(() => {
+    if (!appId) return;
+    const person = userId === undefined || username === undefined ? null : { id: userId, username };
+    const run = () => void syncMessenger(appId, person);
+    if (typeof window.requestIdleCallback === "function") {
+      const handle = window.requestIdleCallback(run, { timeout: 3000 });
+      return () => window.cancelIdleCallback(handle);
+    }
+    const timer = window.setTimeout(run, 1);
+    return () => window.clearTimeout(timer);
+  }, [appId, userId, username]);
+  return null;
+}

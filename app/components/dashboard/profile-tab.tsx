@@ -1,0 +1,162 @@
+import { getFormProps, getInputProps } from "@conform-to/react";
+import { Form, useActionData, useNavigation } from "react-router";
+import { passwordChangeSchema, profileSchema } from "../../domain/account";
+import type { PublicUser } from "../../models/user.server";
+import type { ProfileFormReply, ProfileTabData } from "../../services/dashboard/profile.server";
+import { RATES } from "../landing/studio";
+import { ErrorList, Field } from "../ui/field";
+import { HydratedField } from "../ui/hydrated-field";
+import { type FormReply, useSchemaForm } from "../ui/use-schema-form";
+
+/** Both forms post here: the panel is also rendered on /, whose own action is the booking's. */
+const ACTION = "/dashboard?tab=profile";
+
+/**
+ * Profile Settings (spec sections 2 and 5): the profile form and, apart from it, the password
+ * change. Both are plain posts that work without JavaScript; with it, conform checks the
+ * same schemas before sending.
+ */
+export default function ProfileTab({ data }: { user: PublicUser; data: ProfileTabData }) {
+  const actionData: unknown = useActionData();
+  const profile = data.profile;
+  return (
+    <div data-slot="dashboard-profile" className="space-y-10">
+      <ProfileForm
+        // A stored change (trimmed, or made in another tab) restarts the form from it.
+        key={JSON.stringify(profile)}
+        profile={profile}
+        result={replyOf(actionData, "profile")}
+      />
+      <PasswordForm result={replyOf(actionData, "password")} />
+    </div>
+  );
+}
+
+/** The page's action data, when it answers this form (other dashboard forms share the page). */
+function replyOf(actionData: unknown, form: ProfileFormReply["form"]): FormReply {
+  if (typeof actionData !== "object" || actionData === null) return undefined;
+  const reply = actionData as Partial<ProfileFormReply>;
+  return reply.form === form ? reply.submission : undefined;
+}
+
+function ProfileForm({
+  profile,
+  result,
+}: {
+  profile: ProfileTabData["profile"];
+  result: FormReply;
+}) {
+  const [form, fields] = useSchemaForm("profile", profileSchema, result, {
+    ...profile,
+    isStakeholder: profile.isStakeholder ? "on" : undefined,
+  });
+  return (
+    <section aria-labelledby="profile-title">
+      <h3 id="profile-title" className="font-display text-xl font-bold">
+        Personal details
+      </h3>
+      <p className="mt-1 text-sm text-ink-soft">
+        These details fill in your booking form and appear on your sessions.
+      </p>
+      <Form
+        method="post"
+        action={ACTION}
+        preventScrollReset
+        {...getFormProps(form)}
+        className="mt-6 space-y-4"
+      >
+        <HydratedField />
+        <ErrorList id={form.errorId} errors={form.errors} />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field label="First name" meta={fields.firstName} type="text" autoComplete="given-name" />
+          <Field label="Last name" meta={fields.lastName} type="text" autoComplete="family-name" />
+          <Field label="Email" meta={fields.email} type="email" autoComplete="email" />
+          <Field label="Phone number" meta={fields.phoneNumber} type="tel" autoComplete="tel" />
+        </div>
+        <Field
+          label="Business name (optional)"
+          meta={fields.businessName}
+          type="text"
+          autoComplete="organization"
+        />
+        <div className="flex items-start gap-3">
+          <input
+            {...getInputProps(fields.isStakeholder, { type: "checkbox" })}
+            key={fields.isStakeholder.key}
+            className="mt-1 size-5 rounded border-ink-soft/50 accent-brand-600"
+          />
+          <label htmlFor={fields.isStakeholder.id} className="text-sm">
+            <span className="font-semibold">I am a stakeholder</span>
+            <span className="block text-ink-soft">
+              Stakeholders of the innovation centre book at ${RATES.stakeholder}/hour instead of $
+              {RATES.nonMember}/hour.
+            </span>
+          </label>
+        </div>
+        <SubmitButton intent="profile" label="Save Changes" busyLabel="Saving…" />
+      </Form>
+    </section>
+  );
+}
+
+function PasswordForm({ result }: { result: FormReply }) {
+  const [form, fields] = useSchemaForm("password", passwordChangeSchema, result);
+  return (
+    <section aria-labelledby="password-title" className="border-t border-line pt-8">
+      <h3 id="password-title" className="font-display text-xl font-bold">
+        Change password
+      </h3>
+      <p className="mt-1 text-sm text-ink-soft">
+        Changing it signs you out everywhere else, on every other device and browser.
+      </p>
+      <Form
+        method="post"
+        action={ACTION}
+        preventScrollReset
+        {...getFormProps(form)}
+        className="mt-6 space-y-4"
+      >
+        <HydratedField />
+        <ErrorList id={form.errorId} errors={form.errors} />
+        <Field
+          label="Current password"
+          meta={fields.currentPassword}
+          type="password"
+          autoComplete="current-password"
+        />
+        <Field
+          label="New password"
+          meta={fields.newPassword}
+          type="password"
+          autoComplete="new-password"
+          hint="At least 8 characters."
+        />
+        <Field
+          label="Confirm new password"
+          meta={fields.confirmNewPassword}
+          type="password"
+          autoComplete="new-password"
+        />
+        <SubmitButton intent="password" label="Change Password" busyLabel="Changing…" />
+      </Form>
+    </section>
+  );
+}
+
+function SubmitButton({
+  intent,
+  label,
+  busyLabel,
+}: {
+  intent: ProfileFormReply["form"];
+  label: string;
+  busyLabel: string;
+}) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
+  return (
+    <button type="submit" name="intent" value={intent} className="btn-primary" disabled={busy}>
+      {busy ? busyLabel : label}
+    </button>
+  );
+}

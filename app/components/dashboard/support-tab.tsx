@@ -1,0 +1,245 @@
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps } from "@conform-to/react";
+import { Form, useActionData, useNavigation } from "react-router";
+import {
+  CONTACT_METHODS,
+  type ContactMethod,
+  DESCRIPTION_LIMITS,
+  ISSUE_TYPES,
+  type SupportStatus,
+  supportRequestSchema,
+} from "../../domain/support";
+import type { PublicUser } from "../../models/user.server";
+import type { SupportFormReply, SupportTabData } from "../../services/dashboard/support.server";
+import { ErrorList, Field } from "../ui/field";
+import { HydratedField } from "../ui/hydrated-field";
+import { useSchemaForm } from "../ui/use-schema-form";
+
+/** Without JavaScript the answer to a refused post opens at the form, not the page top. */
+const FORM_ACTION = "/dashboard?tab=support#support-form";
+
+/** Help & Support: the 'Get help' form and the customer's own requests (see support-panel). */
+export default function SupportTab({ user, data }: { user: PublicUser; data: SupportTabData }) {
+  return (
+    <div data-slot="dashboard-support" className="space-y-10">
+      {/* A new request remounts the form, so a sent one is not left filled in (with JS). */}
+      <SupportForm key={data.requests[0]?.id ?? 0} user={user} bookings={data.bookings} />
+      <RequestList requests={data.requests} more={data.more} />
+    </div>
+  );
+}
+
+function useSupportReply(): SupportFormReply["result"] | undefined {
+  const actionData = useActionData<unknown>();
+  const reply = actionData as Partial<SupportFormReply> | undefined;
+  return reply?.intent === "support" ? reply.result : undefined;
+}
+
+function SupportForm({
+  user,
+  bookings,
+}: {
+  user: PublicUser;
+  bookings: SupportTabData["bookings"];
+}) {
+  const [form, fields] = useSchemaForm("support", supportRequestSchema, useSupportReply(), {
+    name: `${user.firstName} ${user.lastName}`,
+    email: user.email,
+    phoneNumber: user.phoneNumber,
+    preferredContactMethod: "EMAIL",
+  });
+  const navigation = useNavigation();
+  const busy =
+    navigation.state === "submitting" && navigation.formData?.get("intent") === "support";
+  const descriptionHint = `${fields.description.id}-hint`;
+  const phoneHint = `${fields.phoneNumber.id}-hint`;
+
+  return (
+    <section id="support-form" aria-labelledby="support-form-title">
+      <h3 id="support-form-title" className="font-display text-xl font-bold">
+        Get help
+      </h3>
+      <p className="mt-1 text-ink-soft">
+        Tell us what went wrong or what you need, and the studio team will get back to you.
+      </p>
+      <Form
+        method="post"
+        action={FORM_ACTION}
+        preventScrollReset
+        {...getFormProps(form)}
+        className="mt-6 space-y-5"
+      >
+        <HydratedField />
+        <input type="hidden" name="intent" value="support" />
+        <ErrorList id={form.errorId} errors={form.errors} />
+        <div className="grid gap-5 sm:grid-cols-2">
+          <div>
+            <label htmlFor={fields.issueType.id} className="field-label">
+              What is it about?
+            </label>
+            <select
+              {...getSelectProps(fields.issueType)}
+              key={fields.issueType.key}
+              className="field-input"
+            >
+              <option value="">Choose a topic</option>
+              {Object.entries(ISSUE_TYPES).map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </select>
+            <ErrorList id={fields.issueType.errorId} errors={fields.issueType.errors} />
+          </div>
+          <div>
+            <label htmlFor={fields.bookingId.id} className="field-label">
+              Booking (optional)
+            </label>
+            <select
+              {...getSelectProps(fields.bookingId)}
+              key={fields.bookingId.key}
+              className="field-input"
+            >
+              <option value="">Not about a booking</option>
+              {bookings.map((booking) => (
+                <option key={booking.id} value={String(booking.id)}>
+                  {booking.label}
+                </option>
+              ))}
+            </select>
+            <ErrorList id={fields.bookingId.errorId} errors={fields.bookingId.errors} />
+          </div>
+        </div>
+
+        <div>
+          <label htmlFor={fields.description.id} className="field-label">
+            Description
+          </label>
+          <p id={descriptionHint} className="mt-0.5 text-sm text-ink-soft">
+            {DESCRIPTION_LIMITS.min} to {DESCRIPTION_LIMITS.max} characters: what happened, and
+            when.
+          </p>
+          <textarea
+            {...getTextareaProps(fields.description, { ariaDescribedBy: descriptionHint })}
+            key={fields.description.key}
+            rows={5}
+            className="field-input"
+          />
+          <ErrorList id={fields.description.errorId} errors={fields.description.errors} />
+        </div>
+
+        <fieldset aria-describedby={fields.preferredContactMethod.errorId}>
+          <legend className="field-label">How should we contact you?</legend>
+          <div className="mt-2 flex flex-wrap gap-6">
+            {(Object.entries(CONTACT_METHODS) as [ContactMethod, string][]).map(
+              ([value, label]) => (
+                <label key={value} className="flex items-center gap-2">
+                  <input
+                    {...getInputProps(fields.preferredContactMethod, { type: "radio", value })}
+                    key={`${fields.preferredContactMethod.key}-${value}`}
+                    id={`${fields.preferredContactMethod.id}-${value}`}
+                    className="size-5 accent-brand-600"
+                  />
+                  {label}
+                </label>
+              ),
+            )}
+          </div>
+          <ErrorList
+            id={fields.preferredContactMethod.errorId}
+            errors={fields.preferredContactMethod.errors}
+          />
+        </fieldset>
+
+        <div className="grid gap-5 sm:grid-cols-2">
+          <Field label="Name" meta={fields.name} type="text" autoComplete="name" />
+          <Field label="Email" meta={fields.email} type="email" autoComplete="email" />
+          <div>
+            <label htmlFor={fields.phoneNumber.id} className="field-label">
+              Phone number
+            </label>
+            <p id={phoneHint} className="mt-0.5 text-sm text-ink-soft">
+              Needed if you would like a call.
+            </p>
+            <input
+              {...getInputProps(fields.phoneNumber, { type: "tel", ariaDescribedBy: phoneHint })}
+              key={fields.phoneNumber.key}
+              autoComplete="tel"
+              className="field-input"
+            />
+            <ErrorList id={fields.phoneNumber.errorId} errors={fields.phoneNumber.errors} />
+          </div>
+        </div>
+
+        <button type="submit" className="btn-primary" disabled={busy}>
+          {busy ? "Sending…" : "Send request"}
+        </button>
+      </Form>
+    </section>
+  );
+}
+
+const STATUS_STYLES: Record<SupportStatus, string> = {
+  PENDING: "bg-amber-100 text-amber-900 ring-amber-300",
+  IN_PROGRESS: "bg-sky-100 text-sky-900 ring-sky-300",
+  RESOLVED: "bg-emerald-100 text-emerald-900 ring-emerald-300",
+  CANCELLED: "bg-red-100 text-red-900 ring-red-300",
+};
+
+function RequestList({ requests, more }: { requests: SupportTabData["requests"]; more: boolean }) {
+  return (
+    <section id="support-requests" aria-labelledby="support-requests-title">
+      <h3 id="support-requests-title" className="font-display text-xl font-bold">
+        Your requests
+      </h3>
+      {requests.length === 0 ? (
+        <p className="mt-3 text-ink-soft">
+          You have not sent a request yet. Once you do, you can follow its status here.
+        </p>
+      ) : (
+        <ul className="mt-4 space-y-4">
+          {requests.map((request) => (
+            <li key={request.id} className="rounded-xl p-4 ring-1 ring-line sm:p-5">
+              <article aria-labelledby={`support-request-${request.id}`}>
+                <div className="flex flex-wrap items-center justify-between gap-3">
+                  <h4 id={`support-request-${request.id}`} className="font-semibold">
+                    {request.issueType}
+                  </h4>
+                  <span
+                    className={`rounded-full px-3 py-1 text-sm font-semibold ring-1 ${STATUS_STYLES[request.status]}`}
+                  >
+                    <span className="sr-only">Status: </span>
+                    {request.statusLabel}
+                  </span>
+                </div>
+                <dl className="mt-2 flex flex-wrap gap-x-6 gap-y-1 text-sm text-ink-soft">
+                  <div className="flex gap-1">
+                    <dt>Sent</dt>
+                    <dd className="font-medium text-ink">{request.submitted}</dd>
+                  </div>
+                  {request.booking ? (
+                    <div className="flex gap-1">
+                      <dt>About</dt>
+                      <dd className="font-medium text-ink">{request.booking}</dd>
+                    </div>
+                  ) : null}
+                </dl>
+                <p className="mt-3 break-words whitespace-pre-line">{request.description}</p>
+                {request.resolution ? (
+                  <div className="mt-3 rounded-lg bg-emerald-50 p-3 text-sm">
+                    <p className="font-semibold text-emerald-900">Resolution</p>
+                    <p className="mt-1 break-words whitespace-pre-line">{request.resolution}</p>
+                  </div>
+                ) : null}
+              </article>
+            </li>
+          ))}
+        </ul>
+      )}
+      {more ? (
+        <p className="mt-4 text-sm text-ink-soft">
+          Showing your {requests.length} most recent requests.
+        </p>
+      ) : null}
+    </section>
+  );
+}

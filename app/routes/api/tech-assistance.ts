@@ -1,0 +1,37 @@
+import { supportRequestSchema } from "../../domain/support";
+import {
+  createSupportRequest,
+  listOwnSupportRequests,
+  SupportBookingError,
+  toSupportRequestJson,
+} from "../../models/support.server";
+import { jsonError, methodNotAllowed, readJson } from "../../services/api.server";
+import { requireApiUser } from "../../services/auth.server";
+import type { Route } from "./+types/tech-assistance";
+
+/** GET /api/tech-assistance: the caller's own support requests, newest first. */
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireApiUser(request);
+  const { requests } = listOwnSupportRequests(user.id);
+  return Response.json(requests.map(toSupportRequestJson));
+}
+
+/**
+ * POST /api/tech-assistance: files a request with the 'Get help' form's fields. The status,
+ * owner and resolution are the server's: sent in the body, they are dropped by the schema.
+ * A bookingId that is not one of the caller's bookings (someone else's, or none at all) is
+ * bad input, 400 with the field named: the endpoint exists, the body is wrong, and answering
+ * both cases alike reveals nothing about other customers' bookings.
+ */
+export async function action({ request }: Route.ActionArgs) {
+  if (request.method !== "POST") return methodNotAllowed("GET, POST");
+  const user = await requireApiUser(request);
+  const input = await readJson(request, supportRequestSchema);
+  try {
+    const created = createSupportRequest(user.id, input, Date.now());
+    return Response.json(toSupportRequestJson(created), { status: 201 });
+  } catch (error) {
+    if (!(error instanceof SupportBookingError)) throw error;
+    return jsonError(400, error.message, { errors: { bookingId: [error.message] } });
+  }
+}

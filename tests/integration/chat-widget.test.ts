@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { serverForThisFile } from "../setup/server-for-this-file";
+
+/**
+ * With a chat app id configured (product-decisions "Support and chat"): the browser is told
+ * the id, the Content-Security-Policy lets Intercom's hosts in, and /intercom-test shows the id.
+ * Without one: support-api.test.ts.
+ */
+const APP_ID = "test-app-42";
+const server = serverForThisFile({ INTERCOM_APP_ID: APP_ID });
+
+describe("the chat widget with an app id", () => {
+  it("allows Intercom's hosts in the policy of pages, not of JSON answers", async () => {
+    const page = await fetch(`${server.url}/`);
+    const policy = page.headers.get("Content-Security-Policy") ?? "";
+    expect(policy).toContain("https://widget.intercom.io");
+    expect(policy).toMatch(/connect-src [^;]*wss:\/\/nexus-websocket-a\.intercom\.io/);
+    expect(policy).toMatch(/script-src 'self' 'nonce-[^']+' 'strict-dynamic'/);
+    expect(await page.text()).toContain(APP_ID);
+
+    const api = await fetch(`${server.url}/api/services`);
+    expect(api.headers.get("Content-Security-Policy")).toBe(
+      "default-src 'none'; frame-ancestors 'none'",
+    );
+  });
+
+  it("shows the app id on /intercom-test", async () => {
+    const html = await (await fetch(`${server.url}/intercom-test`)).text();
+    expect(html).toContain(APP_ID);
+    expect(html).not.toContain("not configured");
+    expect(html).toContain("The chat needs JavaScript");
+  });
+});
