@@ -64,6 +64,8 @@ export const KNOWLEDGE: Record<string, Knowledge> = {
     query: ["tab"],
   },
   "routes/checkout.tsx": { fields: CARD, extras: ["_hydrated"] },
+  "routes/dashboard.tsx": { query: ["tab", "list", "paid"] },
+  "routes/dashboard.sessions.$id.pay.tsx": { fields: CARD, extras: ["_hydrated"] },
   "routes/booking-success.tsx": { query: ["session_id"] },
   "routes/api/login.ts": { fields: ["username", "password"], method: "POST" },
   "routes/api/register.ts": { fields: REGISTER, method: "POST" },
@@ -231,7 +233,10 @@ function validValue(field: string, fx: Fixtures): fc.Arbitrary<unknown> {
     case "tab":
       return pick("register", "login");
     case "booked":
+    case "paid":
       return pick(...fx.bookingIds);
+    case "list":
+      return pick("upcoming", "past");
     case "session_id":
       return pick("sandbox_1", "cs_test_123");
     case "activeOnly":
