@@ -33,6 +33,8 @@ export type Knowledge = {
   intents?: string[];
   query?: string[];
   method?: string;
+  /** A file download's Content-Type on success (.ics); its refusals are still JSON. */
+  fileType?: string;
 };
 
 const CONTACT = ["firstName", "lastName", "businessName", "phoneNumber", "email"];
@@ -76,6 +78,7 @@ export const KNOWLEDGE: Record<string, Knowledge> = {
     method: "POST",
   },
   "routes/api/bookings.status.ts": { fields: ["status"], method: "PATCH" },
+  "routes/api/bookings.ics.ts": { fileType: "text/calendar; charset=utf-8" },
   "routes/api/bookings.payments-direct.ts": {
     fields: CARD,
     extras: ["amount", "paymentDetails"],

@@ -15,8 +15,9 @@ const COLUMNS = ["Date & Time", "Duration", "Guests", "Status", "Total", "Action
 
 /**
  * My Sessions (spec section 2): Upcoming and Past Sessions as links (`?list=past`), so they
- * work without JavaScript. Each is a table; below 768 px its rows stack into cards with their
- * column names beside the values, so nothing scrolls sideways at 320 px.
+ * work without JavaScript. Each is a table where the panel is wide enough for six columns
+ * (1280 px); narrower, its rows become cards with the column names beside the values, so
+ * nothing scrolls sideways down to 320 px.
  */
 export function SessionsPanel({ data }: { data: SessionsTabData }) {
   const [params] = useSearchParams();
@@ -30,7 +31,7 @@ export function SessionsPanel({ data }: { data: SessionsTabData }) {
       {data.retainer ? <RetainerBalance retainer={data.retainer} /> : null}
 
       <nav aria-label="Sessions" className={data.retainer ? "mt-6" : undefined}>
-        <ul className="inline-flex flex-wrap gap-1 rounded-full bg-paper p-1 ring-1 ring-line">
+        <ul className="inline-flex flex-wrap gap-1 rounded-3xl bg-paper p-1 ring-1 ring-line">
           {LISTS.map((list) => (
             <li key={list.id}>
               <Link
@@ -79,29 +80,29 @@ function SessionsTable({
   list: SessionList;
 }) {
   return (
-    <table className="mt-6 w-full text-left text-[0.9375rem] max-md:block">
+    <table className="mt-6 w-full text-left text-[0.9375rem] max-xl:block xl:text-sm">
       <caption className="sr-only">{caption}</caption>
-      <thead className="max-md:sr-only">
+      <thead className="max-xl:sr-only">
         <tr className="border-b border-line text-sm text-ink-soft">
           {COLUMNS.map((column) => (
             <th
               key={column}
               scope="col"
-              className={`pb-3 font-semibold ${column === "Total" ? "text-right" : ""} ${column === "Actions" ? "pl-4 text-right" : "pr-4"}`}
+              className={`pb-3 align-bottom font-semibold ${column === "Total" ? "text-right" : ""} ${column === "Actions" ? "pl-1 text-right" : "pr-3"}`}
             >
               {column}
             </th>
           ))}
         </tr>
       </thead>
-      <tbody className="max-md:block max-md:space-y-3">
+      <tbody className="max-xl:grid max-xl:gap-3 md:max-xl:grid-cols-2">
         {rows.map((row) => (
           <tr
             key={row.id}
-            className="border-line max-md:block max-md:rounded-xl max-md:border max-md:p-4 md:border-b md:last:border-b-0"
+            className="border-line max-xl:block max-xl:rounded-xl max-xl:border max-xl:p-4 xl:border-b xl:last:border-b-0"
           >
-            <td className="py-4 pr-4 align-top max-md:block max-md:pt-0 max-md:pb-2">
-              <span className="block font-semibold">{row.date}</span>
+            <td className="py-4 pr-3 align-top max-xl:block max-xl:pt-0 max-xl:pb-2">
+              <span className="block font-semibold whitespace-nowrap">{row.date}</span>
               <span className="block text-sm text-ink-soft">{row.time}</span>
             </td>
             <Cell label="Duration">{row.hours === 1 ? "1 hour" : `${row.hours} hours`}</Cell>
@@ -109,7 +110,7 @@ function SessionsTable({
             <Cell label="Status">
               <StatusBadge tone={row.tone} label={row.statusLabel} />
             </Cell>
-            <Cell label="Total" className="md:text-right">
+            <Cell label="Total" className="xl:text-right">
               <span className="font-semibold tabular-nums">{formatDollars(row.totalCost)}</span>
               {row.discount > 0 ? (
                 <span className="block text-sm text-ink-soft tabular-nums">
@@ -117,7 +118,7 @@ function SessionsTable({
                 </span>
               ) : null}
             </Cell>
-            <td className="py-4 pl-4 align-top max-md:block max-md:pt-3 max-md:pl-0 md:text-right">
+            <td className="py-4 pl-1 align-top max-xl:block max-xl:pt-3 max-xl:pl-0 xl:text-right">
               <RowActions row={row} list={list} />
             </td>
           </tr>
@@ -127,7 +128,7 @@ function SessionsTable({
   );
 }
 
-/** A data cell; on narrow screens its column name sits beside it (headers are then sr-only). */
+/** A data cell; as a card its column name sits beside it (the headers are then sr-only). */
 function Cell({
   label,
   className = "",
@@ -139,18 +140,18 @@ function Cell({
 }) {
   return (
     <td
-      className={`py-4 pr-4 align-top max-md:flex max-md:items-baseline max-md:justify-between max-md:gap-4 max-md:py-1.5 max-md:pr-0 ${className}`}
+      className={`py-4 pr-3 align-top max-xl:flex max-xl:items-baseline max-xl:justify-between max-xl:gap-4 max-xl:py-1.5 max-xl:pr-0 ${className}`}
     >
-      <span aria-hidden="true" className="text-sm text-ink-soft md:hidden">
+      <span aria-hidden="true" className="text-sm text-ink-soft xl:hidden">
         {label}
       </span>
-      <span className="max-md:text-right">{children}</span>
+      <span className="max-xl:text-right">{children}</span>
     </td>
   );
 }
 
 const ACTION =
-  "inline-flex min-h-9 items-center rounded-full px-3.5 text-sm font-semibold transition-colors";
+  "inline-flex min-h-9 items-center rounded-full px-3 text-sm font-semibold whitespace-nowrap transition-colors";
 const PRIMARY = `${ACTION} bg-brand-600 text-white hover:bg-brand-700`;
 const SECONDARY = `${ACTION} text-ink ring-1 ring-ink-soft/40 hover:bg-black/5`;
 
@@ -164,7 +165,7 @@ function RowActions({ row, list }: { row: SessionRow; list: SessionList }) {
   );
   const to = (path = "") => `/dashboard/sessions/${row.id}${path}`;
   return (
-    <div className="flex flex-wrap gap-2 md:justify-end">
+    <div className="flex flex-wrap gap-2 xl:flex-col xl:items-end">
       {row.payable ? (
         <Link to={to("/pay")} preventScrollReset className={PRIMARY}>
           Pay Now{which}

@@ -13,9 +13,8 @@ const TONES: Record<StatusTone, string> = {
 export function StatusBadge({ tone, label }: { tone: StatusTone; label: string }) {
   return (
     <span
-      className={`inline-flex items-center gap-1.5 whitespace-nowrap rounded-full px-2.5 py-0.5 text-sm font-semibold ring-1 ${TONES[tone]}`}
+      className={`inline-flex items-center whitespace-nowrap rounded-full px-2.5 py-0.5 text-sm font-semibold ring-1 ${TONES[tone]}`}
     >
-      <span aria-hidden="true" className="size-1.5 rounded-full bg-current" />
       {label}
     </span>
   );

@@ -58,7 +58,7 @@ export function DashboardSection({
           </div>
         </div>
 
-        <div className="mt-10 grid gap-6 md:grid-cols-[1fr_2fr]">
+        <div className="mt-10 grid grid-cols-1 gap-6 md:grid-cols-[minmax(0,1fr)_minmax(0,2fr)]">
           <div className="card p-6">
             <div className="flex items-center gap-4">
               <span
@@ -89,9 +89,9 @@ export function DashboardSection({
             </dl>
           </div>
 
-          <div className="card overflow-hidden">
+          <div className="card min-w-0 overflow-hidden">
             <nav aria-label="Dashboard" className="border-b border-line px-2 sm:px-4">
-              <ul className="flex gap-1">
+              <ul className="flex flex-wrap gap-x-1">
                 {TABS.map((tab) => (
                   <li key={tab.id}>
                     <Link
