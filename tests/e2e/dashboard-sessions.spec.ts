@@ -503,5 +503,20 @@ test.describe("pay now", () => {
     await openMySessions(page);
     await expect(rowOf(page, id)).toContainText("Cancelled");
     await expect(rowOf(page, id).getByRole("link", { name: /^Pay Now/ })).toHaveCount(0);
+
+    // A $0 session is never offered Pay Now, even if it somehow waits for payment.
+    const freeId = insertSession(customer, {
+      ...futureSlot(testInfo, 6, 1),
+      status: "PENDING_PAYMENT",
+      total: 0,
+    });
+    await openMySessions(page);
+    await expect(rowOf(page, freeId)).toContainText("$0.00");
+    await expect(rowOf(page, freeId).getByRole("link", { name: /^Pay Now/ })).toHaveCount(0);
+    await expect(rowOf(page, freeId).getByRole("link", { name: /^View session/ })).toBeVisible();
+    await page.goto(`/dashboard/sessions/${freeId}/pay`);
+    await expect(page.getByRole("dialog", { name: "Complete Your Payment" })).toContainText(
+      "This booking is free: there is nothing to pay.",
+    );
   });
 });

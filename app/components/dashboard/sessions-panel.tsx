@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { Link, useLocation, useSearchParams } from "react-router";
 import { formatDollars } from "../../domain/pricing";
 import { type SessionList, sessionListParam } from "../../domain/session-list";
@@ -136,7 +137,7 @@ function Cell({
 }: {
   label: string;
   className?: string;
-  children: React.ReactNode;
+  children: ReactNode;
 }) {
   return (
     <td
