@@ -1,11 +1,10 @@
-import { Link } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import { SessionDetailsBody } from "../components/dashboard/session-details";
 import { RouteDialog } from "../components/ui/route-dialog";
+import { sessionListParam } from "../domain/session-list";
 import { sessionDetails } from "../services/dashboard/session-details.server";
 import { requireOwnBooking } from "../services/own-booking.server";
 import type { Route } from "./+types/dashboard.sessions.$id";
-
-const CLOSE_TO = "/dashboard?tab=bookings";
 
 /** Session Details (spec section 2): one of the customer's own sessions, over the dashboard. */
 export async function loader({ request, params }: Route.LoaderArgs) {
@@ -17,8 +16,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 export default function SessionDetailsDialog({ loaderData }: Route.ComponentProps) {
   const { details } = loaderData;
   const base = `/dashboard/sessions/${details.id}`;
+  // Opened from Past Sessions (?list=past): that list stays behind the dialog and Close returns to it.
+  const [params] = useSearchParams();
+  const closeTo = `/dashboard?tab=bookings${sessionListParam(params.get("list")) === "past" ? "&list=past" : ""}`;
   return (
-    <RouteDialog title="Session Details" closeTo={CLOSE_TO} wide>
+    <RouteDialog title="Session Details" closeTo={closeTo} wide>
       <SessionDetailsBody details={details} />
       <div className="mt-8 border-t border-line pt-6">
         <h3 className="font-display text-base font-bold">Download Details</h3>
@@ -50,7 +52,7 @@ export default function SessionDetailsDialog({ loaderData }: Route.ComponentProp
               Pay Now
             </Link>
           ) : null}
-          <Link to={CLOSE_TO} preventScrollReset className="btn-primary">
+          <Link to={closeTo} preventScrollReset className="btn-primary">
             Close
           </Link>
         </div>

@@ -249,6 +249,16 @@ test.describe("my sessions", () => {
       await expect(rowOf(page, id).getByRole("link")).toHaveAccessibleName(/^View session/);
     }
     await expectNoAxeViolations(page);
+
+    // A past session's details close back to Past Sessions.
+    await rowOf(page, recentPastId).getByRole("link", { name: /^View session/ }).click();
+    const details = page.getByRole("dialog", { name: "Session Details" });
+    await expect(details).toContainText(`Booking #${recentPastId}`);
+    await expect(details).toContainText("Completed");
+    await expect(details.getByRole("link", { name: "Request Cancellation" })).toHaveCount(0);
+    await details.getByRole("link", { name: "Close", exact: true }).last().click();
+    await expect(page).toHaveURL(/\/dashboard\?tab=bookings&list=past$/);
+    await expect(sessionsTable(page, "Past Sessions")).toBeVisible();
   });
 
   test("a new customer sees the empty lists", async ({ page, customer }) => {

@@ -67,6 +67,7 @@ export const KNOWLEDGE: Record<string, Knowledge> = {
   },
   "routes/checkout.tsx": { fields: CARD, extras: ["_hydrated"] },
   "routes/dashboard.tsx": { query: ["tab", "list", "paid"] },
+  "routes/dashboard.sessions.$id.tsx": { query: ["list"] },
   "routes/dashboard.sessions.$id.pay.tsx": { fields: CARD, extras: ["_hydrated"] },
   "routes/booking-success.tsx": { query: ["session_id"] },
   "routes/api/login.ts": { fields: ["username", "password"], method: "POST" },

@@ -172,7 +172,8 @@ function RowActions({ row, list }: { row: SessionRow; list: SessionList }) {
           Pay Now{which}
         </Link>
       ) : (
-        <Link to={to()} preventScrollReset className={SECONDARY}>
+        // From Past Sessions the dialog keeps that list behind it and closes back to it.
+        <Link to={to(list === "past" ? "?list=past" : "")} preventScrollReset className={SECONDARY}>
           View{which}
         </Link>
       )}
