@@ -3,6 +3,7 @@ import {
   discountOf,
   guestsLabel,
   hoursLabel,
+  paymentMethodLabel,
   retainerLastDay,
   sessionListOf,
   sessionListParam,
@@ -141,5 +142,21 @@ describe("display", () => {
   it("names a retainer's last usable day", () => {
     expect(retainerLastDay("2026-12-01")).toBe("2026-11-30");
     expect(retainerLastDay("2026-03-09")).toBe("2026-03-08");
+  });
+});
+
+describe("paymentMethodLabel", () => {
+  it("names the card by brand and last 4 digits", () => {
+    expect(paymentMethodLabel("card", { brand: "visa", last4: "4242" })).toBe("Visa •••• 4242");
+    expect(paymentMethodLabel("card", { brand: "mastercard", last4: "4444" })).toBe(
+      "Mastercard •••• 4444",
+    );
+  });
+
+  it("falls back to the method when the details are missing or odd", () => {
+    expect(paymentMethodLabel("card", null)).toBe("Card");
+    expect(paymentMethodLabel("refund", {})).toBe("Refund");
+    expect(paymentMethodLabel("card", { brand: "", last4: "42" })).toBe("Card");
+    expect(paymentMethodLabel("card", { brand: 7, last4: 4242 })).toBe("Card");
   });
 });

@@ -100,3 +100,15 @@ export function shortStudioDay(date: string): string {
 export function retainerLastDay(endDate: string): string {
   return addStudioDays(endDate, -1);
 }
+
+/** "Visa •••• 4242", from the brand and last 4 digits a payment keeps; the method otherwise. */
+export function paymentMethodLabel(
+  method: string,
+  details: Record<string, unknown> | null,
+): string {
+  const brand = typeof details?.brand === "string" && details.brand ? details.brand : method;
+  const last4 =
+    typeof details?.last4 === "string" && /^\d{4}$/.test(details.last4) ? details.last4 : null;
+  const name = brand.charAt(0).toUpperCase() + brand.slice(1);
+  return last4 ? `${name} •••• ${last4}` : name;
+}

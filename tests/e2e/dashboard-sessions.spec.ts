@@ -251,7 +251,9 @@ test.describe("my sessions", () => {
     await expectNoAxeViolations(page);
 
     // A past session's details close back to Past Sessions.
-    await rowOf(page, recentPastId).getByRole("link", { name: /^View session/ }).click();
+    await rowOf(page, recentPastId)
+      .getByRole("link", { name: /^View session/ })
+      .click();
     const details = page.getByRole("dialog", { name: "Session Details" });
     await expect(details).toContainText(`Booking #${recentPastId}`);
     await expect(details).toContainText("Completed");
@@ -465,6 +467,13 @@ test.describe("pay now", () => {
     const row = rowOf(page, id);
     await expect(row).toContainText("Pending Review");
     await expect(row.getByRole("link", { name: /^Pay Now/ })).toHaveCount(0);
+    // The payment is listed in the session's details, by brand and last 4 digits only.
+    await row.getByRole("link", { name: /^View session/ }).click();
+    const details = page.getByRole("dialog", { name: "Session Details" });
+    await expect(details).toContainText("Payment · Visa •••• 4242");
+    await expect(details.getByRole("listitem").filter({ hasText: "Visa" })).toContainText(
+      "$400.00",
+    );
 
     // The confirmation never claims a payment that did not happen.
     const unpaidId = insertSession(customer, {

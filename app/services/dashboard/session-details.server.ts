@@ -5,6 +5,7 @@ import { formatDollars, RETAINER_PACKAGE } from "../../domain/pricing";
 import {
   discountOf,
   guestsLabel,
+  paymentMethodLabel,
   hoursLabel,
   shortSessionDate,
   statusLabel,
@@ -64,15 +65,3 @@ export function sessionDetails(booking: Booking, now: number) {
   };
 }
 export type SessionDetails = ReturnType<typeof sessionDetails>;
-
-/** "Visa •••• 4242", from the brand and last 4 digits a payment keeps. */
-function paymentMethodLabel(method: string, details: Record<string, unknown> | null): string {
-  const brand = typeof details?.brand === "string" ? details.brand : null;
-  const last4 = typeof details?.last4 === "string" ? details.last4 : null;
-  const name = brand ? brand.charAt(0).toUpperCase() + brand.slice(1) : capitalize(method);
-  return last4 ? `${name} •••• ${last4}` : name;
-}
-
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
