@@ -399,7 +399,7 @@ export function getBooking(id: number, reader: Reader = db): Booking | undefined
 }
 
 /** A customer's list (GET /api/bookings, My Sessions); more than this is not one customer's. */
-export const OWN_BOOKINGS_LIMIT = 100;
+const OWN_BOOKINGS_LIMIT = 100;
 
 // Prepared once: the dashboard's list is read far more often than anything is booked.
 const ownBookings = db

@@ -185,7 +185,7 @@ export function listBookingPayments(bookingId: number) {
     .all();
 }
 
-/** Whether a booking has been paid by card (net of refunds, more than nothing). */
+/** Whether anything is paid for a booking, net of refunds (a full refund leaves nothing). */
 export function hasPayment(bookingId: number): boolean {
   const row = db
     .select({ total: sql<number>`coalesce(sum(${payments.amount}), 0)` })

@@ -6,6 +6,10 @@ import { checkoutAction, loadCheckout } from "../services/payments/checkout.serv
 import { requireOwnBooking } from "../services/own-booking.server";
 import type { Route } from "./+types/checkout";
 
+/**
+ * The payment step after booking (spec section 5's card form). The Pay Now dialog of the
+ * dashboard shares its loader and action (services/payments/checkout.server.ts).
+ */
 export async function loader({ request, params }: Route.LoaderArgs) {
   const { booking } = await requireOwnBooking(request, params.bookingId);
   return loadCheckout(booking, Date.now());
