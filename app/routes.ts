@@ -5,9 +5,13 @@ export default [
   index("routes/home.tsx"),
   route("auth", "routes/auth.tsx"),
   route("dashboard", "routes/dashboard.tsx", [
+    route("sessions/:id", "routes/dashboard.sessions.$id.tsx"),
+    route("sessions/:id/pay", "routes/dashboard.sessions.$id.pay.tsx"),
     route("sessions/:id/cancel", "routes/dashboard.sessions.$id.cancel.tsx"),
     route("sessions/:id/reschedule", "routes/dashboard.sessions.$id.reschedule.tsx"),
   ]),
+  // Outside the dashboard's layout: a page of its own, for paper.
+  route("dashboard/sessions/:id/print", "routes/dashboard.sessions.$id.print.tsx"),
   route("logout", "routes/logout.tsx"),
   route("checkout/:bookingId", "routes/checkout.tsx"),
   route("booking-success", "routes/booking-success.tsx"),
@@ -29,6 +33,7 @@ export default [
     route("bookings/:id/status", "routes/api/bookings.status.ts"),
     route("bookings/:id/cancel", "routes/api/bookings.cancel.ts"),
     route("bookings/:id/reschedule", "routes/api/bookings.reschedule.ts"),
+    route("bookings/:id/ics", "routes/api/bookings.ics.ts"),
     route("bookings/:id/payments/direct", "routes/api/bookings.payments-direct.ts"),
     route("payments/status", "routes/api/payments.status.ts"),
     route("payments/webhook", "routes/api/payments.webhook.ts"),

@@ -9,6 +9,7 @@ import {
   isValidExpiry,
   passesLuhn,
   SANDBOX_CARDS,
+  studioMonth,
 } from "./card";
 
 /** June 2026, studio time. */
@@ -269,5 +270,13 @@ describe("cardFormSchema", () => {
   it("judges the expiry against the month it is given", () => {
     const later = cardFormSchema({ year: 2028, month: 1 });
     expect(messages(later.safeParse(valid))).toEqual([CARD_MESSAGES.expiry]);
+  });
+});
+
+describe("studioMonth", () => {
+  it("is the month in Atlanta, not in UTC", () => {
+    // 22:00 on Jan 31 in Atlanta is already February in UTC.
+    expect(studioMonth(Date.parse("2027-02-01T03:00:00Z"))).toEqual({ year: 2027, month: 1 });
+    expect(studioMonth(Date.parse("2027-02-01T05:00:00Z"))).toEqual({ year: 2027, month: 2 });
   });
 });

@@ -1,3 +1,4 @@
+import { studioDateOf } from "./studio-time";
 import { z } from "./zod";
 
 /**
@@ -62,6 +63,12 @@ export function cardBrand(number: string): string {
   if (/^(6011|65|64[4-9])/.test(number)) return "discover";
   if (/^35/.test(number)) return "jcb";
   return "card";
+}
+
+/** The current studio year and month: a card is valid through the end of its month. */
+export function studioMonth(now: number): { year: number; month: number } {
+  const [year, month] = studioDateOf(now).split("-").map(Number);
+  return { year: year ?? 0, month: month ?? 0 };
 }
 
 /** The card form; `today` is the current studio year and month (1-12). */

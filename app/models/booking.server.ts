@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, lt, lte, ne, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, lt, lte, ne, or, sql } from "drizzle-orm";
 import {
   type Booking,
   blockedTimes,
@@ -413,6 +413,23 @@ export function createBooking(
 
 export function getBooking(id: number, reader: Reader = db): Booking | undefined {
   return reader.select().from(bookings).where(eq(bookings.id, id)).get();
+}
+
+/** A customer's list (GET /api/bookings, My Sessions); more than this is not one customer's. */
+const OWN_BOOKINGS_LIMIT = 100;
+
+// Prepared once: the dashboard's list is read far more often than anything is booked.
+const ownBookings = db
+  .select()
+  .from(bookings)
+  .where(eq(bookings.userId, sql.placeholder("userId")))
+  .orderBy(desc(bookings.createdAt), desc(bookings.id))
+  .limit(OWN_BOOKINGS_LIMIT)
+  .prepare();
+
+/** The customer's own bookings, newest first. Callers run `expireHolds` first. */
+export function listOwnBookings(userId: number): Booking[] {
+  return ownBookings.all({ userId });
 }
 
 /** A customer's own booking; another customer's is reported as missing, not forbidden. */

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import {
   type Booking,
   bookingHistory,
@@ -167,4 +167,30 @@ function slotStillFree(booking: Booking, now: number, bufferMinutes: number): bo
 /** The payment a provider's checkout reference points at (the success page's session_id). */
 export function getPaymentByTransaction(transactionId: string) {
   return db.select().from(payments).where(eq(payments.transactionId, transactionId)).get();
+}
+
+/** A booking's payments and refunds (negative amounts), oldest first: Session Details. */
+export function listBookingPayments(bookingId: number) {
+  return db
+    .select({
+      id: payments.id,
+      amount: payments.amount,
+      paymentMethod: payments.paymentMethod,
+      paymentDate: payments.paymentDate,
+      paymentDetails: payments.paymentDetails,
+    })
+    .from(payments)
+    .where(eq(payments.bookingId, bookingId))
+    .orderBy(asc(payments.paymentDate), asc(payments.id))
+    .all();
+}
+
+/** Whether anything is paid for a booking, net of refunds (a full refund leaves nothing). */
+export function hasPayment(bookingId: number): boolean {
+  const row = db
+    .select({ total: sql<number>`coalesce(sum(${payments.amount}), 0)` })
+    .from(payments)
+    .where(eq(payments.bookingId, bookingId))
+    .get();
+  return (row?.total ?? 0) > 0;
 }

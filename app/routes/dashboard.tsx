@@ -1,4 +1,5 @@
 import { Outlet, type ShouldRevalidateFunctionArgs } from "react-router";
+import { PaidDialog } from "../components/dashboard/paid-dialog";
 import { LandingPage } from "../components/landing/landing-page";
 import { requireUser } from "../services/auth.server";
 import { loadBookingForm } from "../services/booking-form.server";
@@ -7,6 +8,7 @@ import {
   dashboardTab,
   loadDashboard,
 } from "../services/dashboard/dashboard.server";
+import { paidConfirmation } from "../services/dashboard/sessions.server";
 import type { Route } from "./+types/dashboard";
 
 /**
@@ -17,10 +19,13 @@ import type { Route } from "./+types/dashboard";
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const now = Date.now();
+  const url = new URL(request.url);
   return {
     user,
     bookingForm: loadBookingForm(user, now),
-    dashboard: loadDashboard(user, dashboardTab(new URL(request.url)), now),
+    dashboard: loadDashboard(user, dashboardTab(url), now),
+    // After Pay Now (?paid=<id>): only the owner's booking, and only once it is paid.
+    paid: paidConfirmation(url, user),
   };
 }
 
@@ -35,10 +40,12 @@ export function shouldRevalidate({
   actionResult,
   defaultShouldRevalidate,
 }: ShouldRevalidateFunctionArgs) {
-  // Runs in the browser: the tab is compared as written (no server module here).
-  const tab = (url: URL) => url.searchParams.get("tab") ?? "bookings";
+  // Runs in the browser: the dashboard's own parameters, compared as written.
+  const view = (url: URL) =>
+    `${url.searchParams.get("tab") ?? "bookings"}/${url.searchParams.get("list") ?? "upcoming"}`;
   const quiet = (!formMethod || formMethod === "GET") && actionResult === undefined;
-  if (quiet && tab(currentUrl) === tab(nextUrl)) return false;
+  const inDialog = currentUrl.pathname !== "/dashboard" || nextUrl.pathname !== "/dashboard";
+  if (quiet && inDialog && view(currentUrl) === view(nextUrl)) return false;
   return defaultShouldRevalidate;
 }
 
@@ -62,6 +69,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         dashboardFirst
       />
       <Outlet />
+      {loaderData.paid ? <PaidDialog paid={loaderData.paid} /> : null}
     </>
   );
 }

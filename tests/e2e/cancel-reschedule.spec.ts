@@ -133,7 +133,8 @@ const outboxKinds = (id: number) =>
 
 /** Opens My Sessions and follows the row's link (Cancel, Reschedule) for booking `id`. */
 async function openRowAction(page: Page, id: number, action: "Cancel" | "Reschedule") {
-  await page.goto(`/dashboard/sessions/${id}/${action.toLowerCase()}`);
+  await page.goto("/dashboard?tab=bookings");
+  await page.locator(`a[href="/dashboard/sessions/${id}/${action.toLowerCase()}"]`).click();
   await expect(page).toHaveURL(new RegExp(`/dashboard/sessions/${id}/${action.toLowerCase()}`));
 }
 

@@ -190,6 +190,29 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
     form: () => ({ ...SANDBOX_CARD, paymentMethod: "card" }),
     action: ownerOnly(toAuth, redirect(/^\/booking-success\?session_id=/, true), status(404)),
   },
+  // The customer's own sessions (dialogs over /dashboard and the printable page).
+  "/dashboard/sessions/:id": {
+    kind: "page",
+    url: ({ bookingId }) => `/dashboard/sessions/${bookingId}`,
+    ownedBooking: true,
+    load: ownerOnly(toAuth, ok, status(404)),
+    action: noAction,
+  },
+  "/dashboard/sessions/:id/pay": {
+    kind: "page",
+    url: ({ bookingId }) => `/dashboard/sessions/${bookingId}/pay`,
+    ownedBooking: true,
+    load: ownerOnly(toAuth, ok, status(404)),
+    form: () => ({ ...SANDBOX_CARD, paymentMethod: "card" }),
+    action: ownerOnly(toAuth, redirect(/^\/dashboard\?tab=bookings&paid=\d+$/, true), status(404)),
+  },
+  "/dashboard/sessions/:id/print": {
+    kind: "page",
+    url: ({ bookingId }) => `/dashboard/sessions/${bookingId}/print`,
+    ownedBooking: true,
+    load: ownerOnly(toAuth, ok, status(404)),
+    action: noAction,
+  },
   // Public: it only says whether a payment reference was paid.
   "/booking-success": { kind: "page", load: everyone(ok), action: noAction },
   // Public diagnostics of the chat widget: the app id is sent to every browser anyway.
@@ -340,6 +363,12 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
     },
     // The owner's booking is unpaid, so it cannot move yet (409).
     methods: postOnly(ownerOnly(status(401), status(409), status(404))),
+  },
+  "/api/bookings/:id/ics": {
+    kind: "resource",
+    url: ({ bookingId }) => `/api/bookings/${bookingId}/ics`,
+    ownedBooking: true,
+    methods: getOnly(ownerOnly(status(401), ok, status(404))),
   },
   "/api/bookings/:id/payments/direct": {
     kind: "resource",

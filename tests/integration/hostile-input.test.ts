@@ -9,6 +9,7 @@ import {
   type Fixtures,
   formBodies,
   jsonBodies,
+  KNOWLEDGE,
   knowledgeOf,
   paramValue,
   queryStrings,
@@ -176,7 +177,10 @@ async function attempt(actor: ActorName, request: RawRequest) {
   // The URL a generated parameter makes may belong to another route (often the catch-all,
   // whose not-found page is the specified answer for unknown /api/ paths too).
   const handler = routeFileFor(request.path);
-  if (handler?.startsWith("routes/api/") && request.method !== "HEAD") {
+  const fileType = handler ? KNOWLEDGE[handler]?.fileType : undefined;
+  if (fileType && reply.status === 200) {
+    expect(String(reply.headers["content-type"]), `not the file: ${what}`).toBe(fileType);
+  } else if (handler?.startsWith("routes/api/") && request.method !== "HEAD") {
     expectJsonAnswer(reply, what);
   }
   return reply;

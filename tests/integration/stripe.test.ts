@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { setupServer } from "msw/node";
 import Stripe from "stripe";
+import { RouterContextProvider } from "react-router";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createStripeMock } from "../mocks/stripe";
 
@@ -38,6 +39,7 @@ import { cancelOwnBooking } from "../../app/models/cancellation.server";
 import * as statusRoute from "../../app/routes/api/payments.status";
 import * as webhookRoute from "../../app/routes/api/payments.webhook";
 import { env } from "../../app/services/env.server";
+import { checkoutAction } from "../../app/services/payments/checkout.server";
 import { paymentProvider } from "../../app/services/payments/provider.server";
 import {
   CANCEL_UNAVAILABLE_MESSAGE,
@@ -351,6 +353,30 @@ describe("createHostedCheckout", () => {
       expect(failedKeys.has(last?.idempotencyKey ?? null)).toBe(false);
     },
   );
+});
+
+describe("paying from /checkout/:id or the dashboard's Pay Now dialog", () => {
+  it("sends the customer to Stripe Checkout from either, charging nothing on the way", async () => {
+    const booking = createUnpaidBooking();
+    for (const path of [`/checkout/${booking.id}`, `/dashboard/sessions/${booking.id}/pay`]) {
+      const request = new Request(`${APP_URL}${path}`, {
+        method: "POST",
+        body: new URLSearchParams({ paymentMethod: "card" }),
+      });
+      const onPaid = vi.fn();
+      const response = await checkoutAction(request, new RouterContextProvider(), booking, onPaid);
+      expect(response, path).toBeInstanceOf(Response);
+      const sessionId = reload(booking.id).checkoutSessionId;
+      expect((response as Response).status).toBe(302);
+      expect((response as Response).headers.get("Location")).toBe(
+        `https://checkout.stripe.com/c/pay/${sessionId}`,
+      );
+      expect(onPaid).not.toHaveBeenCalled();
+    }
+    // The second tab reused the first session; nothing was paid.
+    expect(stripe.requestsTo("POST", "/v1/checkout/sessions")).toHaveLength(1);
+    expect(footprint(booking.id)).toMatchObject({ status: "PENDING_PAYMENT", payments: 0 });
+  });
 });
 
 describe("POST /api/payments/webhook", () => {

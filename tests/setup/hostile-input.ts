@@ -33,6 +33,8 @@ export type Knowledge = {
   intents?: string[];
   query?: string[];
   method?: string;
+  /** A file download's Content-Type on success (.ics); its refusals are still JSON. */
+  fileType?: string;
 };
 
 const CONTACT = ["firstName", "lastName", "businessName", "phoneNumber", "email"];
@@ -78,9 +80,11 @@ export const KNOWLEDGE: Record<string, Knowledge> = {
     intents: ["profile", "password", "support"],
     fields: [...PROFILE, ...PASSWORD_CHANGE, ...SUPPORT],
     extras: ["_hydrated", "status", "userId"],
-    query: ["tab"],
+    query: ["tab", "list", "paid"],
   },
   "routes/checkout.tsx": { fields: CARD, extras: ["_hydrated"] },
+  "routes/dashboard.sessions.$id.tsx": { query: ["list"] },
+  "routes/dashboard.sessions.$id.pay.tsx": { fields: CARD, extras: ["_hydrated"] },
   "routes/booking-success.tsx": { query: ["session_id"] },
   "routes/dashboard.sessions.$id.cancel.tsx": { fields: ["expectedRefund"], extras: ["_hydrated"] },
   "routes/dashboard.sessions.$id.reschedule.tsx": {
@@ -107,6 +111,7 @@ export const KNOWLEDGE: Record<string, Knowledge> = {
     method: "POST",
   },
   "routes/api/bookings.status.ts": { fields: ["status"], method: "PATCH" },
+  "routes/api/bookings.ics.ts": { fileType: "text/calendar; charset=utf-8" },
   "routes/api/bookings.payments-direct.ts": {
     fields: CARD,
     extras: ["amount", "paymentDetails"],
@@ -288,7 +293,10 @@ function validValue(field: string, fx: Fixtures): fc.Arbitrary<unknown> {
     case "bookingId":
       return pick<string | number>("", ...fx.bookingIds);
     case "booked":
+    case "paid":
       return pick(...fx.bookingIds);
+    case "list":
+      return pick("upcoming", "past");
     case "session_id":
       return pick("sandbox_1", "cs_test_123");
     case "activeOnly":

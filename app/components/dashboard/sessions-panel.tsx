@@ -1,6 +1,222 @@
-import type { SessionsTabData } from "../../services/dashboard/sessions.server";
+import type { ReactNode } from "react";
+import { Link, useLocation, useSearchParams } from "react-router";
+import { formatDollars } from "../../domain/pricing";
+import { type SessionList, sessionListParam } from "../../domain/session-list";
+import type { SessionRow, SessionsTabData } from "../../services/dashboard/sessions.server";
+import { Icon } from "../landing/icons";
+import { SectionLink } from "../site-nav";
+import { StatusBadge } from "./status-badge";
 
-/** My Sessions (spec section 2): Upcoming and Past Sessions tables. */
-export function SessionsPanel(_props: { data: SessionsTabData }) {
-  return <p data-slot="dashboard-sessions">Your sessions are listed here.</p>;
+const LISTS: { id: SessionList; label: string; empty: string }[] = [
+  { id: "upcoming", label: "Upcoming Sessions", empty: "No upcoming sessions" },
+  { id: "past", label: "Past Sessions", empty: "No past sessions" },
+];
+
+const COLUMNS = ["Date & Time", "Duration", "Guests", "Status", "Total", "Actions"] as const;
+
+/**
+ * My Sessions (spec section 2): Upcoming and Past Sessions as links (`?list=past`), so they
+ * work without JavaScript. Each is a table where the panel is wide enough for six columns
+ * (1280 px); narrower, its rows become cards with the column names beside the values, so
+ * nothing scrolls sideways down to 320 px.
+ */
+export function SessionsPanel({ data }: { data: SessionsTabData }) {
+  const [params] = useSearchParams();
+  const { pathname } = useLocation();
+  const active = sessionListParam(params.get("list"));
+  const current = LISTS.find((list) => list.id === active) ?? LISTS[0];
+  const rows = data[active];
+
+  return (
+    <div data-slot="dashboard-sessions">
+      {data.retainer ? <RetainerBalance retainer={data.retainer} /> : null}
+
+      <nav aria-label="Sessions" className={data.retainer ? "mt-6" : undefined}>
+        <ul className="inline-flex flex-wrap gap-1 rounded-3xl bg-paper p-1 ring-1 ring-line">
+          {LISTS.map((list) => (
+            <li key={list.id}>
+              <Link
+                to={`/dashboard?tab=bookings${list.id === "past" ? "&list=past" : ""}`}
+                preventScrollReset={pathname === "/dashboard"}
+                aria-current={active === list.id ? "page" : undefined}
+                className="inline-flex items-center gap-2 rounded-full px-4 py-2 text-sm font-semibold text-ink-soft hover:text-ink aria-[current=page]:bg-white aria-[current=page]:text-ink aria-[current=page]:shadow-sm aria-[current=page]:ring-1 aria-[current=page]:ring-line"
+              >
+                {list.label}
+                <span className="rounded-full bg-line/70 px-2 text-xs tabular-nums text-ink">
+                  {data[list.id].length}
+                </span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+
+      {rows.length === 0 ? (
+        <div className="mt-6 rounded-2xl border border-dashed border-ink-soft/30 px-6 py-10 text-center">
+          <Icon name="calendar" className="mx-auto size-8 text-ink-soft" />
+          <p className="mt-3 font-display text-lg font-bold">{current?.empty}</p>
+          {active === "upcoming" ? (
+            <p className="mt-2 text-ink-soft">
+              Ready to record?{" "}
+              <SectionLink id="booking" className="font-semibold text-brand-700 underline">
+                Book a session
+              </SectionLink>
+            </p>
+          ) : null}
+        </div>
+      ) : (
+        <SessionsTable caption={current?.label ?? ""} rows={rows} list={active} />
+      )}
+    </div>
+  );
+}
+
+function SessionsTable({
+  caption,
+  rows,
+  list,
+}: {
+  caption: string;
+  rows: SessionRow[];
+  list: SessionList;
+}) {
+  return (
+    <table className="mt-6 w-full text-left text-[0.9375rem] max-xl:block xl:text-sm">
+      <caption className="sr-only">{caption}</caption>
+      <thead className="max-xl:sr-only">
+        <tr className="border-b border-line text-sm text-ink-soft">
+          {COLUMNS.map((column) => (
+            <th
+              key={column}
+              scope="col"
+              className={`pb-3 align-bottom font-semibold ${column === "Total" ? "text-right" : ""} ${column === "Actions" ? "pl-1 text-right" : "pr-3"}`}
+            >
+              {column}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody className="max-xl:grid max-xl:gap-3 md:max-xl:grid-cols-2">
+        {rows.map((row) => (
+          <tr
+            key={row.id}
+            className="border-line max-xl:block max-xl:rounded-xl max-xl:border max-xl:p-4 xl:border-b xl:last:border-b-0"
+          >
+            <td className="py-4 pr-3 align-top max-xl:block max-xl:pt-0 max-xl:pb-2">
+              <span className="block font-semibold whitespace-nowrap">{row.date}</span>
+              <span className="block text-sm text-ink-soft">{row.time}</span>
+            </td>
+            <Cell label="Duration">{row.hours === 1 ? "1 hour" : `${row.hours} hours`}</Cell>
+            <Cell label="Guests">{row.guests}</Cell>
+            <Cell label="Status">
+              <StatusBadge tone={row.tone} label={row.statusLabel} />
+            </Cell>
+            <Cell label="Total" className="xl:text-right">
+              <span className="font-semibold tabular-nums">{formatDollars(row.totalCost)}</span>
+              {row.discount > 0 ? (
+                <span className="block text-sm text-ink-soft tabular-nums">
+                  −{formatDollars(row.discount)} discount
+                </span>
+              ) : null}
+            </Cell>
+            <td className="py-4 pl-1 align-top max-xl:block max-xl:pt-3 max-xl:pl-0 xl:text-right">
+              <RowActions row={row} list={list} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** A data cell; as a card its column name sits beside it (the headers are then sr-only). */
+function Cell({
+  label,
+  className = "",
+  children,
+}: {
+  label: string;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <td
+      className={`py-4 pr-3 align-top max-xl:flex max-xl:items-baseline max-xl:justify-between max-xl:gap-4 max-xl:py-1.5 max-xl:pr-0 ${className}`}
+    >
+      <span aria-hidden="true" className="text-sm text-ink-soft xl:hidden">
+        {label}
+      </span>
+      <span className="max-xl:text-right">{children}</span>
+    </td>
+  );
+}
+
+const ACTION =
+  "inline-flex min-h-9 items-center rounded-full px-3 text-sm font-semibold whitespace-nowrap transition-colors";
+const PRIMARY = `${ACTION} bg-brand-600 text-white hover:bg-brand-700`;
+const SECONDARY = `${ACTION} text-ink ring-1 ring-ink-soft/40 hover:bg-black/5`;
+
+function RowActions({ row, list }: { row: SessionRow; list: SessionList }) {
+  // Visually "View", "Cancel"; to a screen reader "View session #12 on Nov 25, 2026".
+  const which = (
+    <span className="sr-only">
+      {" "}
+      session #{row.id} on {row.date}
+    </span>
+  );
+  const to = (path = "") => `/dashboard/sessions/${row.id}${path}`;
+  return (
+    <div className="flex flex-wrap gap-2 xl:flex-col xl:items-end">
+      {row.payable ? (
+        <Link to={to("/pay")} preventScrollReset className={PRIMARY}>
+          Pay Now{which}
+        </Link>
+      ) : (
+        // From Past Sessions the dialog keeps that list behind it and closes back to it.
+        <Link to={to(list === "past" ? "?list=past" : "")} preventScrollReset className={SECONDARY}>
+          View{which}
+        </Link>
+      )}
+      {list === "upcoming" && row.reschedulable ? (
+        <Link to={to("/reschedule")} preventScrollReset className={SECONDARY}>
+          Reschedule{which}
+        </Link>
+      ) : null}
+      {list === "upcoming" && row.cancellable ? (
+        <Link
+          to={to("/cancel")}
+          preventScrollReset
+          className={`${ACTION} text-brand-700 ring-1 ring-brand-700/40 hover:bg-brand-50`}
+        >
+          Cancel{which}
+        </Link>
+      ) : null}
+    </div>
+  );
+}
+
+function RetainerBalance({ retainer }: { retainer: NonNullable<SessionsTabData["retainer"]> }) {
+  const usedShare = Math.min(100, Math.round((retainer.usedHours / retainer.totalHours) * 100));
+  return (
+    <section
+      aria-labelledby="retainer-title"
+      className="rounded-2xl bg-night p-5 text-white sm:p-6"
+    >
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h3 id="retainer-title" className="font-display text-lg font-bold">
+          Retainer package
+        </h3>
+        <p className="text-sm text-white/80">
+          {retainer.from} – {retainer.through}
+        </p>
+      </div>
+      <p className="mt-3 text-white/90">
+        <strong className="text-white">{retainer.hoursLeft} hours left</strong> ·{" "}
+        {retainer.usedHours} of {retainer.totalHours} hours used
+      </p>
+      <div aria-hidden="true" className="mt-3 h-2 overflow-hidden rounded-full bg-white/15">
+        <div className="h-full rounded-full bg-gold-400" style={{ width: `${usedShare}%` }} />
+      </div>
+    </section>
+  );
 }

@@ -91,7 +91,7 @@ export function DashboardSection({
             </dl>
           </div>
 
-          <div className="card overflow-hidden">
+          <div className="card min-w-0 overflow-hidden">
             <nav aria-label="Dashboard" className="border-b border-line px-2 sm:px-4">
               <ul className="flex flex-wrap gap-x-1">
                 {TABS.map((tab) => (

@@ -1,29 +1,15 @@
-import { desc, eq, sql } from "drizzle-orm";
-import { bookings } from "../../../db/schema";
-import { db } from "../../db.server";
 import { bookingPayloadSchema } from "../../domain/booking-form";
 import {
   BookingError,
   createBooking,
   expireHolds,
+  listOwnBookings,
   SLOT_TAKEN_MESSAGE,
   toBookingJson,
 } from "../../models/booking.server";
 import { jsonError, methodNotAllowed, readJson } from "../../services/api.server";
 import { requireApiUser } from "../../services/auth.server";
 import type { Route } from "./+types/bookings";
-
-/** The dashboard shows a customer's sessions; more than this is not a customer's list. */
-const OWN_BOOKINGS_LIMIT = 100;
-
-// Prepared once: the dashboard's list is read far more often than anything is booked.
-const ownBookings = db
-  .select()
-  .from(bookings)
-  .where(eq(bookings.userId, sql.placeholder("userId")))
-  .orderBy(desc(bookings.createdAt), desc(bookings.id))
-  .limit(OWN_BOOKINGS_LIMIT)
-  .prepare();
 
 /**
  * GET /api/bookings: the caller's own bookings, newest first (spec section 7). Holds that ran
@@ -34,8 +20,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireApiUser(request);
   const now = Date.now();
   expireHolds(now);
-  const rows = ownBookings.all({ userId: user.id });
-  return Response.json(rows.map(toBookingJson));
+  return Response.json(listOwnBookings(user.id).map(toBookingJson));
 }
 
 /**

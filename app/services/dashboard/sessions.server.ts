@@ -1,7 +1,88 @@
+import type { Booking } from "../../../db/schema";
+import { sessionTimeRange } from "../../domain/booking-display";
+import { PAID_STATUSES } from "../../domain/booking-status";
+import { canCancel, canReschedule } from "../../domain/cancellation";
+import { parseId } from "../../domain/ids";
+import { retainerHoursLeft } from "../../domain/retainer";
+import {
+  discountOf,
+  retainerLastDay,
+  shortSessionDate,
+  shortStudioDay,
+  splitSessions,
+  statusLabel,
+  statusTone,
+} from "../../domain/session-list";
+import {
+  expireHolds,
+  getActiveRetainer,
+  getOwnBooking,
+  isPayable,
+  listOwnBookings,
+} from "../../models/booking.server";
+import { hasPayment } from "../../models/payment.server";
 import type { PublicUser } from "../../models/user.server";
 
-/** My Sessions: upcoming and past sessions and the retainer balance. */
-export function loadSessionsTab(_user: PublicUser, _now: number) {
-  return {};
+/**
+ * My Sessions: upcoming and past sessions and the retainer balance. Both lists are sent (one
+ * customer's list is bounded), so the Upcoming/Past links (`?list=past`) need no other loader
+ * and the panel reads the same data on / and /dashboard.
+ */
+export function loadSessionsTab(user: PublicUser, now: number) {
+  // As GET /api/bookings does: a hold that ran out is not offered for payment.
+  expireHolds(now);
+  const { upcoming, past } = splitSessions(listOwnBookings(user.id), now);
+  const retainer = getActiveRetainer(user.id, now);
+  return {
+    upcoming: upcoming.map((booking) => sessionRow(booking, now, "upcoming")),
+    past: past.map((booking) => sessionRow(booking, now, "past")),
+    retainer: retainer
+      ? {
+          from: shortStudioDay(retainer.startDate),
+          through: shortStudioDay(retainerLastDay(retainer.endDate)),
+          usedHours: retainer.usedHours,
+          totalHours: retainer.totalHours,
+          hoursLeft: retainerHoursLeft(retainer),
+        }
+      : null,
+  };
 }
 export type SessionsTabData = ReturnType<typeof loadSessionsTab>;
+export type SessionRow = ReturnType<typeof sessionRow>;
+
+function sessionRow(booking: Booking, now: number, list: "upcoming" | "past") {
+  const payable = list === "upcoming" && isPayable(booking, now);
+  return {
+    id: booking.id,
+    date: shortSessionDate(booking),
+    time: sessionTimeRange(booking),
+    hours: Number(booking.hoursNeeded),
+    guests: Number(booking.guestCount),
+    status: booking.status,
+    statusLabel: statusLabel(booking.status),
+    tone: statusTone(booking.status),
+    totalCost: booking.totalCost,
+    discount: discountOf(booking),
+    isRetainer: booking.isRetainer,
+    // Past sessions are only viewed. isPayable is false for a $0 booking and an expired hold.
+    payable,
+    cancellable: list === "upcoming" && canCancel(booking, now),
+    reschedulable: list === "upcoming" && canReschedule(booking, now),
+  };
+}
+
+/**
+ * The "payment received" dialog after Pay Now (`?paid=<id>`): only for the owner, and only
+ * when that booking really has been paid, so the URL alone cannot make it claim a payment.
+ */
+export function paidConfirmation(url: URL, user: PublicUser) {
+  const id = parseId(url.searchParams.get("paid") ?? undefined);
+  const booking = id === null ? undefined : getOwnBooking(id, user.id);
+  if (!booking || !PAID_STATUSES.includes(booking.status) || !hasPayment(booking.id)) return null;
+  return {
+    bookingId: booking.id,
+    date: shortSessionDate(booking),
+    time: sessionTimeRange(booking),
+    statusLabel: statusLabel(booking.status),
+  };
+}

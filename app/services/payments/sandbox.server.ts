@@ -7,7 +7,7 @@ import {
   passesLuhn,
   SANDBOX_CARDS,
 } from "../../domain/card";
-import { isPayable } from "../../models/booking.server";
+import { HOLD_EXPIRED_REASON, isPayable } from "../../models/booking.server";
 import { getPaymentByTransaction, recordPayment } from "../../models/payment.server";
 import { env } from "../env.server";
 import type { PaymentProvider } from "./provider.server";
@@ -54,7 +54,12 @@ export function notPayableMessage(booking: Booking, now: number): string {
   if (booking.status === "PENDING_PAYMENT" && (booking.holdExpiresAt ?? 0) <= now) {
     return HOLD_EXPIRED_MESSAGE;
   }
-  if (booking.status === "CANCELLED") return "This booking was cancelled.";
+  if (booking.status === "CANCELLED") {
+    // The list cancels a run-out hold before the customer opens it: still say why.
+    return booking.cancellationReason === HOLD_EXPIRED_REASON
+      ? HOLD_EXPIRED_MESSAGE
+      : "This booking was cancelled.";
+  }
   if (booking.totalCost === 0) return "This booking is free: there is nothing to pay.";
   return ALREADY_PAID_MESSAGE;
 }

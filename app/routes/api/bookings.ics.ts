@@ -1,0 +1,29 @@
+import { parseId } from "../../domain/ids";
+import { getOwnBooking } from "../../models/booking.server";
+import { jsonError, methodNotAllowed } from "../../services/api.server";
+import { requireApiUser } from "../../services/auth.server";
+import { sessionCalendar, sessionCalendarFilename } from "../../services/calendar.server";
+import { env } from "../../services/env.server";
+import type { Route } from "./+types/bookings.ics";
+
+/**
+ * GET /api/bookings/{id}/ics: Download Details as an iCalendar file (product-decisions
+ * "Cancel, refund, reschedule"). The caller's own booking only: another customer's answers
+ * 404 like one that does not exist.
+ */
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const user = await requireApiUser(request);
+  const id = parseId(params.id);
+  const booking = id === null ? undefined : getOwnBooking(id, user.id);
+  if (!booking) return jsonError(404, "Booking not found");
+  return new Response(sessionCalendar(booking, env.APP_URL), {
+    headers: {
+      "Content-Type": "text/calendar; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${sessionCalendarFilename(booking)}"`,
+    },
+  });
+}
+
+export function action() {
+  return methodNotAllowed("GET");
+}

@@ -1,0 +1,52 @@
+import ical, { ICalEventStatus } from "ical-generator";
+import type { Booking } from "../../db/schema";
+import { sessionDate, sessionTimeRange } from "../domain/booking-display";
+import { formatDollars } from "../domain/pricing";
+import { guestsLabel, hoursLabel, statusLabel } from "../domain/session-list";
+import { STUDIO } from "../components/landing/studio";
+
+/**
+ * A session as an iCalendar file (product-decisions "Download Details"; the confirmation
+ * e-mail attaches the same). Start and end are UTC instants, so every calendar app shows the
+ * studio-local time in its own zone; the UID is stable per booking, so importing the file
+ * again (after a reschedule) updates the event instead of adding a second one.
+ */
+export const STUDIO_ADDRESS = `${STUDIO.name}, ${STUDIO.street}, ${STUDIO.locality}`;
+
+export function sessionCalendarFilename(booking: Pick<Booking, "id">): string {
+  return `studio-session-${booking.id}.ics`;
+}
+
+export function sessionCalendar(booking: Booking, appUrl: string, now = Date.now()): string {
+  const calendar = ical({
+    prodId: { company: STUDIO.name, product: "Bookings", language: "EN" },
+    name: STUDIO.name,
+  });
+  calendar.createEvent({
+    id: `booking-${booking.id}@${new URL(appUrl).host}`,
+    start: new Date(booking.startsAt),
+    end: new Date(booking.endsAt),
+    stamp: new Date(now),
+    summary: `Recording session at ${STUDIO.name}`,
+    location: STUDIO_ADDRESS,
+    url: `${appUrl}/dashboard/sessions/${booking.id}`,
+    status: eventStatus(booking.status),
+    description: [
+      `Booking #${booking.id}`,
+      `Status: ${statusLabel(booking.status)}`,
+      `${sessionDate(booking)}, ${sessionTimeRange(booking)} (Atlanta time)`,
+      `Duration: ${hoursLabel(booking.hoursNeeded)}`,
+      `Guests: ${guestsLabel(booking.guestCount)}`,
+      `Total: ${formatDollars(booking.totalCost)}`,
+      `Questions? ${STUDIO.email} or ${STUDIO.phone}`,
+    ].join("\n"),
+  });
+  return calendar.toString();
+}
+
+function eventStatus(status: Booking["status"]): ICalEventStatus {
+  if (status === "CANCELLED") return ICalEventStatus.CANCELLED;
+  // Unpaid or awaiting staff review: the time is held, not yet confirmed.
+  if (status === "PENDING_PAYMENT" || status === "PENDING") return ICalEventStatus.TENTATIVE;
+  return ICalEventStatus.CONFIRMED;
+}
