@@ -295,6 +295,9 @@ describe("rescheduling", () => {
     expect(paidFor(booking.id)).toBe(400);
     const email = outboxFor(booking.id, "booking-rescheduled")[0];
     expect(email?.text).toContain("3:00 PM");
+    const calendar = Buffer.from(email?.attachments?.[0]?.content ?? "", "base64").toString();
+    const utc = new Date(studioInstant(day(1), "15:00")).toISOString().replace(/[-:]|\.\d+/g, "");
+    expect(calendar).toContain(`DTSTART:${utc}`);
   });
 
   it("may overlap its own current slot", () => {

@@ -1,6 +1,7 @@
 import { and, eq, gt, isNull, lte, sql } from "drizzle-orm";
 import { bookings } from "../../db/schema";
 import { db, writeTransaction } from "../db.server";
+import { sessionCalendarAttachment } from "../services/calendar.server";
 import { enqueueEmail } from "../services/email/outbox.server";
 import { sessionReminderEmail } from "../services/email/templates.server";
 
@@ -54,6 +55,7 @@ export function queueSessionReminders(now: number, appUrl: string): number {
           booking,
           detailsUrl: `${appUrl}/dashboard/sessions/${booking.id}`,
         }),
+        attachments: [sessionCalendarAttachment(booking, appUrl, now)],
       });
       queued++;
     }

@@ -5,6 +5,7 @@ import { ADVANCE_NOTICE_MESSAGE, busyWindowFor, startProblem } from "../domain/a
 import { canReschedule, RESCHEDULABLE_STATUSES } from "../domain/cancellation";
 import { retainerCovers } from "../domain/retainer";
 import { studioSession } from "../domain/studio-time";
+import { sessionCalendarAttachment } from "../services/calendar.server";
 import { enqueueEmail } from "../services/email/outbox.server";
 import { bookingRescheduledEmail, formatSessionTime } from "../services/email/templates.server";
 import {
@@ -121,6 +122,8 @@ export function rescheduleOwnBooking(
       to: moved.email,
       bookingId: moved.id,
       ...bookingRescheduledEmail({ booking: moved, previous: booking }),
+      // The calendar event keeps its UID: opening the file moves it in the customer's calendar.
+      attachments: [sessionCalendarAttachment(moved, settings.appUrl, now)],
     });
     return moved;
   });

@@ -4,6 +4,7 @@ import { sessionDate, sessionTimeRange } from "../domain/booking-display";
 import { formatDollars } from "../domain/pricing";
 import { guestsLabel, hoursLabel, statusLabel } from "../domain/session-list";
 import { STUDIO } from "../components/landing/studio";
+import type { EmailAttachment } from "./email/outbox.server";
 
 /**
  * A session as an iCalendar file (product-decisions "Download Details"; the confirmation
@@ -42,6 +43,19 @@ export function sessionCalendar(booking: Booking, appUrl: string, now = Date.now
     ].join("\n"),
   });
   return calendar.toString();
+}
+
+/** The same file as an e-mail attachment (rescheduled, reminder): one click updates it. */
+export function sessionCalendarAttachment(
+  booking: Booking,
+  appUrl: string,
+  now = Date.now(),
+): EmailAttachment {
+  return {
+    filename: sessionCalendarFilename(booking),
+    contentType: "text/calendar; charset=utf-8",
+    content: Buffer.from(sessionCalendar(booking, appUrl, now)).toString("base64"),
+  };
 }
 
 function eventStatus(status: Booking["status"]): ICalEventStatus {
