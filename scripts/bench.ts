@@ -50,6 +50,8 @@ const PAGES: PageSpec[] = [
   { path: "/", as: "visitor", lighthouse: true, budget: { jsKb: 130, cssKb: 15 } },
   { path: "/auth", as: "visitor", lighthouse: true },
   { path: "/dashboard", as: "customer", lighthouse: true },
+  { path: "/dashboard?tab=profile", as: "customer" },
+  { path: "/dashboard?tab=support", as: "customer" },
   { path: "/admin", as: "admin" },
   { path: "/admin/dashboard", as: "admin" },
 ];

@@ -1,13 +1,22 @@
+import { lazy, Suspense } from "react";
 import type { PublicUser } from "../../models/user.server";
 import type { DashboardData } from "../../services/dashboard/dashboard.server";
 import type { BookingFormData } from "../booking/types";
 import { Audiences } from "./audiences";
 import { BookingInfo } from "./booking-info";
-import { DashboardSection } from "./dashboard-section";
 import { Faq } from "./faq";
 import { Features } from "./features";
 import { Hero } from "./hero";
 import { Partnership } from "./partnership";
+
+/**
+ * Only signed-in customers see the dashboard section, and it brings the studio's clock
+ * (date-fns with time zones) and the session lists: visitors' first load goes without. The
+ * server renders it whole, so it shows without JavaScript and hydrates when its chunk arrives.
+ */
+const DashboardSection = lazy(() =>
+  import("./dashboard-section").then((module) => ({ default: module.DashboardSection })),
+);
 
 /**
  * The one-page site of spec section 1: hero, features (#features), audiences
@@ -27,7 +36,12 @@ export function LandingPage({
   dashboard: DashboardData | null;
   dashboardFirst?: boolean;
 }) {
-  const section = user && dashboard ? <DashboardSection user={user} dashboard={dashboard} /> : null;
+  const section =
+    user && dashboard ? (
+      <Suspense fallback={<p className="section text-ink-soft">Loading your dashboard…</p>}>
+        <DashboardSection user={user} dashboard={dashboard} />
+      </Suspense>
+    ) : null;
   return (
     <>
       {dashboardFirst ? section : null}
