@@ -83,7 +83,7 @@ export type StartTimeOption = {
   time: string;
   available: boolean;
   /** Why a time cannot be chosen: inside 48 hours, taken, or skipped by the clocks. */
-  reason: "too-soon" | "taken" | "skipped" | null;
+  reason: "too-soon" | "taken" | "skipped" | "current" | null;
 };
 
 /** Every hourly start of `date` for a session of `hours`, marked free or not. */
@@ -108,7 +108,7 @@ export function startProblem(input: {
   busy: readonly BusyRange[];
   now: number;
   bufferMinutes: number;
-}): StartTimeOption["reason"] {
+}): Exclude<StartTimeOption["reason"], "current"> {
   if (!isStudioWallTime(input.date, input.time)) return "skipped";
   const startsAt = studioInstant(input.date, input.time);
   if (!meetsAdvanceNotice(startsAt, input.now)) return "too-soon";

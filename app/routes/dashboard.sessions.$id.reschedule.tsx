@@ -57,7 +57,12 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     availability: {
       date,
       hours,
-      times: getAvailability(date, hours, now, env.BUFFER_MINUTES, booking.id),
+      // The session's own start is shown, but it is not a move.
+      times: getAvailability(date, hours, now, env.BUFFER_MINUTES, booking.id).map((option) =>
+        date === booking.recordingDate && option.time === booking.recordingTime
+          ? { ...option, available: false, reason: "current" as const }
+          : option,
+      ),
     },
   };
 }
@@ -194,7 +199,7 @@ function RescheduleForm({
           {busy ? "Moving…" : "Move my session"}
         </button>
         <Link to={BACK} preventScrollReset className="btn-secondary text-ink sm:flex-1">
-          Keep the current time
+          Keep current time
         </Link>
       </div>
     </Form>

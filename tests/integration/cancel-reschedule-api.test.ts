@@ -281,4 +281,18 @@ describe("the dashboard's cancel form", () => {
     expect(statusOf(booking.id)).toBe("CANCELLED");
     expect(netPaid(booking.id)).toBe(0);
   });
+
+  it("shows the session's own start as its current time, not as a move", async () => {
+    const customer = await signUp();
+    const date = freshDay();
+    const booking = await bookAndPay(customer.cookie, date, "13:00");
+    const page = await api(
+      `/dashboard/sessions/${booking.id}/reschedule?recordingDate=${date}`,
+      customer.cookie,
+    );
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toMatch(/<option value="13:00" disabled="">1:00 PM<!-- --> \(your current time\)/);
+    expect(html).toMatch(/<option value="12:00">12:00 PM/);
+  });
 });

@@ -6,7 +6,12 @@ import type { Availability } from "./types";
  * The start-time select of the booking form and of rescheduling: every hourly start of the
  * chosen date, the ones that cannot be booked disabled and marked with why.
  */
-const REASON_TEXT = { taken: "booked", "too-soon": "within 48 hours", skipped: "clocks change" };
+const REASON_TEXT = {
+  taken: "booked",
+  "too-soon": "within 48 hours",
+  skipped: "clocks change",
+  current: "your current time",
+};
 
 export function formatTime(time: string): string {
   const hour = Number(time.slice(0, 2));

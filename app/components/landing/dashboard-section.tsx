@@ -59,9 +59,36 @@ export function DashboardSection({
         </div>
 
         {/* minmax(0, …): a long e-mail or a wide table scrolls inside its card instead of
-            widening the page past a 320 px screen. */}
+            widening the page past a 320 px screen. The sessions come first in the document
+            (and on a phone); from md the summary takes the narrow left column. */}
         <div className="mt-10 grid grid-cols-[minmax(0,1fr)] gap-6 md:grid-cols-[minmax(0,1fr)_minmax(0,2fr)]">
-          <div className="card p-6">
+          <div className="card min-w-0 overflow-hidden md:col-start-2">
+            <nav aria-label="Dashboard" className="border-b border-line px-2 sm:px-4">
+              <ul className="flex flex-wrap gap-x-1">
+                {TABS.map((tab) => (
+                  <li key={tab.id}>
+                    <Link
+                      to={`/dashboard?tab=${tab.id}`}
+                      // Switching tabs on /dashboard keeps the page where it is; from / the
+                      // dashboard page opens at its top, where this section comes first.
+                      preventScrollReset={pathname === "/dashboard"}
+                      aria-current={active === tab.id ? "page" : undefined}
+                      className="-mb-px inline-block border-b-2 border-transparent px-3 py-4 font-semibold text-ink-soft hover:text-ink aria-[current=page]:border-brand-600 aria-[current=page]:text-ink sm:px-4"
+                    >
+                      {tab.label}
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+            <div className="p-6 sm:p-8">
+              {dashboard.sessions ? <SessionsPanel data={dashboard.sessions} /> : null}
+              {dashboard.profile ? <ProfilePanel user={user} data={dashboard.profile} /> : null}
+              {dashboard.support ? <SupportPanel user={user} data={dashboard.support} /> : null}
+            </div>
+          </div>
+
+          <div className="card p-6 md:col-start-1 md:row-start-1">
             <div className="flex items-center gap-4">
               <span
                 aria-hidden="true"
@@ -89,32 +116,6 @@ export function DashboardSection({
                 }
               />
             </dl>
-          </div>
-
-          <div className="card min-w-0 overflow-hidden">
-            <nav aria-label="Dashboard" className="border-b border-line px-2 sm:px-4">
-              <ul className="flex flex-wrap gap-x-1">
-                {TABS.map((tab) => (
-                  <li key={tab.id}>
-                    <Link
-                      to={`/dashboard?tab=${tab.id}`}
-                      // Switching tabs on /dashboard keeps the page where it is; from / the
-                      // dashboard page opens at its top, where this section comes first.
-                      preventScrollReset={pathname === "/dashboard"}
-                      aria-current={active === tab.id ? "page" : undefined}
-                      className="-mb-px inline-block border-b-2 border-transparent px-3 py-4 font-semibold text-ink-soft hover:text-ink aria-[current=page]:border-brand-600 aria-[current=page]:text-ink sm:px-4"
-                    >
-                      {tab.label}
-                    </Link>
-                  </li>
-                ))}
-              </ul>
-            </nav>
-            <div className="p-6 sm:p-8">
-              {dashboard.sessions ? <SessionsPanel data={dashboard.sessions} /> : null}
-              {dashboard.profile ? <ProfilePanel user={user} data={dashboard.profile} /> : null}
-              {dashboard.support ? <SupportPanel user={user} data={dashboard.support} /> : null}
-            </div>
           </div>
         </div>
       </div>
