@@ -12,6 +12,9 @@ import {
   test,
   toast,
   uniqueUsername,
+  addDays,
+  jsOn,
+  studioToday,
 } from "./fixtures";
 
 /**
@@ -30,23 +33,6 @@ const EXPIRY = `12/${String((new Date().getFullYear() + 5) % 100).padStart(2, "0
 
 // Redirects from the form name their own fragment (the form posts to /?index#booking-form).
 const FORM_FRAGMENT = "#main";
-
-function jsOn(testInfo: TestInfo = test.info()): boolean {
-  return testInfo.project.use.javaScriptEnabled !== false;
-}
-
-/** yyyy-MM-dd plus whole days, in plain calendar arithmetic. */
-function addDays(date: string, days: number): string {
-  const [year, month, day] = date.split("-").map(Number);
-  return new Date(Date.UTC(year ?? 0, (month ?? 1) - 1, (day ?? 1) + days))
-    .toISOString()
-    .slice(0, 10);
-}
-
-/** Today in the studio's zone (Atlanta), yyyy-MM-dd. */
-function studioToday(): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone: "America/New_York" }).format(new Date());
-}
 
 type Slot = { date: string; time: string; hour: number };
 

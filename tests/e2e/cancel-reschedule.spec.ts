@@ -9,6 +9,9 @@ import {
   type TestUser,
   test,
   toast,
+  addDays,
+  jsOn,
+  studioToday,
 } from "./fixtures";
 
 /**
@@ -16,21 +19,6 @@ import {
  * session to another free time, from My Sessions, with and without JavaScript.
  */
 const HOUR = 3_600_000;
-
-function jsOn(testInfo: TestInfo): boolean {
-  return testInfo.project.use.javaScriptEnabled !== false;
-}
-
-function studioToday(): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone: "America/New_York" }).format(new Date());
-}
-
-function addDays(date: string, days: number): string {
-  const [year, month, day] = date.split("-").map(Number);
-  return new Date(Date.UTC(year ?? 0, (month ?? 1) - 1, (day ?? 1) + days))
-    .toISOString()
-    .slice(0, 10);
-}
 
 /**
  * A day no other test of the run uses: 45-74 days ahead (the booking journeys use 10-39), by

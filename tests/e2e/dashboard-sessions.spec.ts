@@ -11,6 +11,9 @@ import {
   type TestUser,
   test,
   toast,
+  addDays,
+  jsOn,
+  studioToday,
 } from "./fixtures";
 
 /**
@@ -22,23 +25,6 @@ import {
 
 /** December, five years on: always a valid expiry. */
 const EXPIRY = `12/${String((new Date().getFullYear() + 5) % 100).padStart(2, "0")}`;
-
-function jsOn(testInfo: TestInfo = test.info()): boolean {
-  return testInfo.project.use.javaScriptEnabled !== false;
-}
-
-/** yyyy-MM-dd plus whole days, in plain calendar arithmetic. */
-function addDays(date: string, days: number): string {
-  const [year, month, day] = date.split("-").map(Number);
-  return new Date(Date.UTC(year ?? 0, (month ?? 1) - 1, (day ?? 1) + days))
-    .toISOString()
-    .slice(0, 10);
-}
-
-/** Today in the studio's zone (Atlanta), yyyy-MM-dd. */
-function studioToday(): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone: "America/New_York" }).format(new Date());
-}
 
 /** "Nov 25, 2026" for a studio day, as the dashboard writes it. */
 function shortDate(date: string): string {

@@ -269,4 +269,22 @@ export const test = base.extend<Fixtures>({
   },
 });
 
+/** Whether the test runs in the JavaScript-on project. */
+export function jsOn(testInfo: TestInfo = test.info()): boolean {
+  return testInfo.project.use.javaScriptEnabled !== false;
+}
+
+/** yyyy-MM-dd plus whole days, in plain calendar arithmetic. */
+export function addDays(date: string, days: number): string {
+  const [year, month, day] = date.split("-").map(Number);
+  return new Date(Date.UTC(year ?? 0, (month ?? 1) - 1, (day ?? 1) + days))
+    .toISOString()
+    .slice(0, 10);
+}
+
+/** Today in the studio's zone (Atlanta), yyyy-MM-dd. */
+export function studioToday(): string {
+  return new Intl.DateTimeFormat("en-CA", { timeZone: "America/New_York" }).format(new Date());
+}
+
 export { expect };

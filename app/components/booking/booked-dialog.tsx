@@ -1,4 +1,5 @@
-import { useEffect, useRef } from "react";
+import { useRef } from "react";
+import { useModalWhenHydrated } from "../ui/use-modal-when-hydrated";
 
 /**
  * After a free booking (spec section 2, "Booking-confirmed dialog"). Rendered open by the
@@ -7,12 +8,7 @@ import { useEffect, useRef } from "react";
  */
 export function BookedDialog() {
   const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog || dialog.matches(":modal")) return;
-    dialog.close();
-    dialog.showModal();
-  }, []);
+  useModalWhenHydrated(ref);
   return (
     <>
       <div aria-hidden="true" className="fixed inset-0 z-40 bg-night/60" />

@@ -1,5 +1,6 @@
-import { useEffect, useRef } from "react";
+import { useRef } from "react";
 import { Link, useNavigate } from "react-router";
+import { useModalWhenHydrated } from "../ui/use-modal-when-hydrated";
 
 const CLOSE_TO = "/dashboard?tab=bookings";
 
@@ -15,12 +16,7 @@ export function PaidDialog({
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const navigate = useNavigate();
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog || dialog.matches(":modal")) return;
-    dialog.close();
-    dialog.showModal();
-  }, []);
+  useModalWhenHydrated(ref);
   return (
     <>
       <div aria-hidden="true" className="fixed inset-0 z-40 bg-night/60" />

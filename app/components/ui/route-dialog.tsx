@@ -1,5 +1,6 @@
-import { type ReactNode, useEffect, useId, useRef } from "react";
+import { type ReactNode, useId, useRef } from "react";
 import { Link, useNavigate } from "react-router";
+import { useModalWhenHydrated } from "./use-modal-when-hydrated";
 
 /**
  * A dialog that is a URL (Session Details, Pay Now, Cancel, Reschedule): a nested route of
@@ -22,12 +23,7 @@ export function RouteDialog({
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const navigate = useNavigate();
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog || dialog.matches(":modal")) return;
-    dialog.close();
-    dialog.showModal();
-  }, []);
+  useModalWhenHydrated(ref);
   return (
     <>
       <div aria-hidden="true" className="fixed inset-0 z-40 bg-night/60 print:hidden" />
