@@ -395,6 +395,26 @@ describe("inputs this suite found", () => {
       expect(people.snapshot()).toEqual(before);
     },
   );
+  it.each(["/api/bookings", "/?index"])(
+    "refuses a body streamed without a length to %s (411), so the limit cannot be walked around",
+    async (path) => {
+      const before = people.snapshot();
+      const reply = await send(server.url, {
+        method: "POST",
+        path,
+        chunked: true,
+        headers: {
+          Origin: server.url,
+          Cookie: cookieOf("customer") ?? "",
+          "Content-Type": "application/x-www-form-urlencoded",
+        },
+        body: `intent=book&notes=${"x".repeat(2_000_000)}`,
+      });
+      expect(reply.status).toBe(411);
+      expect(reply.headers["x-content-type-options"]).toBe("nosniff");
+      expect(people.snapshot()).toEqual(before);
+    },
+  );
 });
 
 describe("the server log after all of it", () => {

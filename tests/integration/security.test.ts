@@ -517,6 +517,16 @@ describe("headers", () => {
       expect(maxAge, name).toBeGreaterThanOrEqual(365 * 24 * 60 * 60);
       expect(header("X-Powered-By"), name).toBeNull();
     }
+    // Files go out before the app's middleware: they carry nosniff and HSTS all the same.
+    const html = await (await get("/")).text();
+    const script = /src="(\/assets\/[^"]+\.js)"|href="(\/assets\/[^"]+\.js)"/.exec(html);
+    const files = ["/favicon.ico", script?.[1] ?? script?.[2] ?? "/assets/missing.js"];
+    for (const path of files) {
+      const file = await get(path);
+      expect(file.status, path).toBe(200);
+      expect(file.headers.get("X-Content-Type-Options"), path).toBe("nosniff");
+      expect(file.headers.get("Strict-Transport-Security"), path).toMatch(/^max-age=\d+/);
+    }
     // Anything answered to a signed-in browser stays out of shared caches.
     for (const path of ["/api/user", "/dashboard", "/dashboard.data", `/checkout/${bookingId}`]) {
       const signedIn = await get(path, { Cookie: customer.cookie });

@@ -11,6 +11,8 @@ export type RawRequest = {
   path: string;
   headers?: Record<string, string>;
   body?: Uint8Array | string;
+  /** Stream the body without a Content-Length (Transfer-Encoding: chunked). */
+  chunked?: boolean;
 };
 export type Reply = { status: number; headers: http.IncomingHttpHeaders; body: Buffer };
 
@@ -40,7 +42,7 @@ export function send(
         path: request.path,
         headers: {
           ...request.headers,
-          ...(request.body === undefined
+          ...(request.body === undefined || request.chunked
             ? {}
             : { "Content-Length": String(Buffer.byteLength(request.body)) }),
         },
