@@ -18,6 +18,7 @@ import { SiteFooter } from "./components/site-footer";
 import { SiteNav } from "./components/site-nav";
 import { Toaster } from "./components/toaster";
 import { getUser } from "./services/auth.server";
+import { chatUser } from "./services/chat.server";
 import { publicEnv } from "./services/env.server";
 import { securityMiddleware } from "./services/security.server";
 import { inlineToastContext } from "./services/request-context.server";
@@ -28,7 +29,10 @@ export const middleware: Route.MiddlewareFunction[] = [securityMiddleware];
 export async function loader({ request, context }: Route.LoaderArgs) {
   const [user, flash] = await Promise.all([getUser(request), readToast(request)]);
   const toast = context.get(inlineToastContext) ?? flash.toast;
-  return data({ user, toast, env: publicEnv() }, { headers: flash.headers });
+  return data(
+    { user, chatUser: chatUser(user), toast, env: publicEnv() },
+    { headers: flash.headers },
+  );
 }
 
 /**
@@ -82,7 +86,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         </main>
         <SiteFooter />
         <Toaster toast={rootData?.toast ?? null} />
-        <ChatWidget appId={rootData?.env.intercomAppId ?? null} user={rootData?.user ?? null} />
+        <ChatWidget appId={rootData?.env.intercomAppId ?? null} user={rootData?.chatUser ?? null} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

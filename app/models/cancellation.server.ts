@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, sql } from "drizzle-orm";
+import { and, desc, eq, gt, ne, sql } from "drizzle-orm";
 import { type Booking, bookingHistory, bookings, payments } from "../../db/schema";
 import { db, writeTransaction } from "../db.server";
 import { canCancel, type RefundQuote, refundQuote } from "../domain/cancellation";
@@ -6,6 +6,7 @@ import { formatDollars } from "../domain/pricing";
 import { enqueueEmail } from "../services/email/outbox.server";
 import { bookingCancelledEmail } from "../services/email/templates.server";
 import { env } from "../services/env.server";
+import { logError } from "../services/log.server";
 import { type PaymentProvider, paymentProvider } from "../services/payments/provider.server";
 import {
   getBooking,
@@ -64,13 +65,36 @@ export function cancellationQuote(booking: Booking, now: number, feePercent: num
 }
 
 /** Why a booking cannot be cancelled by its customer now, or null when it can. */
-export function cancelProblem(booking: Booking, now: number): string | null {
-  if (canCancel(booking, now)) return null;
+export function cancelProblem(booking: Booking, now: number, reader: Reader = db): string | null {
   if (booking.status === "CANCELLED") return "This booking is already cancelled.";
-  if (booking.startsAt <= now)
-    return "This session has already started, so it can no longer be cancelled.";
-  return "This session can no longer be cancelled online. Please contact the studio.";
+  if (!canCancel(booking, now)) {
+    return booking.startsAt <= now
+      ? "This session has already started, so it can no longer be cancelled."
+      : "This session can no longer be cancelled online. Please contact the studio.";
+  }
+  // Refunding a package whose hours later sessions use would make those sessions free.
+  if (booking.isRetainer && retainerInUse(booking.id, reader)) {
+    return "Other sessions use hours of this retainer package, so it cannot be cancelled online. Please contact the studio.";
+  }
+  return null;
 }
+
+function retainerInUse(retainerBookingId: number, reader: Reader): boolean {
+  const drawing = reader
+    .select({ id: bookings.id })
+    .from(bookings)
+    .where(
+      and(
+        eq(bookings.retainerBookingId, retainerBookingId),
+        gt(bookings.retainerHoursDrawn, 0),
+        ne(bookings.status, "CANCELLED"),
+      ),
+    )
+    .get();
+  return drawing !== undefined;
+}
+
+type MadeRefund = { refundId: string; amount: number; of: string };
 
 export async function cancelOwnBooking(
   input: { bookingId: number; userId: number; expectedRefund?: number | null },
@@ -97,30 +121,62 @@ export async function cancelOwnBooking(
     );
   }
 
-  let refund: { refundId: string; of: string } | null = null;
+  let refund: MadeRefund | null = null;
   if (quote.refund > 0) {
     const payment = latestCharge(booking.id);
     if (!payment?.transactionId) throw new Error(`Booking ${booking.id} is paid but has no charge`);
-    const { refundId } = await settings.provider.refund({
+    // One refund per booking at the provider: an earlier attempt that refunded but was not
+    // recorded (a crash, a busy database) is found and recorded, never made a second time.
+    const made = await settings.provider.refund({
       bookingId: booking.id,
       paymentTransactionId: payment.transactionId,
       amount: quote.refund,
     });
-    refund = { refundId, of: payment.transactionId };
+    refund = { ...made, of: payment.transactionId };
   }
+  const settled = refund ? settledQuote(quote, refund.amount) : quote;
 
-  const cancelled = writeTransaction((tx) => {
+  try {
+    const cancelled = recordCancellation(input, settled, refund, now);
+    return { booking: cancelled, quote: settled };
+  } catch (error) {
+    if (refund && !(error instanceof CancellationError)) {
+      logError(
+        `Booking ${input.bookingId}: refund ${refund.refundId} was made but not recorded; the next cancel attempt records it`,
+        error,
+      );
+    }
+    throw error;
+  }
+}
+
+/** The quote as the provider settled it: an earlier attempt's refund may differ from now's. */
+function settledQuote(quote: RefundQuote, refunded: number): RefundQuote {
+  if (quote.kind === "unpaid" || refunded === quote.refund) return quote;
+  const fee = quote.paid - refunded;
+  return fee === 0
+    ? { kind: "full", paid: quote.paid, fee: 0, refund: refunded }
+    : { kind: "late", paid: quote.paid, fee, refund: refunded };
+}
+
+/** The cancellation's writes, in one IMMEDIATE transaction after any refund was made. */
+function recordCancellation(
+  input: { bookingId: number; userId: number },
+  quote: RefundQuote,
+  refund: MadeRefund | null,
+  now: number,
+): Booking {
+  return writeTransaction((tx) => {
     const current = getBooking(input.bookingId, tx);
     if (!current) throw new CancellationError("not-found", "Booking not found");
     if (current.status === "CANCELLED") {
       // A concurrent cancellation won; the provider gave both the same refund.
-      if (refund) recordRefund(tx, current, refund, quote, now);
+      if (refund) recordRefund(tx, current, refund, now);
       return current;
     }
     // Money already went back: the booking is cancelled whatever happened meanwhile.
-    if (!refund && !canCancel(current, now)) {
-      throw new CancellationError("not-cancellable", cancelProblem(current, now) ?? "");
-    }
+    const problem = refund ? null : cancelProblem(current, now, tx);
+    if (problem) throw new CancellationError("not-cancellable", problem);
     const updated = tx
       .update(bookings)
       .set({
@@ -135,7 +191,7 @@ export async function cancelOwnBooking(
     if (!updated) throw new Error(`Booking ${current.id} changed during its cancellation`);
     if (quote.paid === 0) releaseUnpaidBooking(tx, current);
     else releaseRetainerHours(tx, current);
-    if (refund) recordRefund(tx, current, refund, quote, now);
+    if (refund) recordRefund(tx, current, refund, now);
     tx.insert(bookingHistory)
       .values({
         bookingId: current.id,
@@ -154,7 +210,6 @@ export async function cancelOwnBooking(
     });
     return updated;
   });
-  return { booking: cancelled, quote };
 }
 
 /** The charge a refund goes back to: the booking's (only) positive payment. */
@@ -167,22 +222,16 @@ function latestCharge(bookingId: number) {
     .get();
 }
 
-function recordRefund(
-  tx: Tx,
-  booking: Booking,
-  refund: { refundId: string; of: string },
-  quote: RefundQuote,
-  now: number,
-) {
+function recordRefund(tx: Tx, booking: Booking, refund: MadeRefund, now: number) {
   tx.insert(payments)
     .values({
       bookingId: booking.id,
       userId: booking.userId,
-      amount: -quote.refund,
+      amount: -refund.amount,
       paymentMethod: "refund",
       paymentDate: now,
       transactionId: refund.refundId,
-      paymentDetails: { refundOf: refund.of, fee: quote.fee },
+      paymentDetails: { refundOf: refund.of, fee: booking.totalCost - refund.amount },
     })
     .onConflictDoNothing()
     .run();

@@ -95,15 +95,21 @@ function paidBooking(overrides: Partial<BookingRequest> = {}) {
   return paid.booking;
 }
 
+/** The provider's contract: one refund per booking; asking again returns the one made. */
 function fakeProvider(options: { fail?: boolean } = {}) {
   const refunds: RefundRequest[] = [];
+  const made = new Map<number, { refundId: string; amount: number }>();
   const settings: CancellationSettings = {
     feePercent: 50,
     provider: {
       async refund(refund) {
         if (options.fail) throw new PaymentServiceError("The payment service is down.");
         refunds.push(refund);
-        return { refundId: `refund_${refund.bookingId}_${refund.amount}` };
+        const earlier = made.get(refund.bookingId);
+        if (earlier) return earlier;
+        const fresh = { refundId: `refund_${refund.bookingId}`, amount: refund.amount };
+        made.set(refund.bookingId, fresh);
+        return fresh;
       },
       async closeCheckout() {},
     },
@@ -170,7 +176,7 @@ describe("cancelling", () => {
       .where(eq(payments.bookingId, booking.id))
       .all()
       .find((row) => row.amount < 0);
-    expect(refundRow).toMatchObject({ amount: -400, transactionId: `refund_${booking.id}_400` });
+    expect(refundRow).toMatchObject({ amount: -400, transactionId: `refund_${booking.id}` });
     expect(paidFor(booking.id)).toBe(0);
     expect(outboxFor(booking.id, "booking-cancelled")[0]?.text).toContain("full $400");
   });
@@ -247,6 +253,48 @@ describe("cancelling", () => {
     await expect(cancelOwnBooking(input, BOOKED_AT, settings)).rejects.toMatchObject({
       kind: "not-cancellable",
     });
+  });
+
+  it("records a refund an earlier attempt made but never recorded, as it was made", async () => {
+    const booking = paidBooking();
+    const { settings } = fakeProvider();
+    // An attempt more than 24 hours ahead refunded in full, then crashed before its writes.
+    await settings.provider.refund({
+      bookingId: booking.id,
+      paymentTransactionId: `charge_${booking.id}`,
+      amount: 400,
+    });
+    // Retried inside the 24 hours, where a new quote would keep a fee.
+    const { quote } = await cancelOwnBooking(
+      { bookingId: booking.id, userId: customer.id },
+      booking.startsAt - DAY + HOUR,
+      settings,
+    );
+    expect(quote).toEqual({ kind: "full", paid: 400, fee: 0, refund: 400 });
+    expect(paidFor(booking.id)).toBe(0);
+    expect(getBooking(booking.id)?.status).toBe("CANCELLED");
+  });
+
+  it("refuses a retainer package while other sessions use its hours", async () => {
+    const purchase = paidBooking({ isRetainer: true, hoursNeeded: 2 });
+    const drawing = createBooking(
+      customer,
+      request({ recordingDate: day(1), hoursNeeded: 2 }),
+      BOOKED_AT,
+      SETTINGS,
+    );
+    const { refunds, settings } = fakeProvider();
+    const cancelPurchase = () =>
+      cancelOwnBooking({ bookingId: purchase.id, userId: customer.id }, BOOKED_AT, settings);
+    await expect(cancelPurchase()).rejects.toMatchObject({
+      kind: "not-cancellable",
+      message: expect.stringContaining("Other sessions use hours of this retainer package"),
+    });
+    expect(refunds).toEqual([]);
+    // Once those sessions are cancelled, the package may go too.
+    await cancelOwnBooking({ bookingId: drawing.id, userId: customer.id }, BOOKED_AT, settings);
+    const { quote } = await cancelPurchase();
+    expect(quote).toMatchObject({ kind: "full", refund: 999 });
   });
 
   it("treats another customer's booking as missing", async () => {

@@ -128,7 +128,7 @@ function RefundSummary({ quote, feePercent }: { quote: RefundQuote; feePercent: 
     <>
       <p>
         {quote.kind === "full"
-          ? "The session is more than 24 hours away, so you get a full refund."
+          ? "The session is at least 24 hours away, so you get a full refund."
           : `The session starts in less than 24 hours, so a cancellation fee of ${feePercent}% of what you paid is kept.`}
       </p>
       <dl className="mt-4 space-y-2 rounded-xl bg-paper p-4 ring-1 ring-line">

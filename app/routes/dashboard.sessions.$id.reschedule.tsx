@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { useMemo } from "react";
 import { data, Form, Link, useNavigation, useSubmit } from "react-router";
 import { StartTimeSelect } from "../components/booking/start-time-select";
-import { ErrorList } from "../components/ui/field";
+import { ErrorList, FormErrors } from "../components/ui/field";
 import { HydratedField } from "../components/ui/hydrated-field";
 import { RouteDialog } from "../components/ui/route-dialog";
 import { useSchemaForm } from "../components/ui/use-schema-form";
@@ -153,7 +153,7 @@ function RescheduleForm({
   return (
     <Form method="post" preventScrollReset {...getFormProps(form)} className="mt-4 space-y-4">
       <HydratedField />
-      <ErrorList id={form.errorId} errors={form.errors} />
+      <FormErrors id={form.errorId} errors={form.errors} />
       <div>
         <label htmlFor={fields.recordingDate.id} className="field-label">
           New date
@@ -172,7 +172,8 @@ function RescheduleForm({
             const date = event.currentTarget.value;
             // The free times of the new date come from this route's loader, which leaves
             // the session's own slot out.
-            if (/^\d{4}-\d{2}-\d{2}$/.test(date)) {
+            // A year being typed (0002-…) is not a date to look up yet.
+            if (/^\d{4}-\d{2}-\d{2}$/.test(date) && date >= earliestDate) {
               submit(
                 { recordingDate: date },
                 { method: "get", replace: true, preventScrollReset: true },

@@ -42,7 +42,7 @@ export function shouldRevalidate({
 }: ShouldRevalidateFunctionArgs) {
   // Runs in the browser: the dashboard's own parameters, compared as written.
   const view = (url: URL) =>
-    `${url.searchParams.get("tab") ?? "bookings"}/${url.searchParams.get("list") ?? "upcoming"}`;
+    ["tab", "list", "paid"].map((name) => url.searchParams.get(name) ?? "").join("/");
   const quiet = (!formMethod || formMethod === "GET") && actionResult === undefined;
   const inDialog = currentUrl.pathname !== "/dashboard" || nextUrl.pathname !== "/dashboard";
   if (quiet && inDialog && view(currentUrl) === view(nextUrl)) return false;
@@ -62,14 +62,16 @@ export const meta: Route.MetaFunction = () => [
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   return (
     <>
+      {/* First in the document: without JavaScript an open dialog is not modal, and the
+          keyboard must reach it before the page it covers. */}
+      <Outlet />
+      {loaderData.paid ? <PaidDialog paid={loaderData.paid} /> : null}
       <LandingPage
         user={loaderData.user}
         bookingForm={loaderData.bookingForm}
         dashboard={loaderData.dashboard}
         dashboardFirst
       />
-      <Outlet />
-      {loaderData.paid ? <PaidDialog paid={loaderData.paid} /> : null}
     </>
   );
 }

@@ -11,6 +11,7 @@ import {
 } from "../components/chat/messenger";
 import { getUser } from "../services/auth.server";
 import { publicEnv } from "../services/env.server";
+import { chatUser } from "../services/chat.server";
 import type { Route } from "./+types/intercom-test";
 
 /**
@@ -22,7 +23,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   const user = await getUser(request);
   return {
     appId: publicEnv().intercomAppId,
-    user: user ? { id: user.id, username: user.username } : null,
+    signedInAs: user?.username ?? null,
+    chatUser: chatUser(user),
   };
 }
 
@@ -34,7 +36,7 @@ const STATUS_TEXT: Record<MessengerStatus, string> = {
 };
 
 export default function IntercomTest({ loaderData }: Route.ComponentProps) {
-  const { appId, user } = loaderData;
+  const { appId, signedInAs, chatUser: user } = loaderData;
   const status = useSyncExternalStore(subscribeMessenger, messengerStatus, serverMessengerStatus);
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
@@ -56,7 +58,7 @@ export default function IntercomTest({ loaderData }: Route.ComponentProps) {
           {appId ? <code className="font-mono">{appId}</code> : "not configured"}
         </Row>
         <Row label="Login state" testId="chat-login-state">
-          {user ? `Signed in as ${user.username}` : "Signed out"}
+          {signedInAs ? `Signed in as ${signedInAs}` : "Signed out"}
         </Row>
       </dl>
 

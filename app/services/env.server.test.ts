@@ -30,6 +30,22 @@ describe("parseEnv", () => {
     ).toBe("sandbox");
   });
 
+  it("requires Intercom's identity secret in production when the chat is on", () => {
+    const production = {
+      NODE_ENV: "production",
+      SESSION_SECRET: secret,
+      PAYMENT_PROVIDER: "sandbox",
+    };
+    expect(() => parseEnv({ ...production, INTERCOM_APP_ID: "abc123" })).toThrow(
+      /INTERCOM_IDENTITY_SECRET/,
+    );
+    expect(
+      parseEnv({ ...production, INTERCOM_APP_ID: "abc123", INTERCOM_IDENTITY_SECRET: "s" })
+        .INTERCOM_APP_ID,
+    ).toBe("abc123");
+    expect(parseEnv({ INTERCOM_APP_ID: "abc123" }).INTERCOM_APP_ID).toBe("abc123");
+  });
+
   it("requires Stripe keys when Stripe is chosen", () => {
     expect(() => parseEnv({ PAYMENT_PROVIDER: "stripe" })).toThrow(
       /STRIPE_SECRET_KEY[\s\S]*STRIPE_WEBHOOK_SECRET/,

@@ -26,6 +26,8 @@ const schema = z
     SMTP_URL: z.url().optional(),
     MAIL_FROM: z.string().default("Atlanta Podcast & Video Studio <bookings@studio.example>"),
     INTERCOM_APP_ID: z.string().optional(),
+    /** Intercom's identity verification secret: signs the user id the widget starts with. */
+    INTERCOM_IDENTITY_SECRET: z.string().optional(),
     HOLD_MINUTES: z.coerce
       .number()
       .int()
@@ -44,6 +46,14 @@ const schema = z
           code: "custom",
           path: ["SESSION_SECRET"],
           message: "is required in production and must be at least 32 characters",
+        });
+      }
+      if (env.INTERCOM_APP_ID && !env.INTERCOM_IDENTITY_SECRET) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["INTERCOM_IDENTITY_SECRET"],
+          message:
+            "is required in production when INTERCOM_APP_ID is set (without it anyone could open another customer's chat)",
         });
       }
       if (!env.PAYMENT_PROVIDER) {

@@ -41,12 +41,9 @@ export async function takeAttempt(name: RateLimitName, key: string): Promise<num
   }
 }
 
-/** The seconds to wait when `key` has no attempts left, or null; takes none itself. */
-export async function attemptsUsedUp(name: RateLimitName, key: string): Promise<number | null> {
-  const limiter = limiters[name];
-  const state = await limiter.get(key);
-  if (!state || state.consumedPoints < limiter.points) return null;
-  return Math.max(1, Math.ceil(state.msBeforeNext / 1000));
+/** Gives back an attempt taken for a request that turned out right (a correct password). */
+export async function giveBackAttempt(name: RateLimitName, key: string): Promise<void> {
+  await limiters[name].reward(key, 1);
 }
 
 export function tooManyAttemptsMessage(retryAfterSeconds: number) {

@@ -1,4 +1,6 @@
+import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { actorsFor } from "../setup/actors";
 import { serverForThisFile } from "../setup/server-for-this-file";
 
 /**
@@ -7,7 +9,9 @@ import { serverForThisFile } from "../setup/server-for-this-file";
  * Without one: support-api.test.ts.
  */
 const APP_ID = "test-app-42";
-const server = serverForThisFile({ INTERCOM_APP_ID: APP_ID });
+const SECRET = "intercom-identity-secret-for-tests";
+const server = serverForThisFile({ INTERCOM_APP_ID: APP_ID, INTERCOM_IDENTITY_SECRET: SECRET });
+const { signUp } = actorsFor(server);
 
 describe("the chat widget with an app id", () => {
   it("allows Intercom's hosts in the policy of pages, not of JSON answers", async () => {
@@ -29,5 +33,18 @@ describe("the chat widget with an app id", () => {
     expect(html).toContain(APP_ID);
     expect(html).not.toContain("not configured");
     expect(html).toContain("The chat needs JavaScript");
+  });
+
+  it("starts a signed-in customer's chat with their id signed by the server, never the secret", async () => {
+    const customer = await signUp();
+    const html = await (
+      await fetch(`${server.url}/`, { headers: { Cookie: customer.cookie } })
+    ).text();
+    const hash = createHmac("sha256", SECRET).update(String(customer.id)).digest("hex");
+    expect(html).toContain(hash);
+    expect(html).not.toContain(SECRET);
+    // A visitor's page carries no identity at all.
+    const visitor = await (await fetch(`${server.url}/`)).text();
+    expect(visitor).not.toContain(hash);
   });
 });

@@ -659,12 +659,32 @@ describe("cancelling with Stripe", () => {
 
     const [call] = stripe.requestsTo("POST", "/v1/refunds");
     expect(call?.params).toMatchObject({ payment_intent: intent, amount: "15000" });
-    expect(call?.idempotencyKey).toBe(`refund-booking-${booking.id}-150`);
+    expect(call?.idempotencyKey).toBe(`refund-booking-${booking.id}`);
     expect(stripe.refunds).toHaveLength(1);
     const refund = paymentsOf(booking.id).find((row) => row.amount < 0);
     expect(refund).toMatchObject({ amount: -150, transactionId: stripe.refunds[0]?.id });
     expect(reload(booking.id).status).toBe("CANCELLED");
     expectCleanLogs();
+  });
+
+  it("records a refund Stripe already made for the booking instead of refunding again", async () => {
+    const { booking, sessionId } = await paidBooking();
+    const intent = stripe.sessions.get(sessionId)?.payment_intent ?? "";
+    // An earlier attempt refunded in full at Stripe, then failed before recording it.
+    await paymentProvider().refund({
+      bookingId: booking.id,
+      paymentTransactionId: intent,
+      amount: 150,
+    });
+    expect(stripe.refunds).toHaveLength(1);
+    const { quote } = await cancelOwnBooking(
+      { bookingId: booking.id, userId: booking.userId },
+      booking.startsAt - 23 * 3_600_000,
+      settings(),
+    );
+    expect(stripe.refunds).toHaveLength(1);
+    expect(quote).toMatchObject({ kind: "full", refund: 150 });
+    expect(paymentsOf(booking.id).reduce((sum, row) => sum + row.amount, 0)).toBe(0);
   });
 
   it("keeps the fee inside 24 hours: refunds half of what was paid", async () => {

@@ -204,6 +204,20 @@ export function createStripeMock() {
       return HttpResponse.json(refund);
     }),
 
+    http.get(`${STRIPE_API}/v1/refunds`, ({ request }) => {
+      const query = new URL(request.url).searchParams;
+      const entry = record(request, Object.fromEntries(query));
+      if (!entry.authorization?.startsWith("Bearer sk_test_")) {
+        return stripeError(401, "invalid_request_error", "Invalid API Key provided");
+      }
+      if (state.outage) return outageResponse(null, "");
+      const intent = query.get("payment_intent");
+      const data = refunds
+        .filter((refund) => !intent || refund.payment_intent === intent)
+        .reverse();
+      return HttpResponse.json({ object: "list", url: "/v1/refunds", has_more: false, data });
+    }),
+
     // Expiring an open session; a complete or expired one cannot be expired.
     http.post(
       `${STRIPE_API}/v1/checkout/sessions/:id/expire`,

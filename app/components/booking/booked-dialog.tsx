@@ -8,10 +8,10 @@ import { useModalWhenHydrated } from "../ui/use-modal-when-hydrated";
  */
 export function BookedDialog() {
   const ref = useRef<HTMLDialogElement>(null);
-  useModalWhenHydrated(ref);
+  const modal = useModalWhenHydrated(ref);
   return (
     <>
-      <div aria-hidden="true" className="fixed inset-0 z-40 bg-night/60" />
+      {modal ? null : <div aria-hidden="true" className="fixed inset-0 z-40 bg-night/60" />}
       <dialog
         ref={ref}
         open

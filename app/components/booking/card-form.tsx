@@ -3,7 +3,7 @@ import { useMemo } from "react";
 import { Form, useNavigation } from "react-router";
 import { cardFormSchema, formatExpiry, SANDBOX_CARDS, studioMonth } from "../../domain/card";
 import { formatDollars } from "../../domain/pricing";
-import { ErrorList, Field } from "../ui/field";
+import { ErrorList, Field, FormErrors } from "../ui/field";
 import { HydratedField } from "../ui/hydrated-field";
 import { type FormReply, useSchemaForm } from "../ui/use-schema-form";
 
@@ -68,7 +68,7 @@ function CardForm({
         </div>
       ) : null}
       <HydratedField />
-      <ErrorList id={form.errorId} errors={form.errors} />
+      <FormErrors id={form.errorId} errors={form.errors} />
       <input type="hidden" name="paymentMethod" value="card" />
       <Field label="Cardholder name" meta={fields.cardName} type="text" autoComplete="cc-name" />
       <Field

@@ -1,4 +1,5 @@
 import { useEffect } from "react";
+import type { ChatUser } from "../../services/chat.server";
 import { syncMessenger } from "./messenger";
 
 /**
@@ -6,18 +7,14 @@ import { syncMessenger } from "./messenger";
  * hydration (it never competes with the page's own first load), and follows sign-in and
  * sign-out. Renders nothing: the widget draws its own launcher.
  */
-export function ChatWidget({
-  appId,
-  user,
-}: {
-  appId: string | null;
-  user: { id: number; username: string } | null;
-}) {
+export function ChatWidget({ appId, user }: { appId: string | null; user: ChatUser | null }) {
   const userId = user?.id;
   const username = user?.username;
+  const hash = user?.hash ?? null;
   useEffect(() => {
     if (!appId) return;
-    const person = userId === undefined || username === undefined ? null : { id: userId, username };
+    const person =
+      userId === undefined || username === undefined ? null : { id: userId, username, hash };
     const run = () => void syncMessenger(appId, person);
     if (typeof window.requestIdleCallback === "function") {
       const handle = window.requestIdleCallback(run, { timeout: 3000 });
@@ -25,6 +22,6 @@ export function ChatWidget({
     }
     const timer = window.setTimeout(run, 1);
     return () => window.clearTimeout(timer);
-  }, [appId, userId, username]);
+  }, [appId, userId, username, hash]);
   return null;
 }

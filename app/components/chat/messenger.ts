@@ -9,7 +9,7 @@ type Sdk = typeof import("@intercom/messenger-js-sdk");
 
 /** idle: not started (no app id, no JavaScript yet); ready: the widget script has loaded. */
 export type MessengerStatus = "idle" | "loading" | "ready" | "failed";
-export type MessengerUser = { id: number; username: string } | null;
+export type MessengerUser = { id: number; username: string; hash: string | null } | null;
 
 /** The id of the script element the SDK adds for the widget. */
 const WIDGET_SCRIPT_ID = "_intercom_npm_loader";
@@ -61,12 +61,25 @@ async function start(appId: string, user: MessengerUser, restart: boolean) {
     setStatus("failed");
     return;
   }
+  // user_hash: Intercom's identity verification, signed by the server (services/chat.server).
   const settings = user
-    ? { app_id: appId, user_id: String(user.id), name: user.username }
+    ? {
+        app_id: appId,
+        user_id: String(user.id),
+        name: user.username,
+        ...(user.hash ? { user_hash: user.hash } : {}),
+      }
     : { app_id: appId };
   if (startedFor === undefined) {
     messenger.Intercom(settings);
     watchWidgetScript();
+    // Signing out reloads the page, so the switch below never ran for it: whoever used the
+    // messenger last in this browser is remembered, and their conversations cleared here.
+    const previous = lastIdentity();
+    if (previous !== undefined && previous !== identity) {
+      messenger.shutdown();
+      messenger.boot(settings);
+    }
   } else {
     // A shutdown clears the previous person's conversations from this browser (Intercom's
     // advice on logout), so a shared computer never shows them to the next person.
@@ -75,6 +88,27 @@ async function start(appId: string, user: MessengerUser, restart: boolean) {
   }
   startedFor = identity;
   startedApp = appId;
+  rememberIdentity(identity);
+}
+
+const LAST_IDENTITY_KEY = "studio-chat-identity";
+
+/** Who last used the messenger in this browser ("" for a visitor); undefined if unknown. */
+function lastIdentity(): string | null | undefined {
+  try {
+    const stored = window.localStorage.getItem(LAST_IDENTITY_KEY);
+    return stored === null ? undefined : stored === "" ? null : stored;
+  } catch {
+    return undefined; // storage blocked: nothing known, nothing to clear
+  }
+}
+
+function rememberIdentity(identity: string | null) {
+  try {
+    window.localStorage.setItem(LAST_IDENTITY_KEY, identity ?? "");
+  } catch {
+    // storage blocked: the next page load cannot tell, as before
+  }
 }
 
 /** Starts the messenger for this person, or switches it when they signed in or out. */

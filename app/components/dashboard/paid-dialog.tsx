@@ -16,10 +16,10 @@ export function PaidDialog({
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const navigate = useNavigate();
-  useModalWhenHydrated(ref);
+  const modal = useModalWhenHydrated(ref);
   return (
     <>
-      <div aria-hidden="true" className="fixed inset-0 z-40 bg-night/60" />
+      {modal ? null : <div aria-hidden="true" className="fixed inset-0 z-40 bg-night/60" />}
       <dialog
         ref={ref}
         open
@@ -43,7 +43,7 @@ export function PaidDialog({
         </p>
         <h3 className="mt-6 font-display text-base font-bold">What happens next</h3>
         <ol className="mt-2 list-decimal space-y-2 pl-5 text-[0.9375rem]">
-          <li>Our staff review your booking, usually within one business day.</li>
+          <li>Our staff review your booking next.</li>
           <li>You get an e-mail confirmation once it is confirmed.</li>
           <li>Your session's details are in My Sessions at any time: choose View on its row.</li>
         </ol>

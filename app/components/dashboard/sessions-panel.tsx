@@ -1,3 +1,4 @@
+// biome-ignore-all lint/a11y/noRedundantRoles: the table turns into cards (display: block) below 1280 px, where Safari and VoiceOver drop the implicit table roles; the explicit ones keep each cell tied to its column.
 import type { ReactNode } from "react";
 import { Link, useLocation, useSearchParams } from "react-router";
 import { formatDollars } from "../../domain/pricing";
@@ -38,7 +39,7 @@ export function SessionsPanel({ data }: { data: SessionsTabData }) {
               <Link
                 to={`/dashboard?tab=bookings${list.id === "past" ? "&list=past" : ""}`}
                 preventScrollReset={pathname === "/dashboard"}
-                aria-current={active === list.id ? "page" : undefined}
+                aria-current={pathname === "/dashboard" && active === list.id ? "page" : undefined}
                 className="inline-flex items-center gap-2 rounded-full px-4 py-2 text-sm font-semibold text-ink-soft hover:text-ink aria-[current=page]:bg-white aria-[current=page]:text-ink aria-[current=page]:shadow-sm aria-[current=page]:ring-1 aria-[current=page]:ring-line"
               >
                 {list.label}
@@ -81,14 +82,15 @@ function SessionsTable({
   list: SessionList;
 }) {
   return (
-    <table className="mt-6 w-full text-left text-[0.9375rem] max-xl:block xl:text-sm">
+    <table role="table" className="mt-6 w-full text-left text-[0.9375rem] max-xl:block xl:text-sm">
       <caption className="sr-only">{caption}</caption>
-      <thead className="max-xl:sr-only">
-        <tr className="border-b border-line text-sm text-ink-soft">
+      <thead role="rowgroup" className="max-xl:sr-only">
+        <tr role="row" className="border-b border-line text-sm text-ink-soft">
           {COLUMNS.map((column) => (
             <th
               key={column}
               scope="col"
+              role="columnheader"
               className={`pb-3 align-bottom font-semibold ${column === "Total" ? "text-right" : ""} ${column === "Actions" ? "pl-1 text-right" : "pr-3"}`}
             >
               {column}
@@ -96,13 +98,14 @@ function SessionsTable({
           ))}
         </tr>
       </thead>
-      <tbody className="max-xl:grid max-xl:gap-3 md:max-xl:grid-cols-2">
+      <tbody role="rowgroup" className="max-xl:grid max-xl:gap-3 md:max-xl:grid-cols-2">
         {rows.map((row) => (
           <tr
             key={row.id}
+            role="row"
             className="border-line max-xl:block max-xl:rounded-xl max-xl:border max-xl:p-4 xl:border-b xl:last:border-b-0"
           >
-            <td className="py-4 pr-3 align-top max-xl:block max-xl:pt-0 max-xl:pb-2">
+            <td role="cell" className="py-4 pr-3 align-top max-xl:block max-xl:pt-0 max-xl:pb-2">
               <span className="block font-semibold whitespace-nowrap">{row.date}</span>
               <span className="block text-sm text-ink-soft">{row.time}</span>
             </td>
@@ -119,7 +122,10 @@ function SessionsTable({
                 </span>
               ) : null}
             </Cell>
-            <td className="py-4 pl-1 align-top max-xl:block max-xl:pt-3 max-xl:pl-0 xl:text-right">
+            <td
+              role="cell"
+              className="py-4 pl-1 align-top max-xl:block max-xl:pt-3 max-xl:pl-0 xl:text-right"
+            >
               <RowActions row={row} list={list} />
             </td>
           </tr>
@@ -141,6 +147,7 @@ function Cell({
 }) {
   return (
     <td
+      role="cell"
       className={`py-4 pr-3 align-top max-xl:flex max-xl:items-baseline max-xl:justify-between max-xl:gap-4 max-xl:py-1.5 max-xl:pr-0 ${className}`}
     >
       <span aria-hidden="true" className="text-sm text-ink-soft xl:hidden">
@@ -165,27 +172,34 @@ function RowActions({ row, list }: { row: SessionRow; list: SessionList }) {
     </span>
   );
   const to = (path = "") => `/dashboard/sessions/${row.id}${path}`;
+  // On /dashboard the dialog opens over the list where it is; from the foot of / the
+  // dashboard page opens at its top, where the list comes first.
+  const keepScroll = useLocation().pathname === "/dashboard";
   return (
     <div className="flex flex-wrap gap-2 xl:flex-col xl:items-end">
       {row.payable ? (
-        <Link to={to("/pay")} preventScrollReset className={PRIMARY}>
+        <Link to={to("/pay")} preventScrollReset={keepScroll} className={PRIMARY}>
           Pay Now{which}
         </Link>
       ) : (
         // From Past Sessions the dialog keeps that list behind it and closes back to it.
-        <Link to={to(list === "past" ? "?list=past" : "")} preventScrollReset className={SECONDARY}>
+        <Link
+          to={to(list === "past" ? "?list=past" : "")}
+          preventScrollReset={keepScroll}
+          className={SECONDARY}
+        >
           View{which}
         </Link>
       )}
       {list === "upcoming" && row.reschedulable ? (
-        <Link to={to("/reschedule")} preventScrollReset className={SECONDARY}>
+        <Link to={to("/reschedule")} preventScrollReset={keepScroll} className={SECONDARY}>
           Reschedule{which}
         </Link>
       ) : null}
       {list === "upcoming" && row.cancellable ? (
         <Link
           to={to("/cancel")}
-          preventScrollReset
+          preventScrollReset={keepScroll}
           className={`${ACTION} text-brand-700 ring-1 ring-brand-700/40 hover:bg-brand-50`}
         >
           Cancel{which}

@@ -3,8 +3,8 @@ import type { PublicUser } from "../../models/user.server";
 import type { SupportTabData } from "../../services/dashboard/support.server";
 
 /**
- * The dashboard section is part of the landing page's bundle, and this tab's form brings
- * conform and zod: it loads as its own chunk, only when the tab is open. The server renders
+ * This tab's form brings conform and zod, which the other tabs do not need: it loads as its
+ * own chunk, only when the tab is open. The server renders
  * it whole (the document waits for every Suspense boundary), so the tab works without
  * JavaScript and hydrates once its chunk arrives.
  */

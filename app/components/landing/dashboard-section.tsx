@@ -72,7 +72,10 @@ export function DashboardSection({
                       // Switching tabs on /dashboard keeps the page where it is; from / the
                       // dashboard page opens at its top, where this section comes first.
                       preventScrollReset={pathname === "/dashboard"}
-                      aria-current={active === tab.id ? "page" : undefined}
+                      // Only /dashboard is the page these links lead to; on / they lead away.
+                      aria-current={
+                        pathname === "/dashboard" && active === tab.id ? "page" : undefined
+                      }
                       className="-mb-px inline-block border-b-2 border-transparent px-3 py-4 font-semibold text-ink-soft hover:text-ink aria-[current=page]:border-brand-600 aria-[current=page]:text-ink sm:px-4"
                     >
                       {tab.label}

@@ -1,6 +1,19 @@
 import { type FieldMetadata, getInputProps } from "@conform-to/react";
 import type { InputHTMLAttributes } from "react";
 
+/**
+ * A whole form's errors (a declined card, a slot taken meanwhile), in a live region that is
+ * always there, so a message that appears in it is read out, also inside a modal dialog where
+ * the page's toasts cannot be reached.
+ */
+export function FormErrors({ id, errors }: { id?: string; errors?: string[] | null }) {
+  return (
+    <div role="alert">
+      <ErrorList id={id} errors={errors} />
+    </div>
+  );
+}
+
 /** The errors of one field, announced and tied to its input by id. */
 export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {
   if (!errors?.length) return null;

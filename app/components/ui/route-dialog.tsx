@@ -23,10 +23,12 @@ export function RouteDialog({
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const navigate = useNavigate();
-  useModalWhenHydrated(ref);
+  const modal = useModalWhenHydrated(ref);
   return (
     <>
-      <div aria-hidden="true" className="fixed inset-0 z-40 bg-night/60 print:hidden" />
+      {modal ? null : (
+        <div aria-hidden="true" className="fixed inset-0 z-40 bg-night/60 print:hidden" />
+      )}
       <dialog
         ref={ref}
         open

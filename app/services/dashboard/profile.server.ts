@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { RouterContextProvider } from "react-router";
 import { passwordChangeSchema, profileSchema, WRONG_CURRENT_PASSWORD } from "../../domain/account";
 import { changePassword, type PublicUser, updateProfile } from "../../models/user.server";
-import { attemptsUsedUp, takeAttempt, tooManyAttemptsMessage } from "../rate-limit.server";
+import { giveBackAttempt, takeAttempt, tooManyAttemptsMessage } from "../rate-limit.server";
 import { sessionCookieFor } from "../session.server";
 import { redirectWithSuccess, replyWithToast } from "../toast.server";
 
@@ -69,7 +69,9 @@ export async function profileAction(
       return refuse("password", reply, firstError(reply.error) ?? "Failed to change password", 400);
     }
     const limitKey = `user:${user.id}`;
-    const wait = await attemptsUsedUp("password", limitKey);
+    // The attempt is taken before the password is checked (and given back when it was right),
+    // so guesses sent in parallel are all counted.
+    const wait = await takeAttempt("password", limitKey);
     if (wait !== null) {
       const message = tooManyAttemptsMessage(wait);
       const reply = submission.reply({ formErrors: [message], hideFields: PASSWORD_FIELDS });
@@ -78,13 +80,13 @@ export async function profileAction(
     const { currentPassword, newPassword } = submission.value;
     const change = await changePassword(user.id, currentPassword, newPassword);
     if (change.status === "wrong-password") {
-      await takeAttempt("password", limitKey);
       const reply = submission.reply({
         fieldErrors: { currentPassword: [WRONG_CURRENT_PASSWORD] },
         hideFields: PASSWORD_FIELDS,
       });
       return refuse("password", reply, WRONG_CURRENT_PASSWORD, 400);
     }
+    await giveBackAttempt("password", limitKey);
     return redirectWithSuccess(
       PROFILE_TAB,
       { message: "Password changed", description: "Your other sessions have been signed out." },

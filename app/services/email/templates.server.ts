@@ -326,7 +326,10 @@ export function bookingCancelledEmail({
   const money: Record<RefundQuote["kind"], string> = {
     unpaid: "Nothing was paid for this booking, so there is nothing to refund.",
     full: `We are refunding the full ${formatDollars(quote.refund)} to your card. Refunds usually reach your account within 5 to 10 business days.`,
-    late: `As the session was cancelled less than 24 hours before it started, a cancellation fee of ${formatDollars(quote.fee)} is kept. We are refunding the remaining ${formatDollars(quote.refund)} to your card; refunds usually reach your account within 5 to 10 business days.`,
+    late:
+      quote.refund > 0
+        ? `As the session was cancelled less than 24 hours before it started, a cancellation fee of ${formatDollars(quote.fee)} is kept. We are refunding the remaining ${formatDollars(quote.refund)} to your card; refunds usually reach your account within 5 to 10 business days.`
+        : `As the session was cancelled less than 24 hours before it started, the ${formatDollars(quote.fee)} you paid is kept as the cancellation fee.`,
   };
   return render({
     subject: `Your session on ${sessionDay(booking)} is cancelled`,

@@ -37,10 +37,11 @@ export interface PaymentProvider {
   /** The success page's `session_id`: paid or not, fulfilling the booking if it was. */
   verifyCheckout(sessionId: string): Promise<CheckoutVerification>;
   /**
-   * Refunds `amount` of a payment and returns the refund's reference. Idempotent: asking again
-   * for the same booking and amount returns the same refund, never a second one.
+   * Refunds `amount` of a payment and returns the refund made. One refund per booking: when
+   * one was already made (an attempt whose recording failed), that one is returned as it was,
+   * amount included, and no second refund is made.
    */
-  refund(request: RefundRequest): Promise<{ refundId: string }>;
+  refund(request: RefundRequest): Promise<{ refundId: string; amount: number }>;
   /**
    * Before an unpaid booking is cancelled: closes any hosted checkout still open for it, so it
    * cannot be paid afterwards, and records a payment that completed meanwhile.

@@ -70,10 +70,10 @@ export const sandboxProvider: PaymentProvider = {
   async createHostedCheckout() {
     throw new Error("The sandbox takes cards on the app's own checkout page");
   },
-  // The sandbox moves no money: the refund's reference is fixed per booking and amount, so a
-  // repeated request names the same refund (and the unique transaction id keeps one row).
+  // The sandbox moves no money: the refund's reference is fixed per booking, so a repeated
+  // request names the same refund (and the unique transaction id keeps one row).
   async refund({ bookingId, amount }) {
-    return { refundId: `${SANDBOX_TRANSACTION_PREFIX}refund_${bookingId}_${amount}` };
+    return { refundId: `${SANDBOX_TRANSACTION_PREFIX}refund_${bookingId}`, amount };
   },
   // Its checkout is the app's own form: nothing stays open elsewhere.
   async closeCheckout() {},

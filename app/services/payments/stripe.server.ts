@@ -394,17 +394,26 @@ export const CANCEL_UNAVAILABLE_MESSAGE =
 
 async function refundPayment(stripe: Stripe, request: RefundRequest) {
   try {
+    // A refund already made for this charge (its recording failed) is the refund: found and
+    // returned rather than made again, whatever the amount would be now.
+    const earlier = await stripe.refunds.list({
+      payment_intent: request.paymentTransactionId,
+      limit: 10,
+    });
+    const made = earlier.data.find(
+      (refund) => refund.status !== "failed" && refund.status !== "canceled",
+    );
+    if (made) return { refundId: made.id, amount: made.amount / 100 };
     const refund = await stripe.refunds.create(
       {
         payment_intent: request.paymentTransactionId,
         amount: request.amount * 100,
         metadata: { bookingId: String(request.bookingId) },
       },
-      // A retry of the same cancellation (a double submit, a crash before it was recorded)
-      // gets the same refund back instead of refunding twice.
-      { idempotencyKey: `refund-booking-${request.bookingId}-${request.amount}` },
+      // Two requests racing past the look-up above share the key: Stripe makes one refund.
+      { idempotencyKey: `refund-booking-${request.bookingId}` },
     );
-    return { refundId: refund.id };
+    return { refundId: refund.id, amount: refund.amount / 100 };
   } catch (error) {
     logError(`Stripe: could not refund booking ${request.bookingId}`, error);
     throw new PaymentServiceError(CANCEL_UNAVAILABLE_MESSAGE);
