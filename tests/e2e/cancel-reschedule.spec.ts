@@ -177,7 +177,13 @@ test.describe("cancelling and rescheduling", () => {
     const id = sessionOn(customer, date, time, "PENDING");
     await login(page, customer);
     await openRowAction(page, id, "Cancel");
-    await page.getByRole("link", { name: "Keep my session" }).click();
+    if (jsOn(testInfo)) {
+      // Escape closes the dialog and gives focus back to the link that opened it.
+      await page.keyboard.press("Escape");
+      await expect(page.locator(`a[href="/dashboard/sessions/${id}/cancel"]`)).toBeFocused();
+    } else {
+      await page.getByRole("link", { name: "Keep my session" }).click();
+    }
     await expect(page).toHaveURL(/\/dashboard\?tab=bookings$/);
     expect(row(id).status).toBe("PENDING");
     expect(netPaid(id)).toBe(400);
