@@ -11,6 +11,11 @@ import {
 import { paidConfirmation } from "../services/dashboard/sessions.server";
 import type { Route } from "./+types/dashboard";
 
+// The dashboard section is its own chunk (visitors of / never load it). This page always
+// shows it: fetching it as soon as the route's code runs lets hydration find it ready, instead
+// of a tab clicked early swapping the server's HTML for the loading text.
+if (typeof document !== "undefined") void import("../components/landing/dashboard-section");
+
 /**
  * /dashboard is the landing page opened on its dashboard section. The section is rendered
  * first, so the page opens on it with and without JavaScript (no scroll script needed). Its
