@@ -3,6 +3,7 @@ import { type Booking, bookingHistory, bookings, payments } from "../../db/schem
 import { db, writeTransaction } from "../db.server";
 import { canCancel, type RefundQuote, refundQuote } from "../domain/cancellation";
 import { formatDollars } from "../domain/pricing";
+import { sessionCalendarAttachment } from "../services/calendar.server";
 import { enqueueEmail } from "../services/email/outbox.server";
 import { bookingCancelledEmail } from "../services/email/templates.server";
 import { env } from "../services/env.server";
@@ -207,6 +208,8 @@ function recordCancellation(
       to: updated.email,
       bookingId: updated.id,
       ...bookingCancelledEmail({ booking: updated, quote }),
+      // A CANCELLED event with the same UID takes the session out of the customer's calendar.
+      attachments: [sessionCalendarAttachment(updated, env.APP_URL, now)],
     });
     return updated;
   });

@@ -178,7 +178,11 @@ describe("cancelling", () => {
       .find((row) => row.amount < 0);
     expect(refundRow).toMatchObject({ amount: -400, transactionId: `refund_${booking.id}` });
     expect(paidFor(booking.id)).toBe(0);
-    expect(outboxFor(booking.id, "booking-cancelled")[0]?.text).toContain("full $400");
+    const email = outboxFor(booking.id, "booking-cancelled")[0];
+    expect(email?.text).toContain("full $400");
+    const calendar = Buffer.from(email?.attachments?.[0]?.content ?? "", "base64").toString();
+    expect(calendar).toContain("STATUS:CANCELLED");
+    expect(calendar).toContain("METHOD:PUBLISH");
   });
 
   it("keeps the fee at 24 hours less one minute before the start", async () => {

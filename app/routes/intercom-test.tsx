@@ -40,7 +40,8 @@ export default function IntercomTest({ loaderData }: Route.ComponentProps) {
   const status = useSyncExternalStore(subscribeMessenger, messengerStatus, serverMessengerStatus);
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
-  const usable = Boolean(appId) && hydrated;
+  // A widget that failed to load (blocked, offline) has nothing to show or restart.
+  const usable = Boolean(appId) && hydrated && status !== "failed";
 
   return (
     <section aria-labelledby="intercom-test-title" className="mx-auto max-w-2xl px-5 py-16 sm:px-8">

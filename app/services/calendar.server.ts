@@ -1,4 +1,4 @@
-import ical, { ICalEventStatus } from "ical-generator";
+import ical, { ICalCalendarMethod, ICalEventStatus } from "ical-generator";
 import type { Booking } from "../../db/schema";
 import { sessionDate, sessionTimeRange } from "../domain/booking-display";
 import { formatDollars } from "../domain/pricing";
@@ -22,12 +22,16 @@ export function sessionCalendar(booking: Booking, appUrl: string, now = Date.now
   const calendar = ical({
     prodId: { company: STUDIO.name, product: "Bookings", language: "EN" },
     name: STUDIO.name,
+    method: ICalCalendarMethod.PUBLISH,
   });
   calendar.createEvent({
     id: `booking-${booking.id}@${new URL(appUrl).host}`,
     start: new Date(booking.startsAt),
     end: new Date(booking.endsAt),
     stamp: new Date(now),
+    // Calendar apps apply a file over an event with the same UID only when its sequence is
+    // higher: the second it was made in only grows (a move, a cancellation, a re-download).
+    sequence: Math.floor(now / 1000),
     summary: `Recording session at ${STUDIO.name}`,
     location: STUDIO_ADDRESS,
     url: `${appUrl}/dashboard/sessions/${booking.id}`,
