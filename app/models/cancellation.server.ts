@@ -20,8 +20,8 @@ import {
 /**
  * A customer cancelling their own session (product-decisions "Cancel, refund, reschedule").
  * The refund goes through the payment provider first, outside any transaction (a network
- * call must not hold the write lock); it is idempotent per booking and amount, so a double
- * submit or a retry after a crash gets the same refund back. Then one IMMEDIATE transaction
+ * call must not hold the write lock); there is one refund per booking, so a double submit or
+ * a retry after a crash gets the refund already made back instead of a second one. Then one IMMEDIATE transaction
  * cancels the booking, records the refund as a negative payment, gives back what the booking
  * took and queues the e-mail.
  */

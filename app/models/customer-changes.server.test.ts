@@ -21,7 +21,7 @@ import { toPublicUser } from "./user.server";
 /**
  * A customer cancelling (with refunds), rescheduling, and the reminders, against a real,
  * freshly migrated SQLite file. The payment provider is a recording fake with the provider's
- * contract: the same booking and amount give the same refund.
+ * contract: one refund per booking, returned again when asked again.
  */
 const SETTINGS: BookingSettings = { holdMinutes: 30, bufferMinutes: 0, appUrl: "https://t.test" };
 const BOOKED_AT = studioInstant("2026-12-01", "09:00");
