@@ -47,6 +47,11 @@ export default function SessionDetailsDialog({ loaderData }: Route.ComponentProp
               Request Cancellation
             </Link>
           ) : null}
+          {details.reschedulable ? (
+            <Link to={`${base}/reschedule`} preventScrollReset className="btn-secondary text-ink">
+              Reschedule
+            </Link>
+          ) : null}
           {details.payable ? (
             <Link to={`${base}/pay`} preventScrollReset className="btn-primary">
               Pay Now

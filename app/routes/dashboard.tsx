@@ -35,8 +35,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 /**
- * Opening, closing or filling in a session's dialog (its own GETs) leaves the dashboard under
- * it as it is; a form post, a redirect after one, or another tab reloads it.
+ * Opening or filling in a session's dialog (its own GETs) leaves the dashboard under it as it
+ * is; closing it, a form post, a redirect after one, or another tab reloads it.
  */
 export function shouldRevalidate({
   currentUrl,
@@ -46,11 +46,14 @@ export function shouldRevalidate({
   defaultShouldRevalidate,
 }: ShouldRevalidateFunctionArgs) {
   // Runs in the browser: the dashboard's own parameters, compared as written.
-  const view = (url: URL) =>
-    ["tab", "list", "paid"].map((name) => url.searchParams.get(name) ?? "").join("/");
+  const view = (url: URL) => {
+    const get = (name: string, fallback: string) => url.searchParams.get(name) ?? fallback;
+    return `${get("tab", "bookings")}/${get("list", "upcoming")}/${get("paid", "")}`;
+  };
   const quiet = (!formMethod || formMethod === "GET") && actionResult === undefined;
-  const inDialog = currentUrl.pathname !== "/dashboard" || nextUrl.pathname !== "/dashboard";
-  if (quiet && inDialog && view(currentUrl) === view(nextUrl)) return false;
+  // Closing one (back to /dashboard) reloads the list: a hold may have run out meanwhile.
+  const toDialog = nextUrl.pathname !== "/dashboard";
+  if (quiet && toDialog && view(currentUrl) === view(nextUrl)) return false;
   return defaultShouldRevalidate;
 }
 
