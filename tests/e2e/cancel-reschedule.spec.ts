@@ -178,7 +178,10 @@ test.describe("cancelling and rescheduling", () => {
     await login(page, customer);
     await openRowAction(page, id, "Cancel");
     if (jsOn(testInfo)) {
-      // Escape closes the dialog and gives focus back to the link that opened it.
+      // Escape closes the dialog (once hydrated, it is modal) and gives focus back to the link
+      // that leads to it.
+      const dialog = page.getByRole("dialog", { name: "Cancel this session?" });
+      await expect.poll(() => dialog.evaluate((node) => node.matches(":modal"))).toBe(true);
       await page.keyboard.press("Escape");
       await expect(page.locator(`a[href="/dashboard/sessions/${id}/cancel"]`)).toBeFocused();
     } else {

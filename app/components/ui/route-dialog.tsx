@@ -1,5 +1,5 @@
 import { type ReactNode, useId, useRef } from "react";
-import { Link, useNavigate } from "react-router";
+import { Link, useLocation, useNavigate } from "react-router";
 import { useModalWhenHydrated } from "./use-modal-when-hydrated";
 
 /**
@@ -23,7 +23,9 @@ export function RouteDialog({
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const navigate = useNavigate();
-  const modal = useModalWhenHydrated(ref);
+  // Without a known opener, focus goes back to the link on the list that leads here.
+  const { pathname, search } = useLocation();
+  const modal = useModalWhenHydrated(ref, `a[href="${pathname}${search}"]`);
   return (
     <>
       {modal ? null : (
