@@ -16,8 +16,25 @@ export default [
   route("checkout/:bookingId", "routes/checkout.tsx"),
   route("booking-success", "routes/booking-success.tsx"),
   route("intercom-test", "routes/intercom-test.tsx"),
-  route("admin", "routes/admin.tsx", { id: "admin" }),
-  route("admin/dashboard", "routes/admin.tsx", { id: "admin-dashboard" }),
+  // The control room: one layout (its own guard) and one file per tab; every child guards itself.
+  route("admin", "routes/admin/layout.tsx", [
+    index("routes/admin/index.tsx", { id: "admin-index" }),
+    route("dashboard", "routes/admin/index.tsx", { id: "admin-dashboard" }),
+    route("bookings", "routes/admin/bookings.tsx"),
+    route("sessions", "routes/admin/sessions.tsx"),
+    route("sales", "routes/admin/sales.tsx"),
+    route("users", "routes/admin/users.tsx"),
+    route("coupons", "routes/admin/coupons.tsx"),
+    route("services", "routes/admin/services.tsx"),
+    route("support", "routes/admin/support.tsx"),
+    route("blocked-times", "routes/admin/blocked-times.tsx"),
+    route("emails", "routes/admin/emails.tsx"),
+    // admin pages: workflow (bookings, sessions, calendar)
+    // admin pages: sales
+    // admin pages: users, coupons, services
+    // admin pages: support, blocked times, emails
+  ]),
+  // admin resources outside the layout: sales
   route("healthz", "routes/healthz.ts"),
   ...prefix("api", [
     route("user", "routes/api/user.ts"),
@@ -38,6 +55,10 @@ export default [
     route("payments/status", "routes/api/payments.status.ts"),
     route("payments/webhook", "routes/api/payments.webhook.ts"),
     route("tech-assistance", "routes/api/tech-assistance.ts"),
+    // admin API: workflow (bookings)
+    // admin API: sales (payments)
+    // admin API: users, coupons, services
+    // admin API: support (tech-assistance)
   ]),
   // /booking-canceled is specified to show the not-found screen, like any unknown path.
   route("*", "routes/not-found.tsx"),

@@ -115,6 +115,16 @@ const postOnly = (post: PerActor): Record<Method, PerActor> => ({
 
 const toAuth = redirect("/auth");
 const noAction = everyone(status(405));
+/** Admin pages: a visitor signs in, a customer is sent to their dashboard, an admin gets `admin`. */
+const adminOnly = (admin: Outcome): PerActor => ({
+  ...signedIn(toAuth, redirect("/dashboard")),
+  admin,
+});
+/** Admin JSON: 401 for a visitor, 403 for a customer, `admin` for an admin. */
+const adminApi = (admin: Outcome): PerActor => ({
+  ...signedIn(status(401), status(403)),
+  admin,
+});
 
 /** A valid profile whose business name is new on every call. */
 function profileFields(businessName: string) {
@@ -217,16 +227,26 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
   "/booking-success": { kind: "page", load: everyone(ok), action: noAction },
   // Public diagnostics of the chat widget: the app id is sent to every browser anyway.
   "/intercom-test": { kind: "page", load: everyone(ok), action: noAction },
-  "/admin": {
-    kind: "page",
-    load: { ...signedIn(toAuth, redirect("/dashboard")), admin: ok },
-    action: noAction,
-  },
+  // The control room: a visitor signs in, a customer goes back to their dashboard.
+  "/admin": { kind: "page", load: adminOnly(redirect("/admin/bookings")), action: noAction },
   "/admin/dashboard": {
     kind: "page",
-    load: { ...signedIn(toAuth, redirect("/dashboard")), admin: ok },
+    load: adminOnly(redirect("/admin/bookings")),
     action: noAction,
   },
+  "/admin/bookings": { kind: "page", load: adminOnly(ok), action: noAction },
+  "/admin/sessions": { kind: "page", load: adminOnly(ok), action: noAction },
+  "/admin/sales": { kind: "page", load: adminOnly(ok), action: noAction },
+  "/admin/users": { kind: "page", load: adminOnly(ok), action: noAction },
+  "/admin/coupons": { kind: "page", load: adminOnly(ok), action: noAction },
+  "/admin/services": { kind: "page", load: adminOnly(ok), action: noAction },
+  "/admin/support": { kind: "page", load: adminOnly(ok), action: noAction },
+  "/admin/blocked-times": { kind: "page", load: adminOnly(ok), action: noAction },
+  "/admin/emails": { kind: "page", load: adminOnly(ok), action: noAction },
+  // admin rules: workflow (bookings, sessions, calendar)
+  // admin rules: sales
+  // admin rules: users, coupons, services
+  // admin rules: support, blocked times, emails
   "/healthz": { kind: "resource", methods: getOnly(everyone(ok)) },
   "/api/user": { kind: "resource", methods: getOnly(signedIn(status(401), ok)) },
   "/api/login": {

@@ -130,13 +130,16 @@ describe("redirects of the routes table", () => {
       headers: cookie ? { Cookie: cookie } : {},
     });
 
-  it("lets an admin into /admin and /admin/dashboard", async () => {
+  it("opens the Bookings tab for an admin at /admin and /admin/dashboard, filters kept", async () => {
     const cookie = await signedInCookie(true);
     for (const path of ["/admin", "/admin/dashboard"]) {
-      const response = await get(path, cookie);
-      expect(response.status).toBe(200);
-      expect(await response.text()).toContain("Admin Dashboard");
+      const response = await get(`${path}?status=PENDING`, cookie);
+      expect(response.status).toBe(302);
+      expect(response.headers.get("Location")).toBe("/admin/bookings?status=PENDING");
     }
+    const page = await get("/admin/bookings", cookie);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("Admin Dashboard");
   });
 });
 

@@ -86,6 +86,10 @@ export const KNOWLEDGE: Record<string, Knowledge> = {
   "routes/dashboard.sessions.$id.tsx": { query: ["list"] },
   "routes/dashboard.sessions.$id.pay.tsx": { fields: CARD, extras: ["_hydrated"] },
   "routes/booking-success.tsx": { query: ["session_id"] },
+  // admin knowledge: workflow (bookings, sessions, calendar)
+  // admin knowledge: sales
+  // admin knowledge: users, coupons, services
+  // admin knowledge: support, blocked times, emails
   "routes/dashboard.sessions.$id.cancel.tsx": { fields: ["expectedRefund"], extras: ["_hydrated"] },
   "routes/dashboard.sessions.$id.reschedule.tsx": {
     fields: ["recordingDate", "recordingTime"],

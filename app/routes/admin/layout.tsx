@@ -1,0 +1,85 @@
+import { NavLink, Outlet } from "react-router";
+import { Icon, type IconName } from "../../components/landing/icons";
+import { requireAdmin } from "../../services/auth.server";
+import type { Route } from "./+types/layout";
+
+/**
+ * The control room's frame: the title and the tabs. Each tab is its own nested route and
+ * guards its own loader and action (loaders run in parallel, so this guard protects no child).
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  const admin = await requireAdmin(request);
+  return { admin: { id: admin.id, username: admin.username } };
+}
+
+type Tab = { to: string; label: string; icon: IconName };
+
+/** The seven tabs of spec section 2 and product-decisions ("Support" is the seventh). */
+const TABS: Tab[] = [
+  { to: "/admin/bookings", label: "Bookings", icon: "calendar" },
+  { to: "/admin/sessions", label: "Sessions", icon: "waveform" },
+  { to: "/admin/sales", label: "Sales", icon: "briefcase" },
+  { to: "/admin/users", label: "Users", icon: "community" },
+  { to: "/admin/coupons", label: "Coupons", icon: "star" },
+  { to: "/admin/services", label: "Services", icon: "light" },
+  { to: "/admin/support", label: "Support", icon: "headphones" },
+];
+
+/** The studio's tools beside the tabs (product-decisions: blocked times, the Emails page). */
+const TOOLS: Tab[] = [
+  { to: "/admin/blocked-times", label: "Blocked times", icon: "clock" },
+  { to: "/admin/emails", label: "Emails", icon: "mail" },
+];
+
+export default function AdminLayout() {
+  return (
+    <div className="dashboard-bg min-h-screen">
+      <div className="mx-auto max-w-7xl px-4 pt-24 pb-16 sm:px-6 md:pt-28">
+        <h1 className="font-display text-3xl font-bold">Admin Dashboard</h1>
+        <nav aria-label="Admin sections" className="mt-6">
+          {/* Below 768 px only the icons show; the label stays for screen readers. */}
+          <ul className="grid grid-cols-7 gap-1 rounded-2xl bg-white p-1 shadow-sm ring-1 ring-line">
+            {TABS.map((tab) => (
+              <li key={tab.to}>
+                <TabLink tab={tab} />
+              </li>
+            ))}
+          </ul>
+          <ul className="mt-2 flex flex-wrap gap-2">
+            {TOOLS.map((tool) => (
+              <li key={tool.to}>
+                <NavLink
+                  to={tool.to}
+                  className="inline-flex items-center gap-2 rounded-full px-3 py-1.5 text-sm font-semibold text-ink-soft ring-1 ring-line hover:text-ink aria-[current=page]:bg-ink aria-[current=page]:text-white"
+                >
+                  <Icon name={tool.icon} className="size-4" />
+                  {tool.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="mt-8">
+          <Outlet />
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function TabLink({ tab }: { tab: Tab }) {
+  return (
+    <NavLink
+      to={tab.to}
+      className="flex min-h-11 items-center justify-center gap-2 rounded-xl px-2 py-2 text-sm font-semibold text-ink-soft hover:text-ink aria-[current=page]:bg-ink aria-[current=page]:text-white"
+    >
+      <Icon name={tab.icon} className="size-5 shrink-0" />
+      <span className="sr-only md:not-sr-only">{tab.label}</span>
+    </NavLink>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Admin Dashboard | ATL Creator Studio" },
+  { name: "description", content: "Staff area of ATL Creator Studio." },
+];
