@@ -24,12 +24,15 @@ export function targetsFromRouteTable(): Target[] {
       const pattern = entry.index
         ? parent || "/"
         : `${parent}/${entry.path ?? ""}`.replace(/\/+/g, "/").replace(/\/$/, "") || "/";
-      targets.push({
-        file: entry.file,
-        pattern,
-        isIndex: entry.index === true,
-        isApi: pattern.startsWith("/api/"),
-      });
+      // A layout with an index child shares its URL with that index, which is the target.
+      const servedByIndex = entry.children?.some((child) => child.index) ?? false;
+      if (!servedByIndex)
+        targets.push({
+          file: entry.file,
+          pattern,
+          isIndex: entry.index === true,
+          isApi: pattern.startsWith("/api/"),
+        });
       if (entry.children) walk(entry.children, pattern === "/" ? "" : pattern);
     }
   };
