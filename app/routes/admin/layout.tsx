@@ -1,4 +1,4 @@
-import { NavLink, Outlet } from "react-router";
+import { NavLink, Outlet, useNavigation } from "react-router";
 import { Icon, type IconName } from "../../components/landing/icons";
 import { requireAdmin } from "../../services/auth.server";
 import type { Route } from "./+types/layout";
@@ -59,10 +59,36 @@ export default function AdminLayout() {
             ))}
           </ul>
         </nav>
-        <div className="mt-8">
+        <div className="relative mt-8">
+          <LoadingNotice />
           <Outlet />
         </div>
       </div>
+    </div>
+  );
+}
+
+/**
+ * Spec section 2: a spinner while the lists load. With JavaScript a tab, filter or page change
+ * keeps the old list on screen until the new one arrives, so this says that it is coming (a
+ * polite live region, so screen readers hear it too). Without JavaScript the browser's own
+ * loading indicator does the job.
+ */
+function LoadingNotice() {
+  const navigation = useNavigation();
+  const loading =
+    navigation.state === "loading" && navigation.location.pathname.startsWith("/admin");
+  return (
+    <div role="status" aria-live="polite" className="absolute -top-7 right-0 text-sm text-ink-soft">
+      {loading ? (
+        <span className="inline-flex items-center gap-2">
+          <span
+            aria-hidden="true"
+            className="size-4 animate-spin rounded-full border-2 border-current border-t-transparent motion-reduce:animate-none"
+          />
+          Loading…
+        </span>
+      ) : null}
     </div>
   );
 }

@@ -1,0 +1,46 @@
+import { expect, login, test } from "./fixtures";
+
+const TABS = ["Bookings", "Sessions", "Sales", "Users", "Coupons", "Services", "Support"];
+const TOOLS = ["Blocked times", "Emails"];
+
+test.describe("the admin layout", () => {
+  test("opens Bookings from /admin and moves between every tab by its link", async ({
+    page,
+    admin,
+  }) => {
+    await login(page, admin);
+    await page.goto("/admin/dashboard");
+    await expect(page).toHaveURL(/\/admin\/bookings$/);
+    const nav = page.getByRole("navigation", { name: "Admin sections" });
+    for (const name of [...TABS, ...TOOLS]) {
+      await nav.getByRole("link", { name, exact: true }).click();
+      const slug = name.toLowerCase().replace(" ", "-");
+      await expect(page).toHaveURL(new RegExp(`/admin/${slug}$`));
+      await expect(nav.getByRole("link", { name, exact: true })).toHaveAttribute(
+        "aria-current",
+        "page",
+      );
+      await expect(page.getByRole("heading", { level: 1, name: "Admin Dashboard" })).toBeVisible();
+      await expect(page.getByRole("heading", { level: 2 }).first()).toBeVisible();
+    }
+  });
+
+  test("hides the tab labels below 768 px and keeps their names", async ({ page, admin }) => {
+    await login(page, admin);
+    await page.setViewportSize({ width: 767, height: 800 });
+    await page.goto("/admin/bookings");
+    const nav = page.getByRole("navigation", { name: "Admin sections" });
+    const sales = nav.getByRole("link", { name: "Sales", exact: true });
+    await expect(sales).toBeVisible();
+    await expect(sales.getByText("Sales", { exact: true })).not.toBeInViewport();
+    // The page itself never scrolls sideways on a phone.
+    await page.setViewportSize({ width: 320, height: 720 });
+    const scrolls = await page.evaluate(
+      () => document.documentElement.scrollWidth > document.documentElement.clientWidth,
+    );
+    expect(scrolls).toBe(false);
+
+    await page.setViewportSize({ width: 768, height: 800 });
+    await expect(sales.getByText("Sales", { exact: true })).toBeInViewport();
+  });
+});
