@@ -12,7 +12,14 @@ import {
 
 /** The rule written out by hand, pair by pair, so the implementation is checked against a table. */
 const ALLOWED: Record<BookingStatus, BookingStatus[]> = {
-  PENDING_PAYMENT: ["PENDING", "CONFIRMED", "RECORDED", "POST_PRODUCTION", "COMPLETED", "CANCELLED"],
+  PENDING_PAYMENT: [
+    "PENDING",
+    "CONFIRMED",
+    "RECORDED",
+    "POST_PRODUCTION",
+    "COMPLETED",
+    "CANCELLED",
+  ],
   PENDING: ["CONFIRMED", "RECORDED", "POST_PRODUCTION", "COMPLETED", "CANCELLED"],
   CONFIRMED: ["RECORDED", "POST_PRODUCTION", "COMPLETED", "CANCELLED"],
   RECORDED: ["POST_PRODUCTION", "COMPLETED", "CANCELLED"],

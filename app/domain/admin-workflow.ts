@@ -1,5 +1,6 @@
 import { BOOKING_STATUSES, type BookingStatus } from "../../db/schema";
 import { STATUS_LABELS } from "./booking-status";
+import type { StatusTone } from "./session-list";
 
 /**
  * The staff workflow (spec section 4, product-decisions "Payments"): ONE rule for every status
@@ -88,4 +89,21 @@ export function parseStatus(value: unknown): BookingStatus | null {
 /** 'Successfully updated X of Y bookings to "Confirmed"' (spec section 4). */
 export function bulkResultMessage(updated: number, total: number, to: BookingStatus): string {
   return `Successfully updated ${updated} of ${total} bookings to "${STATUS_LABELS[to]}"`;
+}
+
+/**
+ * Badge colours in the admin lists: every workflow step its own, close to the calendar's
+ * (spec section 2); the label carries the meaning, the colour only helps scanning.
+ */
+export function workflowTone(status: BookingStatus): StatusTone {
+  const tones: Record<BookingStatus, StatusTone> = {
+    PENDING_PAYMENT: "yellow",
+    PENDING: "grey",
+    CONFIRMED: "green",
+    RECORDED: "blue",
+    POST_PRODUCTION: "purple",
+    COMPLETED: "green",
+    CANCELLED: "red",
+  };
+  return tones[status];
 }

@@ -177,7 +177,14 @@ describe("moving a booking forward", () => {
   it("queues the confirmation e-mail with the session's .ics, only on confirming", async () => {
     const booking = paidBooking();
     const { settings } = fakeProvider();
-    await changeBookingStatus(booking.id, "CONFIRMED", staff, "Checked", BOOKED_AT + HOUR, settings);
+    await changeBookingStatus(
+      booking.id,
+      "CONFIRMED",
+      staff,
+      "Checked",
+      BOOKED_AT + HOUR,
+      settings,
+    );
     const [email, ...more] = outboxFor(booking.id, "booking-confirmed");
     expect(more).toEqual([]);
     expect(email?.toAddress).toBe("cam@example.com");
@@ -348,7 +355,8 @@ describe("staff cancelling", () => {
       .values({ code, type: "PERCENTAGE", value: 10, maxUses: 0 })
       .returning()
       .get();
-    const uses = () => db.select().from(coupons).where(eq(coupons.id, coupon.id)).get()?.currentUses;
+    const uses = () =>
+      db.select().from(coupons).where(eq(coupons.id, coupon.id)).get()?.currentUses;
     const unpaid = unpaidBooking({ couponCode: code });
     const paid = paidBooking({ couponCode: code, recordingDate: day(1) });
     expect(uses()).toBe(2);
@@ -448,9 +456,9 @@ describe("the admin list", () => {
   it("uses the indexes (no scan of the whole table, no temporary sort)", () => {
     const plan = (overrides: Partial<BookingFilters>) => {
       const query = adminBookingsQuery(filters(overrides)).toSQL();
-      const rows = db.$client
-        .prepare(`EXPLAIN QUERY PLAN ${query.sql}`)
-        .all(...query.params) as { detail: string }[];
+      const rows = db.$client.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).all(...query.params) as {
+        detail: string;
+      }[];
       return rows.map((row) => row.detail).join("\n");
     };
     expect(plan({ date: "2026-12-24" })).toContain("bookings_starts_at");

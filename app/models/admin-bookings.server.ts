@@ -86,7 +86,10 @@ export async function changeBookingStatus(
       return booking;
     } catch (error) {
       if (error instanceof CancellationError) {
-        throw new WorkflowError(error.kind === "not-found" ? "not-found" : "refused", error.message);
+        throw new WorkflowError(
+          error.kind === "not-found" ? "not-found" : "refused",
+          error.message,
+        );
       }
       throw error;
     }
@@ -224,6 +227,7 @@ export function getAdminBookingDetails(bookingId: number) {
       id: payments.id,
       amount: payments.amount,
       method: payments.paymentMethod,
+      details: payments.paymentDetails,
       date: payments.paymentDate,
       transactionId: payments.transactionId,
     })

@@ -178,11 +178,7 @@ async function cancelWithRefund(
     who.by === "customer"
       ? cancellationQuote(booking, now, settings.feePercent)
       : studioRefundQuote(paidFor(booking.id));
-  if (
-    who.by === "customer" &&
-    who.expectedRefund != null &&
-    who.expectedRefund !== quote.refund
-  ) {
+  if (who.by === "customer" && who.expectedRefund != null && who.expectedRefund !== quote.refund) {
     throw new CancellationError(
       "quote-changed",
       `The refund is now ${formatDollars(quote.refund)}, not ${formatDollars(who.expectedRefund)}: please review it and confirm again.`,
@@ -316,7 +312,9 @@ function recordRefund(tx: Tx, booking: Booking, refund: MadeRefund, now: number)
 function historyNote(who: Canceller, quote: RefundQuote): string {
   if (who.by === "studio") {
     const money =
-      quote.kind === "unpaid" ? "nothing was paid" : `refunded ${formatDollars(quote.refund)} in full`;
+      quote.kind === "unpaid"
+        ? "nothing was paid"
+        : `refunded ${formatDollars(quote.refund)} in full`;
     return [`${CANCELLED_BY_STUDIO}; ${money}`, who.note].filter(Boolean).join(". ");
   }
   if (quote.kind === "unpaid") return `${CANCELLED_BY_CUSTOMER}; nothing was paid`;

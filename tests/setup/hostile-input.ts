@@ -63,6 +63,9 @@ const SUPPORT = [
   "bookingId",
 ];
 
+/** The admin Bookings and Sessions filters (and GET /api/admin/bookings'). */
+const ADMIN_BOOKING_QUERY = ["date", "status", "membership", "view", "page"];
+
 export const KNOWLEDGE: Record<string, Knowledge> = {
   "routes/home.tsx": {
     intents: ["check", "remove-coupon", "apply-coupon", "book"],
@@ -87,6 +90,25 @@ export const KNOWLEDGE: Record<string, Knowledge> = {
   "routes/dashboard.sessions.$id.pay.tsx": { fields: CARD, extras: ["_hydrated"] },
   "routes/booking-success.tsx": { query: ["session_id"] },
   // admin knowledge: workflow (bookings, sessions, calendar)
+  "routes/admin/bookings.tsx": {
+    intents: ["status"],
+    fields: ["id", "status", "note"],
+    extras: ["_hydrated", "ids"],
+    query: [...ADMIN_BOOKING_QUERY, "cal", "around"],
+  },
+  "routes/admin/sessions.tsx": {
+    intents: ["status", "bulk"],
+    fields: ["id", "ids", "status", "note"],
+    extras: ["_hydrated"],
+    query: [...ADMIN_BOOKING_QUERY, "cal", "around", "selected"],
+  },
+  "routes/admin/bookings.$id.tsx": {
+    intents: ["status"],
+    fields: ["id", "status", "note"],
+    extras: ["_hydrated", "ids"],
+  },
+  "routes/api/admin/bookings.ts": { query: ADMIN_BOOKING_QUERY },
+  "routes/api/admin/bookings.$id.ts": { fields: ["status", "note"], method: "PUT" },
   // admin knowledge: sales
   // admin knowledge: users, coupons, services
   // admin knowledge: support, blocked times, emails

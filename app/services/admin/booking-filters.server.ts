@@ -1,10 +1,6 @@
 import { and, eq, gte, lt, type SQL, sql } from "drizzle-orm";
 import { BOOKING_STATUSES, bookings, users } from "../../../db/schema";
-import {
-  type BookingFilters,
-  MEMBERSHIP_FILTERS,
-  VIEWS,
-} from "../../domain/booking-filters";
+import { type BookingFilters, MEMBERSHIP_FILTERS, VIEWS } from "../../domain/booking-filters";
 import { addStudioDays, studioDateOf, studioInstant } from "../../domain/studio-time";
 import { readPage } from "./pagination.server";
 
