@@ -163,7 +163,7 @@ export default function AdminBooking({ loaderData, actionData }: Route.Component
           <p className="mt-2 text-sm text-ink-soft">No payments recorded.</p>
         ) : (
           <div className="mt-2">
-            <TableRegion label="Payments and refunds">
+            <TableRegion label="Payment records">
               <table className="w-full min-w-[36rem] bg-white">
                 <thead className="border-b border-line bg-paper">
                   <tr>

@@ -43,7 +43,9 @@ export default function BookingsTab({ loaderData, actionData }: Route.ComponentP
       description="View and manage all studio bookings"
       actions={<ViewToggle path={PATH} filters={filters} current={search} />}
     >
+      {/* Keyed by the query, so the inputs show the filters of the URL after every navigation. */}
       <Form
+        key={search}
         method="get"
         action={PATH}
         className="grid gap-4 rounded-xl bg-paper p-4 ring-1 ring-line sm:grid-cols-2 md:grid-cols-4 md:items-end"

@@ -56,7 +56,9 @@ export default function SessionsTab({ loaderData, actionData }: Route.ComponentP
       description="Move sessions through the studio workflow, one at a time or several at once"
       actions={<ViewToggle path={PATH} filters={filters} current={search} />}
     >
+      {/* Keyed by the query, so the inputs show the filters of the URL after every navigation. */}
       <Form
+        key={search}
         method="get"
         action={PATH}
         className="flex flex-wrap items-end gap-3 rounded-xl bg-paper p-4 ring-1 ring-line"

@@ -29,13 +29,16 @@ const BULK_FAILED = "Error during batch update";
 const MAX_BULK = 100;
 const MAX_NOTE = 500;
 
-/** Where the page goes after a change: the same URL, without a selection made before it. */
+/**
+ * Where the page goes after a change: the page's own URL (not its single-fetch `.data` twin
+ * that a hydrated form posts to), without a selection made before it.
+ */
 function backTo(request: Request): string {
   const url = new URL(request.url);
-  url.searchParams.delete("selected");
-  url.searchParams.delete("index");
+  for (const key of ["selected", "index", "_routes"]) url.searchParams.delete(key);
+  const path = url.pathname.replace(/\.data$/, "");
   const search = url.searchParams.toString();
-  return search ? `${url.pathname}?${search}` : url.pathname;
+  return search ? `${path}?${search}` : path;
 }
 
 export async function workflowAction(
