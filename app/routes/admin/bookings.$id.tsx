@@ -65,8 +65,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
-  if (parseId(params.id) === null) throw data("Booking not found", { status: 404 });
-  return workflowAction(request, context, admin, ["status"]);
+  const id = parseId(params.id);
+  if (id === null) throw data("Booking not found", { status: 404 });
+  return workflowAction(request, context, admin, ["status"], id);
 }
 
 export default function AdminBooking({ loaderData, actionData }: Route.ComponentProps) {

@@ -46,6 +46,8 @@ export async function workflowAction(
   context: Readonly<RouterContextProvider>,
   admin: PublicUser,
   allowed: readonly (typeof WORKFLOW_INTENTS)[number][] = WORKFLOW_INTENTS,
+  /** A booking's own page acts on the booking of its URL, whatever the form says. */
+  bookingId: number | null = null,
 ) {
   const formData = await readForm(request);
   const intent = formData.get("intent");
@@ -59,7 +61,7 @@ export async function workflowAction(
     );
 
   if (intent === "status" && allowed.includes("status")) {
-    const id = parseId(String(formData.get("id") ?? ""));
+    const id = bookingId ?? parseId(String(formData.get("id") ?? ""));
     const status = parseStatus(formData.get("status"));
     const rawNote = formData.get("note");
     const note = typeof rawNote === "string" ? rawNote.trim() : "";
