@@ -280,6 +280,42 @@ test("filters by day, status and membership, with the empty texts", async ({
   await expect(page).toHaveURL(/\/admin\/sessions$/);
 });
 
+test("the tabs fit a 320 px screen: only the tables scroll, inside their regions", async ({
+  page,
+  admin,
+  customer,
+}, testInfo) => {
+  const date = adminDay(testInfo, 0, 6);
+  const id = insertSession(customer, { date, status: "CONFIRMED", total: 400, paid: 400 });
+  await page.setViewportSize({ width: 320, height: 800 });
+  await login(page, admin);
+  for (const [path, region] of [
+    [`/admin/bookings?date=${date}`, "Bookings"],
+    [`/admin/sessions?date=${date}`, "Sessions"],
+    [`/admin/bookings/${id}`, "Booking history"],
+  ] as const) {
+    await page.goto(path);
+    // Every control and text outside the tables' own scrolling regions stays on screen.
+    // Boxes come from the browser's layout, so this holds with JavaScript off as well.
+    await expect(page.getByRole("region", { name: region, exact: true })).toBeVisible();
+    const outside = page.locator(
+      'main :is(input, select, button, a, h1, h2, h3, p, summary, dt, dd):not(section[tabindex="0"] *)',
+    );
+    for (const element of await outside.all()) {
+      const bounds = await element.boundingBox();
+      if (!bounds) continue;
+      expect(
+        bounds.x + bounds.width,
+        `${path}: ${await element.textContent()}`,
+      ).toBeLessThanOrEqual(320.5);
+    }
+    await expect(
+      rowOf(page, id).or(page.getByRole("heading", { name: `Booking #${id}` })),
+    ).toBeVisible();
+  }
+  await expectNoAxeViolations(page);
+});
+
 test("both tabs open in calendar view and back to the list", async ({ page, admin }) => {
   await login(page, admin);
   for (const [path, title] of [
