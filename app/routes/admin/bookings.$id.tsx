@@ -83,7 +83,10 @@ export default function AdminBooking({ loaderData, actionData }: Route.Component
       }
     >
       <div className="grid gap-6 md:grid-cols-3">
-        <section aria-labelledby="booking-client" className="min-w-0 rounded-xl p-4 ring-1 ring-line">
+        <section
+          aria-labelledby="booking-client"
+          className="min-w-0 rounded-xl p-4 ring-1 ring-line"
+        >
           <h3 id="booking-client" className="font-display text-lg font-bold">
             Client
           </h3>
@@ -100,7 +103,10 @@ export default function AdminBooking({ loaderData, actionData }: Route.Component
             ) : null}
           </dl>
         </section>
-        <section aria-labelledby="booking-session" className="min-w-0 rounded-xl p-4 ring-1 ring-line">
+        <section
+          aria-labelledby="booking-session"
+          className="min-w-0 rounded-xl p-4 ring-1 ring-line"
+        >
           <h3 id="booking-session" className="font-display text-lg font-bold">
             Session
           </h3>
@@ -120,7 +126,10 @@ export default function AdminBooking({ loaderData, actionData }: Route.Component
             <p className="mt-2 text-sm text-ink-soft">{booking.cancellationReason}</p>
           ) : null}
         </section>
-        <section aria-labelledby="booking-money" className="min-w-0 rounded-xl p-4 ring-1 ring-line">
+        <section
+          aria-labelledby="booking-money"
+          className="min-w-0 rounded-xl p-4 ring-1 ring-line"
+        >
           <h3 id="booking-money" className="font-display text-lg font-bold">
             Money
           </h3>
