@@ -107,6 +107,9 @@ test("staff cancel a paid booking from its page: refunded in full, with a note i
   await expect(page.getByRole("region", { name: "Booking history" })).toBeVisible();
   await expectNoAxeViolations(page);
   await page.getByLabel("Note for the history (optional)").fill("Engineer ill");
+  // Cancelling takes a second click: the first only says what it does.
+  await page.getByText("Cancel…").click();
+  await expect(page.getByText("Everything paid is refunded in full")).toBeVisible();
   await page.getByRole("button", { name: "Cancel Session" }).click();
   await expect(toast(page)).toContainText(`Booking #${id} is now Cancelled.`);
   const payments = page.getByRole("region", { name: "Payment records" });

@@ -64,26 +64,41 @@ export function RowActions({
           <input id={`note-${id}`} name="note" maxLength={500} className="field-input" />
         </div>
       ) : null}
-      {actions.map((action) => (
-        <button
-          key={action.to}
-          type="submit"
-          name="status"
-          value={action.to}
-          disabled={busy}
-          className={
-            action.to === "CANCELLED"
-              ? `${SMALL_BUTTON} text-brand-700`
-              : `${SMALL_BUTTON} bg-ink text-white ring-ink hover:bg-ink/90`
-          }
-        >
-          {action.label}
-          <span className="sr-only">
-            {" "}
-            for {who}, booking #{id}
-          </span>
-        </button>
-      ))}
+      {actions.map((action) => {
+        const button = (
+          <button
+            key={action.to}
+            type="submit"
+            name="status"
+            value={action.to}
+            disabled={busy}
+            className={
+              action.to === "CANCELLED"
+                ? `${SMALL_BUTTON} bg-brand-700 text-white ring-brand-700 hover:bg-brand-600`
+                : `${SMALL_BUTTON} bg-ink text-white ring-ink hover:bg-ink/90`
+            }
+          >
+            {action.label}
+            <span className="sr-only">
+              {" "}
+              for {who}, booking #{id}
+            </span>
+          </button>
+        );
+        if (action.to !== "CANCELLED") return button;
+        // Cancelling refunds and e-mails the customer: it takes a second, deliberate click.
+        return (
+          <details key={action.to} className="w-full">
+            <summary className={`${SMALL_BUTTON} w-fit cursor-pointer text-brand-700`}>
+              Cancel…<span className="sr-only"> booking #{id}</span>
+            </summary>
+            <div className="mt-2 space-y-2 rounded-xl bg-brand-50 p-3 text-sm">
+              <p>Everything paid is refunded in full and the client is e-mailed.</p>
+              {button}
+            </div>
+          </details>
+        );
+      })}
     </Form>
   );
 }
