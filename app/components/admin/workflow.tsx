@@ -2,8 +2,12 @@ import type { ReactNode } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import type { BookingStatus } from "../../../db/schema";
 import { rowActions, workflowTone } from "../../domain/admin-workflow";
-import type { BookingFilters } from "../../domain/booking-filters";
-import { filterSearch } from "../../domain/booking-filters";
+import {
+  type BookingFilters,
+  CALENDAR_KEYS,
+  filterSearch,
+  VIEWS,
+} from "../../domain/booking-filters";
 import { STATUS_LABELS } from "../../domain/booking-status";
 import { StatusBadge } from "../dashboard/status-badge";
 import { HydratedField } from "../ui/hydrated-field";
@@ -130,7 +134,7 @@ export function ViewToggle({
     "inline-flex min-h-11 items-center rounded-full px-4 text-sm font-semibold ring-1 ring-line hover:bg-black/5 aria-[current=page]:bg-ink aria-[current=page]:text-white";
   return (
     <nav aria-label="View" className="flex gap-2">
-      {(["list", "calendar"] as const).map((view) => (
+      {VIEWS.map((view) => (
         <Link
           key={view}
           to={`${path}${filterSearch(filters, { view, page: 1 }, params)}`}
@@ -165,7 +169,7 @@ export function CalendarKeys({ filters, current }: { filters: BookingFilters; cu
   return (
     <>
       <input type="hidden" name="view" value="calendar" />
-      {(["cal", "around"] as const).map((key) => {
+      {CALENDAR_KEYS.map((key) => {
         const value = params.get(key);
         return value === null ? null : <input key={key} type="hidden" name={key} value={value} />;
       })}
