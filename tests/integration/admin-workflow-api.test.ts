@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { earliestBookableDate } from "../../app/domain/availability";
 import { addStudioDays, studioSession } from "../../app/domain/studio-time";
 import { type Actor, actorsFor } from "../setup/actors";
-import { bookingPayload } from "../setup/payloads";
+import { bookingPayload, cardBody } from "../setup/payloads";
 import { serverForThisFile } from "../setup/server-for-this-file";
 
 /**
@@ -221,6 +221,52 @@ describe("PUT /api/admin/bookings/{id}", () => {
     const out = await refused(() => put(bookingId, { status: "COMPLETED" }));
     expect(out.status).toBe(409);
     expect(JSON.parse(out.body).message).toBe("A cancelled booking cannot change status.");
+  });
+});
+
+describe("staff cancelling a paid booking", () => {
+  it("refunds everything paid through the provider, once, and tells the customer", async () => {
+    const id = await bookingOf(customer);
+    const total = server.query<{ total_cost: number }>(
+      "SELECT total_cost FROM bookings WHERE id = ?",
+      id,
+    )[0]?.total_cost;
+    const paid = await api(`/api/bookings/${id}/payments/direct`, {
+      method: "POST",
+      cookie: customer.cookie,
+      body: cardBody(total),
+    });
+    expect(paid.status).toBe(200);
+
+    const cancelled = await api(`/api/admin/bookings/${id}`, {
+      method: "PUT",
+      cookie: admin.cookie,
+      body: { status: "CANCELLED", note: "Studio flooded" },
+    });
+    expect(cancelled.status).toBe(200);
+    expect(await cancelled.json()).toMatchObject({ id, status: "CANCELLED" });
+    const money = server.query<{ amount: number; payment_method: string }>(
+      "SELECT amount, payment_method FROM payments WHERE booking_id = ? ORDER BY id",
+      id,
+    );
+    expect(money).toEqual([
+      { amount: total, payment_method: "card" },
+      { amount: -(total ?? 0), payment_method: "refund" },
+    ]);
+    const email = server.query<{ text: string }>(
+      "SELECT text FROM email_outbox WHERE booking_id = ? AND kind = 'booking-cancelled'",
+      id,
+    );
+    expect(email[0]?.text).toContain("the studio had to cancel");
+
+    const again = await refused(() =>
+      api(`/api/admin/bookings/${id}`, {
+        method: "PUT",
+        cookie: admin.cookie,
+        body: { status: "CANCELLED" },
+      }),
+    );
+    expect(again.status).toBe(409);
   });
 });
 
