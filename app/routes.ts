@@ -30,6 +30,7 @@ export default [
     route("blocked-times", "routes/admin/blocked-times.tsx"),
     route("emails", "routes/admin/emails.tsx"),
     // admin pages: workflow (bookings, sessions, calendar)
+    route("bookings/:id", "routes/admin/bookings.$id.tsx"),
     // admin pages: sales
     // admin pages: users, coupons, services
     // admin pages: support, blocked times, emails
@@ -56,6 +57,8 @@ export default [
     route("payments/webhook", "routes/api/payments.webhook.ts"),
     route("tech-assistance", "routes/api/tech-assistance.ts"),
     // admin API: workflow (bookings)
+    route("admin/bookings", "routes/api/admin/bookings.ts"),
+    route("admin/bookings/:id", "routes/api/admin/bookings.$id.ts"),
     // admin API: sales (payments)
     // admin API: users, coupons, services
     // admin API: support (tech-assistance)

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { canCancel, canReschedule, FREE_CHANGE_NOTICE_MS, refundQuote } from "./cancellation";
+import {
+  canCancel,
+  canReschedule,
+  FREE_CHANGE_NOTICE_MS,
+  refundQuote,
+  studioRefundQuote,
+} from "./cancellation";
 import { studioInstant } from "./studio-time";
 
 const MINUTE = 60_000;
@@ -107,5 +113,17 @@ describe("canReschedule", () => {
     for (const status of ["PENDING_PAYMENT", "RECORDED", "COMPLETED", "CANCELLED"] as const) {
       expect(canReschedule({ status, startsAt }, startsAt - 5 * DAY)).toBe(false);
     }
+  });
+});
+
+describe("studioRefundQuote", () => {
+  it("refunds everything paid, with no fee", () => {
+    expect(studioRefundQuote(400)).toEqual({ kind: "full", paid: 400, fee: 0, refund: 400 });
+    expect(studioRefundQuote(1)).toEqual({ kind: "full", paid: 1, fee: 0, refund: 1 });
+  });
+
+  it("has nothing to refund when nothing (or less) was paid", () => {
+    expect(studioRefundQuote(0)).toEqual({ kind: "unpaid", paid: 0, fee: 0, refund: 0 });
+    expect(studioRefundQuote(-5)).toEqual({ kind: "unpaid", paid: 0, fee: 0, refund: 0 });
   });
 });

@@ -55,3 +55,14 @@ export function refundQuote(
   const fee = Math.floor((paid * feePercent) / 100);
   return { kind: "late", paid, fee, refund: paid - fee };
 }
+
+/**
+ * What the studio cancelling gives back: everything paid, whenever it happens. The fee only
+ * applies when the customer cancels late; when the studio cancels, the customer is not at fault.
+ */
+export function studioRefundQuote(paid: number): RefundQuote {
+  const amount = Math.max(0, paid);
+  return amount === 0
+    ? { kind: "unpaid", paid: 0, fee: 0, refund: 0 }
+    : { kind: "full", paid: amount, fee: 0, refund: amount };
+}

@@ -39,7 +39,7 @@ export function sessionListParam(value: string | null): SessionList {
 }
 
 /** The spec's colours: confirmed green, pending payment yellow, completed blue, cancelled red. */
-export type StatusTone = "green" | "yellow" | "blue" | "red" | "grey";
+export type StatusTone = "green" | "yellow" | "blue" | "red" | "grey" | "purple";
 
 export function statusTone(status: BookingStatus): StatusTone {
   switch (status) {

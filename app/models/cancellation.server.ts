@@ -1,7 +1,13 @@
 import { and, desc, eq, gt, ne, sql } from "drizzle-orm";
 import { type Booking, bookingHistory, bookings, payments } from "../../db/schema";
 import { db, writeTransaction } from "../db.server";
-import { canCancel, type RefundQuote, refundQuote } from "../domain/cancellation";
+import { transitionProblem } from "../domain/admin-workflow";
+import {
+  canCancel,
+  type RefundQuote,
+  refundQuote,
+  studioRefundQuote,
+} from "../domain/cancellation";
 import { formatDollars } from "../domain/pricing";
 import { sessionCalendarAttachment } from "../services/calendar.server";
 import { enqueueEmail } from "../services/email/outbox.server";
@@ -18,7 +24,8 @@ import {
 } from "./booking.server";
 
 /**
- * A customer cancelling their own session (product-decisions "Cancel, refund, reschedule").
+ * Cancelling a session, by its customer (product-decisions "Cancel, refund, reschedule") or by
+ * staff for the studio (the admin workflow), through one implementation.
  * The refund goes through the payment provider first, outside any transaction (a network
  * call must not hold the write lock); there is one refund per booking, so a double submit or
  * a retry after a crash gets the refund already made back instead of a second one. Then one IMMEDIATE transaction
@@ -26,6 +33,7 @@ import {
  * took and queues the e-mail.
  */
 export const CANCELLED_BY_CUSTOMER = "Cancelled by the customer";
+export const CANCELLED_BY_STUDIO = "Cancelled by the studio";
 
 export class CancellationError extends Error {
   constructor(
@@ -97,27 +105,83 @@ function retainerInUse(retainerBookingId: number, reader: Reader): boolean {
 
 type MadeRefund = { refundId: string; amount: number; of: string };
 
+/** Who cancels: the customer (the fee rule, online limits) or staff for the studio. */
+type Canceller =
+  | { by: "customer"; actorUserId: number; expectedRefund?: number | null }
+  | { by: "studio"; actorUserId: number; note?: string | null };
+
 export async function cancelOwnBooking(
   input: { bookingId: number; userId: number; expectedRefund?: number | null },
   now: number,
   settings: CancellationSettings = configuredCancellationSettings(),
 ): Promise<{ booking: Booking; quote: RefundQuote }> {
-  let booking = getOwnBooking(input.bookingId, input.userId);
+  const booking = getOwnBooking(input.bookingId, input.userId);
   if (!booking) throw new CancellationError("not-found", "Booking not found");
   const problem = cancelProblem(booking, now);
   if (problem) throw new CancellationError("not-cancellable", problem);
+  return cancelWithRefund(
+    booking,
+    { by: "customer", actorUserId: input.userId, expectedRefund: input.expectedRefund },
+    now,
+    settings,
+  );
+}
 
+/**
+ * Staff cancelling a booking for the studio (admin workflow): allowed from any status but
+ * CANCELLED and COMPLETED, at any time, and everything paid is refunded (the studio cancels,
+ * so no fee). The same machinery as a customer's cancellation: one refund per booking, made
+ * before the transaction that records it.
+ */
+export async function cancelForStudio(
+  input: { bookingId: number; actorUserId: number; note?: string | null },
+  now: number,
+  settings: CancellationSettings = configuredCancellationSettings(),
+): Promise<{ booking: Booking; quote: RefundQuote }> {
+  const booking = getBooking(input.bookingId);
+  if (!booking) throw new CancellationError("not-found", "Booking not found");
+  const problem = studioCancelProblem(booking);
+  if (problem) throw new CancellationError("not-cancellable", problem);
+  return cancelWithRefund(
+    booking,
+    { by: "studio", actorUserId: input.actorUserId, note: input.note },
+    now,
+    settings,
+  );
+}
+
+/** Why staff cannot cancel a booking, or null when they can. */
+export function studioCancelProblem(booking: Booking, reader: Reader = db): string | null {
+  const problem = transitionProblem(booking.status, "CANCELLED");
+  if (problem) return problem;
+  // Refunding a package in full while later sessions use its hours would make them free.
+  if (booking.isRetainer && retainerInUse(booking.id, reader)) {
+    return "Other sessions use hours of this retainer package: cancel those sessions first.";
+  }
+  return null;
+}
+
+async function cancelWithRefund(
+  found: Booking,
+  who: Canceller,
+  now: number,
+  settings: CancellationSettings,
+): Promise<{ booking: Booking; quote: RefundQuote }> {
+  let booking = found;
   if (booking.status === "PENDING_PAYMENT") {
     // A hosted checkout left open could still take the money after the cancellation.
     await settings.provider.closeCheckout(booking);
     booking = getBooking(booking.id) ?? booking;
   }
 
-  const quote = cancellationQuote(booking, now, settings.feePercent);
-  if (input.expectedRefund != null && input.expectedRefund !== quote.refund) {
+  const quote =
+    who.by === "customer"
+      ? cancellationQuote(booking, now, settings.feePercent)
+      : studioRefundQuote(paidFor(booking.id));
+  if (who.by === "customer" && who.expectedRefund != null && who.expectedRefund !== quote.refund) {
     throw new CancellationError(
       "quote-changed",
-      `The refund is now ${formatDollars(quote.refund)}, not ${formatDollars(input.expectedRefund)}: please review it and confirm again.`,
+      `The refund is now ${formatDollars(quote.refund)}, not ${formatDollars(who.expectedRefund)}: please review it and confirm again.`,
       quote,
     );
   }
@@ -138,12 +202,12 @@ export async function cancelOwnBooking(
   const settled = refund ? settledQuote(quote, refund.amount) : quote;
 
   try {
-    const cancelled = recordCancellation(input, settled, refund, now);
+    const cancelled = recordCancellation(booking.id, who, settled, refund, now);
     return { booking: cancelled, quote: settled };
   } catch (error) {
     if (refund && !(error instanceof CancellationError)) {
       logError(
-        `Booking ${input.bookingId}: refund ${refund.refundId} was made but not recorded; the next cancel attempt records it`,
+        `Booking ${booking.id}: refund ${refund.refundId} was made but not recorded; the next cancel attempt records it`,
         error,
       );
     }
@@ -162,13 +226,14 @@ function settledQuote(quote: RefundQuote, refunded: number): RefundQuote {
 
 /** The cancellation's writes, in one IMMEDIATE transaction after any refund was made. */
 function recordCancellation(
-  input: { bookingId: number; userId: number },
+  bookingId: number,
+  who: Canceller,
   quote: RefundQuote,
   refund: MadeRefund | null,
   now: number,
 ): Booking {
   return writeTransaction((tx) => {
-    const current = getBooking(input.bookingId, tx);
+    const current = getBooking(bookingId, tx);
     if (!current) throw new CancellationError("not-found", "Booking not found");
     if (current.status === "CANCELLED") {
       // A concurrent cancellation won; the provider gave both the same refund.
@@ -176,13 +241,17 @@ function recordCancellation(
       return current;
     }
     // Money already went back: the booking is cancelled whatever happened meanwhile.
-    const problem = refund ? null : cancelProblem(current, now, tx);
+    const problem = refund
+      ? null
+      : who.by === "customer"
+        ? cancelProblem(current, now, tx)
+        : studioCancelProblem(current, tx);
     if (problem) throw new CancellationError("not-cancellable", problem);
     const updated = tx
       .update(bookings)
       .set({
         status: "CANCELLED",
-        cancellationReason: CANCELLED_BY_CUSTOMER,
+        cancellationReason: who.by === "customer" ? CANCELLED_BY_CUSTOMER : CANCELLED_BY_STUDIO,
         cancelledAt: now,
         holdExpiresAt: null,
       })
@@ -196,10 +265,10 @@ function recordCancellation(
     tx.insert(bookingHistory)
       .values({
         bookingId: current.id,
-        actorUserId: input.userId,
+        actorUserId: who.actorUserId,
         fromStatus: current.status,
         toStatus: "CANCELLED",
-        note: historyNote(quote),
+        note: historyNote(who, quote),
         createdAt: now,
       })
       .run();
@@ -207,7 +276,7 @@ function recordCancellation(
       kind: "booking-cancelled",
       to: updated.email,
       bookingId: updated.id,
-      ...bookingCancelledEmail({ booking: updated, quote }),
+      ...bookingCancelledEmail({ booking: updated, quote, by: who.by }),
       // A CANCELLED event with the same UID takes the session out of the customer's calendar.
       attachments: [sessionCalendarAttachment(updated, env.APP_URL, now)],
     });
@@ -240,7 +309,14 @@ function recordRefund(tx: Tx, booking: Booking, refund: MadeRefund, now: number)
     .run();
 }
 
-function historyNote(quote: RefundQuote): string {
+function historyNote(who: Canceller, quote: RefundQuote): string {
+  if (who.by === "studio") {
+    const money =
+      quote.kind === "unpaid"
+        ? "nothing was paid"
+        : `refunded ${formatDollars(quote.refund)} in full`;
+    return [`${CANCELLED_BY_STUDIO}; ${money}`, who.note].filter(Boolean).join(". ");
+  }
   if (quote.kind === "unpaid") return `${CANCELLED_BY_CUSTOMER}; nothing was paid`;
   if (quote.kind === "full")
     return `${CANCELLED_BY_CUSTOMER}; refunded ${formatDollars(quote.refund)} in full`;

@@ -234,8 +234,6 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
     load: adminOnly(redirect("/admin/bookings")),
     action: noAction,
   },
-  "/admin/bookings": { kind: "page", load: adminOnly(ok), action: noAction },
-  "/admin/sessions": { kind: "page", load: adminOnly(ok), action: noAction },
   "/admin/sales": { kind: "page", load: adminOnly(ok), action: noAction },
   "/admin/users": { kind: "page", load: adminOnly(ok), action: noAction },
   "/admin/coupons": { kind: "page", load: adminOnly(ok), action: noAction },
@@ -244,6 +242,56 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
   "/admin/blocked-times": { kind: "page", load: adminOnly(ok), action: noAction },
   "/admin/emails": { kind: "page", load: adminOnly(ok), action: noAction },
   // admin rules: workflow (bookings, sessions, calendar)
+  // Staff take the customer's fresh unpaid booking to Pending Review (a row button), confirm
+  // it (the bulk menu) or move it from its own page; each lands back where it was posted.
+  "/admin/bookings": {
+    kind: "page",
+    ownedBooking: true,
+    load: adminOnly(ok),
+    form: ({ bookingId }) => ({ intent: "status", id: String(bookingId), status: "PENDING" }),
+    action: adminOnly(redirect("/admin/bookings", true)),
+  },
+  "/admin/sessions": {
+    kind: "page",
+    ownedBooking: true,
+    load: adminOnly(ok),
+    form: ({ bookingId }) => ({ intent: "bulk", ids: String(bookingId), status: "CONFIRMED" }),
+    action: adminOnly(redirect("/admin/sessions", true)),
+  },
+  "/admin/bookings/:id": {
+    kind: "page",
+    url: ({ bookingId }) => `/admin/bookings/${bookingId}`,
+    ownedBooking: true,
+    load: adminOnly(ok),
+    form: () => ({ intent: "status", status: "PENDING", note: "Paid at the desk" }),
+    action: adminOnly(redirect(/^\/admin\/bookings\/\d+$/, true)),
+  },
+  "/api/admin/bookings": {
+    kind: "resource",
+    methods: getOnly(adminApi(ok)),
+    extra: [
+      {
+        name: "filtered and paged",
+        method: "GET",
+        url: ({ freshSlot }) =>
+          `/api/admin/bookings?date=${freshSlot().date}&status=PENDING&membership=members&page=2`,
+        expect: adminApi(ok),
+      },
+    ],
+  },
+  "/api/admin/bookings/:id": {
+    kind: "resource",
+    url: ({ bookingId }) => `/api/admin/bookings/${bookingId}`,
+    ownedBooking: true,
+    body: () => ({ status: "PENDING" }),
+    methods: {
+      GET: everyone(status(405)),
+      POST: everyone(status(405)),
+      PUT: adminApi({ status: 200, writes: true }),
+      PATCH: everyone(status(405)),
+      DELETE: everyone(status(405)),
+    },
+  },
   // admin rules: sales
   // admin rules: users, coupons, services
   // admin rules: support, blocked times, emails

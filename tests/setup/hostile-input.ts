@@ -63,6 +63,9 @@ const SUPPORT = [
   "bookingId",
 ];
 
+/** The admin Bookings and Sessions filters (and GET /api/admin/bookings'). */
+const ADMIN_BOOKING_QUERY = ["date", "status", "membership", "view", "page"];
+
 export const KNOWLEDGE: Record<string, Knowledge> = {
   "routes/home.tsx": {
     intents: ["check", "remove-coupon", "apply-coupon", "book"],
@@ -87,6 +90,26 @@ export const KNOWLEDGE: Record<string, Knowledge> = {
   "routes/dashboard.sessions.$id.pay.tsx": { fields: CARD, extras: ["_hydrated"] },
   "routes/booking-success.tsx": { query: ["session_id"] },
   // admin knowledge: workflow (bookings, sessions, calendar)
+  "routes/admin/bookings.tsx": {
+    intents: ["status"],
+    fields: ["id", "status", "note"],
+    extras: ["_hydrated", "ids"],
+    query: [...ADMIN_BOOKING_QUERY, "cal", "around"],
+  },
+  "routes/admin/sessions.tsx": {
+    intents: ["status", "bulk"],
+    fields: ["id", "ids", "status", "note"],
+    extras: ["_hydrated"],
+    query: [...ADMIN_BOOKING_QUERY, "cal", "around", "selected"],
+  },
+  "routes/admin/bookings.$id.tsx": {
+    intents: ["status"],
+    fields: ["id", "status", "note"],
+    extras: ["_hydrated", "ids"],
+  },
+  // What the JSON list reads (it has no views).
+  "routes/api/admin/bookings.ts": { query: ["date", "status", "membership", "page"] },
+  "routes/api/admin/bookings.$id.ts": { fields: ["status", "note"], method: "PUT" },
   // admin knowledge: sales
   // admin knowledge: users, coupons, services
   // admin knowledge: support, blocked times, emails
@@ -307,6 +330,25 @@ function validValue(field: string, fx: Fixtures): fc.Arbitrary<unknown> {
       return pick("true", "false");
     case "index":
       return pick("");
+    // The admin lists' URL (a query string over 16 KB is refused by Node before any route).
+    case "page":
+      return fc.integer({ min: 1, max: 5 }).map(String);
+    case "membership":
+      return pick("all", "members", "non-members");
+    case "view":
+      return pick("list", "calendar");
+    case "selected":
+      return pick("all");
+    case "cal":
+      return pick("month", "week", "day");
+    case "around":
+      return pick(...fx.futureDates);
+    case "id":
+      return pick(...fx.bookingIds);
+    case "ids":
+      return fc.subarray(fx.bookingIds, { minLength: 1 });
+    case "note":
+      return pick("", "Paid at the desk");
     default:
       return hostileString;
   }

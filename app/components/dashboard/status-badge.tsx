@@ -7,6 +7,7 @@ const TONES: Record<StatusTone, string> = {
   blue: "bg-sky-100 text-sky-900 ring-sky-700/20",
   red: "bg-red-100 text-red-900 ring-red-700/20",
   grey: "bg-stone-100 text-stone-800 ring-stone-600/20",
+  purple: "bg-violet-100 text-violet-900 ring-violet-700/20",
 };
 
 /** A booking's status, colour-coded as spec section 2 asks (the label carries the meaning). */

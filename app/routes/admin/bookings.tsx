@@ -1,13 +1,194 @@
-import { AdminPage } from "../../components/admin/admin-page";
+import { Form, Link } from "react-router";
+import { AdminPage, EmptyList } from "../../components/admin/admin-page";
+import { AdminCalendar } from "../../components/admin/calendar";
+import { Pagination } from "../../components/admin/pagination";
+import {
+  BookingLink,
+  CalendarKeys,
+  RowActions,
+  TableRegion,
+  TD,
+  TH,
+  ViewToggle,
+  WorkflowBadge,
+} from "../../components/admin/workflow";
+import { BOOKING_STATUSES } from "../../../db/schema";
+import { emptyBookingsText, filterSearch } from "../../domain/booking-filters";
+import { STATUS_LABELS } from "../../domain/booking-status";
 import { requireAdmin } from "../../services/auth.server";
+import { loadBookingsTab } from "../../services/admin/bookings-tab.server";
+import { workflowAction } from "../../services/admin/workflow-actions.server";
 import type { Route } from "./+types/bookings";
 
-// Placeholder: this tab is being built (issue 6).
+const PATH = "/admin/bookings";
+
+/** The Bookings tab (spec section 2): every booking, filtered by day, status and membership. */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
-  return null;
+  return loadBookingsTab(request);
 }
 
-export default function Tab() {
-  return <AdminPage title="Bookings Management">{null}</AdminPage>;
+/** The single-row transitions; the bulk menu lives on the Sessions tab. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = await requireAdmin(request);
+  return workflowAction(request, context, admin, ["status"]);
 }
+
+export default function BookingsTab({ loaderData, actionData }: Route.ComponentProps) {
+  const { filters, search, list, calendar } = loaderData;
+  const params = new URLSearchParams(search);
+  return (
+    <AdminPage
+      title="Bookings Management"
+      description="View and manage all studio bookings"
+      actions={<ViewToggle path={PATH} filters={filters} current={search} />}
+    >
+      {/* Keyed by the query, so the inputs show the filters of the URL after every navigation. */}
+      <Form
+        key={search}
+        method="get"
+        action={PATH}
+        className="grid gap-4 rounded-xl bg-paper p-4 ring-1 ring-line sm:grid-cols-2 md:grid-cols-4 md:items-end"
+      >
+        <CalendarKeys filters={filters} current={search} />
+        <div>
+          <label htmlFor="filter-date" className="field-label">
+            Date
+          </label>
+          <input
+            id="filter-date"
+            type="date"
+            name="date"
+            defaultValue={filters.date ?? ""}
+            className="field-input"
+          />
+        </div>
+        <div>
+          <label htmlFor="filter-status" className="field-label">
+            Status
+          </label>
+          <select
+            id="filter-status"
+            name="status"
+            defaultValue={filters.status ?? ""}
+            className="field-input"
+          >
+            <option value="">All Statuses</option>
+            {BOOKING_STATUSES.map((status) => (
+              <option key={status} value={status}>
+                {STATUS_LABELS[status]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="filter-membership" className="field-label">
+            Membership
+          </label>
+          <select
+            id="filter-membership"
+            name="membership"
+            defaultValue={filters.membership}
+            className="field-input"
+          >
+            <option value="all">All Clients</option>
+            <option value="members">Members Only</option>
+            <option value="non-members">Non-Members Only</option>
+          </select>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <button type="submit" className="btn-primary px-5 py-2.5">
+            Apply
+          </button>
+        </div>
+        <div className="flex flex-wrap gap-2 sm:col-span-2 md:col-span-4">
+          <Link
+            to={`${PATH}${filterSearch(
+              { ...filters, date: null, status: null, membership: "all", page: 1 },
+              {},
+              params,
+            )}`}
+            className="btn-secondary px-4 py-2 text-sm"
+          >
+            Clear All Filters
+          </Link>
+          <Link to={PATH} className="btn-secondary px-4 py-2 text-sm">
+            Reset &amp; Show All
+          </Link>
+        </div>
+      </Form>
+
+      {actionData?.message ? (
+        <p role="alert" className="field-error mt-4 font-semibold">
+          {actionData.message}
+        </p>
+      ) : null}
+
+      <div className="mt-6">
+        {calendar ? (
+          <AdminCalendar
+            data={calendar}
+            detailsHref={(date) =>
+              `${PATH}${filterSearch(filters, { view: "list", date, page: 1 })}`
+            }
+          />
+        ) : list && list.rows.length === 0 ? (
+          <EmptyList>{emptyBookingsText(filters)}</EmptyList>
+        ) : list ? (
+          <>
+            <TableRegion label="Bookings">
+              <table className="w-full min-w-[44rem] bg-white">
+                <caption className="sr-only">Bookings</caption>
+                <thead className="border-b border-line bg-paper">
+                  <tr>
+                    <th scope="col" className={TH}>
+                      Client
+                    </th>
+                    <th scope="col" className={TH}>
+                      Date &amp; Time
+                    </th>
+                    <th scope="col" className={TH}>
+                      Status
+                    </th>
+                    <th scope="col" className={TH}>
+                      Actions
+                    </th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-line">
+                  {list.rows.map((row) => (
+                    <tr key={row.id} data-booking-id={row.id}>
+                      <td className={TD}>
+                        <p className="font-semibold">{row.name}</p>
+                        <p className="text-ink-soft">{row.email}</p>
+                        <p className="text-ink-soft">{row.phone}</p>
+                      </td>
+                      <td className={TD}>
+                        <p className="font-semibold">{row.date}</p>
+                        <p className="text-ink-soft">
+                          {row.start} – {row.end}
+                        </p>
+                      </td>
+                      <td className={TD}>
+                        <WorkflowBadge status={row.status} />
+                      </td>
+                      <td className={TD}>
+                        <div className="flex flex-col items-start gap-2">
+                          <RowActions id={row.id} status={row.status} who={row.name} />
+                          <BookingLink id={row.id} />
+                        </div>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableRegion>
+            <Pagination page={list.page} hasNext={list.hasNext} label="Bookings pages" />
+          </>
+        ) : null}
+      </div>
+    </AdminPage>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Bookings | Admin Dashboard" }];

@@ -1,13 +1,326 @@
-import { AdminPage } from "../../components/admin/admin-page";
+import { useEffect, useState } from "react";
+import { Form, Link, useLocation } from "react-router";
+import { BOOKING_STATUSES } from "../../../db/schema";
+import { AdminPage, EmptyList } from "../../components/admin/admin-page";
+import { AdminCalendar } from "../../components/admin/calendar";
+import { Pagination } from "../../components/admin/pagination";
+import {
+  type AdminBookingRow,
+  BookingLink,
+  CalendarKeys,
+  RowActions,
+  TableRegion,
+  TD,
+  TH,
+  ViewToggle,
+  WorkflowBadge,
+} from "../../components/admin/workflow";
+import { HydratedField } from "../../components/ui/hydrated-field";
+import { BULK_ACTIONS } from "../../domain/admin-workflow";
+import { type BookingFilters, emptyBookingsText, filterSearch } from "../../domain/booking-filters";
+import { formatStudioInstant } from "../../domain/booking-display";
+import { STATUS_LABELS } from "../../domain/booking-status";
+import { studioInstant } from "../../domain/studio-time";
+import { loadBookingsTab } from "../../services/admin/bookings-tab.server";
+import { workflowAction } from "../../services/admin/workflow-actions.server";
 import { requireAdmin } from "../../services/auth.server";
 import type { Route } from "./+types/sessions";
 
-// Placeholder: this tab is being built (issue 6).
+const PATH = "/admin/sessions";
+const BULK_FORM = "bulk-update";
+
+/**
+ * The Sessions tab (spec section 2 'Session Workflow Management'): the workflow list with the
+ * bulk 'Update Status' menu. Without JavaScript the row checkboxes post with the menu's form
+ * and 'Select all' is a link (`?selected=all`) that renders every row of the page checked.
+ */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
-  return null;
+  const tab = loadBookingsTab(request);
+  const selectedAll = new URL(request.url).searchParams.get("selected") === "all";
+  return { ...tab, selectedAll };
 }
 
-export default function Tab() {
-  return <AdminPage title="Session Workflow Management">{null}</AdminPage>;
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = await requireAdmin(request);
+  return workflowAction(request, context, admin, ["status", "bulk"]);
 }
+
+export default function SessionsTab({ loaderData, actionData }: Route.ComponentProps) {
+  const { filters, search, list, calendar, selectedAll } = loaderData;
+  const location = useLocation();
+  const params = new URLSearchParams(search);
+  return (
+    <AdminPage
+      title="Session Workflow Management"
+      description="Move sessions through the studio workflow, one at a time or several at once"
+      actions={<ViewToggle path={PATH} filters={filters} current={search} />}
+    >
+      {/* Keyed by the query, so the inputs show the filters of the URL after every navigation. */}
+      <Form
+        key={search}
+        method="get"
+        action={PATH}
+        className="flex flex-wrap items-end gap-3 rounded-xl bg-paper p-4 ring-1 ring-line"
+      >
+        <CalendarKeys filters={filters} current={search} />
+        {filters.date ? <input type="hidden" name="date" value={filters.date} /> : null}
+        {filters.membership !== "all" ? (
+          <input type="hidden" name="membership" value={filters.membership} />
+        ) : null}
+        <div className="min-w-48 flex-1 sm:flex-none">
+          <label htmlFor="sessions-status" className="field-label">
+            Status
+          </label>
+          <select
+            id="sessions-status"
+            name="status"
+            defaultValue={filters.status ?? ""}
+            className="field-input"
+          >
+            <option value="">All Statuses</option>
+            {BOOKING_STATUSES.map((status) => (
+              <option key={status} value={status}>
+                {STATUS_LABELS[status]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className="btn-primary px-5 py-2.5">
+          Apply
+        </button>
+        <Link
+          to={`${PATH}${filterSearch({ ...filters, status: null, date: null, page: 1 }, {}, params)}`}
+          className="btn-secondary px-4 py-2 text-sm"
+        >
+          Clear filter
+        </Link>
+      </Form>
+      {filters.date ? (
+        <p className="mt-3 text-sm">
+          Showing sessions on{" "}
+          <strong>
+            {formatStudioInstant(studioInstant(filters.date, "12:00"), "MMMM d, yyyy")}
+          </strong>
+          .{" "}
+          <Link
+            to={`${PATH}${filterSearch(filters, { date: null, page: 1 }, params)}`}
+            className="font-semibold text-brand-700 underline underline-offset-2"
+          >
+            Show all dates
+          </Link>
+        </p>
+      ) : null}
+
+      {actionData?.message ? (
+        <p role="alert" className="field-error mt-4 font-semibold">
+          {actionData.message}
+        </p>
+      ) : null}
+
+      <div className="mt-6">
+        {calendar ? (
+          <AdminCalendar
+            data={calendar}
+            detailsHref={(date) =>
+              `${PATH}${filterSearch(filters, { view: "list", date, page: 1 })}`
+            }
+          />
+        ) : list && list.rows.length === 0 ? (
+          <EmptyList>{emptyBookingsText(filters)}</EmptyList>
+        ) : list ? (
+          <>
+            {/* A new page (or the redirect after an update) starts with a fresh selection. */}
+            <SessionsList
+              key={location.key}
+              rows={list.rows}
+              selectedAll={selectedAll}
+              filters={filters}
+              search={search}
+            />
+            <Pagination page={list.page} hasNext={list.hasNext} label="Sessions pages" />
+          </>
+        ) : null}
+      </div>
+    </AdminPage>
+  );
+}
+
+function useHydrated() {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  return hydrated;
+}
+
+function SessionsList({
+  rows,
+  selectedAll,
+  filters,
+  search,
+}: {
+  rows: AdminBookingRow[];
+  selectedAll: boolean;
+  filters: BookingFilters;
+  search: string;
+}) {
+  const hydrated = useHydrated();
+  const [selected, setSelected] = useState<Set<number>>(
+    () => new Set(selectedAll ? rows.map((row) => row.id) : []),
+  );
+  const params = new URLSearchParams(search);
+  const withSelection = (all: boolean) => {
+    const next = new URLSearchParams(params);
+    if (all) next.set("selected", "all");
+    else next.delete("selected");
+    const query = next.toString();
+    return query ? `${PATH}?${query}` : PATH;
+  };
+  const allChecked = rows.length > 0 && rows.every((row) => selected.has(row.id));
+  const toggle = (id: number, on: boolean) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+
+  return (
+    <>
+      <Form
+        id={BULK_FORM}
+        method="post"
+        action={`${PATH}${filterSearch(filters, {}, params)}`}
+        preventScrollReset
+        className="mb-4 flex flex-wrap items-center gap-3"
+      >
+        <HydratedField />
+        <input type="hidden" name="intent" value="bulk" />
+        <details className="relative">
+          <summary className="btn-secondary cursor-pointer px-4 py-2 text-sm">
+            Update Status
+          </summary>
+          <div className="absolute z-10 mt-2 flex w-64 flex-col gap-1 rounded-xl bg-white p-2 shadow-lg ring-1 ring-line">
+            {BULK_ACTIONS.map((bulk) => (
+              <button
+                key={bulk.to}
+                type="submit"
+                name="status"
+                value={bulk.to}
+                className="min-h-11 rounded-lg px-3 text-left text-sm font-semibold hover:bg-black/5"
+              >
+                {bulk.label}
+              </button>
+            ))}
+          </div>
+        </details>
+        <div role="status" className="flex flex-wrap items-center gap-3">
+          {selected.size > 0 ? (
+            <>
+              <span className="font-semibold">{selected.size} session(s) selected</span>
+              {hydrated ? (
+                <button
+                  type="button"
+                  onClick={() => setSelected(new Set())}
+                  className="text-sm font-semibold text-brand-700 underline underline-offset-2"
+                >
+                  Clear Selection
+                </button>
+              ) : (
+                <Link
+                  to={withSelection(false)}
+                  className="text-sm font-semibold text-brand-700 underline underline-offset-2"
+                >
+                  Clear Selection
+                </Link>
+              )}
+            </>
+          ) : null}
+        </div>
+      </Form>
+      <TableRegion label="Sessions">
+        <table className="w-full min-w-[56rem] bg-white">
+          <caption className="sr-only">Sessions</caption>
+          <thead className="border-b border-line bg-paper">
+            <tr>
+              <th scope="col" className={TH}>
+                {hydrated ? (
+                  <input
+                    type="checkbox"
+                    aria-label="Select all sessions on this page"
+                    checked={allChecked}
+                    onChange={(event) =>
+                      setSelected(new Set(event.target.checked ? rows.map((row) => row.id) : []))
+                    }
+                    className="size-5"
+                  />
+                ) : (
+                  <Link
+                    to={withSelection(!selectedAll)}
+                    className="font-semibold text-brand-700 underline underline-offset-2"
+                  >
+                    {selectedAll ? "Select none" : "Select all"}
+                  </Link>
+                )}
+              </th>
+              <th scope="col" className={TH}>
+                Client
+              </th>
+              <th scope="col" className={TH}>
+                Phone
+              </th>
+              <th scope="col" className={TH}>
+                Session Date
+              </th>
+              <th scope="col" className={TH}>
+                Current Status
+              </th>
+              <th scope="col" className={TH}>
+                Actions
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-line">
+            {rows.map((row) => (
+              <tr key={row.id} data-booking-id={row.id}>
+                <td className={TD}>
+                  <input
+                    type="checkbox"
+                    name="ids"
+                    value={row.id}
+                    form={BULK_FORM}
+                    checked={selected.has(row.id)}
+                    onChange={(event) => toggle(row.id, event.target.checked)}
+                    aria-label={`Select ${row.name}, ${row.date} ${row.start}`}
+                    className="size-5"
+                  />
+                </td>
+                <td className={TD}>
+                  <p className="font-semibold">{row.name}</p>
+                  <p className="text-ink-soft">{row.email}</p>
+                </td>
+                <td className={TD}>{row.phone}</td>
+                <td className={TD}>
+                  <p className="font-semibold">{row.date}</p>
+                  <p className="text-ink-soft">
+                    {row.start} · {row.hours}
+                  </p>
+                </td>
+                <td className={TD}>
+                  <WorkflowBadge status={row.status} />
+                </td>
+                <td className={TD}>
+                  <div className="flex flex-col items-start gap-2">
+                    <RowActions id={row.id} status={row.status} who={row.name} />
+                    <BookingLink id={row.id} />
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableRegion>
+    </>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Sessions | Admin Dashboard" }];

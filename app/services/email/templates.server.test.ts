@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Booking } from "../../../db/schema";
 import { STUDIO } from "../../components/landing/studio";
 import {
+  bookingCancelledEmail,
+  bookingConfirmedEmail,
   bookingReceivedEmail,
   escapeHtml,
   formatSessionTime,
@@ -237,5 +239,34 @@ describe("paymentReceivedEmail", () => {
     const odd = paymentReceivedEmail({ booking, amount: 360, brand: "<b>", last4: "1234" });
     expect(odd.html).toContain("(&lt;b&gt; ending in 1234)");
     expect(odd.html).not.toContain("<b>");
+  });
+});
+
+describe("staff e-mails", () => {
+  it("a staff confirmation names the session and links to it", () => {
+    const email = bookingConfirmedEmail({
+      booking: makeBooking({ status: "CONFIRMED" }),
+      detailsUrl: "https://studio.example/dashboard/sessions/42",
+    });
+    expect(email.subject).toBe("Your session on Tuesday, November 24, 2026 is confirmed");
+    expect(email.text).toContain("our staff confirmed booking #42");
+    expect(email.text).toContain("10:00 AM – 12:00 PM EST");
+    expect(email.html).toContain('href="https://studio.example/dashboard/sessions/42"');
+  });
+
+  it("a studio cancellation apologises and promises the full refund", () => {
+    const email = bookingCancelledEmail({
+      booking: makeBooking({ status: "CANCELLED" }),
+      quote: { kind: "full", paid: 360, fee: 0, refund: 360 },
+      by: "studio",
+    });
+    expect(email.text).toContain("the studio had to cancel booking #42");
+    expect(email.text).toContain("refunding the full $360.00");
+    const byCustomer = bookingCancelledEmail({
+      booking: makeBooking({ status: "CANCELLED" }),
+      quote: { kind: "unpaid", paid: 0, fee: 0, refund: 0 },
+    });
+    expect(byCustomer.text).toContain("Booking #42 is cancelled and its time slot is released.");
+    expect(byCustomer.text).not.toContain("the studio had to cancel");
   });
 });

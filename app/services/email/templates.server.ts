@@ -315,13 +315,43 @@ export function paymentReceivedEmail({
   });
 }
 
-/** Sent when the customer cancels: what is refunded, and any fee kept. */
+/** Sent when staff confirm a session; the session's .ics is attached by the caller. */
+export function bookingConfirmedEmail({
+  booking,
+  detailsUrl,
+}: {
+  booking: Booking;
+  detailsUrl: string;
+}): EmailContent {
+  return render({
+    subject: `Your session on ${sessionDay(booking)} is confirmed`,
+    heading: "Your session is confirmed",
+    greeting: `Hi ${booking.firstName},`,
+    blocks: [
+      {
+        kind: "paragraph",
+        text: `Good news: our staff confirmed booking #${booking.id}, ${formatSessionTime(booking)}.`,
+      },
+      {
+        kind: "paragraph",
+        text: "The attached calendar file adds the session to your calendar. Plan to arrive a few minutes early; our in-house engineer sets up the studio for you.",
+      },
+      { kind: "button", label: "View your session", href: detailsUrl },
+      bookingDetailsBlock(booking),
+    ],
+  });
+}
+
+/** Sent when the customer or the studio cancels: what is refunded, and any fee kept. */
 export function bookingCancelledEmail({
   booking,
   quote,
+  by = "customer",
 }: {
   booking: Booking;
   quote: RefundQuote;
+  /** The studio cancelling says so and apologises; the refund is then always in full. */
+  by?: "customer" | "studio";
 }): EmailContent {
   const money: Record<RefundQuote["kind"], string> = {
     unpaid: "Nothing was paid for this booking, so there is nothing to refund.",
@@ -338,7 +368,10 @@ export function bookingCancelledEmail({
     blocks: [
       {
         kind: "paragraph",
-        text: `Booking #${booking.id} is cancelled and its time slot is released.`,
+        text:
+          by === "studio"
+            ? `We are sorry: the studio had to cancel booking #${booking.id}. Please get in touch if you would like to book another time.`
+            : `Booking #${booking.id} is cancelled and its time slot is released.`,
       },
       { kind: "paragraph", text: money[quote.kind] },
       { kind: "paragraph", text: "We hope to see you in the studio another time." },

@@ -1,0 +1,181 @@
+import type { ReactNode } from "react";
+import { Form, Link, useNavigation } from "react-router";
+import type { BookingStatus } from "../../../db/schema";
+import { rowActions, workflowTone } from "../../domain/admin-workflow";
+import {
+  type BookingFilters,
+  CALENDAR_KEYS,
+  filterSearch,
+  VIEWS,
+} from "../../domain/booking-filters";
+import { STATUS_LABELS } from "../../domain/booking-status";
+import { StatusBadge } from "../dashboard/status-badge";
+import { HydratedField } from "../ui/hydrated-field";
+
+/** A booking's status as the admin lists show it. */
+export function WorkflowBadge({ status }: { status: BookingStatus }) {
+  return <StatusBadge tone={workflowTone(status)} label={STATUS_LABELS[status]} />;
+}
+
+/** A row of the Bookings and Sessions lists, formatted on the server in studio time. */
+export type AdminBookingRow = {
+  id: number;
+  name: string;
+  email: string;
+  phone: string;
+  /** 'MMMM d, yyyy' */
+  date: string;
+  /** 'h:mm a' */
+  start: string;
+  end: string;
+  hours: string;
+  status: BookingStatus;
+};
+
+const SMALL_BUTTON =
+  "inline-flex min-h-11 items-center rounded-full px-3 text-sm font-semibold ring-1 ring-line hover:bg-black/5 disabled:opacity-60";
+
+/**
+ * The single-row transitions (spec section 4): the next step and cancelling, as one form per
+ * row whose buttons carry the target status. A post, so it works without JavaScript.
+ */
+export function RowActions({
+  id,
+  status,
+  who,
+  note = false,
+}: {
+  id: number;
+  status: BookingStatus;
+  /** Names the row for screen readers: "Confirm Session for Ada Lovelace, booking #12". */
+  who: string;
+  /** The booking's page offers a note for the history. */
+  note?: boolean;
+}) {
+  const busy = useNavigation().state === "submitting";
+  const actions = rowActions(status);
+  if (actions.length === 0) return null;
+  return (
+    <Form method="post" preventScrollReset className="flex flex-wrap items-end gap-2">
+      <HydratedField />
+      <input type="hidden" name="intent" value="status" />
+      <input type="hidden" name="id" value={id} />
+      {note ? (
+        <div className="w-full">
+          <label htmlFor={`note-${id}`} className="field-label">
+            Note for the history (optional)
+          </label>
+          <input id={`note-${id}`} name="note" maxLength={500} className="field-input" />
+        </div>
+      ) : null}
+      {actions.map((action) => {
+        const button = (
+          <button
+            key={action.to}
+            type="submit"
+            name="status"
+            value={action.to}
+            disabled={busy}
+            className={
+              action.to === "CANCELLED"
+                ? `${SMALL_BUTTON} bg-brand-700 text-white ring-brand-700 hover:bg-brand-600`
+                : `${SMALL_BUTTON} bg-ink text-white ring-ink hover:bg-ink/90`
+            }
+          >
+            {action.label}
+            <span className="sr-only">
+              {" "}
+              for {who}, booking #{id}
+            </span>
+          </button>
+        );
+        if (action.to !== "CANCELLED") return button;
+        // Cancelling refunds and e-mails the customer: it takes a second, deliberate click.
+        return (
+          <details key={action.to} className="w-full">
+            <summary className={`${SMALL_BUTTON} w-fit cursor-pointer text-brand-700`}>
+              Cancel…<span className="sr-only"> booking #{id}</span>
+            </summary>
+            <div className="mt-2 space-y-2 rounded-xl bg-brand-50 p-3 text-sm">
+              <p>Everything paid is refunded in full and the client is e-mailed.</p>
+              {button}
+            </div>
+          </details>
+        );
+      })}
+    </Form>
+  );
+}
+
+/** The link from a list row to the booking's own page (details and history). */
+export function BookingLink({ id }: { id: number }) {
+  return (
+    <Link
+      to={`/admin/bookings/${id}`}
+      className="inline-flex min-h-11 items-center text-sm font-semibold text-brand-700 underline underline-offset-2"
+    >
+      View booking<span className="sr-only"> #{id}</span>
+    </Link>
+  );
+}
+
+/** List / Calendar: links, so each view has its URL and the filters stay. */
+export function ViewToggle({
+  path,
+  filters,
+  current,
+}: {
+  path: string;
+  filters: BookingFilters;
+  current: string;
+}) {
+  const params = new URLSearchParams(current);
+  const linkClass =
+    "inline-flex min-h-11 items-center rounded-full px-4 text-sm font-semibold ring-1 ring-line hover:bg-black/5 aria-[current=page]:bg-ink aria-[current=page]:text-white";
+  return (
+    <nav aria-label="View" className="flex gap-2">
+      {VIEWS.map((view) => (
+        <Link
+          key={view}
+          to={`${path}${filterSearch(filters, { view, page: 1 }, params)}`}
+          aria-current={filters.view === view ? "page" : undefined}
+          className={linkClass}
+        >
+          {view === "list" ? "List" : "Calendar"}
+        </Link>
+      ))}
+    </nav>
+  );
+}
+
+/** A wide table scrolls inside its own labelled region, never the page (320 px wide works). */
+export function TableRegion({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <section
+      aria-label={label}
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: keyboard users must be able to scroll it (axe scrollable-region-focusable).
+      tabIndex={0}
+      className="overflow-x-auto rounded-xl ring-1 ring-line"
+    >
+      {children}
+    </section>
+  );
+}
+
+/** The calendar's own keys kept as hidden inputs in a filter form shown with the calendar. */
+export function CalendarKeys({ filters, current }: { filters: BookingFilters; current: string }) {
+  if (filters.view !== "calendar") return null;
+  const params = new URLSearchParams(current);
+  return (
+    <>
+      <input type="hidden" name="view" value="calendar" />
+      {CALENDAR_KEYS.map((key) => {
+        const value = params.get(key);
+        return value === null ? null : <input key={key} type="hidden" name={key} value={value} />;
+      })}
+    </>
+  );
+}
+
+export const TH = "px-3 py-2 text-left text-sm font-semibold text-ink-soft";
+export const TD = "px-3 py-3 align-top text-sm";

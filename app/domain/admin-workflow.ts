@@ -1,0 +1,109 @@
+import { BOOKING_STATUSES, type BookingStatus } from "../../db/schema";
+import { STATUS_LABELS } from "./booking-status";
+import type { StatusTone } from "./session-list";
+
+/**
+ * The staff workflow (spec section 4, product-decisions "Payments"): ONE rule for every status
+ * change staff make, from a row button, the bulk menu or PUT /api/admin/bookings/{id}. Pure, so
+ * the buttons offered and the server's refusal are the same answer.
+ */
+
+/** The forward path of a session; CANCELLED stands outside it. */
+export const WORKFLOW_ORDER: readonly BookingStatus[] = [
+  "PENDING_PAYMENT",
+  "PENDING",
+  "CONFIRMED",
+  "RECORDED",
+  "POST_PRODUCTION",
+  "COMPLETED",
+];
+
+/** Statuses nothing leaves. */
+export const FINAL_STATUSES: readonly BookingStatus[] = ["CANCELLED", "COMPLETED"];
+
+/**
+ * Why staff cannot move a booking from `from` to `to`, or null when they can: forward along the
+ * workflow (skipping steps is allowed: a walk-in paid in cash is confirmed at once), or to
+ * CANCELLED from anything but CANCELLED and COMPLETED; never backwards, never out of a final
+ * status; the same status is not a change.
+ */
+export function transitionProblem(from: BookingStatus, to: BookingStatus): string | null {
+  if (from === to) return `This booking is already ${STATUS_LABELS[to]}.`;
+  if (from === "CANCELLED") return "A cancelled booking cannot change status.";
+  if (from === "COMPLETED") return "A completed booking cannot change status.";
+  if (to === "CANCELLED") return null;
+  if (WORKFLOW_ORDER.indexOf(to) < WORKFLOW_ORDER.indexOf(from)) {
+    return `A booking cannot go back from ${STATUS_LABELS[from]} to ${STATUS_LABELS[to]}.`;
+  }
+  return null;
+}
+
+export function canTransition(from: BookingStatus, to: BookingStatus): boolean {
+  return transitionProblem(from, to) === null;
+}
+
+export type WorkflowAction = { to: BookingStatus; label: string };
+
+/** The single-row buttons' labels: the spec gives the first two, the rest say what happens. */
+const NEXT_STEP_LABELS: Partial<Record<BookingStatus, string>> = {
+  PENDING: "Mark for Review",
+  CONFIRMED: "Confirm Session",
+  RECORDED: "Mark as Recorded",
+  POST_PRODUCTION: "Send to Post-Production",
+  COMPLETED: "Mark as Completed",
+};
+export const CANCEL_ACTION: WorkflowAction = { to: "CANCELLED", label: "Cancel Session" };
+
+/** The next step along the workflow, if any (a row offers only that one, not every skip). */
+export function nextStep(status: BookingStatus): WorkflowAction | null {
+  if (FINAL_STATUSES.includes(status)) return null;
+  const next = WORKFLOW_ORDER[WORKFLOW_ORDER.indexOf(status) + 1];
+  const label = next ? NEXT_STEP_LABELS[next] : undefined;
+  return next && label ? { to: next, label } : null;
+}
+
+/** A row's buttons: the next step, then cancelling, as far as the rule allows. */
+export function rowActions(status: BookingStatus): WorkflowAction[] {
+  const next = nextStep(status);
+  const actions = next ? [next] : [];
+  return canTransition(status, "CANCELLED") ? [...actions, CANCEL_ACTION] : actions;
+}
+
+/** The bulk 'Update Status' menu of spec section 2, in its order. */
+export const BULK_ACTIONS: readonly WorkflowAction[] = [
+  { to: "PENDING", label: "Set to Pending Review" },
+  { to: "CONFIRMED", label: "Confirm Sessions" },
+  { to: "RECORDED", label: "Mark as Recorded" },
+  { to: "POST_PRODUCTION", label: "Send to Post-Production" },
+  { to: "COMPLETED", label: "Mark as Completed" },
+  { to: "CANCELLED", label: "Cancel Sessions" },
+];
+
+/** A status posted by a form or a client: the stored upper-case name, any case, or null. */
+export function parseStatus(value: unknown): BookingStatus | null {
+  if (typeof value !== "string") return null;
+  const upper = value.trim().toUpperCase();
+  return (BOOKING_STATUSES as readonly string[]).includes(upper) ? (upper as BookingStatus) : null;
+}
+
+/** 'Successfully updated X of Y bookings to "Confirmed"' (spec section 4). */
+export function bulkResultMessage(updated: number, total: number, to: BookingStatus): string {
+  return `Successfully updated ${updated} of ${total} bookings to "${STATUS_LABELS[to]}"`;
+}
+
+/**
+ * Badge colours in the admin lists: every workflow step its own, close to the calendar's
+ * (spec section 2); the label carries the meaning, the colour only helps scanning.
+ */
+export function workflowTone(status: BookingStatus): StatusTone {
+  const tones: Record<BookingStatus, StatusTone> = {
+    PENDING_PAYMENT: "yellow",
+    PENDING: "grey",
+    CONFIRMED: "green",
+    RECORDED: "blue",
+    POST_PRODUCTION: "purple",
+    COMPLETED: "green",
+    CANCELLED: "red",
+  };
+  return tones[status];
+}

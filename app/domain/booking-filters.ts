@@ -1,0 +1,71 @@
+import type { BookingStatus } from "../../db/schema";
+import { STATUS_LABELS } from "./booking-status";
+
+/**
+ * The Bookings and Sessions tabs' filters as they live in the URL (spec section 2), shared by
+ * the server (which reads them and turns them into SQL) and the pages (which build links that
+ * keep them). Pure.
+ */
+export const MEMBERSHIP_FILTERS = ["all", "members", "non-members"] as const;
+export type MembershipFilter = (typeof MEMBERSHIP_FILTERS)[number];
+export const VIEWS = ["list", "calendar"] as const;
+export type BookingsView = (typeof VIEWS)[number];
+
+export type BookingFilters = {
+  /** One studio day, yyyy-MM-dd. */
+  date: string | null;
+  status: BookingStatus | null;
+  membership: MembershipFilter;
+  view: BookingsView;
+  page: number;
+};
+
+/** The calendar's own query keys: links and forms of the tabs carry them along untouched. */
+export const CALENDAR_KEYS = ["cal", "around"] as const;
+
+/**
+ * The filters as a query string (defaults left out), with `changes` applied and the calendar's
+ * own keys of `current` kept, for links and redirects that keep the view.
+ */
+export function filterSearch(
+  filters: BookingFilters,
+  changes: Partial<BookingFilters> = {},
+  current?: URLSearchParams,
+): string {
+  const next = { ...filters, ...changes };
+  const params = new URLSearchParams();
+  if (next.view !== "list") params.set("view", next.view);
+  if (next.date) params.set("date", next.date);
+  if (next.status) params.set("status", next.status);
+  if (next.membership !== "all") params.set("membership", next.membership);
+  if (next.page > 1) params.set("page", String(next.page));
+  if (current && next.view === "calendar") {
+    for (const key of CALENDAR_KEYS) {
+      const value = current.get(key);
+      if (value !== null) params.set(key, value);
+    }
+  }
+  const query = params.toString();
+  return query ? `?${query}` : "";
+}
+
+const MEMBERSHIP_SUFFIXES: Record<MembershipFilter, string> = {
+  all: "",
+  members: " for members",
+  "non-members": " for non-members",
+};
+
+/**
+ * 'No bookings found' with the spec's suffixes: ' for the selected date' (Bookings only),
+ * ' with status Confirmed', ' for members' / ' for non-members'.
+ */
+export function emptyBookingsText(
+  filters: Pick<BookingFilters, "date" | "status" | "membership">,
+): string {
+  return [
+    "No bookings found",
+    filters.date ? " for the selected date" : "",
+    filters.status ? ` with status ${STATUS_LABELS[filters.status]}` : "",
+    MEMBERSHIP_SUFFIXES[filters.membership],
+  ].join("");
+}

@@ -1,0 +1,270 @@
+import { data, Link } from "react-router";
+import { AdminPage } from "../../components/admin/admin-page";
+import { RowActions, TableRegion, TD, TH, WorkflowBadge } from "../../components/admin/workflow";
+import { formatStudioInstant, sessionTimeRange } from "../../domain/booking-display";
+import { STATUS_LABELS } from "../../domain/booking-status";
+import { parseId } from "../../domain/ids";
+import { formatDollars } from "../../domain/pricing";
+import { guestsLabel, hoursLabel, paymentMethodLabel } from "../../domain/session-list";
+import { getAdminBookingDetails } from "../../models/admin-bookings.server";
+import { workflowAction } from "../../services/admin/workflow-actions.server";
+import { requireAdmin } from "../../services/auth.server";
+import type { Route } from "./+types/bookings.$id";
+
+const WHEN = "MMMM d, yyyy, h:mm a";
+
+/**
+ * One booking for staff (product-decisions "Admin"): who, when, money, and its history of
+ * status changes (who, when, from, to, note), with the same workflow buttons as the lists.
+ */
+export async function loader({ request, params }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  const id = parseId(params.id);
+  const details = id === null ? null : getAdminBookingDetails(id);
+  if (!details) throw data("Booking not found", { status: 404 });
+  const { booking, client, payments, paid, history } = details;
+  return {
+    booking: {
+      id: booking.id,
+      name: `${booking.firstName} ${booking.lastName}`,
+      businessName: booking.businessName,
+      email: booking.email,
+      phone: booking.phoneNumber,
+      date: formatStudioInstant(booking.startsAt, "MMMM d, yyyy"),
+      time: sessionTimeRange(booking),
+      hours: hoursLabel(booking.hoursNeeded),
+      guests: guestsLabel(booking.guestCount),
+      status: booking.status,
+      cancellationReason: booking.cancellationReason,
+      totalCost: booking.totalCost,
+      originalCost: booking.originalCost,
+      couponCode: booking.couponCode,
+      discountAmount: booking.discountAmount,
+      isRetainer: booking.isRetainer,
+      bookedAt: formatStudioInstant(booking.createdAt, WHEN),
+    },
+    client,
+    paid,
+    payments: payments.map((payment) => ({
+      id: payment.id,
+      amount: payment.amount,
+      method: payment.amount < 0 ? "Refund" : paymentMethodLabel(payment.method, payment.details),
+      date: formatStudioInstant(payment.date, WHEN),
+      reference: payment.transactionId,
+    })),
+    history: history.map((row) => ({
+      id: row.id,
+      when: formatStudioInstant(row.createdAt, WHEN),
+      who: row.username ?? "System",
+      from: row.fromStatus ? STATUS_LABELS[row.fromStatus] : "—",
+      to: STATUS_LABELS[row.toStatus],
+      note: row.note ?? "",
+    })),
+  };
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const admin = await requireAdmin(request);
+  const id = parseId(params.id);
+  if (id === null) throw data("Booking not found", { status: 404 });
+  return workflowAction(request, context, admin, ["status"], id);
+}
+
+export default function AdminBooking({ loaderData, actionData }: Route.ComponentProps) {
+  const { booking, client, paid, payments, history } = loaderData;
+  return (
+    <AdminPage
+      title={`Booking #${booking.id}`}
+      description={`${booking.name}, ${booking.date}`}
+      actions={
+        <Link to="/admin/bookings" className="btn-secondary px-4 py-2 text-sm">
+          Back to bookings
+        </Link>
+      }
+    >
+      <div className="grid gap-6 md:grid-cols-3">
+        <section
+          aria-labelledby="booking-client"
+          className="min-w-0 rounded-xl p-4 ring-1 ring-line"
+        >
+          <h3 id="booking-client" className="font-display text-lg font-bold">
+            Client
+          </h3>
+          <dl className="mt-2 space-y-1 text-sm">
+            <Row label="Name" value={booking.name} />
+            {booking.businessName ? <Row label="Business" value={booking.businessName} /> : null}
+            <Row label="E-mail" value={booking.email} />
+            <Row label="Phone" value={booking.phone} />
+            {client ? (
+              <>
+                <Row label="Account" value={client.username} />
+                <Row label="Membership" value={client.isMember ? "Member" : "Non-Member"} />
+              </>
+            ) : null}
+          </dl>
+        </section>
+        <section
+          aria-labelledby="booking-session"
+          className="min-w-0 rounded-xl p-4 ring-1 ring-line"
+        >
+          <h3 id="booking-session" className="font-display text-lg font-bold">
+            Session
+          </h3>
+          <dl className="mt-2 space-y-1 text-sm">
+            <Row label="Date" value={booking.date} />
+            <Row label="Time" value={booking.time} />
+            <Row label="Length" value={booking.hours} />
+            <Row label="Guests" value={booking.guests} />
+            {booking.isRetainer ? <Row label="Package" value="Retainer" /> : null}
+            <Row label="Booked" value={booking.bookedAt} />
+          </dl>
+          <div className="mt-3 flex items-center gap-2">
+            <span className="text-sm text-ink-soft">Status</span>
+            <WorkflowBadge status={booking.status} />
+          </div>
+          {booking.cancellationReason ? (
+            <p className="mt-2 text-sm text-ink-soft">{booking.cancellationReason}</p>
+          ) : null}
+        </section>
+        <section
+          aria-labelledby="booking-money"
+          className="min-w-0 rounded-xl p-4 ring-1 ring-line"
+        >
+          <h3 id="booking-money" className="font-display text-lg font-bold">
+            Money
+          </h3>
+          <dl className="mt-2 space-y-1 text-sm">
+            <Row label="Total" value={formatDollars(booking.totalCost)} />
+            {booking.discountAmount > 0 ? (
+              <Row
+                label={booking.couponCode ? `Discount (${booking.couponCode})` : "Discount"}
+                value={`−${formatDollars(booking.discountAmount)}`}
+              />
+            ) : null}
+            <Row label="Paid, net of refunds" value={formatDollars(paid)} />
+          </dl>
+        </section>
+      </div>
+
+      <section aria-labelledby="booking-actions" className="mt-6">
+        <h3 id="booking-actions" className="font-display text-lg font-bold">
+          Change status
+        </h3>
+        {actionData?.message ? (
+          <p role="alert" className="field-error mt-2 font-semibold">
+            {actionData.message}
+          </p>
+        ) : null}
+        <div className="mt-2">
+          <RowActions id={booking.id} status={booking.status} who={booking.name} note />
+          {booking.status === "CANCELLED" || booking.status === "COMPLETED" ? (
+            <p className="text-sm text-ink-soft">
+              A {STATUS_LABELS[booking.status].toLowerCase()} booking does not change status.
+            </p>
+          ) : null}
+        </div>
+      </section>
+
+      <section aria-labelledby="booking-payments" className="mt-8">
+        <h3 id="booking-payments" className="font-display text-lg font-bold">
+          Payments and refunds
+        </h3>
+        {payments.length === 0 ? (
+          <p className="mt-2 text-sm text-ink-soft">No payments recorded.</p>
+        ) : (
+          <div className="mt-2">
+            <TableRegion label="Payment records">
+              <table className="w-full min-w-[36rem] bg-white">
+                <thead className="border-b border-line bg-paper">
+                  <tr>
+                    <th scope="col" className={TH}>
+                      Date
+                    </th>
+                    <th scope="col" className={TH}>
+                      Method
+                    </th>
+                    <th scope="col" className={TH}>
+                      Amount
+                    </th>
+                    <th scope="col" className={TH}>
+                      Reference
+                    </th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-line">
+                  {payments.map((payment) => (
+                    <tr key={payment.id}>
+                      <td className={TD}>{payment.date}</td>
+                      <td className={TD}>{payment.method}</td>
+                      <td className={TD}>
+                        {payment.amount < 0
+                          ? `−${formatDollars(-payment.amount)}`
+                          : formatDollars(payment.amount)}
+                      </td>
+                      <td className={`${TD} break-all`}>{payment.reference ?? "—"}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableRegion>
+          </div>
+        )}
+      </section>
+
+      <section aria-labelledby="booking-history" className="mt-8">
+        <h3 id="booking-history" className="font-display text-lg font-bold">
+          History
+        </h3>
+        <div className="mt-2">
+          <TableRegion label="Booking history">
+            <table className="w-full min-w-[40rem] bg-white">
+              <thead className="border-b border-line bg-paper">
+                <tr>
+                  <th scope="col" className={TH}>
+                    When
+                  </th>
+                  <th scope="col" className={TH}>
+                    Who
+                  </th>
+                  <th scope="col" className={TH}>
+                    From
+                  </th>
+                  <th scope="col" className={TH}>
+                    To
+                  </th>
+                  <th scope="col" className={TH}>
+                    Note
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-line">
+                {history.map((row) => (
+                  <tr key={row.id}>
+                    <td className={TD}>{row.when}</td>
+                    <td className={TD}>{row.who}</td>
+                    <td className={TD}>{row.from}</td>
+                    <td className={TD}>{row.to}</td>
+                    <td className={TD}>{row.note}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableRegion>
+        </div>
+      </section>
+    </AdminPage>
+  );
+}
+
+function Row({ label, value }: { label: string; value: string }) {
+  return (
+    <div className="flex justify-between gap-4">
+      <dt className="text-ink-soft">{label}</dt>
+      <dd className="min-w-0 text-right font-medium [overflow-wrap:anywhere]">{value}</dd>
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = ({ params }) => [
+  { title: `Booking #${params.id} | Admin Dashboard` },
+];

@@ -1,0 +1,53 @@
+import { parseId } from "../../../domain/ids";
+import { parseStatus } from "../../../domain/admin-workflow";
+import { z } from "../../../domain/zod";
+import { changeBookingStatus, WorkflowError } from "../../../models/admin-bookings.server";
+import { toBookingJson } from "../../../models/booking.server";
+import { jsonError, methodNotAllowed, readJson } from "../../../services/api.server";
+import { requireApiUser } from "../../../services/auth.server";
+import { PaymentServiceError } from "../../../services/payments/provider.server";
+import type { Route } from "./+types/bookings.$id";
+
+const NOT_FOUND = "Booking not found";
+
+const statusBodySchema = z.object({
+  status: z
+    .unknown()
+    .transform((value) => parseStatus(value))
+    .refine((status) => status !== null, { error: "Please choose a valid status" }),
+  note: z
+    .string({ error: "note must be text" })
+    .trim()
+    .max(500, "Please keep the note under 500 characters")
+    .nullish(),
+});
+
+export function loader() {
+  return methodNotAllowed("PUT");
+}
+
+/**
+ * PUT /api/admin/bookings/{id} with { status, note? } (spec section 7): the same rule and
+ * model as the tabs' buttons. 400 a bad status, 404 an unknown booking, 409 a change the
+ * workflow refuses (with its reason in `message`), 502 when a refund could not be made.
+ * Answers the updated booking.
+ */
+export async function action({ request, params }: Route.ActionArgs) {
+  if (request.method !== "PUT") return methodNotAllowed("PUT");
+  const user = await requireApiUser(request);
+  if (!user.isAdmin) return jsonError(403, "Admins only");
+  const id = parseId(params.id);
+  if (id === null) return jsonError(404, NOT_FOUND);
+  const body = await readJson(request, statusBodySchema);
+  if (!body.status) return jsonError(400, "Please choose a valid status");
+  try {
+    const booking = await changeBookingStatus(id, body.status, user, body.note || null);
+    return Response.json(toBookingJson(booking));
+  } catch (error) {
+    if (error instanceof WorkflowError) {
+      return jsonError(error.kind === "not-found" ? 404 : 409, error.message);
+    }
+    if (error instanceof PaymentServiceError) return jsonError(502, error.message);
+    throw error;
+  }
+}
