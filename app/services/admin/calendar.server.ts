@@ -41,19 +41,12 @@ function wallTime(epochMs: number): string {
 }
 
 /**
- * The events of the range the URL asks for (`?cal=month|week|day&around=yyyy-MM-dd`, the tab's
- * `?date=` when there is no `around`), narrowed by the tab's own filters (`where`, a condition
- * on the bookings table). One indexed range read on `bookings.starts_at`: the name and phone
- * are copied onto each booking, so no join is needed.
+ * The sessions starting in [from, to), earliest first, one more than the cap (to tell that
+ * there are more). An indexed range on `bookings.starts_at`: the client's name and phone are
+ * copied onto each booking, so no join is needed.
  */
-export function loadCalendar(url: URL, where: SQL | undefined, now = Date.now()): CalendarData {
-  const today = studioDateOf(now);
-  const { view, around } = readCalendarQuery(url.searchParams, today);
-  const range = calendarRange(view, around);
-  // Studio midnights, so a 23- or 25-hour day (daylight saving) is covered exactly.
-  const from = studioInstant(range.first, "00:00");
-  const to = studioInstant(addStudioDays(range.last, 1), "00:00");
-  const rows = db
+export function calendarQuery(from: number, to: number, where: SQL | undefined) {
+  return db
     .select({
       id: bookings.id,
       firstName: bookings.firstName,
@@ -66,8 +59,22 @@ export function loadCalendar(url: URL, where: SQL | undefined, now = Date.now())
     .from(bookings)
     .where(and(gte(bookings.startsAt, from), lt(bookings.startsAt, to), where))
     .orderBy(asc(bookings.startsAt), asc(bookings.id))
-    .limit(EVENT_CAP + 1)
-    .all();
+    .limit(EVENT_CAP + 1);
+}
+
+/**
+ * The events of the range the URL asks for (`?cal=month|week|day&around=yyyy-MM-dd`, the tab's
+ * `?date=` when there is no `around`), narrowed by the tab's own filters (`where`, a condition
+ * on the bookings table).
+ */
+export function loadCalendar(url: URL, where: SQL | undefined, now = Date.now()): CalendarData {
+  const today = studioDateOf(now);
+  const { view, around } = readCalendarQuery(url.searchParams, today);
+  const range = calendarRange(view, around);
+  // Studio midnights, so a 23- or 25-hour day (daylight saving) is covered exactly.
+  const from = studioInstant(range.first, "00:00");
+  const to = studioInstant(addStudioDays(range.last, 1), "00:00");
+  const rows = calendarQuery(from, to, where).all();
   return {
     ...range,
     date: around,
