@@ -26,9 +26,10 @@ export function withParams(
   return `${pathname}?${params}`;
 }
 
-const buttonLink =
-  "inline-flex items-center rounded-full px-3 py-1.5 text-sm font-semibold ring-1 ring-line hover:bg-paper focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600";
-const currentLink = "bg-night text-white ring-night hover:bg-night-soft";
+const linkShape =
+  "inline-flex items-center rounded-full px-3 py-1.5 text-sm font-semibold ring-1 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600";
+const buttonLink = `${linkShape} ring-line hover:bg-paper`;
+const currentLink = `${linkShape} bg-night text-white ring-night hover:bg-night-soft`;
 
 export function CalendarControls({
   data,
@@ -66,7 +67,7 @@ export function CalendarControls({
             <Link
               key={view}
               to={go({ cal: view, around: data.date })}
-              className={`${buttonLink} ${view === data.view ? currentLink : ""}`}
+              className={view === data.view ? currentLink : buttonLink}
               aria-current={view === data.view ? "page" : undefined}
             >
               {VIEW_LABELS[view]}
