@@ -94,6 +94,11 @@ test.describe("admin calendar", () => {
     );
     await expectNoAxeViolations(page);
 
+    // 'more' opens that day, as a URL.
+    await cell.getByRole("button", { name: /1 more event/i }).click();
+    await expect(page).toHaveURL(new RegExp(`around=${day}&cal=day`));
+    await expect(page.locator("[data-time-grid-date]")).toHaveCount(1);
+
     // Week: Sunday to Saturday, every session of the day in the time grid.
     await page.getByRole("link", { name: "Week", exact: true }).click();
     await expect(page).toHaveURL(/cal=week/);
@@ -218,6 +223,21 @@ test.describe("admin calendar", () => {
 
     await dayGroup.getByRole("link", { name: /View Details/ }).click();
     await expect(page).toHaveURL(new RegExp(`/admin/bookings\\?date=${day}$`));
+  });
+
+  test("at 320 px the page does not scroll sideways", async ({ page, admin }, testInfo) => {
+    const { day, ada } = await sessionsOfTheDay(testInfo, 3);
+    await page.setViewportSize({ width: 320, height: 800 });
+    await login(page, admin);
+    for (const cal of ["month", "week", "day"]) {
+      await page.goto(calendarUrl(`cal=${cal}&around=${day}`));
+      await expect(
+        jsOn(testInfo) ? page.locator(".sx__calendar-wrapper") : page.getByTestId("calendar-list"),
+      ).toContainText(ada.fullName);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        320,
+      );
+    }
   });
 
   test("Schedule-X loads only for a calendar, never on customer pages or admin lists", async ({

@@ -155,9 +155,13 @@ export default function ScheduleXCalendar({
       timezone: STUDIO_TIME_ZONE,
       locale: "en-US",
       firstDayOfWeek: 7,
+      // Our links choose the view, whatever the width: a narrow screen scrolls the grid
+      // sideways instead of Schedule-X switching views on its own.
       isResponsive: false,
+      // Every period is a new calendar (a new URL): there is nothing to slide from.
+      skipAnimations: true,
       dayBoundaries: { start: "08:00", end: "20:00" },
-      weekOptions: { gridHeight: 960, gridStep: 30, eventOverlap: false },
+      weekOptions: { gridHeight: 720, gridStep: 30, eventOverlap: false },
       monthGridOptions: { nEventsPerDay: 3 },
       calendars: CALENDARS,
       events: data.events.map(toScheduleX),
