@@ -180,12 +180,7 @@ export default function ScheduleXCalendar({
   );
 
   // The same period reloaded (after a status change, say): new events, same calendar.
-  const first = useRef(true);
   useEffect(() => {
-    if (first.current) {
-      first.current = false;
-      return;
-    }
     calendar?.events.set(data.events.map(toScheduleX));
   }, [calendar, data.events]);
 

@@ -8,7 +8,8 @@ import {
   EVENT_CAP,
   readCalendarQuery,
 } from "../../domain/calendar-range";
-import { addStudioDays, studioDateOf, studioInstant, studioTimeOf } from "../../domain/studio-time";
+import { addStudioDays, studioDateOf, studioInstant } from "../../domain/studio-time";
+import { studioWallTimes } from "../../domain/studio-wall-time";
 
 // Contract between the Bookings/Sessions tabs and the calendar (issue 6).
 
@@ -35,10 +36,6 @@ export type CalendarData = CalendarRange & {
   /** More events started in the range than a calendar can show (see EVENT_CAP). */
   truncated: boolean;
 };
-
-function wallTime(epochMs: number): string {
-  return `${studioDateOf(epochMs)} ${studioTimeOf(epochMs)}`;
-}
 
 /**
  * The sessions starting in [from, to), earliest first, one more than the cap (to tell that
@@ -75,6 +72,7 @@ export function loadCalendar(url: URL, where: SQL | undefined, now = Date.now())
   const from = studioInstant(range.first, "00:00");
   const to = studioInstant(addStudioDays(range.last, 1), "00:00");
   const rows = calendarQuery(from, to, where).all();
+  const wallTime = studioWallTimes();
   return {
     ...range,
     date: around,
