@@ -5,11 +5,15 @@ import type { CalendarData } from "../../services/admin/calendar.server";
 import { CalendarControls, CalendarList, StatusLegend } from "./calendar-parts";
 
 /**
- * Schedule-X (with preact, the Temporal polyfill and its stylesheet) is its own chunk, fetched
- * only when a calendar is on screen in a browser: customer pages and the admin lists never
- * load it, and the server never runs it (it needs `window`).
+ * Schedule-X (with preact and its stylesheet) is its own chunk, fetched only when a calendar
+ * is on screen in a browser: customer pages and the admin lists never load it, and the server
+ * never runs it (it needs `window`). It reads dates as the global Temporal API: the polyfill,
+ * a chunk of its own, is fetched first only by browsers that do not ship Temporal yet.
  */
-const ScheduleXCalendar = lazy(() => import("./schedule-x-calendar.client"));
+const ScheduleXCalendar = lazy(async () => {
+  if (!("Temporal" in globalThis)) await import("temporal-polyfill/global");
+  return import("./schedule-x-calendar.client");
+});
 
 const noSubscription = () => () => {};
 

@@ -1,5 +1,4 @@
-// Schedule-X v4 reads dates as the global Temporal API, which browsers do not all ship yet.
-import "temporal-polyfill/global";
+// Schedule-X v4 reads dates as the global Temporal API: see calendar.tsx for the polyfill.
 import "@schedule-x/theme-default/dist/calendar.css";
 import "./schedule-x.css";
 import {
