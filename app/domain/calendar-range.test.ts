@@ -148,6 +148,19 @@ describe("calendarRange", () => {
     });
   });
 
+  it("computes the grids at the ends of the supported years", () => {
+    expect(calendarRange("month", "2999-12-15")).toMatchObject({
+      first: "2999-12-01",
+      last: "3000-01-04",
+      next: "3000-01-01",
+    });
+    expect(calendarRange("month", "1900-01-10")).toMatchObject({
+      first: "1899-12-31",
+      last: "1900-02-03",
+      previous: "1899-12-01",
+    });
+  });
+
   it("steps a month from the 31st without skipping the short month", () => {
     expect(calendarRange("month", "2027-01-31").next).toBe("2027-02-01");
     expect(calendarRange("month", "2027-03-31").previous).toBe("2027-02-01");

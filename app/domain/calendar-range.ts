@@ -36,37 +36,40 @@ const MIN_YEAR = 1900;
 const MAX_YEAR = 2999;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** UTC midnight of a valid yyyy-MM-dd in the supported years, or null. */
-function parse(date: string): number | null {
-  const match = DATE_PATTERN.exec(date);
-  if (!match) return null;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  if (year < MIN_YEAR || year > MAX_YEAR) return null;
-  const utc = Date.UTC(year, month - 1, day);
-  const probe = new Date(utc);
-  // A round trip refuses 2026-02-30 (Date.UTC would roll it over to March).
-  if (probe.getUTCMonth() !== month - 1 || probe.getUTCDate() !== day) return null;
-  return utc;
+/** UTC midnight of a yyyy-MM-dd (already known to be well formed): arithmetic only. */
+function utcOf(date: string): number {
+  return Date.UTC(
+    Number(date.slice(0, 4)),
+    Number(date.slice(5, 7)) - 1,
+    Number(date.slice(8, 10)),
+  );
 }
 
 const toDate = (utc: number) => new Date(utc).toISOString().slice(0, 10);
 
 function plusDays(date: string, days: number): string {
-  return toDate((parse(date) ?? 0) + days * DAY_MS);
+  return toDate(utcOf(date) + days * DAY_MS);
 }
 
 /** Sunday = 0 ... Saturday = 6. */
 function weekday(date: string): number {
-  return new Date(parse(date) ?? 0).getUTCDay();
+  return new Date(utcOf(date)).getUTCDay();
 }
 
 function firstOfMonth(date: string, monthsLater = 0): string {
-  const d = new Date(parse(date) ?? 0);
+  const d = new Date(utcOf(date));
   return toDate(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + monthsLater, 1));
 }
 
+/** A real yyyy-MM-dd day in the supported years (what a URL may ask for). */
 export function isCalendarDate(value: string | null): value is string {
-  return value !== null && parse(value) !== null;
+  const match = value === null ? null : DATE_PATTERN.exec(value);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (year < MIN_YEAR || year > MAX_YEAR) return false;
+  const probe = new Date(Date.UTC(year, month - 1, day));
+  // A round trip refuses 2026-02-30 (Date.UTC would roll it over to March).
+  return probe.getUTCMonth() === month - 1 && probe.getUTCDate() === day;
 }
 
 /**
@@ -123,7 +126,7 @@ export function calendarRange(view: CalendarView, around: string): CalendarRange
 
 /** A local Date showing the same calendar day, for date-fns formatting in any zone. */
 function asLocalDay(date: string): Date {
-  const utc = new Date(parse(date) ?? 0);
+  const utc = new Date(utcOf(date));
   return new Date(utc.getUTCFullYear(), utc.getUTCMonth(), utc.getUTCDate(), 12);
 }
 

@@ -117,6 +117,20 @@ describe("loadCalendar", () => {
     });
   });
 
+  it("answers at the ends of the supported years", () => {
+    expect(calendar("cal=month&around=1900-01-01")).toMatchObject({
+      first: "1899-12-31",
+      previous: "1899-12-01",
+      events: [],
+    });
+    expect(calendar("cal=week&around=2999-12-31")).toMatchObject({
+      last: "3000-01-04",
+      events: [],
+    });
+    // One step past the ends reads as a bad value: today.
+    expect(calendar("cal=month&around=1899-12-01").date).toBe("2031-06-15");
+  });
+
   it("narrows by the tab's filter and keeps cancelled sessions", () => {
     const confirmed = book("2031-09-10", "10:00", { status: "CONFIRMED" });
     const cancelled = book("2031-09-10", "13:00", { status: "CANCELLED" });
