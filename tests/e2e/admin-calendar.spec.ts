@@ -119,6 +119,7 @@ test.describe("admin calendar", () => {
     await expect(steps.nth(1)).toHaveText("8:30 AM");
     await expect(steps.nth(23)).toHaveText("7:30 PM");
     await expect(page.locator(".sx__date-grid")).toBeHidden();
+    await expectNoAxeViolations(page);
 
     // Day: one column.
     await page.getByRole("link", { name: "Day", exact: true }).click();

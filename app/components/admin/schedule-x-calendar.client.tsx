@@ -178,6 +178,23 @@ export default function ScheduleXCalendar({
     [createCurrentTimePlugin()],
   );
 
+  // Schedule-X names its day columns and cells with aria-label on plain divs, which assistive
+  // technology ignores (and axe refuses): as named groups, "April 11, 2027" is announced.
+  const frame = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const root = frame.current;
+    if (!root) return;
+    const nameGroups = () => {
+      for (const element of root.querySelectorAll("div[aria-label]:not([role])")) {
+        element.setAttribute("role", "group");
+      }
+    };
+    nameGroups();
+    const observer = new MutationObserver(nameGroups);
+    observer.observe(root, { childList: true, subtree: true });
+    return () => observer.disconnect();
+  }, []);
+
   // The same period reloaded (after a status change, say): new events, same calendar.
   useEffect(() => {
     calendar?.events.set(data.events.map(toScheduleX));
@@ -192,7 +209,7 @@ export default function ScheduleXCalendar({
         className="admin-calendar overflow-x-auto rounded-2xl focus-visible:outline-2 focus-visible:outline-brand-600"
         data-view={data.view}
       >
-        <div className="admin-calendar__frame min-w-[40rem]">
+        <div ref={frame} className="admin-calendar__frame min-w-[40rem]">
           <Calendar calendarApp={calendar} />
         </div>
       </section>
