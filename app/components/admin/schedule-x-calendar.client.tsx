@@ -146,8 +146,9 @@ export default function ScheduleXCalendar({
   const latest = useRef({ byId, navigate, pathname, search });
   latest.current = { byId, navigate, pathname, search };
 
-  const calendar = useCalendarApp(
-    {
+  // Read once: Schedule-X takes its settings when it is created (a new period is a new one).
+  const [config] = useState(
+    (): CalendarConfig => ({
       views: [createViewMonthGrid(), createViewWeek(), createViewDay()],
       defaultView: VIEW_NAMES[data.view],
       selectedDate: Temporal.PlainDate.from(data.date),
@@ -174,9 +175,10 @@ export default function ScheduleXCalendar({
           navigate(withParams(pathname, search, { cal: "day", around: date.toString() }));
         },
       },
-    },
-    [createCurrentTimePlugin()],
+    }),
   );
+  const [plugins] = useState(() => [createCurrentTimePlugin()]);
+  const calendar = useCalendarApp(config, plugins);
 
   // Schedule-X names its day columns and cells with aria-label on plain divs, which assistive
   // technology ignores (and axe refuses): as named groups, "April 11, 2027" is announced.
