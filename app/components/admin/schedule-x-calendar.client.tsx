@@ -3,7 +3,6 @@ import "@schedule-x/theme-default/dist/calendar.css";
 import "./schedule-x.css";
 import {
   type CalendarConfig,
-  type CalendarEvent as ScheduleXEvent,
   createViewDay,
   createViewMonthGrid,
   createViewWeek,
@@ -14,6 +13,7 @@ import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import type { BookingStatus } from "../../../db/schema";
 import { type CalendarView, dayOf, formatDay, wallTimeRange } from "../../domain/calendar-range";
+import { toScheduleX } from "./schedule-x-events";
 import { STUDIO_TIME_ZONE } from "../../domain/studio-time";
 import type { CalendarData, CalendarEvent } from "../../services/admin/calendar.server";
 import { StatusBadge, withParams } from "./calendar-parts";
@@ -34,30 +34,6 @@ const CALENDARS: NonNullable<CalendarConfig["calendars"]> = Object.fromEntries(
     return [id, { colorName: id, lightColors: colors, darkColors: colors }];
   }),
 );
-
-const zoned = (wallTime: string) =>
-  Temporal.PlainDateTime.from(wallTime.replace(" ", "T")).toZonedDateTime(STUDIO_TIME_ZONE);
-
-/**
- * A session past midnight is drawn up to the end of its first day: a timed event spanning
- * two days would go to the all-day row, which this calendar does not have. The notice and the
- * list still give the real end.
- */
-function toScheduleX(event: CalendarEvent): ScheduleXEvent {
-  const start = zoned(event.start);
-  const end =
-    dayOf(event.end) === dayOf(event.start)
-      ? zoned(event.end)
-      : zoned(`${dayOf(event.start)} 23:59`);
-  return {
-    id: event.id,
-    title: event.title,
-    start,
-    end,
-    calendarId: calendarIdOf(event.status),
-    _options: { disableDND: true, disableResize: true },
-  };
-}
 
 /** The notice an event opens (spec: name, status, date, time and phone, and 'View Details'). */
 function EventNotice({
