@@ -1,14 +1,69 @@
+import { lazy, Suspense, useSyncExternalStore } from "react";
+import { useLocation } from "react-router";
+import { EVENT_CAP_TEXT } from "../../domain/calendar-range";
 import type { CalendarData } from "../../services/admin/calendar.server";
+import { CalendarControls, CalendarList, StatusLegend } from "./calendar-parts";
 
 /**
- * The bookings calendar (Schedule-X). `detailsHref(date)` is where 'View Details' goes: the
- * tab's list mode on that studio day. Placeholder until the calendar work lands (issue 6).
+ * Schedule-X (with preact and its stylesheet) is its own chunk, fetched only when a calendar
+ * is on screen in a browser: customer pages and the admin lists never load it, and the server
+ * never runs it (it needs `window`). It reads dates as the global Temporal API: the polyfill,
+ * a chunk of its own, is fetched first only by browsers that do not ship Temporal yet.
+ */
+const ScheduleXCalendar = lazy(async () => {
+  if (!("Temporal" in globalThis)) await import("temporal-polyfill/global");
+  return import("./schedule-x-calendar.client");
+});
+
+const noSubscription = () => () => {};
+
+/** False on the server and while hydrating, true once the page runs in the browser. */
+function useHydrated(): boolean {
+  return useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
+}
+
+/**
+ * The bookings calendar. Its controls are links (view, period), so every calendar view is a
+ * URL; without JavaScript, and until Schedule-X has loaded, the period's sessions show as a
+ * list. `detailsHref(date)` is where 'View Details' goes: the tab's list mode on that day.
  */
 export function AdminCalendar({
   data,
+  detailsHref,
 }: {
   data: CalendarData;
   detailsHref: (date: string) => string;
 }) {
-  return <p>{data.events.length} sessions</p>;
+  const { pathname, search } = useLocation();
+  const hydrated = useHydrated();
+  const list = <CalendarList data={data} detailsHref={detailsHref} />;
+  return (
+    <div className="space-y-4">
+      <CalendarControls data={data} pathname={pathname} search={search} />
+      <StatusLegend />
+      {data.truncated ? (
+        <p className="rounded-xl bg-gold-300/40 px-4 py-2 text-sm font-semibold">
+          {EVENT_CAP_TEXT}
+        </p>
+      ) : null}
+      {hydrated ? (
+        <Suspense fallback={list}>
+          {/* A new period or view is a new calendar: Schedule-X takes them at creation. */}
+          <ScheduleXCalendar
+            key={`${data.view}:${data.date}`}
+            data={data}
+            detailsHref={detailsHref}
+            pathname={pathname}
+            search={search}
+          />
+        </Suspense>
+      ) : (
+        list
+      )}
+    </div>
+  );
 }
