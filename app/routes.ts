@@ -35,6 +35,7 @@ export default [
     // admin pages: support, blocked times, emails
   ]),
   // admin resources outside the layout: sales
+  route("admin/sales/export", "routes/admin/sales.export.ts"),
   route("healthz", "routes/healthz.ts"),
   ...prefix("api", [
     route("user", "routes/api/user.ts"),
@@ -57,6 +58,7 @@ export default [
     route("tech-assistance", "routes/api/tech-assistance.ts"),
     // admin API: workflow (bookings)
     // admin API: sales (payments)
+    route("admin/payments", "routes/api/admin.payments.ts"),
     // admin API: users, coupons, services
     // admin API: support (tech-assistance)
   ]),

@@ -32,7 +32,8 @@ describe("revenue chart buckets", () => {
     expect(buckets.at(-1)?.start).toBe(utc("2026-03-01T05:00:00Z"));
     expect(buckets.at(-1)?.end).toBe(utc("2026-03-04T05:00:00Z"));
     // Contiguous: the bars add up to the period.
-    buckets.slice(1).forEach((bucket, i) => expect(bucket.start).toBe(buckets[i]?.end));
+    for (const [i, bucket] of buckets.slice(1).entries())
+      expect(bucket.start).toBe(buckets[i]?.end);
   });
 
   it("labels months and years", () => {
