@@ -12,8 +12,9 @@ const UNIT_WORDS = { day: "day", week: "week", month: "month", year: "year" } as
 
 /**
  * Revenue over the period as bars, drawn on the server as SVG (so it shows without JavaScript
- * and ships no chart library to the browser; d3-scale only does the arithmetic). Screen
- * readers get a summary as the image's name and description, and every figure in a table.
+ * and ships no chart library to the browser; d3-scale only does the arithmetic). The image is
+ * named and described by a written summary (React hoists a <title> element to the document
+ * head, so none is used inside the SVG), and every figure is in a table under it.
  */
 export function RevenueChart({
   bars,
@@ -49,16 +50,16 @@ export function RevenueChart({
   return (
     <figure className="mt-6">
       <figcaption className="font-semibold">Revenue by {UNIT_WORDS[unit]}</figcaption>
+      <p id="revenue-chart-summary" className="text-sm text-ink-soft">
+        {summary}
+      </p>
       <svg
         role="img"
-        aria-labelledby="revenue-chart-title revenue-chart-desc"
+        aria-label={`Revenue by ${UNIT_WORDS[unit]}, ${periodLabel}`}
+        aria-describedby="revenue-chart-summary"
         viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
         className="mt-2 h-auto w-full"
       >
-        <title id="revenue-chart-title">
-          Revenue by {UNIT_WORDS[unit]}, {periodLabel}
-        </title>
-        <desc id="revenue-chart-desc">{summary}</desc>
         {y.ticks(4).map((tick) => (
           <g key={tick} transform={`translate(0 ${y(tick)})`}>
             <line x1={MARGIN.left} x2={WIDTH - MARGIN.right} className="stroke-line" />

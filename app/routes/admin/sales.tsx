@@ -42,8 +42,9 @@ export async function action({ request, context }: Route.ActionArgs) {
       { status: 400 },
     );
   }
-  url.searchParams.delete("index");
-  return redirectWithSuccess(`${url.pathname}${url.search}`, { message: "Data refreshed" });
+  // The view's own URL: a hydrated post arrives at /admin/sales.data with router parameters.
+  for (const name of ["index", "_routes"]) url.searchParams.delete(name);
+  return redirectWithSuccess(`/admin/sales${url.search}`, { message: "Data refreshed" });
 }
 
 const FIELD_IDS = { period: "sales-period", from: "sales-from", to: "sales-to" } as const;
