@@ -1,5 +1,5 @@
 import { monthStart, nextMonthStart, nextYearStart, weekStart, yearStart } from "./sales-period";
-import { addStudioDays, studioInstant } from "./studio-time";
+import { studioInstant } from "./studio-time";
 
 /**
  * The revenue chart's bars: studio days, weeks (from Sunday), months or years, whichever
@@ -17,6 +17,14 @@ export type ChartBucket = {
 };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Plain calendar arithmetic on yyyy-MM-dd: a day is a day, whatever the zone. (addStudioDays
+ * says the same through the zone's noon, at a cost that adds up over a chart's many bars.)
+ */
+function addDays(day: string, n: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
+}
 
 function daysBetween(first: string, afterLast: string): number {
   return Math.round(
@@ -40,34 +48,43 @@ const UNIT_START: Record<ChartUnit, (day: string) => string> = {
   year: yearStart,
 };
 const UNIT_NEXT: Record<ChartUnit, (start: string) => string> = {
-  day: (day) => addStudioDays(day, 1),
-  week: (day) => addStudioDays(day, 7),
+  day: (day) => addDays(day, 1),
+  week: (day) => addDays(day, 7),
   month: nextMonthStart,
   year: nextYearStart,
 };
 
-/** A studio day written out; the day is read as a calendar date, never in the process zone. */
-function written(day: string, options: Intl.DateTimeFormatOptions): string {
-  return new Intl.DateTimeFormat("en-US", { ...options, timeZone: "UTC" }).format(
-    new Date(`${day}T12:00:00Z`),
-  );
+/**
+ * Studio days written out. The day is read as a calendar date (noon UTC, formatted in UTC),
+ * never in the process zone; the formatters are made once, as making one costs more than
+ * formatting many dates.
+ */
+const FORMATS = {
+  long: { month: "long", day: "numeric", year: "numeric" },
+  short: { month: "short", day: "numeric" },
+  shortMonth: { month: "short", year: "2-digit" },
+  longMonth: { month: "long", year: "numeric" },
+} satisfies Record<string, Intl.DateTimeFormatOptions>;
+const FORMATTERS = Object.fromEntries(
+  Object.entries(FORMATS).map(([name, options]) => [
+    name,
+    new Intl.DateTimeFormat("en-US", { ...options, timeZone: "UTC" }),
+  ]),
+) as Record<keyof typeof FORMATS, Intl.DateTimeFormat>;
+
+function written(day: string, format: keyof typeof FORMATS): string {
+  return FORMATTERS[format].format(new Date(`${day}T12:00:00Z`));
 }
 
 function labels(unit: ChartUnit, day: string): { label: string; longLabel: string } {
-  const long = written(day, { month: "long", day: "numeric", year: "numeric" });
+  const long = written(day, "long");
   switch (unit) {
     case "day":
-      return { label: written(day, { month: "short", day: "numeric" }), longLabel: long };
+      return { label: written(day, "short"), longLabel: long };
     case "week":
-      return {
-        label: written(day, { month: "short", day: "numeric" }),
-        longLabel: `Week of ${long}`,
-      };
+      return { label: written(day, "short"), longLabel: `Week of ${long}` };
     case "month":
-      return {
-        label: written(day, { month: "short", year: "2-digit" }),
-        longLabel: written(day, { month: "long", year: "numeric" }),
-      };
+      return { label: written(day, "shortMonth"), longLabel: written(day, "longMonth") };
     case "year":
       return { label: day.slice(0, 4), longLabel: day.slice(0, 4) };
   }
