@@ -206,6 +206,9 @@ describe("reading the period from the URL", () => {
     if (!unknown.ok) expect(unknown.errors.period).toEqual([PERIOD_MESSAGES.period]);
     expect(isStudioDay("2028-02-29")).toBe(true);
     expect(isStudioDay("2027-02-29")).toBe(false);
+    // The last day accepted still has a next day the period can end on.
+    const last = read("period=custom&from=2999-12-31&to=2999-12-31");
+    expect(last.ok && periodRange(last.choice, 0).end).toBe(utc("3000-01-01T05:00:00Z"));
   });
 
   it("writes a period back as query parameters and a file name", () => {

@@ -47,15 +47,19 @@ export type PeriodReading =
 export type PeriodRange = { start: number | null; end: number | null };
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-/** Older than any studio payment; keeps arithmetic on far-off years out of the way. */
+/**
+ * Wider than any studio payment, and narrow enough that the day after the last one is still a
+ * four-digit year (9999-12-31 would roll over into a date nothing here can read).
+ */
 const FIRST_YEAR = 1900;
+const LAST_YEAR = 2999;
 
-/** A studio calendar day written yyyy-MM-dd, from 1900 on; anything else is not. */
+/** A studio calendar day written yyyy-MM-dd, in 1900-2999; anything else is not. */
 export function isStudioDay(value: string): boolean {
   const match = DATE.exec(value);
   if (!match) return false;
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  if (year < FIRST_YEAR) return false;
+  if (year < FIRST_YEAR || year > LAST_YEAR) return false;
   const probe = new Date(Date.UTC(year, month - 1, day));
   return probe.getUTCMonth() === month - 1 && probe.getUTCDate() === day;
 }
