@@ -302,6 +302,9 @@ function validValue(field: string, fx: Fixtures): fc.Arbitrary<unknown> {
     case "from":
     case "to":
       return pick("", "2026-01-01", "2026-03-08", "2026-11-01", ...fx.futureDates);
+    // Admin lists' page numbers (app/services/admin/pagination.server.ts), the edges included.
+    case "page":
+      return pick("1", "2", "4000", "4001", "0");
     case "issueType":
       return pick("BOOKING", "EQUIPMENT", "OTHER");
     case "description":
