@@ -36,6 +36,7 @@ export default [
     // admin pages: support, blocked times, emails
   ]),
   // admin resources outside the layout: sales
+  route("admin/sales/export", "routes/admin/sales.export.ts"),
   route("healthz", "routes/healthz.ts"),
   ...prefix("api", [
     route("user", "routes/api/user.ts"),
@@ -60,6 +61,7 @@ export default [
     route("admin/bookings", "routes/api/admin/bookings.ts"),
     route("admin/bookings/:id", "routes/api/admin/bookings.$id.ts"),
     // admin API: sales (payments)
+    route("admin/payments", "routes/api/admin.payments.ts"),
     // admin API: users, coupons, services
     // admin API: support (tech-assistance)
   ]),

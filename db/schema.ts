@@ -4,6 +4,7 @@ import {
   check,
   index,
   integer,
+  primaryKey,
   sqliteTable,
   text,
   uniqueIndex,
@@ -32,6 +33,9 @@ export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 export const SUPPORT_STATUSES = ["PENDING", "IN_PROGRESS", "RESOLVED", "CANCELLED"] as const;
 export const COUPON_TYPES = ["PERCENTAGE", "FIXED_AMOUNT"] as const;
 export const OUTBOX_STATUSES = ["PENDING", "SENT", "FAILED"] as const;
+/** Who a payment came from, for the sales figures (stakeholder first, then member). */
+export const CUSTOMER_TYPES = ["STAKEHOLDER", "MEMBER", "NON_MEMBER"] as const;
+export type CustomerType = (typeof CUSTOMER_TYPES)[number];
 
 const inList = (column: string, values: readonly string[]) =>
   sql.raw(`${column} IN (${values.map((v) => `'${v}'`).join(", ")})`);
@@ -240,6 +244,12 @@ export const payments = sqliteTable(
     transactionId: text("transaction_id"),
     /** JSON: brand and last 4 digits only, never a full card number or CVV. */
     paymentDetails: text("payment_details", { mode: "json" }).$type<Record<string, unknown>>(),
+    /**
+     * Stakeholder, member or non-member when the money moved, set by a trigger at insert
+     * (migration 0005): a refund takes its booking's charge's type. A snapshot, like
+     * `priceAtBooking`, so toggling a membership later does not rewrite past sales reports.
+     */
+    customerType: text("customer_type", { enum: CUSTOMER_TYPES }),
   },
   (t) => [
     index("payments_booking").on(t.bookingId),
@@ -247,6 +257,28 @@ export const payments = sqliteTable(
     uniqueIndex("payments_transaction_unique").on(t.transactionId),
     check("payments_amount", sql`${t.amount} <> 0`),
   ],
+);
+
+/**
+ * Sales totals per time block, kept by triggers on payments (migration 0005) in the same
+ * transaction as every insert, update and delete, from any process. Blocks are aligned UTC
+ * spans of 1, 16, 256, 4,096 and 65,536 hours (levels 0-4): a studio midnight is always a whole
+ * UTC hour, so any period of whole hours is a handful of blocks, and the totals of any period
+ * (All Time included) read a few dozen rows instead of every payment. Amounts are net (refunds
+ * are negative), split by the payment's customer type.
+ */
+export const salesRollup = sqliteTable(
+  "sales_rollup",
+  {
+    level: integer("level").notNull(),
+    /** UTC epoch milliseconds, a multiple of the level's block length. */
+    bucketStart: integer("bucket_start").notNull(),
+    stakeholder: integer("stakeholder").notNull().default(0),
+    member: integer("member").notNull().default(0),
+    nonMember: integer("non_member").notNull().default(0),
+    payments: integer("payments").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.level, t.bucketStart] })],
 );
 
 /** Provider events already applied, written in the same transaction as their effect. */

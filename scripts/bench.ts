@@ -12,8 +12,13 @@
  * run at the top of docs/benchmarks.md.
  *
  * Environment: BENCH_DURATION (seconds per autocannon run, default 5), BENCH_LIGHTHOUSE_RUNS
- * (default 3), BENCH_CONNECTIONS (default "1,10,50"), BENCH_SKIP_BUILD=1 to reuse build/,
- * BENCH_NO_WRITE=1 to leave docs/benchmarks.md alone.
+ * (default 3; 0 skips Lighthouse), BENCH_CONNECTIONS (default "1,10,50"), BENCH_SKIP_BUILD=1 to
+ * reuse build/, BENCH_NO_WRITE=1 to leave docs/benchmarks.md alone. For a quick check of the
+ * seeding and the endpoint list (not a measurement): BENCH_SCALES (default "100,100000") and
+ * BENCH_ONLY (a regular expression on endpoint ids), e.g.
+ *
+ *   BENCH_SCALES=50,500 BENCH_DURATION=1 BENCH_CONNECTIONS=10 BENCH_LIGHTHOUSE_RUNS=0 \
+ *     BENCH_ONLY=admin BENCH_NO_WRITE=1 npm run bench
  */
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -43,7 +48,8 @@ const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS || 3);
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS || "1,10,50").split(",").map(Number);
 /** The scale comparison runs at one connection count, to keep the run short. */
 const SCALE_CONNECTIONS = CONNECTIONS.includes(10) ? 10 : (CONNECTIONS[0] ?? 10);
-const SCALES = [100, 100_000];
+const SCALES = (process.env.BENCH_SCALES || "100,100000").split(",").map(Number);
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
 
 /** Every page whose first load is measured; later issues add their admin pages here. */
 const PAGES: PageSpec[] = [
@@ -52,8 +58,32 @@ const PAGES: PageSpec[] = [
   { path: "/dashboard", as: "customer", lighthouse: true },
   { path: "/dashboard?tab=profile", as: "customer" },
   { path: "/dashboard?tab=support", as: "customer" },
-  { path: "/admin", as: "admin" },
-  { path: "/admin/dashboard", as: "admin" },
+  // /admin and /admin/dashboard only redirect to /admin/bookings now.
+  { path: "/admin/bookings", as: "admin" },
+  { path: "/admin/sales", as: "admin" },
+];
+
+/**
+ * Every admin tab's first page and the admin JSON lists, each held to 2x between the scales
+ * (quality.md). The sales export has no bar: a file of a period grows with the payments in
+ * it by nature (a month's export is timed, whose rows differ between the seeded calendars).
+ */
+const ADMIN_LISTS: { id: string; path: string; json?: boolean; scaleBar?: boolean }[] = [
+  { id: "admin-bookings", path: "/admin/bookings" },
+  { id: "admin-bookings-confirmed", path: "/admin/bookings?status=CONFIRMED" },
+  { id: "admin-bookings-members", path: "/admin/bookings?membership=members" },
+  { id: "admin-sessions", path: "/admin/sessions" },
+  { id: "admin-sales", path: "/admin/sales" },
+  { id: "admin-sales-month", path: "/admin/sales?period=month" },
+  { id: "admin-users", path: "/admin/users" },
+  { id: "admin-coupons", path: "/admin/coupons" },
+  { id: "admin-services", path: "/admin/services" },
+  { id: "admin-support", path: "/admin/support" },
+  { id: "admin-emails", path: "/admin/emails" },
+  { id: "admin-blocked-times", path: "/admin/blocked-times" },
+  { id: "admin-api-bookings", path: "/api/admin/bookings", json: true },
+  { id: "admin-api-payments", path: "/api/admin/payments", json: true },
+  { id: "admin-sales-export", path: "/admin/sales/export?period=month", scaleBar: false },
 ];
 const isAdminRoute = (routeId: string) => /(^|\/)admin/.test(routeId);
 
@@ -143,14 +173,15 @@ function endpoints(app: BenchProcess, actors: Actors, availabilityDate: string, 
         body: bookingBody(bareSlots),
       },
     },
-    {
-      id: "admin",
-      name: "Admin dashboard `GET /admin`",
-      scaleBar: true,
-      app: { method: "GET", path: "/admin", headers: { Cookie: actors.admin.cookie } },
-    },
+    ...ADMIN_LISTS.map((admin) => ({
+      id: admin.id,
+      name: `Admin \`GET ${admin.path}\``,
+      json: admin.json,
+      scaleBar: admin.scaleBar ?? true,
+      app: { method: "GET" as const, path: admin.path, headers: { Cookie: actors.admin.cookie } },
+    })),
   ];
-  return list;
+  return ONLY ? list.filter((endpoint) => ONLY.test(endpoint.id)) : list;
 }
 
 async function signUpActors(app: BenchProcess, dbPath: string): Promise<Actors> {
@@ -205,7 +236,7 @@ async function benchScale(scale: number, results: BenchResults, first: boolean) 
         results.pages.push({ spec: page, bytes, adminChunksLoaded: leaked });
         log(`bytes ${page.path}: JS ${bytes.js} CSS ${bytes.css} HTML ${bytes.html}`);
       }
-      for (const page of PAGES.filter((p) => p.lighthouse)) {
+      for (const page of PAGES.filter((p) => p.lighthouse && LIGHTHOUSE_RUNS > 0)) {
         const cookie = page.as === "visitor" ? undefined : actors[page.as].cookie;
         const url = app.url.replace("127.0.0.1", "localhost") + page.path;
         const scores = await lighthouseMedians(url, LIGHTHOUSE_RUNS, cookie);

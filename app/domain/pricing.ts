@@ -76,11 +76,12 @@ export function priceBooking(input: PriceInput): Price {
   };
 }
 
+/** Made once: making a formatter costs far more than formatting (admin lists show many). */
+const DOLLARS = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
+
 /** "$1,234.00": the spec shows US dollars with two decimals. */
 export function formatDollars(dollars: number | null | undefined): string {
-  return new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }).format(
-    dollars ?? 0,
-  );
+  return DOLLARS.format(dollars ?? 0);
 }
 
 /** How the 'Coupon Applied!' toast describes a coupon (spec section 8). */

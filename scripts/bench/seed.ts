@@ -7,8 +7,12 @@ import { addStudioDays, studioDateOf, studioSession } from "../../app/domain/stu
  * calendar: one room, so live sessions never overlap (eight two-hour slots a day, which makes
  * 100,000 bookings reach back decades), most in the past and done, some upcoming, a few
  * cancelled or waiting for payment, each paid one with its payment row and each with its
- * history line, spread over a few thousand customers. Plain SQL in one transaction: seconds,
- * not the minutes the API would take.
+ * history line, spread over a few thousand customers. Payments are what the Sales tab reads:
+ * each paid booking's charge when it was booked, and for about half of the cancelled ones a
+ * charge and its refund (full, or less the 50% late fee); about a third of the bookings are at
+ * the stakeholder rate and a fifth of the customers are members, so every customer type has
+ * sales. Plain SQL in one transaction (migration 0005's triggers keep the sales rollup as the
+ * rows go in): seconds, not the minutes the API would take.
  */
 export type SeedPlan = {
   count: number;
@@ -23,6 +27,10 @@ export const OWN_BOOKINGS = 20;
 const SLOTS = ["06:00", "08:00", "10:00", "12:00", "14:00", "16:00", "18:00", "20:00"];
 const HOURS = 2;
 const RATE = 100;
+/** Shares of the seeded calendar: stakeholder bookings, member customers, refunded cancellations. */
+const STAKEHOLDER_SHARE = 0.3;
+const MEMBER_SHARE = 0.2;
+const REFUNDED_SHARE = 0.5;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const PAID: readonly BookingStatus[] = [
   "PENDING",
@@ -88,20 +96,24 @@ export function seedBookings(dbPath: string, plan: SeedPlan): void {
   sqlite.pragma("busy_timeout = 5000");
   const next = random(plan.count);
   const insertUser = sqlite.prepare(
-    `INSERT INTO users (username, password_hash, first_name, last_name, phone_number, email, created_at)
-     VALUES (?, 'not-a-hash: seeded for the bench, cannot log in', ?, 'Bench', '404-555-0100', ?, ?)`,
+    `INSERT INTO users (username, password_hash, first_name, last_name, phone_number, email, is_member, created_at)
+     VALUES (?, 'not-a-hash: seeded for the bench, cannot log in', ?, 'Bench', '404-555-0100', ?, ?, ?)`,
   );
   const insertBooking = sqlite.prepare(
     `INSERT INTO bookings (user_id, first_name, last_name, phone_number, email, stakeholder,
        recording_date, recording_time, guest_count, hours_needed, starts_at, ends_at, hourly_rate,
        total_cost, original_cost, status, hold_expires_at, cancellation_reason, cancelled_at, created_at)
-     VALUES (@userId, @firstName, 'Bench', '404-555-0100', @email, 'no', @date, @time, '2',
+     VALUES (@userId, @firstName, 'Bench', '404-555-0100', @email, @stakeholder, @date, @time, '2',
        @hours, @startsAt, @endsAt, @rate, @total, @total, @status, @holdExpiresAt, @reason,
        @cancelledAt, @createdAt)`,
   );
   const insertPayment = sqlite.prepare(
     `INSERT INTO payments (booking_id, user_id, amount, payment_method, payment_date, transaction_id, payment_details)
      VALUES (?, ?, ?, 'card', ?, ?, '{"brand":"visa","last4":"4242"}')`,
+  );
+  const insertRefund = sqlite.prepare(
+    `INSERT INTO payments (booking_id, user_id, amount, payment_method, payment_date, transaction_id, payment_details)
+     VALUES (?, ?, ?, 'refund', ?, ?, '{"refundOf":"seeded"}')`,
   );
   const insertHistory = sqlite.prepare(
     `INSERT INTO booking_history (booking_id, actor_user_id, from_status, to_status, note, created_at)
@@ -118,6 +130,7 @@ export function seedBookings(dbPath: string, plan: SeedPlan): void {
           `bench-${i}`,
           `Customer${i}`,
           `bench${i}@example.com`,
+          next() < MEMBER_SHARE ? 1 : 0,
           created,
         );
         userIds.push(Number(result.lastInsertRowid));
@@ -143,6 +156,7 @@ export function seedBookings(dbPath: string, plan: SeedPlan): void {
           hours: String(HOURS),
           startsAt,
           endsAt,
+          stakeholder: next() < STAKEHOLDER_SHARE ? "yes" : "no",
           rate: RATE,
           total: RATE * HOURS,
           status,
@@ -155,6 +169,12 @@ export function seedBookings(dbPath: string, plan: SeedPlan): void {
         insertHistory.run(bookingId, userId, status, createdAt);
         if (PAID.includes(status)) {
           insertPayment.run(bookingId, userId, RATE * HOURS, createdAt, `bench-${bookingId}`);
+        } else if (status === "CANCELLED" && next() < REFUNDED_SHARE) {
+          // Paid when booked, refunded when cancelled: in full, or less the late fee.
+          const refund = next() < 0.8 ? RATE * HOURS : (RATE * HOURS) / 2;
+          insertPayment.run(bookingId, userId, RATE * HOURS, createdAt, `bench-${bookingId}`);
+          const refundedAt = Math.min(plan.now, createdAt + DAY_MS);
+          insertRefund.run(bookingId, userId, -refund, refundedAt, `bench-refund-${bookingId}`);
         }
       });
     })

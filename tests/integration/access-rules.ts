@@ -234,7 +234,13 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
     load: adminOnly(redirect("/admin/bookings")),
     action: noAction,
   },
-  "/admin/sales": { kind: "page", load: adminOnly(ok), action: noAction },
+  "/admin/sales": {
+    kind: "page",
+    load: adminOnly(ok),
+    // Refresh reloads the same view with its notice; it writes nothing.
+    form: () => ({ intent: "refresh" }),
+    action: adminOnly(redirect("/admin/sales")),
+  },
   "/admin/users": { kind: "page", load: adminOnly(ok), action: noAction },
   "/admin/coupons": { kind: "page", load: adminOnly(ok), action: noAction },
   "/admin/services": { kind: "page", load: adminOnly(ok), action: noAction },
@@ -293,6 +299,37 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
     },
   },
   // admin rules: sales
+  // The CSV export is a download linked from the Sales tab: refused like the admin pages.
+  "/admin/sales/export": {
+    kind: "resource",
+    methods: {
+      GET: adminOnly(ok),
+      POST: everyone(status(405)),
+      PUT: everyone(status(405)),
+      PATCH: everyone(status(405)),
+      DELETE: everyone(status(405)),
+    },
+    extra: [
+      {
+        name: "a range that ends before it starts",
+        method: "GET",
+        url: () => "/admin/sales/export?period=custom&from=2026-02-01&to=2026-01-01",
+        expect: adminOnly(status(400)),
+      },
+    ],
+  },
+  "/api/admin/payments": {
+    kind: "resource",
+    methods: getOnly(adminApi(ok)),
+    extra: [
+      {
+        name: "a period of the Sales tab",
+        method: "GET",
+        url: () => "/api/admin/payments?period=custom&from=2026-01-01&to=2026-01-31&page=2",
+        expect: adminApi(ok),
+      },
+    ],
+  },
   // admin rules: users, coupons, services
   // admin rules: support, blocked times, emails
   "/healthz": { kind: "resource", methods: getOnly(everyone(ok)) },

@@ -111,6 +111,16 @@ export const KNOWLEDGE: Record<string, Knowledge> = {
   "routes/api/admin/bookings.ts": { query: ["date", "status", "membership", "page"] },
   "routes/api/admin/bookings.$id.ts": { fields: ["status", "note"], method: "PUT" },
   // admin knowledge: sales
+  "routes/admin/sales.tsx": {
+    intents: ["refresh"],
+    extras: ["_hydrated"],
+    query: ["period", "from", "to", "page"],
+  },
+  "routes/admin/sales.export.ts": {
+    query: ["period", "from", "to"],
+    fileType: "text/csv; charset=utf-8",
+  },
+  "routes/api/admin.payments.ts": { query: ["period", "from", "to", "page"] },
   // admin knowledge: users, coupons, services
   // admin knowledge: support, blocked times, emails
   "routes/dashboard.sessions.$id.cancel.tsx": { fields: ["expectedRefund"], extras: ["_hydrated"] },
@@ -309,6 +319,15 @@ function validValue(field: string, fx: Fixtures): fc.Arbitrary<unknown> {
       return pick("", "https://spam.example");
     case "tab":
       return pick("register", "login", "bookings", "profile", "support");
+    // The Sales tab's period (app/domain/sales-period.ts).
+    case "period":
+      return pick("all", "today", "week", "month", "ytd", "custom");
+    case "from":
+    case "to":
+      return pick("", "2026-01-01", "2026-03-08", "2026-11-01", ...fx.futureDates);
+    // Admin lists' page numbers (app/services/admin/pagination.server.ts), the edges included.
+    case "page":
+      return pick("1", "2", "4000", "4001", "0");
     case "issueType":
       return pick("BOOKING", "EQUIPMENT", "OTHER");
     case "description":

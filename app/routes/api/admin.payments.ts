@@ -1,0 +1,37 @@
+import { readPeriod } from "../../domain/sales-period";
+import { readPage } from "../../services/admin/pagination.server";
+import { periodError, paymentsPage } from "../../services/admin/sales.server";
+import { jsonError, methodNotAllowed } from "../../services/api.server";
+import { requireApiUser } from "../../services/auth.server";
+import type { Route } from "./+types/admin.payments";
+
+/**
+ * GET /api/admin/payments: the spec's list of {id, bookingId, amount, paymentDate} (section 7),
+ * newest first, for the same period parameters as the Sales tab (`period`, `from`, `to`).
+ * Paged: `?page=N` (1-based) gives 100 rows; when there are more, a `Link: <...>; rel="next"`
+ * header points at the next page (the body stays the spec's plain list). paymentDate is an
+ * ISO 8601 UTC instant; amounts are whole dollars, refunds negative.
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireApiUser(request);
+  if (!user.isAdmin) return jsonError(403, "Admins only");
+  const url = new URL(request.url);
+  const reading = readPeriod(url.searchParams);
+  if (!reading.ok) {
+    const { message, errors } = periodError(reading);
+    return jsonError(400, message, { errors });
+  }
+  const page = readPage(url);
+  const { payments, hasNext } = paymentsPage(reading.choice, page, Date.now());
+  const headers = new Headers({ "Cache-Control": "private, no-store" });
+  if (hasNext) {
+    const next = new URL(url);
+    next.searchParams.set("page", String(page + 1));
+    headers.set("Link", `<${next.pathname}${next.search}>; rel="next"`);
+  }
+  return Response.json(payments, { headers });
+}
+
+export function action() {
+  return methodNotAllowed("GET");
+}
