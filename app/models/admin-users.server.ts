@@ -1,11 +1,8 @@
 import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import { users } from "../../db/schema";
 import { db, unlessBusy } from "../db.server";
+import type { MembershipFilter } from "../domain/membership";
 import { type Page, pageWindow, toPage } from "../services/admin/pagination.server";
-
-/** The Users tab's filter (spec section 2): All Users, Members Only, Non-Members Only. */
-export const MEMBERSHIP_FILTERS = ["all", "members", "non-members"] as const;
-export type MembershipFilter = (typeof MEMBERSHIP_FILTERS)[number];
 
 /** What the admin sees of an account (and GET /api/admin/users answers): never more. */
 export type AdminUserRow = { id: number; username: string; isAdmin: boolean; isMember: boolean };

@@ -6,12 +6,12 @@ import { StatusBadge } from "../../components/dashboard/status-badge";
 import { HydratedField } from "../../components/ui/hydrated-field";
 import { parseId } from "../../domain/ids";
 import {
-  listUsers,
+  MEMBERSHIP_EMPTY_TEXTS,
+  MEMBERSHIP_FILTER_LABELS,
   MEMBERSHIP_FILTERS,
   type MembershipFilter,
-  makeAdmin,
-  setMembership,
-} from "../../models/admin-users.server";
+} from "../../domain/membership";
+import { listUsers, makeAdmin, setMembership } from "../../models/admin-users.server";
 import { readPage } from "../../services/admin/pagination.server";
 import { sameList } from "../../services/admin/catalog.server";
 import { requireAdmin } from "../../services/auth.server";
@@ -19,17 +19,8 @@ import { readForm } from "../../services/form.server";
 import { redirectWithSuccess, replyWithToast } from "../../services/toast.server";
 import type { Route } from "./+types/users";
 
-/** User Management (spec section 2): who is an admin, who is a member. */
-const FILTER_LABELS: Record<MembershipFilter, string> = {
-  all: "All Users",
-  members: "Members Only",
-  "non-members": "Non-Members Only",
-};
-const EMPTY_TEXTS: Record<MembershipFilter, string> = {
-  all: "No users found",
-  members: "No members found",
-  "non-members": "No non-members found",
-};
+// User Management (spec section 2): who is an admin, who is a member.
+
 /** Usernames are at most 50 characters; a longer search cannot match anything. */
 const SEARCH_MAX = 50;
 
@@ -106,7 +97,7 @@ export default function Users({ loaderData }: Route.ComponentProps) {
           >
             {MEMBERSHIP_FILTERS.map((value) => (
               <option key={value} value={value}>
-                {FILTER_LABELS[value]}
+                {MEMBERSHIP_FILTER_LABELS[value]}
               </option>
             ))}
           </select>
@@ -130,7 +121,7 @@ export default function Users({ loaderData }: Route.ComponentProps) {
       </Form>
 
       {users.rows.length === 0 ? (
-        <EmptyList>{EMPTY_TEXTS[filter]}</EmptyList>
+        <EmptyList>{MEMBERSHIP_EMPTY_TEXTS[filter]}</EmptyList>
       ) : (
         <TableRegion label="Users">
           <HeaderRow columns={["ID", "Username", "Role", "Membership", "Actions"]} />

@@ -1,4 +1,5 @@
-import { listUsers, MEMBERSHIP_FILTERS } from "../../models/admin-users.server";
+import { MEMBERSHIP_FILTERS } from "../../domain/membership";
+import { listUsers } from "../../models/admin-users.server";
 import { jsonError, methodNotAllowed } from "../../services/api.server";
 import { listResponse, requireApiAdmin } from "../../services/admin/catalog.server";
 import { readPage } from "../../services/admin/pagination.server";
