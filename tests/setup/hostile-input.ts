@@ -53,6 +53,7 @@ const REGISTER = ["username", "password", "confirmPassword", ...CONTACT, "isStak
 const PROFILE = [...CONTACT, "isStakeholder"];
 const PASSWORD_CHANGE = ["currentPassword", "newPassword", "confirmNewPassword"];
 const CARD = ["paymentMethod", "cardName", "cardNumber", "expirationDate", "cvv"];
+const SERVICE = ["name", "description", "price", "duration"];
 const SUPPORT = [
   "issueType",
   "description",
@@ -89,6 +90,56 @@ export const KNOWLEDGE: Record<string, Knowledge> = {
   // admin knowledge: workflow (bookings, sessions, calendar)
   // admin knowledge: sales
   // admin knowledge: users, coupons, services
+  "routes/admin/users.tsx": {
+    intents: ["make-admin", "membership"],
+    fields: ["userId", "isMember"],
+    extras: ["_hydrated"],
+    query: ["membership", "q", "page"],
+  },
+  "routes/admin/coupons.tsx": {
+    intents: ["create", "deactivate", "activate"],
+    fields: ["code", "type", "amount", "maxUses", "expiryDate", "couponId"],
+    extras: ["_hydrated", "value", "description", "isActive"],
+    query: ["page"],
+  },
+  "routes/admin/services.tsx": {
+    intents: ["toggle"],
+    fields: ["serviceId", "isActive"],
+    extras: ["_hydrated"],
+    query: ["page"],
+  },
+  "routes/admin/services.new.tsx": {
+    fields: SERVICE,
+    extras: ["_hydrated", "isActive"],
+    query: ["page"],
+  },
+  "routes/admin/services.$id.edit.tsx": {
+    fields: SERVICE,
+    extras: ["_hydrated", "isActive"],
+    query: ["page"],
+  },
+  "routes/admin/services.$id.delete.tsx": { extras: ["_hydrated"], query: ["page"] },
+  "routes/api/admin.users.ts": { query: ["membership", "page"] },
+  "routes/api/admin.users.make-admin.ts": { extras: ["isAdmin"], method: "PUT" },
+  "routes/api/admin.users.membership.ts": { fields: ["isMember"], method: "PUT" },
+  "routes/api/admin.coupons.ts": {
+    fields: ["code", "type", "value", "maxUses", "expiryDate", "isActive"],
+    extras: ["description", "createdAt", "currentUses", "id"],
+    query: ["page"],
+    method: "POST",
+  },
+  "routes/api/admin.coupons.$id.ts": {
+    fields: ["isActive"],
+    extras: ["code", "value", "currentUses"],
+    method: "PUT",
+  },
+  "routes/api/admin.coupons.deactivate.ts": { method: "PUT" },
+  "routes/api/services.$id.ts": {
+    fields: [...SERVICE, "isActive"],
+    extras: ["id", "createdAt"],
+    method: "PUT",
+  },
+  "routes/api/services.toggle-status.ts": { fields: ["isActive"], method: "PATCH" },
   // admin knowledge: support, blocked times, emails
   "routes/dashboard.sessions.$id.cancel.tsx": { fields: ["expectedRefund"], extras: ["_hydrated"] },
   "routes/dashboard.sessions.$id.reschedule.tsx": {
@@ -125,7 +176,12 @@ export const KNOWLEDGE: Record<string, Knowledge> = {
     query: ["recordingDate", "recordingTime", "hoursNeeded"],
   },
   "routes/api/availability.ts": { query: ["date", "hours"] },
-  "routes/api/services.ts": { query: ["activeOnly"] },
+  "routes/api/services.ts": {
+    fields: [...SERVICE, "isActive"],
+    extras: ["id", "createdAt"],
+    query: ["activeOnly"],
+    method: "POST",
+  },
   "routes/api/payments.status.ts": { query: ["session_id"] },
   "routes/api/tech-assistance.ts": {
     fields: SUPPORT,
