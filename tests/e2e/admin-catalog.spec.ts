@@ -241,3 +241,24 @@ test.describe("Services tab", () => {
     });
   });
 });
+
+test("the three tabs and the service dialog fit a 320 px screen", async ({ page, admin }) => {
+  await page.setViewportSize({ width: 320, height: 720 });
+  await login(page, admin);
+  for (const path of ["/admin/users", "/admin/coupons", "/admin/services", "/admin/services/new"]) {
+    await page.goto(path);
+    // The tab's card and anything wide in it (tables scroll inside their own region).
+    for (const part of [
+      page.locator("section[aria-labelledby=admin-tab-title]"),
+      ...(await page.getByRole("region").all()),
+    ]) {
+      const box = await part.boundingBox();
+      expect(box && box.x + box.width, path).toBeLessThanOrEqual(320);
+    }
+    if (path.endsWith("/new")) {
+      const box = await page.getByRole("dialog", { name: "Add Service" }).boundingBox();
+      expect(box && box.x + box.width, path).toBeLessThanOrEqual(320);
+    }
+  }
+  await expectNoAxeViolations(page);
+});

@@ -774,7 +774,10 @@ export function paramValue(fx: Fixtures): fc.Arbitrary<string> {
 
 function queryValue(field: string, fx: Fixtures): fc.Arbitrary<string> {
   return fc.oneof(
-    validValue(field, fx).map(formValue),
+    // A key without a valid value of its own (page, q) falls back to hostile strings of up to
+    // 70,000 characters: past Node's 16 KB header limit the answer is Node's bare 431, which
+    // tests the HTTP parser, not the route.
+    validValue(field, fx).map((value) => formValue(value).slice(0, 2_000)),
     hostileString.map((text) => text.slice(0, 2_000)),
   );
 }
