@@ -25,7 +25,12 @@ export default [
     route("sales", "routes/admin/sales.tsx"),
     route("users", "routes/admin/users.tsx"),
     route("coupons", "routes/admin/coupons.tsx"),
-    route("services", "routes/admin/services.tsx"),
+    // Add Service, Edit and Delete are dialogs that are URLs, over the list.
+    route("services", "routes/admin/services.tsx", [
+      route("new", "routes/admin/services.new.tsx"),
+      route(":id/edit", "routes/admin/services.$id.edit.tsx"),
+      route(":id/delete", "routes/admin/services.$id.delete.tsx"),
+    ]),
     route("support", "routes/admin/support.tsx"),
     route("blocked-times", "routes/admin/blocked-times.tsx"),
     route("emails", "routes/admin/emails.tsx"),
@@ -63,6 +68,14 @@ export default [
     // admin API: sales (payments)
     route("admin/payments", "routes/api/admin.payments.ts"),
     // admin API: users, coupons, services
+    route("admin/users", "routes/api/admin.users.ts"),
+    route("admin/users/:id/make-admin", "routes/api/admin.users.make-admin.ts"),
+    route("admin/users/:id/membership", "routes/api/admin.users.membership.ts"),
+    route("admin/coupons", "routes/api/admin.coupons.ts"),
+    route("admin/coupons/:id", "routes/api/admin.coupons.$id.ts"),
+    route("admin/coupons/:id/deactivate", "routes/api/admin.coupons.deactivate.ts"),
+    route("services/:id", "routes/api/services.$id.ts"),
+    route("services/:id/toggle-status", "routes/api/services.toggle-status.ts"),
     // admin API: support (tech-assistance)
   ]),
   // /booking-canceled is specified to show the not-found screen, like any unknown path.

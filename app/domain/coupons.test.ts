@@ -1,5 +1,22 @@
 import { describe, expect, it } from "vitest";
-import { COUPON_MESSAGES, type CouponRecord, couponProblem, normalizeCouponCode } from "./coupons";
+import {
+  COUPON_FORM_ERRORS,
+  COUPON_MESSAGES,
+  type CouponInput,
+  type CouponRecord,
+  couponDescription,
+  couponProblem,
+  couponValueFromAmount,
+  couponValueProblem,
+  duplicateCouponMessage,
+  expiryDateFrom,
+  formatCouponDiscount,
+  formatExpiry,
+  maxUsesFrom,
+  NO_EXPIRY,
+  normalizeCouponCode,
+  parseCouponForm,
+} from "./coupons";
 import { studioDateOf } from "./studio-time";
 
 const TODAY = "2026-06-15";
@@ -134,5 +151,193 @@ describe("normalizeCouponCode", () => {
 
   it("makes codes that differ only in case and surrounding blanks equal", () => {
     expect(normalizeCouponCode(" summer ")).toBe(normalizeCouponCode("SUMMER"));
+  });
+});
+
+describe("couponValueFromAmount", () => {
+  it("rounds a percentage half up to a whole number", () => {
+    expect(couponValueFromAmount("PERCENTAGE", "12.5")).toEqual({ value: 13 });
+    expect(couponValueFromAmount("PERCENTAGE", "12.49")).toEqual({ value: 12 });
+    expect(couponValueFromAmount("PERCENTAGE", "0.5")).toEqual({ value: 1 });
+    expect(couponValueFromAmount("PERCENTAGE", "20")).toEqual({ value: 20 });
+    expect(couponValueFromAmount("PERCENTAGE", "100.4")).toEqual({ value: 100 });
+  });
+
+  it("refuses a percentage that rounds to 0 or above 100", () => {
+    expect(couponValueFromAmount("PERCENTAGE", "0.49")).toEqual({ error: "percentTooSmall" });
+    expect(couponValueFromAmount("PERCENTAGE", "100.5")).toEqual({ error: "percentTooLarge" });
+    expect(couponValueFromAmount("PERCENTAGE", "150")).toEqual({ error: "percentTooLarge" });
+  });
+
+  it("converts a fixed amount to cents exactly (no float drift)", () => {
+    expect(couponValueFromAmount("FIXED_AMOUNT", "15")).toEqual({ value: 1500 });
+    expect(couponValueFromAmount("FIXED_AMOUNT", "0.29")).toEqual({ value: 29 });
+    expect(couponValueFromAmount("FIXED_AMOUNT", "1.1")).toEqual({ value: 110 });
+    expect(couponValueFromAmount("FIXED_AMOUNT", ".5")).toEqual({ value: 50 });
+    expect(couponValueFromAmount("FIXED_AMOUNT", "0.01")).toEqual({ value: 1 });
+    expect(couponValueFromAmount("FIXED_AMOUNT", "007.50")).toEqual({ value: 750 });
+    expect(couponValueFromAmount("FIXED_AMOUNT", "100000")).toEqual({ value: 10_000_000 });
+  });
+
+  it("allows at most two decimals", () => {
+    expect(couponValueFromAmount("FIXED_AMOUNT", "1.005")).toEqual({ error: "amountDecimals" });
+    expect(couponValueFromAmount("PERCENTAGE", "10.123")).toEqual({ error: "amountDecimals" });
+  });
+
+  it("refuses zero, negatives and anything that is not a plain decimal", () => {
+    for (const amount of [
+      "0",
+      "0.00",
+      "-5",
+      "",
+      " ",
+      ".",
+      "1e3",
+      "0x10",
+      "abc",
+      "1,5",
+      "Infinity",
+      "NaN",
+      "٣",
+    ]) {
+      expect(couponValueFromAmount("FIXED_AMOUNT", amount), amount).toEqual({ error: "amount" });
+    }
+  });
+
+  it("refuses huge numbers before they lose precision", () => {
+    expect(couponValueFromAmount("FIXED_AMOUNT", "100000.01")).toEqual({ error: "fixedTooLarge" });
+    expect(couponValueFromAmount("FIXED_AMOUNT", "9".repeat(400))).toEqual({
+      error: "fixedTooLarge",
+    });
+    expect(couponValueFromAmount("PERCENTAGE", "9".repeat(30))).toEqual({
+      error: "percentTooLarge",
+    });
+  });
+});
+
+describe("couponValueProblem (the API's value, already converted)", () => {
+  it("takes whole numbers in range", () => {
+    expect(couponValueProblem("PERCENTAGE", 100)).toBeNull();
+    expect(couponValueProblem("FIXED_AMOUNT", 1500)).toBeNull();
+  });
+  it("refuses fractions, 0, negatives and out-of-range values", () => {
+    expect(couponValueProblem("PERCENTAGE", 12.5)).toBe("amount");
+    expect(couponValueProblem("PERCENTAGE", 0)).toBe("amount");
+    expect(couponValueProblem("FIXED_AMOUNT", -100)).toBe("amount");
+    expect(couponValueProblem("PERCENTAGE", 101)).toBe("percentTooLarge");
+    expect(couponValueProblem("FIXED_AMOUNT", 10_000_001)).toBe("fixedTooLarge");
+    expect(couponValueProblem("FIXED_AMOUNT", Number.NaN)).toBe("amount");
+  });
+});
+
+describe("maxUsesFrom", () => {
+  it("reads whole numbers of at least 0", () => {
+    expect(maxUsesFrom("0")).toEqual({ value: 0 });
+    expect(maxUsesFrom(" 25 ")).toEqual({ value: 25 });
+  });
+  it("refuses negatives, fractions, blanks and huge numbers", () => {
+    for (const text of ["-1", "1.5", "", "1e3", "abc"]) {
+      expect(maxUsesFrom(text), text).toEqual({ error: "uses" });
+    }
+    expect(maxUsesFrom("1000001")).toEqual({ error: "usesTooLarge" });
+    expect(maxUsesFrom("9".repeat(40))).toEqual({ error: "uses" });
+  });
+});
+
+describe("couponDescription and formatCouponDiscount", () => {
+  it("generate the spec's descriptions", () => {
+    expect(couponDescription("PERCENTAGE", 20)).toBe("20% off coupon");
+    expect(couponDescription("FIXED_AMOUNT", 1500)).toBe("$15 off coupon");
+    expect(couponDescription("FIXED_AMOUNT", 1550)).toBe("$15.50 off coupon");
+    expect(couponDescription("FIXED_AMOUNT", 123_456_78)).toBe("$123,456.78 off coupon");
+  });
+  it("show the Discount column", () => {
+    expect(formatCouponDiscount("PERCENTAGE", 20)).toBe("20%");
+    expect(formatCouponDiscount("FIXED_AMOUNT", 1500)).toBe("$15.00");
+    expect(formatCouponDiscount("FIXED_AMOUNT", 5)).toBe("$0.05");
+  });
+});
+
+describe("expiryDateFrom", () => {
+  it("defaults to 31 Dec 2099 when blank", () => {
+    expect(expiryDateFrom("")).toEqual({ value: NO_EXPIRY });
+    expect(expiryDateFrom(null)).toEqual({ value: "2099-12-31" });
+    expect(expiryDateFrom(undefined)).toEqual({ value: "2099-12-31" });
+  });
+  it("takes a form date or the calendar day of an ISO instant as written", () => {
+    expect(expiryDateFrom("2027-03-14")).toEqual({ value: "2027-03-14" });
+    expect(expiryDateFrom("2027-03-14T00:00:00.000Z")).toEqual({ value: "2027-03-14" });
+  });
+  it("refuses dates that do not exist and other text", () => {
+    for (const text of [
+      "2027-02-30",
+      "2027-13-01",
+      "14/03/2027",
+      "tomorrow",
+      "1999-01-01",
+      "2027-03-14Tjunk",
+    ]) {
+      expect(expiryDateFrom(text), text).toEqual({ error: "expiry" });
+    }
+  });
+  it("formats the Expires column", () => {
+    expect(formatExpiry("2099-12-31")).toBe("December 31, 2099");
+  });
+});
+
+describe("parseCouponForm", () => {
+  const input = (overrides: Partial<CouponInput> = {}): CouponInput => ({
+    code: " summer25 ",
+    type: "PERCENTAGE",
+    amount: "25",
+    maxUses: "0",
+    expiryDate: "",
+    ...overrides,
+  });
+
+  it("builds an active coupon with an upper-case code and a generated description", () => {
+    expect(parseCouponForm(input())).toEqual({
+      coupon: {
+        code: "SUMMER25",
+        type: "PERCENTAGE",
+        value: 25,
+        maxUses: 0,
+        expiryDate: "2099-12-31",
+        isActive: true,
+        description: "25% off coupon",
+      },
+    });
+  });
+
+  it("reports every refused field with the spec's messages", () => {
+    const result = parseCouponForm(input({ code: "  ", amount: "0", maxUses: "-1" }));
+    expect(result).toEqual({ errors: { code: "codeRequired", amount: "amount", maxUses: "uses" } });
+    expect(COUPON_FORM_ERRORS.codeRequired).toEqual({
+      title: "Code required",
+      description: "Please enter a coupon code",
+    });
+    expect(COUPON_FORM_ERRORS.amount).toEqual({
+      title: "Invalid amount",
+      description: "Discount amount must be a positive number",
+    });
+    expect(COUPON_FORM_ERRORS.uses).toEqual({
+      title: "Invalid uses",
+      description: "Maximum uses must be a non-negative number",
+    });
+  });
+
+  it("refuses a code alone, an unknown type and codes that are not URL-safe", () => {
+    expect(parseCouponForm(input({ code: "" }))).toEqual({ errors: { code: "codeRequired" } });
+    expect(parseCouponForm(input({ type: "BOGUS" }))).toEqual({ errors: { type: "type" } });
+    expect(parseCouponForm(input({ code: "a/b" }))).toEqual({ errors: { code: "codeFormat" } });
+    expect(parseCouponForm(input({ code: "X".repeat(51) }))).toEqual({
+      errors: { code: "codeFormat" },
+    });
+  });
+
+  it("words the duplicate-code message as the spec does", () => {
+    expect(duplicateCouponMessage("SUMMER25")).toBe(
+      'A coupon with code "SUMMER25" already exists. Please use a different code.',
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { format, parseISO } from "date-fns";
 import type { CouponTerms } from "./pricing";
 
 /**
@@ -36,4 +37,233 @@ export function couponProblem(coupon: CouponRecord | undefined, today: string): 
   if (coupon.expiryDate < today) return COUPON_MESSAGES.expired;
   if (coupon.maxUses > 0 && coupon.currentUses >= coupon.maxUses) return COUPON_MESSAGES.usedUp;
   return null;
+}
+
+// ---------------------------------------------------------------- creating coupons (admin)
+
+export const COUPON_TYPES = ["PERCENTAGE", "FIXED_AMOUNT"] as const;
+export type CouponType = (typeof COUPON_TYPES)[number];
+
+export const COUPON_TYPE_LABELS: Record<CouponType, string> = {
+  PERCENTAGE: "Percentage",
+  FIXED_AMOUNT: "Fixed amount",
+};
+
+/** Expiry of a coupon created without one (spec section 5: 31 Dec 2099). */
+export const NO_EXPIRY = "2099-12-31";
+
+/**
+ * Upper bounds the spec does not set. A fixed discount above any booking's price means
+ * nothing (the total floors at 0), and keeping cents far below 2^53 keeps the arithmetic exact.
+ */
+export const COUPON_LIMITS = {
+  codeMax: 50,
+  maxPercent: 100,
+  maxFixedCents: 10_000_000,
+  maxUses: 1_000_000,
+} as const;
+
+/** Title and description of the toast for each refusal (spec section 5 where it has one). */
+export const COUPON_FORM_ERRORS = {
+  codeRequired: { title: "Code required", description: "Please enter a coupon code" },
+  codeFormat: {
+    title: "Invalid code",
+    description: `Use up to ${COUPON_LIMITS.codeMax} letters, digits, - or _`,
+  },
+  amount: { title: "Invalid amount", description: "Discount amount must be a positive number" },
+  amountDecimals: {
+    title: "Invalid amount",
+    description: "Discount amount can have at most two decimals",
+  },
+  percentTooSmall: {
+    title: "Invalid amount",
+    description: "A percentage discount must be at least 1% once rounded",
+  },
+  percentTooLarge: {
+    title: "Invalid amount",
+    description: "A percentage discount cannot be more than 100%",
+  },
+  fixedTooLarge: {
+    title: "Invalid amount",
+    description: "A fixed discount cannot be more than $100,000.00",
+  },
+  uses: { title: "Invalid uses", description: "Maximum uses must be a non-negative number" },
+  usesTooLarge: {
+    title: "Invalid uses",
+    description: `Maximum uses cannot be more than ${COUPON_LIMITS.maxUses.toLocaleString("en-US")}`,
+  },
+  type: { title: "Invalid type", description: "Please choose Percentage or Fixed amount" },
+  expiry: { title: "Invalid expiry date", description: "Please enter a valid date" },
+} as const;
+export type CouponFormError = keyof typeof COUPON_FORM_ERRORS;
+
+/** A code as typed is stored upper case; only characters that are safe in a URL path. */
+export function couponCodeProblem(code: string): CouponFormError | null {
+  const normalized = normalizeCouponCode(code);
+  if (normalized === "") return "codeRequired";
+  if (normalized.length > COUPON_LIMITS.codeMax || !/^[A-Z0-9_-]+$/.test(normalized)) {
+    return "codeFormat";
+  }
+  return null;
+}
+
+/**
+ * The discount amount as typed ("12.5", "15.00") into the stored value, in exact decimal
+ * arithmetic (no float): a percentage rounded half up to a whole number, a fixed amount in
+ * cents (spec section 5). Only plain decimals with at most two decimals are numbers here:
+ * "1e3", "0x10", "-5" or " " are refused rather than read the way Number() would.
+ */
+export function couponValueFromAmount(
+  type: CouponType,
+  amount: string,
+): { value: number } | { error: CouponFormError } {
+  const match = /^(\d*)(?:\.(\d*))?$/.exec(amount.trim());
+  if (!match || amount.trim() === "" || amount.trim() === ".") return { error: "amount" };
+  const whole = (match[1] ?? "").replace(/^0+(?=\d)/, "");
+  const decimals = match[2] ?? "";
+  if (decimals.length > 2) return { error: "amountDecimals" };
+  // Longer than any allowed amount: refused before it can lose precision as a number.
+  if (whole.length > 9)
+    return { error: type === "PERCENTAGE" ? "percentTooLarge" : "fixedTooLarge" };
+  const cents = Number(whole || "0") * 100 + Number(decimals.padEnd(2, "0"));
+  if (cents <= 0) return { error: "amount" };
+  if (type === "FIXED_AMOUNT") {
+    return cents > COUPON_LIMITS.maxFixedCents ? { error: "fixedTooLarge" } : { value: cents };
+  }
+  // Half up: 12.5 -> 13, 12.49 -> 12.
+  const percent = Math.floor((cents + 50) / 100);
+  if (percent < 1) return { error: "percentTooSmall" };
+  if (percent > COUPON_LIMITS.maxPercent) return { error: "percentTooLarge" };
+  return { value: percent };
+}
+
+/** A stored value (whole percent or cents) checked as the API receives it, already converted. */
+export function couponValueProblem(type: CouponType, value: number): CouponFormError | null {
+  if (!Number.isInteger(value) || value <= 0) return "amount";
+  if (type === "PERCENTAGE" && value > COUPON_LIMITS.maxPercent) return "percentTooLarge";
+  if (type === "FIXED_AMOUNT" && value > COUPON_LIMITS.maxFixedCents) return "fixedTooLarge";
+  return null;
+}
+
+/** Maximum uses as typed: a whole number of at least 0 (0 = unlimited). */
+export function maxUsesFrom(text: string): { value: number } | { error: CouponFormError } {
+  const trimmed = text.trim();
+  if (!/^\d{1,9}$/.test(trimmed)) return { error: "uses" };
+  const value = Number(trimmed);
+  return value > COUPON_LIMITS.maxUses ? { error: "usesTooLarge" } : { value };
+}
+
+/** "$15" for whole dollars, "$15.50" otherwise; cents in. */
+function dollarsOf(cents: number): string {
+  const whole = Math.floor(cents / 100);
+  const rest = cents % 100;
+  const grouped = whole.toLocaleString("en-US");
+  return rest === 0 ? grouped : `${grouped}.${String(rest).padStart(2, "0")}`;
+}
+
+/** The generated description (spec section 5): '{amount}% off coupon' or '${amount} off coupon'. */
+export function couponDescription(type: CouponType, value: number): string {
+  return type === "PERCENTAGE" ? `${value}% off coupon` : `$${dollarsOf(value)} off coupon`;
+}
+
+/** The table's Discount column: "20%" or "$15.00". */
+export function formatCouponDiscount(type: CouponType, value: number): string {
+  if (type === "PERCENTAGE") return `${value}%`;
+  const whole = Math.floor(value / 100).toLocaleString("en-US");
+  return `$${whole}.${String(value % 100).padStart(2, "0")}`;
+}
+
+/** A real calendar date written yyyy-MM-dd (Feb 30 is not one). */
+export function isCalendarDate(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  const [year, month, day] = text.split("-").map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return (
+    year >= 2000 &&
+    date.getUTCFullYear() === year &&
+    date.getUTCMonth() === month - 1 &&
+    date.getUTCDate() === day
+  );
+}
+
+/**
+ * The expiry day of a new coupon. Blank means none (2099-12-31). The form sends yyyy-MM-dd;
+ * the JSON client sends an ISO instant made from that same date input at UTC midnight, so
+ * its calendar date as written (the first ten characters) is the day the admin chose.
+ */
+export function expiryDateFrom(
+  text: string | null | undefined,
+): { value: string } | { error: CouponFormError } {
+  const trimmed = text?.trim() ?? "";
+  if (trimmed === "") return { value: NO_EXPIRY };
+  const day =
+    /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2})?)?$/.test(
+      trimmed,
+    )
+      ? trimmed.slice(0, 10)
+      : "";
+  return isCalendarDate(day) ? { value: day } : { error: "expiry" };
+}
+
+/** The coupon as the admin asks for it, checked and converted to what is stored. */
+export type NewCoupon = {
+  code: string;
+  type: CouponType;
+  value: number;
+  maxUses: number;
+  expiryDate: string;
+  isActive: boolean;
+  description: string;
+};
+
+export type CouponInput = {
+  code: string;
+  type: string;
+  amount: string;
+  maxUses: string;
+  expiryDate: string;
+};
+
+/** Every refused field with its toast key, in the order the form shows them. */
+export type CouponFieldErrors = Partial<Record<keyof CouponInput, CouponFormError>>;
+
+/** The create form's checks (spec section 5): the coupon to store, or each field's error. */
+export function parseCouponForm(
+  input: CouponInput,
+): { coupon: NewCoupon } | { errors: CouponFieldErrors } {
+  const errors: CouponFieldErrors = {};
+  const codeError = couponCodeProblem(input.code);
+  if (codeError) errors.code = codeError;
+  const type = COUPON_TYPES.find((known) => known === input.type);
+  if (!type) errors.type = "type";
+  const value = type ? couponValueFromAmount(type, input.amount) : null;
+  if (value && "error" in value) errors.amount = value.error;
+  const maxUses = maxUsesFrom(input.maxUses);
+  if ("error" in maxUses) errors.maxUses = maxUses.error;
+  const expiry = expiryDateFrom(input.expiryDate);
+  if ("error" in expiry) errors.expiryDate = expiry.error;
+  if (codeError || !type || !value || "error" in value || "error" in maxUses || "error" in expiry) {
+    return { errors };
+  }
+  return {
+    coupon: {
+      code: normalizeCouponCode(input.code),
+      type,
+      value: value.value,
+      maxUses: maxUses.value,
+      expiryDate: expiry.value,
+      isActive: true,
+      description: couponDescription(type, value.value),
+    },
+  };
+}
+
+/** The spec's duplicate-code sentence (409 'Duplicate Coupon Code'). */
+export function duplicateCouponMessage(code: string): string {
+  return `A coupon with code "${code}" already exists. Please use a different code.`;
+}
+
+/** The Expires column: 'MMMM d, yyyy' (spec section 9) of a stored yyyy-MM-dd, zone-free. */
+export function formatExpiry(date: string): string {
+  return format(parseISO(date), "MMMM d, yyyy");
 }

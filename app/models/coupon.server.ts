@@ -1,9 +1,16 @@
-import { sql } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import { coupons } from "../../db/schema";
-import { db } from "../db.server";
-import { COUPON_MESSAGES, couponProblem, normalizeCouponCode } from "../domain/coupons";
+import { db, isUniqueViolation, unlessBusy } from "../db.server";
+import {
+  COUPON_MESSAGES,
+  couponProblem,
+  duplicateCouponMessage,
+  type NewCoupon,
+  normalizeCouponCode,
+} from "../domain/coupons";
 import type { CouponTerms } from "../domain/pricing";
 import { studioDateOf } from "../domain/studio-time";
+import { type Page, pageWindow, toPage } from "../services/admin/pagination.server";
 
 export type Coupon = typeof coupons.$inferSelect;
 type Reader = Pick<typeof db, "select">;
@@ -39,4 +46,69 @@ export function couponTerms(coupon: Pick<Coupon, "type" | "value">): CouponTerms
 /** The coupon as the spec's validation response shows it: {code, value, type}. */
 export function toCouponSummary(coupon: Coupon) {
   return { code: coupon.code, value: coupon.value, type: coupon.type };
+}
+
+// ---------------------------------------------------------------- the Coupons tab (admin)
+
+/** The code is taken (compared case-insensitively, like the unique index on lower(code)). */
+export class DuplicateCouponError extends Error {
+  constructor(readonly code: string) {
+    super(duplicateCouponMessage(code));
+  }
+}
+
+/**
+ * Stores a new coupon (already checked by the domain rules). The unique index on lower(code)
+ * decides, so two admins creating the same code at once get one coupon and one
+ * DuplicateCouponError, never a second row or a server error.
+ */
+export function createCoupon(coupon: NewCoupon, now: number): Coupon {
+  try {
+    return unlessBusy(() =>
+      db
+        .insert(coupons)
+        .values({ ...coupon, currentUses: 0, createdAt: now })
+        .returning()
+        .get(),
+    );
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new DuplicateCouponError(coupon.code);
+    throw error;
+  }
+}
+
+/** Newest first, one page plus one row (no count of the whole table). */
+export function listCoupons(page: number): Page<Coupon> {
+  const { limit, offset } = pageWindow(page);
+  const rows = db
+    .select()
+    .from(coupons)
+    .orderBy(desc(coupons.id))
+    .limit(limit)
+    .offset(offset)
+    .all();
+  return toPage(rows, page);
+}
+
+/** Deactivate / Activate (spec section 4). Undefined when no such coupon exists. */
+export function setCouponActive(id: number, isActive: boolean): Coupon | undefined {
+  return unlessBusy(() =>
+    db.update(coupons).set({ isActive }).where(eq(coupons.id, id)).returning().get(),
+  );
+}
+
+/** A coupon as GET/POST /api/admin/coupons answer it; expiryDate is the studio day it ends. */
+export function toCouponJson(coupon: Coupon) {
+  return {
+    id: coupon.id,
+    code: coupon.code,
+    description: coupon.description,
+    type: coupon.type,
+    value: coupon.value,
+    maxUses: coupon.maxUses,
+    currentUses: coupon.currentUses,
+    expiryDate: coupon.expiryDate,
+    isActive: coupon.isActive,
+    createdAt: new Date(coupon.createdAt).toISOString(),
+  };
 }

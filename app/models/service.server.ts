@@ -1,6 +1,8 @@
-import { asc, eq } from "drizzle-orm";
-import { services } from "../../db/schema";
-import { db } from "../db.server";
+import { asc, desc, eq } from "drizzle-orm";
+import { bookingServices, services } from "../../db/schema";
+import { db, unlessBusy, writeTransaction } from "../db.server";
+import type { ServiceInput } from "../domain/services";
+import { type Page, pageWindow, toPage } from "../services/admin/pagination.server";
 
 export type Service = typeof services.$inferSelect;
 
@@ -32,4 +34,94 @@ export function toServiceJson(service: Service) {
     isActive: service.isActive,
     createdAt: new Date(service.createdAt).toISOString(),
   };
+}
+
+// ---------------------------------------------------------------- the Services tab (admin)
+
+export function getService(id: number): Service | undefined {
+  return db.select().from(services).where(eq(services.id, id)).get();
+}
+
+/** The admin's list, newest first, one page plus one row (no count of the whole table). */
+export function listServicesPage(page: number): Page<Service> {
+  const { limit, offset } = pageWindow(page);
+  const rows = db
+    .select()
+    .from(services)
+    .orderBy(desc(services.id))
+    .limit(limit)
+    .offset(offset)
+    .all();
+  return toPage(rows, page);
+}
+
+/** 'Add Service': new services are active unless the JSON client says otherwise. */
+export function createService(input: ServiceInput, isActive = true): Service {
+  return unlessBusy(() =>
+    db
+      .insert(services)
+      .values({ ...input, isActive })
+      .returning()
+      .get(),
+  );
+}
+
+/**
+ * Edit. A booking keeps the price it was made at (booking_services.price_at_booking), so a new
+ * price only reaches later bookings. Undefined when no such service exists.
+ */
+export function updateService(
+  id: number,
+  input: ServiceInput,
+  isActive?: boolean,
+): Service | undefined {
+  return unlessBusy(() =>
+    db
+      .update(services)
+      .set({ ...input, ...(isActive === undefined ? {} : { isActive }) })
+      .where(eq(services.id, id))
+      .returning()
+      .get(),
+  );
+}
+
+export function setServiceActive(id: number, isActive: boolean): Service | undefined {
+  return unlessBusy(() =>
+    db.update(services).set({ isActive }).where(eq(services.id, id)).returning().get(),
+  );
+}
+
+export type ServiceRemoval =
+  | { outcome: "deleted"; service: Service }
+  | { outcome: "deactivated"; service: Service }
+  | { outcome: "not-found" };
+
+/**
+ * Delete (spec section 4): a service any booking used is deactivated instead, so that
+ * booking's add-ons stay readable. One IMMEDIATE transaction: a booking made with this
+ * service between the check and the delete cannot slip in (and the foreign key would refuse
+ * the delete anyway).
+ */
+export function deleteService(id: number): ServiceRemoval {
+  return writeTransaction((tx): ServiceRemoval => {
+    const service = tx.select().from(services).where(eq(services.id, id)).get();
+    if (!service) return { outcome: "not-found" };
+    const used = tx
+      .select({ id: bookingServices.id })
+      .from(bookingServices)
+      .where(eq(bookingServices.serviceId, id))
+      .limit(1)
+      .get();
+    if (used) {
+      const deactivated = tx
+        .update(services)
+        .set({ isActive: false })
+        .where(eq(services.id, id))
+        .returning()
+        .get();
+      return { outcome: "deactivated", service: deactivated ?? service };
+    }
+    tx.delete(services).where(eq(services.id, id)).run();
+    return { outcome: "deleted", service };
+  });
 }

@@ -38,6 +38,18 @@ export type RequestContext = {
   customerId: number;
   /** The acting user's own credentials, or a spare account's for the visitor. */
   credentials: { username: string; password: string };
+  /**
+   * Rows an admin request acts on, new for this request (only when the rule asks `freshRows`),
+   * so every allowed request changes something: a customer account (not a member, not an
+   * admin), an active and an inactive coupon, and an active service no booking uses.
+   */
+  rows: FreshRows;
+};
+export type FreshRows = {
+  userId: number;
+  activeCouponId: number;
+  inactiveCouponId: number;
+  serviceId: number;
 };
 
 type Make<T> = (context: RequestContext) => T;
@@ -48,6 +60,7 @@ export type PageRule = {
   /** A concrete URL when the path has parameters. */
   url?: Make<string>;
   ownedBooking?: boolean;
+  freshRows?: boolean;
   load: PerActor;
   action: PerActor;
   form?: Make<Record<string, string>>;
@@ -61,6 +74,7 @@ export type ResourceRule = {
   kind: "resource";
   url?: Make<string>;
   ownedBooking?: boolean;
+  freshRows?: boolean;
   methods: Record<Method, PerActor>;
   body?: Make<Record<string, unknown>>;
   /** Further requests worth their own rule (a query that needs more rights). */
@@ -140,6 +154,19 @@ function profileFields(businessName: string) {
 function bookingForm(slot: { date: string; time: string }) {
   return { intent: "book", ...bookingFormFields(slot.date, slot.time, 2, { businessName: "" }) };
 }
+
+/** A valid Add Service / Edit form (also the JSON body, which may carry text like a form). */
+function serviceFields(name: string) {
+  return { name, description: "Lights and a second camera", price: "75", duration: "60" };
+}
+
+/** Only `method` is served, to admins (401 visitor, 403 customer); the rest is 405. */
+function adminMethod(method: Method, admin: Outcome): Record<Method, PerActor> {
+  const methods = getOnly(everyone(status(405)));
+  methods[method] = adminApi(admin);
+  return methods;
+}
+const changed: Outcome = { status: 200, writes: true };
 
 /** Keyed by the route's URL pattern as in app/routes.ts ("/" for the index). */
 export const ACCESS_RULES: Record<string, AccessRule> = {
@@ -241,9 +268,6 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
     form: () => ({ intent: "refresh" }),
     action: adminOnly(redirect("/admin/sales")),
   },
-  "/admin/users": { kind: "page", load: adminOnly(ok), action: noAction },
-  "/admin/coupons": { kind: "page", load: adminOnly(ok), action: noAction },
-  "/admin/services": { kind: "page", load: adminOnly(ok), action: noAction },
   "/admin/support": { kind: "page", load: adminOnly(ok), action: noAction },
   "/admin/blocked-times": { kind: "page", load: adminOnly(ok), action: noAction },
   "/admin/emails": { kind: "page", load: adminOnly(ok), action: noAction },
@@ -331,6 +355,130 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
     ],
   },
   // admin rules: users, coupons, services
+  // The forms act on rows made for the request, so an admin's post always changes one.
+  "/admin/users": {
+    kind: "page",
+    freshRows: true,
+    load: adminOnly(ok),
+    form: ({ rows }) => ({ intent: "membership", userId: String(rows.userId), isMember: "true" }),
+    action: adminOnly(redirect("/admin/users", true)),
+  },
+  "/admin/coupons": {
+    kind: "page",
+    load: adminOnly(ok),
+    form: ({ freshUsername }) => ({
+      intent: "create",
+      code: freshUsername(),
+      type: "PERCENTAGE",
+      amount: "12.5",
+      maxUses: "0",
+      expiryDate: "",
+    }),
+    action: adminOnly(redirect("/admin/coupons", true)),
+  },
+  "/admin/services": {
+    kind: "page",
+    freshRows: true,
+    load: adminOnly(ok),
+    form: ({ rows }) => ({
+      intent: "toggle",
+      serviceId: String(rows.serviceId),
+      isActive: "false",
+    }),
+    action: adminOnly(redirect("/admin/services", true)),
+  },
+  "/admin/services/new": {
+    kind: "page",
+    load: adminOnly(ok),
+    form: () => serviceFields("Matrix add-on"),
+    action: adminOnly(redirect("/admin/services", true)),
+  },
+  "/admin/services/:id/edit": {
+    kind: "page",
+    freshRows: true,
+    url: ({ rows }) => `/admin/services/${rows.serviceId}/edit`,
+    load: adminOnly(ok),
+    form: ({ freshUsername }) => serviceFields(freshUsername()),
+    action: adminOnly(redirect("/admin/services", true)),
+  },
+  "/admin/services/:id/delete": {
+    kind: "page",
+    freshRows: true,
+    url: ({ rows }) => `/admin/services/${rows.serviceId}/delete`,
+    load: adminOnly(ok),
+    action: adminOnly(redirect("/admin/services", true)),
+  },
+  "/api/admin/users": {
+    kind: "resource",
+    methods: adminMethod("GET", ok),
+    extra: [
+      {
+        name: "members only, page 2",
+        method: "GET",
+        url: () => "/api/admin/users?membership=members&page=2",
+        expect: adminApi(ok),
+      },
+    ],
+  },
+  "/api/admin/users/:id/make-admin": {
+    kind: "resource",
+    freshRows: true,
+    url: ({ rows }) => `/api/admin/users/${rows.userId}/make-admin`,
+    methods: adminMethod("PUT", changed),
+  },
+  "/api/admin/users/:id/membership": {
+    kind: "resource",
+    freshRows: true,
+    url: ({ rows }) => `/api/admin/users/${rows.userId}/membership`,
+    body: () => ({ isMember: true }),
+    methods: adminMethod("PUT", changed),
+  },
+  "/api/admin/coupons": {
+    kind: "resource",
+    body: ({ freshUsername }) => ({
+      code: freshUsername(),
+      description: "ignored: the server writes it",
+      type: "FIXED_AMOUNT",
+      value: 1500,
+      maxUses: 10,
+      expiryDate: "2030-06-30T00:00:00.000Z",
+      isActive: true,
+      createdAt: "2001-01-01T00:00:00.000Z",
+    }),
+    methods: { ...adminMethod("POST", created), GET: adminApi(ok) },
+  },
+  // Activate: the fresh inactive coupon.
+  "/api/admin/coupons/:id": {
+    kind: "resource",
+    freshRows: true,
+    url: ({ rows }) => `/api/admin/coupons/${rows.inactiveCouponId}`,
+    body: () => ({ isActive: true }),
+    methods: adminMethod("PUT", changed),
+  },
+  "/api/admin/coupons/:id/deactivate": {
+    kind: "resource",
+    freshRows: true,
+    url: ({ rows }) => `/api/admin/coupons/${rows.activeCouponId}/deactivate`,
+    methods: adminMethod("PUT", changed),
+  },
+  // PUT edits the fresh service (a new name each time), DELETE removes it (no booking uses it).
+  "/api/services/:id": {
+    kind: "resource",
+    freshRows: true,
+    url: ({ rows }) => `/api/services/${rows.serviceId}`,
+    body: ({ freshUsername }) => ({ ...serviceFields(freshUsername()), isActive: true }),
+    methods: {
+      ...adminMethod("PUT", changed),
+      DELETE: adminApi(changed),
+    },
+  },
+  "/api/services/:id/toggle-status": {
+    kind: "resource",
+    freshRows: true,
+    url: ({ rows }) => `/api/services/${rows.serviceId}/toggle-status`,
+    body: () => ({ isActive: false }),
+    methods: adminMethod("PATCH", changed),
+  },
   // admin rules: support, blocked times, emails
   "/healthz": { kind: "resource", methods: getOnly(everyone(ok)) },
   "/api/user": { kind: "resource", methods: getOnly(signedIn(status(401), ok)) },
@@ -378,7 +526,14 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
   },
   "/api/services": {
     kind: "resource",
-    methods: getOnly(everyone(ok)),
+    body: () => ({ ...serviceFields("Matrix add-on"), isActive: true }),
+    methods: {
+      GET: everyone(ok),
+      POST: adminApi(created),
+      PUT: everyone(status(405)),
+      PATCH: everyone(status(405)),
+      DELETE: everyone(status(405)),
+    },
     extra: [
       {
         name: "inactive services included",

@@ -12,6 +12,7 @@ import {
   ACTORS,
   type AccessRule,
   type ActorName,
+  type FreshRows,
   METHODS,
   type Outcome,
   type RequestContext,
@@ -23,7 +24,7 @@ import {
  * sent as a visitor, a customer, another customer and an admin.
  */
 const server = serverForThisFile();
-const { signUp, signUpAdmin, snapshot } = actorsFor(server);
+const { db, signUp, signUpAdmin, snapshot } = actorsFor(server);
 
 const RULES_FILE = "tests/integration/access-rules.ts";
 
@@ -97,9 +98,43 @@ async function ownedBooking(): Promise<number> {
   return ((await response.json()) as { id: number }).id;
 }
 
+let rowCounter = 0;
+/** The rows of one admin request, written straight into the file (see RequestContext.rows). */
+function freshRows(): FreshRows {
+  rowCounter += 1;
+  const tag = `${process.pid}x${rowCounter}`;
+  const insert = (sql: string, ...params: unknown[]) =>
+    Number(
+      db()
+        .prepare(sql)
+        .run(...params).lastInsertRowid,
+    );
+  const coupon = (code: string, active: number) =>
+    insert(
+      `INSERT INTO coupons (code, description, type, value, is_active) VALUES (?, '10% off coupon', 'PERCENTAGE', 10, ?)`,
+      code,
+      active,
+    );
+  return {
+    userId: insert(
+      `INSERT INTO users (username, password_hash, first_name, last_name, phone_number, email)
+       VALUES (?, 'x', 'Ada', 'Lovelace', '404-555-0100', 'ada@example.com')`,
+      `rows${tag}`,
+    ),
+    activeCouponId: coupon(`ON${tag}`, 1),
+    inactiveCouponId: coupon(`OFF${tag}`, 0),
+    serviceId: insert(
+      "INSERT INTO services (name, description, price) VALUES (?, 'Matrix add-on', 50)",
+      `Service ${tag}`,
+    ),
+  };
+}
+const NO_ROWS: FreshRows = { userId: 0, activeCouponId: 0, inactiveCouponId: 0, serviceId: 0 };
+
 async function contextFor(actor: ActorName, rule: AccessRule): Promise<RequestContext> {
   const user = actor === "visitor" ? spare : actors[actor];
   return {
+    rows: rule.freshRows ? freshRows() : NO_ROWS,
     bookingId: rule.ownedBooking ? await ownedBooking() : 0,
     freshSlot,
     freshUsername: () => uniqueUsername("matrix"),

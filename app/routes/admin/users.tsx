@@ -1,13 +1,185 @@
-import { AdminPage } from "../../components/admin/admin-page";
+import { Form, data, useNavigation } from "react-router";
+import { AdminPage, EmptyList } from "../../components/admin/admin-page";
+import { cellClass, HeaderRow, smallButton, TableRegion } from "../../components/admin/catalog-ui";
+import { Pagination } from "../../components/admin/pagination";
+import { StatusBadge } from "../../components/dashboard/status-badge";
+import { HydratedField } from "../../components/ui/hydrated-field";
+import { parseId } from "../../domain/ids";
+import {
+  MEMBERSHIP_EMPTY_TEXTS,
+  MEMBERSHIP_FILTER_LABELS,
+  MEMBERSHIP_FILTERS,
+  type MembershipFilter,
+} from "../../domain/membership";
+import { listUsers, makeAdmin, setMembership } from "../../models/admin-users.server";
+import { readPage } from "../../services/admin/pagination.server";
+import { sameList } from "../../services/admin/catalog.server";
 import { requireAdmin } from "../../services/auth.server";
+import { readForm } from "../../services/form.server";
+import { redirectWithSuccess, replyWithToast } from "../../services/toast.server";
 import type { Route } from "./+types/users";
 
-// Placeholder: this tab is being built (issue 6).
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
-  return null;
+// User Management (spec section 2): who is an admin, who is a member.
+
+/** Usernames are at most 50 characters; a longer search cannot match anything. */
+const SEARCH_MAX = 50;
+
+function readFilter(url: URL): MembershipFilter {
+  const asked = url.searchParams.get("membership");
+  return MEMBERSHIP_FILTERS.find((filter) => filter === asked) ?? "all";
 }
 
-export default function Tab() {
-  return <AdminPage title="User Management">{null}</AdminPage>;
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  const url = new URL(request.url);
+  const filter = readFilter(url);
+  const search = (url.searchParams.get("q") ?? "").trim().slice(0, SEARCH_MAX);
+  return { filter, search, users: listUsers({ filter, search, page: readPage(url) }) };
 }
+
+/** Make Admin and Make Member / Remove Membership; both answer the same list (PRG). */
+export async function action({ request, context }: Route.ActionArgs) {
+  await requireAdmin(request);
+  const formData = await readForm(request);
+  const intent = formData.get("intent");
+  const rawId = formData.get("userId");
+  const userId = parseId(typeof rawId === "string" ? rawId : undefined);
+  const fail = (title: string, description: string, status: number) =>
+    replyWithToast(
+      context,
+      formData,
+      { error: description },
+      { type: "error", message: title, description },
+      { status },
+    );
+
+  if (intent === "make-admin") {
+    if (userId === null) return fail("Error updating user", "Please choose a user.", 400);
+    const user = makeAdmin(userId);
+    if (!user) return fail("Error updating user", "User not found", 404);
+    return redirectWithSuccess(sameList(request), {
+      message: "User updated",
+      description: `${user.username} is now an admin`,
+    });
+  }
+  if (intent === "membership") {
+    const wanted = formData.get("isMember");
+    if (userId === null || (wanted !== "true" && wanted !== "false")) {
+      return fail("Error updating membership", "Please choose a user and a membership.", 400);
+    }
+    const user = setMembership(userId, wanted === "true");
+    if (!user) return fail("Error updating membership", "User not found", 404);
+    return redirectWithSuccess(sameList(request), {
+      message: "Membership updated",
+      description: user.isMember
+        ? `${user.username} is now a member`
+        : `${user.username} is no longer a member`,
+    });
+  }
+  throw data("Unknown action", { status: 400 });
+}
+
+export default function Users({ loaderData }: Route.ComponentProps) {
+  const { filter, search, users } = loaderData;
+  const busy = useNavigation().state === "submitting";
+  return (
+    <AdminPage title="User Management" description="Promote staff and manage memberships.">
+      <Form method="get" className="mb-6 flex flex-wrap items-end gap-3">
+        <div>
+          <label htmlFor="users-membership" className="field-label">
+            Show
+          </label>
+          <select
+            id="users-membership"
+            name="membership"
+            defaultValue={filter}
+            className="field-input"
+          >
+            {MEMBERSHIP_FILTERS.map((value) => (
+              <option key={value} value={value}>
+                {MEMBERSHIP_FILTER_LABELS[value]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="users-search" className="field-label">
+            Username contains
+          </label>
+          <input
+            id="users-search"
+            name="q"
+            type="search"
+            defaultValue={search}
+            maxLength={SEARCH_MAX}
+            className="field-input"
+          />
+        </div>
+        <button type="submit" className="btn-secondary min-h-11 py-2">
+          Apply
+        </button>
+      </Form>
+
+      {users.rows.length === 0 ? (
+        <EmptyList>{MEMBERSHIP_EMPTY_TEXTS[filter]}</EmptyList>
+      ) : (
+        <TableRegion label="Users">
+          <HeaderRow columns={["ID", "Username", "Role", "Membership", "Actions"]} />
+          <tbody className="divide-y divide-line">
+            {users.rows.map((user) => (
+              <tr key={user.id}>
+                <td className={cellClass}>{user.id}</td>
+                <th scope="row" className={`${cellClass} font-semibold`}>
+                  {user.username}
+                </th>
+                <td className={cellClass}>
+                  <StatusBadge
+                    tone={user.isAdmin ? "blue" : "grey"}
+                    label={user.isAdmin ? "Admin" : "User"}
+                  />
+                </td>
+                <td className={cellClass}>
+                  <StatusBadge
+                    tone={user.isMember ? "green" : "grey"}
+                    label={user.isMember ? "Member" : "Non-Member"}
+                  />
+                </td>
+                <td className={cellClass}>
+                  <div className="flex flex-wrap gap-2">
+                    <Form method="post" preventScrollReset>
+                      <HydratedField />
+                      <input type="hidden" name="intent" value="make-admin" />
+                      <input type="hidden" name="userId" value={user.id} />
+                      <button type="submit" className={smallButton} disabled={user.isAdmin || busy}>
+                        Make Admin
+                      </button>
+                    </Form>
+                    <Form method="post" preventScrollReset>
+                      <HydratedField />
+                      <input type="hidden" name="intent" value="membership" />
+                      <input type="hidden" name="userId" value={user.id} />
+                      <input
+                        type="hidden"
+                        name="isMember"
+                        value={user.isMember ? "false" : "true"}
+                      />
+                      <button type="submit" className={smallButton} disabled={busy}>
+                        {user.isMember ? "Remove Membership" : "Make Member"}
+                      </button>
+                    </Form>
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </TableRegion>
+      )}
+      <Pagination page={users.page} hasNext={users.hasNext} label="User pages" />
+    </AdminPage>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Users | Admin | ATL Creator Studio" },
+  { name: "robots", content: "noindex" },
+];

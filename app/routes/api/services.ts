@@ -1,5 +1,7 @@
-import { listServices, toServiceJson } from "../../models/service.server";
-import { jsonError, methodNotAllowed } from "../../services/api.server";
+import { createService, listServices, toServiceJson } from "../../models/service.server";
+import { jsonError, methodNotAllowed, readJson } from "../../services/api.server";
+import { requireApiAdmin, serviceBody } from "../../services/admin/catalog.server";
+import { parseService } from "../../domain/services";
 import { requireApiUser } from "../../services/auth.server";
 import type { Route } from "./+types/services";
 
@@ -20,7 +22,13 @@ export async function loader({ request }: Route.LoaderArgs) {
   return Response.json(listServices({ activeOnly: activeOnly !== "false" }).map(toServiceJson));
 }
 
-/** Creating and editing services belongs to the admin workflow (a later change). */
-export function action() {
-  return methodNotAllowed("GET");
+/** POST /api/services with {name, description, price, duration, isActive}: admins only. */
+export async function action({ request }: Route.ActionArgs) {
+  if (request.method !== "POST") return methodNotAllowed("GET, POST");
+  await requireApiAdmin(request);
+  const body = await readJson(request, serviceBody);
+  const parsed = parseService(body);
+  if ("errors" in parsed) return jsonError(400, parsed.message, { errors: parsed.errors });
+  const service = createService(parsed.service, body.isActive ?? true);
+  return Response.json(toServiceJson(service), { status: 201 });
 }

@@ -1,0 +1,67 @@
+import { and, desc, eq, type SQL, sql } from "drizzle-orm";
+import { users } from "../../db/schema";
+import { db, unlessBusy } from "../db.server";
+import type { MembershipFilter } from "../domain/membership";
+import { type Page, pageWindow, toPage } from "../services/admin/pagination.server";
+
+/** What the admin sees of an account (and GET /api/admin/users answers): never more. */
+export type AdminUserRow = { id: number; username: string; isAdmin: boolean; isMember: boolean };
+
+const columns = {
+  id: users.id,
+  username: users.username,
+  isAdmin: users.isAdmin,
+  isMember: users.isMember,
+};
+
+/** LIKE's own wildcards in a search typed by a person are literal characters. */
+function containsPattern(search: string): string {
+  return `%${search.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}
+
+/**
+ * One page of accounts, newest first (a just-registered customer is on page 1), filtered by
+ * membership and an optional username search in SQL. Walks the primary key backwards and
+ * stops after one page plus one row: no count of the whole table.
+ */
+export function listUsers(options: {
+  filter: MembershipFilter;
+  search?: string;
+  page: number;
+}): Page<AdminUserRow> {
+  const where: SQL[] = [];
+  if (options.filter === "members") where.push(eq(users.isMember, true));
+  if (options.filter === "non-members") where.push(eq(users.isMember, false));
+  const search = options.search?.trim();
+  if (search) {
+    where.push(sql`lower(${users.username}) LIKE ${containsPattern(search)} ESCAPE '\\'`);
+  }
+  const { limit, offset } = pageWindow(options.page);
+  const rows = db
+    .select(columns)
+    .from(users)
+    .where(and(...where))
+    .orderBy(desc(users.id))
+    .limit(limit)
+    .offset(offset)
+    .all();
+  return toPage(rows, options.page);
+}
+
+/**
+ * Promotes an account to admin (spec section 4: one way; the tab offers no demotion). The
+ * same answer for an account that already is one: promoting twice changes nothing.
+ * Undefined when no such account exists.
+ */
+export function makeAdmin(userId: number): AdminUserRow | undefined {
+  return unlessBusy(() =>
+    db.update(users).set({ isAdmin: true }).where(eq(users.id, userId)).returning(columns).get(),
+  );
+}
+
+/** Sets or removes the member flag (both ways). Undefined when no such account exists. */
+export function setMembership(userId: number, isMember: boolean): AdminUserRow | undefined {
+  return unlessBusy(() =>
+    db.update(users).set({ isMember }).where(eq(users.id, userId)).returning(columns).get(),
+  );
+}

@@ -1,0 +1,73 @@
+import { data, Form, Link, useLocation, useNavigation } from "react-router";
+import { RouteDialog } from "../../components/ui/route-dialog";
+import { HydratedField } from "../../components/ui/hydrated-field";
+import { parseId } from "../../domain/ids";
+import { deleteService, getService } from "../../models/service.server";
+import { servicesListUrl } from "../../services/admin/services-form.server";
+import { requireAdmin } from "../../services/auth.server";
+import { readForm } from "../../services/form.server";
+import { redirectWithSuccess } from "../../services/toast.server";
+import type { Route } from "./+types/services.$id.delete";
+
+/**
+ * Delete a service (spec section 4): one that any booking used is deactivated instead, so
+ * that booking keeps its add-on; the toast says which of the two happened.
+ */
+export async function loader({ request, params }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  const id = parseId(params.id);
+  const service = id === null ? undefined : getService(id);
+  if (!service) throw data("Service not found", { status: 404 });
+  return { service: { id: service.id, name: service.name } };
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  await requireAdmin(request);
+  // Read (and so check) the body like every other action, though this one carries no fields.
+  await readForm(request);
+  const id = parseId(params.id);
+  const removal = id === null ? ({ outcome: "not-found" } as const) : deleteService(id);
+  if (removal.outcome === "not-found") throw data("Service not found", { status: 404 });
+  const back = servicesListUrl(request);
+  return removal.outcome === "deleted"
+    ? redirectWithSuccess(back, {
+        message: "Service deleted",
+        description: `${removal.service.name} was deleted`,
+      })
+    : redirectWithSuccess(back, {
+        message: "Service deactivated",
+        description: `${removal.service.name} is part of existing bookings, so it was deactivated instead of deleted`,
+      });
+}
+
+export default function DeleteService({ loaderData }: Route.ComponentProps) {
+  const { service } = loaderData;
+  const closeTo = `/admin/services${useLocation().search}`;
+  const busy = useNavigation().state === "submitting";
+  return (
+    <RouteDialog title="Delete Service" closeTo={closeTo}>
+      <p>
+        Delete <strong>{service.name}</strong>? If any booking includes it, it is deactivated
+        instead, so those bookings keep their details.
+      </p>
+      <Form
+        method="post"
+        preventScrollReset
+        className="mt-6 flex flex-col gap-3 sm:flex-row-reverse"
+      >
+        <HydratedField />
+        <button type="submit" className="btn-primary sm:flex-1" disabled={busy}>
+          Delete
+        </button>
+        <Link to={closeTo} preventScrollReset className="btn-secondary text-ink sm:flex-1">
+          Cancel
+        </Link>
+      </Form>
+    </RouteDialog>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Delete Service | Admin | ATL Creator Studio" },
+  { name: "robots", content: "noindex" },
+];

@@ -1,0 +1,68 @@
+import { data, useActionData, useLocation } from "react-router";
+import { ServiceForm } from "../../components/admin/service-form";
+import { RouteDialog } from "../../components/ui/route-dialog";
+import { parseId } from "../../domain/ids";
+import type { ServiceFormReply } from "../../domain/services";
+import { getService, updateService } from "../../models/service.server";
+import { readServiceForm, servicesListUrl } from "../../services/admin/services-form.server";
+import { requireAdmin } from "../../services/auth.server";
+import { readForm } from "../../services/form.server";
+import { redirectWithSuccess } from "../../services/toast.server";
+import type { Route } from "./+types/services.$id.edit";
+
+/** Edit a service (spec section 5: the same required fields as Add Service). */
+function serviceOr404(param: string) {
+  const id = parseId(param);
+  const service = id === null ? undefined : getService(id);
+  if (!service) throw data("Service not found", { status: 404 });
+  return service;
+}
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  const service = serviceOr404(params.id);
+  return {
+    service: {
+      id: service.id,
+      name: service.name,
+      description: service.description,
+      price: String(service.price),
+      duration: service.duration === null ? "" : String(service.duration),
+    },
+  };
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  await requireAdmin(request);
+  const existing = serviceOr404(params.id);
+  const read = readServiceForm(context, await readForm(request));
+  if ("reply" in read) return read.reply;
+  const service = updateService(existing.id, read.service);
+  if (!service) throw data("Service not found", { status: 404 });
+  return redirectWithSuccess(servicesListUrl(request), {
+    message: "Service updated",
+    description: `${service.name} was saved`,
+  });
+}
+
+export default function EditService({ loaderData }: Route.ComponentProps) {
+  const reply = useActionData<ServiceFormReply>();
+  const closeTo = `/admin/services${useLocation().search}`;
+  const { id, ...initial } = loaderData.service;
+  return (
+    <RouteDialog title="Edit Service" closeTo={closeTo}>
+      <ServiceForm
+        key={id}
+        initial={initial}
+        reply={reply}
+        submitLabel="Save Changes"
+        closeTo={closeTo}
+      />
+    </RouteDialog>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Edit Service | Admin | ATL Creator Studio" },
+  { name: "robots", content: "noindex" },
+];

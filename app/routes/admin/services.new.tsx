@@ -1,0 +1,44 @@
+import { useActionData, useLocation } from "react-router";
+import { ServiceForm } from "../../components/admin/service-form";
+import { RouteDialog } from "../../components/ui/route-dialog";
+import type { ServiceFormReply } from "../../domain/services";
+import { createService } from "../../models/service.server";
+import { readServiceForm, servicesListUrl } from "../../services/admin/services-form.server";
+import { requireAdmin } from "../../services/auth.server";
+import { readForm } from "../../services/form.server";
+import { redirectWithSuccess } from "../../services/toast.server";
+import type { Route } from "./+types/services.new";
+
+/** 'Add Service' (spec sections 2 and 5): a new service is active. */
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  return null;
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  await requireAdmin(request);
+  const read = readServiceForm(context, await readForm(request));
+  if ("reply" in read) return read.reply;
+  const service = createService(read.service);
+  return redirectWithSuccess(servicesListUrl(request), {
+    message: "Service created",
+    description: `${service.name} was added`,
+  });
+}
+
+const EMPTY = { name: "", description: "", price: "", duration: "" };
+
+export default function NewService() {
+  const reply = useActionData<ServiceFormReply>();
+  const closeTo = `/admin/services${useLocation().search}`;
+  return (
+    <RouteDialog title="Add Service" closeTo={closeTo}>
+      <ServiceForm initial={EMPTY} reply={reply} submitLabel="Create Service" closeTo={closeTo} />
+    </RouteDialog>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Add Service | Admin | ATL Creator Studio" },
+  { name: "robots", content: "noindex" },
+];

@@ -1,0 +1,81 @@
+import {
+  COUPON_FORM_ERRORS,
+  COUPON_LIMITS,
+  COUPON_TYPES,
+  couponCodeProblem,
+  couponDescription,
+  couponValueProblem,
+  duplicateCouponMessage,
+  expiryDateFrom,
+  normalizeCouponCode,
+} from "../../domain/coupons";
+import { z } from "../../domain/zod";
+import {
+  createCoupon,
+  DuplicateCouponError,
+  listCoupons,
+  toCouponJson,
+} from "../../models/coupon.server";
+import { jsonError, methodNotAllowed, readJson } from "../../services/api.server";
+import { listResponse, requireApiAdmin } from "../../services/admin/catalog.server";
+import { readPage } from "../../services/admin/pagination.server";
+import type { Route } from "./+types/admin.coupons";
+
+/** GET /api/admin/coupons: the coupons, newest first, a page at a time (Link rel="next"). */
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireApiAdmin(request);
+  const page = listCoupons(readPage(new URL(request.url)));
+  return listResponse(request, { ...page, rows: page.rows.map(toCouponJson) });
+}
+
+/**
+ * The spec's client sends the value already converted (whole percent, or cents for a fixed
+ * amount), so `value` is taken in stored units and must be a whole number in range; the
+ * server does not round it again. `description` and `createdAt` are not trusted: the
+ * description is generated from the value, createdAt is the server's clock. An ISO
+ * `expiryDate` names the calendar day as written (the date input's day at UTC midnight).
+ */
+const couponBody = z.object({
+  code: z.string({ error: COUPON_FORM_ERRORS.codeRequired.description }),
+  type: z.enum(COUPON_TYPES, { error: COUPON_FORM_ERRORS.type.description }),
+  value: z.number({ error: COUPON_FORM_ERRORS.amount.description }),
+  maxUses: z
+    .number({ error: COUPON_FORM_ERRORS.uses.description })
+    .int(COUPON_FORM_ERRORS.uses.description)
+    .min(0, COUPON_FORM_ERRORS.uses.description)
+    .max(COUPON_LIMITS.maxUses, COUPON_FORM_ERRORS.usesTooLarge.description)
+    .optional(),
+  expiryDate: z.string({ error: COUPON_FORM_ERRORS.expiry.description }).nullable().optional(),
+  isActive: z.boolean({ error: "isActive must be true or false" }).optional(),
+});
+
+export async function action({ request }: Route.ActionArgs) {
+  if (request.method !== "POST") return methodNotAllowed("GET, POST");
+  await requireApiAdmin(request);
+  const body = await readJson(request, couponBody);
+  const codeProblem = couponCodeProblem(body.code);
+  if (codeProblem) return jsonError(400, COUPON_FORM_ERRORS[codeProblem].description);
+  const valueProblem = couponValueProblem(body.type, body.value);
+  if (valueProblem) return jsonError(400, COUPON_FORM_ERRORS[valueProblem].description);
+  const expiry = expiryDateFrom(body.expiryDate);
+  if ("error" in expiry) return jsonError(400, COUPON_FORM_ERRORS[expiry.error].description);
+  const code = normalizeCouponCode(body.code);
+  try {
+    const coupon = createCoupon(
+      {
+        code,
+        type: body.type,
+        value: body.value,
+        maxUses: body.maxUses ?? 0,
+        expiryDate: expiry.value,
+        isActive: body.isActive ?? true,
+        description: couponDescription(body.type, body.value),
+      },
+      Date.now(),
+    );
+    return Response.json(toCouponJson(coupon), { status: 201 });
+  } catch (error) {
+    if (!(error instanceof DuplicateCouponError)) throw error;
+    return jsonError(409, duplicateCouponMessage(code), { code });
+  }
+}

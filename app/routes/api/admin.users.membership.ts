@@ -1,0 +1,26 @@
+import { parseId } from "../../domain/ids";
+import { z } from "../../domain/zod";
+import { setMembership } from "../../models/admin-users.server";
+import { jsonError, methodNotAllowed, readJson } from "../../services/api.server";
+import { requireApiAdmin } from "../../services/admin/catalog.server";
+import type { Route } from "./+types/admin.users.membership";
+
+const membershipBody = z.object({
+  isMember: z.boolean({ error: "isMember must be true or false" }),
+});
+
+export function loader() {
+  return methodNotAllowed("PUT");
+}
+
+/** PUT /api/admin/users/{id}/membership with {isMember}: the updated user. */
+export async function action({ request, params }: Route.ActionArgs) {
+  if (request.method !== "PUT") return methodNotAllowed("PUT");
+  await requireApiAdmin(request);
+  const id = parseId(params.id);
+  if (id === null) return jsonError(404, "User not found");
+  const { isMember } = await readJson(request, membershipBody);
+  const user = setMembership(id, isMember);
+  if (!user) return jsonError(404, "User not found");
+  return Response.json(user);
+}

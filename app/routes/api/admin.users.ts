@@ -1,0 +1,24 @@
+import { MEMBERSHIP_FILTERS } from "../../domain/membership";
+import { listUsers } from "../../models/admin-users.server";
+import { jsonError, methodNotAllowed } from "../../services/api.server";
+import { listResponse, requireApiAdmin } from "../../services/admin/catalog.server";
+import { readPage } from "../../services/admin/pagination.server";
+import type { Route } from "./+types/admin.users";
+
+/**
+ * GET /api/admin/users: [{id, username, isAdmin, isMember}], newest first, one page of the
+ * Users tab (?page=N, ?membership=all|members|non-members); a Link rel="next" header says
+ * that more follow, so the body stays the spec's list.
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireApiAdmin(request);
+  const url = new URL(request.url);
+  const asked = url.searchParams.get("membership") ?? "all";
+  const filter = MEMBERSHIP_FILTERS.find((known) => known === asked);
+  if (!filter) return jsonError(400, "membership must be all, members or non-members");
+  return listResponse(request, listUsers({ filter, page: readPage(url) }));
+}
+
+export function action() {
+  return methodNotAllowed("GET");
+}

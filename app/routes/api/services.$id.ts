@@ -1,0 +1,46 @@
+import { parseId } from "../../domain/ids";
+import { parseService } from "../../domain/services";
+import { deleteService, toServiceJson, updateService } from "../../models/service.server";
+import { jsonError, methodNotAllowed, readJson } from "../../services/api.server";
+import { requireApiAdmin, serviceBody } from "../../services/admin/catalog.server";
+import type { Route } from "./+types/services.$id";
+
+const NOT_FOUND = "Service not found";
+
+export function loader() {
+  return methodNotAllowed("PUT, DELETE");
+}
+
+/**
+ * PUT /api/services/{id} (the create body: the updated service) and DELETE (spec section 7):
+ * {success: true} when deleted, {success: false} with a message when bookings used it and it
+ * was deactivated instead.
+ */
+export async function action({ request, params }: Route.ActionArgs) {
+  if (request.method !== "PUT" && request.method !== "DELETE") {
+    return methodNotAllowed("PUT, DELETE");
+  }
+  await requireApiAdmin(request);
+  const id = parseId(params.id);
+  if (id === null) return jsonError(404, NOT_FOUND);
+
+  if (request.method === "DELETE") {
+    const removal = deleteService(id);
+    if (removal.outcome === "not-found") return jsonError(404, NOT_FOUND);
+    return Response.json(
+      removal.outcome === "deleted"
+        ? { success: true, message: "Service deleted" }
+        : {
+            success: false,
+            message: "Service is used in existing bookings, so it was deactivated instead",
+          },
+    );
+  }
+
+  const body = await readJson(request, serviceBody);
+  const parsed = parseService(body);
+  if ("errors" in parsed) return jsonError(400, parsed.message, { errors: parsed.errors });
+  const service = updateService(id, parsed.service, body.isActive);
+  if (!service) return jsonError(404, NOT_FOUND);
+  return Response.json(toServiceJson(service));
+}

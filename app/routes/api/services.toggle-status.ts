@@ -1,0 +1,26 @@
+import { parseId } from "../../domain/ids";
+import { z } from "../../domain/zod";
+import { setServiceActive, toServiceJson } from "../../models/service.server";
+import { jsonError, methodNotAllowed, readJson } from "../../services/api.server";
+import { requireApiAdmin } from "../../services/admin/catalog.server";
+import type { Route } from "./+types/services.toggle-status";
+
+const toggleBody = z.object({
+  isActive: z.boolean({ error: "isActive must be true or false" }),
+});
+
+export function loader() {
+  return methodNotAllowed("PATCH");
+}
+
+/** PATCH /api/services/{id}/toggle-status with {isActive}: the updated service. */
+export async function action({ request, params }: Route.ActionArgs) {
+  if (request.method !== "PATCH") return methodNotAllowed("PATCH");
+  await requireApiAdmin(request);
+  const id = parseId(params.id);
+  if (id === null) return jsonError(404, "Service not found");
+  const { isActive } = await readJson(request, toggleBody);
+  const service = setServiceActive(id, isActive);
+  if (!service) return jsonError(404, "Service not found");
+  return Response.json(toServiceJson(service));
+}

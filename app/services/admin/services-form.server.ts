@@ -1,0 +1,47 @@
+import type { RouterContextProvider } from "react-router";
+import {
+  parseService,
+  SERVICE_MESSAGES,
+  type ServiceFormReply,
+  type ServiceFormValues,
+  type ServiceInput,
+} from "../../domain/services";
+import { replyWithToast } from "../toast.server";
+
+/** The Services list with its page, whichever dialog of it the request came from. */
+export function servicesListUrl(request: Request): string {
+  const url = new URL(request.url);
+  const page = url.searchParams.get("page");
+  return page && /^\d{1,6}$/.test(page) ? `/admin/services?page=${page}` : "/admin/services";
+}
+
+/**
+ * Reads the dialog's fields and checks them (spec section 5). A refusal is the 400 reply with
+ * each field's message and the spec's 'Validation Error' toast naming the first problem.
+ */
+export function readServiceForm(
+  context: Readonly<RouterContextProvider>,
+  formData: FormData,
+): { service: ServiceInput } | { reply: ReturnType<typeof replyWithToast<ServiceFormReply>> } {
+  const field = (name: string) => {
+    const value = formData.get(name);
+    return typeof value === "string" ? value : "";
+  };
+  const values: ServiceFormValues = {
+    name: field("name"),
+    description: field("description"),
+    price: field("price"),
+    duration: field("duration"),
+  };
+  const parsed = parseService(values);
+  if ("service" in parsed) return { service: parsed.service };
+  return {
+    reply: replyWithToast(
+      context,
+      formData,
+      { values, errors: parsed.errors } satisfies ServiceFormReply,
+      { type: "error", message: SERVICE_MESSAGES.title, description: parsed.message },
+      { status: 400 },
+    ),
+  };
+}
