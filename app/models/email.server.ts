@@ -1,14 +1,13 @@
 import { and, desc, eq } from "drizzle-orm";
-import { emailOutbox, type OUTBOX_STATUSES } from "../../db/schema";
+import { emailOutbox } from "../../db/schema";
 import { db, writeTransaction } from "../db.server";
+import type { OutboxStatus } from "../domain/outbox";
 import { type Page, pageWindow, toPage } from "../services/admin/pagination.server";
 
 /**
  * The outbox as staff read it (product-decisions "E-mail": without SMTP the e-mails stay
  * readable by admins, so an offline demo shows what customers would receive).
  */
-export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
-
 const listColumns = {
   id: emailOutbox.id,
   kind: emailOutbox.kind,

@@ -90,6 +90,30 @@ export const KNOWLEDGE: Record<string, Knowledge> = {
   // admin knowledge: sales
   // admin knowledge: users, coupons, services
   // admin knowledge: support, blocked times, emails
+  "routes/admin/support.tsx": {
+    intents: ["start", "resolve", "cancel"],
+    fields: ["id", "resolution"],
+    extras: ["_hydrated", "status"],
+    query: ["status", "page"],
+  },
+  "routes/admin/blocked-times.tsx": {
+    intents: ["create", "remove"],
+    fields: ["startDate", "startTime", "endDate", "endTime", "reason", "id"],
+    extras: ["_hydrated"],
+    query: ["show", "page"],
+  },
+  "routes/admin/emails.tsx": {
+    intents: ["retry"],
+    fields: ["id"],
+    extras: ["_hydrated"],
+    query: ["status", "page"],
+  },
+  "routes/admin/emails.$id.html.ts": { fileType: "text/html; charset=utf-8" },
+  "routes/api/admin/tech-assistance.ts": { query: ["status", "page"] },
+  "routes/api/admin/tech-assistance.$id.ts": {
+    fields: ["status", "resolution"],
+    method: "PUT",
+  },
   "routes/dashboard.sessions.$id.cancel.tsx": { fields: ["expectedRefund"], extras: ["_hydrated"] },
   "routes/dashboard.sessions.$id.reschedule.tsx": {
     fields: ["recordingDate", "recordingTime"],
