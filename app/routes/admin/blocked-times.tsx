@@ -20,6 +20,7 @@ import {
   removeBlockedTime,
 } from "../../models/blocked-time.server";
 import { readPage } from "../../services/admin/pagination.server";
+import { samePageUrl } from "../../services/admin/same-page.server";
 import { requireAdmin } from "../../services/auth.server";
 import { readForm } from "../../services/form.server";
 import { redirectWithSuccess, replyWithToast } from "../../services/toast.server";
@@ -67,8 +68,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
   const formData = await readForm(request);
-  const url = new URL(request.url);
-  const back = `${url.pathname}${url.search}`;
+  const back = samePageUrl(request);
   const intent = formData.get("intent");
   const values: Reply["values"] = {};
   for (const field of FIELDS) {

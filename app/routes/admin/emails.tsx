@@ -15,6 +15,7 @@ import {
 } from "../../domain/outbox";
 import { listEmailsPage, retryEmail } from "../../models/email.server";
 import { readPage } from "../../services/admin/pagination.server";
+import { samePageUrl } from "../../services/admin/same-page.server";
 import { requireAdmin } from "../../services/auth.server";
 import { readForm } from "../../services/form.server";
 import { redirectWithSuccess, replyWithToast } from "../../services/toast.server";
@@ -54,7 +55,6 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   await requireAdmin(request);
   const formData = await readForm(request);
-  const url = new URL(request.url);
   const fail = (description: string, status: number) =>
     replyWithToast(
       context,
@@ -77,7 +77,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     throw error;
   }
-  return redirectWithSuccess(`${url.pathname}${url.search}`, {
+  return redirectWithSuccess(samePageUrl(request), {
     message: "E-mail queued again",
     description: `E-mail #${id} will be sent on the next delivery run.`,
   });

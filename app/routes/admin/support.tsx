@@ -26,6 +26,7 @@ import {
   updateSupportRequest,
 } from "../../models/support.server";
 import { readPage } from "../../services/admin/pagination.server";
+import { samePageUrl } from "../../services/admin/same-page.server";
 import { requireAdmin } from "../../services/auth.server";
 import { env } from "../../services/env.server";
 import { readForm } from "../../services/form.server";
@@ -100,7 +101,6 @@ type Reply = { id: number; resolution: string; errors: string[] };
 export async function action({ request, context }: Route.ActionArgs) {
   await requireAdmin(request);
   const formData = await readForm(request);
-  const url = new URL(request.url);
   const intent = formData.get("intent");
   const rawId = formData.get("id");
   const id = typeof rawId === "string" && /^\d{1,15}$/.test(rawId) ? Number(rawId) : null;
@@ -126,7 +126,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   try {
     const updated = updateSupportRequest(id, parsed.data, Date.now(), env.APP_URL);
-    return redirectWithSuccess(`${url.pathname}${url.search}`, {
+    return redirectWithSuccess(samePageUrl(request), {
       message: "Request updated",
       description:
         updated.status === "RESOLVED"
