@@ -170,6 +170,17 @@ test.describe("Support tab", () => {
     await page.goto("/admin/support?status=PENDING&page=4000");
     await expect(page.getByText("No technical assistance requests found")).toBeVisible();
     await expectNoAxeViolations(page);
+
+    // 320 px wide: the page never scrolls sideways; wide tables scroll in their own region.
+    await page.setViewportSize({ width: 320, height: 800 });
+    for (const path of ["/admin/support", "/admin/blocked-times?show=past", "/admin/emails"]) {
+      await page.goto(path);
+      await expect(page.getByRole("heading", { level: 1, name: "Admin Dashboard" })).toBeVisible();
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      expect(overflow, path).toBeLessThanOrEqual(0);
+    }
   });
 });
 
