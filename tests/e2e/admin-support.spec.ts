@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
+import { studioInstant } from "../../app/domain/studio-time";
 import { adminDay, insertSession } from "./admin-data";
 import {
   createUser,
@@ -271,5 +272,36 @@ test.describe("Blocked times", () => {
     await expect(freed).not.toContainText("(booked)");
     // The session it overlapped still holds its own slot.
     await expect(page.locator('#booking-form option[value="10:00"]')).toBeDisabled();
+  });
+
+  test("a block made while a customer fills the form refuses the booking: 'Time Slot Unavailable'", async ({
+    page,
+    customer,
+  }, testInfo) => {
+    const day = adminDay(testInfo, BAND, 2);
+    await login(page, customer);
+    const option = await startOptionOn(page, day, "15:00");
+    await expect(option).toBeEnabled();
+    await page
+      .locator("#booking-form")
+      .getByLabel("Start time", { exact: true })
+      .selectOption("15:00");
+
+    // Staff close the studio meanwhile (another admin's tab, written straight to the database).
+    const [startsAt, endsAt] = [studioInstant(day, "16:00"), studioInstant(day, "18:00")];
+    db()
+      .prepare("INSERT INTO blocked_times (starts_at, ends_at, reason) VALUES (?, ?, 'Power cut')")
+      .run(startsAt, endsAt);
+    await page
+      .locator("#booking-form")
+      .getByRole("button", { name: "Book and Continue to Payment" })
+      .click();
+
+    await expect(toast(page)).toContainText("Time Slot Unavailable");
+    await expect(page).not.toHaveURL(/\/checkout\//);
+    const booked = db()
+      .prepare("SELECT count(*) AS total FROM bookings WHERE user_id = ?")
+      .get(customer.id) as { total: number };
+    expect(booked.total).toBe(0);
   });
 });
