@@ -114,13 +114,6 @@ export const SUPPORT_TRANSITIONS: Record<SupportStatus, readonly SupportStatus[]
   CANCELLED: [],
 };
 
-/** The admin's buttons, by the status they lead to (the spec's labels). */
-export const SUPPORT_ACTION_LABELS: Partial<Record<SupportStatus, string>> = {
-  IN_PROGRESS: "Start Working",
-  RESOLVED: "Mark Resolved",
-  CANCELLED: "Cancel",
-};
-
 export const RESOLUTION_MAX = 2000;
 
 export const SUPPORT_UPDATE_MESSAGES = {
