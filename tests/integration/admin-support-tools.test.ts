@@ -120,6 +120,24 @@ describe("PUT /api/admin/tech-assistance/:id", () => {
     });
   });
 
+  it("of two admins starting the same request at once, one wins and the other gets 409", async () => {
+    const id = await fileRequest();
+    const other = await signUpAdmin();
+    const answers = await Promise.all(
+      [admin, other].map((who) =>
+        api(`/api/admin/tech-assistance/${id}`, {
+          cookie: who.cookie,
+          body: { status: "IN_PROGRESS" },
+        }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+    const loser = answers.find((answer) => answer.status === 409);
+    expect(await loser?.json()).toEqual({
+      message: `Request #${id} is In Progress: it cannot move to In Progress.`,
+    });
+  });
+
   it.each([
     [{ status: "DONE" }, 400, SUPPORT_UPDATE_MESSAGES.status],
     [{ status: "resolved", resolution: "x" }, 400, SUPPORT_UPDATE_MESSAGES.status],

@@ -217,6 +217,7 @@ function RequestRow({ request, reply }: { request: RequestView; reply: Reply | u
     <tr id={`request-${request.id}`}>
       <td className={TD}>
         <p className="font-semibold">User #{request.userId}</p>
+        <p className="break-all text-ink-soft">{request.username}</p>
         <p className="text-ink-soft">{request.created}</p>
         <p className="mt-2">{request.name}</p>
         <p className="break-all">
