@@ -39,6 +39,10 @@ export default [
     // admin pages: sales
     // admin pages: users, coupons, services
     // admin pages: support, blocked times, emails
+    route("emails/:id", "routes/admin/emails.$id.tsx"),
+    // The stored HTML, served under its own sandboxing policy for the preview's iframe.
+    route("emails/:id/html", "routes/admin/emails.$id.html.ts"),
+    route("emails/:id/attachments/:index", "routes/admin/emails.$id.attachments.$index.ts"),
   ]),
   // admin resources outside the layout: sales
   route("admin/sales/export", "routes/admin/sales.export.ts"),
@@ -77,6 +81,8 @@ export default [
     route("services/:id", "routes/api/services.$id.ts"),
     route("services/:id/toggle-status", "routes/api/services.toggle-status.ts"),
     // admin API: support (tech-assistance)
+    route("admin/tech-assistance", "routes/api/admin/tech-assistance.ts"),
+    route("admin/tech-assistance/:id", "routes/api/admin/tech-assistance.$id.ts"),
   ]),
   // /booking-canceled is specified to show the not-found screen, like any unknown path.
   route("*", "routes/not-found.tsx"),

@@ -1,9 +1,16 @@
 import { describe, expect, it } from "vitest";
 import {
   DESCRIPTION_LIMITS,
+  RESOLUTION_MAX,
   SUPPORT_MESSAGES,
+  SUPPORT_TRANSITIONS,
+  SUPPORT_UPDATE_MESSAGES,
   supportReceivedMessage,
   supportRequestSchema,
+  supportStatusParam,
+  supportTransitionMessage,
+  supportTransitionProblem,
+  supportUpdateSchema,
 } from "./support";
 
 const valid = {
@@ -108,5 +115,106 @@ describe("supportReceivedMessage", () => {
     expect(supportReceivedMessage("PHONE")).toBe(
       "We have received your request and will contact you by phone.",
     );
+  });
+});
+
+describe("supportTransitionProblem", () => {
+  const STATUSES = ["PENDING", "IN_PROGRESS", "RESOLVED", "CANCELLED"] as const;
+  const ALLOWED = new Set([
+    "PENDING>IN_PROGRESS",
+    "PENDING>CANCELLED",
+    "IN_PROGRESS>RESOLVED",
+    "IN_PROGRESS>CANCELLED",
+  ]);
+
+  it("allows exactly the spec's moves, and none out of RESOLVED or CANCELLED", () => {
+    for (const from of STATUSES) {
+      for (const to of STATUSES) {
+        const problem = supportTransitionProblem(from, to, "Replaced the cable.");
+        expect(problem, `${from} -> ${to}`).toBe(
+          ALLOWED.has(`${from}>${to}`) ? null : "not-allowed",
+        );
+        expect(SUPPORT_TRANSITIONS[from].includes(to)).toBe(ALLOWED.has(`${from}>${to}`));
+      }
+    }
+  });
+
+  it("needs resolution details to resolve, and nothing else does", () => {
+    for (const resolution of [undefined, null, "", "   \n "]) {
+      expect(supportTransitionProblem("IN_PROGRESS", "RESOLVED", resolution)).toBe(
+        "resolution-required",
+      );
+      expect(supportTransitionProblem("PENDING", "IN_PROGRESS", resolution)).toBeNull();
+      expect(supportTransitionProblem("IN_PROGRESS", "CANCELLED", resolution)).toBeNull();
+    }
+    // Skipping a step is refused before the resolution is looked at.
+    expect(supportTransitionProblem("PENDING", "RESOLVED", "Fixed")).toBe("not-allowed");
+  });
+
+  it("explains a refused move", () => {
+    expect(supportTransitionMessage(7, "IN_PROGRESS", "IN_PROGRESS")).toBe(
+      "Request #7 is In Progress: it cannot move to In Progress.",
+    );
+    expect(supportTransitionMessage(7, "RESOLVED", "CANCELLED")).toBe(
+      "Request #7 is already Resolved: it cannot be changed any more.",
+    );
+  });
+});
+
+describe("supportUpdateSchema", () => {
+  it("keeps a trimmed resolution only for RESOLVED", () => {
+    expect(
+      supportUpdateSchema.parse({ status: "RESOLVED", resolution: "  Replaced the cable. " }),
+    ).toEqual({ status: "RESOLVED", resolution: "Replaced the cable." });
+    expect(supportUpdateSchema.parse({ status: "CANCELLED", resolution: "ignored" })).toEqual({
+      status: "CANCELLED",
+      resolution: null,
+    });
+    expect(supportUpdateSchema.parse({ status: "IN_PROGRESS" })).toEqual({
+      status: "IN_PROGRESS",
+      resolution: null,
+    });
+  });
+
+  it.each([
+    [{ status: "RESOLVED" }, "resolution", SUPPORT_UPDATE_MESSAGES.resolutionRequired],
+    [
+      { status: "RESOLVED", resolution: "   " },
+      "resolution",
+      SUPPORT_UPDATE_MESSAGES.resolutionRequired,
+    ],
+    [
+      { status: "RESOLVED", resolution: null },
+      "resolution",
+      SUPPORT_UPDATE_MESSAGES.resolutionRequired,
+    ],
+    [
+      { status: "RESOLVED", resolution: "x".repeat(RESOLUTION_MAX + 1) },
+      "resolution",
+      SUPPORT_UPDATE_MESSAGES.resolutionLong,
+    ],
+    [{ status: "resolved", resolution: "Fixed" }, "status", SUPPORT_UPDATE_MESSAGES.status],
+    [{ status: "DONE" }, "status", SUPPORT_UPDATE_MESSAGES.status],
+    [{}, "status", SUPPORT_UPDATE_MESSAGES.status],
+    [
+      { status: "RESOLVED", resolution: 42 },
+      "resolution",
+      SUPPORT_UPDATE_MESSAGES.resolutionRequired,
+    ],
+  ])("refuses %o on %s", (body, field, message) => {
+    const result = supportUpdateSchema.safeParse(body);
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.path.join(".")).toBe(field);
+    expect(result.error?.issues[0]?.message).toBe(message);
+  });
+});
+
+describe("supportStatusParam", () => {
+  it("reads a status, and anything else as every request", () => {
+    expect(supportStatusParam("IN_PROGRESS")).toBe("IN_PROGRESS");
+    expect(supportStatusParam("in_progress")).toBeNull();
+    expect(supportStatusParam("")).toBeNull();
+    expect(supportStatusParam(null)).toBeNull();
+    expect(supportStatusParam("__proto__")).toBeNull();
   });
 });

@@ -101,3 +101,88 @@ export type SupportRequestInput = z.infer<typeof supportRequestSchema>;
 export function supportReceivedMessage(method: ContactMethod): string {
   return `We have received your request and will contact you by ${method === "PHONE" ? "phone" : "e-mail"}.`;
 }
+
+/**
+ * How staff work a request (spec section 4 "Technical assistance statuses"): PENDING ->
+ * IN_PROGRESS ('Start Working'); IN_PROGRESS -> RESOLVED ('Mark Resolved', with resolution
+ * details); PENDING or IN_PROGRESS -> CANCELLED. RESOLVED and CANCELLED are final.
+ */
+export const SUPPORT_TRANSITIONS: Record<SupportStatus, readonly SupportStatus[]> = {
+  PENDING: ["IN_PROGRESS", "CANCELLED"],
+  IN_PROGRESS: ["RESOLVED", "CANCELLED"],
+  RESOLVED: [],
+  CANCELLED: [],
+};
+
+export const RESOLUTION_MAX = 2000;
+
+export const SUPPORT_UPDATE_MESSAGES = {
+  status: "Please choose PENDING, IN_PROGRESS, RESOLVED or CANCELLED",
+  resolutionRequired: "Please describe how the request was resolved",
+  resolutionLong: `Please keep the resolution under ${RESOLUTION_MAX} characters`,
+} as const;
+
+export type SupportTransitionProblem = "not-allowed" | "resolution-required" | null;
+
+/**
+ * Null when a request in `from` may move to `to` with this resolution. Moving to the status
+ * it already has is not a move (a second admin clicking the same button is told so).
+ */
+export function supportTransitionProblem(
+  from: SupportStatus,
+  to: SupportStatus,
+  resolution: string | null | undefined,
+): SupportTransitionProblem {
+  if (!SUPPORT_TRANSITIONS[from].includes(to)) return "not-allowed";
+  if (to === "RESOLVED" && (resolution ?? "").trim() === "") return "resolution-required";
+  return null;
+}
+
+/** Why a move was refused, in words an admin can act on. */
+export function supportTransitionMessage(id: number, from: SupportStatus, to: SupportStatus) {
+  return SUPPORT_TRANSITIONS[from].length === 0
+    ? `Request #${id} is already ${SUPPORT_STATUS_LABELS[from]}: it cannot be changed any more.`
+    : `Request #${id} is ${SUPPORT_STATUS_LABELS[from]}: it cannot move to ${SUPPORT_STATUS_LABELS[to]}.`;
+}
+
+const supportStatus = z.enum(
+  Object.keys(SUPPORT_STATUS_LABELS) as [SupportStatus, ...SupportStatus[]],
+  { error: SUPPORT_UPDATE_MESSAGES.status },
+);
+
+/** A resolution as typed: blank means none; only a move to RESOLVED needs one. */
+const resolutionText = z.preprocess(
+  blankAsMissing,
+  z
+    .string({ error: SUPPORT_UPDATE_MESSAGES.resolutionRequired })
+    .trim()
+    .max(RESOLUTION_MAX, SUPPORT_UPDATE_MESSAGES.resolutionLong)
+    .optional(),
+);
+
+/**
+ * PUT /api/admin/tech-assistance/:id { status, resolution } and the Support tab's forms. A
+ * resolution sent with any other status is ignored, so only RESOLVED rows ever carry one.
+ */
+export const supportUpdateSchema = z
+  .object({ status: supportStatus, resolution: resolutionText })
+  .superRefine((value, context) => {
+    if (value.status === "RESOLVED" && value.resolution === undefined) {
+      context.addIssue({
+        code: "custom",
+        path: ["resolution"],
+        message: SUPPORT_UPDATE_MESSAGES.resolutionRequired,
+      });
+    }
+  })
+  .transform((value) => ({
+    status: value.status,
+    resolution: value.status === "RESOLVED" ? (value.resolution ?? null) : null,
+  }));
+
+export type SupportUpdate = z.infer<typeof supportUpdateSchema>;
+
+/** The Support tab's status filter (`?status=`): a status, or every request. */
+export function supportStatusParam(value: string | null): SupportStatus | null {
+  return (Object.keys(SUPPORT_STATUS_LABELS) as SupportStatus[]).find((s) => s === value) ?? null;
+}

@@ -1,7 +1,19 @@
 import { and, desc, eq, sql } from "drizzle-orm";
-import { bookings, technicalAssistanceRequests } from "../../db/schema";
+import { bookings, technicalAssistanceRequests, users } from "../../db/schema";
 import { db, writeTransaction } from "../db.server";
-import type { SupportRequestInput } from "../domain/support";
+import {
+  ISSUE_TYPES,
+  type IssueType,
+  type SupportRequestInput,
+  type SupportStatus,
+  type SupportUpdate,
+  supportTransitionMessage,
+  supportTransitionProblem,
+  SUPPORT_UPDATE_MESSAGES,
+} from "../domain/support";
+import { type Page, pageWindow, toPage } from "../services/admin/pagination.server";
+import { enqueueEmail } from "../services/email/outbox.server";
+import { supportResolvedEmail } from "../services/email/templates.server";
 
 /**
  * Technical-support requests of customers (spec section 3, product-decisions "Support and
@@ -125,4 +137,142 @@ export function toSupportRequestJson(request: RequestRow) {
     resolvedAt: request.resolvedAt === null ? null : new Date(request.resolvedAt).toISOString(),
     resolution: request.resolution,
   };
+}
+
+// --- staff: the Support tab and /api/admin/tech-assistance ----------------------------------
+
+export class SupportUpdateError extends Error {
+  constructor(
+    readonly kind: "not-found" | "not-allowed" | "resolution-required",
+    message: string,
+  ) {
+    super(message);
+    this.name = "SupportUpdateError";
+  }
+}
+
+const adminColumns = {
+  id: technicalAssistanceRequests.id,
+  userId: technicalAssistanceRequests.userId,
+  bookingId: technicalAssistanceRequests.bookingId,
+  name: technicalAssistanceRequests.name,
+  email: technicalAssistanceRequests.email,
+  phoneNumber: technicalAssistanceRequests.phoneNumber,
+  issueType: technicalAssistanceRequests.issueType,
+  description: technicalAssistanceRequests.description,
+  preferredContactMethod: technicalAssistanceRequests.preferredContactMethod,
+  status: technicalAssistanceRequests.status,
+  createdAt: technicalAssistanceRequests.createdAt,
+  resolvedAt: technicalAssistanceRequests.resolvedAt,
+  resolution: technicalAssistanceRequests.resolution,
+  username: users.username,
+  bookingStartsAt: bookings.startsAt,
+  bookingEndsAt: bookings.endsAt,
+  bookingStatus: bookings.status,
+};
+
+/** Requests with their requester's account and the booking they are about, if any. */
+const adminRequests = () =>
+  db
+    .select(adminColumns)
+    .from(technicalAssistanceRequests)
+    .innerJoin(users, eq(users.id, technicalAssistanceRequests.userId))
+    .leftJoin(bookings, eq(bookings.id, technicalAssistanceRequests.bookingId));
+
+export type AdminSupportRequest = ReturnType<ReturnType<typeof adminRequests>["all"]>[number];
+
+/**
+ * One page of every customer's requests, newest first, optionally of one status, with the
+ * requester's account and the booking the request is about. Filtered by the `tar_status`
+ * index (status, created_at); all statuses walk the primary key backwards (ids grow with
+ * creation time), so neither sorts the table.
+ */
+export function listSupportRequestsPage(
+  filter: { status: SupportStatus | null },
+  page: number,
+): Page<AdminSupportRequest> {
+  const { limit, offset } = pageWindow(page);
+  const rows = filter.status
+    ? adminRequests()
+        .where(eq(technicalAssistanceRequests.status, filter.status))
+        .orderBy(desc(technicalAssistanceRequests.createdAt), desc(technicalAssistanceRequests.id))
+        .limit(limit)
+        .offset(offset)
+        .all()
+    : adminRequests()
+        .orderBy(desc(technicalAssistanceRequests.id))
+        .limit(limit)
+        .offset(offset)
+        .all();
+  return toPage(rows, page);
+}
+
+/**
+ * Staff move a request (spec section 4): the check and the write in one IMMEDIATE
+ * transaction, so of two admins pressing buttons on the same request at once, the second
+ * sees the first's result and is refused with a message naming it. Resolving stores the
+ * resolution and resolvedAt and writes the customer's e-mail in the same transaction.
+ */
+export function updateSupportRequest(
+  id: number,
+  update: SupportUpdate,
+  now: number,
+  appUrl: string,
+) {
+  return writeTransaction((tx) => {
+    const current = tx
+      .select()
+      .from(technicalAssistanceRequests)
+      .where(eq(technicalAssistanceRequests.id, id))
+      .get();
+    if (!current) throw new SupportUpdateError("not-found", `Request #${id} was not found.`);
+    const problem = supportTransitionProblem(current.status, update.status, update.resolution);
+    if (problem === "not-allowed") {
+      throw new SupportUpdateError(
+        "not-allowed",
+        supportTransitionMessage(id, current.status, update.status),
+      );
+    }
+    if (problem === "resolution-required") {
+      throw new SupportUpdateError(
+        "resolution-required",
+        SUPPORT_UPDATE_MESSAGES.resolutionRequired,
+      );
+    }
+    const resolving = update.status === "RESOLVED";
+    const updated = tx
+      .update(technicalAssistanceRequests)
+      .set({
+        status: update.status,
+        ...(resolving ? { resolution: update.resolution, resolvedAt: now } : {}),
+      })
+      // The status read above is part of the condition: belt and braces under the lock.
+      .where(
+        and(
+          eq(technicalAssistanceRequests.id, id),
+          eq(technicalAssistanceRequests.status, current.status),
+        ),
+      )
+      .returning()
+      .get();
+    if (!updated) throw new Error(`Request ${id} changed inside its own transaction`);
+    if (resolving && updated.resolution) {
+      enqueueEmail(tx, {
+        kind: "support-resolved",
+        to: updated.email,
+        ...supportResolvedEmail({
+          request: {
+            id: updated.id,
+            name: updated.name,
+            issueLabel: ISSUE_TYPES[updated.issueType as IssueType] ?? updated.issueType,
+            description: updated.description,
+            resolution: updated.resolution,
+          },
+          dashboardUrl: `${appUrl}/dashboard?tab=support`,
+        }),
+        bookingId: updated.bookingId,
+      });
+    }
+    return updated;
+  });
 }

@@ -91,6 +91,16 @@ export function contentSecurityPolicy(nonce: string, settings: PolicySettings = 
   ].join("; ");
 }
 
+/**
+ * The policy of a document we serve but did not write (an e-mail's stored HTML, shown in the
+ * admin's preview frame): sandboxed to an opaque origin with no script, no forms and no
+ * plugins, loading nothing but inline styles and data: images, framed only by our own pages.
+ * A response carrying exactly this policy keeps it (and may be framed by us); every other
+ * response gets the site's policy and may not be framed at all.
+ */
+export const SANDBOXED_DOCUMENT_POLICY =
+  "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'self'";
+
 function hasSessionCookie(request: Request) {
   return request.headers.get("Cookie")?.includes(`${sessionCookie.name}=`) ?? false;
 }
@@ -116,13 +126,16 @@ export const securityMiddleware: MiddlewareFunction<Response> = async (
   const headers = response.headers;
 
   const isHtml = headers.get("Content-Type")?.includes("text/html") ?? false;
-  headers.set(
-    "Content-Security-Policy",
-    isHtml ? contentSecurityPolicy(nonce) : "default-src 'none'; frame-ancestors 'none'",
-  );
+  const sandboxed = headers.get("Content-Security-Policy") === SANDBOXED_DOCUMENT_POLICY;
+  if (!sandboxed) {
+    headers.set(
+      "Content-Security-Policy",
+      isHtml ? contentSecurityPolicy(nonce) : "default-src 'none'; frame-ancestors 'none'",
+    );
+  }
   headers.set("X-Content-Type-Options", "nosniff");
   headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
-  headers.set("X-Frame-Options", "DENY");
+  headers.set("X-Frame-Options", sandboxed ? "SAMEORIGIN" : "DENY");
   headers.set("Cross-Origin-Opener-Policy", "same-origin");
   headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=(self)");
   if (env.NODE_ENV === "production") {

@@ -268,9 +268,38 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
     form: () => ({ intent: "refresh" }),
     action: adminOnly(redirect("/admin/sales")),
   },
-  "/admin/support": { kind: "page", load: adminOnly(ok), action: noAction },
-  "/admin/blocked-times": { kind: "page", load: adminOnly(ok), action: noAction },
-  "/admin/emails": { kind: "page", load: adminOnly(ok), action: noAction },
+  // Working a request that does not exist: refused (the journeys move real ones).
+  "/admin/support": {
+    kind: "page",
+    load: adminOnly(ok),
+    form: () => ({ intent: "start", id: "999999999" }),
+    action: adminOnly(status(404)),
+  },
+  // Blocking a fresh two-hour slot, so no later booking of the matrix lands in it.
+  "/admin/blocked-times": {
+    kind: "page",
+    load: adminOnly(ok),
+    form: ({ freshSlot }) => {
+      const { date, time } = freshSlot();
+      const end = `${String(Number(time.slice(0, 2)) + 2).padStart(2, "0")}:00`;
+      return {
+        intent: "create",
+        startDate: date,
+        startTime: time,
+        endDate: date,
+        endTime: end,
+        reason: "Matrix maintenance",
+      };
+    },
+    action: adminOnly(redirect("/admin/blocked-times", true)),
+  },
+  // Retrying an e-mail that is not FAILED changes nothing.
+  "/admin/emails": {
+    kind: "page",
+    load: adminOnly(ok),
+    form: () => ({ intent: "retry", id: "1" }),
+    action: adminOnly(status(409)),
+  },
   // admin rules: workflow (bookings, sessions, calendar)
   // Staff take the customer's fresh unpaid booking to Pending Review (a row button), confirm
   // it (the bulk menu) or move it from its own page; each lands back where it was posted.
@@ -480,6 +509,51 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
     methods: adminMethod("PATCH", changed),
   },
   // admin rules: support, blocked times, emails
+  // A booking writes its e-mail first: outbox row 1 exists (the booking-received e-mail).
+  "/admin/emails/:id": {
+    kind: "page",
+    url: () => "/admin/emails/1",
+    ownedBooking: true,
+    load: adminOnly(ok),
+    action: noAction,
+  },
+  "/admin/emails/:id/html": {
+    kind: "resource",
+    url: () => "/admin/emails/1/html",
+    ownedBooking: true,
+    methods: getOnly(adminOnly(ok)),
+  },
+  // That e-mail has no attachment.
+  "/admin/emails/:id/attachments/:index": {
+    kind: "resource",
+    url: () => "/admin/emails/1/attachments/0",
+    ownedBooking: true,
+    methods: getOnly(adminOnly(status(404))),
+  },
+  "/api/admin/tech-assistance": {
+    kind: "resource",
+    methods: getOnly(adminApi(ok)),
+    extra: [
+      {
+        name: "with a status that does not exist",
+        method: "GET",
+        url: () => "/api/admin/tech-assistance?status=DONE",
+        expect: adminApi(status(400)),
+      },
+    ],
+  },
+  "/api/admin/tech-assistance/:id": {
+    kind: "resource",
+    url: () => "/api/admin/tech-assistance/999999999",
+    body: () => ({ status: "CANCELLED" }),
+    methods: {
+      GET: everyone(status(405)),
+      POST: everyone(status(405)),
+      PUT: adminApi(status(404)),
+      PATCH: everyone(status(405)),
+      DELETE: everyone(status(405)),
+    },
+  },
   "/healthz": { kind: "resource", methods: getOnly(everyone(ok)) },
   "/api/user": { kind: "resource", methods: getOnly(signedIn(status(401), ok)) },
   "/api/login": {

@@ -174,6 +174,30 @@ export const KNOWLEDGE: Record<string, Knowledge> = {
   },
   "routes/api/services.toggle-status.ts": { fields: ["isActive"], method: "PATCH" },
   // admin knowledge: support, blocked times, emails
+  "routes/admin/support.tsx": {
+    intents: ["start", "resolve", "cancel"],
+    fields: ["id", "resolution"],
+    extras: ["_hydrated", "status"],
+    query: ["status", "page"],
+  },
+  "routes/admin/blocked-times.tsx": {
+    intents: ["create", "remove"],
+    fields: ["startDate", "startTime", "endDate", "endTime", "reason", "id"],
+    extras: ["_hydrated"],
+    query: ["show", "page"],
+  },
+  "routes/admin/emails.tsx": {
+    intents: ["retry"],
+    fields: ["id"],
+    extras: ["_hydrated"],
+    query: ["status", "page"],
+  },
+  "routes/admin/emails.$id.html.ts": { fileType: "text/html; charset=utf-8" },
+  "routes/api/admin/tech-assistance.ts": { query: ["status", "page"] },
+  "routes/api/admin/tech-assistance.$id.ts": {
+    fields: ["status", "resolution"],
+    method: "PUT",
+  },
   "routes/dashboard.sessions.$id.cancel.tsx": { fields: ["expectedRefund"], extras: ["_hydrated"] },
   "routes/dashboard.sessions.$id.reschedule.tsx": {
     fields: ["recordingDate", "recordingTime"],
@@ -405,9 +429,7 @@ function validValue(field: string, fx: Fixtures): fc.Arbitrary<unknown> {
       return pick("true", "false");
     case "index":
       return pick("");
-    // The admin lists' URL (a query string over 16 KB is refused by Node before any route).
-    case "page":
-      return fc.integer({ min: 1, max: 5 }).map(String);
+    // The Bookings and Sessions tabs' filters and the calendar's view (app/domain/booking-filters.ts).
     case "membership":
       return pick("all", "members", "non-members");
     case "view":

@@ -9,6 +9,7 @@ import {
   formatSessionTime,
   formatStudioDateTime,
   paymentReceivedEmail,
+  supportResolvedEmail,
 } from "./templates.server";
 
 const utc = (iso: string) => Date.parse(iso);
@@ -268,5 +269,40 @@ describe("staff e-mails", () => {
     });
     expect(byCustomer.text).toContain("Booking #42 is cancelled and its time slot is released.");
     expect(byCustomer.text).not.toContain("the studio had to cancel");
+  });
+});
+
+describe("supportResolvedEmail", () => {
+  const request = {
+    id: 12,
+    name: "Ada <b>Lovelace</b>",
+    issueLabel: "Studio equipment",
+    description: "The mic crackles & <script>alert(1)</script>",
+    resolution: 'Replaced the "XLR" cable <img src=x onerror=alert(1)>',
+  };
+
+  it("gives the resolution and the request, in HTML and text", () => {
+    const email = supportResolvedEmail({
+      request,
+      dashboardUrl: "https://t.test/dashboard?tab=support",
+    });
+    expect(email.subject).toBe("Your support request #12 is resolved");
+    expect(email.text).toContain(
+      'Resolution: Replaced the "XLR" cable <img src=x onerror=alert(1)>',
+    );
+    expect(email.text).toContain("Your request: The mic crackles & <script>alert(1)</script>");
+    expect(email.text).toContain("https://t.test/dashboard?tab=support");
+    expect(email.html).toContain("Our team has resolved your request #12 (Studio equipment).");
+  });
+
+  it("escapes everything the customer and staff typed", () => {
+    const { html } = supportResolvedEmail({ request, dashboardUrl: "https://t.test/d?a=1&b=2" });
+    expect(html).not.toContain("<script>");
+    expect(html).not.toContain("<img");
+    expect(html).not.toContain("<b>");
+    expect(html).toContain("Hi Ada &lt;b&gt;Lovelace&lt;/b&gt;,");
+    expect(html).toContain("Replaced the &quot;XLR&quot; cable &lt;img src=x onerror=alert(1)&gt;");
+    expect(html).toContain("The mic crackles &amp; &lt;script&gt;");
+    expect(html).toContain('href="https://t.test/d?a=1&amp;b=2"');
   });
 });

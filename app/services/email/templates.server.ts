@@ -444,3 +444,46 @@ function sessionDay(booking: Booking): string {
     "EEEE, MMMM d, yyyy",
   );
 }
+
+/**
+ * Sent when staff mark a support request resolved (product-decisions "Support and chat"):
+ * what was asked and how it was resolved, both as the customer and staff typed them.
+ */
+export function supportResolvedEmail({
+  request,
+  dashboardUrl,
+}: {
+  request: {
+    id: number;
+    name: string;
+    issueLabel: string;
+    description: string;
+    resolution: string;
+  };
+  dashboardUrl: string;
+}): EmailContent {
+  return render({
+    subject: `Your support request #${request.id} is resolved`,
+    heading: "Your support request is resolved",
+    greeting: `Hi ${request.name},`,
+    blocks: [
+      {
+        kind: "paragraph",
+        text: `Our team has resolved your request #${request.id} (${request.issueLabel}).`,
+      },
+      {
+        kind: "details",
+        heading: "How we resolved it",
+        items: [
+          { label: "Resolution", value: request.resolution },
+          { label: "Your request", value: request.description },
+        ],
+      },
+      {
+        kind: "paragraph",
+        text: "If anything is still not right, reply to this e-mail or send a new request from your dashboard.",
+      },
+      { kind: "button", label: "Open Help & Support", href: dashboardUrl },
+    ],
+  });
+}

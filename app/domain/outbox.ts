@@ -1,0 +1,22 @@
+import type { OUTBOX_STATUSES } from "../../db/schema";
+import type { StatusTone } from "./session-list";
+
+/** How an outbox row's delivery status reads to staff (the admin Emails page). */
+export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
+
+export const OUTBOX_STATUS_LABELS: Record<OutboxStatus, string> = {
+  PENDING: "Pending",
+  SENT: "Sent",
+  FAILED: "Failed",
+};
+
+export const OUTBOX_TONES: Record<OutboxStatus, StatusTone> = {
+  PENDING: "yellow",
+  SENT: "green",
+  FAILED: "red",
+};
+
+/** `?status=` of the Emails page: a status, or every e-mail. */
+export function outboxStatusParam(value: string | null): OutboxStatus | null {
+  return (Object.keys(OUTBOX_STATUS_LABELS) as OutboxStatus[]).find((s) => s === value) ?? null;
+}

@@ -1,0 +1,364 @@
+import { eq } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import { blockedTimes, emailOutbox, technicalAssistanceRequests, users } from "../../db/schema";
+import { db } from "../db.server";
+import { blockedTimeSchema } from "../domain/blocked-times";
+import type { BookingRequest } from "../domain/booking-form";
+import { studioInstant } from "../domain/studio-time";
+import { SUPPORT_UPDATE_MESSAGES } from "../domain/support";
+import { createBlockedTime, listBlockedTimesPage, removeBlockedTime } from "./blocked-time.server";
+import {
+  type BookingSettings,
+  createBooking,
+  getAvailability,
+  hasConflict,
+} from "./booking.server";
+import { getEmail, listEmailsPage, retryEmail } from "./email.server";
+import {
+  createSupportRequest,
+  listSupportRequestsPage,
+  SupportUpdateError,
+  updateSupportRequest,
+} from "./support.server";
+import { toPublicUser } from "./user.server";
+
+/**
+ * The admin's support, blocked-time and e-mail tools against a real, freshly migrated SQLite
+ * file: status moves with their e-mail in one transaction, a block that availability and the
+ * conflict check respect at once, and the outbox as staff read and retry it.
+ */
+const APP_URL = "https://studio.test";
+const SETTINGS: BookingSettings = { holdMinutes: 30, bufferMinutes: 0, appUrl: APP_URL };
+const NOW = studioInstant("2027-01-04", "09:00");
+const HOUR = 60 * 60_000;
+
+let counter = 0;
+let customer: ReturnType<typeof toPublicUser>;
+
+function makeUser() {
+  counter += 1;
+  const row = db
+    .insert(users)
+    .values({
+      username: `tools_${counter}`,
+      passwordHash: "x",
+      firstName: "Ada",
+      lastName: "Lovelace",
+      phoneNumber: "404-555-0100",
+      email: `tools${counter}@example.com`,
+    })
+    .returning()
+    .get();
+  return toPublicUser(row);
+}
+
+beforeEach(() => {
+  customer = makeUser();
+});
+
+function fileRequest(overrides: { email?: string } = {}) {
+  const created = createSupportRequest(
+    customer.id,
+    {
+      issueType: "EQUIPMENT",
+      description: "The second microphone crackles whenever the guest moves.",
+      preferredContactMethod: "EMAIL",
+      name: "Ada <Lovelace>",
+      email: "ada@example.com",
+    },
+    NOW,
+  );
+  if (overrides.email !== undefined) {
+    db.update(technicalAssistanceRequests)
+      .set({ email: overrides.email })
+      .where(eq(technicalAssistanceRequests.id, created.id))
+      .run();
+  }
+  return created;
+}
+
+const requestRow = (id: number) =>
+  db.select().from(technicalAssistanceRequests).where(eq(technicalAssistanceRequests.id, id)).get();
+
+const outboxOf = (to: string) =>
+  db.select().from(emailOutbox).where(eq(emailOutbox.toAddress, to)).all();
+
+function expectRefused(run: () => unknown, kind: SupportUpdateError["kind"], message?: string) {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(SupportUpdateError);
+    expect((error as SupportUpdateError).kind).toBe(kind);
+    if (message) expect((error as SupportUpdateError).message).toBe(message);
+    return;
+  }
+  expect.fail("the update was not refused");
+}
+
+describe("working a support request", () => {
+  it("moves PENDING -> IN_PROGRESS -> RESOLVED, storing resolvedAt and e-mailing the customer", () => {
+    const request = fileRequest();
+    const email = `resolved${counter}@example.com`;
+    db.update(technicalAssistanceRequests)
+      .set({ email })
+      .where(eq(technicalAssistanceRequests.id, request.id))
+      .run();
+
+    const started = updateSupportRequest(
+      request.id,
+      { status: "IN_PROGRESS", resolution: null },
+      NOW,
+      APP_URL,
+    );
+    expect(started).toMatchObject({ status: "IN_PROGRESS", resolvedAt: null, resolution: null });
+    expect(outboxOf(email)).toEqual([]);
+
+    const resolved = updateSupportRequest(
+      request.id,
+      { status: "RESOLVED", resolution: "Replaced the XLR cable." },
+      NOW + HOUR,
+      APP_URL,
+    );
+    expect(resolved).toMatchObject({
+      status: "RESOLVED",
+      resolution: "Replaced the XLR cable.",
+      resolvedAt: NOW + HOUR,
+    });
+    const [sent, ...more] = outboxOf(email);
+    expect(more).toEqual([]);
+    expect(sent).toMatchObject({
+      kind: "support-resolved",
+      status: "PENDING",
+      subject: `Your support request #${request.id} is resolved`,
+    });
+    expect(sent?.text).toContain("Replaced the XLR cable.");
+    expect(sent?.text).toContain(`${APP_URL}/dashboard?tab=support`);
+    expect(sent?.html).toContain("Hi Ada &lt;Lovelace&gt;,");
+  });
+
+  it("refuses a resolve without details and changes nothing", () => {
+    const request = fileRequest();
+    updateSupportRequest(request.id, { status: "IN_PROGRESS", resolution: null }, NOW, APP_URL);
+    expectRefused(
+      () =>
+        updateSupportRequest(request.id, { status: "RESOLVED", resolution: "  " }, NOW, APP_URL),
+      "resolution-required",
+      SUPPORT_UPDATE_MESSAGES.resolutionRequired,
+    );
+    expect(requestRow(request.id)).toMatchObject({ status: "IN_PROGRESS", resolvedAt: null });
+    expect(
+      outboxOf("ada@example.com").filter((row) => row.subject.includes(`#${request.id} `)),
+    ).toEqual([]);
+  });
+
+  it("of two admins pressing buttons on one request, the second is told what happened", () => {
+    const request = fileRequest();
+    updateSupportRequest(request.id, { status: "IN_PROGRESS", resolution: null }, NOW, APP_URL);
+    expectRefused(
+      () =>
+        updateSupportRequest(request.id, { status: "IN_PROGRESS", resolution: null }, NOW, APP_URL),
+      "not-allowed",
+      `Request #${request.id} is In Progress: it cannot move to In Progress.`,
+    );
+    updateSupportRequest(request.id, { status: "CANCELLED", resolution: null }, NOW, APP_URL);
+    expectRefused(
+      () =>
+        updateSupportRequest(request.id, { status: "RESOLVED", resolution: "Done" }, NOW, APP_URL),
+      "not-allowed",
+      `Request #${request.id} is already Cancelled: it cannot be changed any more.`,
+    );
+    expect(requestRow(request.id)).toMatchObject({ status: "CANCELLED", resolution: null });
+  });
+
+  it("refuses skipping a step and an unknown request", () => {
+    const request = fileRequest();
+    expectRefused(
+      () =>
+        updateSupportRequest(request.id, { status: "RESOLVED", resolution: "Done" }, NOW, APP_URL),
+      "not-allowed",
+    );
+    expectRefused(
+      () => updateSupportRequest(987_654, { status: "CANCELLED", resolution: null }, NOW, APP_URL),
+      "not-found",
+    );
+  });
+
+  it("rolls the status back when its e-mail cannot be written: one transaction", () => {
+    const request = fileRequest({ email: "   " });
+    updateSupportRequest(request.id, { status: "IN_PROGRESS", resolution: null }, NOW, APP_URL);
+    const outboxBefore = db.select().from(emailOutbox).all().length;
+    expect(() =>
+      updateSupportRequest(request.id, { status: "RESOLVED", resolution: "Fixed" }, NOW, APP_URL),
+    ).toThrow(/no recipient/);
+    expect(requestRow(request.id)).toMatchObject({
+      status: "IN_PROGRESS",
+      resolution: null,
+      resolvedAt: null,
+    });
+    expect(db.select().from(emailOutbox).all().length).toBe(outboxBefore);
+  });
+
+  it("lists requests newest first, by status, a page at a time, with the requester", () => {
+    const first = fileRequest();
+    const second = fileRequest();
+    updateSupportRequest(second.id, { status: "IN_PROGRESS", resolution: null }, NOW, APP_URL);
+
+    const all = listSupportRequestsPage({ status: null }, 1);
+    const ids = all.rows.map((row) => row.id);
+    expect(ids.indexOf(second.id)).toBeLessThan(ids.indexOf(first.id));
+    expect(all.rows.find((row) => row.id === first.id)).toMatchObject({
+      username: customer.username,
+      bookingId: null,
+      bookingStartsAt: null,
+    });
+    const inProgress = listSupportRequestsPage({ status: "IN_PROGRESS" }, 1).rows;
+    expect(inProgress.every((row) => row.status === "IN_PROGRESS")).toBe(true);
+    expect(inProgress.some((row) => row.id === second.id)).toBe(true);
+    expect(inProgress.some((row) => row.id === first.id)).toBe(false);
+  });
+});
+
+function booking(date: string, time: string, overrides: Partial<BookingRequest> = {}) {
+  return createBooking(
+    customer,
+    {
+      firstName: "Ada",
+      lastName: "Lovelace",
+      phoneNumber: "404-555-0100",
+      email: "ada@example.com",
+      stakeholder: "no",
+      recordingDate: date,
+      recordingTime: time,
+      guestCount: 1,
+      hoursNeeded: 2,
+      isRetainer: false,
+      selectedServices: [],
+      ...overrides,
+    },
+    NOW,
+    SETTINGS,
+  );
+}
+
+const block = (startDate: string, startTime: string, endDate: string, endTime: string) =>
+  blockedTimeSchema(NOW).parse({ startDate, startTime, endDate, endTime, reason: "Maintenance" });
+
+describe("blocked times", () => {
+  it("make the conflict check and availability refuse the slot, and removing frees it", () => {
+    const date = "2027-02-10";
+    const slot = { date, time: "10:00", hours: 2 };
+    expect(hasConflict(slot, NOW, 0)).toBe(false);
+
+    const { block: created, overlapping } = createBlockedTime(
+      block(date, "11:00", date, "12:30"),
+      customer.id,
+      NOW,
+    );
+    expect(overlapping).toEqual([]);
+    expect(hasConflict(slot, NOW, 0)).toBe(true);
+    const times = getAvailability(date, 2, NOW, 0);
+    const at = (time: string) => times.find((option) => option.time === time);
+    // 10:00-12:00 and 11:00-13:00 and 12:00-14:00 touch the block; 09:00-11:00 and 13:00 do not.
+    for (const time of ["10:00", "11:00", "12:00"]) {
+      expect(at(time)).toMatchObject({ available: false, reason: "taken" });
+    }
+    for (const time of ["09:00", "13:00"]) expect(at(time)).toMatchObject({ available: true });
+    // The insert itself refuses it too, not only the answers.
+    expect(() => booking(date, "10:00")).toThrow(/conflicts/);
+
+    expect(removeBlockedTime(created.id)).toBe(true);
+    expect(removeBlockedTime(created.id)).toBe(false);
+    expect(hasConflict(slot, NOW, 0)).toBe(false);
+    expect(getAvailability(date, 2, NOW, 0).find((o) => o.time === "10:00")?.available).toBe(true);
+    expect(booking(date, "10:00").status).toBe("PENDING_PAYMENT");
+  });
+
+  it("a block over several days closes each of them, buffer or not", () => {
+    const { block: created } = createBlockedTime(
+      block("2027-02-20", "18:00", "2027-02-22", "08:00"),
+      customer.id,
+      NOW,
+    );
+    expect(hasConflict({ date: "2027-02-21", time: "12:00", hours: 2 }, NOW, 0)).toBe(true);
+    expect(hasConflict({ date: "2027-02-20", time: "16:00", hours: 2 }, NOW, 0)).toBe(false);
+    expect(hasConflict({ date: "2027-02-20", time: "16:00", hours: 2 }, NOW, 30)).toBe(false);
+    expect(hasConflict({ date: "2027-02-22", time: "08:00", hours: 2 }, NOW, 30)).toBe(false);
+    removeBlockedTime(created.id);
+  });
+
+  it("is created over live bookings and names them; cancelled ones and other days are left out", () => {
+    const date = "2027-03-03";
+    const kept = booking(date, "10:00");
+    const elsewhere = booking("2027-03-04", "10:00");
+    const { overlapping } = createBlockedTime(
+      block(date, "00:00", date, "23:59"),
+      customer.id,
+      NOW,
+    );
+    expect(overlapping.map((session) => session.id)).toEqual([kept.id]);
+    expect(overlapping.map((session) => session.id)).not.toContain(elsewhere.id);
+    expect(overlapping[0]).toMatchObject({ firstName: "Ada", email: "ada@example.com" });
+  });
+
+  it("lists upcoming blocks soonest first and past ones apart", () => {
+    const later = createBlockedTime(
+      block("2027-05-02", "09:00", "2027-05-02", "10:00"),
+      customer.id,
+      NOW,
+    );
+    const sooner = createBlockedTime(
+      block("2027-05-01", "09:00", "2027-05-01", "10:00"),
+      customer.id,
+      NOW,
+    );
+    const upcoming = listBlockedTimesPage("upcoming", 1, NOW).rows.map((row) => row.id);
+    expect(upcoming.indexOf(sooner.block.id)).toBeLessThan(upcoming.indexOf(later.block.id));
+    const afterwards = studioInstant("2027-05-01", "12:00");
+    const past = listBlockedTimesPage("past", 1, afterwards).rows.map((row) => row.id);
+    expect(past).toContain(sooner.block.id);
+    expect(past).not.toContain(later.block.id);
+    expect(listBlockedTimesPage("upcoming", 1, afterwards).rows.map((r) => r.id)).not.toContain(
+      sooner.block.id,
+    );
+    db.delete(blockedTimes).run();
+  });
+});
+
+describe("the outbox as staff read it", () => {
+  it("lists newest first by status and retries only a FAILED e-mail", () => {
+    const insert = (status: "PENDING" | "SENT" | "FAILED") =>
+      db
+        .insert(emailOutbox)
+        .values({
+          kind: "test",
+          toAddress: "ops@example.com",
+          subject: `A ${status} e-mail`,
+          html: "<p>x</p>",
+          text: "x",
+          status,
+          attempts: status === "FAILED" ? 10 : 0,
+          lastError: status === "FAILED" ? "Error [ECONNREFUSED]: down" : null,
+        })
+        .returning()
+        .get();
+    const failed = insert("FAILED");
+    const sent = insert("SENT");
+
+    const all = listEmailsPage({ status: null }, 1).rows.map((row) => row.id);
+    expect(all.indexOf(sent.id)).toBeLessThan(all.indexOf(failed.id));
+    const onlyFailed = listEmailsPage({ status: "FAILED" }, 1).rows;
+    expect(onlyFailed.map((row) => row.id)).toContain(failed.id);
+    expect(onlyFailed.every((row) => row.status === "FAILED")).toBe(true);
+    expect(onlyFailed[0]).not.toHaveProperty("html");
+
+    expect(retryEmail(sent.id, NOW)).toBe(false);
+    expect(getEmail(sent.id)?.status).toBe("SENT");
+    expect(retryEmail(failed.id, NOW)).toBe(true);
+    expect(getEmail(failed.id)).toMatchObject({
+      status: "PENDING",
+      attempts: 0,
+      nextAttemptAt: NOW,
+    });
+    expect(retryEmail(failed.id, NOW)).toBe(false);
+  });
+});

@@ -1,0 +1,121 @@
+import { and, asc, desc, eq, gt, lt, lte, ne, or } from "drizzle-orm";
+import { blockedTimes, bookings } from "../../db/schema";
+import { db, writeTransaction } from "../db.server";
+import { BOOKING_LIMITS } from "../domain/availability";
+import type { BlockedTimeInput, BlockList } from "../domain/blocked-times";
+import { type Page, pageWindow, toPage } from "../services/admin/pagination.server";
+
+/**
+ * Blocked times (product-decisions "Availability and holds"). The availability answer and the
+ * booking insert read this table through `readBusyRanges` (booking.server.ts) on every call,
+ * with no cache in between, so a block counts from its commit and a removal frees the slots
+ * at once.
+ */
+const LONGEST_SESSION_MS = BOOKING_LIMITS.maxHours * 60 * 60_000;
+
+/** A live booking a block overlaps: staff may need to call that customer. */
+export type OverlappingSession = {
+  id: number;
+  firstName: string;
+  lastName: string;
+  email: string;
+  phoneNumber: string;
+  startsAt: number;
+  endsAt: number;
+  status: (typeof bookings.$inferSelect)["status"];
+};
+
+/**
+ * The sessions of [startsAt, endsAt) that still hold their slot: every status but CANCELLED,
+ * and an unpaid one only while its hold lasts (the same rule as availability).
+ */
+function overlappingSessions(range: { startsAt: number; endsAt: number }, now: number) {
+  return db
+    .select({
+      id: bookings.id,
+      firstName: bookings.firstName,
+      lastName: bookings.lastName,
+      email: bookings.email,
+      phoneNumber: bookings.phoneNumber,
+      startsAt: bookings.startsAt,
+      endsAt: bookings.endsAt,
+      status: bookings.status,
+    })
+    .from(bookings)
+    .where(
+      and(
+        lt(bookings.startsAt, range.endsAt),
+        gt(bookings.endsAt, range.startsAt),
+        // Bounds the starts_at index range: no session is longer than maxHours.
+        gt(bookings.startsAt, range.startsAt - LONGEST_SESSION_MS),
+        ne(bookings.status, "CANCELLED"),
+        or(ne(bookings.status, "PENDING_PAYMENT"), gt(bookings.holdExpiresAt, now)),
+      ),
+    )
+    .orderBy(asc(bookings.startsAt), asc(bookings.id))
+    .all() satisfies OverlappingSession[];
+}
+
+/**
+ * Blocks a range. Overlapping live sessions do not stop it (staff may have to close the
+ * studio anyway): they are returned, read in the same transaction, so staff can contact those
+ * customers. Overlapping another block is harmless.
+ */
+export function createBlockedTime(input: BlockedTimeInput, createdBy: number, now: number) {
+  return writeTransaction((tx) => {
+    const block = tx
+      .insert(blockedTimes)
+      .values({
+        startsAt: input.startsAt,
+        endsAt: input.endsAt,
+        reason: input.reason,
+        createdBy,
+        createdAt: now,
+      })
+      .returning()
+      .get();
+    return { block, overlapping: overlappingSessions(block, now) };
+  });
+}
+
+/** Removes a block; false when it was not there (removed already, by another admin too). */
+export function removeBlockedTime(id: number): boolean {
+  return writeTransaction(
+    (tx) => tx.delete(blockedTimes).where(eq(blockedTimes.id, id)).run().changes === 1,
+  );
+}
+
+export type BlockedTimeRow = typeof blockedTimes.$inferSelect & {
+  overlapping: OverlappingSession[];
+};
+
+/**
+ * A page of blocks: the upcoming ones (not over yet) soonest first, or the past ones most
+ * recent first, each with the live sessions it overlaps (one bounded query per shown block).
+ */
+export function listBlockedTimesPage(list: BlockList, page: number, now: number) {
+  const { limit, offset } = pageWindow(page);
+  const rows = db
+    .select()
+    .from(blockedTimes)
+    .where(list === "upcoming" ? gt(blockedTimes.endsAt, now) : lte(blockedTimes.endsAt, now))
+    .orderBy(
+      ...(list === "upcoming"
+        ? [asc(blockedTimes.startsAt), asc(blockedTimes.id)]
+        : [desc(blockedTimes.startsAt), desc(blockedTimes.id)]),
+    )
+    .limit(limit)
+    .offset(offset)
+    .all();
+  const shown: Page<typeof blockedTimes.$inferSelect> = toPage(rows, page);
+  return {
+    ...shown,
+    rows: shown.rows.map(
+      (block): BlockedTimeRow => ({
+        ...block,
+        // Past blocks are history: what they overlapped then is not a call to make now.
+        overlapping: list === "upcoming" ? overlappingSessions(block, now) : [],
+      }),
+    ),
+  };
+}

@@ -1,0 +1,40 @@
+import { parseId } from "../../../domain/ids";
+import { supportUpdateSchema } from "../../../domain/support";
+import {
+  SupportUpdateError,
+  toSupportRequestJson,
+  updateSupportRequest,
+} from "../../../models/support.server";
+import { jsonError, methodNotAllowed, readJson } from "../../../services/api.server";
+import { requireApiUser } from "../../../services/auth.server";
+import { env } from "../../../services/env.server";
+import type { Route } from "./+types/tech-assistance.$id";
+
+export function loader() {
+  return methodNotAllowed("PUT");
+}
+
+/**
+ * PUT /api/admin/tech-assistance/{id} with { status, resolution } (spec section 7): the
+ * updated request. The same model function as the Support tab's buttons, so the same rules:
+ * 400 for a status that is not one of the four or a RESOLVED without resolution details,
+ * 404 for an unknown id, 409 for a move the workflow does not allow (from RESOLVED or
+ * CANCELLED, skipping IN_PROGRESS, or a second admin repeating the first one's move).
+ */
+export async function action({ request, params }: Route.ActionArgs) {
+  if (request.method !== "PUT") return methodNotAllowed("PUT");
+  const user = await requireApiUser(request);
+  if (!user.isAdmin) return jsonError(403, "Admins only");
+  const id = parseId(params.id);
+  if (id === null) return jsonError(404, "Request not found");
+  const update = await readJson(request, supportUpdateSchema);
+  try {
+    return Response.json(
+      toSupportRequestJson(updateSupportRequest(id, update, Date.now(), env.APP_URL)),
+    );
+  } catch (error) {
+    if (!(error instanceof SupportUpdateError)) throw error;
+    const status = { "not-found": 404, "not-allowed": 409, "resolution-required": 400 }[error.kind];
+    return jsonError(status, error.message);
+  }
+}

@@ -1,0 +1,59 @@
+import { supportStatusParam } from "../../../domain/support";
+import { listSupportRequestsPage, toSupportRequestJson } from "../../../models/support.server";
+import { MAX_PAGE } from "../../../services/admin/pagination.server";
+import { jsonError, methodNotAllowed } from "../../../services/api.server";
+import { requireApiUser } from "../../../services/auth.server";
+import type { Route } from "./+types/tech-assistance";
+
+/**
+ * GET /api/admin/tech-assistance (spec section 7: "List of requests"), admins only.
+ *
+ * Query: `status` = PENDING | IN_PROGRESS | RESOLVED | CANCELLED (absent: every status) and
+ * `page` = 1, 2, ... (25 requests a page, newest first). The body stays the spec's bare list;
+ * paging travels in headers: `X-Page` (this page) and, when there are more, a
+ * `Link: </api/admin/tech-assistance?...&page=N+1>; rel="next"`. Each request carries the
+ * spec's fields, `username`, and `booking` ({ id, startsAt, endsAt, status } or null).
+ * A bad `status` or `page` is a 400 with `message`; a visitor 401, a customer 403.
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireApiUser(request);
+  if (!user.isAdmin) return jsonError(403, "Admins only");
+  const url = new URL(request.url);
+  const rawStatus = url.searchParams.get("status");
+  const status = supportStatusParam(rawStatus);
+  if (rawStatus !== null && rawStatus !== "" && status === null) {
+    return jsonError(400, "status must be one of PENDING, IN_PROGRESS, RESOLVED, CANCELLED");
+  }
+  const rawPage = url.searchParams.get("page");
+  const page = rawPage === null ? 1 : /^\d{1,6}$/.test(rawPage) ? Number(rawPage) : 0;
+  if (page < 1 || page > MAX_PAGE) {
+    return jsonError(400, `page must be a whole number from 1 to ${MAX_PAGE}`);
+  }
+  const result = listSupportRequestsPage({ status }, page);
+  const headers = new Headers({ "X-Page": String(page) });
+  if (result.hasNext) {
+    const next = new URLSearchParams(status ? { status } : {});
+    next.set("page", String(page + 1));
+    headers.set("Link", `</api/admin/tech-assistance?${next}>; rel="next"`);
+  }
+  return Response.json(
+    result.rows.map((row) => ({
+      ...toSupportRequestJson(row),
+      username: row.username,
+      booking:
+        row.bookingId !== null && row.bookingStartsAt !== null && row.bookingEndsAt !== null
+          ? {
+              id: row.bookingId,
+              startsAt: new Date(row.bookingStartsAt).toISOString(),
+              endsAt: new Date(row.bookingEndsAt).toISOString(),
+              status: row.bookingStatus,
+            }
+          : null,
+    })),
+    { headers },
+  );
+}
+
+export function action() {
+  return methodNotAllowed("GET");
+}
