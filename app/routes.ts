@@ -70,14 +70,14 @@ export default [
     route("admin/bookings", "routes/api/admin/bookings.ts"),
     route("admin/bookings/:id", "routes/api/admin/bookings.$id.ts"),
     // admin API: sales (payments)
-    route("admin/payments", "routes/api/admin.payments.ts"),
+    route("admin/payments", "routes/api/admin/payments.ts"),
     // admin API: users, coupons, services
-    route("admin/users", "routes/api/admin.users.ts"),
-    route("admin/users/:id/make-admin", "routes/api/admin.users.make-admin.ts"),
-    route("admin/users/:id/membership", "routes/api/admin.users.membership.ts"),
-    route("admin/coupons", "routes/api/admin.coupons.ts"),
-    route("admin/coupons/:id", "routes/api/admin.coupons.$id.ts"),
-    route("admin/coupons/:id/deactivate", "routes/api/admin.coupons.deactivate.ts"),
+    route("admin/users", "routes/api/admin/users.ts"),
+    route("admin/users/:id/make-admin", "routes/api/admin/users.make-admin.ts"),
+    route("admin/users/:id/membership", "routes/api/admin/users.membership.ts"),
+    route("admin/coupons", "routes/api/admin/coupons.ts"),
+    route("admin/coupons/:id", "routes/api/admin/coupons.$id.ts"),
+    route("admin/coupons/:id/deactivate", "routes/api/admin/coupons.deactivate.ts"),
     route("services/:id", "routes/api/services.$id.ts"),
     route("services/:id/toggle-status", "routes/api/services.toggle-status.ts"),
     // admin API: support (tech-assistance)

@@ -58,3 +58,10 @@ export async function requireApiUser(request: Request): Promise<PublicUser> {
   if (!user) throw Response.json({ message: "Not authenticated" }, { status: 401 });
   return user;
 }
+
+/** Admin JSON (spec section 7): 401 for a visitor, 403 for a signed-in customer. */
+export async function requireApiAdmin(request: Request): Promise<PublicUser> {
+  const user = await requireApiUser(request);
+  if (!user.isAdmin) throw Response.json({ message: "Admins only" }, { status: 403 });
+  return user;
+}

@@ -11,11 +11,11 @@ import { addDays, db, jsOn, studioToday, type TestUser } from "./fixtures";
 
 /**
  * A studio day no other test of the run uses, within `band` (each admin spec has its own band
- * of 40 days, from 100 days ahead: customer journeys use days 10-74) by project and journey.
+ * of 40 days, from 400 days ahead: customer journeys use days 10-250) by project and journey.
  */
 export function adminDay(testInfo: TestInfo, band: number, journey: number): string {
   const projectDays = jsOn(testInfo) ? 0 : 20;
-  return addDays(studioToday(), 100 + band * 40 + projectDays + journey);
+  return addDays(studioToday(), 400 + band * 40 + projectDays + journey);
 }
 
 /** A session of `user` written straight into SQLite; `paid` adds a card payment of that amount. */

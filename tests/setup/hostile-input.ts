@@ -121,7 +121,7 @@ export const KNOWLEDGE: Record<string, Knowledge> = {
     query: ["period", "from", "to"],
     fileType: "text/csv; charset=utf-8",
   },
-  "routes/api/admin.payments.ts": { query: ["period", "from", "to", "page"] },
+  "routes/api/admin/payments.ts": { query: ["period", "from", "to", "page"] },
   // admin knowledge: users, coupons, services
   "routes/admin/users.tsx": {
     intents: ["make-admin", "membership"],
@@ -152,21 +152,21 @@ export const KNOWLEDGE: Record<string, Knowledge> = {
     query: ["page"],
   },
   "routes/admin/services.$id.delete.tsx": { extras: ["_hydrated"], query: ["page"] },
-  "routes/api/admin.users.ts": { query: ["membership", "page"] },
-  "routes/api/admin.users.make-admin.ts": { extras: ["isAdmin"], method: "PUT" },
-  "routes/api/admin.users.membership.ts": { fields: ["isMember"], method: "PUT" },
-  "routes/api/admin.coupons.ts": {
+  "routes/api/admin/users.ts": { query: ["membership", "page"] },
+  "routes/api/admin/users.make-admin.ts": { extras: ["isAdmin"], method: "PUT" },
+  "routes/api/admin/users.membership.ts": { fields: ["isMember"], method: "PUT" },
+  "routes/api/admin/coupons.ts": {
     fields: ["code", "type", "value", "maxUses", "expiryDate", "isActive"],
     extras: ["description", "createdAt", "currentUses", "id"],
     query: ["page"],
     method: "POST",
   },
-  "routes/api/admin.coupons.$id.ts": {
+  "routes/api/admin/coupons.$id.ts": {
     fields: ["isActive"],
     extras: ["code", "value", "currentUses"],
     method: "PUT",
   },
-  "routes/api/admin.coupons.deactivate.ts": { method: "PUT" },
+  "routes/api/admin/coupons.deactivate.ts": { method: "PUT" },
   "routes/api/services.$id.ts": {
     fields: [...SERVICE, "isActive"],
     extras: ["id", "createdAt"],

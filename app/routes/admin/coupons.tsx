@@ -30,7 +30,7 @@ import {
   listCoupons,
   setCouponActive,
 } from "../../models/coupon.server";
-import { sameList } from "../../services/admin/catalog.server";
+import { samePageUrl } from "../../services/admin/same-page.server";
 import { readPage } from "../../services/admin/pagination.server";
 import { requireAdmin } from "../../services/auth.server";
 import { readForm } from "../../services/form.server";
@@ -99,7 +99,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     try {
       const coupon = createCoupon(parsed.coupon, Date.now());
-      return redirectWithSuccess(sameList(request), {
+      return redirectWithSuccess(samePageUrl(request), {
         message: "Coupon created",
         description: `Coupon ${coupon.code} was created successfully`,
       });
@@ -125,7 +125,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         { status: 404 },
       );
     }
-    return redirectWithSuccess(sameList(request), {
+    return redirectWithSuccess(samePageUrl(request), {
       message: intent === "activate" ? "Coupon activated" : "Coupon deactivated",
       description:
         intent === "activate"

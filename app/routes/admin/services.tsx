@@ -7,7 +7,7 @@ import { HydratedField } from "../../components/ui/hydrated-field";
 import { parseId } from "../../domain/ids";
 import { formatDollars } from "../../domain/pricing";
 import { listServicesPage, setServiceActive } from "../../models/service.server";
-import { sameList } from "../../services/admin/catalog.server";
+import { samePageUrl } from "../../services/admin/same-page.server";
 import { readPage } from "../../services/admin/pagination.server";
 import { requireAdmin } from "../../services/auth.server";
 import { readForm } from "../../services/form.server";
@@ -45,7 +45,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const service = setServiceActive(id, wanted === "true");
   if (!service) return fail("Service not found", 404);
-  return redirectWithSuccess(sameList(request), {
+  return redirectWithSuccess(samePageUrl(request), {
     message: "Service status updated",
     description: `${service.name} is now ${service.isActive ? "active" : "inactive"}`,
   });

@@ -13,7 +13,7 @@ import {
 } from "../../domain/membership";
 import { listUsers, makeAdmin, setMembership } from "../../models/admin-users.server";
 import { readPage } from "../../services/admin/pagination.server";
-import { sameList } from "../../services/admin/catalog.server";
+import { samePageUrl } from "../../services/admin/same-page.server";
 import { requireAdmin } from "../../services/auth.server";
 import { readForm } from "../../services/form.server";
 import { redirectWithSuccess, replyWithToast } from "../../services/toast.server";
@@ -57,7 +57,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (userId === null) return fail("Error updating user", "Please choose a user.", 400);
     const user = makeAdmin(userId);
     if (!user) return fail("Error updating user", "User not found", 404);
-    return redirectWithSuccess(sameList(request), {
+    return redirectWithSuccess(samePageUrl(request), {
       message: "User updated",
       description: `${user.username} is now an admin`,
     });
@@ -69,7 +69,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     const user = setMembership(userId, wanted === "true");
     if (!user) return fail("Error updating membership", "User not found", 404);
-    return redirectWithSuccess(sameList(request), {
+    return redirectWithSuccess(samePageUrl(request), {
       message: "Membership updated",
       description: user.isMember
         ? `${user.username} is now a member`

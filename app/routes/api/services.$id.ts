@@ -2,7 +2,8 @@ import { parseId } from "../../domain/ids";
 import { parseService } from "../../domain/services";
 import { deleteService, toServiceJson, updateService } from "../../models/service.server";
 import { jsonError, methodNotAllowed, readJson } from "../../services/api.server";
-import { requireApiAdmin, serviceBody } from "../../services/admin/catalog.server";
+import { requireApiAdmin } from "../../services/auth.server";
+import { serviceBody } from "../../services/admin/services-form.server";
 import type { Route } from "./+types/services.$id";
 
 const NOT_FOUND = "Service not found";

@@ -2,7 +2,7 @@ import { parseId } from "../../domain/ids";
 import { z } from "../../domain/zod";
 import { setServiceActive, toServiceJson } from "../../models/service.server";
 import { jsonError, methodNotAllowed, readJson } from "../../services/api.server";
-import { requireApiAdmin } from "../../services/admin/catalog.server";
+import { requireApiAdmin } from "../../services/auth.server";
 import type { Route } from "./+types/services.toggle-status";
 
 const toggleBody = z.object({

@@ -1,6 +1,7 @@
 import { createService, listServices, toServiceJson } from "../../models/service.server";
 import { jsonError, methodNotAllowed, readJson } from "../../services/api.server";
-import { requireApiAdmin, serviceBody } from "../../services/admin/catalog.server";
+import { requireApiAdmin } from "../../services/auth.server";
+import { serviceBody } from "../../services/admin/services-form.server";
 import { parseService } from "../../domain/services";
 import { requireApiUser } from "../../services/auth.server";
 import type { Route } from "./+types/services";

@@ -11,4 +11,11 @@ describe("samePageUrl", () => {
   ])("reads %s as %s", (url, expected) => {
     expect(samePageUrl(new Request(url, { method: "POST" }))).toBe(expected);
   });
+
+  it("forgets what no longer applies after the change", () => {
+    const request = new Request("http://h/admin/sessions.data?status=PENDING&selected=all", {
+      method: "POST",
+    });
+    expect(samePageUrl(request, ["selected"])).toBe("/admin/sessions?status=PENDING");
+  });
 });

@@ -6,6 +6,7 @@ import {
   type ServiceFormValues,
   type ServiceInput,
 } from "../../domain/services";
+import { z } from "../../domain/zod";
 import { replyWithToast } from "../toast.server";
 
 /** The Services list with its page, whichever dialog of it the request came from. */
@@ -45,3 +46,16 @@ export function readServiceForm(
     ),
   };
 }
+
+/**
+ * The body of POST and PUT /api/services. Fields are read loosely here (a form-like client may
+ * send the price as text) and checked by the domain's parseService, so the messages are the
+ * spec's; only isActive must be a real boolean.
+ */
+export const serviceBody = z.object({
+  name: z.unknown().optional(),
+  description: z.unknown().optional(),
+  price: z.unknown().optional(),
+  duration: z.unknown().optional(),
+  isActive: z.boolean({ error: "isActive must be true or false" }).optional(),
+});

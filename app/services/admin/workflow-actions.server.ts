@@ -12,6 +12,7 @@ import { isDatabaseBusyResponse } from "../../db.server";
 import { readForm } from "../form.server";
 import { PaymentServiceError } from "../payments/provider.server";
 import { redirectWithSuccess, replyWithToast } from "../toast.server";
+import { samePageUrl } from "./same-page.server";
 
 /**
  * The workflow forms of the Bookings and Sessions tabs and of a booking's page, told apart by
@@ -28,18 +29,6 @@ const BULK_FAILED = "Error during batch update";
 /** A page of the Sessions list is 25 rows; more ids than this is not a selection. */
 const MAX_BULK = 100;
 const MAX_NOTE = 500;
-
-/**
- * Where the page goes after a change: the page's own URL (not its single-fetch `.data` twin
- * that a hydrated form posts to), without a selection made before it.
- */
-function backTo(request: Request): string {
-  const url = new URL(request.url);
-  for (const key of ["selected", "index", "_routes"]) url.searchParams.delete(key);
-  const path = url.pathname.replace(/\.data$/, "");
-  const search = url.searchParams.toString();
-  return search ? `${path}?${search}` : path;
-}
 
 export async function workflowAction(
   request: Request,
@@ -72,7 +61,7 @@ export async function workflowAction(
     }
     try {
       const booking = await changeBookingStatus(id, status, admin, note || null);
-      return redirectWithSuccess(backTo(request), {
+      return redirectWithSuccess(samePageUrl(request, ["selected"]), {
         message: "Booking updated",
         description: `Booking #${booking.id} is now ${STATUS_LABELS[booking.status]}.`,
       });
@@ -103,7 +92,7 @@ export async function workflowAction(
       .map((failure) => `#${failure.bookingId}: ${failure.message}`)
       .join(" ");
     if (result.updated === 0) return fail(BULK_FAILED, `${summary}. ${reasons}`, 409);
-    return redirectWithSuccess(backTo(request), {
+    return redirectWithSuccess(samePageUrl(request, ["selected"]), {
       message: summary,
       ...(reasons ? { description: `Not updated: ${reasons}` } : {}),
     });

@@ -4,7 +4,7 @@ import { z } from "../../../domain/zod";
 import { changeBookingStatus, WorkflowError } from "../../../models/admin-bookings.server";
 import { toBookingJson } from "../../../models/booking.server";
 import { jsonError, methodNotAllowed, readJson } from "../../../services/api.server";
-import { requireApiUser } from "../../../services/auth.server";
+import { requireApiAdmin } from "../../../services/auth.server";
 import { PaymentServiceError } from "../../../services/payments/provider.server";
 import type { Route } from "./+types/bookings.$id";
 
@@ -34,8 +34,7 @@ export function loader() {
  */
 export async function action({ request, params }: Route.ActionArgs) {
   if (request.method !== "PUT") return methodNotAllowed("PUT");
-  const user = await requireApiUser(request);
-  if (!user.isAdmin) return jsonError(403, "Admins only");
+  const user = await requireApiAdmin(request);
   const id = parseId(params.id);
   if (id === null) return jsonError(404, NOT_FOUND);
   const body = await readJson(request, statusBodySchema);

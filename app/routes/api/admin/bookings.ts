@@ -1,8 +1,9 @@
 import { toBookingJson } from "../../../models/booking.server";
 import { listAdminBookings } from "../../../models/admin-bookings.server";
-import { methodNotAllowed, jsonError } from "../../../services/api.server";
+import { methodNotAllowed } from "../../../services/api.server";
+import { pageResponse } from "../../../services/admin/pagination.server";
 import { readBookingFilters } from "../../../services/admin/booking-filters.server";
-import { requireApiUser } from "../../../services/auth.server";
+import { requireApiAdmin } from "../../../services/auth.server";
 import { expireHolds } from "../../../models/booking.server";
 import type { Route } from "./+types/bookings";
 
@@ -14,19 +15,12 @@ import type { Route } from "./+types/bookings";
  * it (the body stays the plain array the spec's client reads). No total is counted.
  */
 export async function loader({ request }: Route.LoaderArgs) {
-  const user = await requireApiUser(request);
-  if (!user.isAdmin) return jsonError(403, "Admins only");
+  await requireApiAdmin(request);
   expireHolds(Date.now());
   const url = new URL(request.url);
   const filters = readBookingFilters(url);
   const page = listAdminBookings(filters);
-  const headers = new Headers();
-  if (page.hasNext) {
-    const next = new URL(url);
-    next.searchParams.set("page", String(page.page + 1));
-    headers.set("Link", `<${next.pathname}${next.search}>; rel="next"`);
-  }
-  return Response.json(page.rows.map(toBookingJson), { headers });
+  return pageResponse(request, { ...page, rows: page.rows.map(toBookingJson) });
 }
 
 export function action() {

@@ -6,7 +6,7 @@ import {
   updateSupportRequest,
 } from "../../../models/support.server";
 import { jsonError, methodNotAllowed, readJson } from "../../../services/api.server";
-import { requireApiUser } from "../../../services/auth.server";
+import { requireApiAdmin } from "../../../services/auth.server";
 import { env } from "../../../services/env.server";
 import type { Route } from "./+types/tech-assistance.$id";
 
@@ -23,8 +23,7 @@ export function loader() {
  */
 export async function action({ request, params }: Route.ActionArgs) {
   if (request.method !== "PUT") return methodNotAllowed("PUT");
-  const user = await requireApiUser(request);
-  if (!user.isAdmin) return jsonError(403, "Admins only");
+  await requireApiAdmin(request);
   const id = parseId(params.id);
   if (id === null) return jsonError(404, "Request not found");
   const update = await readJson(request, supportUpdateSchema);

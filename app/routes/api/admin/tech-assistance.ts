@@ -1,8 +1,8 @@
 import { supportStatusParam } from "../../../domain/support";
 import { listSupportRequestsPage, toSupportRequestJson } from "../../../models/support.server";
-import { MAX_PAGE } from "../../../services/admin/pagination.server";
+import { MAX_PAGE, pageResponse } from "../../../services/admin/pagination.server";
 import { jsonError, methodNotAllowed } from "../../../services/api.server";
-import { requireApiUser } from "../../../services/auth.server";
+import { requireApiAdmin } from "../../../services/auth.server";
 import type { Route } from "./+types/tech-assistance";
 
 /**
@@ -16,8 +16,7 @@ import type { Route } from "./+types/tech-assistance";
  * A bad `status` or `page` is a 400 with `message`; a visitor 401, a customer 403.
  */
 export async function loader({ request }: Route.LoaderArgs) {
-  const user = await requireApiUser(request);
-  if (!user.isAdmin) return jsonError(403, "Admins only");
+  await requireApiAdmin(request);
   const url = new URL(request.url);
   const rawStatus = url.searchParams.get("status");
   const status = supportStatusParam(rawStatus);
@@ -30,27 +29,26 @@ export async function loader({ request }: Route.LoaderArgs) {
     return jsonError(400, `page must be a whole number from 1 to ${MAX_PAGE}`);
   }
   const result = listSupportRequestsPage({ status }, page);
-  const headers = new Headers({ "X-Page": String(page) });
-  if (result.hasNext) {
-    const next = new URLSearchParams(status ? { status } : {});
-    next.set("page", String(page + 1));
-    headers.set("Link", `</api/admin/tech-assistance?${next}>; rel="next"`);
-  }
-  return Response.json(
-    result.rows.map((row) => ({
-      ...toSupportRequestJson(row),
-      username: row.username,
-      booking:
-        row.bookingId !== null && row.bookingStartsAt !== null && row.bookingEndsAt !== null
-          ? {
-              id: row.bookingId,
-              startsAt: new Date(row.bookingStartsAt).toISOString(),
-              endsAt: new Date(row.bookingEndsAt).toISOString(),
-              status: row.bookingStatus,
-            }
-          : null,
-    })),
-    { headers },
+  return pageResponse(
+    request,
+    {
+      ...result,
+      page,
+      rows: result.rows.map((row) => ({
+        ...toSupportRequestJson(row),
+        username: row.username,
+        booking:
+          row.bookingId !== null && row.bookingStartsAt !== null && row.bookingEndsAt !== null
+            ? {
+                id: row.bookingId,
+                startsAt: new Date(row.bookingStartsAt).toISOString(),
+                endsAt: new Date(row.bookingEndsAt).toISOString(),
+                status: row.bookingStatus,
+              }
+            : null,
+      })),
+    },
+    { headers: { "X-Page": String(page) } },
   );
 }
 

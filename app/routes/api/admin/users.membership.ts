@@ -1,9 +1,9 @@
-import { parseId } from "../../domain/ids";
-import { z } from "../../domain/zod";
-import { setMembership } from "../../models/admin-users.server";
-import { jsonError, methodNotAllowed, readJson } from "../../services/api.server";
-import { requireApiAdmin } from "../../services/admin/catalog.server";
-import type { Route } from "./+types/admin.users.membership";
+import { parseId } from "../../../domain/ids";
+import { z } from "../../../domain/zod";
+import { setMembership } from "../../../models/admin-users.server";
+import { jsonError, methodNotAllowed, readJson } from "../../../services/api.server";
+import { requireApiAdmin } from "../../../services/auth.server";
+import type { Route } from "./+types/users.membership";
 
 const membershipBody = z.object({
   isMember: z.boolean({ error: "isMember must be true or false" }),

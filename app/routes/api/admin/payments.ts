@@ -1,9 +1,9 @@
-import { readPeriod } from "../../domain/sales-period";
-import { readPage } from "../../services/admin/pagination.server";
-import { periodError, paymentsPage } from "../../services/admin/sales.server";
-import { jsonError, methodNotAllowed } from "../../services/api.server";
-import { requireApiUser } from "../../services/auth.server";
-import type { Route } from "./+types/admin.payments";
+import { readPeriod } from "../../../domain/sales-period";
+import { pageResponse, readPage } from "../../../services/admin/pagination.server";
+import { periodError, paymentsPage } from "../../../services/admin/sales.server";
+import { jsonError, methodNotAllowed } from "../../../services/api.server";
+import { requireApiAdmin } from "../../../services/auth.server";
+import type { Route } from "./+types/payments";
 
 /**
  * GET /api/admin/payments: the spec's list of {id, bookingId, amount, paymentDate} (section 7),
@@ -13,8 +13,7 @@ import type { Route } from "./+types/admin.payments";
  * ISO 8601 UTC instant; amounts are whole dollars, refunds negative.
  */
 export async function loader({ request }: Route.LoaderArgs) {
-  const user = await requireApiUser(request);
-  if (!user.isAdmin) return jsonError(403, "Admins only");
+  await requireApiAdmin(request);
   const url = new URL(request.url);
   const reading = readPeriod(url.searchParams);
   if (!reading.ok) {
@@ -23,13 +22,11 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
   const page = readPage(url);
   const { payments, hasNext } = paymentsPage(reading.choice, page, Date.now());
-  const headers = new Headers({ "Cache-Control": "private, no-store" });
-  if (hasNext) {
-    const next = new URL(url);
-    next.searchParams.set("page", String(page + 1));
-    headers.set("Link", `<${next.pathname}${next.search}>; rel="next"`);
-  }
-  return Response.json(payments, { headers });
+  return pageResponse(
+    request,
+    { rows: payments, page, hasNext },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
 }
 
 export function action() {

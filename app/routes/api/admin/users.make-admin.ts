@@ -1,8 +1,8 @@
-import { parseId } from "../../domain/ids";
-import { makeAdmin } from "../../models/admin-users.server";
-import { jsonError, methodNotAllowed } from "../../services/api.server";
-import { requireApiAdmin } from "../../services/admin/catalog.server";
-import type { Route } from "./+types/admin.users.make-admin";
+import { parseId } from "../../../domain/ids";
+import { makeAdmin } from "../../../models/admin-users.server";
+import { jsonError, methodNotAllowed } from "../../../services/api.server";
+import { requireApiAdmin } from "../../../services/auth.server";
+import type { Route } from "./+types/users.make-admin";
 
 export function loader() {
   return methodNotAllowed("PUT");

@@ -1,9 +1,10 @@
-import { MEMBERSHIP_FILTERS } from "../../domain/membership";
-import { listUsers } from "../../models/admin-users.server";
-import { jsonError, methodNotAllowed } from "../../services/api.server";
-import { listResponse, requireApiAdmin } from "../../services/admin/catalog.server";
-import { readPage } from "../../services/admin/pagination.server";
-import type { Route } from "./+types/admin.users";
+import { MEMBERSHIP_FILTERS } from "../../../domain/membership";
+import { listUsers } from "../../../models/admin-users.server";
+import { jsonError, methodNotAllowed } from "../../../services/api.server";
+import { pageResponse } from "../../../services/admin/pagination.server";
+import { requireApiAdmin } from "../../../services/auth.server";
+import { readPage } from "../../../services/admin/pagination.server";
+import type { Route } from "./+types/users";
 
 /**
  * GET /api/admin/users: [{id, username, isAdmin, isMember}], newest first, one page of the
@@ -16,7 +17,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const asked = url.searchParams.get("membership") ?? "all";
   const filter = MEMBERSHIP_FILTERS.find((known) => known === asked);
   if (!filter) return jsonError(400, "membership must be all, members or non-members");
-  return listResponse(request, listUsers({ filter, page: readPage(url) }));
+  return pageResponse(request, listUsers({ filter, page: readPage(url) }));
 }
 
 export function action() {

@@ -8,24 +8,25 @@ import {
   duplicateCouponMessage,
   expiryDateFrom,
   normalizeCouponCode,
-} from "../../domain/coupons";
-import { z } from "../../domain/zod";
+} from "../../../domain/coupons";
+import { z } from "../../../domain/zod";
 import {
   createCoupon,
   DuplicateCouponError,
   listCoupons,
   toCouponJson,
-} from "../../models/coupon.server";
-import { jsonError, methodNotAllowed, readJson } from "../../services/api.server";
-import { listResponse, requireApiAdmin } from "../../services/admin/catalog.server";
-import { readPage } from "../../services/admin/pagination.server";
-import type { Route } from "./+types/admin.coupons";
+} from "../../../models/coupon.server";
+import { jsonError, methodNotAllowed, readJson } from "../../../services/api.server";
+import { pageResponse } from "../../../services/admin/pagination.server";
+import { requireApiAdmin } from "../../../services/auth.server";
+import { readPage } from "../../../services/admin/pagination.server";
+import type { Route } from "./+types/coupons";
 
 /** GET /api/admin/coupons: the coupons, newest first, a page at a time (Link rel="next"). */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireApiAdmin(request);
   const page = listCoupons(readPage(new URL(request.url)));
-  return listResponse(request, { ...page, rows: page.rows.map(toCouponJson) });
+  return pageResponse(request, { ...page, rows: page.rows.map(toCouponJson) });
 }
 
 /**

@@ -1,8 +1,8 @@
-import { parseId } from "../../domain/ids";
-import { setCouponActive, toCouponJson } from "../../models/coupon.server";
-import { jsonError, methodNotAllowed } from "../../services/api.server";
-import { requireApiAdmin } from "../../services/admin/catalog.server";
-import type { Route } from "./+types/admin.coupons.deactivate";
+import { parseId } from "../../../domain/ids";
+import { setCouponActive, toCouponJson } from "../../../models/coupon.server";
+import { jsonError, methodNotAllowed } from "../../../services/api.server";
+import { requireApiAdmin } from "../../../services/auth.server";
+import type { Route } from "./+types/coupons.deactivate";
 
 export function loader() {
   return methodNotAllowed("PUT");

@@ -1,9 +1,9 @@
-import { parseId } from "../../domain/ids";
-import { z } from "../../domain/zod";
-import { setCouponActive, toCouponJson } from "../../models/coupon.server";
-import { jsonError, methodNotAllowed, readJson } from "../../services/api.server";
-import { requireApiAdmin } from "../../services/admin/catalog.server";
-import type { Route } from "./+types/admin.coupons.$id";
+import { parseId } from "../../../domain/ids";
+import { z } from "../../../domain/zod";
+import { setCouponActive, toCouponJson } from "../../../models/coupon.server";
+import { jsonError, methodNotAllowed, readJson } from "../../../services/api.server";
+import { requireApiAdmin } from "../../../services/auth.server";
+import type { Route } from "./+types/coupons.$id";
 
 /** Only the active flag can change: a coupon's code and value are what bookings recorded. */
 const couponUpdate = z.object({
