@@ -41,7 +41,9 @@ test.describe("the admin layout", () => {
       const width = document.documentElement.clientWidth;
       return [...document.querySelectorAll("body *")]
         .filter((element) => element.getBoundingClientRect().right > width + 0.5)
-        .filter((element) => !element.parentElement?.closest("[data-scroll-region], .overflow-x-auto"))
+        .filter(
+          (element) => !element.parentElement?.closest("[data-scroll-region], .overflow-x-auto"),
+        )
         .map((element) => `${element.tagName}.${element.className}`.slice(0, 120));
     });
     expect(overflowing).toEqual([]);
