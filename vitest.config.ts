@@ -1,6 +1,7 @@
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
+  resolve: { tsconfigPaths: true },
   test: {
     include: ["app/**/*.test.ts", "tests/integration/**/*.test.ts"],
     setupFiles: ["tests/setup/env.ts"],

@@ -6,6 +6,7 @@ import { defineConfig } from "vitest/config";
  * the load check needs both cores to itself and its memory figures mean nothing otherwise.
  */
 export default defineConfig({
+  resolve: { tsconfigPaths: true },
   test: {
     include: ["tests/reliability/**/*.test.ts"],
     fileParallelism: false,

@@ -7,9 +7,9 @@ import {
   type RouterContextProvider,
   ServerRouter,
 } from "react-router";
-import { NonceProvider } from "./components/nonce";
-import { logError } from "./services/log.server";
-import { nonceContext } from "./services/request-context.server";
+import { NonceProvider } from "#app/components/nonce";
+import { logError } from "#app/services/log.server";
+import { nonceContext } from "#app/services/request-context.server";
 
 export const streamTimeout = 5_000;
 

@@ -11,18 +11,18 @@ import {
 } from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
-import { ChatWidget } from "./components/chat/chat-widget";
-import { NotFound } from "./components/not-found";
-import { useNonce } from "./components/nonce";
-import { SiteFooter } from "./components/site-footer";
-import { SiteNav } from "./components/site-nav";
-import { Toaster } from "./components/toaster";
-import { getUser } from "./services/auth.server";
-import { chatUser } from "./services/chat.server";
-import { publicEnv } from "./services/env.server";
-import { securityMiddleware } from "./services/security.server";
-import { inlineToastContext } from "./services/request-context.server";
-import { readToast } from "./services/toast.server";
+import { ChatWidget } from "#app/components/chat/chat-widget";
+import { NotFound } from "#app/components/not-found";
+import { useNonce } from "#app/components/nonce";
+import { SiteFooter } from "#app/components/site-footer";
+import { SiteNav } from "#app/components/site-nav";
+import { Toaster } from "#app/components/toaster";
+import { getUser } from "#app/services/auth.server";
+import { chatUser } from "#app/services/chat.server";
+import { publicEnv } from "#app/services/env.server";
+import { securityMiddleware } from "#app/services/security.server";
+import { inlineToastContext } from "#app/services/request-context.server";
+import { readToast } from "#app/services/toast.server";
 
 export const middleware: Route.MiddlewareFunction[] = [securityMiddleware];
 

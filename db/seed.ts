@@ -9,15 +9,15 @@
  */
 import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
-import { db } from "../app/db.server";
+import { db } from "#app/db.server";
 import {
   addStudioDays,
   STUDIO_TIME_ZONE,
   studioDateOf,
   studioSession,
-} from "../app/domain/studio-time";
-import { hashPassword } from "../app/models/user.server";
-import { env } from "../app/services/env.server";
+} from "#app/domain/studio-time";
+import { hashPassword } from "#app/models/user.server";
+import { env } from "#app/services/env.server";
 import {
   BOOKING_STATUSES,
   type BookingStatus,
@@ -29,7 +29,7 @@ import {
   services,
   technicalAssistanceRequests,
   users,
-} from "./schema";
+} from "#db/schema";
 
 type Tx = Parameters<Parameters<typeof db.transaction>[0]>[0];
 

@@ -14,8 +14,8 @@ import { join } from "node:path";
 import { hash } from "@node-rs/argon2";
 import { type Browser, chromium, type Page } from "@playwright/test";
 import Database from "better-sqlite3";
-import { CHROMIUM_LAUNCH_OPTIONS, PROJECT_ROOT } from "../tests/e2e/env";
-import { collectOutput, startServer } from "../tests/setup/server";
+import { CHROMIUM_LAUNCH_OPTIONS, PROJECT_ROOT } from "#tests/e2e/env";
+import { collectOutput, startServer } from "#tests/setup/server";
 
 const OUT_DIR = join(PROJECT_ROOT, "docs", "screenshots");
 const WIDTHS = [390, 1280] as const;

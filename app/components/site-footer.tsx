@@ -1,9 +1,9 @@
 import { Link } from "react-router";
-import { SocialIcon } from "./landing/icons";
-import { SOCIAL_LINKS, STUDIO } from "./landing/studio";
-import { VideoLink, VideoThumb } from "./landing/video-modal";
-import { Logo } from "./logo";
-import { SectionLink } from "./site-nav";
+import { SocialIcon } from "#app/components/landing/icons";
+import { SOCIAL_LINKS, STUDIO } from "#app/components/landing/studio";
+import { VideoLink, VideoThumb } from "#app/components/landing/video-modal";
+import { Logo } from "#app/components/logo";
+import { SectionLink } from "#app/components/site-nav";
 
 const QUICK_LINKS = [
   { id: "features", label: "Studio Features" },

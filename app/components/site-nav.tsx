@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useLocation } from "react-router";
-import type { PublicUser } from "../models/user.server";
-import { HelpLink } from "./chat/help-link";
-import { Logo } from "./logo";
+import type { PublicUser } from "#app/models/user.server";
+import { HelpLink } from "#app/components/chat/help-link";
+import { Logo } from "#app/components/logo";
 
 export const SECTION_LINKS = [
   { id: "features", label: "Features" },

@@ -6,7 +6,7 @@ import {
   profileSchema,
   registerFormSchema,
   registerSchema,
-} from "./account";
+} from "#app/domain/account";
 
 const valid = {
   username: "ada.l",

@@ -1,4 +1,4 @@
-import { z } from "./zod";
+import { z } from "#app/domain/zod";
 
 /**
  * Account form rules, shared by the server (parseWithZod), the browser (conform) and the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BOOKING_STATUSES, type BookingStatus } from "../../db/schema";
+import { BOOKING_STATUSES, type BookingStatus } from "#db/schema";
 import {
   BULK_ACTIONS,
   bulkResultMessage,
@@ -8,7 +8,7 @@ import {
   parseStatus,
   rowActions,
   transitionProblem,
-} from "./admin-workflow";
+} from "#app/domain/admin-workflow";
 
 /** The rule written out by hand, pair by pair, so the implementation is checked against a table. */
 const ALLOWED: Record<BookingStatus, BookingStatus[]> = {

@@ -1,6 +1,6 @@
-import { BOOKING_STATUSES, type BookingStatus } from "../../db/schema";
-import { STATUS_LABELS } from "./booking-status";
-import type { StatusTone } from "./session-list";
+import { BOOKING_STATUSES, type BookingStatus } from "#db/schema";
+import { STATUS_LABELS } from "#app/domain/booking-status";
+import type { StatusTone } from "#app/domain/session-list";
 
 /**
  * The staff workflow (spec section 4, product-decisions "Payments"): ONE rule for every status

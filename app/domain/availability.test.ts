@@ -12,8 +12,8 @@ import {
   START_TIMES,
   startProblem,
   startTimeOptions,
-} from "./availability";
-import { addStudioDays, studioInstant, studioSession } from "./studio-time";
+} from "#app/domain/availability";
+import { addStudioDays, studioInstant, studioSession } from "#app/domain/studio-time";
 
 const utc = (iso: string) => Date.parse(iso);
 const MINUTE = 60 * 1000;

@@ -1,4 +1,9 @@
-import { addStudioDays, isStudioWallTime, studioDateOf, studioInstant } from "./studio-time";
+import {
+  addStudioDays,
+  isStudioWallTime,
+  studioDateOf,
+  studioInstant,
+} from "#app/domain/studio-time";
 
 /**
  * When a session may start (product-decisions "Time", "Availability and holds"). Pure: the

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { BLOCK_LIMITS, BLOCK_MESSAGES, blockedTimeSchema, blockListParam } from "./blocked-times";
-import { studioInstant } from "./studio-time";
+import {
+  BLOCK_LIMITS,
+  BLOCK_MESSAGES,
+  blockedTimeSchema,
+  blockListParam,
+} from "#app/domain/blocked-times";
+import { studioInstant } from "#app/domain/studio-time";
 
 const NOW = studioInstant("2027-03-01", "12:00");
 

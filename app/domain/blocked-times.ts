@@ -1,5 +1,5 @@
-import { isStudioWallTime, studioInstant } from "./studio-time";
-import { z } from "./zod";
+import { isStudioWallTime, studioInstant } from "#app/domain/studio-time";
+import { z } from "#app/domain/zod";
 
 /**
  * Blocked times (product-decisions "Availability and holds"): staff close the studio for a

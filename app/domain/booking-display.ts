@@ -1,6 +1,6 @@
 import { TZDate } from "@date-fns/tz";
 import { format } from "date-fns";
-import { STUDIO_TIME_ZONE } from "./studio-time";
+import { STUDIO_TIME_ZONE } from "#app/domain/studio-time";
 
 /** How sessions read to people: studio wall time, whatever the reader's zone. */
 export function formatStudioInstant(epochMs: number, pattern: string): string {

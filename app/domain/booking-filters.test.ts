@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type BookingFilters, emptyBookingsText, filterSearch } from "./booking-filters";
+import { type BookingFilters, emptyBookingsText, filterSearch } from "#app/domain/booking-filters";
 
 const none: BookingFilters = { date: null, status: null, membership: "all", view: "list", page: 1 };
 

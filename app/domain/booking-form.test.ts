@@ -1,13 +1,13 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
-import { ADVANCE_NOTICE_MESSAGE } from "./availability";
+import { ADVANCE_NOTICE_MESSAGE } from "#app/domain/availability";
 import {
   BOOKING_MESSAGES,
   bookingFormSchema,
   bookingPayloadSchema,
   quoteQuerySchema,
-} from "./booking-form";
-import { studioInstant } from "./studio-time";
+} from "#app/domain/booking-form";
+import { studioInstant } from "#app/domain/studio-time";
 
 /** Mon 2026-06-01 12:00 in Atlanta (16:00Z): the earliest allowed start is Wed 12:00. */
 const NOW = studioInstant("2026-06-01", "12:00");

@@ -1,12 +1,12 @@
-import { profileFields } from "./account";
+import { profileFields } from "#app/domain/account";
 import {
   ADVANCE_NOTICE_MESSAGE,
   BOOKING_LIMITS,
   START_TIMES,
   meetsAdvanceNotice,
-} from "./availability";
-import { isStudioWallTime, studioInstant } from "./studio-time";
-import { z } from "./zod";
+} from "#app/domain/availability";
+import { isStudioWallTime, studioInstant } from "#app/domain/studio-time";
+import { z } from "#app/domain/zod";
 
 /**
  * The booking form (spec sections 3 and 5), one schema for the server's parse, the browser's

@@ -1,4 +1,4 @@
-import type { BookingStatus } from "../../db/schema";
+import type { BookingStatus } from "#db/schema";
 
 /** Labels of spec section 4 for the upper-case statuses stored in data. */
 export const STATUS_LABELS: Record<BookingStatus, string> = {

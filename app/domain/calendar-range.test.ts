@@ -7,7 +7,7 @@ import {
   rangeHeading,
   readCalendarQuery,
   wallTimeRange,
-} from "./calendar-range";
+} from "#app/domain/calendar-range";
 
 const TODAY = "2026-11-23"; // a Monday
 

@@ -5,8 +5,8 @@ import {
   FREE_CHANGE_NOTICE_MS,
   refundQuote,
   studioRefundQuote,
-} from "./cancellation";
-import { studioInstant } from "./studio-time";
+} from "#app/domain/cancellation";
+import { studioInstant } from "#app/domain/studio-time";
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;

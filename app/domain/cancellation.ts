@@ -1,4 +1,4 @@
-import type { BookingStatus } from "../../db/schema";
+import type { BookingStatus } from "#db/schema";
 
 /**
  * Cancelling, refunds and rescheduling (product-decisions "Cancel, refund, reschedule"). Pure:

@@ -10,7 +10,7 @@ import {
   passesLuhn,
   SANDBOX_CARDS,
   studioMonth,
-} from "./card";
+} from "#app/domain/card";
 
 /** June 2026, studio time. */
 const TODAY = { year: 2026, month: 6 };

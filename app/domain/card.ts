@@ -1,5 +1,5 @@
-import { studioDateOf } from "./studio-time";
-import { z } from "./zod";
+import { studioDateOf } from "#app/domain/studio-time";
+import { z } from "#app/domain/zod";
 
 /**
  * The card form of spec section 5 and the sandbox's test cards (product-decisions

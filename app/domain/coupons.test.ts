@@ -16,8 +16,8 @@ import {
   NO_EXPIRY,
   normalizeCouponCode,
   parseCouponForm,
-} from "./coupons";
-import { studioDateOf } from "./studio-time";
+} from "#app/domain/coupons";
+import { studioDateOf } from "#app/domain/studio-time";
 
 const TODAY = "2026-06-15";
 

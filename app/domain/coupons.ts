@@ -1,5 +1,5 @@
 import { format, parseISO } from "date-fns";
-import type { CouponTerms } from "./pricing";
+import type { CouponTerms } from "#app/domain/pricing";
 
 /**
  * Whether a coupon may be redeemed (product-decisions "Coupons"): it exists, is active, is

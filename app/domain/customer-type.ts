@@ -1,4 +1,4 @@
-import type { CustomerType } from "../../db/schema";
+import type { CustomerType } from "#db/schema";
 
 /**
  * The Sales tab's Type badge (spec section 2): who a payment came from, taken when it was

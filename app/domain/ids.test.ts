@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseId } from "./ids";
+import { parseId } from "#app/domain/ids";
 
 describe("parseId", () => {
   it("reads positive decimal ids", () => {

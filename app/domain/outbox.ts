@@ -1,5 +1,5 @@
-import type { OUTBOX_STATUSES } from "../../db/schema";
-import type { StatusTone } from "./session-list";
+import type { OUTBOX_STATUSES } from "#db/schema";
+import type { StatusTone } from "#app/domain/session-list";
 
 /** How an outbox row's delivery status reads to staff (the admin Emails page). */
 export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];

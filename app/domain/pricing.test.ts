@@ -10,7 +10,7 @@ import {
   type PriceInput,
   priceBooking,
   RETAINER_PACKAGE,
-} from "./pricing";
+} from "#app/domain/pricing";
 
 const percent = (value: number): CouponTerms => ({ type: "PERCENTAGE", value });
 const fixedCents = (value: number): CouponTerms => ({ type: "FIXED_AMOUNT", value });

@@ -5,8 +5,8 @@ import {
   retainerHoursLeft,
   retainerHoursToDraw,
   retainerWindow,
-} from "./retainer";
-import { studioInstant } from "./studio-time";
+} from "#app/domain/retainer";
+import { studioInstant } from "#app/domain/studio-time";
 
 const HOUR = 60 * 60 * 1000;
 

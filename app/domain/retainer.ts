@@ -1,5 +1,5 @@
-import { RETAINER_PACKAGE } from "./pricing";
-import { addStudioDays } from "./studio-time";
+import { RETAINER_PACKAGE } from "#app/domain/pricing";
+import { addStudioDays } from "#app/domain/studio-time";
 
 /**
  * The retainer package (product-decisions "Retainer package"): $999 buys 8 studio hours to

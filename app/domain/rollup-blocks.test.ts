@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BLOCK_MS, blockRuns, floorTo, HOUR_MS } from "./rollup-blocks";
+import { BLOCK_MS, blockRuns, floorTo, HOUR_MS } from "#app/domain/rollup-blocks";
 
 /** Every block start a run covers, with its length: the tiling to check. */
 function blocksOf(start: number, end: number) {

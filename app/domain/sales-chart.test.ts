@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chartBuckets, chartUnit } from "./sales-chart";
+import { chartBuckets, chartUnit } from "#app/domain/sales-chart";
 
 const utc = (iso: string) => Date.parse(iso);
 

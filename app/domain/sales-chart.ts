@@ -1,5 +1,11 @@
-import { monthStart, nextMonthStart, nextYearStart, weekStart, yearStart } from "./sales-period";
-import { studioInstant } from "./studio-time";
+import {
+  monthStart,
+  nextMonthStart,
+  nextYearStart,
+  weekStart,
+  yearStart,
+} from "#app/domain/sales-period";
+import { studioInstant } from "#app/domain/studio-time";
 
 /**
  * The revenue chart's bars: studio days, weeks (from Sunday), months or years, whichever

@@ -9,7 +9,7 @@ import {
   periodSlug,
   readPeriod,
   weekStart,
-} from "./sales-period";
+} from "#app/domain/sales-period";
 
 // Expectations are UTC instants, so they hold in any process zone (the suite runs under
 // TZ=UTC and TZ=Pacific/Auckland).

@@ -1,4 +1,4 @@
-import { addStudioDays, studioDateOf, studioInstant } from "./studio-time";
+import { addStudioDays, studioDateOf, studioInstant } from "#app/domain/studio-time";
 
 /**
  * The Sales tab's period (spec section 4, "Sales period filter", on payment date) as the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseService, SERVICE_MESSAGES } from "./services";
+import { parseService, SERVICE_MESSAGES } from "#app/domain/services";
 
 const valid = { name: " Video package ", description: "Two cameras", price: "150", duration: "" };
 

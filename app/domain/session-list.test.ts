@@ -12,8 +12,8 @@ import {
   splitSessions,
   statusLabel,
   statusTone,
-} from "./session-list";
-import { studioSession } from "./studio-time";
+} from "#app/domain/session-list";
+import { studioSession } from "#app/domain/studio-time";
 
 // Instants are written in UTC, so the expectations hold in any process zone (the suite runs
 // under TZ=UTC and TZ=Pacific/Auckland).

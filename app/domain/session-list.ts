@@ -1,7 +1,7 @@
-import type { BookingStatus } from "../../db/schema";
-import { formatStudioInstant } from "./booking-display";
-import { STATUS_LABELS } from "./booking-status";
-import { addStudioDays, studioDateOf, studioInstant } from "./studio-time";
+import type { BookingStatus } from "#db/schema";
+import { formatStudioInstant } from "#app/domain/booking-display";
+import { STATUS_LABELS } from "#app/domain/booking-status";
+import { addStudioDays, studioDateOf, studioInstant } from "#app/domain/studio-time";
 
 /**
  * My Sessions (spec section 2 "Client dashboard"): which list a session is in, in what order,

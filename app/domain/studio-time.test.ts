@@ -7,7 +7,7 @@ import {
   studioInstant,
   studioSession,
   studioTimeOf,
-} from "./studio-time";
+} from "#app/domain/studio-time";
 
 const utc = (iso: string) => Date.parse(iso);
 const HOUR = 60 * 60 * 1000;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { studioDateOf, studioTimeOf } from "./studio-time";
-import { studioWallTimes } from "./studio-wall-time";
+import { studioDateOf, studioTimeOf } from "#app/domain/studio-time";
+import { studioWallTimes } from "#app/domain/studio-wall-time";
 
 const utc = (iso: string) => Date.parse(iso);
 const MINUTE = 60_000;

@@ -1,5 +1,5 @@
 import { tzOffset } from "@date-fns/tz";
-import { STUDIO_TIME_ZONE } from "./studio-time";
+import { STUDIO_TIME_ZONE } from "#app/domain/studio-time";
 
 const MINUTE_MS = 60 * 1000;
 const HOUR_MS = 60 * MINUTE_MS;

@@ -11,7 +11,7 @@ import {
   supportTransitionMessage,
   supportTransitionProblem,
   supportUpdateSchema,
-} from "./support";
+} from "#app/domain/support";
 
 const valid = {
   issueType: "EQUIPMENT",

@@ -1,6 +1,6 @@
-import type { SUPPORT_STATUSES } from "../../db/schema";
-import { profileFields } from "./account";
-import { z } from "./zod";
+import type { SUPPORT_STATUSES } from "#db/schema";
+import { profileFields } from "#app/domain/account";
+import { z } from "#app/domain/zod";
 
 /**
  * A customer's technical-support request (spec section 3 "technical_assistance_requests",

@@ -8,13 +8,13 @@ import {
   emailOutbox,
   payments,
   users,
-} from "../../db/schema";
-import { db } from "../db.server";
-import type { BookingRequest } from "../domain/booking-form";
-import { studioInstant } from "../domain/studio-time";
-import type { BookingFilters } from "../domain/booking-filters";
-import type { RefundRequest } from "../services/payments/provider.server";
-import { PaymentServiceError } from "../services/payments/provider.server";
+} from "#db/schema";
+import { db } from "#app/db.server";
+import type { BookingRequest } from "#app/domain/booking-form";
+import { studioInstant } from "#app/domain/studio-time";
+import type { BookingFilters } from "#app/domain/booking-filters";
+import type { RefundRequest } from "#app/services/payments/provider.server";
+import { PaymentServiceError } from "#app/services/payments/provider.server";
 import {
   adminBookingsQuery,
   bulkChangeStatus,
@@ -23,10 +23,10 @@ import {
   SLOT_LOST_MESSAGE,
   WorkflowError,
   type WorkflowSettings,
-} from "./admin-bookings.server";
-import { type BookingSettings, createBooking, getBooking } from "./booking.server";
-import { recordPayment } from "./payment.server";
-import { toPublicUser } from "./user.server";
+} from "#app/models/admin-bookings.server";
+import { type BookingSettings, createBooking, getBooking } from "#app/models/booking.server";
+import { recordPayment } from "#app/models/payment.server";
+import { toPublicUser } from "#app/models/user.server";
 
 /**
  * The staff workflow against a real, freshly migrated SQLite file: history, e-mails, refunds

@@ -6,25 +6,25 @@ import {
   bookings,
   payments,
   users,
-} from "../../db/schema";
-import { db, isDatabaseBusyResponse, writeTransaction } from "../db.server";
-import { transitionProblem } from "../domain/admin-workflow";
-import { conflictsWith } from "../domain/availability";
-import type { BookingFilters } from "../domain/booking-filters";
-import { sessionCalendarAttachment } from "../services/calendar.server";
-import { bookingFilterWhere } from "../services/admin/booking-filters.server";
-import { type Page, pageWindow, toPage } from "../services/admin/pagination.server";
-import { enqueueEmail } from "../services/email/outbox.server";
-import { bookingConfirmedEmail } from "../services/email/templates.server";
-import { env } from "../services/env.server";
-import { PaymentServiceError } from "../services/payments/provider.server";
-import { getBooking, readBusyRanges } from "./booking.server";
+} from "#db/schema";
+import { db, isDatabaseBusyResponse, writeTransaction } from "#app/db.server";
+import { transitionProblem } from "#app/domain/admin-workflow";
+import { conflictsWith } from "#app/domain/availability";
+import type { BookingFilters } from "#app/domain/booking-filters";
+import { sessionCalendarAttachment } from "#app/services/calendar.server";
+import { bookingFilterWhere } from "#app/services/admin/booking-filters.server";
+import { type Page, pageWindow, toPage } from "#app/services/admin/pagination.server";
+import { enqueueEmail } from "#app/services/email/outbox.server";
+import { bookingConfirmedEmail } from "#app/services/email/templates.server";
+import { env } from "#app/services/env.server";
+import { PaymentServiceError } from "#app/services/payments/provider.server";
+import { getBooking, readBusyRanges } from "#app/models/booking.server";
 import {
   CancellationError,
   type CancellationSettings,
   cancelForStudio,
   configuredCancellationSettings,
-} from "./cancellation.server";
+} from "#app/models/cancellation.server";
 
 /**
  * The staff workflow (admin Bookings and Sessions tabs, PUT /api/admin/bookings/{id}): every

@@ -1,26 +1,30 @@
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { blockedTimes, emailOutbox, technicalAssistanceRequests, users } from "../../db/schema";
-import { db } from "../db.server";
-import { blockedTimeSchema } from "../domain/blocked-times";
-import type { BookingRequest } from "../domain/booking-form";
-import { studioInstant } from "../domain/studio-time";
-import { SUPPORT_UPDATE_MESSAGES } from "../domain/support";
-import { createBlockedTime, listBlockedTimesPage, removeBlockedTime } from "./blocked-time.server";
+import { blockedTimes, emailOutbox, technicalAssistanceRequests, users } from "#db/schema";
+import { db } from "#app/db.server";
+import { blockedTimeSchema } from "#app/domain/blocked-times";
+import type { BookingRequest } from "#app/domain/booking-form";
+import { studioInstant } from "#app/domain/studio-time";
+import { SUPPORT_UPDATE_MESSAGES } from "#app/domain/support";
+import {
+  createBlockedTime,
+  listBlockedTimesPage,
+  removeBlockedTime,
+} from "#app/models/blocked-time.server";
 import {
   type BookingSettings,
   createBooking,
   getAvailability,
   hasConflict,
-} from "./booking.server";
-import { getEmail, listEmailsPage, retryEmail } from "./email.server";
+} from "#app/models/booking.server";
+import { getEmail, listEmailsPage, retryEmail } from "#app/models/email.server";
 import {
   createSupportRequest,
   listSupportRequestsPage,
   SupportUpdateError,
   updateSupportRequest,
-} from "./support.server";
-import { toPublicUser } from "./user.server";
+} from "#app/models/support.server";
+import { toPublicUser } from "#app/models/user.server";
 
 /**
  * The admin's support, blocked-time and e-mail tools against a real, freshly migrated SQLite

@@ -1,9 +1,9 @@
 import { and, asc, desc, eq, gt, lt, lte, ne, or } from "drizzle-orm";
-import { blockedTimes, bookings } from "../../db/schema";
-import { db, writeTransaction } from "../db.server";
-import { BOOKING_LIMITS } from "../domain/availability";
-import type { BlockedTimeInput, BlockList } from "../domain/blocked-times";
-import { type Page, pageWindow, toPage } from "../services/admin/pagination.server";
+import { blockedTimes, bookings } from "#db/schema";
+import { db, writeTransaction } from "#app/db.server";
+import { BOOKING_LIMITS } from "#app/domain/availability";
+import type { BlockedTimeInput, BlockList } from "#app/domain/blocked-times";
+import { type Page, pageWindow, toPage } from "#app/services/admin/pagination.server";
 
 /**
  * Blocked times (product-decisions "Availability and holds"). The availability answer and the

@@ -1,8 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { bookingStatusCounts, bookings, users } from "../../db/schema";
-import { db } from "../db.server";
-import { studioSession } from "../domain/studio-time";
+import { bookingStatusCounts, bookings, users } from "#db/schema";
+import { db } from "#app/db.server";
+import { studioSession } from "#app/domain/studio-time";
 
 /**
  * booking_status_counts is kept by triggers (migration 0003): after any mix of inserts,

@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { bookings, coupons, emailOutbox, users } from "../../db/schema";
-import { db } from "../db.server";
-import type { BookingRequest } from "../domain/booking-form";
-import { studioInstant } from "../domain/studio-time";
+import { bookings, coupons, emailOutbox, users } from "#db/schema";
+import { db } from "#app/db.server";
+import type { BookingRequest } from "#app/domain/booking-form";
+import { studioInstant } from "#app/domain/studio-time";
 import {
   BookingError,
   type BookingSettings,
@@ -11,9 +11,9 @@ import {
   expireHolds,
   getActiveRetainer,
   HOLD_EXPIRED_REASON,
-} from "./booking.server";
-import { recordPayment } from "./payment.server";
-import { toPublicUser } from "./user.server";
+} from "#app/models/booking.server";
+import { recordPayment } from "#app/models/payment.server";
+import { toPublicUser } from "#app/models/user.server";
 
 /**
  * The booking model against a real, freshly migrated SQLite file: retainer purchase and

@@ -7,26 +7,26 @@ import {
   bookings,
   coupons,
   services,
-} from "../../db/schema";
-import { db, writeTransaction } from "../db.server";
-import { env } from "../services/env.server";
+} from "#db/schema";
+import { db, writeTransaction } from "#app/db.server";
+import { env } from "#app/services/env.server";
 import {
   BOOKING_LIMITS,
   type BusyRange,
   busyWindowFor,
   startProblem,
   startTimeOptions,
-} from "../domain/availability";
-import type { BookingRequest } from "../domain/booking-form";
-import { PAID_STATUSES } from "../domain/booking-status";
-import { couponProblem } from "../domain/coupons";
-import { isStakeholderAnswer, priceBooking, RETAINER_PACKAGE } from "../domain/pricing";
-import { type RetainerBalance, retainerHoursToDraw, retainerWindow } from "../domain/retainer";
-import { studioDateOf, studioSession } from "../domain/studio-time";
-import { enqueueEmail } from "../services/email/outbox.server";
-import { bookingReceivedEmail } from "../services/email/templates.server";
-import { couponTerms, findCoupon } from "./coupon.server";
-import type { PublicUser } from "./user.server";
+} from "#app/domain/availability";
+import type { BookingRequest } from "#app/domain/booking-form";
+import { PAID_STATUSES } from "#app/domain/booking-status";
+import { couponProblem } from "#app/domain/coupons";
+import { isStakeholderAnswer, priceBooking, RETAINER_PACKAGE } from "#app/domain/pricing";
+import { type RetainerBalance, retainerHoursToDraw, retainerWindow } from "#app/domain/retainer";
+import { studioDateOf, studioSession } from "#app/domain/studio-time";
+import { enqueueEmail } from "#app/services/email/outbox.server";
+import { bookingReceivedEmail } from "#app/services/email/templates.server";
+import { couponTerms, findCoupon } from "#app/models/coupon.server";
+import type { PublicUser } from "#app/models/user.server";
 
 /**
  * Bookings: availability, creation and holds. Every read-check-write runs in one IMMEDIATE

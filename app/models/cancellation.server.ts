@@ -1,27 +1,27 @@
 import { and, desc, eq, gt, ne, sql } from "drizzle-orm";
-import { type Booking, bookingHistory, bookings, payments } from "../../db/schema";
-import { db, writeTransaction } from "../db.server";
-import { transitionProblem } from "../domain/admin-workflow";
+import { type Booking, bookingHistory, bookings, payments } from "#db/schema";
+import { db, writeTransaction } from "#app/db.server";
+import { transitionProblem } from "#app/domain/admin-workflow";
 import {
   canCancel,
   type RefundQuote,
   refundQuote,
   studioRefundQuote,
-} from "../domain/cancellation";
-import { formatDollars } from "../domain/pricing";
-import { sessionCalendarAttachment } from "../services/calendar.server";
-import { enqueueEmail } from "../services/email/outbox.server";
-import { bookingCancelledEmail } from "../services/email/templates.server";
-import { env } from "../services/env.server";
-import { logError } from "../services/log.server";
-import { type PaymentProvider, paymentProvider } from "../services/payments/provider.server";
+} from "#app/domain/cancellation";
+import { formatDollars } from "#app/domain/pricing";
+import { sessionCalendarAttachment } from "#app/services/calendar.server";
+import { enqueueEmail } from "#app/services/email/outbox.server";
+import { bookingCancelledEmail } from "#app/services/email/templates.server";
+import { env } from "#app/services/env.server";
+import { logError } from "#app/services/log.server";
+import { type PaymentProvider, paymentProvider } from "#app/services/payments/provider.server";
 import {
   getBooking,
   getOwnBooking,
   releaseRetainerHours,
   releaseUnpaidBooking,
   type Tx,
-} from "./booking.server";
+} from "#app/models/booking.server";
 
 /**
  * Cancelling a session, by its customer (product-decisions "Cancel, refund, reschedule") or by

@@ -1,18 +1,18 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { bookings, bookingServices, services, users } from "../../db/schema";
-import { db } from "../db.server";
-import { parseCouponForm } from "../domain/coupons";
-import { studioSession } from "../domain/studio-time";
-import { PAGE_SIZE } from "../services/admin/pagination.server";
-import { listUsers, makeAdmin, setMembership } from "./admin-users.server";
+import { bookings, bookingServices, services, users } from "#db/schema";
+import { db } from "#app/db.server";
+import { parseCouponForm } from "#app/domain/coupons";
+import { studioSession } from "#app/domain/studio-time";
+import { PAGE_SIZE } from "#app/services/admin/pagination.server";
+import { listUsers, makeAdmin, setMembership } from "#app/models/admin-users.server";
 import {
   checkCoupon,
   createCoupon,
   DuplicateCouponError,
   listCoupons,
   setCouponActive,
-} from "./coupon.server";
+} from "#app/models/coupon.server";
 import {
   createService,
   deleteService,
@@ -20,7 +20,7 @@ import {
   listServicesPage,
   setServiceActive,
   updateService,
-} from "./service.server";
+} from "#app/models/service.server";
 
 /** The Users, Coupons and Services tabs' writes, against a real, freshly migrated SQLite file. */
 let counter = 0;

@@ -1,16 +1,16 @@
 import { desc, eq, sql } from "drizzle-orm";
-import { coupons } from "../../db/schema";
-import { db, isUniqueViolation, unlessBusy } from "../db.server";
+import { coupons } from "#db/schema";
+import { db, isUniqueViolation, unlessBusy } from "#app/db.server";
 import {
   COUPON_MESSAGES,
   couponProblem,
   duplicateCouponMessage,
   type NewCoupon,
   normalizeCouponCode,
-} from "../domain/coupons";
-import type { CouponTerms } from "../domain/pricing";
-import { studioDateOf } from "../domain/studio-time";
-import { type Page, pageWindow, toPage } from "../services/admin/pagination.server";
+} from "#app/domain/coupons";
+import type { CouponTerms } from "#app/domain/pricing";
+import { studioDateOf } from "#app/domain/studio-time";
+import { type Page, pageWindow, toPage } from "#app/services/admin/pagination.server";
 
 export type Coupon = typeof coupons.$inferSelect;
 type Reader = Pick<typeof db, "select">;

@@ -1,22 +1,26 @@
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { bookingHistory, bookings, coupons, emailOutbox, payments, users } from "../../db/schema";
-import { db } from "../db.server";
-import type { BookingRequest } from "../domain/booking-form";
-import { studioInstant } from "../domain/studio-time";
-import type { RefundRequest } from "../services/payments/provider.server";
-import { PaymentServiceError } from "../services/payments/provider.server";
+import { bookingHistory, bookings, coupons, emailOutbox, payments, users } from "#db/schema";
+import { db } from "#app/db.server";
+import type { BookingRequest } from "#app/domain/booking-form";
+import { studioInstant } from "#app/domain/studio-time";
+import type { RefundRequest } from "#app/services/payments/provider.server";
+import { PaymentServiceError } from "#app/services/payments/provider.server";
 import {
   type BookingSettings,
   createBooking,
   getActiveRetainer,
   getBooking,
-} from "./booking.server";
-import { type CancellationSettings, cancelOwnBooking, paidFor } from "./cancellation.server";
-import { recordPayment } from "./payment.server";
-import { queueSessionReminders } from "./reminders.server";
-import { RescheduleError, rescheduleOwnBooking } from "./reschedule.server";
-import { toPublicUser } from "./user.server";
+} from "#app/models/booking.server";
+import {
+  type CancellationSettings,
+  cancelOwnBooking,
+  paidFor,
+} from "#app/models/cancellation.server";
+import { recordPayment } from "#app/models/payment.server";
+import { queueSessionReminders } from "#app/models/reminders.server";
+import { RescheduleError, rescheduleOwnBooking } from "#app/models/reschedule.server";
+import { toPublicUser } from "#app/models/user.server";
 
 /**
  * A customer cancelling (with refunds), rescheduling, and the reminders, against a real,

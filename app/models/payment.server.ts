@@ -5,12 +5,12 @@ import {
   bookings,
   payments,
   processedPaymentEvents,
-} from "../../db/schema";
-import { db, writeTransaction } from "../db.server";
-import { busyWindowFor, conflictsWith } from "../domain/availability";
-import { enqueueEmail } from "../services/email/outbox.server";
-import { paymentReceivedEmail } from "../services/email/templates.server";
-import { HOLD_EXPIRED_REASON, readBusyRanges, type Tx } from "./booking.server";
+} from "#db/schema";
+import { db, writeTransaction } from "#app/db.server";
+import { busyWindowFor, conflictsWith } from "#app/domain/availability";
+import { enqueueEmail } from "#app/services/email/outbox.server";
+import { paymentReceivedEmail } from "#app/services/email/templates.server";
+import { HOLD_EXPIRED_REASON, readBusyRanges, type Tx } from "#app/models/booking.server";
 
 /**
  * Fulfilment: a provider says a booking was paid. Idempotent by construction: the payment's

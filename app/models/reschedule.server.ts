@@ -1,20 +1,20 @@
 import { and, eq } from "drizzle-orm";
-import { type Booking, bookingHistory, bookings } from "../../db/schema";
-import { writeTransaction } from "../db.server";
-import { ADVANCE_NOTICE_MESSAGE, busyWindowFor, startProblem } from "../domain/availability";
-import { canReschedule, RESCHEDULABLE_STATUSES } from "../domain/cancellation";
-import { retainerCovers } from "../domain/retainer";
-import { studioSession } from "../domain/studio-time";
-import { sessionCalendarAttachment } from "../services/calendar.server";
-import { enqueueEmail } from "../services/email/outbox.server";
-import { bookingRescheduledEmail, formatSessionTime } from "../services/email/templates.server";
+import { type Booking, bookingHistory, bookings } from "#db/schema";
+import { writeTransaction } from "#app/db.server";
+import { ADVANCE_NOTICE_MESSAGE, busyWindowFor, startProblem } from "#app/domain/availability";
+import { canReschedule, RESCHEDULABLE_STATUSES } from "#app/domain/cancellation";
+import { retainerCovers } from "#app/domain/retainer";
+import { studioSession } from "#app/domain/studio-time";
+import { sessionCalendarAttachment } from "#app/services/calendar.server";
+import { enqueueEmail } from "#app/services/email/outbox.server";
+import { bookingRescheduledEmail, formatSessionTime } from "#app/services/email/templates.server";
 import {
   type BookingSettings,
   configuredBookingSettings,
   getBooking,
   readBusyRanges,
   SLOT_TAKEN_MESSAGE,
-} from "./booking.server";
+} from "#app/models/booking.server";
 
 /**
  * A customer moving their own session (product-decisions "Cancel, refund, reschedule"): at

@@ -1,12 +1,12 @@
 import { and, eq, gte, lt, sql } from "drizzle-orm";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { bookings, payments, salesRollup, users } from "../../db/schema";
-import { db } from "../db.server";
-import { BLOCK_LEVELS } from "../domain/rollup-blocks";
-import { type PeriodChoice, periodRange } from "../domain/sales-period";
-import { studioInstant, studioSession } from "../domain/studio-time";
-import { listSales, salesAfter, salesChart, salesTotals } from "./sales.server";
+import { bookings, payments, salesRollup, users } from "#db/schema";
+import { db } from "#app/db.server";
+import { BLOCK_LEVELS } from "#app/domain/rollup-blocks";
+import { type PeriodChoice, periodRange } from "#app/domain/sales-period";
+import { studioInstant, studioSession } from "#app/domain/studio-time";
+import { listSales, salesAfter, salesChart, salesTotals } from "#app/models/sales.server";
 
 /**
  * Sales figures against a real, freshly migrated SQLite file: the rollup kept by migration

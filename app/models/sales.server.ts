@@ -1,12 +1,12 @@
 import { and, asc, desc, eq, gte, lt, lte, or, type SQL, sql } from "drizzle-orm";
-import { bookings, type CustomerType, payments, salesRollup } from "../../db/schema";
-import { db } from "../db.server";
-import { clientName, customerTypeOf } from "../domain/customer-type";
-import { BLOCK_LEVELS, BLOCK_MS, blockRuns } from "../domain/rollup-blocks";
-import { type ChartBucket, type ChartUnit, chartBuckets } from "../domain/sales-chart";
-import { type PeriodChoice, type PeriodRange, periodDays } from "../domain/sales-period";
-import { addStudioDays, studioDateOf } from "../domain/studio-time";
-import { type Page, pageWindow, toPage } from "../services/admin/pagination.server";
+import { bookings, type CustomerType, payments, salesRollup } from "#db/schema";
+import { db } from "#app/db.server";
+import { clientName, customerTypeOf } from "#app/domain/customer-type";
+import { BLOCK_LEVELS, BLOCK_MS, blockRuns } from "#app/domain/rollup-blocks";
+import { type ChartBucket, type ChartUnit, chartBuckets } from "#app/domain/sales-chart";
+import { type PeriodChoice, type PeriodRange, periodDays } from "#app/domain/sales-period";
+import { addStudioDays, studioDateOf } from "#app/domain/studio-time";
+import { type Page, pageWindow, toPage } from "#app/services/admin/pagination.server";
 
 /**
  * Sales figures (spec section 2 "Sales tab", product-decisions "Admin"): totals net of refunds

@@ -1,6 +1,6 @@
 import { and, desc, eq, sql } from "drizzle-orm";
-import { bookings, technicalAssistanceRequests, users } from "../../db/schema";
-import { db, writeTransaction } from "../db.server";
+import { bookings, technicalAssistanceRequests, users } from "#db/schema";
+import { db, writeTransaction } from "#app/db.server";
 import {
   ISSUE_TYPES,
   type IssueType,
@@ -10,10 +10,10 @@ import {
   supportTransitionMessage,
   supportTransitionProblem,
   SUPPORT_UPDATE_MESSAGES,
-} from "../domain/support";
-import { type Page, pageWindow, toPage } from "../services/admin/pagination.server";
-import { enqueueEmail } from "../services/email/outbox.server";
-import { supportResolvedEmail } from "../services/email/templates.server";
+} from "#app/domain/support";
+import { type Page, pageWindow, toPage } from "#app/services/admin/pagination.server";
+import { enqueueEmail } from "#app/services/email/outbox.server";
+import { supportResolvedEmail } from "#app/services/email/templates.server";
 
 /**
  * Technical-support requests of customers (spec section 3, product-decisions "Support and

@@ -1,16 +1,20 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, useActionData, useNavigation, useSearchParams } from "react-router";
-import { Field, ErrorList } from "../components/ui/field";
-import { type FormReply, useSchemaForm } from "../components/ui/use-schema-form";
-import { loginSchema, registerFormSchema } from "../domain/account";
-import { createUser, UsernameTakenError } from "../models/user.server";
-import { authenticator, InvalidCredentialsError, requireAnonymous } from "../services/auth.server";
-import { readForm } from "../services/form.server";
-import { takeAttempt, tooManyAttemptsMessage } from "../services/rate-limit.server";
-import { clientAddressContext } from "../services/request-context.server";
-import { createUserSession } from "../services/session.server";
-import { dataWithError, redirectWithSuccess } from "../services/toast.server";
+import { Field, ErrorList } from "#app/components/ui/field";
+import { type FormReply, useSchemaForm } from "#app/components/ui/use-schema-form";
+import { loginSchema, registerFormSchema } from "#app/domain/account";
+import { createUser, UsernameTakenError } from "#app/models/user.server";
+import {
+  authenticator,
+  InvalidCredentialsError,
+  requireAnonymous,
+} from "#app/services/auth.server";
+import { readForm } from "#app/services/form.server";
+import { takeAttempt, tooManyAttemptsMessage } from "#app/services/rate-limit.server";
+import { clientAddressContext } from "#app/services/request-context.server";
+import { createUserSession } from "#app/services/session.server";
+import { dataWithError, redirectWithSuccess } from "#app/services/toast.server";
 import type { Route } from "./+types/auth";
 
 /** Bots fill every field; people never see this one. */

@@ -1,9 +1,9 @@
 import { Link, redirect } from "react-router";
-import { PaymentForm } from "../components/booking/card-form";
-import { PriceLine, PriceTotal } from "../components/booking/price-lines";
-import { formatDollars } from "../domain/pricing";
-import { checkoutAction, loadCheckout } from "../services/payments/checkout.server";
-import { requireOwnBooking } from "../services/own-booking.server";
+import { PaymentForm } from "#app/components/booking/card-form";
+import { PriceLine, PriceTotal } from "#app/components/booking/price-lines";
+import { formatDollars } from "#app/domain/pricing";
+import { checkoutAction, loadCheckout } from "#app/services/payments/checkout.server";
+import { requireOwnBooking } from "#app/services/own-booking.server";
 import type { Route } from "./+types/checkout";
 
 /**

@@ -1,20 +1,20 @@
 import { data, Form, Link, useNavigation } from "react-router";
-import { RouteDialog } from "../components/ui/route-dialog";
-import { HydratedField } from "../components/ui/hydrated-field";
-import { sessionDate, sessionTimeRange } from "../domain/booking-display";
-import type { RefundQuote } from "../domain/cancellation";
-import { formatDollars } from "../domain/pricing";
+import { RouteDialog } from "#app/components/ui/route-dialog";
+import { HydratedField } from "#app/components/ui/hydrated-field";
+import { sessionDate, sessionTimeRange } from "#app/domain/booking-display";
+import type { RefundQuote } from "#app/domain/cancellation";
+import { formatDollars } from "#app/domain/pricing";
 import {
   CancellationError,
   cancellationQuote,
   cancelOwnBooking,
   cancelProblem,
-} from "../models/cancellation.server";
-import { requireOwnBooking } from "../services/own-booking.server";
-import { env } from "../services/env.server";
-import { readForm } from "../services/form.server";
-import { PaymentServiceError } from "../services/payments/provider.server";
-import { redirectWithSuccess, replyWithToast } from "../services/toast.server";
+} from "#app/models/cancellation.server";
+import { requireOwnBooking } from "#app/services/own-booking.server";
+import { env } from "#app/services/env.server";
+import { readForm } from "#app/services/form.server";
+import { PaymentServiceError } from "#app/services/payments/provider.server";
+import { redirectWithSuccess, replyWithToast } from "#app/services/toast.server";
 import type { Route } from "./+types/dashboard.sessions.$id.cancel";
 
 /**

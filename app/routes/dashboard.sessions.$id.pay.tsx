@@ -1,10 +1,10 @@
 import { Link } from "react-router";
-import { PaymentForm } from "../components/booking/card-form";
-import { RouteDialog } from "../components/ui/route-dialog";
-import { formatDollars } from "../domain/pricing";
-import { checkoutAction, loadCheckout } from "../services/payments/checkout.server";
-import { requireOwnBooking } from "../services/own-booking.server";
-import { redirectWithSuccess } from "../services/toast.server";
+import { PaymentForm } from "#app/components/booking/card-form";
+import { RouteDialog } from "#app/components/ui/route-dialog";
+import { formatDollars } from "#app/domain/pricing";
+import { checkoutAction, loadCheckout } from "#app/services/payments/checkout.server";
+import { requireOwnBooking } from "#app/services/own-booking.server";
+import { redirectWithSuccess } from "#app/services/toast.server";
 import type { Route } from "./+types/dashboard.sessions.$id.pay";
 
 const CLOSE_TO = "/dashboard?tab=bookings";

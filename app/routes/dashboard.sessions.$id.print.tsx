@@ -1,8 +1,8 @@
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
-import { SessionDetailsBody } from "../components/dashboard/session-details";
-import { sessionDetails } from "../services/dashboard/session-details.server";
-import { requireOwnBooking } from "../services/own-booking.server";
+import { SessionDetailsBody } from "#app/components/dashboard/session-details";
+import { sessionDetails } from "#app/services/dashboard/session-details.server";
+import { requireOwnBooking } from "#app/services/own-booking.server";
 import type { Route } from "./+types/dashboard.sessions.$id.print";
 
 /**

@@ -2,25 +2,25 @@ import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useMemo } from "react";
 import { data, Form, Link, useNavigation, useSubmit } from "react-router";
-import { StartTimeSelect } from "../components/booking/start-time-select";
-import { ErrorList, FormErrors } from "../components/ui/field";
-import { HydratedField } from "../components/ui/hydrated-field";
-import { RouteDialog } from "../components/ui/route-dialog";
-import { useSchemaForm } from "../components/ui/use-schema-form";
-import { isDatabaseBusyResponse } from "../db.server";
-import { earliestBookableDate } from "../domain/availability";
-import { sessionDate, sessionTimeRange } from "../domain/booking-display";
-import { quoteQuerySchema, rescheduleSchema } from "../domain/booking-form";
-import { getAvailability } from "../models/booking.server";
+import { StartTimeSelect } from "#app/components/booking/start-time-select";
+import { ErrorList, FormErrors } from "#app/components/ui/field";
+import { HydratedField } from "#app/components/ui/hydrated-field";
+import { RouteDialog } from "#app/components/ui/route-dialog";
+import { useSchemaForm } from "#app/components/ui/use-schema-form";
+import { isDatabaseBusyResponse } from "#app/db.server";
+import { earliestBookableDate } from "#app/domain/availability";
+import { sessionDate, sessionTimeRange } from "#app/domain/booking-display";
+import { quoteQuerySchema, rescheduleSchema } from "#app/domain/booking-form";
+import { getAvailability } from "#app/models/booking.server";
 import {
   RescheduleError,
   rescheduleOwnBooking,
   rescheduleProblem,
-} from "../models/reschedule.server";
-import { requireOwnBooking } from "../services/own-booking.server";
-import { env } from "../services/env.server";
-import { readForm } from "../services/form.server";
-import { redirectWithSuccess, replyWithToast } from "../services/toast.server";
+} from "#app/models/reschedule.server";
+import { requireOwnBooking } from "#app/services/own-booking.server";
+import { env } from "#app/services/env.server";
+import { readForm } from "#app/services/form.server";
+import { redirectWithSuccess, replyWithToast } from "#app/services/toast.server";
 import type { Route } from "./+types/dashboard.sessions.$id.reschedule";
 
 /**

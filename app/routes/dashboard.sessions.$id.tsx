@@ -1,9 +1,9 @@
 import { Link, useSearchParams } from "react-router";
-import { SessionDetailsBody } from "../components/dashboard/session-details";
-import { RouteDialog } from "../components/ui/route-dialog";
-import { sessionListParam } from "../domain/session-list";
-import { sessionDetails } from "../services/dashboard/session-details.server";
-import { requireOwnBooking } from "../services/own-booking.server";
+import { SessionDetailsBody } from "#app/components/dashboard/session-details";
+import { RouteDialog } from "#app/components/ui/route-dialog";
+import { sessionListParam } from "#app/domain/session-list";
+import { sessionDetails } from "#app/services/dashboard/session-details.server";
+import { requireOwnBooking } from "#app/services/own-booking.server";
 import type { Route } from "./+types/dashboard.sessions.$id";
 
 /** Session Details (spec section 2): one of the customer's own sessions, over the dashboard. */

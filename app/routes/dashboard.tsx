@@ -1,20 +1,20 @@
 import { Outlet, type ShouldRevalidateFunctionArgs } from "react-router";
-import { PaidDialog } from "../components/dashboard/paid-dialog";
-import { LandingPage } from "../components/landing/landing-page";
-import { requireUser } from "../services/auth.server";
-import { loadBookingForm } from "../services/booking-form.server";
+import { PaidDialog } from "#app/components/dashboard/paid-dialog";
+import { LandingPage } from "#app/components/landing/landing-page";
+import { requireUser } from "#app/services/auth.server";
+import { loadBookingForm } from "#app/services/booking-form.server";
 import {
   dashboardAction,
   dashboardTab,
   loadDashboard,
-} from "../services/dashboard/dashboard.server";
-import { paidConfirmation } from "../services/dashboard/sessions.server";
+} from "#app/services/dashboard/dashboard.server";
+import { paidConfirmation } from "#app/services/dashboard/sessions.server";
 import type { Route } from "./+types/dashboard";
 
 // The dashboard section is its own chunk (visitors of / never load it). This page always
 // shows it: fetching it as soon as the route's code runs lets hydration find it ready, instead
 // of a tab clicked early swapping the server's HTML for the loading text.
-if (typeof document !== "undefined") void import("../components/landing/dashboard-section");
+if (typeof document !== "undefined") void import("#app/components/landing/dashboard-section");
 
 /**
  * /dashboard is the landing page opened on its dashboard section. The section is rendered

@@ -1,8 +1,12 @@
-import { BookedDialog } from "../components/booking/booked-dialog";
-import { LandingPage } from "../components/landing/landing-page";
-import { getUser } from "../services/auth.server";
-import { bookedDialog, bookingFormAction, loadBookingForm } from "../services/booking-form.server";
-import { loadDashboard } from "../services/dashboard/dashboard.server";
+import { BookedDialog } from "#app/components/booking/booked-dialog";
+import { LandingPage } from "#app/components/landing/landing-page";
+import { getUser } from "#app/services/auth.server";
+import {
+  bookedDialog,
+  bookingFormAction,
+  loadBookingForm,
+} from "#app/services/booking-form.server";
+import { loadDashboard } from "#app/services/dashboard/dashboard.server";
 import type { Route } from "./+types/home";
 
 export async function loader({ request }: Route.LoaderArgs) {

@@ -1,6 +1,6 @@
 import { useEffect, useState, useSyncExternalStore } from "react";
 import { Link } from "react-router";
-import { SUPPORT_FORM_URL } from "../components/chat/help-link";
+import { SUPPORT_FORM_URL } from "#app/components/chat/help-link";
 import {
   type MessengerStatus,
   messengerStatus,
@@ -8,10 +8,10 @@ import {
   serverMessengerStatus,
   showMessenger,
   subscribeMessenger,
-} from "../components/chat/messenger";
-import { getUser } from "../services/auth.server";
-import { publicEnv } from "../services/env.server";
-import { chatUser } from "../services/chat.server";
+} from "#app/components/chat/messenger";
+import { getUser } from "#app/services/auth.server";
+import { publicEnv } from "#app/services/env.server";
+import { chatUser } from "#app/services/chat.server";
 import type { Route } from "./+types/intercom-test";
 
 /**

@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { NotFound } from "../components/not-found";
+import { NotFound } from "#app/components/not-found";
 
 /** Catch-all: every unknown path answers 404 with the not-found screen. */
 export function loader() {

@@ -2,9 +2,9 @@ import { redirect } from "react-router";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { loginSchema } from "../domain/account";
-import { getUserById, type PublicUser, toPublicUser, verifyLogin } from "../models/user.server";
-import { getSessionUserId } from "./session.server";
+import { loginSchema } from "#app/domain/account";
+import { getUserById, type PublicUser, toPublicUser, verifyLogin } from "#app/models/user.server";
+import { getSessionUserId } from "#app/services/session.server";
 
 export class InvalidCredentialsError extends Error {
   constructor() {

@@ -1,9 +1,9 @@
-import { type DB, isDatabaseBusyResponse } from "../db.server";
-import { expireHolds } from "../models/booking.server";
-import { queueSessionReminders } from "../models/reminders.server";
-import { env } from "./env.server";
-import { startEmailDelivery } from "./email/outbox.server";
-import { logError } from "./log.server";
+import { type DB, isDatabaseBusyResponse } from "#app/db.server";
+import { expireHolds } from "#app/models/booking.server";
+import { queueSessionReminders } from "#app/models/reminders.server";
+import { env } from "#app/services/env.server";
+import { startEmailDelivery } from "#app/services/email/outbox.server";
+import { logError } from "#app/services/log.server";
 
 const SWEEP_MS = 60_000;
 

@@ -1,11 +1,11 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { BookingFormData, BookingFormReply } from "../components/booking/types";
-import { isDatabaseBusyResponse } from "../db.server";
-import { BOOKING_LIMITS, earliestBookableDate } from "../domain/availability";
-import { bookingFormSchema, quoteQuerySchema } from "../domain/booking-form";
-import { COUPON_MESSAGES } from "../domain/coupons";
-import { couponAppliedMessage, formatDollars } from "../domain/pricing";
-import { z } from "../domain/zod";
+import type { BookingFormData, BookingFormReply } from "#app/components/booking/types";
+import { isDatabaseBusyResponse } from "#app/db.server";
+import { BOOKING_LIMITS, earliestBookableDate } from "#app/domain/availability";
+import { bookingFormSchema, quoteQuerySchema } from "#app/domain/booking-form";
+import { COUPON_MESSAGES } from "#app/domain/coupons";
+import { couponAppliedMessage, formatDollars } from "#app/domain/pricing";
+import { z } from "#app/domain/zod";
 import {
   BookingError,
   createBooking,
@@ -13,14 +13,14 @@ import {
   getActiveRetainer,
   getOwnBooking,
   SLOT_TAKEN_MESSAGE,
-} from "../models/booking.server";
-import { checkCoupon, toCouponSummary } from "../models/coupon.server";
-import { listServices } from "../models/service.server";
-import type { PublicUser } from "../models/user.server";
-import { env } from "./env.server";
-import { readForm } from "./form.server";
+} from "#app/models/booking.server";
+import { checkCoupon, toCouponSummary } from "#app/models/coupon.server";
+import { listServices } from "#app/models/service.server";
+import type { PublicUser } from "#app/models/user.server";
+import { env } from "#app/services/env.server";
+import { readForm } from "#app/services/form.server";
 import type { RouterContextProvider } from "react-router";
-import { redirectWithError, redirectWithSuccess, replyWithToast } from "./toast.server";
+import { redirectWithError, redirectWithSuccess, replyWithToast } from "#app/services/toast.server";
 
 /**
  * The booking form on the landing page (spec section 2 "Booking section", section 4 "Booking

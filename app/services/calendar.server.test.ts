@@ -1,8 +1,12 @@
 import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
-import type { Booking } from "../../db/schema";
-import { studioSession } from "../domain/studio-time";
-import { sessionCalendar, sessionCalendarFilename, STUDIO_ADDRESS } from "./calendar.server";
+import type { Booking } from "#db/schema";
+import { studioSession } from "#app/domain/studio-time";
+import {
+  sessionCalendar,
+  sessionCalendarFilename,
+  STUDIO_ADDRESS,
+} from "#app/services/calendar.server";
 
 // The instants are the booking's own, so the expectations hold in any process zone.
 function booking(overrides: Partial<Booking> = {}): Booking {

@@ -1,10 +1,10 @@
 import ical, { ICalCalendarMethod, ICalEventStatus } from "ical-generator";
-import type { Booking } from "../../db/schema";
-import { sessionDate, sessionTimeRange } from "../domain/booking-display";
-import { formatDollars } from "../domain/pricing";
-import { guestsLabel, hoursLabel, statusLabel } from "../domain/session-list";
-import { STUDIO } from "../components/landing/studio";
-import type { EmailAttachment } from "./email/outbox.server";
+import type { Booking } from "#db/schema";
+import { sessionDate, sessionTimeRange } from "#app/domain/booking-display";
+import { formatDollars } from "#app/domain/pricing";
+import { guestsLabel, hoursLabel, statusLabel } from "#app/domain/session-list";
+import { STUDIO } from "#app/components/landing/studio";
+import type { EmailAttachment } from "#app/services/email/outbox.server";
 
 /**
  * A session as an iCalendar file (product-decisions "Download Details"; the confirmation

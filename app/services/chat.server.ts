@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
-import type { PublicUser } from "../models/user.server";
-import { env } from "./env.server";
+import type { PublicUser } from "#app/models/user.server";
+import { env } from "#app/services/env.server";
 
 /**
  * Who the chat widget is started for (spec section 1: the user id and username), with

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseEnv } from "./env.server";
+import { parseEnv } from "#app/services/env.server";
 
 const secret = "x".repeat(32);
 

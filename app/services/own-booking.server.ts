@@ -1,7 +1,7 @@
 import { data } from "react-router";
-import { parseId } from "../domain/ids";
-import { expireHolds, getOwnBooking } from "../models/booking.server";
-import { requireUser } from "./auth.server";
+import { parseId } from "#app/domain/ids";
+import { expireHolds, getOwnBooking } from "#app/models/booking.server";
+import { requireUser } from "#app/services/auth.server";
 
 /**
  * The signed-in customer and their booking `:id` (pages: checkout, Session Details, Pay

@@ -1,5 +1,5 @@
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
-import { env } from "./env.server";
+import { env } from "#app/services/env.server";
 
 /**
  * Limits on the account endpoints. Login and registration are limited per client: the key is

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contentSecurityPolicy, INTERCOM_SOURCES } from "./security.server";
+import { contentSecurityPolicy, INTERCOM_SOURCES } from "#app/services/security.server";
 
 const NONCE = "bm9uY2Utb2YtdGhpcy1yZXF1ZXN0";
 const base = { PAYMENT_PROVIDER: "sandbox", NODE_ENV: "production" } as const;

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { data, type MiddlewareFunction } from "react-router";
-import { env } from "./env.server";
-import { nonceContext } from "./request-context.server";
-import { sessionCookie } from "./session.server";
+import { env } from "#app/services/env.server";
+import { nonceContext } from "#app/services/request-context.server";
+import { sessionCookie } from "#app/services/session.server";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 

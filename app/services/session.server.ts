@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, gt, lt, sql } from "drizzle-orm";
 import { createCookie } from "react-router";
-import { sessions } from "../../db/schema";
-import { db, type Tx, unlessBusy, writeTransaction } from "../db.server";
-import { env } from "./env.server";
+import { sessions } from "#db/schema";
+import { db, type Tx, unlessBusy, writeTransaction } from "#app/db.server";
+import { env } from "#app/services/env.server";
 
 const MAX_AGE_MS = env.SESSION_MAX_AGE_DAYS * 24 * 60 * 60 * 1000;
 

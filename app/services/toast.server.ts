@@ -1,7 +1,7 @@
 import { data, type RouterContextProvider } from "react-router";
 import { dataWithError, dataWithSuccess, getToast, setToastCookieOptions } from "remix-toast";
-import { env } from "./env.server";
-import { inlineToastContext } from "./request-context.server";
+import { env } from "#app/services/env.server";
+import { inlineToastContext } from "#app/services/request-context.server";
 
 // The toast flash cookie is signed with our secret, not the library's default.
 setToastCookieOptions({

@@ -12,8 +12,8 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import Database from "better-sqlite3";
-import { BOOKING_LIMITS, busyWindowFor } from "../../app/domain/availability";
-import { studioSession } from "../../app/domain/studio-time";
+import { BOOKING_LIMITS, busyWindowFor } from "#app/domain/availability";
+import { studioSession } from "#app/domain/studio-time";
 
 const port = Number(process.env.BARE_PORT);
 const dbPath = process.env.DATABASE_PATH ?? "";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
-import { CHROMIUM_LAUNCH_OPTIONS } from "../../tests/e2e/env";
+import { CHROMIUM_LAUNCH_OPTIONS } from "#tests/e2e/env";
 
 /**
  * Lighthouse 12 with its default config (the mobile preset: a mid-range phone on slow 4G,

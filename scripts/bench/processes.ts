@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { PROJECT_ROOT } from "../../tests/e2e/env";
-import { collectOutput, freePort, waitUntilHealthy } from "../../tests/setup/server";
+import { PROJECT_ROOT } from "#tests/e2e/env";
+import { collectOutput, freePort, waitUntilHealthy } from "#tests/setup/server";
 
 /** The processes the bench measures: the production app and the bare baseline. */
 export type BenchProcess = {

@@ -1,6 +1,6 @@
 import Database from "better-sqlite3";
-import type { BookingStatus } from "../../db/schema";
-import { addStudioDays, studioDateOf, studioSession } from "../../app/domain/studio-time";
+import type { BookingStatus } from "#db/schema";
+import { addStudioDays, studioDateOf, studioSession } from "#app/domain/studio-time";
 
 /**
  * Fills a database the app has already migrated with `count` bookings like a real studio's

@@ -1,4 +1,4 @@
-import { expect, expectNoAxeViolations, login, test } from "./fixtures";
+import { expect, expectNoAxeViolations, login, test } from "#tests/e2e/fixtures";
 
 /** axe with the WCAG 2.2 AA rule set on every page, signed out, signed in and as admin. */
 test.describe("accessibility (axe, WCAG 2.2 AA)", () => {

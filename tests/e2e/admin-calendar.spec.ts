@@ -1,5 +1,5 @@
 import type { ConsoleMessage, Page, Request } from "@playwright/test";
-import { adminDay, insertSession } from "./admin-data";
+import { adminDay, insertSession } from "#tests/e2e/admin-data";
 import {
   addDays,
   createUser,
@@ -10,7 +10,7 @@ import {
   studioToday,
   type TestUser,
   test,
-} from "./fixtures";
+} from "#tests/e2e/fixtures";
 
 /**
  * The admin bookings calendar (spec section 2 "Calendar"): Schedule-X with JavaScript, a list

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { adminDay, insertSession } from "./admin-data";
+import { adminDay, insertSession } from "#tests/e2e/admin-data";
 import {
   createService,
   createUser,
@@ -9,7 +9,7 @@ import {
   login,
   test,
   toast,
-} from "./fixtures";
+} from "#tests/e2e/fixtures";
 
 /**
  * The Users, Coupons and Services tabs (spec sections 2, 4, 5 and 8), with JavaScript on and

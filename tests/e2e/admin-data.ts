@@ -1,7 +1,7 @@
 import type { TestInfo } from "@playwright/test";
-import type { BookingStatus } from "../../db/schema";
-import { studioSession } from "../../app/domain/studio-time";
-import { addDays, db, jsOn, studioToday, type TestUser } from "./fixtures";
+import type { BookingStatus } from "#db/schema";
+import { studioSession } from "#app/domain/studio-time";
+import { addDays, db, jsOn, studioToday, type TestUser } from "#tests/e2e/fixtures";
 
 /**
  * Data for the admin journeys, written straight into the server's SQLite file. The browser

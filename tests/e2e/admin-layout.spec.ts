@@ -1,4 +1,4 @@
-import { expect, login, test } from "./fixtures";
+import { expect, login, test } from "#tests/e2e/fixtures";
 
 const TABS = ["Bookings", "Sessions", "Sales", "Users", "Coupons", "Services", "Support"];
 const TOOLS = ["Blocked times", "Emails"];

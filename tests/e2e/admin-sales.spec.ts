@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { Page, TestInfo } from "@playwright/test";
-import { studioInstant } from "../../app/domain/studio-time";
-import { adminDay } from "./admin-data";
+import { studioInstant } from "#app/domain/studio-time";
+import { adminDay } from "#tests/e2e/admin-data";
 import {
   createUser,
   db,
@@ -12,7 +12,7 @@ import {
   type TestUser,
   test,
   toast,
-} from "./fixtures";
+} from "#tests/e2e/fixtures";
 
 /**
  * The Sales tab (spec section 2 "Sales tab", product-decisions "Admin"): a custom range shows

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { studioInstant } from "../../app/domain/studio-time";
-import { adminDay, insertSession } from "./admin-data";
+import { studioInstant } from "#app/domain/studio-time";
+import { adminDay, insertSession } from "#tests/e2e/admin-data";
 import {
   createUser,
   db,
@@ -12,7 +12,7 @@ import {
   type TestUser,
   test,
   toast,
-} from "./fixtures";
+} from "#tests/e2e/fixtures";
 
 /**
  * The admin's Support tab, the Emails page and blocked times (product-decisions "Support and

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { adminDay, insertSession } from "./admin-data";
+import { adminDay, insertSession } from "#tests/e2e/admin-data";
 import {
   createUser,
   db,
@@ -10,7 +10,7 @@ import {
   type TestUser,
   test,
   toast,
-} from "./fixtures";
+} from "#tests/e2e/fixtures";
 
 /**
  * The session workflow (spec sections 2 and 4, product-decisions "Admin"): staff move a

@@ -1,5 +1,5 @@
 import type { Locator, Page, TestInfo } from "@playwright/test";
-import { studioSession } from "../../app/domain/studio-time";
+import { studioSession } from "#app/domain/studio-time";
 import {
   createCoupon,
   createService,
@@ -15,7 +15,7 @@ import {
   addDays,
   jsOn,
   studioToday,
-} from "./fixtures";
+} from "#tests/e2e/fixtures";
 
 /**
  * The booking journeys of spec sections 2, 4, 5 and 8 and product-decisions "Payment",

@@ -1,5 +1,5 @@
 import type { Page, TestInfo } from "@playwright/test";
-import { studioSession } from "../../app/domain/studio-time";
+import { studioSession } from "#app/domain/studio-time";
 import {
   createUser,
   db,
@@ -12,7 +12,7 @@ import {
   addDays,
   jsOn,
   studioToday,
-} from "./fixtures";
+} from "#tests/e2e/fixtures";
 
 /**
  * Cancelling with the refund shown first (early: in full; late: the fee kept) and moving a

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { Locator, Page, TestInfo } from "@playwright/test";
 import ICAL from "ical.js";
-import { studioSession } from "../../app/domain/studio-time";
+import { studioSession } from "#app/domain/studio-time";
 import {
   createUser,
   db,
@@ -14,7 +14,7 @@ import {
   addDays,
   jsOn,
   studioToday,
-} from "./fixtures";
+} from "#tests/e2e/fixtures";
 
 /**
  * The customer's own space (spec section 2 "Client dashboard", product-decisions "Cancel,

@@ -3,7 +3,7 @@ import axe from "axe-core";
 import { hash } from "@node-rs/argon2";
 import { test as base, expect, type Page, type TestInfo } from "@playwright/test";
 import Database from "better-sqlite3";
-import { E2E_DATABASE_PATH } from "./env";
+import { E2E_DATABASE_PATH } from "#tests/e2e/env";
 
 /**
  * Shared helpers of the browser suite: users written straight into the server's SQLite file

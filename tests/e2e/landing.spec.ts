@@ -1,5 +1,5 @@
 import { expect, type Page } from "@playwright/test";
-import { test } from "./fixtures";
+import { test } from "#tests/e2e/fixtures";
 
 const SECTIONS = ["features", "who-is-it-for", "faq", "booking"] as const;
 const NAV_LINKS = [

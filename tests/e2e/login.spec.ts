@@ -1,4 +1,4 @@
-import { accountMenu, expect, test, toast } from "./fixtures";
+import { accountMenu, expect, test, toast } from "#tests/e2e/fixtures";
 
 test.describe("login", () => {
   test("signs in, greets and keeps the session", async ({ page, customer, context }) => {

@@ -1,5 +1,12 @@
 import type { Page } from "@playwright/test";
-import { accountMenu, expect, expectNoAxeViolations, login, test, toast } from "./fixtures";
+import {
+  accountMenu,
+  expect,
+  expectNoAxeViolations,
+  login,
+  test,
+  toast,
+} from "#tests/e2e/fixtures";
 
 /** Profile Settings (spec sections 2, 5 and 8), with JavaScript on and off. */
 

@@ -1,5 +1,5 @@
 import type { Page, TestInfo } from "@playwright/test";
-import { accountMenu, countUsers, expect, test, toast, uniqueUsername } from "./fixtures";
+import { accountMenu, countUsers, expect, test, toast, uniqueUsername } from "#tests/e2e/fixtures";
 
 type Registration = {
   firstName: string;

@@ -1,5 +1,5 @@
 import type { ConsoleMessage, Page } from "@playwright/test";
-import { expect, login, test } from "./fixtures";
+import { expect, login, test } from "#tests/e2e/fixtures";
 
 /** Every `<script ...>` start tag in a document. */
 function scriptTags(html: string): string[] {

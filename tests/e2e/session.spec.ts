@@ -1,4 +1,4 @@
-import { accountMenu, db, expect, login, test, toast } from "./fixtures";
+import { accountMenu, db, expect, login, test, toast } from "#tests/e2e/fixtures";
 
 function sessionCount(userId: number): number {
   const row = db()

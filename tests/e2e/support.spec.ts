@@ -1,5 +1,13 @@
-import { SUPPORT_MESSAGES } from "../../app/domain/support";
-import { accountMenu, db, expect, expectNoAxeViolations, login, test, toast } from "./fixtures";
+import { SUPPORT_MESSAGES } from "#app/domain/support";
+import {
+  accountMenu,
+  db,
+  expect,
+  expectNoAxeViolations,
+  login,
+  test,
+  toast,
+} from "#tests/e2e/fixtures";
 
 /**
  * Asking for help (quality.md "ask for help"): the Help & Support tab's 'Get help' form and

@@ -12,7 +12,7 @@ import {
   bookingPayload,
   registerFormFields,
   SANDBOX_CARD,
-} from "../setup/payloads";
+} from "#tests/setup/payloads";
 
 export const ACTORS = ["visitor", "customer", "otherCustomer", "admin"] as const;
 export type ActorName = (typeof ACTORS)[number];

@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { earliestBookableDate } from "../../app/domain/availability";
-import { BLOCK_MESSAGES } from "../../app/domain/blocked-times";
-import { addStudioDays } from "../../app/domain/studio-time";
-import { SUPPORT_UPDATE_MESSAGES } from "../../app/domain/support";
-import { SANDBOXED_DOCUMENT_POLICY } from "../../app/services/security.server";
-import { type Actor, actorsFor } from "../setup/actors";
-import { bookingPayload } from "../setup/payloads";
-import { serverForThisFile } from "../setup/server-for-this-file";
+import { earliestBookableDate } from "#app/domain/availability";
+import { BLOCK_MESSAGES } from "#app/domain/blocked-times";
+import { addStudioDays } from "#app/domain/studio-time";
+import { SUPPORT_UPDATE_MESSAGES } from "#app/domain/support";
+import { SANDBOXED_DOCUMENT_POLICY } from "#app/services/security.server";
+import { type Actor, actorsFor } from "#tests/setup/actors";
+import { bookingPayload } from "#tests/setup/payloads";
+import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
 /**
  * The admin's Support tab and its JSON twin, blocked times and the Emails page, against the

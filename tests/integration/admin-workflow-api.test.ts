@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { earliestBookableDate } from "../../app/domain/availability";
-import { addStudioDays, studioSession } from "../../app/domain/studio-time";
-import { type Actor, actorsFor } from "../setup/actors";
-import { bookingPayload, cardBody } from "../setup/payloads";
-import { serverForThisFile } from "../setup/server-for-this-file";
+import { earliestBookableDate } from "#app/domain/availability";
+import { addStudioDays, studioSession } from "#app/domain/studio-time";
+import { type Actor, actorsFor } from "#tests/setup/actors";
+import { bookingPayload, cardBody } from "#tests/setup/payloads";
+import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
 /**
  * The admin workflow's JSON calls (spec section 7: GET /api/admin/bookings, PUT

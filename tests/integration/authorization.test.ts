@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { earliestBookableDate } from "../../app/domain/availability";
-import { addStudioDays } from "../../app/domain/studio-time";
-import { type Actor, actorsFor } from "../setup/actors";
-import { bookingPayload, PASSWORD } from "../setup/payloads";
-import { cookiesFrom, uniqueUsername } from "../setup/server";
-import { serverForThisFile } from "../setup/server-for-this-file";
-import { targetsFromRouteTable } from "../setup/route-targets";
+import { earliestBookableDate } from "#app/domain/availability";
+import { addStudioDays } from "#app/domain/studio-time";
+import { type Actor, actorsFor } from "#tests/setup/actors";
+import { bookingPayload, PASSWORD } from "#tests/setup/payloads";
+import { cookiesFrom, uniqueUsername } from "#tests/setup/server";
+import { serverForThisFile } from "#tests/setup/server-for-this-file";
+import { targetsFromRouteTable } from "#tests/setup/route-targets";
 import {
   ACCESS_RULES,
   ACTORS,
@@ -16,7 +16,7 @@ import {
   METHODS,
   type Outcome,
   type RequestContext,
-} from "./access-rules";
+} from "#tests/integration/access-rules";
 
 /**
  * The authorization matrix, generated from the route table (app/routes.ts): every route must

@@ -1,10 +1,10 @@
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { earliestBookableDate } from "../../app/domain/availability";
-import { addStudioDays, studioDateOf } from "../../app/domain/studio-time";
-import { cookiesFrom, registrationPayload } from "../setup/server";
-import { bookingPayload, cardBody } from "../setup/payloads";
-import { serverForThisFile } from "../setup/server-for-this-file";
+import { earliestBookableDate } from "#app/domain/availability";
+import { addStudioDays, studioDateOf } from "#app/domain/studio-time";
+import { cookiesFrom, registrationPayload } from "#tests/setup/server";
+import { bookingPayload, cardBody } from "#tests/setup/payloads";
+import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
 /**
  * The booking JSON API (spec sections 5, 7, 8; product-decisions "Availability and holds",

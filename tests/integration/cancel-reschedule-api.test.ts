@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { earliestBookableDate } from "../../app/domain/availability";
-import { addStudioDays, studioDateOf, studioTimeOf } from "../../app/domain/studio-time";
-import { actorsFor } from "../setup/actors";
-import { bookingPayload, cardBody } from "../setup/payloads";
-import { serverForThisFile } from "../setup/server-for-this-file";
+import { earliestBookableDate } from "#app/domain/availability";
+import { addStudioDays, studioDateOf, studioTimeOf } from "#app/domain/studio-time";
+import { actorsFor } from "#tests/setup/actors";
+import { bookingPayload, cardBody } from "#tests/setup/payloads";
+import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
 /**
  * Cancelling with refunds and rescheduling through the JSON API and the dashboard's forms,

@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { earliestBookableDate } from "../../app/domain/availability";
-import { addStudioDays } from "../../app/domain/studio-time";
-import { type Actor, actorsFor } from "../setup/actors";
-import { bookingPayload } from "../setup/payloads";
-import { uniqueUsername } from "../setup/server";
-import { serverForThisFile } from "../setup/server-for-this-file";
+import { earliestBookableDate } from "#app/domain/availability";
+import { addStudioDays } from "#app/domain/studio-time";
+import { type Actor, actorsFor } from "#tests/setup/actors";
+import { bookingPayload } from "#tests/setup/payloads";
+import { uniqueUsername } from "#tests/setup/server";
+import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
 /**
  * The Users, Coupons and Services tabs and their JSON calls (spec sections 4, 5, 7 and 8)

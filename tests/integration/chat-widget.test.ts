@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { actorsFor } from "../setup/actors";
-import { serverForThisFile } from "../setup/server-for-this-file";
+import { actorsFor } from "#tests/setup/actors";
+import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
 /**
  * With a chat app id configured (product-decisions "Support and chat"): the browser is told

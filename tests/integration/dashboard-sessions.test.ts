@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { addStudioDays, studioDateOf, studioSession } from "../../app/domain/studio-time";
-import { type Actor, actorsFor } from "../setup/actors";
-import { serverForThisFile } from "../setup/server-for-this-file";
+import { addStudioDays, studioDateOf, studioSession } from "#app/domain/studio-time";
+import { type Actor, actorsFor } from "#tests/setup/actors";
+import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
 /**
  * My Sessions on /dashboard and / (spec section 2 "Client dashboard"), against the

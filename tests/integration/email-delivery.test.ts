@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import nodemailer from "nodemailer";
 import { SMTPServer, type SMTPServerError } from "smtp-server";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { db } from "../../app/db.server";
+import { db } from "#app/db.server";
 import {
   deliverDueEmails,
   enqueueEmail,
@@ -11,8 +11,8 @@ import {
   type OutgoingEmail,
   retryDelayMs,
   startEmailDelivery,
-} from "../../app/services/email/outbox.server";
-import { emailOutbox } from "../../db/schema";
+} from "#app/services/email/outbox.server";
+import { emailOutbox } from "#db/schema";
 
 /**
  * The outbox against a real SMTP server (smtp-server) on a local port, and against that port

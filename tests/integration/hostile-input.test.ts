@@ -1,9 +1,9 @@
 import http from "node:http";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { earliestBookableDate } from "../../app/domain/availability";
-import { addStudioDays } from "../../app/domain/studio-time";
-import { type Actor, actorsFor } from "../setup/actors";
+import { earliestBookableDate } from "#app/domain/availability";
+import { addStudioDays } from "#app/domain/studio-time";
+import { type Actor, actorsFor } from "#tests/setup/actors";
 import {
   type Body,
   type Fixtures,
@@ -13,18 +13,18 @@ import {
   knowledgeOf,
   paramValue,
   queryStrings,
-} from "../setup/hostile-input";
+} from "#tests/setup/hostile-input";
 import {
   closeConnections,
   describeRequest,
   type RawRequest,
   type Reply,
   send,
-} from "../setup/raw-http";
-import { routeFileFor, type Target, targetsFromRouteTable } from "../setup/route-targets";
-import { bookingPayload } from "../setup/payloads";
-import { registrationPayload } from "../setup/server";
-import { serverForThisFile } from "../setup/server-for-this-file";
+} from "#tests/setup/raw-http";
+import { routeFileFor, type Target, targetsFromRouteTable } from "#tests/setup/route-targets";
+import { bookingPayload } from "#tests/setup/payloads";
+import { registrationPayload } from "#tests/setup/server";
+import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
 /**
  * Hostile input (quality.md "Fuzz"): random and malformed bodies, query strings, path

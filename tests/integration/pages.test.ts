@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { cookiesFrom, registrationPayload, uniqueUsername } from "../setup/server";
-import { serverForThisFile } from "../setup/server-for-this-file";
+import { cookiesFrom, registrationPayload, uniqueUsername } from "#tests/setup/server";
+import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
 const server = serverForThisFile();
 

@@ -1,7 +1,7 @@
 import { expect, it } from "vitest";
-import { actorsFor } from "../setup/actors";
-import { PASSWORD } from "../setup/payloads";
-import { serverForThisFile } from "../setup/server-for-this-file";
+import { actorsFor } from "#tests/setup/actors";
+import { PASSWORD } from "#tests/setup/payloads";
+import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
 /** The password change takes login's budget (three here), counted per account. */
 const server = serverForThisFile({ LOGIN_RATE_LIMIT: "3" });

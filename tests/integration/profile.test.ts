@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { type Actor, actorsFor } from "../setup/actors";
-import { PASSWORD } from "../setup/payloads";
-import { cookiesFrom } from "../setup/server";
-import { serverForThisFile } from "../setup/server-for-this-file";
+import { type Actor, actorsFor } from "#tests/setup/actors";
+import { PASSWORD } from "#tests/setup/payloads";
+import { cookiesFrom } from "#tests/setup/server";
+import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
 /**
  * Profile Settings and its JSON twin: PUT /api/users/{id}/profile changes only the caller's

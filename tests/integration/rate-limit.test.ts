@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
-import { registrationPayload } from "../setup/server";
-import { serverForThisFile } from "../setup/server-for-this-file";
+import { registrationPayload } from "#tests/setup/server";
+import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
 const server = serverForThisFile({ LOGIN_RATE_LIMIT: "3", REGISTER_RATE_LIMIT: "2" });
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { studioInstant } from "../../app/domain/studio-time";
-import { type Actor, actorsFor } from "../setup/actors";
-import { serverForThisFile } from "../setup/server-for-this-file";
+import { studioInstant } from "#app/domain/studio-time";
+import { type Actor, actorsFor } from "#tests/setup/actors";
+import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
 /**
  * Sales against the production build: GET /api/admin/payments (the spec's list, paged by a

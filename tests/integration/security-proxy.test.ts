@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { earliestBookableDate } from "../../app/domain/availability";
-import { addStudioDays } from "../../app/domain/studio-time";
-import { actorsFor } from "../setup/actors";
-import { bookingFormFields, registerFormFields } from "../setup/payloads";
-import { cookiesFrom, registrationPayload, uniqueUsername } from "../setup/server";
-import { serverForThisFile } from "../setup/server-for-this-file";
+import { earliestBookableDate } from "#app/domain/availability";
+import { addStudioDays } from "#app/domain/studio-time";
+import { actorsFor } from "#tests/setup/actors";
+import { bookingFormFields, registerFormFields } from "#tests/setup/payloads";
+import { cookiesFrom, registrationPayload, uniqueUsername } from "#tests/setup/server";
+import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
 /**
  * Behind Fly's TLS proxy (TRUST_PROXY=true): the browser's origin is https://<host> while the

@@ -1,11 +1,16 @@
 import { createCookie } from "react-router";
 import { beforeAll, describe, expect, it } from "vitest";
-import { earliestBookableDate } from "../../app/domain/availability";
-import { addStudioDays } from "../../app/domain/studio-time";
-import { type Actor, actorsFor } from "../setup/actors";
-import { bookingFormFields, PASSWORD, registerFormFields, SANDBOX_CARD } from "../setup/payloads";
-import { registrationPayload, uniqueUsername } from "../setup/server";
-import { serverForThisFile } from "../setup/server-for-this-file";
+import { earliestBookableDate } from "#app/domain/availability";
+import { addStudioDays } from "#app/domain/studio-time";
+import { type Actor, actorsFor } from "#tests/setup/actors";
+import {
+  bookingFormFields,
+  PASSWORD,
+  registerFormFields,
+  SANDBOX_CARD,
+} from "#tests/setup/payloads";
+import { registrationPayload, uniqueUsername } from "#tests/setup/server";
+import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
 /**
  * The security bars of quality.md that are not about who may open which route (that is

@@ -1,8 +1,8 @@
 import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
-import { studioSession } from "../../app/domain/studio-time";
-import { type Actor, actorsFor } from "../setup/actors";
-import { serverForThisFile } from "../setup/server-for-this-file";
+import { studioSession } from "#app/domain/studio-time";
+import { type Actor, actorsFor } from "#tests/setup/actors";
+import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
 /**
  * Download Details as a calendar file (GET /api/bookings/{id}/ics) and the customer's own

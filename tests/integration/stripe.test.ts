@@ -4,7 +4,7 @@ import { setupServer } from "msw/node";
 import Stripe from "stripe";
 import { RouterContextProvider } from "react-router";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { createStripeMock } from "../mocks/stripe";
+import { createStripeMock } from "#tests/mocks/stripe";
 
 /**
  * Stripe Checkout end to end in-process: the real `stripe` client, answered by MSW at
@@ -31,22 +31,22 @@ import {
   payments,
   processedPaymentEvents,
   users,
-} from "../../db/schema";
-import { db } from "../../app/db.server";
-import { studioDateOf, studioTimeOf } from "../../app/domain/studio-time";
-import { getBooking } from "../../app/models/booking.server";
-import { cancelOwnBooking } from "../../app/models/cancellation.server";
-import * as statusRoute from "../../app/routes/api/payments.status";
-import * as webhookRoute from "../../app/routes/api/payments.webhook";
-import { env } from "../../app/services/env.server";
-import { checkoutAction } from "../../app/services/payments/checkout.server";
-import { paymentProvider } from "../../app/services/payments/provider.server";
+} from "#db/schema";
+import { db } from "#app/db.server";
+import { studioDateOf, studioTimeOf } from "#app/domain/studio-time";
+import { getBooking } from "#app/models/booking.server";
+import { cancelOwnBooking } from "#app/models/cancellation.server";
+import * as statusRoute from "#app/routes/api/payments.status";
+import * as webhookRoute from "#app/routes/api/payments.webhook";
+import { env } from "#app/services/env.server";
+import { checkoutAction } from "#app/services/payments/checkout.server";
+import { paymentProvider } from "#app/services/payments/provider.server";
 import {
   CANCEL_UNAVAILABLE_MESSAGE,
   CheckoutUnavailableError,
   PAYMENT_SERVICE_UNAVAILABLE_MESSAGE,
-} from "../../app/services/payments/stripe.server";
-import { isCrossSiteWrite } from "../../app/services/security.server";
+} from "#app/services/payments/stripe.server";
+import { isCrossSiteWrite } from "#app/services/security.server";
 
 const stripe = createStripeMock();
 const server = setupServer(...stripe.handlers);

@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { earliestBookableDate } from "../../app/domain/availability";
-import { addStudioDays } from "../../app/domain/studio-time";
-import { SUPPORT_MESSAGES } from "../../app/domain/support";
-import { type Actor, actorsFor } from "../setup/actors";
-import { bookingPayload } from "../setup/payloads";
-import { serverForThisFile } from "../setup/server-for-this-file";
+import { earliestBookableDate } from "#app/domain/availability";
+import { addStudioDays } from "#app/domain/studio-time";
+import { SUPPORT_MESSAGES } from "#app/domain/support";
+import { type Actor, actorsFor } from "#tests/setup/actors";
+import { bookingPayload } from "#tests/setup/payloads";
+import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
 /**
  * Support requests (product-decisions "Support and chat"): POST and GET /api/tech-assistance

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import Database from "better-sqlite3";
 import { afterAll, expect, it } from "vitest";
-import { collectOutput } from "../setup/server";
+import { collectOutput } from "#tests/setup/server";
 import {
   bookingStream,
   type Customer,
@@ -16,7 +16,7 @@ import {
   slotSequence,
   tempDatabasePath,
   waitFor,
-} from "./support";
+} from "#tests/reliability/support";
 
 /**
  * quality.md "Reliability": `npm run backup` makes a consistent copy (VACUUM INTO) while the

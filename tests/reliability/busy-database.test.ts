@@ -12,7 +12,7 @@ import {
   signUp,
   sleep,
   slotSequence,
-} from "./support";
+} from "#tests/reliability/support";
 
 /**
  * quality.md "Faults": a busy database is retried, not an error page. Another connection (here

@@ -10,7 +10,7 @@ import {
   signUp,
   slotSequence,
   waitFor,
-} from "./support";
+} from "#tests/reliability/support";
 
 /**
  * quality.md "Crash": the server is killed with SIGKILL (no shutdown handler, no checkpoint)

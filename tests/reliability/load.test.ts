@@ -1,6 +1,6 @@
 import autocannon from "autocannon";
 import { expect, it } from "vitest";
-import { earliestBookableDate } from "../../app/domain/availability";
+import { earliestBookableDate } from "#app/domain/availability";
 import {
   type AckedBooking,
   bookingBody,
@@ -12,7 +12,7 @@ import {
   signUp,
   type Slot,
   slotSequence,
-} from "./support";
+} from "#tests/reliability/support";
 
 /**
  * quality.md "Load": mixed traffic at 50 keep-alive connections for 60 s (RELIABILITY_LOAD_SECONDS

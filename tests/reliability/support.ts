@@ -5,9 +5,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll } from "vitest";
-import { earliestBookableDate } from "../../app/domain/availability";
-import { addStudioDays } from "../../app/domain/studio-time";
-import { bookingPayload, cardBody } from "../setup/payloads";
+import { earliestBookableDate } from "#app/domain/availability";
+import { addStudioDays } from "#app/domain/studio-time";
+import { bookingPayload, cardBody } from "#tests/setup/payloads";
 import {
   collectOutput,
   cookiesFrom,
@@ -15,7 +15,7 @@ import {
   registrationPayload,
   spawnServer,
   waitUntilHealthy,
-} from "../setup/server";
+} from "#tests/setup/server";
 
 /**
  * What the crash and fault checks share: production servers as child processes on a database

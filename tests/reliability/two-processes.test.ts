@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { addStudioDays } from "../../app/domain/studio-time";
+import { addStudioDays } from "#app/domain/studio-time";
 import {
   bookingBody,
   type Customer,
@@ -10,7 +10,7 @@ import {
   type ServerProcess,
   signUp,
   slotSequence,
-} from "./support";
+} from "#tests/reliability/support";
 
 /**
  * quality.md "Known traps": two server processes on one file are a way around any in-process

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, expect } from "vitest";
-import type { TestServer } from "./server";
-import { cookiesFrom, registrationPayload } from "./server";
+import type { TestServer } from "#tests/setup/server";
+import { cookiesFrom, registrationPayload } from "#tests/setup/server";
 
 /**
  * The people a test acts as, against a server started by `serverForThisFile()`: visitors,

@@ -1,7 +1,7 @@
 import fc from "fast-check";
-import { BOOKING_STATUSES } from "../../db/schema";
-import { BOOKING_LIMITS, START_TIMES } from "../../app/domain/availability";
-import type { Target } from "./route-targets";
+import { BOOKING_STATUSES } from "#db/schema";
+import { BOOKING_LIMITS, START_TIMES } from "#app/domain/availability";
+import type { Target } from "#tests/setup/route-targets";
 
 /**
  * What the hostile-input suite sends: fast-check generators of bodies, query strings and path

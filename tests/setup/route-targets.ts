@@ -1,5 +1,5 @@
 import { matchRoutes, type RouteObject } from "react-router";
-import routeTable from "../../app/routes";
+import routeTable from "#app/routes";
 
 /**
  * The routes of app/routes.ts as test targets, so suites that walk them (hostile input) cover a

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from "vitest";
-import { startServer, type TestServer } from "./server";
+import { startServer, type TestServer } from "#tests/setup/server";
 
 /**
  * One server per test file: started before its tests, stopped after them. The returned object

@@ -1,15 +1,15 @@
 import { Link } from "react-router";
-import type { BookingStatus } from "../../../db/schema";
-import { STATUS_LABELS } from "../../domain/booking-status";
+import type { BookingStatus } from "#db/schema";
+import { STATUS_LABELS } from "#app/domain/booking-status";
 import {
   type CalendarView,
   dayOf,
   formatDay,
   rangeHeading,
   wallTimeRange,
-} from "../../domain/calendar-range";
-import type { CalendarData, CalendarEvent } from "../../services/admin/calendar.server";
-import { LEGEND_STATUSES, statusColors } from "./calendar-status";
+} from "#app/domain/calendar-range";
+import type { CalendarData, CalendarEvent } from "#app/services/admin/calendar.server";
+import { LEGEND_STATUSES, statusColors } from "#app/components/admin/calendar-status";
 
 /** The server-rendered pieces of the calendar: its controls, legend and the list fallback. */
 

@@ -1,8 +1,8 @@
 import { lazy, Suspense, useSyncExternalStore } from "react";
 import { useLocation } from "react-router";
-import { EVENT_CAP_TEXT } from "../../domain/calendar-range";
-import type { CalendarData } from "../../services/admin/calendar.server";
-import { CalendarControls, CalendarList, StatusLegend } from "./calendar-parts";
+import { EVENT_CAP_TEXT } from "#app/domain/calendar-range";
+import type { CalendarData } from "#app/services/admin/calendar.server";
+import { CalendarControls, CalendarList, StatusLegend } from "#app/components/admin/calendar-parts";
 
 /**
  * Schedule-X (with preact and its stylesheet) is its own chunk, fetched only when a calendar
@@ -12,7 +12,7 @@ import { CalendarControls, CalendarList, StatusLegend } from "./calendar-parts";
  */
 const ScheduleXCalendar = lazy(async () => {
   if (!("Temporal" in globalThis)) await import("temporal-polyfill/global");
-  return import("./schedule-x-calendar.client");
+  return import("#app/components/admin/schedule-x-calendar.client");
 });
 
 const noSubscription = () => () => {};

@@ -1,5 +1,5 @@
 import { scaleBand, scaleLinear } from "d3-scale";
-import { formatDollars } from "../../domain/pricing";
+import { formatDollars } from "#app/domain/pricing";
 
 export type RevenueBar = { label: string; longLabel: string; total: number };
 

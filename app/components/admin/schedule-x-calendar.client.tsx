@@ -11,13 +11,18 @@ import { createCurrentTimePlugin } from "@schedule-x/current-time";
 import { ScheduleXCalendar as Calendar, useCalendarApp } from "@schedule-x/react";
 import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
-import type { BookingStatus } from "../../../db/schema";
-import { type CalendarView, dayOf, formatDay, wallTimeRange } from "../../domain/calendar-range";
-import { toScheduleX } from "./schedule-x-events";
-import { STUDIO_TIME_ZONE } from "../../domain/studio-time";
-import type { CalendarData, CalendarEvent } from "../../services/admin/calendar.server";
-import { StatusBadge, withParams } from "./calendar-parts";
-import { calendarIdOf, LEGEND_STATUSES, OTHER_COLORS, statusColors } from "./calendar-status";
+import type { BookingStatus } from "#db/schema";
+import { type CalendarView, dayOf, formatDay, wallTimeRange } from "#app/domain/calendar-range";
+import { toScheduleX } from "#app/components/admin/schedule-x-events";
+import { STUDIO_TIME_ZONE } from "#app/domain/studio-time";
+import type { CalendarData, CalendarEvent } from "#app/services/admin/calendar.server";
+import { StatusBadge, withParams } from "#app/components/admin/calendar-parts";
+import {
+  calendarIdOf,
+  LEGEND_STATUSES,
+  OTHER_COLORS,
+  statusColors,
+} from "#app/components/admin/calendar-status";
 
 /** Schedule-X's name of each of our views. */
 const VIEW_NAMES: Record<CalendarView, string> = {

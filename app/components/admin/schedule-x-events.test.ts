@@ -1,8 +1,8 @@
 import "temporal-polyfill/global";
 import { describe, expect, it } from "vitest";
-import { studioInstant } from "../../domain/studio-time";
-import type { CalendarEvent } from "../../services/admin/calendar.server";
-import { toScheduleX } from "./schedule-x-events";
+import { studioInstant } from "#app/domain/studio-time";
+import type { CalendarEvent } from "#app/services/admin/calendar.server";
+import { toScheduleX } from "#app/components/admin/schedule-x-events";
 
 const event = (start: string, end: string, status = "CONFIRMED"): CalendarEvent => ({
   id: 7,

@@ -1,8 +1,8 @@
 import type { CalendarEvent as ScheduleXEvent } from "@schedule-x/calendar";
-import { dayOf } from "../../domain/calendar-range";
-import { STUDIO_TIME_ZONE } from "../../domain/studio-time";
-import type { CalendarEvent } from "../../services/admin/calendar.server";
-import { calendarIdOf } from "./calendar-status";
+import { dayOf } from "#app/domain/calendar-range";
+import { STUDIO_TIME_ZONE } from "#app/domain/studio-time";
+import type { CalendarEvent } from "#app/services/admin/calendar.server";
+import { calendarIdOf } from "#app/components/admin/calendar-status";
 
 /**
  * Our events as Schedule-X reads them: Temporal ZonedDateTimes in the studio's zone (global

@@ -1,7 +1,7 @@
 import { Form, Link, useNavigation } from "react-router";
-import type { ServiceFormReply, ServiceFormValues } from "../../domain/services";
-import { HydratedField } from "../ui/hydrated-field";
-import { FieldError } from "./catalog-ui";
+import type { ServiceFormReply, ServiceFormValues } from "#app/domain/services";
+import { HydratedField } from "#app/components/ui/hydrated-field";
+import { FieldError } from "#app/components/admin/catalog-ui";
 
 /**
  * The fields of Add Service and Edit. The server's messages are the spec's, so the browser's

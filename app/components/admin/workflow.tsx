@@ -1,16 +1,16 @@
 import type { ReactNode } from "react";
 import { Form, Link, useNavigation } from "react-router";
-import type { BookingStatus } from "../../../db/schema";
-import { rowActions, workflowTone } from "../../domain/admin-workflow";
+import type { BookingStatus } from "#db/schema";
+import { rowActions, workflowTone } from "#app/domain/admin-workflow";
 import {
   type BookingFilters,
   CALENDAR_KEYS,
   filterSearch,
   VIEWS,
-} from "../../domain/booking-filters";
-import { STATUS_LABELS } from "../../domain/booking-status";
-import { StatusBadge } from "../dashboard/status-badge";
-import { HydratedField } from "../ui/hydrated-field";
+} from "#app/domain/booking-filters";
+import { STATUS_LABELS } from "#app/domain/booking-status";
+import { StatusBadge } from "#app/components/dashboard/status-badge";
+import { HydratedField } from "#app/components/ui/hydrated-field";
 
 /** A booking's status as the admin lists show it. */
 export function WorkflowBadge({ status }: { status: BookingStatus }) {

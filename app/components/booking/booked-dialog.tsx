@@ -1,5 +1,5 @@
 import { useRef } from "react";
-import { useModalWhenHydrated } from "../ui/use-modal-when-hydrated";
+import { useModalWhenHydrated } from "#app/components/ui/use-modal-when-hydrated";
 
 /**
  * After a free booking (spec section 2, "Booking-confirmed dialog"). Rendered open by the

@@ -1,5 +1,5 @@
 import { lazy, Suspense } from "react";
-import type { BookingFormData } from "./types";
+import type { BookingFormData } from "#app/components/booking/types";
 
 /**
  * The booking form hydrates when it comes near the screen, not with the page: its code
@@ -31,7 +31,7 @@ function whenNear(id: string): Promise<void> {
 }
 
 const BookingForm = lazy(() =>
-  whenNear("booking-form-island").then(() => import("./booking-form")),
+  whenNear("booking-form-island").then(() => import("#app/components/booking/booking-form")),
 );
 
 export function BookingFormIsland({ data }: { data: BookingFormData }) {

@@ -1,16 +1,21 @@
 import { getFormProps, getInputProps, getSelectProps } from "@conform-to/react";
 import { useEffect, useMemo } from "react";
 import { Form, useActionData, useFetcher, useNavigation } from "react-router";
-import { GUEST_OPTIONS, HOUR_OPTIONS } from "../../domain/availability";
-import { bookingFormSchema } from "../../domain/booking-form";
-import { formatDollars, priceBooking, RETAINER_PACKAGE } from "../../domain/pricing";
-import { retainerHoursLeft, retainerHoursToDraw, retainerWindow } from "../../domain/retainer";
-import { Field, ErrorList } from "../ui/field";
-import { HydratedField } from "../ui/hydrated-field";
-import { PriceLine, PriceTotal } from "./price-lines";
-import { StartTimeSelect } from "./start-time-select";
-import { useSchemaForm } from "../ui/use-schema-form";
-import type { AppliedCoupon, Availability, BookingFormData, BookingFormReply } from "./types";
+import { GUEST_OPTIONS, HOUR_OPTIONS } from "#app/domain/availability";
+import { bookingFormSchema } from "#app/domain/booking-form";
+import { formatDollars, priceBooking, RETAINER_PACKAGE } from "#app/domain/pricing";
+import { retainerHoursLeft, retainerHoursToDraw, retainerWindow } from "#app/domain/retainer";
+import { Field, ErrorList } from "#app/components/ui/field";
+import { HydratedField } from "#app/components/ui/hydrated-field";
+import { PriceLine, PriceTotal } from "#app/components/booking/price-lines";
+import { StartTimeSelect } from "#app/components/booking/start-time-select";
+import { useSchemaForm } from "#app/components/ui/use-schema-form";
+import type {
+  AppliedCoupon,
+  Availability,
+  BookingFormData,
+  BookingFormReply,
+} from "#app/components/booking/types";
 
 /**
  * The booking form (spec section 2). Every button is a real submit to `/?index`, so the

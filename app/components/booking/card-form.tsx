@@ -1,11 +1,11 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { useMemo } from "react";
 import { Form, useNavigation } from "react-router";
-import { cardFormSchema, formatExpiry, SANDBOX_CARDS, studioMonth } from "../../domain/card";
-import { formatDollars } from "../../domain/pricing";
-import { ErrorList, Field, FormErrors } from "../ui/field";
-import { HydratedField } from "../ui/hydrated-field";
-import { type FormReply, useSchemaForm } from "../ui/use-schema-form";
+import { cardFormSchema, formatExpiry, SANDBOX_CARDS, studioMonth } from "#app/domain/card";
+import { formatDollars } from "#app/domain/pricing";
+import { ErrorList, Field, FormErrors } from "#app/components/ui/field";
+import { HydratedField } from "#app/components/ui/hydrated-field";
+import { type FormReply, useSchemaForm } from "#app/components/ui/use-schema-form";
 
 /**
  * How a booking is paid (product-decisions "Payment"), on the checkout page and in the

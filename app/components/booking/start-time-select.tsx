@@ -1,6 +1,6 @@
 import { getSelectProps } from "@conform-to/react";
-import { ErrorList } from "../ui/field";
-import type { Availability } from "./types";
+import { ErrorList } from "#app/components/ui/field";
+import type { Availability } from "#app/components/booking/types";
 
 /**
  * The start-time select of the booking form and of rescheduling: every hourly start of the

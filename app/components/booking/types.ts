@@ -1,7 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
-import type { StartTimeOption } from "../../domain/availability";
-import type { CouponTerms } from "../../domain/pricing";
-import type { RetainerBalance } from "../../domain/retainer";
+import type { StartTimeOption } from "#app/domain/availability";
+import type { CouponTerms } from "#app/domain/pricing";
+import type { RetainerBalance } from "#app/domain/retainer";
 
 /** What the server gives the booking form (loader) and answers to its posts (action). */
 export type BookingFormData = {

@@ -1,6 +1,6 @@
 import { useEffect } from "react";
-import type { ChatUser } from "../../services/chat.server";
-import { syncMessenger } from "./messenger";
+import type { ChatUser } from "#app/services/chat.server";
+import { syncMessenger } from "#app/components/chat/messenger";
 
 /**
  * Starts the chat widget when a chat app id is configured, once the browser is idle after

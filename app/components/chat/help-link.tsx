@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { showMessenger } from "./messenger";
+import { showMessenger } from "#app/components/chat/messenger";
 
 export const SUPPORT_FORM_URL = "/dashboard?tab=support";
 

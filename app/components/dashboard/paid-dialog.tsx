@@ -1,6 +1,6 @@
 import { useRef } from "react";
 import { Link, useNavigate } from "react-router";
-import { useModalWhenHydrated } from "../ui/use-modal-when-hydrated";
+import { useModalWhenHydrated } from "#app/components/ui/use-modal-when-hydrated";
 
 const CLOSE_TO = "/dashboard?tab=bookings";
 

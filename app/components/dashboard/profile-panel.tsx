@@ -1,13 +1,13 @@
 import { lazy, Suspense } from "react";
-import type { PublicUser } from "../../models/user.server";
-import type { ProfileTabData } from "../../services/dashboard/profile.server";
+import type { PublicUser } from "#app/models/user.server";
+import type { ProfileTabData } from "#app/services/dashboard/profile.server";
 
 /**
  * Like Help & Support, this tab's forms bring conform and zod, which stay out of the landing
  * page's bundle: the tab loads as its own chunk when it is open. The server renders it whole,
  * so it works without JavaScript and hydrates once its chunk arrives.
  */
-const ProfileTab = lazy(() => import("./profile-tab"));
+const ProfileTab = lazy(() => import("#app/components/dashboard/profile-tab"));
 
 /** Profile Settings (spec sections 2 and 5): the profile form and the password change. */
 export function ProfilePanel(props: { user: PublicUser; data: ProfileTabData }) {

@@ -1,12 +1,12 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { Form, useActionData, useNavigation } from "react-router";
-import { passwordChangeSchema, profileSchema } from "../../domain/account";
-import type { PublicUser } from "../../models/user.server";
-import type { ProfileFormReply, ProfileTabData } from "../../services/dashboard/profile.server";
-import { RATES } from "../landing/studio";
-import { ErrorList, Field } from "../ui/field";
-import { HydratedField } from "../ui/hydrated-field";
-import { type FormReply, useSchemaForm } from "../ui/use-schema-form";
+import { passwordChangeSchema, profileSchema } from "#app/domain/account";
+import type { PublicUser } from "#app/models/user.server";
+import type { ProfileFormReply, ProfileTabData } from "#app/services/dashboard/profile.server";
+import { RATES } from "#app/components/landing/studio";
+import { ErrorList, Field } from "#app/components/ui/field";
+import { HydratedField } from "#app/components/ui/hydrated-field";
+import { type FormReply, useSchemaForm } from "#app/components/ui/use-schema-form";
 
 /** Both forms post here: the panel is also rendered on /, whose own action is the booking's. */
 const ACTION = "/dashboard?tab=profile";

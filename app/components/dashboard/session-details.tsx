@@ -1,6 +1,6 @@
-import type { SessionDetails } from "../../services/dashboard/session-details.server";
-import { PriceLine, PriceTotal } from "../booking/price-lines";
-import { StatusBadge } from "./status-badge";
+import type { SessionDetails } from "#app/services/dashboard/session-details.server";
+import { PriceLine, PriceTotal } from "#app/components/booking/price-lines";
+import { StatusBadge } from "#app/components/dashboard/status-badge";
 
 /**
  * The details of one session (spec section 2 "Session Details"), shared by the dialog over

@@ -1,12 +1,12 @@
 // biome-ignore-all lint/a11y/noRedundantRoles: the table turns into cards (display: block) below 1280 px, where Safari and VoiceOver drop the implicit table roles; the explicit ones keep each cell tied to its column.
 import type { ReactNode } from "react";
 import { Link, useLocation, useSearchParams } from "react-router";
-import { formatDollars } from "../../domain/pricing";
-import { type SessionList, sessionListParam } from "../../domain/session-list";
-import type { SessionRow, SessionsTabData } from "../../services/dashboard/sessions.server";
-import { Icon } from "../landing/icons";
-import { SectionLink } from "../site-nav";
-import { StatusBadge } from "./status-badge";
+import { formatDollars } from "#app/domain/pricing";
+import { type SessionList, sessionListParam } from "#app/domain/session-list";
+import type { SessionRow, SessionsTabData } from "#app/services/dashboard/sessions.server";
+import { Icon } from "#app/components/landing/icons";
+import { SectionLink } from "#app/components/site-nav";
+import { StatusBadge } from "#app/components/dashboard/status-badge";
 
 const LISTS: { id: SessionList; label: string; empty: string }[] = [
   { id: "upcoming", label: "Upcoming Sessions", empty: "No upcoming sessions" },

@@ -1,4 +1,4 @@
-import type { StatusTone } from "../../domain/session-list";
+import type { StatusTone } from "#app/domain/session-list";
 
 /** Dark text on a pale fill: every pair is well above the 4.5:1 AA contrast for small text. */
 const TONES: Record<StatusTone, string> = {

@@ -1,6 +1,6 @@
 import { lazy, Suspense } from "react";
-import type { PublicUser } from "../../models/user.server";
-import type { SupportTabData } from "../../services/dashboard/support.server";
+import type { PublicUser } from "#app/models/user.server";
+import type { SupportTabData } from "#app/services/dashboard/support.server";
 
 /**
  * This tab's form brings conform and zod, which the other tabs do not need: it loads as its
@@ -8,7 +8,7 @@ import type { SupportTabData } from "../../services/dashboard/support.server";
  * it whole (the document waits for every Suspense boundary), so the tab works without
  * JavaScript and hydrates once its chunk arrives.
  */
-const SupportTab = lazy(() => import("./support-tab"));
+const SupportTab = lazy(() => import("#app/components/dashboard/support-tab"));
 
 /** Help & Support: the 'Get help' form and the customer's own requests. */
 export function SupportPanel(props: { user: PublicUser; data: SupportTabData }) {

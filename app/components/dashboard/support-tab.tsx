@@ -7,12 +7,12 @@ import {
   ISSUE_TYPES,
   type SupportStatus,
   supportRequestSchema,
-} from "../../domain/support";
-import type { PublicUser } from "../../models/user.server";
-import type { SupportFormReply, SupportTabData } from "../../services/dashboard/support.server";
-import { ErrorList, Field } from "../ui/field";
-import { HydratedField } from "../ui/hydrated-field";
-import { useSchemaForm } from "../ui/use-schema-form";
+} from "#app/domain/support";
+import type { PublicUser } from "#app/models/user.server";
+import type { SupportFormReply, SupportTabData } from "#app/services/dashboard/support.server";
+import { ErrorList, Field } from "#app/components/ui/field";
+import { HydratedField } from "#app/components/ui/hydrated-field";
+import { useSchemaForm } from "#app/components/ui/use-schema-form";
 
 /** Without JavaScript the answer to a refused post opens at the form, not the page top. */
 const FORM_ACTION = "/dashboard?tab=support#support-form";

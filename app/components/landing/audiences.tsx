@@ -1,7 +1,7 @@
-import { AUDIENCES } from "./content";
-import { Icon } from "./icons";
-import { SectionHeader } from "./section-header";
-import { VideoLink, VideoThumb } from "./video-modal";
+import { AUDIENCES } from "#app/components/landing/content";
+import { Icon } from "#app/components/landing/icons";
+import { SectionHeader } from "#app/components/landing/section-header";
+import { VideoLink, VideoThumb } from "#app/components/landing/video-modal";
 
 export function Audiences() {
   return (

@@ -1,9 +1,9 @@
-import { BookingFormIsland } from "../booking/booking-form-island";
-import type { BookingFormData } from "../booking/types";
-import { BOOKING_GUIDELINES, RETAINER, STUDIO_RULES } from "./content";
-import { RATES } from "./studio";
-import { Icon } from "./icons";
-import { SectionHeader } from "./section-header";
+import { BookingFormIsland } from "#app/components/booking/booking-form-island";
+import type { BookingFormData } from "#app/components/booking/types";
+import { BOOKING_GUIDELINES, RETAINER, STUDIO_RULES } from "#app/components/landing/content";
+import { RATES } from "#app/components/landing/studio";
+import { Icon } from "#app/components/landing/icons";
+import { SectionHeader } from "#app/components/landing/section-header";
 
 export function BookingInfo({ bookingForm }: { bookingForm: BookingFormData }) {
   return (

@@ -1,5 +1,5 @@
-import type { IconName } from "./icons";
-import { RATES } from "./studio";
+import type { IconName } from "#app/components/landing/icons";
+import { RATES } from "#app/components/landing/studio";
 
 /**
  * What the landing page says about the studio, in one place, so copy changes never touch

@@ -1,12 +1,12 @@
 import { Link, useLocation } from "react-router";
-import type { PublicUser } from "../../models/user.server";
-import type { DashboardData, DashboardTab } from "../../services/dashboard/dashboard.server";
-import { ProfilePanel } from "../dashboard/profile-panel";
-import { SessionsPanel } from "../dashboard/sessions-panel";
-import { SupportPanel } from "../dashboard/support-panel";
-import { SectionLink } from "../site-nav";
-import { RATES } from "./studio";
-import { Icon } from "./icons";
+import type { PublicUser } from "#app/models/user.server";
+import type { DashboardData, DashboardTab } from "#app/services/dashboard/dashboard.server";
+import { ProfilePanel } from "#app/components/dashboard/profile-panel";
+import { SessionsPanel } from "#app/components/dashboard/sessions-panel";
+import { SupportPanel } from "#app/components/dashboard/support-panel";
+import { SectionLink } from "#app/components/site-nav";
+import { RATES } from "#app/components/landing/studio";
+import { Icon } from "#app/components/landing/icons";
 
 /** Spec section 2 names the first two; Help & Support is ours (product-decisions "Support"). */
 const TABS: { id: DashboardTab; label: string }[] = [

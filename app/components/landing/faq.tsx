@@ -1,7 +1,7 @@
-import { FAQS } from "./content";
-import { STUDIO } from "./studio";
-import { Icon } from "./icons";
-import { SectionHeader } from "./section-header";
+import { FAQS } from "#app/components/landing/content";
+import { STUDIO } from "#app/components/landing/studio";
+import { Icon } from "#app/components/landing/icons";
+import { SectionHeader } from "#app/components/landing/section-header";
 
 /**
  * An exclusive accordion without JavaScript: <details> elements sharing a name open one at

@@ -1,6 +1,6 @@
-import { FEATURES } from "./content";
-import { Icon } from "./icons";
-import { SectionHeader } from "./section-header";
+import { FEATURES } from "#app/components/landing/content";
+import { Icon } from "#app/components/landing/icons";
+import { SectionHeader } from "#app/components/landing/section-header";
 
 export function Features() {
   return (

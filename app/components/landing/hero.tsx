@@ -1,7 +1,7 @@
-import { SectionLink } from "../site-nav";
-import { RATES } from "./studio";
-import { Icon } from "./icons";
-import { VideoLink } from "./video-modal";
+import { SectionLink } from "#app/components/site-nav";
+import { RATES } from "#app/components/landing/studio";
+import { Icon } from "#app/components/landing/icons";
+import { VideoLink } from "#app/components/landing/video-modal";
 
 const HIGHLIGHTS = [
   { value: "24/7", label: "Open every day" },

@@ -1,13 +1,13 @@
 import { lazy, Suspense } from "react";
-import type { PublicUser } from "../../models/user.server";
-import type { DashboardData } from "../../services/dashboard/dashboard.server";
-import type { BookingFormData } from "../booking/types";
-import { Audiences } from "./audiences";
-import { BookingInfo } from "./booking-info";
-import { Faq } from "./faq";
-import { Features } from "./features";
-import { Hero } from "./hero";
-import { Partnership } from "./partnership";
+import type { PublicUser } from "#app/models/user.server";
+import type { DashboardData } from "#app/services/dashboard/dashboard.server";
+import type { BookingFormData } from "#app/components/booking/types";
+import { Audiences } from "#app/components/landing/audiences";
+import { BookingInfo } from "#app/components/landing/booking-info";
+import { Faq } from "#app/components/landing/faq";
+import { Features } from "#app/components/landing/features";
+import { Hero } from "#app/components/landing/hero";
+import { Partnership } from "#app/components/landing/partnership";
 
 /**
  * Only signed-in customers see the dashboard section, and it brings the studio's clock
@@ -15,7 +15,9 @@ import { Partnership } from "./partnership";
  * server renders it whole, so it shows without JavaScript and hydrates when its chunk arrives.
  */
 const DashboardSection = lazy(() =>
-  import("./dashboard-section").then((module) => ({ default: module.DashboardSection })),
+  import("#app/components/landing/dashboard-section").then((module) => ({
+    default: module.DashboardSection,
+  })),
 );
 
 /**

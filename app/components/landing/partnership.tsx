@@ -1,6 +1,6 @@
-import { PARTNERS } from "./content";
-import { Icon } from "./icons";
-import { SectionHeader } from "./section-header";
+import { PARTNERS } from "#app/components/landing/content";
+import { Icon } from "#app/components/landing/icons";
+import { SectionHeader } from "#app/components/landing/section-header";
 
 export function Partnership() {
   return (

@@ -13,7 +13,7 @@ export const STUDIO = {
 } as const;
 
 // One place for the rates: the pricing rules the server charges with.
-export { HOURLY_RATES as RATES } from "../../domain/pricing";
+export { HOURLY_RATES as RATES } from "#app/domain/pricing";
 
 export const SOCIAL_LINKS = [
   { network: "instagram", label: "Instagram", href: "https://www.instagram.com/example" },

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from "react";
-import { VIDEOS, type VideoKey } from "./studio";
-import { Icon } from "./icons";
+import { VIDEOS, type VideoKey } from "#app/components/landing/studio";
+import { Icon } from "#app/components/landing/icons";
 
 /**
  * A link to a video file that opens it in a modal <dialog>. Without JavaScript it is a plain

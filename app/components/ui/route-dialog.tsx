@@ -1,6 +1,6 @@
 import { type ReactNode, useId, useRef } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
-import { useModalWhenHydrated } from "./use-modal-when-hydrated";
+import { useModalWhenHydrated } from "#app/components/ui/use-modal-when-hydrated";
 
 /**
  * A dialog that is a URL (Session Details, Pay Now, Cancel, Reschedule): a nested route of

@@ -5,7 +5,7 @@ import {
   useForm,
 } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { z } from "../../domain/zod";
+import { z } from "#app/domain/zod";
 
 export type FormReply = SubmissionResult<string[]> | null | undefined;
 

@@ -1,29 +1,29 @@
 import { Form, Link } from "react-router";
-import { AdminPage, EmptyList } from "../../components/admin/admin-page";
-import { SelectFilter, TableRegion, TD, TH } from "../../components/admin/filter-form";
-import { Pagination } from "../../components/admin/pagination";
-import { ErrorList } from "../../components/ui/field";
-import { HydratedField } from "../../components/ui/hydrated-field";
-import { isDatabaseBusyResponse } from "../../db.server";
+import { AdminPage, EmptyList } from "#app/components/admin/admin-page";
+import { SelectFilter, TableRegion, TD, TH } from "#app/components/admin/filter-form";
+import { Pagination } from "#app/components/admin/pagination";
+import { ErrorList } from "#app/components/ui/field";
+import { HydratedField } from "#app/components/ui/hydrated-field";
+import { isDatabaseBusyResponse } from "#app/db.server";
 import {
   BLOCK_LIMITS,
   type BlockList,
   blockedTimeSchema,
   blockListParam,
-} from "../../domain/blocked-times";
-import { formatStudioInstant } from "../../domain/booking-display";
-import { STATUS_LABELS } from "../../domain/booking-status";
-import { parseId } from "../../domain/ids";
+} from "#app/domain/blocked-times";
+import { formatStudioInstant } from "#app/domain/booking-display";
+import { STATUS_LABELS } from "#app/domain/booking-status";
+import { parseId } from "#app/domain/ids";
 import {
   createBlockedTime,
   listBlockedTimesPage,
   removeBlockedTime,
-} from "../../models/blocked-time.server";
-import { readPage } from "../../services/admin/pagination.server";
-import { samePageUrl } from "../../services/admin/same-page.server";
-import { requireAdmin } from "../../services/auth.server";
-import { readForm } from "../../services/form.server";
-import { redirectWithSuccess, replyWithToast } from "../../services/toast.server";
+} from "#app/models/blocked-time.server";
+import { readPage } from "#app/services/admin/pagination.server";
+import { samePageUrl } from "#app/services/admin/same-page.server";
+import { requireAdmin } from "#app/services/auth.server";
+import { readForm } from "#app/services/form.server";
+import { redirectWithSuccess, replyWithToast } from "#app/services/toast.server";
 import type { Route } from "./+types/blocked-times";
 
 /**

@@ -1,14 +1,14 @@
 import { data, Link } from "react-router";
-import { AdminPage } from "../../components/admin/admin-page";
-import { RowActions, TableRegion, TD, TH, WorkflowBadge } from "../../components/admin/workflow";
-import { formatStudioInstant, sessionTimeRange } from "../../domain/booking-display";
-import { STATUS_LABELS } from "../../domain/booking-status";
-import { parseId } from "../../domain/ids";
-import { formatDollars } from "../../domain/pricing";
-import { guestsLabel, hoursLabel, paymentMethodLabel } from "../../domain/session-list";
-import { getAdminBookingDetails } from "../../models/admin-bookings.server";
-import { workflowAction } from "../../services/admin/workflow-actions.server";
-import { requireAdmin } from "../../services/auth.server";
+import { AdminPage } from "#app/components/admin/admin-page";
+import { RowActions, TableRegion, TD, TH, WorkflowBadge } from "#app/components/admin/workflow";
+import { formatStudioInstant, sessionTimeRange } from "#app/domain/booking-display";
+import { STATUS_LABELS } from "#app/domain/booking-status";
+import { parseId } from "#app/domain/ids";
+import { formatDollars } from "#app/domain/pricing";
+import { guestsLabel, hoursLabel, paymentMethodLabel } from "#app/domain/session-list";
+import { getAdminBookingDetails } from "#app/models/admin-bookings.server";
+import { workflowAction } from "#app/services/admin/workflow-actions.server";
+import { requireAdmin } from "#app/services/auth.server";
 import type { Route } from "./+types/bookings.$id";
 
 const WHEN = "MMMM d, yyyy, h:mm a";

@@ -1,7 +1,7 @@
 import { Form, Link } from "react-router";
-import { AdminPage, EmptyList } from "../../components/admin/admin-page";
-import { AdminCalendar } from "../../components/admin/calendar";
-import { Pagination } from "../../components/admin/pagination";
+import { AdminPage, EmptyList } from "#app/components/admin/admin-page";
+import { AdminCalendar } from "#app/components/admin/calendar";
+import { Pagination } from "#app/components/admin/pagination";
 import {
   BookingLink,
   CalendarKeys,
@@ -11,13 +11,13 @@ import {
   TH,
   ViewToggle,
   WorkflowBadge,
-} from "../../components/admin/workflow";
-import { BOOKING_STATUSES } from "../../../db/schema";
-import { emptyBookingsText, filterSearch } from "../../domain/booking-filters";
-import { STATUS_LABELS } from "../../domain/booking-status";
-import { requireAdmin } from "../../services/auth.server";
-import { loadBookingsTab } from "../../services/admin/bookings-tab.server";
-import { workflowAction } from "../../services/admin/workflow-actions.server";
+} from "#app/components/admin/workflow";
+import { BOOKING_STATUSES } from "#db/schema";
+import { emptyBookingsText, filterSearch } from "#app/domain/booking-filters";
+import { STATUS_LABELS } from "#app/domain/booking-status";
+import { requireAdmin } from "#app/services/auth.server";
+import { loadBookingsTab } from "#app/services/admin/bookings-tab.server";
+import { workflowAction } from "#app/services/admin/workflow-actions.server";
 import type { Route } from "./+types/bookings";
 
 const PATH = "/admin/bookings";

@@ -1,16 +1,16 @@
 import { useEffect, useRef } from "react";
 import { Form, data, useActionData, useNavigation } from "react-router";
-import { AdminPage, EmptyList } from "../../components/admin/admin-page";
+import { AdminPage, EmptyList } from "#app/components/admin/admin-page";
 import {
   cellClass,
   FieldError,
   HeaderRow,
   smallButton,
   TableRegion,
-} from "../../components/admin/catalog-ui";
-import { Pagination } from "../../components/admin/pagination";
-import { StatusBadge } from "../../components/dashboard/status-badge";
-import { HydratedField } from "../../components/ui/hydrated-field";
+} from "#app/components/admin/catalog-ui";
+import { Pagination } from "#app/components/admin/pagination";
+import { StatusBadge } from "#app/components/dashboard/status-badge";
+import { HydratedField } from "#app/components/ui/hydrated-field";
 import {
   COUPON_FORM_ERRORS,
   COUPON_TYPE_LABELS,
@@ -21,20 +21,20 @@ import {
   formatCouponDiscount,
   formatExpiry,
   parseCouponForm,
-} from "../../domain/coupons";
-import { parseId } from "../../domain/ids";
-import { studioDateOf } from "../../domain/studio-time";
+} from "#app/domain/coupons";
+import { parseId } from "#app/domain/ids";
+import { studioDateOf } from "#app/domain/studio-time";
 import {
   createCoupon,
   DuplicateCouponError,
   listCoupons,
   setCouponActive,
-} from "../../models/coupon.server";
-import { samePageUrl } from "../../services/admin/same-page.server";
-import { readPage } from "../../services/admin/pagination.server";
-import { requireAdmin } from "../../services/auth.server";
-import { readForm } from "../../services/form.server";
-import { redirectWithSuccess, replyWithToast } from "../../services/toast.server";
+} from "#app/models/coupon.server";
+import { samePageUrl } from "#app/services/admin/same-page.server";
+import { readPage } from "#app/services/admin/pagination.server";
+import { requireAdmin } from "#app/services/auth.server";
+import { readForm } from "#app/services/form.server";
+import { redirectWithSuccess, replyWithToast } from "#app/services/toast.server";
 import type { Route } from "./+types/coupons";
 
 /** Coupon Management (spec sections 2, 4, 5 and 8): the create form and the coupons. */

@@ -1,11 +1,11 @@
 import { data, Link } from "react-router";
-import { AdminPage } from "../../components/admin/admin-page";
-import { StatusBadge } from "../../components/dashboard/status-badge";
-import { formatStudioInstant } from "../../domain/booking-display";
-import { parseId } from "../../domain/ids";
-import { OUTBOX_STATUS_LABELS, OUTBOX_TONES } from "../../domain/outbox";
-import { getEmail } from "../../models/email.server";
-import { requireAdmin } from "../../services/auth.server";
+import { AdminPage } from "#app/components/admin/admin-page";
+import { StatusBadge } from "#app/components/dashboard/status-badge";
+import { formatStudioInstant } from "#app/domain/booking-display";
+import { parseId } from "#app/domain/ids";
+import { OUTBOX_STATUS_LABELS, OUTBOX_TONES } from "#app/domain/outbox";
+import { getEmail } from "#app/models/email.server";
+import { requireAdmin } from "#app/services/auth.server";
 import type { Route } from "./+types/emails.$id";
 
 /**

@@ -1,24 +1,24 @@
 import { Form, Link } from "react-router";
-import { AdminPage, EmptyList } from "../../components/admin/admin-page";
-import { SelectFilter, TableRegion, TD, TH } from "../../components/admin/filter-form";
-import { Pagination } from "../../components/admin/pagination";
-import { StatusBadge } from "../../components/dashboard/status-badge";
-import { HydratedField } from "../../components/ui/hydrated-field";
-import { isDatabaseBusyResponse } from "../../db.server";
-import { formatStudioInstant } from "../../domain/booking-display";
-import { parseId } from "../../domain/ids";
+import { AdminPage, EmptyList } from "#app/components/admin/admin-page";
+import { SelectFilter, TableRegion, TD, TH } from "#app/components/admin/filter-form";
+import { Pagination } from "#app/components/admin/pagination";
+import { StatusBadge } from "#app/components/dashboard/status-badge";
+import { HydratedField } from "#app/components/ui/hydrated-field";
+import { isDatabaseBusyResponse } from "#app/db.server";
+import { formatStudioInstant } from "#app/domain/booking-display";
+import { parseId } from "#app/domain/ids";
 import {
   OUTBOX_STATUS_LABELS,
   OUTBOX_TONES,
   type OutboxStatus,
   outboxStatusParam,
-} from "../../domain/outbox";
-import { listEmailsPage, retryEmail } from "../../models/email.server";
-import { readPage } from "../../services/admin/pagination.server";
-import { samePageUrl } from "../../services/admin/same-page.server";
-import { requireAdmin } from "../../services/auth.server";
-import { readForm } from "../../services/form.server";
-import { redirectWithSuccess, replyWithToast } from "../../services/toast.server";
+} from "#app/domain/outbox";
+import { listEmailsPage, retryEmail } from "#app/models/email.server";
+import { readPage } from "#app/services/admin/pagination.server";
+import { samePageUrl } from "#app/services/admin/same-page.server";
+import { requireAdmin } from "#app/services/auth.server";
+import { readForm } from "#app/services/form.server";
+import { redirectWithSuccess, replyWithToast } from "#app/services/toast.server";
 import type { Route } from "./+types/emails";
 
 /**

@@ -1,6 +1,6 @@
 import { NavLink, Outlet, useNavigation } from "react-router";
-import { Icon, type IconName } from "../../components/landing/icons";
-import { requireAdmin } from "../../services/auth.server";
+import { Icon, type IconName } from "#app/components/landing/icons";
+import { requireAdmin } from "#app/services/auth.server";
 import type { Route } from "./+types/layout";
 
 /**

@@ -1,15 +1,15 @@
 import { data, Form, useLocation } from "react-router";
-import { AdminPage, EmptyList } from "../../components/admin/admin-page";
-import { Pagination } from "../../components/admin/pagination";
-import { RevenueChart } from "../../components/admin/revenue-chart";
-import { ErrorList } from "../../components/ui/field";
-import { HydratedField } from "../../components/ui/hydrated-field";
-import { formatDollars } from "../../domain/pricing";
-import { PERIOD_LABELS, SALES_PERIODS } from "../../domain/sales-period";
-import { loadSalesTab, type SalesTabData } from "../../services/admin/sales.server";
-import { requireAdmin } from "../../services/auth.server";
-import { readForm } from "../../services/form.server";
-import { redirectWithSuccess, replyWithToast } from "../../services/toast.server";
+import { AdminPage, EmptyList } from "#app/components/admin/admin-page";
+import { Pagination } from "#app/components/admin/pagination";
+import { RevenueChart } from "#app/components/admin/revenue-chart";
+import { ErrorList } from "#app/components/ui/field";
+import { HydratedField } from "#app/components/ui/hydrated-field";
+import { formatDollars } from "#app/domain/pricing";
+import { PERIOD_LABELS, SALES_PERIODS } from "#app/domain/sales-period";
+import { loadSalesTab, type SalesTabData } from "#app/services/admin/sales.server";
+import { requireAdmin } from "#app/services/auth.server";
+import { readForm } from "#app/services/form.server";
+import { redirectWithSuccess, replyWithToast } from "#app/services/toast.server";
 import type { Route } from "./+types/sales";
 
 /**

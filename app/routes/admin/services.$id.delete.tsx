@@ -1,12 +1,12 @@
 import { data, Form, Link, useLocation, useNavigation } from "react-router";
-import { RouteDialog } from "../../components/ui/route-dialog";
-import { HydratedField } from "../../components/ui/hydrated-field";
-import { parseId } from "../../domain/ids";
-import { deleteService, getService } from "../../models/service.server";
-import { servicesListUrl } from "../../services/admin/services-form.server";
-import { requireAdmin } from "../../services/auth.server";
-import { readForm } from "../../services/form.server";
-import { redirectWithSuccess } from "../../services/toast.server";
+import { RouteDialog } from "#app/components/ui/route-dialog";
+import { HydratedField } from "#app/components/ui/hydrated-field";
+import { parseId } from "#app/domain/ids";
+import { deleteService, getService } from "#app/models/service.server";
+import { servicesListUrl } from "#app/services/admin/services-form.server";
+import { requireAdmin } from "#app/services/auth.server";
+import { readForm } from "#app/services/form.server";
+import { redirectWithSuccess } from "#app/services/toast.server";
 import type { Route } from "./+types/services.$id.delete";
 
 /**

@@ -1,13 +1,13 @@
 import { data, useActionData, useLocation } from "react-router";
-import { ServiceForm } from "../../components/admin/service-form";
-import { RouteDialog } from "../../components/ui/route-dialog";
-import { parseId } from "../../domain/ids";
-import type { ServiceFormReply } from "../../domain/services";
-import { getService, updateService } from "../../models/service.server";
-import { readServiceForm, servicesListUrl } from "../../services/admin/services-form.server";
-import { requireAdmin } from "../../services/auth.server";
-import { readForm } from "../../services/form.server";
-import { redirectWithSuccess } from "../../services/toast.server";
+import { ServiceForm } from "#app/components/admin/service-form";
+import { RouteDialog } from "#app/components/ui/route-dialog";
+import { parseId } from "#app/domain/ids";
+import type { ServiceFormReply } from "#app/domain/services";
+import { getService, updateService } from "#app/models/service.server";
+import { readServiceForm, servicesListUrl } from "#app/services/admin/services-form.server";
+import { requireAdmin } from "#app/services/auth.server";
+import { readForm } from "#app/services/form.server";
+import { redirectWithSuccess } from "#app/services/toast.server";
 import type { Route } from "./+types/services.$id.edit";
 
 /** Edit a service (spec section 5: the same required fields as Add Service). */

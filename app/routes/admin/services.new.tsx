@@ -1,12 +1,12 @@
 import { useActionData, useLocation } from "react-router";
-import { ServiceForm } from "../../components/admin/service-form";
-import { RouteDialog } from "../../components/ui/route-dialog";
-import type { ServiceFormReply } from "../../domain/services";
-import { createService } from "../../models/service.server";
-import { readServiceForm, servicesListUrl } from "../../services/admin/services-form.server";
-import { requireAdmin } from "../../services/auth.server";
-import { readForm } from "../../services/form.server";
-import { redirectWithSuccess } from "../../services/toast.server";
+import { ServiceForm } from "#app/components/admin/service-form";
+import { RouteDialog } from "#app/components/ui/route-dialog";
+import type { ServiceFormReply } from "#app/domain/services";
+import { createService } from "#app/models/service.server";
+import { readServiceForm, servicesListUrl } from "#app/services/admin/services-form.server";
+import { requireAdmin } from "#app/services/auth.server";
+import { readForm } from "#app/services/form.server";
+import { redirectWithSuccess } from "#app/services/toast.server";
 import type { Route } from "./+types/services.new";
 
 /** 'Add Service' (spec sections 2 and 5): a new service is active. */

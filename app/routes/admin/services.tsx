@@ -1,17 +1,17 @@
 import { Form, Link, Outlet, data, useLocation } from "react-router";
-import { AdminPage, EmptyList } from "../../components/admin/admin-page";
-import { cellClass, HeaderRow, smallButton, TableRegion } from "../../components/admin/catalog-ui";
-import { Pagination } from "../../components/admin/pagination";
-import { StatusBadge } from "../../components/dashboard/status-badge";
-import { HydratedField } from "../../components/ui/hydrated-field";
-import { parseId } from "../../domain/ids";
-import { formatDollars } from "../../domain/pricing";
-import { listServicesPage, setServiceActive } from "../../models/service.server";
-import { samePageUrl } from "../../services/admin/same-page.server";
-import { readPage } from "../../services/admin/pagination.server";
-import { requireAdmin } from "../../services/auth.server";
-import { readForm } from "../../services/form.server";
-import { redirectWithSuccess, replyWithToast } from "../../services/toast.server";
+import { AdminPage, EmptyList } from "#app/components/admin/admin-page";
+import { cellClass, HeaderRow, smallButton, TableRegion } from "#app/components/admin/catalog-ui";
+import { Pagination } from "#app/components/admin/pagination";
+import { StatusBadge } from "#app/components/dashboard/status-badge";
+import { HydratedField } from "#app/components/ui/hydrated-field";
+import { parseId } from "#app/domain/ids";
+import { formatDollars } from "#app/domain/pricing";
+import { listServicesPage, setServiceActive } from "#app/models/service.server";
+import { samePageUrl } from "#app/services/admin/same-page.server";
+import { readPage } from "#app/services/admin/pagination.server";
+import { requireAdmin } from "#app/services/auth.server";
+import { readForm } from "#app/services/form.server";
+import { redirectWithSuccess, replyWithToast } from "#app/services/toast.server";
 import type { Route } from "./+types/services";
 
 /**

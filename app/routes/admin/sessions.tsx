@@ -1,9 +1,9 @@
 import { useEffect, useState } from "react";
 import { Form, Link, useLocation } from "react-router";
-import { BOOKING_STATUSES } from "../../../db/schema";
-import { AdminPage, EmptyList } from "../../components/admin/admin-page";
-import { AdminCalendar } from "../../components/admin/calendar";
-import { Pagination } from "../../components/admin/pagination";
+import { BOOKING_STATUSES } from "#db/schema";
+import { AdminPage, EmptyList } from "#app/components/admin/admin-page";
+import { AdminCalendar } from "#app/components/admin/calendar";
+import { Pagination } from "#app/components/admin/pagination";
 import {
   type AdminBookingRow,
   BookingLink,
@@ -14,16 +14,16 @@ import {
   TH,
   ViewToggle,
   WorkflowBadge,
-} from "../../components/admin/workflow";
-import { HydratedField } from "../../components/ui/hydrated-field";
-import { BULK_ACTIONS } from "../../domain/admin-workflow";
-import { type BookingFilters, emptyBookingsText, filterSearch } from "../../domain/booking-filters";
-import { formatStudioInstant } from "../../domain/booking-display";
-import { STATUS_LABELS } from "../../domain/booking-status";
-import { studioInstant } from "../../domain/studio-time";
-import { loadBookingsTab } from "../../services/admin/bookings-tab.server";
-import { workflowAction } from "../../services/admin/workflow-actions.server";
-import { requireAdmin } from "../../services/auth.server";
+} from "#app/components/admin/workflow";
+import { HydratedField } from "#app/components/ui/hydrated-field";
+import { BULK_ACTIONS } from "#app/domain/admin-workflow";
+import { type BookingFilters, emptyBookingsText, filterSearch } from "#app/domain/booking-filters";
+import { formatStudioInstant } from "#app/domain/booking-display";
+import { STATUS_LABELS } from "#app/domain/booking-status";
+import { studioInstant } from "#app/domain/studio-time";
+import { loadBookingsTab } from "#app/services/admin/bookings-tab.server";
+import { workflowAction } from "#app/services/admin/workflow-actions.server";
+import { requireAdmin } from "#app/services/auth.server";
 import type { Route } from "./+types/sessions";
 
 const PATH = "/admin/sessions";

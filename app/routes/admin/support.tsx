@@ -1,14 +1,14 @@
 import { Form, Link } from "react-router";
-import { AdminPage, EmptyList } from "../../components/admin/admin-page";
-import { SelectFilter, TableRegion, TD, TH } from "../../components/admin/filter-form";
-import { Pagination } from "../../components/admin/pagination";
-import { StatusBadge } from "../../components/dashboard/status-badge";
-import { ErrorList } from "../../components/ui/field";
-import { HydratedField } from "../../components/ui/hydrated-field";
-import { isDatabaseBusyResponse } from "../../db.server";
-import { formatStudioInstant } from "../../domain/booking-display";
-import { STATUS_LABELS } from "../../domain/booking-status";
-import type { StatusTone } from "../../domain/session-list";
+import { AdminPage, EmptyList } from "#app/components/admin/admin-page";
+import { SelectFilter, TableRegion, TD, TH } from "#app/components/admin/filter-form";
+import { Pagination } from "#app/components/admin/pagination";
+import { StatusBadge } from "#app/components/dashboard/status-badge";
+import { ErrorList } from "#app/components/ui/field";
+import { HydratedField } from "#app/components/ui/hydrated-field";
+import { isDatabaseBusyResponse } from "#app/db.server";
+import { formatStudioInstant } from "#app/domain/booking-display";
+import { STATUS_LABELS } from "#app/domain/booking-status";
+import type { StatusTone } from "#app/domain/session-list";
 import {
   CONTACT_METHODS,
   type ContactMethod,
@@ -19,18 +19,18 @@ import {
   type SupportStatus,
   supportStatusParam,
   supportUpdateSchema,
-} from "../../domain/support";
+} from "#app/domain/support";
 import {
   listSupportRequestsPage,
   SupportUpdateError,
   updateSupportRequest,
-} from "../../models/support.server";
-import { readPage } from "../../services/admin/pagination.server";
-import { samePageUrl } from "../../services/admin/same-page.server";
-import { requireAdmin } from "../../services/auth.server";
-import { env } from "../../services/env.server";
-import { readForm } from "../../services/form.server";
-import { redirectWithSuccess, replyWithToast } from "../../services/toast.server";
+} from "#app/models/support.server";
+import { readPage } from "#app/services/admin/pagination.server";
+import { samePageUrl } from "#app/services/admin/same-page.server";
+import { requireAdmin } from "#app/services/auth.server";
+import { env } from "#app/services/env.server";
+import { readForm } from "#app/services/form.server";
+import { redirectWithSuccess, replyWithToast } from "#app/services/toast.server";
 import type { Route } from "./+types/support";
 
 /**

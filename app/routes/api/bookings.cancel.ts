@@ -1,16 +1,16 @@
-import { parseId } from "../../domain/ids";
-import { z } from "../../domain/zod";
-import { getOwnBooking, toBookingJson } from "../../models/booking.server";
+import { parseId } from "#app/domain/ids";
+import { z } from "#app/domain/zod";
+import { getOwnBooking, toBookingJson } from "#app/models/booking.server";
 import {
   CancellationError,
   cancellationQuote,
   cancelOwnBooking,
   cancelProblem,
-} from "../../models/cancellation.server";
-import { jsonError, methodNotAllowed, readJson } from "../../services/api.server";
-import { requireApiUser } from "../../services/auth.server";
-import { env } from "../../services/env.server";
-import { PaymentServiceError } from "../../services/payments/provider.server";
+} from "#app/models/cancellation.server";
+import { jsonError, methodNotAllowed, readJson } from "#app/services/api.server";
+import { requireApiUser } from "#app/services/auth.server";
+import { env } from "#app/services/env.server";
+import { PaymentServiceError } from "#app/services/payments/provider.server";
 import type { Route } from "./+types/bookings.cancel";
 
 const NOT_FOUND = "Booking not found";

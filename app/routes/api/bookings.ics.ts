@@ -1,9 +1,9 @@
-import { parseId } from "../../domain/ids";
-import { getOwnBooking } from "../../models/booking.server";
-import { jsonError, methodNotAllowed } from "../../services/api.server";
-import { requireApiUser } from "../../services/auth.server";
-import { sessionCalendar, sessionCalendarFilename } from "../../services/calendar.server";
-import { env } from "../../services/env.server";
+import { parseId } from "#app/domain/ids";
+import { getOwnBooking } from "#app/models/booking.server";
+import { jsonError, methodNotAllowed } from "#app/services/api.server";
+import { requireApiUser } from "#app/services/auth.server";
+import { sessionCalendar, sessionCalendarFilename } from "#app/services/calendar.server";
+import { env } from "#app/services/env.server";
 import type { Route } from "./+types/bookings.ics";
 
 /**

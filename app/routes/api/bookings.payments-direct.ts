@@ -1,12 +1,12 @@
-import { CARD_MESSAGES, cardFormSchema } from "../../domain/card";
-import { parseId } from "../../domain/ids";
-import { studioDateOf } from "../../domain/studio-time";
-import { z } from "../../domain/zod";
-import { getOwnBooking, isPayable, toBookingJson } from "../../models/booking.server";
-import { jsonError, methodNotAllowed, readJson } from "../../services/api.server";
-import { requireApiUser } from "../../services/auth.server";
-import { env } from "../../services/env.server";
-import { chargeSandboxCard, notPayableMessage } from "../../services/payments/sandbox.server";
+import { CARD_MESSAGES, cardFormSchema } from "#app/domain/card";
+import { parseId } from "#app/domain/ids";
+import { studioDateOf } from "#app/domain/studio-time";
+import { z } from "#app/domain/zod";
+import { getOwnBooking, isPayable, toBookingJson } from "#app/models/booking.server";
+import { jsonError, methodNotAllowed, readJson } from "#app/services/api.server";
+import { requireApiUser } from "#app/services/auth.server";
+import { env } from "#app/services/env.server";
+import { chargeSandboxCard, notPayableMessage } from "#app/services/payments/sandbox.server";
 import type { Route } from "./+types/bookings.payments-direct";
 
 const NOT_FOUND = "Booking not found";

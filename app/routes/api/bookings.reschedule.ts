@@ -1,9 +1,9 @@
-import { parseId } from "../../domain/ids";
-import { rescheduleSchema } from "../../domain/booking-form";
-import { toBookingJson } from "../../models/booking.server";
-import { RescheduleError, rescheduleOwnBooking } from "../../models/reschedule.server";
-import { jsonError, methodNotAllowed, readJson } from "../../services/api.server";
-import { requireApiUser } from "../../services/auth.server";
+import { parseId } from "#app/domain/ids";
+import { rescheduleSchema } from "#app/domain/booking-form";
+import { toBookingJson } from "#app/models/booking.server";
+import { RescheduleError, rescheduleOwnBooking } from "#app/models/reschedule.server";
+import { jsonError, methodNotAllowed, readJson } from "#app/services/api.server";
+import { requireApiUser } from "#app/services/auth.server";
 import type { Route } from "./+types/bookings.reschedule";
 
 const NOT_FOUND = "Booking not found";

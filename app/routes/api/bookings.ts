@@ -1,4 +1,4 @@
-import { bookingPayloadSchema } from "../../domain/booking-form";
+import { bookingPayloadSchema } from "#app/domain/booking-form";
 import {
   BookingError,
   createBooking,
@@ -6,9 +6,9 @@ import {
   listOwnBookings,
   SLOT_TAKEN_MESSAGE,
   toBookingJson,
-} from "../../models/booking.server";
-import { jsonError, methodNotAllowed, readJson } from "../../services/api.server";
-import { requireApiUser } from "../../services/auth.server";
+} from "#app/models/booking.server";
+import { jsonError, methodNotAllowed, readJson } from "#app/services/api.server";
+import { requireApiUser } from "#app/services/auth.server";
 import type { Route } from "./+types/bookings";
 
 /**

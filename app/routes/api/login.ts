@@ -1,9 +1,9 @@
-import { loginSchema } from "../../domain/account";
-import { toPublicUser, verifyLogin } from "../../models/user.server";
-import { jsonError, methodNotAllowed, readJson } from "../../services/api.server";
-import { takeAttempt, tooManyAttemptsMessage } from "../../services/rate-limit.server";
-import { clientAddressContext } from "../../services/request-context.server";
-import { createUserSession } from "../../services/session.server";
+import { loginSchema } from "#app/domain/account";
+import { toPublicUser, verifyLogin } from "#app/models/user.server";
+import { jsonError, methodNotAllowed, readJson } from "#app/services/api.server";
+import { takeAttempt, tooManyAttemptsMessage } from "#app/services/rate-limit.server";
+import { clientAddressContext } from "#app/services/request-context.server";
+import { createUserSession } from "#app/services/session.server";
 import type { Route } from "./+types/login";
 
 export function loader() {

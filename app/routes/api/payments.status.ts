@@ -1,5 +1,5 @@
-import { jsonError, methodNotAllowed } from "../../services/api.server";
-import { paymentProvider } from "../../services/payments/provider.server";
+import { jsonError, methodNotAllowed } from "#app/services/api.server";
+import { paymentProvider } from "#app/services/payments/provider.server";
 import type { Route } from "./+types/payments.status";
 
 /**

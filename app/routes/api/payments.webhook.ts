@@ -1,6 +1,6 @@
-import { jsonError, methodNotAllowed } from "../../services/api.server";
-import { env } from "../../services/env.server";
-import { handleStripeWebhook, WebhookSignatureError } from "../../services/payments/stripe.server";
+import { jsonError, methodNotAllowed } from "#app/services/api.server";
+import { env } from "#app/services/env.server";
+import { handleStripeWebhook, WebhookSignatureError } from "#app/services/payments/stripe.server";
 import type { Route } from "./+types/payments.webhook";
 
 /** Stripe events are a few kilobytes; anything far larger is not one. */

@@ -1,9 +1,9 @@
-import { createService, listServices, toServiceJson } from "../../models/service.server";
-import { jsonError, methodNotAllowed, readJson } from "../../services/api.server";
-import { requireApiAdmin } from "../../services/auth.server";
-import { serviceBody } from "../../services/admin/services-form.server";
-import { parseService } from "../../domain/services";
-import { requireApiUser } from "../../services/auth.server";
+import { createService, listServices, toServiceJson } from "#app/models/service.server";
+import { jsonError, methodNotAllowed, readJson } from "#app/services/api.server";
+import { requireApiAdmin } from "#app/services/auth.server";
+import { serviceBody } from "#app/services/admin/services-form.server";
+import { parseService } from "#app/domain/services";
+import { requireApiUser } from "#app/services/auth.server";
 import type { Route } from "./+types/services";
 
 /**

@@ -1,12 +1,12 @@
-import { supportRequestSchema } from "../../domain/support";
+import { supportRequestSchema } from "#app/domain/support";
 import {
   createSupportRequest,
   listOwnSupportRequests,
   SupportBookingError,
   toSupportRequestJson,
-} from "../../models/support.server";
-import { jsonError, methodNotAllowed, readJson } from "../../services/api.server";
-import { requireApiUser } from "../../services/auth.server";
+} from "#app/models/support.server";
+import { jsonError, methodNotAllowed, readJson } from "#app/services/api.server";
+import { requireApiUser } from "#app/services/auth.server";
 import type { Route } from "./+types/tech-assistance";
 
 /** GET /api/tech-assistance: the caller's own support requests, newest first. */

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { readBookingFilters, readStudioDay, studioDayRange } from "./booking-filters.server";
+import {
+  readBookingFilters,
+  readStudioDay,
+  studioDayRange,
+} from "#app/services/admin/booking-filters.server";
 
 const read = (query: string) =>
   readBookingFilters(new URL(`https://t.test/admin/bookings${query}`));

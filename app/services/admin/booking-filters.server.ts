@@ -1,8 +1,8 @@
 import { and, eq, gte, lt, type SQL, sql } from "drizzle-orm";
-import { BOOKING_STATUSES, bookings, users } from "../../../db/schema";
-import { type BookingFilters, MEMBERSHIP_FILTERS, VIEWS } from "../../domain/booking-filters";
-import { addStudioDays, studioDateOf, studioInstant } from "../../domain/studio-time";
-import { readPage } from "./pagination.server";
+import { BOOKING_STATUSES, bookings, users } from "#db/schema";
+import { type BookingFilters, MEMBERSHIP_FILTERS, VIEWS } from "#app/domain/booking-filters";
+import { addStudioDays, studioDateOf, studioInstant } from "#app/domain/studio-time";
+import { readPage } from "#app/services/admin/pagination.server";
 
 /**
  * The Bookings and Sessions tabs' filters (spec section 2), read from the URL and turned into

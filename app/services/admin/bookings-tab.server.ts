@@ -1,11 +1,11 @@
-import type { Booking } from "../../../db/schema";
-import type { AdminBookingRow } from "../../components/admin/workflow";
-import { formatStudioInstant } from "../../domain/booking-display";
-import { hoursLabel } from "../../domain/session-list";
-import { listAdminBookings } from "../../models/admin-bookings.server";
-import { expireHolds } from "../../models/booking.server";
-import { bookingFilterWhere, readBookingFilters } from "./booking-filters.server";
-import { loadCalendar } from "./calendar.server";
+import type { Booking } from "#db/schema";
+import type { AdminBookingRow } from "#app/components/admin/workflow";
+import { formatStudioInstant } from "#app/domain/booking-display";
+import { hoursLabel } from "#app/domain/session-list";
+import { listAdminBookings } from "#app/models/admin-bookings.server";
+import { expireHolds } from "#app/models/booking.server";
+import { bookingFilterWhere, readBookingFilters } from "#app/services/admin/booking-filters.server";
+import { loadCalendar } from "#app/services/admin/calendar.server";
 
 /**
  * What the Bookings and Sessions tabs show for a URL: the filters, and either one page of the

@@ -1,10 +1,10 @@
 import { eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type BookingStatus, bookings, users } from "../../../db/schema";
-import { db } from "../../db.server";
-import { EVENT_CAP } from "../../domain/calendar-range";
-import { studioInstant, studioSession } from "../../domain/studio-time";
-import { calendarQuery, loadCalendar } from "./calendar.server";
+import { type BookingStatus, bookings, users } from "#db/schema";
+import { db } from "#app/db.server";
+import { EVENT_CAP } from "#app/domain/calendar-range";
+import { studioInstant, studioSession } from "#app/domain/studio-time";
+import { calendarQuery, loadCalendar } from "#app/services/admin/calendar.server";
 
 /**
  * The calendar's read against a real, freshly migrated SQLite file. Expectations are studio

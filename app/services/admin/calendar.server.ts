@@ -1,15 +1,15 @@
 import { and, asc, gte, lt, type SQL } from "drizzle-orm";
-import { type BookingStatus, bookings } from "../../../db/schema";
-import { db } from "../../db.server";
+import { type BookingStatus, bookings } from "#db/schema";
+import { db } from "#app/db.server";
 import {
   type CalendarRange,
   type CalendarView,
   calendarRange,
   EVENT_CAP,
   readCalendarQuery,
-} from "../../domain/calendar-range";
-import { addStudioDays, studioDateOf, studioInstant } from "../../domain/studio-time";
-import { studioWallTimes } from "../../domain/studio-wall-time";
+} from "#app/domain/calendar-range";
+import { addStudioDays, studioDateOf, studioInstant } from "#app/domain/studio-time";
+import { studioWallTimes } from "#app/domain/studio-wall-time";
 
 // Contract between the Bookings/Sessions tabs and the calendar (issue 6).
 

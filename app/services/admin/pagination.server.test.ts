@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_PAGE, pageWindow, readPage, toPage } from "./pagination.server";
+import { MAX_PAGE, pageWindow, readPage, toPage } from "#app/services/admin/pagination.server";
 
 const at = (query: string) => new URL(`http://studio.test/admin/bookings${query}`);
 

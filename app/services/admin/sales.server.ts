@@ -1,6 +1,6 @@
 import { stringify } from "csv-stringify/sync";
-import { CUSTOMER_TYPE_LABELS } from "../../domain/customer-type";
-import { formatDollars } from "../../domain/pricing";
+import { CUSTOMER_TYPE_LABELS } from "#app/domain/customer-type";
+import { formatDollars } from "#app/domain/pricing";
 import {
   PERIOD_LABELS,
   type PeriodChoice,
@@ -9,8 +9,8 @@ import {
   periodRange,
   periodSlug,
   readPeriod,
-} from "../../domain/sales-period";
-import { STUDIO_TIME_ZONE } from "../../domain/studio-time";
+} from "#app/domain/sales-period";
+import { STUDIO_TIME_ZONE } from "#app/domain/studio-time";
 import {
   listSales,
   type SalesCursor,
@@ -18,8 +18,8 @@ import {
   salesAfter,
   salesChart,
   salesTotals,
-} from "../../models/sales.server";
-import { readPage } from "./pagination.server";
+} from "#app/models/sales.server";
+import { readPage } from "#app/services/admin/pagination.server";
 
 /**
  * Studio wall time as admins read it ('MMMM d, yyyy', 'h:mm a') and as the CSV writes it

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { samePageUrl } from "./same-page.server";
+import { samePageUrl } from "#app/services/admin/same-page.server";
 
 describe("samePageUrl", () => {
   it.each([

@@ -5,9 +5,9 @@ import {
   type ServiceFormReply,
   type ServiceFormValues,
   type ServiceInput,
-} from "../../domain/services";
-import { z } from "../../domain/zod";
-import { replyWithToast } from "../toast.server";
+} from "#app/domain/services";
+import { z } from "#app/domain/zod";
+import { replyWithToast } from "#app/services/toast.server";
 
 /** The Services list with its page, whichever dialog of it the request came from. */
 export function servicesListUrl(request: Request): string {

@@ -1,18 +1,18 @@
 import { data, type RouterContextProvider } from "react-router";
-import { BULK_ACTIONS, bulkResultMessage, parseStatus } from "../../domain/admin-workflow";
-import { STATUS_LABELS } from "../../domain/booking-status";
-import { parseId } from "../../domain/ids";
+import { BULK_ACTIONS, bulkResultMessage, parseStatus } from "#app/domain/admin-workflow";
+import { STATUS_LABELS } from "#app/domain/booking-status";
+import { parseId } from "#app/domain/ids";
 import {
   bulkChangeStatus,
   changeBookingStatus,
   WorkflowError,
-} from "../../models/admin-bookings.server";
-import type { PublicUser } from "../../models/user.server";
-import { isDatabaseBusyResponse } from "../../db.server";
-import { readForm } from "../form.server";
-import { PaymentServiceError } from "../payments/provider.server";
-import { redirectWithSuccess, replyWithToast } from "../toast.server";
-import { samePageUrl } from "./same-page.server";
+} from "#app/models/admin-bookings.server";
+import type { PublicUser } from "#app/models/user.server";
+import { isDatabaseBusyResponse } from "#app/db.server";
+import { readForm } from "#app/services/form.server";
+import { PaymentServiceError } from "#app/services/payments/provider.server";
+import { redirectWithSuccess, replyWithToast } from "#app/services/toast.server";
+import { samePageUrl } from "#app/services/admin/same-page.server";
 
 /**
  * The workflow forms of the Bookings and Sessions tabs and of a booking's page, told apart by

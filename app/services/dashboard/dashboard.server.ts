@@ -1,9 +1,17 @@
 import { data, type RouterContextProvider } from "react-router";
-import type { PublicUser } from "../../models/user.server";
-import { readForm } from "../form.server";
-import { loadProfileTab, PROFILE_INTENTS, profileAction } from "./profile.server";
-import { loadSessionsTab } from "./sessions.server";
-import { loadSupportTab, SUPPORT_INTENTS, supportAction } from "./support.server";
+import type { PublicUser } from "#app/models/user.server";
+import { readForm } from "#app/services/form.server";
+import {
+  loadProfileTab,
+  PROFILE_INTENTS,
+  profileAction,
+} from "#app/services/dashboard/profile.server";
+import { loadSessionsTab } from "#app/services/dashboard/sessions.server";
+import {
+  loadSupportTab,
+  SUPPORT_INTENTS,
+  supportAction,
+} from "#app/services/dashboard/support.server";
 
 /**
  * The customer's dashboard (spec section 2 "Client dashboard"): which tab is open, what it

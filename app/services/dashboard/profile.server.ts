@@ -1,11 +1,15 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { RouterContextProvider } from "react-router";
-import { passwordChangeSchema, profileSchema, WRONG_CURRENT_PASSWORD } from "../../domain/account";
-import { changePassword, type PublicUser, updateProfile } from "../../models/user.server";
-import { giveBackAttempt, takeAttempt, tooManyAttemptsMessage } from "../rate-limit.server";
-import { sessionCookieFor } from "../session.server";
-import { redirectWithSuccess, replyWithToast } from "../toast.server";
+import { passwordChangeSchema, profileSchema, WRONG_CURRENT_PASSWORD } from "#app/domain/account";
+import { changePassword, type PublicUser, updateProfile } from "#app/models/user.server";
+import {
+  giveBackAttempt,
+  takeAttempt,
+  tooManyAttemptsMessage,
+} from "#app/services/rate-limit.server";
+import { sessionCookieFor } from "#app/services/session.server";
+import { redirectWithSuccess, replyWithToast } from "#app/services/toast.server";
 
 /** Profile Settings: the profile form and the password change. */
 export const PROFILE_INTENTS = ["profile", "password"] as const;

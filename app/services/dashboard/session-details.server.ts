@@ -1,7 +1,7 @@
-import type { Booking } from "../../../db/schema";
-import { formatStudioInstant, sessionDate, sessionTimeRange } from "../../domain/booking-display";
-import { canCancel, canReschedule } from "../../domain/cancellation";
-import { formatDollars, RETAINER_PACKAGE } from "../../domain/pricing";
+import type { Booking } from "#db/schema";
+import { formatStudioInstant, sessionDate, sessionTimeRange } from "#app/domain/booking-display";
+import { canCancel, canReschedule } from "#app/domain/cancellation";
+import { formatDollars, RETAINER_PACKAGE } from "#app/domain/pricing";
 import {
   discountOf,
   guestsLabel,
@@ -10,10 +10,10 @@ import {
   shortSessionDate,
   statusLabel,
   statusTone,
-} from "../../domain/session-list";
-import { getBookingServices, isPayable } from "../../models/booking.server";
-import { listBookingPayments } from "../../models/payment.server";
-import { STUDIO } from "../../components/landing/studio";
+} from "#app/domain/session-list";
+import { getBookingServices, isPayable } from "#app/models/booking.server";
+import { listBookingPayments } from "#app/models/payment.server";
+import { STUDIO } from "#app/components/landing/studio";
 
 /**
  * Session Details (spec section 2, product-decisions "Price"): everything the customer may

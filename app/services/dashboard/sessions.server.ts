@@ -1,9 +1,9 @@
-import type { Booking } from "../../../db/schema";
-import { sessionTimeRange } from "../../domain/booking-display";
-import { PAID_STATUSES } from "../../domain/booking-status";
-import { canCancel, canReschedule } from "../../domain/cancellation";
-import { parseId } from "../../domain/ids";
-import { retainerHoursLeft } from "../../domain/retainer";
+import type { Booking } from "#db/schema";
+import { sessionTimeRange } from "#app/domain/booking-display";
+import { PAID_STATUSES } from "#app/domain/booking-status";
+import { canCancel, canReschedule } from "#app/domain/cancellation";
+import { parseId } from "#app/domain/ids";
+import { retainerHoursLeft } from "#app/domain/retainer";
 import {
   discountOf,
   retainerLastDay,
@@ -12,16 +12,16 @@ import {
   splitSessions,
   statusLabel,
   statusTone,
-} from "../../domain/session-list";
+} from "#app/domain/session-list";
 import {
   expireHolds,
   getActiveRetainer,
   getOwnBooking,
   isPayable,
   listOwnBookings,
-} from "../../models/booking.server";
-import { hasPayment } from "../../models/payment.server";
-import type { PublicUser } from "../../models/user.server";
+} from "#app/models/booking.server";
+import { hasPayment } from "#app/models/payment.server";
+import type { PublicUser } from "#app/models/user.server";
 
 /**
  * My Sessions: upcoming and past sessions and the retainer balance. Both lists are sent (one

@@ -1,9 +1,9 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { RouterContextProvider } from "react-router";
 import type { SubmissionResult } from "@conform-to/react";
-import { isDatabaseBusyResponse } from "../../db.server";
-import { formatStudioInstant } from "../../domain/booking-display";
-import { STATUS_LABELS } from "../../domain/booking-status";
+import { isDatabaseBusyResponse } from "#app/db.server";
+import { formatStudioInstant } from "#app/domain/booking-display";
+import { STATUS_LABELS } from "#app/domain/booking-status";
 import {
   ISSUE_TYPES,
   type IssueType,
@@ -11,15 +11,15 @@ import {
   SUPPORT_STATUS_LABELS,
   supportReceivedMessage,
   supportRequestSchema,
-} from "../../domain/support";
+} from "#app/domain/support";
 import {
   createSupportRequest,
   listBookingChoices,
   listOwnSupportRequests,
   SupportBookingError,
-} from "../../models/support.server";
-import type { PublicUser } from "../../models/user.server";
-import { redirectWithSuccess, replyWithToast } from "../toast.server";
+} from "#app/models/support.server";
+import type { PublicUser } from "#app/models/user.server";
+import { redirectWithSuccess, replyWithToast } from "#app/services/toast.server";
 
 /** Help & Support: the 'Get help' form and the customer's own requests. */
 export const SUPPORT_INTENTS = ["support"] as const;

@@ -1,10 +1,10 @@
 import { and, asc, eq, lte } from "drizzle-orm";
 import nodemailer, { type SendMailOptions } from "nodemailer";
-import { emailOutbox } from "../../../db/schema";
+import { emailOutbox } from "#db/schema";
 // Type only: importing db.server for real would open the database.
-import type { DB } from "../../db.server";
-import { env } from "../env.server";
-import { logError } from "../log.server";
+import type { DB } from "#app/db.server";
+import { env } from "#app/services/env.server";
+import { logError } from "#app/services/log.server";
 
 /**
  * The e-mail outbox (product-decisions "E-mail"). An e-mail is a row written in the same

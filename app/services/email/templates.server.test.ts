@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { Booking } from "../../../db/schema";
-import { STUDIO } from "../../components/landing/studio";
+import type { Booking } from "#db/schema";
+import { STUDIO } from "#app/components/landing/studio";
 import {
   bookingCancelledEmail,
   bookingConfirmedEmail,
@@ -10,7 +10,7 @@ import {
   formatStudioDateTime,
   paymentReceivedEmail,
   supportResolvedEmail,
-} from "./templates.server";
+} from "#app/services/email/templates.server";
 
 const utc = (iso: string) => Date.parse(iso);
 

@@ -1,10 +1,10 @@
 import { TZDate, tzName } from "@date-fns/tz";
 import { format } from "date-fns";
-import type { Booking } from "../../../db/schema";
-import { STUDIO } from "../../components/landing/studio";
-import type { RefundQuote } from "../../domain/cancellation";
-import { formatDollars } from "../../domain/pricing";
-import { STUDIO_TIME_ZONE, studioInstant, studioSession } from "../../domain/studio-time";
+import type { Booking } from "#db/schema";
+import { STUDIO } from "#app/components/landing/studio";
+import type { RefundQuote } from "#app/domain/cancellation";
+import { formatDollars } from "#app/domain/pricing";
+import { STUDIO_TIME_ZONE, studioInstant, studioSession } from "#app/domain/studio-time";
 
 /**
  * Transactional e-mails: pure functions from a booking to a subject, an HTML body and an

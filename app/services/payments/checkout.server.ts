@@ -1,17 +1,20 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type RouterContextProvider, redirect } from "react-router";
-import type { Booking } from "../../../db/schema";
-import { holdDeadline, sessionDate, sessionTimeRange } from "../../domain/booking-display";
-import { STATUS_LABELS } from "../../domain/booking-status";
-import { type CardInput, cardFormSchema, studioMonth } from "../../domain/card";
-import { getBookingServices, isPayable } from "../../models/booking.server";
-import { env } from "../env.server";
-import { readForm } from "../form.server";
-import { logError } from "../log.server";
-import { replyWithToast } from "../toast.server";
-import { paymentProvider } from "./provider.server";
-import { chargeSandboxCard, notPayableMessage } from "./sandbox.server";
-import { CheckoutUnavailableError, PAYMENT_SERVICE_UNAVAILABLE_MESSAGE } from "./stripe.server";
+import type { Booking } from "#db/schema";
+import { holdDeadline, sessionDate, sessionTimeRange } from "#app/domain/booking-display";
+import { STATUS_LABELS } from "#app/domain/booking-status";
+import { type CardInput, cardFormSchema, studioMonth } from "#app/domain/card";
+import { getBookingServices, isPayable } from "#app/models/booking.server";
+import { env } from "#app/services/env.server";
+import { readForm } from "#app/services/form.server";
+import { logError } from "#app/services/log.server";
+import { replyWithToast } from "#app/services/toast.server";
+import { paymentProvider } from "#app/services/payments/provider.server";
+import { chargeSandboxCard, notPayableMessage } from "#app/services/payments/sandbox.server";
+import {
+  CheckoutUnavailableError,
+  PAYMENT_SERVICE_UNAVAILABLE_MESSAGE,
+} from "#app/services/payments/stripe.server";
 
 /**
  * Paying for one booking: the checkout page (/checkout/:bookingId) and the dashboard's Pay

@@ -1,7 +1,7 @@
-import type { Booking } from "../../../db/schema";
-import { env } from "../env.server";
-import { sandboxProvider } from "./sandbox.server";
-import { stripeProvider } from "./stripe.server";
+import type { Booking } from "#db/schema";
+import { env } from "#app/services/env.server";
+import { sandboxProvider } from "#app/services/payments/sandbox.server";
+import { stripeProvider } from "#app/services/payments/stripe.server";
 
 /**
  * How a booking gets paid, behind one interface chosen by PAYMENT_PROVIDER:

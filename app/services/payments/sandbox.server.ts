@@ -1,16 +1,16 @@
 import { randomUUID } from "node:crypto";
-import type { Booking } from "../../../db/schema";
+import type { Booking } from "#db/schema";
 import {
   CARD_MESSAGES,
   type CardInput,
   cardBrand,
   passesLuhn,
   SANDBOX_CARDS,
-} from "../../domain/card";
-import { HOLD_EXPIRED_REASON, isPayable } from "../../models/booking.server";
-import { getPaymentByTransaction, recordPayment } from "../../models/payment.server";
-import { env } from "../env.server";
-import type { PaymentProvider } from "./provider.server";
+} from "#app/domain/card";
+import { HOLD_EXPIRED_REASON, isPayable } from "#app/models/booking.server";
+import { getPaymentByTransaction, recordPayment } from "#app/models/payment.server";
+import { env } from "#app/services/env.server";
+import type { PaymentProvider } from "#app/services/payments/provider.server";
 
 /**
  * The offline provider: the app's own checkout page takes the card and this decides, like a

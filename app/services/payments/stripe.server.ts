@@ -1,19 +1,19 @@
 import { and, eq, isNull, or } from "drizzle-orm";
 import Stripe from "stripe";
-import { type Booking, bookings, processedPaymentEvents } from "../../../db/schema";
-import { db, writeTransaction } from "../../db.server";
-import { sessionDate, sessionTimeRange } from "../../domain/booking-display";
-import { extendHold, getBooking, isPayable } from "../../models/booking.server";
-import { recordPayment } from "../../models/payment.server";
-import { env } from "../env.server";
-import { logError } from "../log.server";
+import { type Booking, bookings, processedPaymentEvents } from "#db/schema";
+import { db, writeTransaction } from "#app/db.server";
+import { sessionDate, sessionTimeRange } from "#app/domain/booking-display";
+import { extendHold, getBooking, isPayable } from "#app/models/booking.server";
+import { recordPayment } from "#app/models/payment.server";
+import { env } from "#app/services/env.server";
+import { logError } from "#app/services/log.server";
 import {
   type CheckoutVerification,
   type PaymentProvider,
   PaymentServiceError,
   type RefundRequest,
-} from "./provider.server";
-import { notPayableMessage } from "./sandbox.server";
+} from "#app/services/payments/provider.server";
+import { notPayableMessage } from "#app/services/payments/sandbox.server";
 
 /**
  * Stripe Checkout. The amount always comes from the booking row, never from the browser; the

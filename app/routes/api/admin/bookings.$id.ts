@@ -1,11 +1,11 @@
-import { parseId } from "../../../domain/ids";
-import { parseStatus } from "../../../domain/admin-workflow";
-import { z } from "../../../domain/zod";
-import { changeBookingStatus, WorkflowError } from "../../../models/admin-bookings.server";
-import { toBookingJson } from "../../../models/booking.server";
-import { jsonError, methodNotAllowed, readJson } from "../../../services/api.server";
-import { requireApiAdmin } from "../../../services/auth.server";
-import { PaymentServiceError } from "../../../services/payments/provider.server";
+import { parseId } from "#app/domain/ids";
+import { parseStatus } from "#app/domain/admin-workflow";
+import { z } from "#app/domain/zod";
+import { changeBookingStatus, WorkflowError } from "#app/models/admin-bookings.server";
+import { toBookingJson } from "#app/models/booking.server";
+import { jsonError, methodNotAllowed, readJson } from "#app/services/api.server";
+import { requireApiAdmin } from "#app/services/auth.server";
+import { PaymentServiceError } from "#app/services/payments/provider.server";
 import type { Route } from "./+types/bookings.$id";
 
 const NOT_FOUND = "Booking not found";

@@ -1,10 +1,10 @@
-import { toBookingJson } from "../../../models/booking.server";
-import { listAdminBookings } from "../../../models/admin-bookings.server";
-import { methodNotAllowed } from "../../../services/api.server";
-import { pageResponse } from "../../../services/admin/pagination.server";
-import { readBookingFilters } from "../../../services/admin/booking-filters.server";
-import { requireApiAdmin } from "../../../services/auth.server";
-import { expireHolds } from "../../../models/booking.server";
+import { toBookingJson } from "#app/models/booking.server";
+import { listAdminBookings } from "#app/models/admin-bookings.server";
+import { methodNotAllowed } from "#app/services/api.server";
+import { pageResponse } from "#app/services/admin/pagination.server";
+import { readBookingFilters } from "#app/services/admin/booking-filters.server";
+import { requireApiAdmin } from "#app/services/auth.server";
+import { expireHolds } from "#app/models/booking.server";
 import type { Route } from "./+types/bookings";
 
 /**

@@ -1,7 +1,7 @@
-import { parseId } from "../../../domain/ids";
-import { setCouponActive, toCouponJson } from "../../../models/coupon.server";
-import { jsonError, methodNotAllowed } from "../../../services/api.server";
-import { requireApiAdmin } from "../../../services/auth.server";
+import { parseId } from "#app/domain/ids";
+import { setCouponActive, toCouponJson } from "#app/models/coupon.server";
+import { jsonError, methodNotAllowed } from "#app/services/api.server";
+import { requireApiAdmin } from "#app/services/auth.server";
 import type { Route } from "./+types/coupons.deactivate";
 
 export function loader() {

@@ -8,18 +8,18 @@ import {
   duplicateCouponMessage,
   expiryDateFrom,
   normalizeCouponCode,
-} from "../../../domain/coupons";
-import { z } from "../../../domain/zod";
+} from "#app/domain/coupons";
+import { z } from "#app/domain/zod";
 import {
   createCoupon,
   DuplicateCouponError,
   listCoupons,
   toCouponJson,
-} from "../../../models/coupon.server";
-import { jsonError, methodNotAllowed, readJson } from "../../../services/api.server";
-import { pageResponse } from "../../../services/admin/pagination.server";
-import { requireApiAdmin } from "../../../services/auth.server";
-import { readPage } from "../../../services/admin/pagination.server";
+} from "#app/models/coupon.server";
+import { jsonError, methodNotAllowed, readJson } from "#app/services/api.server";
+import { pageResponse } from "#app/services/admin/pagination.server";
+import { requireApiAdmin } from "#app/services/auth.server";
+import { readPage } from "#app/services/admin/pagination.server";
 import type { Route } from "./+types/coupons";
 
 /** GET /api/admin/coupons: the coupons, newest first, a page at a time (Link rel="next"). */

@@ -1,8 +1,8 @@
-import { readPeriod } from "../../../domain/sales-period";
-import { pageResponse, readPage } from "../../../services/admin/pagination.server";
-import { periodError, paymentsPage } from "../../../services/admin/sales.server";
-import { jsonError, methodNotAllowed } from "../../../services/api.server";
-import { requireApiAdmin } from "../../../services/auth.server";
+import { readPeriod } from "#app/domain/sales-period";
+import { pageResponse, readPage } from "#app/services/admin/pagination.server";
+import { periodError, paymentsPage } from "#app/services/admin/sales.server";
+import { jsonError, methodNotAllowed } from "#app/services/api.server";
+import { requireApiAdmin } from "#app/services/auth.server";
 import type { Route } from "./+types/payments";
 
 /**

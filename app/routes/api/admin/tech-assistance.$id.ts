@@ -1,13 +1,13 @@
-import { parseId } from "../../../domain/ids";
-import { supportUpdateSchema } from "../../../domain/support";
+import { parseId } from "#app/domain/ids";
+import { supportUpdateSchema } from "#app/domain/support";
 import {
   SupportUpdateError,
   toSupportRequestJson,
   updateSupportRequest,
-} from "../../../models/support.server";
-import { jsonError, methodNotAllowed, readJson } from "../../../services/api.server";
-import { requireApiAdmin } from "../../../services/auth.server";
-import { env } from "../../../services/env.server";
+} from "#app/models/support.server";
+import { jsonError, methodNotAllowed, readJson } from "#app/services/api.server";
+import { requireApiAdmin } from "#app/services/auth.server";
+import { env } from "#app/services/env.server";
 import type { Route } from "./+types/tech-assistance.$id";
 
 export function loader() {

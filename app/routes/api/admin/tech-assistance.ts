@@ -1,8 +1,8 @@
-import { supportStatusParam } from "../../../domain/support";
-import { listSupportRequestsPage, toSupportRequestJson } from "../../../models/support.server";
-import { MAX_PAGE, pageResponse } from "../../../services/admin/pagination.server";
-import { jsonError, methodNotAllowed } from "../../../services/api.server";
-import { requireApiAdmin } from "../../../services/auth.server";
+import { supportStatusParam } from "#app/domain/support";
+import { listSupportRequestsPage, toSupportRequestJson } from "#app/models/support.server";
+import { MAX_PAGE, pageResponse } from "#app/services/admin/pagination.server";
+import { jsonError, methodNotAllowed } from "#app/services/api.server";
+import { requireApiAdmin } from "#app/services/auth.server";
 import type { Route } from "./+types/tech-assistance";
 
 /**

@@ -1,7 +1,7 @@
-import { parseId } from "../../../domain/ids";
-import { makeAdmin } from "../../../models/admin-users.server";
-import { jsonError, methodNotAllowed } from "../../../services/api.server";
-import { requireApiAdmin } from "../../../services/auth.server";
+import { parseId } from "#app/domain/ids";
+import { makeAdmin } from "#app/models/admin-users.server";
+import { jsonError, methodNotAllowed } from "#app/services/api.server";
+import { requireApiAdmin } from "#app/services/auth.server";
 import type { Route } from "./+types/users.make-admin";
 
 export function loader() {
