@@ -4,7 +4,7 @@ import Database from "better-sqlite3";
 import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import * as schema from "#db/schema";
-import { env } from "#app/services/env.server";
+import { env } from "#app/env.server";
 
 export type DB = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 

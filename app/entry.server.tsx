@@ -8,8 +8,8 @@ import {
   ServerRouter,
 } from "react-router";
 import { NonceProvider } from "#app/components/nonce";
-import { logError } from "#app/services/log.server";
-import { nonceContext } from "#app/services/request-context.server";
+import { logError } from "#app/log.server";
+import { nonceContext } from "#app/web/request-context.server";
 
 export const streamTimeout = 5_000;
 

@@ -17,12 +17,12 @@ import { useNonce } from "#app/components/nonce";
 import { SiteFooter } from "#app/components/site-footer";
 import { SiteNav } from "#app/components/site-nav";
 import { Toaster } from "#app/components/toaster";
-import { getUser } from "#app/services/auth.server";
-import { chatUser } from "#app/services/chat.server";
-import { publicEnv } from "#app/services/env.server";
-import { securityMiddleware } from "#app/services/security.server";
-import { inlineToastContext } from "#app/services/request-context.server";
-import { readToast } from "#app/services/toast.server";
+import { getUser } from "#app/web/auth.server";
+import { chatUser } from "#app/integrations/chat.server";
+import { publicEnv } from "#app/env.server";
+import { securityMiddleware } from "#app/web/security.server";
+import { inlineToastContext } from "#app/web/request-context.server";
+import { readToast } from "#app/web/toast.server";
 
 export const middleware: Route.MiddlewareFunction[] = [securityMiddleware];
 

@@ -2,18 +2,18 @@ import { type RouteConfig, index, prefix, route } from "@react-router/dev/routes
 
 /** The whole URL map of the site. File names mirror URLs. */
 export default [
-  index("routes/home.tsx"),
+  index("routes/home/home.tsx"),
   route("auth", "routes/auth.tsx"),
-  route("dashboard", "routes/dashboard.tsx", [
-    route("sessions/:id", "routes/dashboard.sessions.$id.tsx"),
-    route("sessions/:id/pay", "routes/dashboard.sessions.$id.pay.tsx"),
-    route("sessions/:id/cancel", "routes/dashboard.sessions.$id.cancel.tsx"),
-    route("sessions/:id/reschedule", "routes/dashboard.sessions.$id.reschedule.tsx"),
+  route("dashboard", "routes/dashboard/layout.tsx", [
+    route("sessions/:id", "routes/dashboard/sessions.$id.tsx"),
+    route("sessions/:id/pay", "routes/dashboard/sessions.$id.pay.tsx"),
+    route("sessions/:id/cancel", "routes/dashboard/sessions.$id.cancel.tsx"),
+    route("sessions/:id/reschedule", "routes/dashboard/sessions.$id.reschedule.tsx"),
   ]),
   // Outside the dashboard's layout: a page of its own, for paper.
-  route("dashboard/sessions/:id/print", "routes/dashboard.sessions.$id.print.tsx"),
+  route("dashboard/sessions/:id/print", "routes/dashboard/sessions.$id.print.tsx"),
   route("logout", "routes/logout.tsx"),
-  route("checkout/:bookingId", "routes/checkout.tsx"),
+  route("checkout/:bookingId", "routes/checkout/checkout.tsx"),
   route("booking-success", "routes/booking-success.tsx"),
   route("intercom-test", "routes/intercom-test.tsx"),
   // The control room: one layout (its own guard) and one file per tab; every child guards itself.

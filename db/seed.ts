@@ -17,7 +17,7 @@ import {
   studioSession,
 } from "#app/domain/studio-time";
 import { hashPassword } from "#app/models/user.server";
-import { env } from "#app/services/env.server";
+import { env } from "#app/env.server";
 import {
   BOOKING_STATUSES,
   type BookingStatus,

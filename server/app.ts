@@ -2,9 +2,9 @@ import { createRequestHandler } from "@react-router/express";
 import express from "express";
 import { RouterContextProvider } from "react-router";
 import { db } from "#app/db.server";
-import { startBackgroundJobs } from "#app/services/background.server";
-import { env } from "#app/services/env.server";
-import { clientAddressContext } from "#app/services/request-context.server";
+import { startBackgroundJobs } from "#app/workflows/background.server";
+import { env } from "#app/env.server";
+import { clientAddressContext } from "#app/web/request-context.server";
 
 /**
  * The express app around React Router: the client address for rate limits,

@@ -13,8 +13,8 @@ import { db } from "#app/db.server";
 import type { BookingRequest } from "#app/domain/booking-form";
 import { studioInstant } from "#app/domain/studio-time";
 import type { BookingFilters } from "#app/domain/booking-filters";
-import type { RefundRequest } from "#app/services/payments/provider.server";
-import { PaymentServiceError } from "#app/services/payments/provider.server";
+import type { RefundRequest } from "#app/integrations/payments/provider.server";
+import { PaymentServiceError } from "#app/integrations/payments/provider.server";
 import {
   adminBookingsQuery,
   bulkChangeStatus,

@@ -11,13 +11,13 @@ import { db, isDatabaseBusyResponse, writeTransaction } from "#app/db.server";
 import { transitionProblem } from "#app/domain/admin-workflow";
 import { conflictsWith } from "#app/domain/availability";
 import type { BookingFilters } from "#app/domain/booking-filters";
-import { sessionCalendarAttachment } from "#app/services/calendar.server";
-import { bookingFilterWhere } from "#app/services/admin/booking-filters.server";
-import { type Page, pageWindow, toPage } from "#app/services/admin/pagination.server";
-import { enqueueEmail } from "#app/services/email/outbox.server";
-import { bookingConfirmedEmail } from "#app/services/email/templates.server";
-import { env } from "#app/services/env.server";
-import { PaymentServiceError } from "#app/services/payments/provider.server";
+import { sessionCalendarAttachment } from "#app/emails/calendar.server";
+import { bookingFilterWhere } from "#app/routes/admin/booking-filters.server";
+import { type Page, pageWindow, toPage } from "#app/models/pagination.server";
+import { enqueueEmail } from "#app/models/outbox.server";
+import { bookingConfirmedEmail } from "#app/emails/templates.server";
+import { env } from "#app/env.server";
+import { PaymentServiceError } from "#app/integrations/payments/provider.server";
 import { getBooking, readBusyRanges } from "#app/models/booking.server";
 import {
   CancellationError,

@@ -2,7 +2,7 @@ import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import { users } from "#db/schema";
 import { db, unlessBusy } from "#app/db.server";
 import type { MembershipFilter } from "#app/domain/membership";
-import { type Page, pageWindow, toPage } from "#app/services/admin/pagination.server";
+import { type Page, pageWindow, toPage } from "#app/models/pagination.server";
 
 /** What the admin sees of an account (and GET /api/admin/users answers): never more. */
 export type AdminUserRow = { id: number; username: string; isAdmin: boolean; isMember: boolean };

@@ -3,7 +3,7 @@ import { blockedTimes, bookings } from "#db/schema";
 import { db, writeTransaction } from "#app/db.server";
 import { BOOKING_LIMITS } from "#app/domain/availability";
 import type { BlockedTimeInput, BlockList } from "#app/domain/blocked-times";
-import { type Page, pageWindow, toPage } from "#app/services/admin/pagination.server";
+import { type Page, pageWindow, toPage } from "#app/models/pagination.server";
 
 /**
  * Blocked times (product-decisions "Availability and holds"). The availability answer and the

@@ -9,7 +9,7 @@ import {
   services,
 } from "#db/schema";
 import { db, writeTransaction } from "#app/db.server";
-import { env } from "#app/services/env.server";
+import { env } from "#app/env.server";
 import {
   BOOKING_LIMITS,
   type BusyRange,
@@ -23,8 +23,8 @@ import { couponProblem } from "#app/domain/coupons";
 import { isStakeholderAnswer, priceBooking, RETAINER_PACKAGE } from "#app/domain/pricing";
 import { type RetainerBalance, retainerHoursToDraw, retainerWindow } from "#app/domain/retainer";
 import { studioDateOf, studioSession } from "#app/domain/studio-time";
-import { enqueueEmail } from "#app/services/email/outbox.server";
-import { bookingReceivedEmail } from "#app/services/email/templates.server";
+import { enqueueEmail } from "#app/models/outbox.server";
+import { bookingReceivedEmail } from "#app/emails/templates.server";
 import { couponTerms, findCoupon } from "#app/models/coupon.server";
 import type { PublicUser } from "#app/models/user.server";
 

@@ -9,12 +9,12 @@ import {
   studioRefundQuote,
 } from "#app/domain/cancellation";
 import { formatDollars } from "#app/domain/pricing";
-import { sessionCalendarAttachment } from "#app/services/calendar.server";
-import { enqueueEmail } from "#app/services/email/outbox.server";
-import { bookingCancelledEmail } from "#app/services/email/templates.server";
-import { env } from "#app/services/env.server";
-import { logError } from "#app/services/log.server";
-import { type PaymentProvider, paymentProvider } from "#app/services/payments/provider.server";
+import { sessionCalendarAttachment } from "#app/emails/calendar.server";
+import { enqueueEmail } from "#app/models/outbox.server";
+import { bookingCancelledEmail } from "#app/emails/templates.server";
+import { env } from "#app/env.server";
+import { logError } from "#app/log.server";
+import { type PaymentProvider, paymentProvider } from "#app/integrations/payments/provider.server";
 import {
   getBooking,
   getOwnBooking,

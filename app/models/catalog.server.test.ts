@@ -4,7 +4,7 @@ import { bookings, bookingServices, services, users } from "#db/schema";
 import { db } from "#app/db.server";
 import { parseCouponForm } from "#app/domain/coupons";
 import { studioSession } from "#app/domain/studio-time";
-import { PAGE_SIZE } from "#app/services/admin/pagination.server";
+import { PAGE_SIZE } from "#app/models/pagination.server";
 import { listUsers, makeAdmin, setMembership } from "#app/models/admin-users.server";
 import {
   checkCoupon,

@@ -10,7 +10,7 @@ import {
 } from "#app/domain/coupons";
 import type { CouponTerms } from "#app/domain/pricing";
 import { studioDateOf } from "#app/domain/studio-time";
-import { type Page, pageWindow, toPage } from "#app/services/admin/pagination.server";
+import { type Page, pageWindow, toPage } from "#app/models/pagination.server";
 
 export type Coupon = typeof coupons.$inferSelect;
 type Reader = Pick<typeof db, "select">;

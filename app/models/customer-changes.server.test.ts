@@ -4,8 +4,8 @@ import { bookingHistory, bookings, coupons, emailOutbox, payments, users } from 
 import { db } from "#app/db.server";
 import type { BookingRequest } from "#app/domain/booking-form";
 import { studioInstant } from "#app/domain/studio-time";
-import type { RefundRequest } from "#app/services/payments/provider.server";
-import { PaymentServiceError } from "#app/services/payments/provider.server";
+import type { RefundRequest } from "#app/integrations/payments/provider.server";
+import { PaymentServiceError } from "#app/integrations/payments/provider.server";
 import {
   type BookingSettings,
   createBooking,

@@ -2,7 +2,7 @@ import { and, desc, eq } from "drizzle-orm";
 import { emailOutbox } from "#db/schema";
 import { db, writeTransaction } from "#app/db.server";
 import type { OutboxStatus } from "#app/domain/outbox";
-import { type Page, pageWindow, toPage } from "#app/services/admin/pagination.server";
+import { type Page, pageWindow, toPage } from "#app/models/pagination.server";
 
 /**
  * The outbox as staff read it (product-decisions "E-mail": without SMTP the e-mails stay

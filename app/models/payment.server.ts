@@ -8,8 +8,8 @@ import {
 } from "#db/schema";
 import { db, writeTransaction } from "#app/db.server";
 import { busyWindowFor, conflictsWith } from "#app/domain/availability";
-import { enqueueEmail } from "#app/services/email/outbox.server";
-import { paymentReceivedEmail } from "#app/services/email/templates.server";
+import { enqueueEmail } from "#app/models/outbox.server";
+import { paymentReceivedEmail } from "#app/emails/templates.server";
 import { HOLD_EXPIRED_REASON, readBusyRanges, type Tx } from "#app/models/booking.server";
 
 /**

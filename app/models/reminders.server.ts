@@ -1,9 +1,9 @@
 import { and, eq, gt, isNull, lte, sql } from "drizzle-orm";
 import { bookings } from "#db/schema";
 import { db, writeTransaction } from "#app/db.server";
-import { sessionCalendarAttachment } from "#app/services/calendar.server";
-import { enqueueEmail } from "#app/services/email/outbox.server";
-import { sessionReminderEmail } from "#app/services/email/templates.server";
+import { sessionCalendarAttachment } from "#app/emails/calendar.server";
+import { enqueueEmail } from "#app/models/outbox.server";
+import { sessionReminderEmail } from "#app/emails/templates.server";
 
 /** Reminders go out this long before a confirmed session starts. */
 export const REMINDER_LEAD_MS = 24 * 60 * 60_000;

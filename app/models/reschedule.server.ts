@@ -5,9 +5,9 @@ import { ADVANCE_NOTICE_MESSAGE, busyWindowFor, startProblem } from "#app/domain
 import { canReschedule, RESCHEDULABLE_STATUSES } from "#app/domain/cancellation";
 import { retainerCovers } from "#app/domain/retainer";
 import { studioSession } from "#app/domain/studio-time";
-import { sessionCalendarAttachment } from "#app/services/calendar.server";
-import { enqueueEmail } from "#app/services/email/outbox.server";
-import { bookingRescheduledEmail, formatSessionTime } from "#app/services/email/templates.server";
+import { sessionCalendarAttachment } from "#app/emails/calendar.server";
+import { enqueueEmail } from "#app/models/outbox.server";
+import { bookingRescheduledEmail, formatSessionTime } from "#app/emails/templates.server";
 import {
   type BookingSettings,
   configuredBookingSettings,

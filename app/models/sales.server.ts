@@ -6,7 +6,7 @@ import { BLOCK_LEVELS, BLOCK_MS, blockRuns } from "#app/domain/rollup-blocks";
 import { type ChartBucket, type ChartUnit, chartBuckets } from "#app/domain/sales-chart";
 import { type PeriodChoice, type PeriodRange, periodDays } from "#app/domain/sales-period";
 import { addStudioDays, studioDateOf } from "#app/domain/studio-time";
-import { type Page, pageWindow, toPage } from "#app/services/admin/pagination.server";
+import { type Page, pageWindow, toPage } from "#app/models/pagination.server";
 
 /**
  * Sales figures (spec section 2 "Sales tab", product-decisions "Admin"): totals net of refunds

@@ -2,7 +2,7 @@ import { asc, desc, eq } from "drizzle-orm";
 import { bookingServices, services } from "#db/schema";
 import { db, unlessBusy, writeTransaction } from "#app/db.server";
 import type { ServiceInput } from "#app/domain/services";
-import { type Page, pageWindow, toPage } from "#app/services/admin/pagination.server";
+import { type Page, pageWindow, toPage } from "#app/models/pagination.server";
 
 export type Service = typeof services.$inferSelect;
 

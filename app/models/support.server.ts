@@ -11,9 +11,9 @@ import {
   supportTransitionProblem,
   SUPPORT_UPDATE_MESSAGES,
 } from "#app/domain/support";
-import { type Page, pageWindow, toPage } from "#app/services/admin/pagination.server";
-import { enqueueEmail } from "#app/services/email/outbox.server";
-import { supportResolvedEmail } from "#app/services/email/templates.server";
+import { type Page, pageWindow, toPage } from "#app/models/pagination.server";
+import { enqueueEmail } from "#app/models/outbox.server";
+import { supportResolvedEmail } from "#app/emails/templates.server";
 
 /**
  * Technical-support requests of customers (spec section 3, product-decisions "Support and

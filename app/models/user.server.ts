@@ -3,7 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import { type User, users } from "#db/schema";
 import { db, isUniqueViolation, unlessBusy, writeTransaction } from "#app/db.server";
 import type { ProfileInput, RegisterInput } from "#app/domain/account";
-import { restartUserSessions } from "#app/services/session.server";
+import { restartUserSessions } from "#app/web/session.server";
 
 /** OWASP's argon2id baseline: 19 MiB, 2 iterations, 1 lane. */
 const ARGON2 = { memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;

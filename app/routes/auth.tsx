@@ -5,16 +5,12 @@ import { Field, ErrorList } from "#app/components/ui/field";
 import { type FormReply, useSchemaForm } from "#app/components/ui/use-schema-form";
 import { loginSchema, registerFormSchema } from "#app/domain/account";
 import { createUser, UsernameTakenError } from "#app/models/user.server";
-import {
-  authenticator,
-  InvalidCredentialsError,
-  requireAnonymous,
-} from "#app/services/auth.server";
-import { readForm } from "#app/services/form.server";
-import { takeAttempt, tooManyAttemptsMessage } from "#app/services/rate-limit.server";
-import { clientAddressContext } from "#app/services/request-context.server";
-import { createUserSession } from "#app/services/session.server";
-import { dataWithError, redirectWithSuccess } from "#app/services/toast.server";
+import { authenticator, InvalidCredentialsError, requireAnonymous } from "#app/web/auth.server";
+import { readForm } from "#app/web/form.server";
+import { takeAttempt, tooManyAttemptsMessage } from "#app/web/rate-limit.server";
+import { clientAddressContext } from "#app/web/request-context.server";
+import { createUserSession } from "#app/web/session.server";
+import { dataWithError, redirectWithSuccess } from "#app/web/toast.server";
 import type { Route } from "./+types/auth";
 
 /** Bots fill every field; people never see this one. */

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { paymentProvider } from "#app/services/payments/provider.server";
+import { paymentProvider } from "#app/integrations/payments/provider.server";
 import type { Route } from "./+types/booking-success";
 
 /**

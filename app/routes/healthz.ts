@@ -1,6 +1,6 @@
 import { db } from "#app/db.server";
-import { methodNotAllowed } from "#app/services/api.server";
-import { logError } from "#app/services/log.server";
+import { methodNotAllowed } from "#app/web/api.server";
+import { logError } from "#app/log.server";
 
 // Prepared once: the probe checks the database answers, not how fast drizzle builds SQL.
 const ping = db.$client.prepare("SELECT 1");

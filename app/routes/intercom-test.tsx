@@ -9,9 +9,9 @@ import {
   showMessenger,
   subscribeMessenger,
 } from "#app/components/chat/messenger";
-import { getUser } from "#app/services/auth.server";
-import { publicEnv } from "#app/services/env.server";
-import { chatUser } from "#app/services/chat.server";
+import { getUser } from "#app/web/auth.server";
+import { publicEnv } from "#app/env.server";
+import { chatUser } from "#app/integrations/chat.server";
 import type { Route } from "./+types/intercom-test";
 
 /**

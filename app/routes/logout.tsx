@@ -1,6 +1,6 @@
 import { redirect } from "react-router";
-import { destroyUserSession } from "#app/services/session.server";
-import { redirectWithSuccess } from "#app/services/toast.server";
+import { destroyUserSession } from "#app/web/session.server";
+import { redirectWithSuccess } from "#app/web/toast.server";
 import type { Route } from "./+types/logout";
 
 /** Logging out is a POST (a link could be triggered by a prefetch or a third-party page). */

@@ -3,7 +3,7 @@ import { earliestBookableDate } from "#app/domain/availability";
 import { BLOCK_MESSAGES } from "#app/domain/blocked-times";
 import { addStudioDays } from "#app/domain/studio-time";
 import { SUPPORT_UPDATE_MESSAGES } from "#app/domain/support";
-import { SANDBOXED_DOCUMENT_POLICY } from "#app/services/security.server";
+import { SANDBOXED_DOCUMENT_POLICY } from "#app/web/security.server";
 import { type Actor, actorsFor } from "#tests/setup/actors";
 import { bookingPayload } from "#tests/setup/payloads";
 import { serverForThisFile } from "#tests/setup/server-for-this-file";

@@ -6,12 +6,11 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { db } from "#app/db.server";
 import {
   deliverDueEmails,
-  enqueueEmail,
   MAX_ATTEMPTS,
-  type OutgoingEmail,
   retryDelayMs,
   startEmailDelivery,
-} from "#app/services/email/outbox.server";
+} from "#app/workflows/deliver-email.server";
+import { enqueueEmail, type OutgoingEmail } from "#app/models/outbox.server";
 import { emailOutbox } from "#db/schema";
 
 /**

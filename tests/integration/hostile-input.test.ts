@@ -231,7 +231,7 @@ describe("the route table", () => {
     expect(routeFileFor("/api/bookings/7/status")).toBe("routes/api/bookings.status.ts");
     expect(routeFileFor("/api/bookings//status")).toBe("routes/not-found.tsx");
     expect(routeFileFor("/api/bookings/%2e%2e/status")).toBe("routes/not-found.tsx");
-    expect(routeFileFor("/?index")).toBe("routes/home.tsx");
+    expect(routeFileFor("/?index")).toBe("routes/home/home.tsx");
     for (const actor of ["customer", "admin"] as const) {
       const reply = await send(server.url, {
         method: "GET",

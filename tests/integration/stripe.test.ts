@@ -38,15 +38,15 @@ import { getBooking } from "#app/models/booking.server";
 import { cancelOwnBooking } from "#app/models/cancellation.server";
 import * as statusRoute from "#app/routes/api/payments.status";
 import * as webhookRoute from "#app/routes/api/payments.webhook";
-import { env } from "#app/services/env.server";
-import { checkoutAction } from "#app/services/payments/checkout.server";
-import { paymentProvider } from "#app/services/payments/provider.server";
+import { env } from "#app/env.server";
+import { checkoutAction } from "#app/routes/checkout/checkout.server";
+import { paymentProvider } from "#app/integrations/payments/provider.server";
 import {
   CANCEL_UNAVAILABLE_MESSAGE,
   CheckoutUnavailableError,
   PAYMENT_SERVICE_UNAVAILABLE_MESSAGE,
-} from "#app/services/payments/stripe.server";
-import { isCrossSiteWrite } from "#app/services/security.server";
+} from "#app/integrations/payments/stripe.server";
+import { isCrossSiteWrite } from "#app/web/security.server";
 
 const stripe = createStripeMock();
 const server = setupServer(...stripe.handlers);

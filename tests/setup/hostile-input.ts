@@ -68,7 +68,7 @@ const SUPPORT = [
 const ADMIN_BOOKING_QUERY = ["date", "status", "membership", "view", "page"];
 
 export const KNOWLEDGE: Record<string, Knowledge> = {
-  "routes/home.tsx": {
+  "routes/home/home.tsx": {
     intents: ["check", "remove-coupon", "apply-coupon", "book"],
     fields: [...BOOKING, "couponEntry"],
     extras: ["_hydrated"],
@@ -80,15 +80,15 @@ export const KNOWLEDGE: Record<string, Knowledge> = {
     extras: ["website", "_hydrated"],
     query: ["tab"],
   },
-  "routes/dashboard.tsx": {
+  "routes/dashboard/layout.tsx": {
     intents: ["profile", "password", "support"],
     fields: [...PROFILE, ...PASSWORD_CHANGE, ...SUPPORT],
     extras: ["_hydrated", "status", "userId"],
     query: ["tab", "list", "paid"],
   },
-  "routes/checkout.tsx": { fields: CARD, extras: ["_hydrated"] },
-  "routes/dashboard.sessions.$id.tsx": { query: ["list"] },
-  "routes/dashboard.sessions.$id.pay.tsx": { fields: CARD, extras: ["_hydrated"] },
+  "routes/checkout/checkout.tsx": { fields: CARD, extras: ["_hydrated"] },
+  "routes/dashboard/sessions.$id.tsx": { query: ["list"] },
+  "routes/dashboard/sessions.$id.pay.tsx": { fields: CARD, extras: ["_hydrated"] },
   "routes/booking-success.tsx": { query: ["session_id"] },
   // admin knowledge: workflow (bookings, sessions, calendar)
   "routes/admin/bookings.tsx": {
@@ -198,8 +198,8 @@ export const KNOWLEDGE: Record<string, Knowledge> = {
     fields: ["status", "resolution"],
     method: "PUT",
   },
-  "routes/dashboard.sessions.$id.cancel.tsx": { fields: ["expectedRefund"], extras: ["_hydrated"] },
-  "routes/dashboard.sessions.$id.reschedule.tsx": {
+  "routes/dashboard/sessions.$id.cancel.tsx": { fields: ["expectedRefund"], extras: ["_hydrated"] },
+  "routes/dashboard/sessions.$id.reschedule.tsx": {
     fields: ["recordingDate", "recordingTime"],
     extras: ["_hydrated"],
     query: ["recordingDate"],

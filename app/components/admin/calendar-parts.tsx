@@ -8,7 +8,7 @@ import {
   rangeHeading,
   wallTimeRange,
 } from "#app/domain/calendar-range";
-import type { CalendarData, CalendarEvent } from "#app/services/admin/calendar.server";
+import type { CalendarData, CalendarEvent } from "#app/routes/admin/calendar.server";
 import { LEGEND_STATUSES, statusColors } from "#app/components/admin/calendar-status";
 
 /** The server-rendered pieces of the calendar: its controls, legend and the list fallback. */

@@ -15,7 +15,7 @@ import type { BookingStatus } from "#db/schema";
 import { type CalendarView, dayOf, formatDay, wallTimeRange } from "#app/domain/calendar-range";
 import { toScheduleX } from "#app/components/admin/schedule-x-events";
 import { STUDIO_TIME_ZONE } from "#app/domain/studio-time";
-import type { CalendarData, CalendarEvent } from "#app/services/admin/calendar.server";
+import type { CalendarData, CalendarEvent } from "#app/routes/admin/calendar.server";
 import { StatusBadge, withParams } from "#app/components/admin/calendar-parts";
 import {
   calendarIdOf,

@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import type { ChatUser } from "#app/services/chat.server";
+import type { ChatUser } from "#app/integrations/chat.server";
 import { syncMessenger } from "#app/components/chat/messenger";
 
 /**

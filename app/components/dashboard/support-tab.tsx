@@ -9,7 +9,7 @@ import {
   supportRequestSchema,
 } from "#app/domain/support";
 import type { PublicUser } from "#app/models/user.server";
-import type { SupportFormReply, SupportTabData } from "#app/services/dashboard/support.server";
+import type { SupportFormReply, SupportTabData } from "#app/routes/dashboard/support.server";
 import { ErrorList, Field } from "#app/components/ui/field";
 import { HydratedField } from "#app/components/ui/hydrated-field";
 import { useSchemaForm } from "#app/components/ui/use-schema-form";

@@ -19,11 +19,11 @@ import {
   listBlockedTimesPage,
   removeBlockedTime,
 } from "#app/models/blocked-time.server";
-import { readPage } from "#app/services/admin/pagination.server";
-import { samePageUrl } from "#app/services/admin/same-page.server";
-import { requireAdmin } from "#app/services/auth.server";
-import { readForm } from "#app/services/form.server";
-import { redirectWithSuccess, replyWithToast } from "#app/services/toast.server";
+import { readPage } from "#app/models/pagination.server";
+import { samePageUrl } from "#app/web/same-page.server";
+import { requireAdmin } from "#app/web/auth.server";
+import { readForm } from "#app/web/form.server";
+import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
 import type { Route } from "./+types/blocked-times";
 
 /**

@@ -7,8 +7,8 @@ import { parseId } from "#app/domain/ids";
 import { formatDollars } from "#app/domain/pricing";
 import { guestsLabel, hoursLabel, paymentMethodLabel } from "#app/domain/session-list";
 import { getAdminBookingDetails } from "#app/models/admin-bookings.server";
-import { workflowAction } from "#app/services/admin/workflow-actions.server";
-import { requireAdmin } from "#app/services/auth.server";
+import { workflowAction } from "#app/routes/admin/workflow-actions.server";
+import { requireAdmin } from "#app/web/auth.server";
 import type { Route } from "./+types/bookings.$id";
 
 const WHEN = "MMMM d, yyyy, h:mm a";

@@ -15,9 +15,9 @@ import {
 import { BOOKING_STATUSES } from "#db/schema";
 import { emptyBookingsText, filterSearch } from "#app/domain/booking-filters";
 import { STATUS_LABELS } from "#app/domain/booking-status";
-import { requireAdmin } from "#app/services/auth.server";
-import { loadBookingsTab } from "#app/services/admin/bookings-tab.server";
-import { workflowAction } from "#app/services/admin/workflow-actions.server";
+import { requireAdmin } from "#app/web/auth.server";
+import { loadBookingsTab } from "#app/routes/admin/bookings-tab.server";
+import { workflowAction } from "#app/routes/admin/workflow-actions.server";
 import type { Route } from "./+types/bookings";
 
 const PATH = "/admin/bookings";

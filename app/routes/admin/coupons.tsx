@@ -30,11 +30,11 @@ import {
   listCoupons,
   setCouponActive,
 } from "#app/models/coupon.server";
-import { samePageUrl } from "#app/services/admin/same-page.server";
-import { readPage } from "#app/services/admin/pagination.server";
-import { requireAdmin } from "#app/services/auth.server";
-import { readForm } from "#app/services/form.server";
-import { redirectWithSuccess, replyWithToast } from "#app/services/toast.server";
+import { samePageUrl } from "#app/web/same-page.server";
+import { readPage } from "#app/models/pagination.server";
+import { requireAdmin } from "#app/web/auth.server";
+import { readForm } from "#app/web/form.server";
+import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
 import type { Route } from "./+types/coupons";
 
 /** Coupon Management (spec sections 2, 4, 5 and 8): the create form and the coupons. */

@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { parseId } from "#app/domain/ids";
 import { getEmail } from "#app/models/email.server";
-import { requireAdmin } from "#app/services/auth.server";
+import { requireAdmin } from "#app/web/auth.server";
 import type { Route } from "./+types/emails.$id.attachments.$index";
 
 /** Types a browser may open as the file they are; anything else downloads as bytes. */

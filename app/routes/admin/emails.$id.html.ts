@@ -1,8 +1,8 @@
 import { data } from "react-router";
 import { parseId } from "#app/domain/ids";
 import { getEmail } from "#app/models/email.server";
-import { requireAdmin } from "#app/services/auth.server";
-import { SANDBOXED_DOCUMENT_POLICY } from "#app/services/security.server";
+import { requireAdmin } from "#app/web/auth.server";
+import { SANDBOXED_DOCUMENT_POLICY } from "#app/web/security.server";
 import type { Route } from "./+types/emails.$id.html";
 
 /**

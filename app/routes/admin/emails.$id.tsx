@@ -5,7 +5,7 @@ import { formatStudioInstant } from "#app/domain/booking-display";
 import { parseId } from "#app/domain/ids";
 import { OUTBOX_STATUS_LABELS, OUTBOX_TONES } from "#app/domain/outbox";
 import { getEmail } from "#app/models/email.server";
-import { requireAdmin } from "#app/services/auth.server";
+import { requireAdmin } from "#app/web/auth.server";
 import type { Route } from "./+types/emails.$id";
 
 /**

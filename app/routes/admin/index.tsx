@@ -1,5 +1,5 @@
 import { redirect } from "react-router";
-import { requireAdmin } from "#app/services/auth.server";
+import { requireAdmin } from "#app/web/auth.server";
 import type { Route } from "./+types/index";
 
 /** /admin and /admin/dashboard open the Bookings tab (spec section 2), keeping any filters. */

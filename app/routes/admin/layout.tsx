@@ -1,6 +1,6 @@
 import { NavLink, Outlet, useNavigation } from "react-router";
 import { Icon, type IconName } from "#app/components/landing/icons";
-import { requireAdmin } from "#app/services/auth.server";
+import { requireAdmin } from "#app/web/auth.server";
 import type { Route } from "./+types/layout";
 
 /**

@@ -1,7 +1,7 @@
 import { readPeriod } from "#app/domain/sales-period";
-import { jsonError, methodNotAllowed } from "#app/services/api.server";
-import { periodError, salesCsv } from "#app/services/admin/sales.server";
-import { requireAdmin } from "#app/services/auth.server";
+import { jsonError, methodNotAllowed } from "#app/web/api.server";
+import { periodError, salesCsv } from "#app/routes/admin/sales.server";
+import { requireAdmin } from "#app/web/auth.server";
 import type { Route } from "./+types/sales.export";
 
 /**

@@ -6,10 +6,10 @@ import { ErrorList } from "#app/components/ui/field";
 import { HydratedField } from "#app/components/ui/hydrated-field";
 import { formatDollars } from "#app/domain/pricing";
 import { PERIOD_LABELS, SALES_PERIODS } from "#app/domain/sales-period";
-import { loadSalesTab, type SalesTabData } from "#app/services/admin/sales.server";
-import { requireAdmin } from "#app/services/auth.server";
-import { readForm } from "#app/services/form.server";
-import { redirectWithSuccess, replyWithToast } from "#app/services/toast.server";
+import { loadSalesTab, type SalesTabData } from "#app/routes/admin/sales.server";
+import { requireAdmin } from "#app/web/auth.server";
+import { readForm } from "#app/web/form.server";
+import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
 import type { Route } from "./+types/sales";
 
 /**

@@ -3,10 +3,10 @@ import { RouteDialog } from "#app/components/ui/route-dialog";
 import { HydratedField } from "#app/components/ui/hydrated-field";
 import { parseId } from "#app/domain/ids";
 import { deleteService, getService } from "#app/models/service.server";
-import { servicesListUrl } from "#app/services/admin/services-form.server";
-import { requireAdmin } from "#app/services/auth.server";
-import { readForm } from "#app/services/form.server";
-import { redirectWithSuccess } from "#app/services/toast.server";
+import { servicesListUrl } from "#app/routes/admin/services-form.server";
+import { requireAdmin } from "#app/web/auth.server";
+import { readForm } from "#app/web/form.server";
+import { redirectWithSuccess } from "#app/web/toast.server";
 import type { Route } from "./+types/services.$id.delete";
 
 /**

@@ -4,10 +4,10 @@ import { RouteDialog } from "#app/components/ui/route-dialog";
 import { parseId } from "#app/domain/ids";
 import type { ServiceFormReply } from "#app/domain/services";
 import { getService, updateService } from "#app/models/service.server";
-import { readServiceForm, servicesListUrl } from "#app/services/admin/services-form.server";
-import { requireAdmin } from "#app/services/auth.server";
-import { readForm } from "#app/services/form.server";
-import { redirectWithSuccess } from "#app/services/toast.server";
+import { readServiceForm, servicesListUrl } from "#app/routes/admin/services-form.server";
+import { requireAdmin } from "#app/web/auth.server";
+import { readForm } from "#app/web/form.server";
+import { redirectWithSuccess } from "#app/web/toast.server";
 import type { Route } from "./+types/services.$id.edit";
 
 /** Edit a service (spec section 5: the same required fields as Add Service). */

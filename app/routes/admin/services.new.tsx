@@ -3,10 +3,10 @@ import { ServiceForm } from "#app/components/admin/service-form";
 import { RouteDialog } from "#app/components/ui/route-dialog";
 import type { ServiceFormReply } from "#app/domain/services";
 import { createService } from "#app/models/service.server";
-import { readServiceForm, servicesListUrl } from "#app/services/admin/services-form.server";
-import { requireAdmin } from "#app/services/auth.server";
-import { readForm } from "#app/services/form.server";
-import { redirectWithSuccess } from "#app/services/toast.server";
+import { readServiceForm, servicesListUrl } from "#app/routes/admin/services-form.server";
+import { requireAdmin } from "#app/web/auth.server";
+import { readForm } from "#app/web/form.server";
+import { redirectWithSuccess } from "#app/web/toast.server";
 import type { Route } from "./+types/services.new";
 
 /** 'Add Service' (spec sections 2 and 5): a new service is active. */

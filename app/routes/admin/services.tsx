@@ -7,11 +7,11 @@ import { HydratedField } from "#app/components/ui/hydrated-field";
 import { parseId } from "#app/domain/ids";
 import { formatDollars } from "#app/domain/pricing";
 import { listServicesPage, setServiceActive } from "#app/models/service.server";
-import { samePageUrl } from "#app/services/admin/same-page.server";
-import { readPage } from "#app/services/admin/pagination.server";
-import { requireAdmin } from "#app/services/auth.server";
-import { readForm } from "#app/services/form.server";
-import { redirectWithSuccess, replyWithToast } from "#app/services/toast.server";
+import { samePageUrl } from "#app/web/same-page.server";
+import { readPage } from "#app/models/pagination.server";
+import { requireAdmin } from "#app/web/auth.server";
+import { readForm } from "#app/web/form.server";
+import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
 import type { Route } from "./+types/services";
 
 /**

@@ -21,9 +21,9 @@ import { type BookingFilters, emptyBookingsText, filterSearch } from "#app/domai
 import { formatStudioInstant } from "#app/domain/booking-display";
 import { STATUS_LABELS } from "#app/domain/booking-status";
 import { studioInstant } from "#app/domain/studio-time";
-import { loadBookingsTab } from "#app/services/admin/bookings-tab.server";
-import { workflowAction } from "#app/services/admin/workflow-actions.server";
-import { requireAdmin } from "#app/services/auth.server";
+import { loadBookingsTab } from "#app/routes/admin/bookings-tab.server";
+import { workflowAction } from "#app/routes/admin/workflow-actions.server";
+import { requireAdmin } from "#app/web/auth.server";
 import type { Route } from "./+types/sessions";
 
 const PATH = "/admin/sessions";

@@ -25,12 +25,12 @@ import {
   SupportUpdateError,
   updateSupportRequest,
 } from "#app/models/support.server";
-import { readPage } from "#app/services/admin/pagination.server";
-import { samePageUrl } from "#app/services/admin/same-page.server";
-import { requireAdmin } from "#app/services/auth.server";
-import { env } from "#app/services/env.server";
-import { readForm } from "#app/services/form.server";
-import { redirectWithSuccess, replyWithToast } from "#app/services/toast.server";
+import { readPage } from "#app/models/pagination.server";
+import { samePageUrl } from "#app/web/same-page.server";
+import { requireAdmin } from "#app/web/auth.server";
+import { env } from "#app/env.server";
+import { readForm } from "#app/web/form.server";
+import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
 import type { Route } from "./+types/support";
 
 /**

@@ -1,8 +1,8 @@
 import { BOOKING_LIMITS, earliestBookableDate } from "#app/domain/availability";
 import { quoteQuerySchema } from "#app/domain/booking-form";
 import { getAvailability } from "#app/models/booking.server";
-import { jsonError, methodNotAllowed } from "#app/services/api.server";
-import { env } from "#app/services/env.server";
+import { jsonError, methodNotAllowed } from "#app/web/api.server";
+import { env } from "#app/env.server";
 import type { Route } from "./+types/availability";
 
 /**

@@ -7,10 +7,10 @@ import {
   cancelOwnBooking,
   cancelProblem,
 } from "#app/models/cancellation.server";
-import { jsonError, methodNotAllowed, readJson } from "#app/services/api.server";
-import { requireApiUser } from "#app/services/auth.server";
-import { env } from "#app/services/env.server";
-import { PaymentServiceError } from "#app/services/payments/provider.server";
+import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
+import { requireApiUser } from "#app/web/auth.server";
+import { env } from "#app/env.server";
+import { PaymentServiceError } from "#app/integrations/payments/provider.server";
 import type { Route } from "./+types/bookings.cancel";
 
 const NOT_FOUND = "Booking not found";

@@ -1,8 +1,8 @@
 import { bookingFields } from "#app/domain/booking-form";
 import { z } from "#app/domain/zod";
 import { hasConflict } from "#app/models/booking.server";
-import { jsonError, methodNotAllowed } from "#app/services/api.server";
-import { env } from "#app/services/env.server";
+import { jsonError, methodNotAllowed } from "#app/web/api.server";
+import { env } from "#app/env.server";
 import type { Route } from "./+types/bookings.check-conflicts";
 
 const fields = bookingFields();

@@ -1,9 +1,9 @@
 import { parseId } from "#app/domain/ids";
 import { getOwnBooking } from "#app/models/booking.server";
-import { jsonError, methodNotAllowed } from "#app/services/api.server";
-import { requireApiUser } from "#app/services/auth.server";
-import { sessionCalendar, sessionCalendarFilename } from "#app/services/calendar.server";
-import { env } from "#app/services/env.server";
+import { jsonError, methodNotAllowed } from "#app/web/api.server";
+import { requireApiUser } from "#app/web/auth.server";
+import { sessionCalendar, sessionCalendarFilename } from "#app/emails/calendar.server";
+import { env } from "#app/env.server";
 import type { Route } from "./+types/bookings.ics";
 
 /**

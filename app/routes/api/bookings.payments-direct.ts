@@ -3,10 +3,10 @@ import { parseId } from "#app/domain/ids";
 import { studioDateOf } from "#app/domain/studio-time";
 import { z } from "#app/domain/zod";
 import { getOwnBooking, isPayable, toBookingJson } from "#app/models/booking.server";
-import { jsonError, methodNotAllowed, readJson } from "#app/services/api.server";
-import { requireApiUser } from "#app/services/auth.server";
-import { env } from "#app/services/env.server";
-import { chargeSandboxCard, notPayableMessage } from "#app/services/payments/sandbox.server";
+import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
+import { requireApiUser } from "#app/web/auth.server";
+import { env } from "#app/env.server";
+import { chargeSandboxCard, notPayableMessage } from "#app/integrations/payments/sandbox.server";
 import type { Route } from "./+types/bookings.payments-direct";
 
 const NOT_FOUND = "Booking not found";

@@ -2,8 +2,8 @@ import { parseId } from "#app/domain/ids";
 import { rescheduleSchema } from "#app/domain/booking-form";
 import { toBookingJson } from "#app/models/booking.server";
 import { RescheduleError, rescheduleOwnBooking } from "#app/models/reschedule.server";
-import { jsonError, methodNotAllowed, readJson } from "#app/services/api.server";
-import { requireApiUser } from "#app/services/auth.server";
+import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
+import { requireApiUser } from "#app/web/auth.server";
 import type { Route } from "./+types/bookings.reschedule";
 
 const NOT_FOUND = "Booking not found";

@@ -2,8 +2,8 @@ import { BOOKING_STATUSES } from "#db/schema";
 import { parseId } from "#app/domain/ids";
 import { z } from "#app/domain/zod";
 import { confirmOwnFreeBooking, getOwnBooking, toBookingJson } from "#app/models/booking.server";
-import { jsonError, methodNotAllowed, readJson } from "#app/services/api.server";
-import { requireApiUser } from "#app/services/auth.server";
+import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
+import { requireApiUser } from "#app/web/auth.server";
 import type { Route } from "./+types/bookings.status";
 
 const NOT_FOUND = "Booking not found";

@@ -7,8 +7,8 @@ import {
   SLOT_TAKEN_MESSAGE,
   toBookingJson,
 } from "#app/models/booking.server";
-import { jsonError, methodNotAllowed, readJson } from "#app/services/api.server";
-import { requireApiUser } from "#app/services/auth.server";
+import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
+import { requireApiUser } from "#app/web/auth.server";
 import type { Route } from "./+types/bookings";
 
 /**

@@ -1,7 +1,7 @@
 import { COUPON_MESSAGES, normalizeCouponCode } from "#app/domain/coupons";
 import { checkCoupon, toCouponSummary } from "#app/models/coupon.server";
-import { jsonError, methodNotAllowed } from "#app/services/api.server";
-import { requireApiUser } from "#app/services/auth.server";
+import { jsonError, methodNotAllowed } from "#app/web/api.server";
+import { requireApiUser } from "#app/web/auth.server";
 import type { Route } from "./+types/coupons.validate";
 
 /**

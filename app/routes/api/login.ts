@@ -1,9 +1,9 @@
 import { loginSchema } from "#app/domain/account";
 import { toPublicUser, verifyLogin } from "#app/models/user.server";
-import { jsonError, methodNotAllowed, readJson } from "#app/services/api.server";
-import { takeAttempt, tooManyAttemptsMessage } from "#app/services/rate-limit.server";
-import { clientAddressContext } from "#app/services/request-context.server";
-import { createUserSession } from "#app/services/session.server";
+import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
+import { takeAttempt, tooManyAttemptsMessage } from "#app/web/rate-limit.server";
+import { clientAddressContext } from "#app/web/request-context.server";
+import { createUserSession } from "#app/web/session.server";
 import type { Route } from "./+types/login";
 
 export function loader() {

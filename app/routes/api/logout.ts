@@ -1,5 +1,5 @@
-import { methodNotAllowed } from "#app/services/api.server";
-import { destroyUserSession } from "#app/services/session.server";
+import { methodNotAllowed } from "#app/web/api.server";
+import { destroyUserSession } from "#app/web/session.server";
 import type { Route } from "./+types/logout";
 
 export function loader() {

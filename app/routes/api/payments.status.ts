@@ -1,5 +1,5 @@
-import { jsonError, methodNotAllowed } from "#app/services/api.server";
-import { paymentProvider } from "#app/services/payments/provider.server";
+import { jsonError, methodNotAllowed } from "#app/web/api.server";
+import { paymentProvider } from "#app/integrations/payments/provider.server";
 import type { Route } from "./+types/payments.status";
 
 /**

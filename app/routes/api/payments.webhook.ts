@@ -1,6 +1,9 @@
-import { jsonError, methodNotAllowed } from "#app/services/api.server";
-import { env } from "#app/services/env.server";
-import { handleStripeWebhook, WebhookSignatureError } from "#app/services/payments/stripe.server";
+import { jsonError, methodNotAllowed } from "#app/web/api.server";
+import { env } from "#app/env.server";
+import {
+  handleStripeWebhook,
+  WebhookSignatureError,
+} from "#app/integrations/payments/stripe.server";
 import type { Route } from "./+types/payments.webhook";
 
 /** Stripe events are a few kilobytes; anything far larger is not one. */

@@ -1,9 +1,9 @@
 import { parseId } from "#app/domain/ids";
 import { parseService } from "#app/domain/services";
 import { deleteService, toServiceJson, updateService } from "#app/models/service.server";
-import { jsonError, methodNotAllowed, readJson } from "#app/services/api.server";
-import { requireApiAdmin } from "#app/services/auth.server";
-import { serviceBody } from "#app/services/admin/services-form.server";
+import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
+import { requireApiAdmin } from "#app/web/auth.server";
+import { serviceBody } from "#app/routes/admin/services-form.server";
 import type { Route } from "./+types/services.$id";
 
 const NOT_FOUND = "Service not found";

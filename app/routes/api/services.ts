@@ -1,9 +1,9 @@
 import { createService, listServices, toServiceJson } from "#app/models/service.server";
-import { jsonError, methodNotAllowed, readJson } from "#app/services/api.server";
-import { requireApiAdmin } from "#app/services/auth.server";
-import { serviceBody } from "#app/services/admin/services-form.server";
+import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
+import { requireApiAdmin } from "#app/web/auth.server";
+import { serviceBody } from "#app/routes/admin/services-form.server";
 import { parseService } from "#app/domain/services";
-import { requireApiUser } from "#app/services/auth.server";
+import { requireApiUser } from "#app/web/auth.server";
 import type { Route } from "./+types/services";
 
 /**

@@ -5,8 +5,8 @@ import {
   SupportBookingError,
   toSupportRequestJson,
 } from "#app/models/support.server";
-import { jsonError, methodNotAllowed, readJson } from "#app/services/api.server";
-import { requireApiUser } from "#app/services/auth.server";
+import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
+import { requireApiUser } from "#app/web/auth.server";
 import type { Route } from "./+types/tech-assistance";
 
 /** GET /api/tech-assistance: the caller's own support requests, newest first. */

@@ -1,5 +1,5 @@
-import { methodNotAllowed } from "#app/services/api.server";
-import { requireApiUser } from "#app/services/auth.server";
+import { methodNotAllowed } from "#app/web/api.server";
+import { requireApiUser } from "#app/web/auth.server";
 import type { Route } from "./+types/user";
 
 /** GET /api/user: the signed-in user, or 401 when signed out (spec section 7). */

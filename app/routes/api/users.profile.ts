@@ -1,8 +1,8 @@
 import { profileApiSchema } from "#app/domain/account";
 import { parseId } from "#app/domain/ids";
 import { toPublicUser, updateProfile } from "#app/models/user.server";
-import { jsonError, methodNotAllowed, readJson } from "#app/services/api.server";
-import { requireApiUser } from "#app/services/auth.server";
+import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
+import { requireApiUser } from "#app/web/auth.server";
 import type { Route } from "./+types/users.profile";
 
 /**

@@ -3,9 +3,9 @@ import { parseStatus } from "#app/domain/admin-workflow";
 import { z } from "#app/domain/zod";
 import { changeBookingStatus, WorkflowError } from "#app/models/admin-bookings.server";
 import { toBookingJson } from "#app/models/booking.server";
-import { jsonError, methodNotAllowed, readJson } from "#app/services/api.server";
-import { requireApiAdmin } from "#app/services/auth.server";
-import { PaymentServiceError } from "#app/services/payments/provider.server";
+import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
+import { requireApiAdmin } from "#app/web/auth.server";
+import { PaymentServiceError } from "#app/integrations/payments/provider.server";
 import type { Route } from "./+types/bookings.$id";
 
 const NOT_FOUND = "Booking not found";

@@ -1,9 +1,9 @@
 import { toBookingJson } from "#app/models/booking.server";
 import { listAdminBookings } from "#app/models/admin-bookings.server";
-import { methodNotAllowed } from "#app/services/api.server";
-import { pageResponse } from "#app/services/admin/pagination.server";
-import { readBookingFilters } from "#app/services/admin/booking-filters.server";
-import { requireApiAdmin } from "#app/services/auth.server";
+import { methodNotAllowed } from "#app/web/api.server";
+import { pageResponse } from "#app/models/pagination.server";
+import { readBookingFilters } from "#app/routes/admin/booking-filters.server";
+import { requireApiAdmin } from "#app/web/auth.server";
 import { expireHolds } from "#app/models/booking.server";
 import type { Route } from "./+types/bookings";
 

@@ -1,7 +1,7 @@
 import { parseId } from "#app/domain/ids";
 import { setCouponActive, toCouponJson } from "#app/models/coupon.server";
-import { jsonError, methodNotAllowed } from "#app/services/api.server";
-import { requireApiAdmin } from "#app/services/auth.server";
+import { jsonError, methodNotAllowed } from "#app/web/api.server";
+import { requireApiAdmin } from "#app/web/auth.server";
 import type { Route } from "./+types/coupons.deactivate";
 
 export function loader() {

@@ -16,10 +16,10 @@ import {
   listCoupons,
   toCouponJson,
 } from "#app/models/coupon.server";
-import { jsonError, methodNotAllowed, readJson } from "#app/services/api.server";
-import { pageResponse } from "#app/services/admin/pagination.server";
-import { requireApiAdmin } from "#app/services/auth.server";
-import { readPage } from "#app/services/admin/pagination.server";
+import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
+import { pageResponse } from "#app/models/pagination.server";
+import { requireApiAdmin } from "#app/web/auth.server";
+import { readPage } from "#app/models/pagination.server";
 import type { Route } from "./+types/coupons";
 
 /** GET /api/admin/coupons: the coupons, newest first, a page at a time (Link rel="next"). */

@@ -1,8 +1,8 @@
 import { readPeriod } from "#app/domain/sales-period";
-import { pageResponse, readPage } from "#app/services/admin/pagination.server";
-import { periodError, paymentsPage } from "#app/services/admin/sales.server";
-import { jsonError, methodNotAllowed } from "#app/services/api.server";
-import { requireApiAdmin } from "#app/services/auth.server";
+import { pageResponse, readPage } from "#app/models/pagination.server";
+import { periodError, paymentsPage } from "#app/routes/admin/sales.server";
+import { jsonError, methodNotAllowed } from "#app/web/api.server";
+import { requireApiAdmin } from "#app/web/auth.server";
 import type { Route } from "./+types/payments";
 
 /**

@@ -5,9 +5,9 @@ import {
   toSupportRequestJson,
   updateSupportRequest,
 } from "#app/models/support.server";
-import { jsonError, methodNotAllowed, readJson } from "#app/services/api.server";
-import { requireApiAdmin } from "#app/services/auth.server";
-import { env } from "#app/services/env.server";
+import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
+import { requireApiAdmin } from "#app/web/auth.server";
+import { env } from "#app/env.server";
 import type { Route } from "./+types/tech-assistance.$id";
 
 export function loader() {

@@ -1,8 +1,8 @@
 import { supportStatusParam } from "#app/domain/support";
 import { listSupportRequestsPage, toSupportRequestJson } from "#app/models/support.server";
-import { MAX_PAGE, pageResponse } from "#app/services/admin/pagination.server";
-import { jsonError, methodNotAllowed } from "#app/services/api.server";
-import { requireApiAdmin } from "#app/services/auth.server";
+import { MAX_PAGE, pageResponse } from "#app/models/pagination.server";
+import { jsonError, methodNotAllowed } from "#app/web/api.server";
+import { requireApiAdmin } from "#app/web/auth.server";
 import type { Route } from "./+types/tech-assistance";
 
 /**

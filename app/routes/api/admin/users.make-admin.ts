@@ -1,7 +1,7 @@
 import { parseId } from "#app/domain/ids";
 import { makeAdmin } from "#app/models/admin-users.server";
-import { jsonError, methodNotAllowed } from "#app/services/api.server";
-import { requireApiAdmin } from "#app/services/auth.server";
+import { jsonError, methodNotAllowed } from "#app/web/api.server";
+import { requireApiAdmin } from "#app/web/auth.server";
 import type { Route } from "./+types/users.make-admin";
 
 export function loader() {

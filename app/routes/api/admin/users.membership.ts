@@ -1,8 +1,8 @@
 import { parseId } from "#app/domain/ids";
 import { z } from "#app/domain/zod";
 import { setMembership } from "#app/models/admin-users.server";
-import { jsonError, methodNotAllowed, readJson } from "#app/services/api.server";
-import { requireApiAdmin } from "#app/services/auth.server";
+import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
+import { requireApiAdmin } from "#app/web/auth.server";
 import type { Route } from "./+types/users.membership";
 
 const membershipBody = z.object({

@@ -1,9 +1,9 @@
 import { MEMBERSHIP_FILTERS } from "#app/domain/membership";
 import { listUsers } from "#app/models/admin-users.server";
-import { jsonError, methodNotAllowed } from "#app/services/api.server";
-import { pageResponse } from "#app/services/admin/pagination.server";
-import { requireApiAdmin } from "#app/services/auth.server";
-import { readPage } from "#app/services/admin/pagination.server";
+import { jsonError, methodNotAllowed } from "#app/web/api.server";
+import { pageResponse } from "#app/models/pagination.server";
+import { requireApiAdmin } from "#app/web/auth.server";
+import { readPage } from "#app/models/pagination.server";
 import type { Route } from "./+types/users";
 
 /**

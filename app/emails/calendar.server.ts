@@ -1,0 +1,70 @@
+import ical, { ICalCalendarMethod, ICalEventStatus } from "ical-generator";
+import type { Booking } from "#db/schema";
+import { sessionDate, sessionTimeRange } from "#app/domain/booking-display";
+import { formatDollars } from "#app/domain/pricing";
+import { guestsLabel, hoursLabel, statusLabel } from "#app/domain/session-list";
+import { STUDIO } from "#app/components/landing/studio";
+import type { EmailAttachment } from "#app/models/outbox.server";
+
+/**
+ * A session as an iCalendar file (product-decisions "Download Details"; the confirmation
+ * e-mail attaches the same). Start and end are UTC instants, so every calendar app shows the
+ * studio-local time in its own zone; the UID is stable per booking, so importing the file
+ * again (after a reschedule) updates the event instead of adding a second one.
+ */
+export const STUDIO_ADDRESS = `${STUDIO.name}, ${STUDIO.street}, ${STUDIO.locality}`;
+
+export function sessionCalendarFilename(booking: Pick<Booking, "id">): string {
+  return `studio-session-${booking.id}.ics`;
+}
+
+export function sessionCalendar(booking: Booking, appUrl: string, now = Date.now()): string {
+  const calendar = ical({
+    prodId: { company: STUDIO.name, product: "Bookings", language: "EN" },
+    name: STUDIO.name,
+    method: ICalCalendarMethod.PUBLISH,
+  });
+  calendar.createEvent({
+    id: `booking-${booking.id}@${new URL(appUrl).host}`,
+    start: new Date(booking.startsAt),
+    end: new Date(booking.endsAt),
+    stamp: new Date(now),
+    // Calendar apps apply a file over an event with the same UID only when its sequence is
+    // higher: the second it was made in only grows (a move, a cancellation, a re-download).
+    sequence: Math.floor(now / 1000),
+    summary: `Recording session at ${STUDIO.name}`,
+    location: STUDIO_ADDRESS,
+    url: `${appUrl}/dashboard/sessions/${booking.id}`,
+    status: eventStatus(booking.status),
+    description: [
+      `Booking #${booking.id}`,
+      `Status: ${statusLabel(booking.status)}`,
+      `${sessionDate(booking)}, ${sessionTimeRange(booking)} (Atlanta time)`,
+      `Duration: ${hoursLabel(booking.hoursNeeded)}`,
+      `Guests: ${guestsLabel(booking.guestCount)}`,
+      `Total: ${formatDollars(booking.totalCost)}`,
+      `Questions? ${STUDIO.email} or ${STUDIO.phone}`,
+    ].join("\n"),
+  });
+  return calendar.toString();
+}
+
+/** The same file as an e-mail attachment (rescheduled, reminder): one click updates it. */
+export function sessionCalendarAttachment(
+  booking: Booking,
+  appUrl: string,
+  now = Date.now(),
+): EmailAttachment {
+  return {
+    filename: sessionCalendarFilename(booking),
+    contentType: "text/calendar; charset=utf-8",
+    content: Buffer.from(sessionCalendar(booking, appUrl, now)).toString("base64"),
+  };
+}
+
+function eventStatus(status: Booking["status"]): ICalEventStatus {
+  if (status === "CANCELLED") return ICalEventStatus.CANCELLED;
+  // Unpaid or awaiting staff review: the time is held, not yet confirmed.
+  if (status === "PENDING_PAYMENT" || status === "PENDING") return ICalEventStatus.TENTATIVE;
+  return ICalEventStatus.CONFIRMED;
+}

@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { parseEnv } from "#app/env.server";
+
+const secret = "x".repeat(32);
+
+describe("parseEnv", () => {
+  it("has working defaults for development", () => {
+    const env = parseEnv({});
+    expect(env).toMatchObject({
+      NODE_ENV: "development",
+      PORT: 3000,
+      DATABASE_PATH: "./data/studio.db",
+      PAYMENT_PROVIDER: "sandbox",
+      HOLD_MINUTES: 30,
+      CANCELLATION_FEE_PERCENT: 50,
+      TRUST_PROXY: false,
+    });
+  });
+
+  it("requires a long SESSION_SECRET and an explicit payment provider in production", () => {
+    expect(() => parseEnv({ NODE_ENV: "production" })).toThrow(
+      /SESSION_SECRET: is required in production[\s\S]*PAYMENT_PROVIDER/,
+    );
+    expect(() =>
+      parseEnv({ NODE_ENV: "production", SESSION_SECRET: "short", PAYMENT_PROVIDER: "sandbox" }),
+    ).toThrow(/SESSION_SECRET/);
+    expect(
+      parseEnv({ NODE_ENV: "production", SESSION_SECRET: secret, PAYMENT_PROVIDER: "sandbox" })
+        .PAYMENT_PROVIDER,
+    ).toBe("sandbox");
+  });
+
+  it("requires Intercom's identity secret in production when the chat is on", () => {
+    const production = {
+      NODE_ENV: "production",
+      SESSION_SECRET: secret,
+      PAYMENT_PROVIDER: "sandbox",
+    };
+    expect(() => parseEnv({ ...production, INTERCOM_APP_ID: "abc123" })).toThrow(
+      /INTERCOM_IDENTITY_SECRET/,
+    );
+    expect(
+      parseEnv({ ...production, INTERCOM_APP_ID: "abc123", INTERCOM_IDENTITY_SECRET: "s" })
+        .INTERCOM_APP_ID,
+    ).toBe("abc123");
+    expect(parseEnv({ INTERCOM_APP_ID: "abc123" }).INTERCOM_APP_ID).toBe("abc123");
+  });
+
+  it("requires Stripe keys when Stripe is chosen", () => {
+    expect(() => parseEnv({ PAYMENT_PROVIDER: "stripe" })).toThrow(
+      /STRIPE_SECRET_KEY[\s\S]*STRIPE_WEBHOOK_SECRET/,
+    );
+  });
+
+  it("names the variable of a bad value, and treats empty values as unset", () => {
+    expect(() => parseEnv({ PORT: "eighty" })).toThrow(/PORT/);
+    expect(() => parseEnv({ CANCELLATION_FEE_PERCENT: "150" })).toThrow(/CANCELLATION_FEE_PERCENT/);
+    expect(() => parseEnv({ TRUST_PROXY: "maybe" })).toThrow(/TRUST_PROXY/);
+    expect(parseEnv({ PORT: "" }).PORT).toBe(3000);
+  });
+});

@@ -1,0 +1,45 @@
+import type { Booking } from "#db/schema";
+import type { AdminBookingRow } from "#app/components/admin/workflow";
+import { formatStudioInstant } from "#app/domain/booking-display";
+import { hoursLabel } from "#app/domain/session-list";
+import { listAdminBookings } from "#app/models/admin-bookings.server";
+import { expireHolds } from "#app/models/booking.server";
+import { bookingFilterWhere, readBookingFilters } from "#app/routes/admin/booking-filters.server";
+import { loadCalendar } from "#app/routes/admin/calendar.server";
+
+/**
+ * What the Bookings and Sessions tabs show for a URL: the filters, and either one page of the
+ * list or the calendar narrowed by the same filters (its own range replaces the single day).
+ */
+export function loadBookingsTab(request: Request, now: number = Date.now()) {
+  const url = new URL(request.url);
+  const filters = readBookingFilters(url);
+  // Holds that ran out show as cancelled, as on every other list (a read when none is due).
+  expireHolds(now);
+  if (filters.view === "calendar") {
+    const where = bookingFilterWhere(filters, { withDate: false });
+    return { filters, search: url.search, list: null, calendar: loadCalendar(url, where) };
+  }
+  const page = listAdminBookings(filters);
+  return {
+    filters,
+    search: url.search,
+    list: { ...page, rows: page.rows.map(toAdminRow) },
+    calendar: null,
+  };
+}
+
+/** A list row in the admin formats of spec section 9, in studio time. */
+export function toAdminRow(booking: Booking): AdminBookingRow {
+  return {
+    id: booking.id,
+    name: `${booking.firstName} ${booking.lastName}`,
+    email: booking.email,
+    phone: booking.phoneNumber,
+    date: formatStudioInstant(booking.startsAt, "MMMM d, yyyy"),
+    start: formatStudioInstant(booking.startsAt, "h:mm a"),
+    end: formatStudioInstant(booking.endsAt, "h:mm a"),
+    hours: hoursLabel(booking.hoursNeeded),
+    status: booking.status,
+  };
+}

@@ -1,0 +1,61 @@
+import type { RouterContextProvider } from "react-router";
+import {
+  parseService,
+  SERVICE_MESSAGES,
+  type ServiceFormReply,
+  type ServiceFormValues,
+  type ServiceInput,
+} from "#app/domain/services";
+import { z } from "#app/domain/zod";
+import { replyWithToast } from "#app/web/toast.server";
+
+/** The Services list with its page, whichever dialog of it the request came from. */
+export function servicesListUrl(request: Request): string {
+  const url = new URL(request.url);
+  const page = url.searchParams.get("page");
+  return page && /^\d{1,6}$/.test(page) ? `/admin/services?page=${page}` : "/admin/services";
+}
+
+/**
+ * Reads the dialog's fields and checks them (spec section 5). A refusal is the 400 reply with
+ * each field's message and the spec's 'Validation Error' toast naming the first problem.
+ */
+export function readServiceForm(
+  context: Readonly<RouterContextProvider>,
+  formData: FormData,
+): { service: ServiceInput } | { reply: ReturnType<typeof replyWithToast<ServiceFormReply>> } {
+  const field = (name: string) => {
+    const value = formData.get(name);
+    return typeof value === "string" ? value : "";
+  };
+  const values: ServiceFormValues = {
+    name: field("name"),
+    description: field("description"),
+    price: field("price"),
+    duration: field("duration"),
+  };
+  const parsed = parseService(values);
+  if ("service" in parsed) return { service: parsed.service };
+  return {
+    reply: replyWithToast(
+      context,
+      formData,
+      { values, errors: parsed.errors } satisfies ServiceFormReply,
+      { type: "error", message: SERVICE_MESSAGES.title, description: parsed.message },
+      { status: 400 },
+    ),
+  };
+}
+
+/**
+ * The body of POST and PUT /api/services. Fields are read loosely here (a form-like client may
+ * send the price as text) and checked by the domain's parseService, so the messages are the
+ * spec's; only isActive must be a real boolean.
+ */
+export const serviceBody = z.object({
+  name: z.unknown().optional(),
+  description: z.unknown().optional(),
+  price: z.unknown().optional(),
+  duration: z.unknown().optional(),
+  isActive: z.boolean({ error: "isActive must be true or false" }).optional(),
+});

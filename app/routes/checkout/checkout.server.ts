@@ -1,0 +1,121 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, type RouterContextProvider, redirect } from "react-router";
+import type { Booking } from "#db/schema";
+import { holdDeadline, sessionDate, sessionTimeRange } from "#app/domain/booking-display";
+import { STATUS_LABELS } from "#app/domain/booking-status";
+import { type CardInput, cardFormSchema, studioMonth } from "#app/domain/card";
+import { getBookingServices, isPayable } from "#app/models/booking.server";
+import { env } from "#app/env.server";
+import { readForm } from "#app/web/form.server";
+import { logError } from "#app/log.server";
+import { replyWithToast } from "#app/web/toast.server";
+import { paymentProvider } from "#app/integrations/payments/provider.server";
+import { chargeSandboxCard, notPayableMessage } from "#app/integrations/payments/sandbox.server";
+import {
+  CheckoutUnavailableError,
+  PAYMENT_SERVICE_UNAVAILABLE_MESSAGE,
+} from "#app/integrations/payments/stripe.server";
+
+/**
+ * Paying for one booking: the checkout page (/checkout/:bookingId) and the dashboard's Pay
+ * Now dialog (/dashboard/sessions/:id/pay) both show this and post here; they differ only in
+ * where a successful card payment goes next. Callers have checked the booking is the
+ * customer's own.
+ */
+export function loadCheckout(booking: Booking, now: number) {
+  const payable = isPayable(booking, now);
+  return {
+    booking: {
+      id: booking.id,
+      status: booking.status,
+      statusLabel: STATUS_LABELS[booking.status],
+      date: sessionDate(booking),
+      time: sessionTimeRange(booking),
+      hours: booking.hoursNeeded,
+      guests: booking.guestCount,
+      isRetainer: booking.isRetainer,
+      originalCost: booking.originalCost,
+      discountAmount: booking.discountAmount,
+      couponCode: booking.couponCode,
+      totalCost: booking.totalCost,
+      services: getBookingServices(booking.id),
+    },
+    payable,
+    problem: payable ? null : notPayableMessage(booking, now),
+    heldUntil: booking.holdExpiresAt ? holdDeadline(booking.holdExpiresAt) : null,
+    provider: paymentProvider().checkout,
+    testCards: env.PAYMENT_PROVIDER === "sandbox",
+  };
+}
+export type CheckoutData = ReturnType<typeof loadCheckout>;
+
+const HIDDEN_FIELDS = ["cardNumber", "cvv"];
+
+/**
+ * A payment attempt: a hosted provider is sent to its checkout page; the sandbox charges the
+ * card here, and `onPaid` says where the customer goes next. Every failure re-renders the
+ * form with 'Payment Failed' and the reason, never keeping the card number or CVV.
+ */
+export async function checkoutAction(
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+  booking: Booking,
+  onPaid: (transactionId: string) => Response | Promise<Response>,
+) {
+  const now = Date.now();
+  const provider = paymentProvider();
+  const formData = await readForm(request);
+
+  if (!isPayable(booking, now)) {
+    const message = notPayableMessage(booking, now);
+    return replyWithToast(
+      context,
+      formData,
+      {
+        result: parseWithZod(formData, { schema: cardFormSchema(studioMonth(now)) }).reply({
+          formErrors: [message],
+          hideFields: HIDDEN_FIELDS,
+        }),
+      },
+      { type: "error", message: "Payment Failed", description: message },
+      { status: 409 },
+    );
+  }
+
+  if (provider.checkout === "hosted") {
+    try {
+      const { url } = await provider.createHostedCheckout(booking, env.APP_URL);
+      return redirect(url);
+    } catch (error) {
+      // The provider logs its own failures and says what the customer may be told.
+      if (!(error instanceof CheckoutUnavailableError)) logError("checkout", error);
+      const message =
+        error instanceof CheckoutUnavailableError
+          ? error.message
+          : PAYMENT_SERVICE_UNAVAILABLE_MESSAGE;
+      return replyWithToast(
+        context,
+        formData,
+        { result: null },
+        { type: "error", message: "Payment Failed", description: message },
+        { status: 502 },
+      );
+    }
+  }
+
+  const submission = parseWithZod(formData, { schema: cardFormSchema(studioMonth(now)) });
+  if (submission.status !== "success") {
+    return data({ result: submission.reply({ hideFields: HIDDEN_FIELDS }) }, { status: 400 });
+  }
+  const charge = chargeSandboxCard(booking, submission.value as CardInput, now);
+  if (!charge.ok) {
+    return replyWithToast(
+      context,
+      formData,
+      { result: submission.reply({ formErrors: [charge.message], hideFields: HIDDEN_FIELDS }) },
+      { type: "error", message: "Payment Failed", description: charge.message },
+      { status: 402 },
+    );
+  }
+  return onPaid(charge.transactionId);
+}

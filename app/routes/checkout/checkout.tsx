@@ -1,0 +1,108 @@
+import { Link, redirect } from "react-router";
+import { PaymentForm } from "#app/components/booking/card-form";
+import { PriceLine, PriceTotal } from "#app/components/booking/price-lines";
+import { formatDollars } from "#app/domain/pricing";
+import { checkoutAction, loadCheckout } from "#app/routes/checkout/checkout.server";
+import { requireOwnBooking } from "#app/web/own-booking.server";
+import type { Route } from "./+types/checkout";
+
+/**
+ * The payment step after booking (spec section 5's card form). The Pay Now dialog of the
+ * dashboard shares its loader and action (services/payments/checkout.server.ts).
+ */
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const { booking } = await requireOwnBooking(request, params.bookingId);
+  return loadCheckout(booking, Date.now());
+}
+
+/** Pays by card (sandbox) or opens Stripe Checkout; the result page verifies the payment. */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const { booking } = await requireOwnBooking(request, params.bookingId);
+  return checkoutAction(request, context, booking, (transactionId) =>
+    redirect(`/booking-success?session_id=${encodeURIComponent(transactionId)}`),
+  );
+}
+
+export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
+  const { booking, payable, problem, heldUntil, provider, testCards } = loaderData;
+  return (
+    <div className="mx-auto grid max-w-5xl gap-8 px-5 py-12 sm:px-8 md:grid-cols-[1fr_1.1fr] md:py-16">
+      <section aria-labelledby="summary-title" className="card h-fit p-6 sm:p-8">
+        <p className="eyebrow">Booking #{booking.id}</p>
+        <h1 id="summary-title" className="mt-2 font-display text-2xl font-bold">
+          {payable ? "Complete Your Payment" : "Your booking"}
+        </h1>
+        <dl className="mt-6 space-y-3 text-[0.9375rem]">
+          <Row label="Date" value={booking.date} />
+          <Row label="Time" value={`${booking.time} (Atlanta time)`} />
+          <Row label="Duration" value={`${booking.hours} hours`} />
+          <Row label="Guests" value={booking.guests} />
+          <Row label="Status" value={booking.statusLabel} />
+          {booking.isRetainer ? (
+            <Row label="Package" value="Retainer package (8 hours, 30 days)" />
+          ) : null}
+          {booking.services.map((service) => (
+            <PriceLine
+              key={service.serviceId}
+              label={service.name}
+              amount={formatDollars(service.priceAtBooking)}
+            />
+          ))}
+          {booking.discountAmount > 0 ? (
+            <PriceLine
+              label={`Discount${booking.couponCode ? ` (${booking.couponCode})` : ""}`}
+              amount={`−${formatDollars(booking.discountAmount)}`}
+            />
+          ) : null}
+          <PriceTotal amount={formatDollars(booking.totalCost)} />
+        </dl>
+        {payable && heldUntil ? (
+          <p className="mt-6 rounded-xl bg-gold-300/30 p-4 text-sm">
+            We hold this time slot for you until <strong>{heldUntil}</strong>. If it is not paid by
+            then, the slot is released.
+          </p>
+        ) : null}
+      </section>
+
+      <section aria-labelledby="pay-title" className="card h-fit p-6 sm:p-8">
+        <h2 id="pay-title" className="font-display text-xl font-bold">
+          {payable ? "Pay by card" : "Nothing to pay here"}
+        </h2>
+        {payable ? (
+          <PaymentForm
+            provider={provider}
+            total={booking.totalCost}
+            result={actionData?.result}
+            testCards={testCards}
+          />
+        ) : (
+          <>
+            <p className="mt-3 text-ink-soft">{problem}</p>
+            <div className="mt-6 flex flex-wrap gap-3">
+              <Link to="/dashboard" className="btn-primary">
+                View My Dashboard
+              </Link>
+              <Link to="/#booking" className="btn-secondary text-ink">
+                Book a session
+              </Link>
+            </div>
+          </>
+        )}
+      </section>
+    </div>
+  );
+}
+
+function Row({ label, value }: { label: string; value: string }) {
+  return (
+    <div className="flex justify-between gap-4">
+      <dt className="text-ink-soft">{label}</dt>
+      <dd className="text-right font-medium">{value}</dd>
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Complete Your Payment | ATL Creator Studio" },
+  { name: "robots", content: "noindex" },
+];

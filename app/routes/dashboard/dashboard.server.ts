@@ -1,0 +1,53 @@
+import { data, type RouterContextProvider } from "react-router";
+import type { PublicUser } from "#app/models/user.server";
+import { readForm } from "#app/web/form.server";
+import {
+  loadProfileTab,
+  PROFILE_INTENTS,
+  profileAction,
+} from "#app/routes/dashboard/profile.server";
+import { loadSessionsTab } from "#app/routes/dashboard/sessions.server";
+import {
+  loadSupportTab,
+  SUPPORT_INTENTS,
+  supportAction,
+} from "#app/routes/dashboard/support.server";
+
+/**
+ * The customer's dashboard (spec section 2 "Client dashboard"): which tab is open, what it
+ * shows, and where its forms go. /dashboard and the dashboard section of / both read it;
+ * every form posts to /dashboard, told apart by `intent`.
+ */
+export const DASHBOARD_TABS = ["bookings", "profile", "support"] as const;
+export type DashboardTab = (typeof DASHBOARD_TABS)[number];
+
+export function dashboardTab(url: URL): DashboardTab {
+  const asked = url.searchParams.get("tab");
+  return DASHBOARD_TABS.find((tab) => tab === asked) ?? "bookings";
+}
+
+export function loadDashboard(user: PublicUser, tab: DashboardTab, now: number) {
+  return {
+    tab,
+    sessions: tab === "bookings" ? loadSessionsTab(user, now) : null,
+    profile: tab === "profile" ? loadProfileTab(user) : null,
+    support: tab === "support" ? loadSupportTab(user) : null,
+  };
+}
+export type DashboardData = ReturnType<typeof loadDashboard>;
+
+export async function dashboardAction(
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+  user: PublicUser,
+) {
+  const formData = await readForm(request);
+  const intent = formData.get("intent");
+  if (PROFILE_INTENTS.some((known) => known === intent)) {
+    return profileAction(request, context, user, formData);
+  }
+  if (SUPPORT_INTENTS.some((known) => known === intent)) {
+    return supportAction(request, context, user, formData);
+  }
+  throw data("Unknown form", { status: 400 });
+}

@@ -1,0 +1,85 @@
+import { Outlet, type ShouldRevalidateFunctionArgs } from "react-router";
+import { PaidDialog } from "#app/components/dashboard/paid-dialog";
+import { LandingPage } from "#app/components/landing/landing-page";
+import { requireUser } from "#app/web/auth.server";
+import { loadBookingForm } from "#app/routes/home/booking-form.server";
+import {
+  dashboardAction,
+  dashboardTab,
+  loadDashboard,
+} from "#app/routes/dashboard/dashboard.server";
+import { paidConfirmation } from "#app/routes/dashboard/sessions.server";
+import type { Route } from "./+types/layout";
+
+// The dashboard section is its own chunk (visitors of / never load it). This page always
+// shows it: fetching it as soon as the route's code runs lets hydration find it ready, instead
+// of a tab clicked early swapping the server's HTML for the loading text.
+if (typeof document !== "undefined") void import("#app/components/landing/dashboard-section");
+
+/**
+ * /dashboard is the landing page opened on its dashboard section. The section is rendered
+ * first, so the page opens on it with and without JavaScript (no scroll script needed). Its
+ * child routes (a session's details, paying, cancelling, rescheduling) open as dialogs over it.
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const now = Date.now();
+  const url = new URL(request.url);
+  return {
+    user,
+    bookingForm: loadBookingForm(user, now),
+    dashboard: loadDashboard(user, dashboardTab(url), now),
+    // After Pay Now (?paid=<id>): only the owner's booking, and only once it is paid.
+    paid: paidConfirmation(url, user),
+  };
+}
+
+/**
+ * Opening or filling in a session's dialog (its own GETs) leaves the dashboard under it as it
+ * is; closing it, a form post, a redirect after one, or another tab reloads it.
+ */
+export function shouldRevalidate({
+  currentUrl,
+  nextUrl,
+  formMethod,
+  actionResult,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs) {
+  // Runs in the browser: the dashboard's own parameters, compared as written.
+  const view = (url: URL) => {
+    const get = (name: string, fallback: string) => url.searchParams.get(name) ?? fallback;
+    return `${get("tab", "bookings")}/${get("list", "upcoming")}/${get("paid", "")}`;
+  };
+  const quiet = (!formMethod || formMethod === "GET") && actionResult === undefined;
+  // Closing one (back to /dashboard) reloads the list: a hold may have run out meanwhile.
+  const toDialog = nextUrl.pathname !== "/dashboard";
+  if (quiet && toDialog && view(currentUrl) === view(nextUrl)) return false;
+  return defaultShouldRevalidate;
+}
+
+/** The dashboard's forms (profile, password, support), told apart by `intent`. */
+export async function action({ request, context }: Route.ActionArgs) {
+  return dashboardAction(request, context, await requireUser(request));
+}
+
+export const meta: Route.MetaFunction = () => [
+  { title: "My Account | ATL Creator Studio" },
+  { name: "description", content: "Your sessions and account details at ATL Creator Studio." },
+];
+
+export default function Dashboard({ loaderData }: Route.ComponentProps) {
+  return (
+    <>
+      {/* First in the document: without JavaScript an open dialog is not modal, and the
+          keyboard must reach it before the page it covers. */}
+      <Outlet />
+      {loaderData.paid ? <PaidDialog paid={loaderData.paid} /> : null}
+      <LandingPage
+        user={loaderData.user}
+        bookingForm={loaderData.bookingForm}
+        dashboard={loaderData.dashboard}
+        dashboardFirst
+      />
+    </>
+  );
+}

@@ -1,0 +1,107 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { RouterContextProvider } from "react-router";
+import { passwordChangeSchema, profileSchema, WRONG_CURRENT_PASSWORD } from "#app/domain/account";
+import { changePassword, type PublicUser, updateProfile } from "#app/models/user.server";
+import { giveBackAttempt, takeAttempt, tooManyAttemptsMessage } from "#app/web/rate-limit.server";
+import { sessionCookieFor } from "#app/web/session.server";
+import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
+
+/** Profile Settings: the profile form and the password change. */
+export const PROFILE_INTENTS = ["profile", "password"] as const;
+type ProfileIntent = (typeof PROFILE_INTENTS)[number];
+
+/** Where both forms land after success (post, redirect, get). */
+const PROFILE_TAB = "/dashboard?tab=profile";
+
+/** The password fields are never sent back into the page, not even after a refusal. */
+const PASSWORD_FIELDS = ["currentPassword", "newPassword", "confirmNewPassword"];
+
+/**
+ * What the tab's forms are answered with when refused. Named apart from the booking form's
+ * reply (`result`), which the same page also renders and reads from the same action data.
+ */
+export type ProfileFormReply = { form: ProfileIntent; submission: SubmissionResult<string[]> };
+
+/** The form starts from what is stored: the loader reads the user afresh on every request. */
+export function loadProfileTab(user: PublicUser) {
+  return {
+    profile: {
+      firstName: user.firstName,
+      lastName: user.lastName,
+      email: user.email,
+      phoneNumber: user.phoneNumber,
+      businessName: user.businessName ?? "",
+      isStakeholder: user.isStakeholder,
+    },
+  };
+}
+export type ProfileTabData = ReturnType<typeof loadProfileTab>;
+
+function firstError(error: Record<string, string[] | null> | undefined): string | undefined {
+  return Object.values(error ?? {}).find((messages) => messages?.length)?.[0];
+}
+
+export async function profileAction(
+  _request: Request,
+  context: Readonly<RouterContextProvider>,
+  user: PublicUser,
+  formData: FormData,
+) {
+  const refuse = (
+    form: ProfileIntent,
+    submission: SubmissionResult<string[]>,
+    description: string,
+    status: number,
+  ) =>
+    replyWithToast(
+      context,
+      formData,
+      { form, submission } satisfies ProfileFormReply,
+      { type: "error", message: "Error", description },
+      { status },
+    );
+
+  if (formData.get("intent") === "password") {
+    const submission = parseWithZod(formData, { schema: passwordChangeSchema });
+    if (submission.status !== "success") {
+      const reply = submission.reply({ hideFields: PASSWORD_FIELDS });
+      return refuse("password", reply, firstError(reply.error) ?? "Failed to change password", 400);
+    }
+    const limitKey = `user:${user.id}`;
+    // The attempt is taken before the password is checked (and given back when it was right),
+    // so guesses sent in parallel are all counted.
+    const wait = await takeAttempt("password", limitKey);
+    if (wait !== null) {
+      const message = tooManyAttemptsMessage(wait);
+      const reply = submission.reply({ formErrors: [message], hideFields: PASSWORD_FIELDS });
+      return refuse("password", reply, message, 429);
+    }
+    const { currentPassword, newPassword } = submission.value;
+    const change = await changePassword(user.id, currentPassword, newPassword);
+    if (change.status === "wrong-password") {
+      const reply = submission.reply({
+        fieldErrors: { currentPassword: [WRONG_CURRENT_PASSWORD] },
+        hideFields: PASSWORD_FIELDS,
+      });
+      return refuse("password", reply, WRONG_CURRENT_PASSWORD, 400);
+    }
+    await giveBackAttempt("password", limitKey);
+    return redirectWithSuccess(
+      PROFILE_TAB,
+      { message: "Password changed", description: "Your other sessions have been signed out." },
+      { headers: { "Set-Cookie": await sessionCookieFor(change.sessionId) } },
+    );
+  }
+
+  const submission = parseWithZod(formData, { schema: profileSchema });
+  if (submission.status !== "success") {
+    const reply = submission.reply();
+    return refuse("profile", reply, firstError(reply.error) ?? "Failed to update profile", 400);
+  }
+  updateProfile(user.id, submission.value);
+  return redirectWithSuccess(PROFILE_TAB, {
+    message: "Profile updated",
+    description: "Your profile has been updated successfully.",
+  });
+}

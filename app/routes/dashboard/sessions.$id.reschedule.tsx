@@ -1,0 +1,213 @@
+import { getFormProps, getInputProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useMemo } from "react";
+import { data, Form, Link, useNavigation, useSubmit } from "react-router";
+import { StartTimeSelect } from "#app/components/booking/start-time-select";
+import { ErrorList, FormErrors } from "#app/components/ui/field";
+import { HydratedField } from "#app/components/ui/hydrated-field";
+import { RouteDialog } from "#app/components/ui/route-dialog";
+import { useSchemaForm } from "#app/components/ui/use-schema-form";
+import { isDatabaseBusyResponse } from "#app/db.server";
+import { earliestBookableDate } from "#app/domain/availability";
+import { sessionDate, sessionTimeRange } from "#app/domain/booking-display";
+import { quoteQuerySchema, rescheduleSchema } from "#app/domain/booking-form";
+import { getAvailability } from "#app/models/booking.server";
+import {
+  RescheduleError,
+  rescheduleOwnBooking,
+  rescheduleProblem,
+} from "#app/models/reschedule.server";
+import { requireOwnBooking } from "#app/web/own-booking.server";
+import { env } from "#app/env.server";
+import { readForm } from "#app/web/form.server";
+import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
+import type { Route } from "./+types/sessions.$id.reschedule";
+
+/**
+ * Reschedule: a new date and start time for the same session length, with the free start
+ * times shown as on the booking form (the session's own slot does not count against it).
+ * Without JavaScript "Show free times" reloads the list for the chosen date; with it the list
+ * follows the date as it changes.
+ */
+const BACK = "/dashboard?tab=bookings";
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const { booking } = await requireOwnBooking(request, params.id);
+  const now = Date.now();
+  const hours = Number(booking.hoursNeeded);
+  const earliestDate = earliestBookableDate(now);
+  const asked = quoteQuerySchema.safeParse({
+    date: new URL(request.url).searchParams.get("recordingDate"),
+    hours,
+  });
+  // Dates compare as text (yyyy-MM-dd): the later of the session's day and the first free one.
+  const fallback = [booking.recordingDate, earliestDate].sort().at(-1) ?? earliestDate;
+  const date = asked.success ? asked.data.date : fallback;
+  return {
+    booking: {
+      id: booking.id,
+      date: sessionDate(booking),
+      time: sessionTimeRange(booking),
+      recordingDate: booking.recordingDate,
+      recordingTime: booking.recordingTime,
+      hours,
+    },
+    problem: rescheduleProblem(booking, now),
+    earliestDate,
+    availability: {
+      date,
+      hours,
+      // The session's own start is shown, but it is not a move.
+      times: getAvailability(date, hours, now, env.BUFFER_MINUTES, booking.id).map((option) =>
+        date === booking.recordingDate && option.time === booking.recordingTime
+          ? { ...option, available: false, reason: "current" as const }
+          : option,
+      ),
+    },
+  };
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const { user, booking } = await requireOwnBooking(request, params.id);
+  const now = Date.now();
+  const formData = await readForm(request);
+  const submission = parseWithZod(formData, { schema: rescheduleSchema(now) });
+  const fail = (message: string, status: number, field?: "recordingTime") =>
+    replyWithToast(
+      context,
+      formData,
+      {
+        result: submission.reply(
+          field ? { fieldErrors: { [field]: [message] } } : { formErrors: [message] },
+        ),
+      },
+      {
+        type: "error",
+        message: status === 409 ? "Time Slot Unavailable" : "Reschedule Failed",
+        description: message,
+      },
+      { status },
+    );
+  if (submission.status !== "success") {
+    return data({ result: submission.reply() }, { status: 400 });
+  }
+  try {
+    const moved = rescheduleOwnBooking(
+      { bookingId: booking.id, userId: user.id, ...submission.value },
+      now,
+    );
+    return redirectWithSuccess(BACK, {
+      message: "Session rescheduled",
+      description: `Booking #${moved.id} is now on ${sessionDate(moved)}, ${sessionTimeRange(moved)}.`,
+    });
+  } catch (error) {
+    if (isDatabaseBusyResponse(error)) {
+      return fail("The studio's system is busy. Please try again.", 503);
+    }
+    if (!(error instanceof RescheduleError)) throw error;
+    if (error.kind === "not-found") throw data("Not found", { status: 404 });
+    if (error.kind === "slot") return fail(error.message, 409, "recordingTime");
+    return fail(error.message, 409);
+  }
+}
+
+export default function RescheduleSession({ loaderData, actionData }: Route.ComponentProps) {
+  const { booking, problem } = loaderData;
+  return (
+    <RouteDialog title="Reschedule session" closeTo={BACK}>
+      <p className="text-ink-soft">
+        Booking #{booking.id} is on {booking.date}, {booking.time} (Atlanta time). Choose a new
+        start for the same {booking.hours} hours; the price stays the same.
+      </p>
+      {problem ? (
+        <>
+          <p className="mt-4" role="alert">
+            {problem}
+          </p>
+          <Link to={BACK} preventScrollReset className="btn-primary mt-6 w-full">
+            Back to my sessions
+          </Link>
+        </>
+      ) : (
+        <RescheduleForm loaderData={loaderData} result={actionData?.result} />
+      )}
+    </RouteDialog>
+  );
+}
+
+function RescheduleForm({
+  loaderData,
+  result,
+}: {
+  loaderData: Route.ComponentProps["loaderData"];
+  result: Parameters<typeof useSchemaForm>[2];
+}) {
+  const { availability, earliestDate } = loaderData;
+  const schema = useMemo(() => rescheduleSchema(Date.now()), []);
+  const [form, fields] = useSchemaForm("reschedule-form", schema, result, {
+    recordingDate: availability.date,
+    recordingTime: "",
+  });
+  const submit = useSubmit();
+  const busy = useNavigation().state === "submitting";
+  return (
+    <Form method="post" preventScrollReset {...getFormProps(form)} className="mt-4 space-y-4">
+      <HydratedField />
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <div>
+        <label htmlFor={fields.recordingDate.id} className="field-label">
+          New date
+        </label>
+        <p id={`${fields.recordingDate.id}-hint`} className="mt-0.5 text-sm text-ink-soft">
+          At least 48 hours ahead. The studio is open 24/7.
+        </p>
+        <input
+          {...getInputProps(fields.recordingDate, {
+            type: "date",
+            ariaDescribedBy: `${fields.recordingDate.id}-hint`,
+          })}
+          key={fields.recordingDate.key}
+          min={earliestDate}
+          onChange={(event) => {
+            const date = event.currentTarget.value;
+            // The free times of the new date come from this route's loader, which leaves
+            // the session's own slot out.
+            // A year being typed (0002-…) is not a date to look up yet.
+            if (/^\d{4}-\d{2}-\d{2}$/.test(date) && date >= earliestDate) {
+              submit(
+                { recordingDate: date },
+                { method: "get", replace: true, preventScrollReset: true },
+              );
+            }
+          }}
+          className="field-input"
+        />
+        <ErrorList id={fields.recordingDate.errorId} errors={fields.recordingDate.errors} />
+      </div>
+      <noscript>
+        <button type="submit" formMethod="get" formNoValidate className="btn-secondary text-ink">
+          Show free times
+        </button>
+      </noscript>
+      <StartTimeSelect
+        meta={fields.recordingTime}
+        availability={availability}
+        date={availability.date}
+        hours={availability.hours}
+      />
+      <div className="flex flex-col gap-3 pt-2 sm:flex-row-reverse">
+        <button type="submit" className="btn-primary sm:flex-1" disabled={busy}>
+          {busy ? "Moving…" : "Move my session"}
+        </button>
+        <Link to={BACK} preventScrollReset className="btn-secondary text-ink sm:flex-1">
+          Keep current time
+        </Link>
+      </div>
+    </Form>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Reschedule session | ATL Creator Studio" },
+  { name: "robots", content: "noindex" },
+];

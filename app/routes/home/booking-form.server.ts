@@ -1,0 +1,228 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { BookingFormData, BookingFormReply } from "#app/components/booking/types";
+import { isDatabaseBusyResponse } from "#app/db.server";
+import { BOOKING_LIMITS, earliestBookableDate } from "#app/domain/availability";
+import { bookingFormSchema, quoteQuerySchema } from "#app/domain/booking-form";
+import { COUPON_MESSAGES } from "#app/domain/coupons";
+import { couponAppliedMessage, formatDollars } from "#app/domain/pricing";
+import { z } from "#app/domain/zod";
+import {
+  BookingError,
+  createBooking,
+  getAvailability,
+  getActiveRetainer,
+  getOwnBooking,
+  SLOT_TAKEN_MESSAGE,
+} from "#app/models/booking.server";
+import { checkCoupon, toCouponSummary } from "#app/models/coupon.server";
+import { listServices } from "#app/models/service.server";
+import type { PublicUser } from "#app/models/user.server";
+import { env } from "#app/env.server";
+import { readForm } from "#app/web/form.server";
+import type { RouterContextProvider } from "react-router";
+import { redirectWithError, redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
+
+/**
+ * The booking form on the landing page (spec section 2 "Booking section", section 4 "Booking
+ * submit flow"). Without JavaScript every step is a post to `/?index` that re-renders the
+ * form with what was entered: showing the free times of a date, applying or removing a
+ * coupon, and booking. With JavaScript the same posts run in place and the times and the
+ * price update live.
+ */
+export function loadBookingForm(user: PublicUser | null, now: number): BookingFormData {
+  const earliestDate = earliestBookableDate(now);
+  const hours = BOOKING_LIMITS.minHours;
+  return {
+    signedIn: user !== null,
+    earliestDate,
+    services: listServices({ activeOnly: true }).map(
+      ({ id, name, description, price, duration }) => ({
+        id,
+        name,
+        description,
+        price,
+        duration,
+      }),
+    ),
+    availability: {
+      date: earliestDate,
+      hours,
+      times: getAvailability(earliestDate, hours, now, env.BUFFER_MINUTES),
+    },
+    retainer: user ? getActiveRetainer(user.id, now) : null,
+    prefill: user
+      ? {
+          firstName: user.firstName,
+          lastName: user.lastName,
+          businessName: user.businessName ?? "",
+          phoneNumber: user.phoneNumber,
+          email: user.email,
+          stakeholder: user.isStakeholder ? "yes" : "no",
+        }
+      : null,
+  };
+}
+
+/**
+ * The form posts to `/?index#booking-form` so that a re-render without JavaScript opens at the
+ * form. A redirect without a fragment would inherit that one, so redirects name their own.
+ */
+const PAGE_TOP = "#main";
+
+const BOOKING_ERROR = {
+  type: "error",
+  message: "Booking Error",
+  description: "There was a problem processing your form. Please try again.",
+} as const;
+
+/** Any post keeps what was entered; only "book" holds it to every rule. */
+const keepEverything = z.object({});
+
+function availabilityFor(formData: FormData, now: number) {
+  const query = quoteQuerySchema.safeParse({
+    date: formData.get("recordingDate"),
+    hours: formData.get("hoursNeeded") ?? String(BOOKING_LIMITS.minHours),
+  });
+  if (!query.success) return null;
+  const { date, hours } = query.data;
+  return {
+    date,
+    hours,
+    times: getAvailability(date, hours, now, env.BUFFER_MINUTES),
+  };
+}
+
+/** The applied coupon, checked again on every post: it may have been used up meanwhile. */
+function appliedCoupon(formData: FormData, now: number) {
+  const code = formData.get("couponCode");
+  if (typeof code !== "string" || code.trim() === "") return null;
+  const check = checkCoupon(code, now);
+  return check.isValid ? toCouponSummary(check.coupon) : null;
+}
+
+export async function bookingFormAction(
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+  user: PublicUser | null,
+) {
+  const formData = await readForm(request);
+  const intent = formData.get("intent");
+  const now = Date.now();
+  const availability = availabilityFor(formData, now);
+  const keep = parseWithZod(formData, { schema: keepEverything }).reply();
+  const toast = replyWithToast.bind(null, context, formData);
+  const reply = (extra: Partial<BookingFormReply>): BookingFormReply => ({
+    intent: typeof intent === "string" ? intent : null,
+    result: keep,
+    coupon: appliedCoupon(formData, now),
+    availability,
+    ...extra,
+  });
+
+  if (intent === "check") return reply({});
+
+  if (intent === "remove-coupon") {
+    return toast(reply({ coupon: null }), {
+      type: "success",
+      message: "Coupon Removed",
+      description: "The promotional code was removed from your booking.",
+    });
+  }
+
+  if (intent === "apply-coupon") {
+    if (!user) throw await authenticationRequired();
+    const entered = formData.get("couponEntry");
+    const code = typeof entered === "string" ? entered.trim() : "";
+    if (code === "") {
+      return toast(
+        reply({
+          coupon: null,
+          result: parseWithZod(formData, { schema: keepEverything }).reply({
+            fieldErrors: { couponEntry: [COUPON_MESSAGES.required] },
+          }),
+        }),
+        { type: "error", message: "Coupon Required", description: COUPON_MESSAGES.required },
+        { status: 400 },
+      );
+    }
+    const check = checkCoupon(code, now);
+    if (!check.isValid) {
+      return toast(
+        reply({ coupon: null }),
+        { type: "error", message: "Invalid Coupon", description: check.message },
+        { status: 400 },
+      );
+    }
+    return toast(reply({ coupon: toCouponSummary(check.coupon) }), {
+      type: "success",
+      message: "Coupon Applied!",
+      description: couponAppliedMessage(check.coupon),
+    });
+  }
+
+  if (intent !== "book") return toast(reply({}), BOOKING_ERROR, { status: 400 });
+
+  if (!user) throw await authenticationRequired();
+  const submission = parseWithZod(formData, { schema: bookingFormSchema(now) });
+  if (submission.status !== "success") {
+    return toast(reply({ result: submission.reply() }), BOOKING_ERROR, { status: 400 });
+  }
+  try {
+    const booking = createBooking(user, submission.value, now);
+    if (booking.status === "CONFIRMED") {
+      return redirectWithSuccess(`/?booked=${booking.id}${PAGE_TOP}`, {
+        message: "Booking Confirmed!",
+        description: "Your free session is booked and confirmed.",
+      });
+    }
+    return redirectWithSuccess(`/checkout/${booking.id}${PAGE_TOP}`, {
+      message: "Booking Submitted!",
+      description:
+        booking.discountAmount > 0
+          ? `Your discount of ${formatDollars(booking.discountAmount)} is applied. Complete your payment to secure your session.`
+          : "Complete your payment to secure your session.",
+    });
+  } catch (error) {
+    // Another connection held the database past busy_timeout: nothing was written, so the
+    // customer keeps the filled-in form and is asked to send it again.
+    if (isDatabaseBusyResponse(error)) {
+      return toast(reply({}), BOOKING_ERROR, { status: 503 });
+    }
+    if (!(error instanceof BookingError)) throw error;
+    const fresh = availabilityFor(formData, now);
+    if (error.kind === "slot") {
+      return toast(
+        reply({ availability: fresh }),
+        { type: "error", message: "Time Slot Unavailable", description: SLOT_TAKEN_MESSAGE },
+        { status: 409 },
+      );
+    }
+    if (error.kind === "coupon") {
+      return toast(
+        reply({ coupon: null }),
+        { type: "error", message: "Invalid Coupon", description: error.message },
+        { status: 400 },
+      );
+    }
+    return toast(
+      reply({}),
+      { type: "error", message: "Booking Failed", description: error.message },
+      { status: 400 },
+    );
+  }
+}
+
+function authenticationRequired() {
+  return redirectWithError(`/auth${PAGE_TOP}`, {
+    message: "Authentication Required",
+    description: "Please sign in to complete your booking",
+  });
+}
+
+/** The booked dialog after a free booking: only for its owner, while it stands confirmed. */
+export function bookedDialog(url: URL, user: PublicUser | null): { bookingId: number } | null {
+  const id = Number(url.searchParams.get("booked"));
+  if (!user || !Number.isSafeInteger(id) || id <= 0) return null;
+  const booking = getOwnBooking(id, user.id);
+  return booking?.status === "CONFIRMED" ? { bookingId: booking.id } : null;
+}

@@ -1,0 +1,49 @@
+import { BookedDialog } from "#app/components/booking/booked-dialog";
+import { LandingPage } from "#app/components/landing/landing-page";
+import { getUser } from "#app/web/auth.server";
+import {
+  bookedDialog,
+  bookingFormAction,
+  loadBookingForm,
+} from "#app/routes/home/booking-form.server";
+import { loadDashboard } from "#app/routes/dashboard/dashboard.server";
+import type { Route } from "./+types/home";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await getUser(request);
+  const now = Date.now();
+  return {
+    user,
+    bookingForm: loadBookingForm(user, now),
+    // The section at the foot of / always shows My Sessions; its tabs lead to /dashboard.
+    dashboard: user ? loadDashboard(user, "bookings", now) : null,
+    booked: bookedDialog(new URL(request.url), user),
+  };
+}
+
+/** The booking form's posts: free times, coupon, booking (services/booking-form.server.ts). */
+export async function action({ request, context }: Route.ActionArgs) {
+  return bookingFormAction(request, context, await getUser(request));
+}
+
+export const meta: Route.MetaFunction = () => [
+  { title: "ATL Creator Studio | Podcast & video recording studio in Atlanta" },
+  {
+    name: "description",
+    content:
+      "Book a professional podcast and video recording studio in Atlanta by the hour. Pro equipment, an in-house engineer with every session, open 24/7.",
+  },
+];
+
+export default function Home({ loaderData }: Route.ComponentProps) {
+  return (
+    <>
+      <LandingPage
+        user={loaderData.user}
+        bookingForm={loaderData.bookingForm}
+        dashboard={loaderData.dashboard}
+      />
+      {loaderData.booked ? <BookedDialog /> : null}
+    </>
+  );
+}

@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import { contentSecurityPolicy, INTERCOM_SOURCES } from "#app/web/security.server";
+
+const NONCE = "bm9uY2Utb2YtdGhpcy1yZXF1ZXN0";
+const base = { PAYMENT_PROVIDER: "sandbox", NODE_ENV: "production" } as const;
+
+/** The policy as directive -> sources. */
+function directives(policy: string): Record<string, string[]> {
+  return Object.fromEntries(
+    policy.split("; ").map((part) => {
+      const [name = "", ...sources] = part.split(" ");
+      return [name, sources];
+    }),
+  );
+}
+
+describe("contentSecurityPolicy", () => {
+  it("names no third-party host when no chat app id is configured", () => {
+    const policy = contentSecurityPolicy(NONCE, { ...base, INTERCOM_APP_ID: undefined });
+    expect(policy).not.toMatch(/intercom/i);
+    expect(directives(policy)).toMatchObject({
+      "default-src": ["'self'"],
+      "script-src": ["'self'", `'nonce-${NONCE}'`, "'strict-dynamic'"],
+      "img-src": ["'self'", "data:"],
+      "font-src": ["'self'"],
+      "media-src": ["'self'"],
+      "connect-src": ["'self'"],
+      "frame-src": ["'self'"],
+      "form-action": ["'self'"],
+      "frame-ancestors": ["'none'"],
+      "object-src": ["'none'"],
+    });
+  });
+
+  it("lets the chat widget load, talk and show media when an app id is configured", () => {
+    const policy = contentSecurityPolicy(NONCE, { ...base, INTERCOM_APP_ID: "abc123" });
+    const parsed = directives(policy);
+    for (const [directive, sources] of Object.entries(INTERCOM_SOURCES)) {
+      expect(parsed[directive], directive).toEqual(expect.arrayContaining(["'self'", ...sources]));
+    }
+    // The realtime conversation runs over WebSockets.
+    expect(parsed["connect-src"]).toContain("wss://nexus-websocket-a.intercom.io");
+    // The nonce still gates scripts; nothing else is widened.
+    expect(parsed["script-src"]?.slice(0, 3)).toEqual([
+      "'self'",
+      `'nonce-${NONCE}'`,
+      "'strict-dynamic'",
+    ]);
+    expect(parsed["script-src"]).not.toContain("'unsafe-inline'");
+    expect(parsed["script-src"]).not.toContain("'unsafe-eval'");
+    expect(parsed["default-src"]).toEqual(["'self'"]);
+    expect(parsed["style-src"]).toEqual(["'self'", "'unsafe-inline'"]);
+    expect(parsed["form-action"]).toEqual(["'self'"]);
+    expect(parsed["frame-ancestors"]).toEqual(["'none'"]);
+  });
+
+  it("allows Stripe's checkout only with the Stripe provider", () => {
+    const stripe = contentSecurityPolicy(NONCE, {
+      ...base,
+      PAYMENT_PROVIDER: "stripe",
+      INTERCOM_APP_ID: undefined,
+    });
+    expect(directives(stripe)["form-action"]).toEqual(["'self'", "https://checkout.stripe.com"]);
+  });
+});

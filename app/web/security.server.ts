@@ -1,0 +1,151 @@
+import { randomBytes } from "node:crypto";
+import { data, type MiddlewareFunction } from "react-router";
+import { env } from "#app/env.server";
+import { nonceContext } from "#app/web/request-context.server";
+import { sessionCookie } from "#app/web/session.server";
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Cookie-authenticated writes must come from our own pages. Browsers send Sec-Fetch-Site and
+ * Origin on every cross-origin POST; a request with neither is not from a browser page, so no
+ * ambient cookie can be abused through it. React Router checks the Origin of page actions
+ * itself, but not of resource routes, so /api/* relies on this check.
+ */
+export function isCrossSiteWrite(request: Request): boolean {
+  if (SAFE_METHODS.has(request.method)) return false;
+  const fetchSite = request.headers.get("Sec-Fetch-Site");
+  if (fetchSite && fetchSite !== "same-origin" && fetchSite !== "none") return true;
+  const origin = request.headers.get("Origin");
+  if (origin === null) return false;
+  return origin !== new URL(request.url).origin;
+}
+
+/**
+ * Intercom's documented sources (help article 3894, "Using Intercom with Content Security
+ * Policy"), kept to the US-hosted workspace the SDK talks to by default and to what the
+ * messenger needs: its scripts, API and realtime sockets, images, fonts, sounds and sheets.
+ * Sources for other regions, the Help Center's forms and third-party video embeds are left
+ * out. script-src hosts only matter to browsers without 'strict-dynamic'; the others trust
+ * the widget's scripts because our nonced bundle inserts them.
+ */
+export const INTERCOM_SOURCES = {
+  "script-src": [
+    "https://app.intercom.io",
+    "https://widget.intercom.io",
+    "https://js.intercomcdn.com",
+  ],
+  "connect-src": [
+    "https://via.intercom.io",
+    "https://api.intercom.io",
+    "https://api-iam.intercom.io",
+    "https://api-ping.intercom.io",
+    "https://*.intercom-messenger.com",
+    "wss://*.intercom-messenger.com",
+    "https://nexus-websocket-a.intercom.io",
+    "wss://nexus-websocket-a.intercom.io",
+    "https://nexus-websocket-b.intercom.io",
+    "wss://nexus-websocket-b.intercom.io",
+    "https://uploads.intercomcdn.com",
+    "https://uploads.intercomusercontent.com",
+  ],
+  "img-src": [
+    "blob:",
+    "https://js.intercomcdn.com",
+    "https://static.intercomassets.com",
+    "https://downloads.intercomcdn.com",
+    "https://uploads.intercomusercontent.com",
+    "https://gifs.intercomcdn.com",
+    "https://video-messages.intercomcdn.com",
+    "https://messenger-apps.intercom.io",
+    "https://*.intercom-attachments-5.com",
+    "https://*.intercom-attachments-6.com",
+    "https://*.intercom-attachments-9.com",
+  ],
+  "font-src": ["https://js.intercomcdn.com", "https://fonts.intercomcdn.com"],
+  "media-src": ["https://js.intercomcdn.com"],
+  "frame-src": ["https://intercom-sheets.com", "https://www.intercom-reporting.com"],
+} as const;
+
+type PolicySettings = Pick<typeof env, "PAYMENT_PROVIDER" | "INTERCOM_APP_ID" | "NODE_ENV">;
+
+export function contentSecurityPolicy(nonce: string, settings: PolicySettings = env): string {
+  // Third-party chat hosts are allowed only on a site that runs the chat.
+  const chat = (directive: keyof typeof INTERCOM_SOURCES) =>
+    settings.INTERCOM_APP_ID ? ` ${INTERCOM_SOURCES[directive].join(" ")}` : "";
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${chat("script-src")}`,
+    "style-src 'self' 'unsafe-inline'",
+    `img-src 'self' data:${chat("img-src")}`,
+    `font-src 'self'${chat("font-src")}`,
+    `media-src 'self'${chat("media-src")}`,
+    `connect-src 'self'${chat("connect-src")}`,
+    `frame-src 'self'${chat("frame-src")}`,
+    // A checkout form's redirect to Stripe is a form navigation, so it needs Stripe here.
+    `form-action 'self'${settings.PAYMENT_PROVIDER === "stripe" ? " https://checkout.stripe.com" : ""}`,
+    "base-uri 'none'",
+    "object-src 'none'",
+    "frame-ancestors 'none'",
+    ...(settings.NODE_ENV === "production" ? ["upgrade-insecure-requests"] : []),
+  ].join("; ");
+}
+
+/**
+ * The policy of a document we serve but did not write (an e-mail's stored HTML, shown in the
+ * admin's preview frame): sandboxed to an opaque origin with no script, no forms and no
+ * plugins, loading nothing but inline styles and data: images, framed only by our own pages.
+ * A response carrying exactly this policy keeps it (and may be framed by us); every other
+ * response gets the site's policy and may not be framed at all.
+ */
+export const SANDBOXED_DOCUMENT_POLICY =
+  "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'self'";
+
+function hasSessionCookie(request: Request) {
+  return request.headers.get("Cookie")?.includes(`${sessionCookie.name}=`) ?? false;
+}
+
+/**
+ * Root middleware: runs for every page, .data request and /api/* call, so the origin check
+ * and the security headers live in exactly one place.
+ */
+export const securityMiddleware: MiddlewareFunction<Response> = async (
+  { request, context },
+  next,
+) => {
+  if (isCrossSiteWrite(request)) {
+    const isApi = new URL(request.url).pathname.startsWith("/api/");
+    throw isApi
+      ? Response.json({ message: "Cross-site request refused" }, { status: 403 })
+      : data("Cross-site request refused", { status: 403 });
+  }
+
+  const nonce = randomBytes(16).toString("base64");
+  context.set(nonceContext, nonce);
+  const response = await next();
+  const headers = response.headers;
+
+  const isHtml = headers.get("Content-Type")?.includes("text/html") ?? false;
+  const sandboxed = headers.get("Content-Security-Policy") === SANDBOXED_DOCUMENT_POLICY;
+  if (!sandboxed) {
+    headers.set(
+      "Content-Security-Policy",
+      isHtml ? contentSecurityPolicy(nonce) : "default-src 'none'; frame-ancestors 'none'",
+    );
+  }
+  headers.set("X-Content-Type-Options", "nosniff");
+  headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
+  headers.set("X-Frame-Options", sandboxed ? "SAMEORIGIN" : "DENY");
+  headers.set("Cross-Origin-Opener-Policy", "same-origin");
+  headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=(self)");
+  if (env.NODE_ENV === "production") {
+    headers.set("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
+  }
+  // Anything rendered for a signed-in browser stays out of shared caches and the back cache.
+  if (hasSessionCookie(request) || headers.has("Set-Cookie")) {
+    headers.set("Cache-Control", "private, no-store");
+  } else if (!headers.has("Cache-Control")) {
+    headers.set("Cache-Control", "no-cache");
+  }
+  return response;
+};

@@ -1,0 +1,41 @@
+import { type DB, isDatabaseBusyResponse } from "#app/db.server";
+import { expireHolds } from "#app/models/booking.server";
+import { queueSessionReminders } from "#app/models/reminders.server";
+import { env } from "#app/env.server";
+import { startEmailDelivery } from "#app/workflows/deliver-email.server";
+import { logError } from "#app/log.server";
+
+const SWEEP_MS = 60_000;
+
+/**
+ * The jobs that run beside the requests: cancelling unpaid bookings whose hold ran out (which
+ * gives back their coupon use; availability ignores expired holds anyway), queueing the
+ * reminders of tomorrow's confirmed sessions, and delivering the e-mail outbox. Kept on globalThis like the database, so a dev reload does not start a second
+ * set. Returns the stop function the graceful shutdown awaits before closing the database.
+ */
+export function startBackgroundJobs(db: DB): () => Promise<void> {
+  const running = globalThis as { __studioJobs?: () => Promise<void> };
+  if (running.__studioJobs) return running.__studioJobs;
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    runJob("expire-holds", () => expireHolds(now));
+    runJob("session-reminders", () => queueSessionReminders(now, env.APP_URL));
+  }, SWEEP_MS);
+  sweep.unref();
+  const stopEmail = startEmailDelivery({ db });
+  running.__studioJobs = async () => {
+    clearInterval(sweep);
+    await stopEmail();
+  };
+  return running.__studioJobs;
+}
+
+function runJob(name: string, job: () => unknown) {
+  try {
+    job();
+  } catch (error) {
+    // Locked past busy_timeout by another connection: the next sweep does the work.
+    if (isDatabaseBusyResponse(error)) console.warn(`[${name}] database busy, skipped`);
+    else logError(name, error);
+  }
+}

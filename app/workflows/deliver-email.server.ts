@@ -1,0 +1,199 @@
+import { and, asc, eq, lte } from "drizzle-orm";
+import nodemailer, { type SendMailOptions } from "nodemailer";
+import { emailOutbox } from "#db/schema";
+import type { OutboxDatabase } from "#app/models/outbox.server";
+import { env } from "#app/env.server";
+import { logError } from "#app/log.server";
+
+/**
+ * The e-mail outbox (product-decisions "E-mail"). An e-mail is a row written in the same
+ * transaction as the change that causes it, so a booking never exists without its e-mail and
+ * a rolled-back booking never sends one. A poller delivers due rows over SMTP with retries;
+ * without SMTP the rows stay PENDING, readable by admins.
+ *
+ * Delivery is at least once: a message whose send succeeded but whose SENT mark was lost
+ * (a crash in between) goes out again after the claim lease.
+ */
+
+/** The part of a nodemailer transport delivery uses, so tests may pass their own. */
+export type MailTransport = { sendMail(message: SendMailOptions): Promise<unknown> };
+
+export const MAX_ATTEMPTS = 10;
+const MINUTE_MS = 60_000;
+const MAX_RETRY_DELAY_MS = 60 * MINUTE_MS;
+/**
+ * A row being sent is pushed this far into the future first, so an overlapping run (another
+ * process) skips it. Longer than a send can take with the transport timeouts set below.
+ */
+const CLAIM_LEASE_MS = 5 * MINUTE_MS;
+const MAX_ERROR_LENGTH = 500;
+
+/** 1 min after the first failure, then 2, 4, 8 ... capped at 1 hour. */
+export function retryDelayMs(attempts: number): number {
+  return Math.min(MINUTE_MS * 2 ** Math.max(0, attempts - 1), MAX_RETRY_DELAY_MS);
+}
+
+/** The error's name, code and first line: never a stack, never the SMTP URL's password. */
+export function describeSendError(error: unknown): string {
+  if (!(error instanceof Error)) return "Non-error thrown";
+  const code = "code" in error && typeof error.code === "string" ? ` [${error.code}]` : "";
+  const firstLine = error.message.split("\n")[0]?.trim() ?? "";
+  const text = `${error.name}${code}: ${firstLine}`;
+  return text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH - 1)}…` : text;
+}
+
+export type DeliveryResult = { sent: number; failed: number; retried: number };
+
+/**
+ * Sends the PENDING rows that are due, oldest first. A message that cannot be sent is
+ * scheduled again with exponential backoff, and after MAX_ATTEMPTS it is FAILED; one bad
+ * message never stops the others, and this never throws because of one.
+ */
+export async function deliverDueEmails({
+  db,
+  transport,
+  now = Date.now(),
+  batchSize = 20,
+  from = env.MAIL_FROM,
+}: {
+  db: OutboxDatabase;
+  transport: MailTransport;
+  now?: number;
+  batchSize?: number;
+  from?: string;
+}): Promise<DeliveryResult> {
+  const result: DeliveryResult = { sent: 0, failed: 0, retried: 0 };
+  const due = db
+    .select()
+    .from(emailOutbox)
+    .where(and(eq(emailOutbox.status, "PENDING"), lte(emailOutbox.nextAttemptAt, now)))
+    .orderBy(asc(emailOutbox.id))
+    .limit(batchSize)
+    .all();
+
+  for (const row of due) {
+    const claimed = db
+      .update(emailOutbox)
+      .set({ nextAttemptAt: now + CLAIM_LEASE_MS })
+      .where(
+        and(
+          eq(emailOutbox.id, row.id),
+          eq(emailOutbox.status, "PENDING"),
+          lte(emailOutbox.nextAttemptAt, now),
+        ),
+      )
+      .run();
+    if (claimed.changes !== 1) continue;
+
+    // Only the send is guarded: a failure to record the outcome is not the message's fault.
+    let sendError: { error: unknown } | undefined;
+    try {
+      await transport.sendMail({
+        from,
+        to: row.toAddress,
+        subject: row.subject,
+        html: row.html,
+        text: row.text,
+        attachments: (row.attachments ?? []).map((attachment) => ({
+          filename: attachment.filename,
+          contentType: attachment.contentType,
+          content: attachment.content,
+          encoding: "base64",
+        })),
+        headers: { "Auto-Submitted": "auto-generated" },
+      });
+    } catch (error) {
+      sendError = { error };
+    }
+
+    if (!sendError) {
+      db.update(emailOutbox)
+        .set({ status: "SENT", sentAt: now, lastError: null })
+        .where(eq(emailOutbox.id, row.id))
+        .run();
+      result.sent += 1;
+    } else {
+      const attempts = row.attempts + 1;
+      const gaveUp = attempts >= MAX_ATTEMPTS;
+      db.update(emailOutbox)
+        .set({
+          attempts,
+          lastError: describeSendError(sendError.error),
+          status: gaveUp ? "FAILED" : "PENDING",
+          nextAttemptAt: gaveUp ? now : now + retryDelayMs(attempts),
+        })
+        .where(eq(emailOutbox.id, row.id))
+        .run();
+      if (gaveUp) result.failed += 1;
+      else result.retried += 1;
+    }
+  }
+  return result;
+}
+
+/**
+ * Starts delivering the outbox over SMTP every `intervalMs`, when SMTP is configured.
+ * Without an SMTP URL nothing is sent: e-mails stay in the outbox for the admin Emails page.
+ * Runs never overlap, and the timer does not keep the process alive. The returned stop
+ * function resolves once a run in progress has finished, so the database can then be closed.
+ */
+export function startEmailDelivery(options: {
+  db: OutboxDatabase;
+  /** Defaults to env.SMTP_URL; an explicit `undefined` means no SMTP. */
+  smtpUrl?: string | undefined;
+  from?: string;
+  intervalMs?: number;
+  batchSize?: number;
+}): () => Promise<void> {
+  const { db, from = env.MAIL_FROM, intervalMs = 5000, batchSize = 20 } = options;
+  const smtpUrl = "smtpUrl" in options ? options.smtpUrl : env.SMTP_URL;
+  if (!smtpUrl) {
+    console.log("[email] SMTP_URL is not set: e-mails stay in the outbox, readable by admins");
+    return async () => {};
+  }
+
+  const transport = nodemailer.createTransport({
+    url: smtpUrl,
+    // Nodemailer's defaults wait minutes on a silent server; a poller should give up sooner.
+    connectionTimeout: 15_000,
+    greetingTimeout: 15_000,
+    socketTimeout: 60_000,
+  });
+  let running: Promise<void> | undefined;
+  let stopped = false;
+
+  const tick = () => {
+    if (running || stopped) return;
+    running = (async () => {
+      try {
+        const { sent, failed, retried } = await deliverDueEmails({
+          db,
+          transport,
+          batchSize,
+          from,
+        });
+        if (failed > 0 || retried > 0) {
+          console.warn(
+            `[email] ${sent} sent, ${retried} to retry, ${failed} failed for good (see the outbox)`,
+          );
+        }
+      } catch (error) {
+        // A database error, not a bad message: try again on the next tick.
+        logError("email delivery", error);
+      } finally {
+        running = undefined;
+      }
+    })();
+  };
+
+  const timer = setInterval(tick, intervalMs);
+  timer.unref();
+  tick();
+
+  return async () => {
+    stopped = true;
+    clearInterval(timer);
+    await running;
+    transport.close();
+  };
+}
