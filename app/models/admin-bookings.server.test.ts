@@ -24,9 +24,10 @@ import {
   WorkflowError,
   type WorkflowSettings,
 } from "#app/models/admin-bookings.server";
-import { type BookingSettings, createBooking, getBooking } from "#app/models/booking.server";
+import { getBooking } from "#app/models/booking.server";
 import { recordPayment } from "#app/models/payment.server";
 import { toPublicUser } from "#app/models/user.server";
+import { type BookingSettings, bookSession } from "#app/workflows/book-session.server";
 
 /**
  * The staff workflow against a real, freshly migrated SQLite file: history, e-mails, refunds
@@ -90,7 +91,7 @@ function request(overrides: Partial<BookingRequest> = {}): BookingRequest {
 }
 
 function unpaidBooking(overrides: Partial<BookingRequest> = {}, user = customer) {
-  return createBooking(user, request(overrides), BOOKED_AT, BOOKING);
+  return bookSession(user, request(overrides), BOOKED_AT, BOOKING);
 }
 
 function paidBooking(overrides: Partial<BookingRequest> = {}) {

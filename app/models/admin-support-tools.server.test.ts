@@ -11,12 +11,7 @@ import {
   listBlockedTimesPage,
   removeBlockedTime,
 } from "#app/models/blocked-time.server";
-import {
-  type BookingSettings,
-  createBooking,
-  getAvailability,
-  hasConflict,
-} from "#app/models/booking.server";
+import { getAvailability, hasConflict } from "#app/models/booking.server";
 import { getEmail, listEmailsPage, retryEmail } from "#app/models/email.server";
 import {
   createSupportRequest,
@@ -25,6 +20,7 @@ import {
   updateSupportRequest,
 } from "#app/models/support.server";
 import { toPublicUser } from "#app/models/user.server";
+import { type BookingSettings, bookSession } from "#app/workflows/book-session.server";
 
 /**
  * The admin's support, blocked-time and e-mail tools against a real, freshly migrated SQLite
@@ -223,7 +219,7 @@ describe("working a support request", () => {
 });
 
 function booking(date: string, time: string, overrides: Partial<BookingRequest> = {}) {
-  return createBooking(
+  return bookSession(
     customer,
     {
       firstName: "Ada",

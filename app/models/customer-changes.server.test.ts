@@ -6,26 +6,21 @@ import type { BookingRequest } from "#app/domain/booking-form";
 import { studioInstant } from "#app/domain/studio-time";
 import type { RefundRequest } from "#app/integrations/payments/provider.server";
 import { PaymentServiceError } from "#app/integrations/payments/provider.server";
-import {
-  type BookingSettings,
-  createBooking,
-  getActiveRetainer,
-  getBooking,
-} from "#app/models/booking.server";
+import { getActiveRetainer, getBooking } from "#app/models/booking.server";
 import {
   type CancellationSettings,
   cancelOwnBooking,
   paidFor,
 } from "#app/models/cancellation.server";
 import { recordPayment } from "#app/models/payment.server";
-import { queueSessionReminders } from "#app/models/reminders.server";
-import { RescheduleError, rescheduleOwnBooking } from "#app/models/reschedule.server";
 import { toPublicUser } from "#app/models/user.server";
+import { type BookingSettings, bookSession } from "#app/workflows/book-session.server";
 
 /**
- * A customer cancelling (with refunds), rescheduling, and the reminders, against a real,
- * freshly migrated SQLite file. The payment provider is a recording fake with the provider's
- * contract: one refund per booking, returned again when asked again.
+ * A customer cancelling (with refunds) against a real, freshly migrated SQLite file. The
+ * payment provider is a recording fake with the provider's contract: one refund per booking,
+ * returned again when asked again. (Rescheduling and reminders are tested beside their
+ * workflows.)
  */
 const SETTINGS: BookingSettings = { holdMinutes: 30, bufferMinutes: 0, appUrl: "https://t.test" };
 const BOOKED_AT = studioInstant("2026-12-01", "09:00");
@@ -83,7 +78,7 @@ function request(overrides: Partial<BookingRequest> = {}): BookingRequest {
 }
 
 function paidBooking(overrides: Partial<BookingRequest> = {}) {
-  const booking = createBooking(customer, request(overrides), BOOKED_AT, SETTINGS);
+  const booking = bookSession(customer, request(overrides), BOOKED_AT, SETTINGS);
   const paid = recordPayment(
     {
       bookingId: booking.id,
@@ -137,7 +132,7 @@ describe("cancelling", () => {
       .values({ code, type: "PERCENTAGE", value: 10, maxUses: 1 })
       .returning()
       .get();
-    const booking = createBooking(customer, request({ couponCode: code }), BOOKED_AT, SETTINGS);
+    const booking = bookSession(customer, request({ couponCode: code }), BOOKED_AT, SETTINGS);
     expect(db.select().from(coupons).where(eq(coupons.id, coupon.id)).get()?.currentUses).toBe(1);
     const { refunds, settings } = fakeProvider();
 
@@ -205,7 +200,7 @@ describe("cancelling", () => {
 
   it("gives back the retainer hours a cancelled session drew", async () => {
     const purchase = paidBooking({ isRetainer: true, hoursNeeded: 2 });
-    const drawing = createBooking(
+    const drawing = bookSession(
       customer,
       request({ recordingDate: day(1), hoursNeeded: 3 }),
       BOOKED_AT,
@@ -285,7 +280,7 @@ describe("cancelling", () => {
 
   it("refuses a retainer package while other sessions use its hours", async () => {
     const purchase = paidBooking({ isRetainer: true, hoursNeeded: 2 });
-    const drawing = createBooking(
+    const drawing = bookSession(
       customer,
       request({ recordingDate: day(1), hoursNeeded: 2 }),
       BOOKED_AT,
@@ -325,110 +320,5 @@ describe("cancelling", () => {
     await expect(
       cancelOwnBooking({ bookingId: booking.id, userId: customer.id }, BOOKED_AT, settings),
     ).rejects.toMatchObject({ kind: "not-cancellable" });
-  });
-});
-
-describe("rescheduling", () => {
-  const move = (id: number, date: string, time: string, now = BOOKED_AT, userId = customer.id) =>
-    rescheduleOwnBooking(
-      { bookingId: id, userId, recordingDate: date, recordingTime: time },
-      now,
-      SETTINGS,
-    );
-
-  it("moves a paid session to a free slot of the same length, price and payment unchanged", () => {
-    const booking = paidBooking();
-    const moved = move(booking.id, day(1), "15:00");
-    expect(moved).toMatchObject({
-      recordingDate: day(1),
-      recordingTime: "15:00",
-      startsAt: studioInstant(day(1), "15:00"),
-      endsAt: studioInstant(day(1), "17:00"),
-      totalCost: booking.totalCost,
-      status: "PENDING",
-      reminderSentAt: null,
-    });
-    expect(paidFor(booking.id)).toBe(400);
-    const email = outboxFor(booking.id, "booking-rescheduled")[0];
-    expect(email?.text).toContain("3:00 PM");
-    const calendar = Buffer.from(email?.attachments?.[0]?.content ?? "", "base64").toString();
-    const utc = new Date(studioInstant(day(1), "15:00")).toISOString().replace(/[-:]|\.\d+/g, "");
-    expect(calendar).toContain(`DTSTART:${utc}`);
-  });
-
-  it("may overlap its own current slot", () => {
-    const booking = paidBooking();
-    expect(move(booking.id, day(), "11:00").startsAt).toBe(studioInstant(day(), "11:00"));
-  });
-
-  it("refuses a slot another session holds, and changes nothing", () => {
-    const booking = paidBooking();
-    paidBooking({ recordingDate: day(1), recordingTime: "12:00" });
-    expect(() => move(booking.id, day(1), "11:00")).toThrow(RescheduleError);
-    expect(getBooking(booking.id)?.recordingDate).toBe(day());
-    expect(outboxFor(booking.id, "booking-rescheduled")).toHaveLength(0);
-  });
-
-  it("allows it up to exactly 24 hours before the start, not a minute later", () => {
-    const booking = paidBooking();
-    expect(() => move(booking.id, day(1), "10:00", booking.startsAt - DAY + MINUTE)).toThrow(
-      /24 hours/,
-    );
-    expect(move(booking.id, day(2), "10:00", booking.startsAt - DAY).recordingDate).toBe(day(2));
-  });
-
-  it("keeps the 48-hour notice for the new time", () => {
-    const booking = paidBooking({ recordingDate: day(2) });
-    const now = studioInstant(day(), "09:00");
-    expect(() => move(booking.id, day(1), "08:00", now)).toThrow(
-      "Booking must be at least 48 hours in advance",
-    );
-  });
-
-  it("refuses unpaid bookings and other customers' bookings", () => {
-    const unpaid = createBooking(customer, request(), BOOKED_AT, SETTINGS);
-    expect(() => move(unpaid.id, day(1), "10:00")).toThrow(/Pay for this booking first/);
-    const paid = paidBooking({ recordingDate: day(2) });
-    expect(() => move(paid.id, day(1), "10:00", BOOKED_AT, other.id)).toThrow("Booking not found");
-  });
-
-  it("keeps a retainer session inside its retainer's window", () => {
-    const purchase = paidBooking({ isRetainer: true, hoursNeeded: 2 });
-    const outside = purchase.retainerEndDate ?? "";
-    expect(() => move(purchase.id, outside, "10:00")).toThrow(/retainer package/);
-    expect(move(purchase.id, day(1), "10:00").recordingDate).toBe(day(1));
-  });
-});
-
-describe("session reminders", () => {
-  it("queues one reminder for a confirmed session starting within 24 hours", () => {
-    const booking = paidBooking();
-    db.update(bookings).set({ status: "CONFIRMED" }).where(eq(bookings.id, booking.id)).run();
-    const early = booking.startsAt - DAY - MINUTE;
-    queueSessionReminders(early, "https://t.test");
-    expect(outboxFor(booking.id, "session-reminder")).toHaveLength(0);
-
-    const due = booking.startsAt - DAY + MINUTE;
-    queueSessionReminders(due, "https://t.test");
-    queueSessionReminders(due + MINUTE, "https://t.test");
-    const sent = outboxFor(booking.id, "session-reminder");
-    expect(sent).toHaveLength(1);
-    expect(sent[0]?.text).toContain(`https://t.test/dashboard/sessions/${booking.id}`);
-  });
-
-  it("skips sessions not confirmed, and reminds again after a move", () => {
-    const pending = paidBooking();
-    queueSessionReminders(pending.startsAt - HOUR, "https://t.test");
-    expect(outboxFor(pending.id, "session-reminder")).toHaveLength(0);
-
-    db.update(bookings).set({ status: "CONFIRMED" }).where(eq(bookings.id, pending.id)).run();
-    queueSessionReminders(pending.startsAt - HOUR, "https://t.test");
-    const moved = rescheduleOwnBooking(
-      { bookingId: pending.id, userId: customer.id, recordingDate: day(2), recordingTime: "10:00" },
-      BOOKED_AT,
-      SETTINGS,
-    );
-    queueSessionReminders(moved.startsAt - HOUR, "https://t.test");
-    expect(outboxFor(pending.id, "session-reminder")).toHaveLength(2);
   });
 });
