@@ -12,14 +12,10 @@ import {
   supportReceivedMessage,
   supportRequestSchema,
 } from "#app/domain/support";
-import {
-  createSupportRequest,
-  listBookingChoices,
-  listOwnSupportRequests,
-  SupportBookingError,
-} from "#app/models/support.server";
+import { listBookingChoices, listOwnSupportRequests } from "#app/models/support.server";
 import type { PublicUser } from "#app/models/user.server";
 import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
+import { createSupportRequest, SupportBookingError } from "#app/workflows/support.server";
 
 /** Help & Support: the 'Get help' form and the customer's own requests. */
 export const SUPPORT_INTENTS = ["support"] as const;
