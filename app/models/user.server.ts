@@ -1,15 +1,19 @@
 import { hash, verify } from "@node-rs/argon2";
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { type User, users } from "#db/schema";
-import { db, isUniqueViolation, unlessBusy, writeTransaction } from "#app/db.server";
+import { db, isUniqueViolation, type Tx, unlessBusy } from "#app/db.server";
 import type { ProfileInput, RegisterInput } from "#app/domain/account";
-import { restartUserSessions } from "#app/web/session.server";
 
 /** OWASP's argon2id baseline: 19 MiB, 2 iterations, 1 lane. */
 const ARGON2 = { memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
 export function hashPassword(password: string) {
   return hash(password, ARGON2);
+}
+
+/** Whether `password` is the one `passwordHash` was made from (false on a malformed hash). */
+export function passwordMatches(passwordHash: string, password: string): Promise<boolean> {
+  return verify(passwordHash, password).catch(() => false);
 }
 
 /** What the browser and the JSON API may see of a user: never the password hash. */
@@ -51,7 +55,7 @@ let dummyHash: Promise<string> | undefined;
 export async function verifyLogin(username: string, password: string): Promise<User | null> {
   const user = getUserByUsername(username);
   dummyHash ??= hashPassword("not-a-real-password");
-  const ok = await verify(user?.passwordHash ?? (await dummyHash), password).catch(() => false);
+  const ok = await passwordMatches(user?.passwordHash ?? (await dummyHash), password);
   return user && ok ? user : null;
 }
 
@@ -107,35 +111,20 @@ export function updateProfile(userId: number, input: ProfileInput): User | undef
   );
 }
 
-export type PasswordChange =
-  | { status: "changed"; sessionId: string }
-  | { status: "wrong-password" };
-
 /**
- * Stores a new password once the current one is proven, ends every session of the user and
- * starts a fresh one for the caller (quality.md: changing the password ends other sessions).
+ * Stores a new password hash, provided the stored one is still `expectedHash` (the one the
+ * caller proved the current password against). False when another change landed meanwhile.
  */
-export async function changePassword(
+export function replacePasswordHash(
+  tx: Tx,
   userId: number,
-  currentPassword: string,
-  newPassword: string,
-): Promise<PasswordChange> {
-  const user = getUserById(userId);
-  if (!user) return { status: "wrong-password" };
-  const ok = await verify(user.passwordHash, currentPassword).catch(() => false);
-  if (!ok) return { status: "wrong-password" };
-  // Hash before the write: an await inside a transaction would hold the write lock.
-  const passwordHash = await hashPassword(newPassword);
-  return writeTransaction((tx): PasswordChange => {
-    const stored = tx
-      .select({ passwordHash: users.passwordHash })
-      .from(users)
-      .where(eq(users.id, userId))
-      .get();
-    // Another change landed while this one was hashing: the password proven above is no
-    // longer the current one, so this change must not overwrite that one.
-    if (stored?.passwordHash !== user.passwordHash) return { status: "wrong-password" };
-    tx.update(users).set({ passwordHash }).where(eq(users.id, userId)).run();
-    return { status: "changed", sessionId: restartUserSessions(tx, userId) };
-  });
+  expectedHash: string,
+  passwordHash: string,
+): boolean {
+  const changed = tx
+    .update(users)
+    .set({ passwordHash })
+    .where(and(eq(users.id, userId), eq(users.passwordHash, expectedHash)))
+    .run();
+  return changed.changes === 1;
 }

@@ -2,10 +2,11 @@ import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { RouterContextProvider } from "react-router";
 import { passwordChangeSchema, profileSchema, WRONG_CURRENT_PASSWORD } from "#app/domain/account";
-import { changePassword, type PublicUser, updateProfile } from "#app/models/user.server";
+import { type PublicUser, updateProfile } from "#app/models/user.server";
 import { giveBackAttempt, takeAttempt, tooManyAttemptsMessage } from "#app/web/rate-limit.server";
 import { sessionCookieFor } from "#app/web/session.server";
 import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
+import { changePassword } from "#app/workflows/change-password.server";
 
 /** Profile Settings: the profile form and the password change. */
 export const PROFILE_INTENTS = ["profile", "password"] as const;
