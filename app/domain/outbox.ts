@@ -20,3 +20,11 @@ export const OUTBOX_TONES: Record<OutboxStatus, StatusTone> = {
 export function outboxStatusParam(value: string | null): OutboxStatus | null {
   return (Object.keys(OUTBOX_STATUS_LABELS) as OutboxStatus[]).find((s) => s === value) ?? null;
 }
+
+/** A file attached to an e-mail (the .ics of a session), as the outbox stores it. */
+export type EmailAttachment = {
+  filename: string;
+  contentType: string;
+  /** Base64. */
+  content: string;
+};

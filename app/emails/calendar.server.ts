@@ -4,7 +4,7 @@ import { sessionDate, sessionTimeRange } from "#app/domain/booking-display";
 import { formatDollars } from "#app/domain/pricing";
 import { guestsLabel, hoursLabel, statusLabel } from "#app/domain/session-list";
 import { STUDIO } from "#app/components/landing/studio";
-import type { EmailAttachment } from "#app/models/outbox.server";
+import type { EmailAttachment } from "#app/domain/outbox";
 
 /**
  * A session as an iCalendar file (product-decisions "Download Details"; the confirmation
