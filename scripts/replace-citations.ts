@@ -9,10 +9,12 @@
  * `--dry-run` writes nothing; `--check` exits 1 while any unmapped reference is left (for CI).
  *
  * Only comments and the titles of `describe`/`it`/`test` are touched: a user-visible string
- * never changes. A citation may be wrapped over two comment lines ("\n * "); the line break is
- * kept in the replacement. A table line whose replacement equals its text marks a phrase that
- * merely looks like a citation (a Playwright spec file, say) and is left alone.
- * Running it twice changes nothing the second time.
+ * never changes (in a title, the replacement's double quotes become single ones). A citation may
+ * be wrapped over two comment lines ("\n * "): the break is kept, outside any cited heading, and a
+ * comment line the replacement pushes past 100 columns is rewrapped to the end of its paragraph.
+ * A table line whose replacement equals its text marks a phrase that merely looks like a
+ * citation (a Playwright spec file, say) and is left alone. Running it twice changes nothing the
+ * second time.
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -78,6 +80,7 @@ function escapeRegExp(text: string): string {
 }
 
 function formPattern(forms: Form[]): RegExp {
+  if (forms.length === 0) return /(?!)/g;
   const alternatives = forms.map((form) => {
     const body = form.from.split(" ").map(escapeRegExp).join(GAP);
     const tail = /\w$/.test(form.from) ? String.raw`(?![\w])` : "";
@@ -130,19 +133,116 @@ function regionsOf(file: string, text: string): Region[] {
 
 /** The replacement, wrapped where the cited text was wrapped and quoted to fit a string. */
 function shape(matched: string, to: string, quote: string | null): string {
-  const words = to.split(" ");
-  const breaks = new Map<number, string>();
+  // Where a line break may go: a space outside double quotes, so a cited heading stays whole.
+  const spaces: number[] = [];
+  let quotes = 0;
+  for (let i = 0; i < to.length; i++) {
+    if (to[i] === '"') quotes++;
+    else if (to[i] === " " && quotes % 2 === 0) spaces.push(i);
+  }
+  const words = (end: number) => to.slice(0, end).split(" ").length;
+  let result = to;
   let wordIndex = 0;
+  const breaks: { at: number; gap: string }[] = [];
   for (const gap of matched.matchAll(new RegExp(GAP, "g"))) {
     wordIndex++;
-    if (gap[0].includes("\n")) breaks.set(Math.min(wordIndex, words.length - 1), gap[0]);
+    if (!gap[0].includes("\n") || spaces.length === 0) continue;
+    const at = spaces.reduce((best, space) =>
+      Math.abs(words(space) - wordIndex) < Math.abs(words(best) - wordIndex) ? space : best,
+    );
+    if (!breaks.some((b) => b.at === at)) breaks.push({ at, gap: gap[0] });
   }
-  let result = words
-    .map((word, index) => (index === 0 ? word : `${breaks.get(index) ?? " "}${word}`))
-    .join("");
+  for (const { at, gap } of breaks.sort((a, b) => b.at - a.at)) {
+    result = result.slice(0, at) + gap + result.slice(at + 1);
+  }
   if (quote === '"') result = result.replaceAll('"', "'");
   else if (quote) result = result.replaceAll(quote, `\\${quote}`);
   return result;
+}
+
+const WIDTH = 100;
+/** Words of a comment; a backtick span or a cited heading is never split over two lines. */
+const TOKEN =
+  /docs\/(?:product|quality)\.md "[^"\n]{0,60}"\S*|`[^`\n]*`\S*|"[^"\n]{0,40}"\S*|'[^'\n]{0,40}'\S*|\S+/g;
+const LIST_MARKER = /^(?:[-*] |\d+\. )/;
+
+function fill(words: string[], first: string, rest: string): string[] {
+  const lines: string[] = [];
+  let line = first;
+  let empty = true;
+  for (const word of words) {
+    if (!empty && line.length + 1 + word.length > WIDTH) {
+      lines.push(line);
+      line = rest;
+      empty = true;
+    }
+    line += empty ? word : ` ${word}`;
+    empty = false;
+  }
+  lines.push(line);
+  return lines;
+}
+
+/**
+ * Rewraps the comment paragraphs whose lines a replacement pushed past 100 columns, from that
+ * line to the end of its paragraph (a one-line block comment becomes a block). Lines the table
+ * did not touch, code and trailing comments after code are left as they are.
+ */
+function reflow(text: string, touched: Set<number>): string {
+  const lines = text.split("\n");
+  // Bottom up: rewrapping a paragraph never moves the touched lines above it.
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const trigger = lines[i] ?? "";
+    if (trigger.length <= WIDTH || !touched.has(i)) continue;
+    // Start at the paragraph's first touched line, so a wrapped citation does not leave a short
+    // line above it.
+    const prefix = /^(\s*(?:\*|\/\/) +)\S/.exec(trigger)?.[1];
+    while (prefix && i > 0 && touched.has(i - 1)) {
+      const previous = lines[i - 1] ?? "";
+      const sameParagraph =
+        previous.startsWith(prefix) &&
+        /^\S/.test(previous.slice(prefix.length)) &&
+        !previous.includes("*/");
+      const opensIt = /^\s*\/\*\*? \S/.test(previous) && !previous.includes("*/");
+      if (!sameParagraph && !opensIt) break;
+      i--;
+      if (opensIt) break;
+    }
+    const line = lines[i] ?? "";
+    const single = /^(\s*)(\/\*\*?) (.*?) ?\*\/\s*$/.exec(line);
+    if (single) {
+      const [, indent = "", opener = "", body = ""] = single;
+      const filled = fill(body.match(TOKEN) ?? [], `${indent} * `, `${indent} * `);
+      lines.splice(i, 1, `${indent}${opener}`, ...filled, `${indent} */`);
+      continue;
+    }
+    const opening = /^(\s*)(\/\*\*? )(.*)$/.exec(line);
+    const inner = /^(\s*(?:\*|\/\/) +)(.*)$/.exec(line);
+    const head = opening
+      ? { prefix: `${opening[1]}${opening[2]}`, rest: `${opening[1]} * `, body: opening[3] ?? "" }
+      : inner
+        ? { prefix: inner[1] ?? "", rest: inner[1] ?? "", body: inner[2] ?? "" }
+        : null;
+    if (!head) continue;
+    // A comment that closes on this line is its paragraph's end; code after a comment is not ours.
+    const closes = /\*\/\s*$/.test(head.body);
+    if (head.body.includes("*/") && !closes) continue;
+    const marker = LIST_MARKER.exec(head.body);
+    const rest = marker ? head.rest + " ".repeat(marker[0].length) : head.rest;
+    const words: string[] = [...(head.body.match(TOKEN) ?? [])];
+    let end = i + 1;
+    for (; !closes && end < lines.length; end++) {
+      const next = lines[end] ?? "";
+      if (!next.startsWith(rest)) break;
+      const body = next.slice(rest.length);
+      if (body.trim() === "" || /^\s/.test(body) || LIST_MARKER.test(body) || body.includes("*/")) {
+        break;
+      }
+      words.push(...(body.match(TOKEN) ?? []));
+    }
+    lines.splice(i, end - i, ...fill(words, head.prefix, rest));
+  }
+  return lines.join("\n");
 }
 
 function lineOf(text: string, offset: number): number {
@@ -191,7 +291,7 @@ function main() {
       }
       if (touched && region.quote === null) comments++;
       if (touched && region.quote !== null) titles++;
-      // What no form covered, in the text as it will be.
+      // Whatever still names an outside document and no table line covered.
       for (const found of body.matchAll(OUTSIDE_REFERENCE)) {
         const at = region.start + (found.index ?? 0);
         const covered = [...edits.map((edit) => [edit.start, edit.end]), ...kept].some(
@@ -204,10 +304,17 @@ function main() {
       }
     }
     if (edits.length === 0) continue;
-    let next = text;
-    for (const edit of [...edits].sort((a, b) => b.start - a.start)) {
-      next = next.slice(0, edit.start) + edit.text + next.slice(edit.end);
+    let next = "";
+    let from = 0;
+    const touched = new Set<number>();
+    for (const edit of [...edits].sort((a, b) => a.start - b.start)) {
+      next += text.slice(from, edit.start);
+      const firstLine = next.split("\n").length - 1;
+      next += edit.text;
+      for (let line = firstLine; line < next.split("\n").length; line++) touched.add(line);
+      from = edit.end;
     }
+    next = reflow(next + text.slice(from), touched);
     changedFiles.push({ file, comments, titles });
     if (!options.dryRun) writeFileSync(file, next);
   }
