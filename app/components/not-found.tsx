@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 
-/** The not-found screen: unknown paths and /booking-canceled (docs/product.md "Screens"). */
+/** The not-found screen: unknown paths and /booking-canceled (spec section 2). */
 export function NotFound() {
   return (
     <section className="mx-auto flex max-w-xl flex-col items-center px-6 py-32 text-center">

@@ -3,7 +3,7 @@ import { STATUS_LABELS } from "#app/domain/booking-status";
 import type { StatusTone } from "#app/domain/session-list";
 
 /**
- * The staff workflow (docs/product.md "Admin workflow"): ONE rule for every status
+ * The staff workflow (spec section 4, product-decisions "Payments"): ONE rule for every status
  * change staff make, from a row button, the bulk menu or PUT /api/admin/bookings/{id}. Pure, so
  * the buttons offered and the server's refusal are the same answer.
  */
@@ -44,10 +44,7 @@ export function canTransition(from: BookingStatus, to: BookingStatus): boolean {
 
 export type WorkflowAction = { to: BookingStatus; label: string };
 
-/**
- * The single-row buttons' labels: the original site named the first two (docs/product.md
- * "Admin workflow"), the rest say what happens.
- */
+/** The single-row buttons' labels: the spec gives the first two, the rest say what happens. */
 const NEXT_STEP_LABELS: Partial<Record<BookingStatus, string>> = {
   PENDING: "Mark for Review",
   CONFIRMED: "Confirm Session",
@@ -72,7 +69,7 @@ export function rowActions(status: BookingStatus): WorkflowAction[] {
   return canTransition(status, "CANCELLED") ? [...actions, CANCEL_ACTION] : actions;
 }
 
-/** The bulk 'Update Status' menu of docs/product.md "Screens", in its order. */
+/** The bulk 'Update Status' menu of spec section 2, in its order. */
 export const BULK_ACTIONS: readonly WorkflowAction[] = [
   { to: "PENDING", label: "Set to Pending Review" },
   { to: "CONFIRMED", label: "Confirm Sessions" },
@@ -89,16 +86,14 @@ export function parseStatus(value: unknown): BookingStatus | null {
   return (BOOKING_STATUSES as readonly string[]).includes(upper) ? (upper as BookingStatus) : null;
 }
 
-/**
- * 'Successfully updated X of Y bookings to "Confirmed"' (docs/product.md "States and transitions").
- */
+/** 'Successfully updated X of Y bookings to "Confirmed"' (spec section 4). */
 export function bulkResultMessage(updated: number, total: number, to: BookingStatus): string {
   return `Successfully updated ${updated} of ${total} bookings to "${STATUS_LABELS[to]}"`;
 }
 
 /**
  * Badge colours in the admin lists: every workflow step its own, close to the calendar's
- * (docs/product.md "Screens"); the label carries the meaning, the colour only helps scanning.
+ * (spec section 2); the label carries the meaning, the colour only helps scanning.
  */
 export function workflowTone(status: BookingStatus): StatusTone {
   const tones: Record<BookingStatus, StatusTone> = {

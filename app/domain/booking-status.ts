@@ -1,6 +1,6 @@
 import type { BookingStatus } from "#db/schema";
 
-/** Labels of docs/product.md "Booking statuses" for the upper-case statuses stored in data. */
+/** Labels of spec section 4 for the upper-case statuses stored in data. */
 export const STATUS_LABELS: Record<BookingStatus, string> = {
   PENDING_PAYMENT: "Pending Payment",
   PENDING: "Pending Review",

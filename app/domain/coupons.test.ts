@@ -33,7 +33,7 @@ const coupon = (overrides: Partial<CouponRecord> = {}): CouponRecord => ({
 });
 
 describe("COUPON_MESSAGES", () => {
-  it("use the texts of docs/product.md 'Validation' for a missing code and an unknown coupon", () => {
+  it("use the spec's texts for a missing code and an unknown coupon", () => {
     expect(COUPON_MESSAGES.required).toBe("Please enter a coupon code");
     expect(COUPON_MESSAGES.notFound).toBe("This coupon is invalid or has expired.");
   });
@@ -78,7 +78,7 @@ describe("couponProblem", () => {
         COUPON_MESSAGES.expired,
       );
       expect(couponProblem(coupon({ expiryDate: "2026-12-31" }), "2026-12-31")).toBeNull();
-      // The default expiry of docs/product.md "Coupons".
+      // The spec's default expiry.
       expect(couponProblem(coupon({ expiryDate: "2099-12-31" }), "2099-12-31")).toBeNull();
       expect(couponProblem(coupon({ expiryDate: "2099-12-31" }), "2100-01-01")).toBe(
         COUPON_MESSAGES.expired,
@@ -245,7 +245,7 @@ describe("maxUsesFrom", () => {
 });
 
 describe("couponDescription and formatCouponDiscount", () => {
-  it("generate the descriptions of docs/product.md 'Coupons'", () => {
+  it("generate the spec's descriptions", () => {
     expect(couponDescription("PERCENTAGE", 20)).toBe("20% off coupon");
     expect(couponDescription("FIXED_AMOUNT", 1500)).toBe("$15 off coupon");
     expect(couponDescription("FIXED_AMOUNT", 1550)).toBe("$15.50 off coupon");
@@ -309,7 +309,7 @@ describe("parseCouponForm", () => {
     });
   });
 
-  it("reports every refused field with the messages of docs/product.md 'Validation'", () => {
+  it("reports every refused field with the spec's messages", () => {
     const result = parseCouponForm(input({ code: "  ", amount: "0", maxUses: "-1" }));
     expect(result).toEqual({ errors: { code: "codeRequired", amount: "amount", maxUses: "uses" } });
     expect(COUPON_FORM_ERRORS.codeRequired).toEqual({
@@ -335,7 +335,7 @@ describe("parseCouponForm", () => {
     });
   });
 
-  it("words the duplicate-code message as docs/product.md 'Messages' does", () => {
+  it("words the duplicate-code message as the spec does", () => {
     expect(duplicateCouponMessage("SUMMER25")).toBe(
       'A coupon with code "SUMMER25" already exists. Please use a different code.',
     );

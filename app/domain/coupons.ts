@@ -2,7 +2,7 @@ import { format, parseISO } from "date-fns";
 import type { CouponTerms } from "#app/domain/pricing";
 
 /**
- * Whether a coupon may be redeemed (docs/product.md "Coupons"): it exists, is active, is
+ * Whether a coupon may be redeemed (product-decisions "Coupons"): it exists, is active, is
  * not past the end of its expiry day (studio time) and has uses left (`maxUses` 0 =
  * unlimited). The messages are what the 'Invalid Coupon' toast shows.
  */
@@ -49,13 +49,12 @@ export const COUPON_TYPE_LABELS: Record<CouponType, string> = {
   FIXED_AMOUNT: "Fixed amount",
 };
 
-/** Expiry of a coupon created without one (docs/product.md "Validation": 31 Dec 2099). */
+/** Expiry of a coupon created without one (spec section 5: 31 Dec 2099). */
 export const NO_EXPIRY = "2099-12-31";
 
 /**
- * Upper bounds of our own (docs/product.md "Coupons"). A fixed discount above any booking's price
- * means nothing (the total floors at 0), and keeping cents far below 2^53 keeps the arithmetic
- * exact.
+ * Upper bounds the spec does not set. A fixed discount above any booking's price means
+ * nothing (the total floors at 0), and keeping cents far below 2^53 keeps the arithmetic exact.
  */
 export const COUPON_LIMITS = {
   codeMax: 50,
@@ -64,10 +63,7 @@ export const COUPON_LIMITS = {
   maxUses: 1_000_000,
 } as const;
 
-/**
- * Title and description of the toast for each refusal (docs/product.md "Validation" where it has
- * one).
- */
+/** Title and description of the toast for each refusal (spec section 5 where it has one). */
 export const COUPON_FORM_ERRORS = {
   codeRequired: { title: "Code required", description: "Please enter a coupon code" },
   codeFormat: {
@@ -114,8 +110,8 @@ export function couponCodeProblem(code: string): CouponFormError | null {
 /**
  * The discount amount as typed ("12.5", "15.00") into the stored value, in exact decimal
  * arithmetic (no float): a percentage rounded half up to a whole number, a fixed amount in
- * cents (docs/product.md "Validation"). Only plain decimals with at most two decimals are numbers
- * here: "1e3", "0x10", "-5" or " " are refused rather than read the way Number() would.
+ * cents (spec section 5). Only plain decimals with at most two decimals are numbers here:
+ * "1e3", "0x10", "-5" or " " are refused rather than read the way Number() would.
  */
 export function couponValueFromAmount(
   type: CouponType,
@@ -165,10 +161,7 @@ function dollarsOf(cents: number): string {
   return rest === 0 ? grouped : `${grouped}.${String(rest).padStart(2, "0")}`;
 }
 
-/**
- * The generated description (docs/product.md "Validation"): '{amount}% off coupon' or
- * '${amount} off coupon'.
- */
+/** The generated description (spec section 5): '{amount}% off coupon' or '${amount} off coupon'. */
 export function couponDescription(type: CouponType, value: number): string {
   return type === "PERCENTAGE" ? `${value}% off coupon` : `$${dollarsOf(value)} off coupon`;
 }
@@ -234,10 +227,7 @@ export type CouponInput = {
 /** Every refused field with its toast key, in the order the form shows them. */
 export type CouponFieldErrors = Partial<Record<keyof CouponInput, CouponFormError>>;
 
-/**
- * The create form's checks (docs/product.md "Validation"): the coupon to store, or each field's
- * error.
- */
+/** The create form's checks (spec section 5): the coupon to store, or each field's error. */
 export function parseCouponForm(
   input: CouponInput,
 ): { coupon: NewCoupon } | { errors: CouponFieldErrors } {
@@ -268,15 +258,12 @@ export function parseCouponForm(
   };
 }
 
-/** The duplicate-code sentence of docs/product.md "Messages" (409 'Duplicate Coupon Code'). */
+/** The spec's duplicate-code sentence (409 'Duplicate Coupon Code'). */
 export function duplicateCouponMessage(code: string): string {
   return `A coupon with code "${code}" already exists. Please use a different code.`;
 }
 
-/**
- * The Expires column: 'MMMM d, yyyy' (docs/product.md "Constants") of a stored yyyy-MM-dd,
- * zone-free.
- */
+/** The Expires column: 'MMMM d, yyyy' (spec section 9) of a stored yyyy-MM-dd, zone-free. */
 export function formatExpiry(date: string): string {
   return format(parseISO(date), "MMMM d, yyyy");
 }

@@ -1,7 +1,7 @@
 /**
- * Add-on services (docs/product.md "Data" and "Validation"): the admin's create and edit rules,
- * shared by the Services tab's dialogs and POST/PUT /api/services. Prices are whole dollars,
- * durations whole minutes (docs/product.md "Constants").
+ * Add-on services (spec sections 3 and 5): the admin's create and edit rules, shared by the
+ * Services tab's dialogs and POST/PUT /api/services. Prices are whole dollars, durations
+ * whole minutes (spec section 9).
  */
 export const SERVICE_LIMITS = {
   nameMax: 100,
@@ -10,7 +10,7 @@ export const SERVICE_LIMITS = {
   maxDuration: 1440,
 } as const;
 
-/** The messages of docs/product.md "Validation", plus bounds of our own. */
+/** The spec's messages (section 5), plus the bounds the spec leaves open. */
 export const SERVICE_MESSAGES = {
   title: "Validation Error",
   required: "Name, description, and price are required.",
@@ -53,8 +53,8 @@ const isBlank = (value: Raw) =>
 
 /**
  * A whole number > 0 from a form's text or a JSON number. Only plain digits count as text:
- * "12.5", "1e3", "0x10" or "-4" are not prices (the original site parsed an integer; reading "12.5"
- * as 12 would store a price the admin did not type).
+ * "12.5", "1e3", "0x10" or "-4" are not prices (the spec parses an integer; reading "12.5" as
+ * 12 would store a price the admin did not type).
  */
 function positiveWhole(value: Raw): number | null {
   if (typeof value === "number") return Number.isSafeInteger(value) && value > 0 ? value : null;
@@ -68,12 +68,11 @@ function text(value: Raw): string | null {
 }
 
 /**
- * Create and edit (docs/product.md "Validation"): name, description and price are required; the
- * price is a whole number above 0; a duration, when given, is a whole number above 0, and a blank
- * one is stored as null. Edit keeps the positive-price check the original site checked only on
- * create (docs/product.md "Validation"): a price of 0 or less would make an add-on free or lower a
- * booking's total by accident, and the same rule in both places means a service saved once can
- * always be saved again.
+ * Create and edit (spec section 5): name, description and price are required; the price is
+ * a whole number above 0; a duration, when given, is a whole number above 0, and a blank one
+ * is stored as null. Edit keeps the positive-price check the spec only names for create: a
+ * price of 0 or less would make an add-on free or lower a booking's total by accident, and the
+ * same rule in both places means a service saved once can always be saved again.
  */
 export function parseService(input: {
   name?: Raw;
@@ -105,8 +104,7 @@ export function parseService(input: {
   }
   const messages = Object.values(errors);
   if (messages.length > 0 || !name || !description || price === null) {
-    // The toast names the first problem in the order of docs/product.md "Validation": missing
-    // fields, then the price.
+    // The toast names the first problem in the spec's order: missing fields, then the price.
     const message = messages.includes(SERVICE_MESSAGES.required)
       ? SERVICE_MESSAGES.required
       : (messages[0] ?? SERVICE_MESSAGES.required);

@@ -99,13 +99,13 @@ describe("sessionListParam", () => {
 });
 
 describe("status", () => {
-  it("uses the labels of docs/product.md 'Booking statuses'", () => {
+  it("uses the spec's labels", () => {
     expect(statusLabel("PENDING_PAYMENT")).toBe("Pending Payment");
     expect(statusLabel("PENDING")).toBe("Pending Review");
     expect(statusLabel("POST_PRODUCTION")).toBe("In Post-Production");
   });
 
-  it("uses the colours of docs/product.md 'Client dashboard'", () => {
+  it("uses the spec's colours", () => {
     expect(statusTone("CONFIRMED")).toBe("green");
     expect(statusTone("PENDING_PAYMENT")).toBe("yellow");
     expect(statusTone("COMPLETED")).toBe("blue");

@@ -4,7 +4,7 @@ import { STATUS_LABELS } from "#app/domain/booking-status";
 import { addStudioDays, studioDateOf, studioInstant } from "#app/domain/studio-time";
 
 /**
- * My Sessions (docs/product.md "Client dashboard"): which list a session is in, in what order,
+ * My Sessions (spec section 2 "Client dashboard"): which list a session is in, in what order,
  * and how its status and money read. Pure, so the dashboard and its tests agree.
  */
 export const SESSION_LISTS = ["upcoming", "past"] as const;
@@ -38,10 +38,7 @@ export function sessionListParam(value: string | null): SessionList {
   return SESSION_LISTS.find((list) => list === value) ?? "upcoming";
 }
 
-/**
- * The colours of docs/product.md "Client dashboard": confirmed green, pending payment yellow,
- * completed blue, cancelled red.
- */
+/** The spec's colours: confirmed green, pending payment yellow, completed blue, cancelled red. */
 export type StatusTone = "green" | "yellow" | "blue" | "red" | "grey" | "purple";
 
 export function statusTone(status: BookingStatus): StatusTone {
@@ -59,10 +56,7 @@ export function statusTone(status: BookingStatus): StatusTone {
   }
 }
 
-/**
- * The label of docs/product.md "Booking statuses" ("Pending Review" for PENDING), as checkout and
- * admin show it.
- */
+/** The spec section 4 label ("Pending Review" for PENDING), as checkout and admin show it. */
 export function statusLabel(status: BookingStatus): string {
   return STATUS_LABELS[status];
 }

@@ -24,7 +24,7 @@ import {
 } from "#app/models/booking.server";
 
 /**
- * Cancelling a session, by its customer (docs/product.md "Cancel, refund, reschedule") or by
+ * Cancelling a session, by its customer (product-decisions "Cancel, refund, reschedule") or by
  * staff for the studio (the admin workflow), through one implementation.
  * The refund goes through the payment provider first, outside any transaction (a network
  * call must not hold the write lock); there is one refund per booking, so a double submit or

@@ -43,10 +43,7 @@ export function couponTerms(coupon: Pick<Coupon, "type" | "value">): CouponTerms
   return { type: coupon.type, value: coupon.value };
 }
 
-/**
- * The coupon as the validation response of docs/product.md "The JSON API" shows it: {code, value,
- * type}.
- */
+/** The coupon as the spec's validation response shows it: {code, value, type}. */
 export function toCouponSummary(coupon: Coupon) {
   return { code: coupon.code, value: coupon.value, type: coupon.type };
 }
@@ -93,10 +90,7 @@ export function listCoupons(page: number): Page<Coupon> {
   return toPage(rows, page);
 }
 
-/**
- * Deactivate / Activate (docs/product.md "States and transitions"). Undefined when no such coupon
- * exists.
- */
+/** Deactivate / Activate (spec section 4). Undefined when no such coupon exists. */
 export function setCouponActive(id: number, isActive: boolean): Coupon | undefined {
   return unlessBusy(() =>
     db.update(coupons).set({ isActive }).where(eq(coupons.id, id)).returning().get(),

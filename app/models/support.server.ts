@@ -16,9 +16,9 @@ import { enqueueEmail } from "#app/models/outbox.server";
 import { supportResolvedEmail } from "#app/emails/templates.server";
 
 /**
- * Technical-support requests of customers (docs/product.md "Data", "Support and chat"). A customer
- * only ever reads and references their own rows: every query here is scoped by the caller's user
- * id.
+ * Technical-support requests of customers (spec section 3, product-decisions "Support and
+ * chat"). A customer only ever reads and references their own rows: every query here is
+ * scoped by the caller's user id.
  */
 
 /** A customer's list; more than this is old history, not something to scroll through. */
@@ -120,7 +120,7 @@ export function createSupportRequest(userId: number, input: SupportRequestInput,
 
 type RequestRow = Omit<OwnSupportRequest, "bookingStartsAt">;
 
-/** A request as the JSON API shows it: the fields of docs/product.md "Data" with ISO instants. */
+/** A request as the JSON API shows it: the spec's fields with ISO instants. */
 export function toSupportRequestJson(request: RequestRow) {
   return {
     id: request.id,
@@ -208,10 +208,10 @@ export function listSupportRequestsPage(
 }
 
 /**
- * Staff move a request (docs/product.md "States and transitions"): the check and the write in one
- * IMMEDIATE transaction, so of two admins pressing buttons on the same request at once, the second
- * sees the first's result and is refused with a message naming it. Resolving stores the resolution
- * and resolvedAt and writes the customer's e-mail in the same transaction.
+ * Staff move a request (spec section 4): the check and the write in one IMMEDIATE
+ * transaction, so of two admins pressing buttons on the same request at once, the second
+ * sees the first's result and is refused with a message naming it. Resolving stores the
+ * resolution and resolvedAt and writes the customer's e-mail in the same transaction.
  */
 export function updateSupportRequest(
   id: number,

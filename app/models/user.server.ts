@@ -113,8 +113,7 @@ export type PasswordChange =
 
 /**
  * Stores a new password once the current one is proven, ends every session of the user and
- * starts a fresh one for the caller (docs/quality.md "Security": changing the password ends other
- * sessions).
+ * starts a fresh one for the caller (quality.md: changing the password ends other sessions).
  */
 export async function changePassword(
   userId: number,

@@ -59,7 +59,7 @@ export async function requireApiUser(request: Request): Promise<PublicUser> {
   return user;
 }
 
-/** Admin JSON (docs/product.md "The JSON API"): 401 for a visitor, 403 for a signed-in customer. */
+/** Admin JSON (spec section 7): 401 for a visitor, 403 for a signed-in customer. */
 export async function requireApiAdmin(request: Request): Promise<PublicUser> {
   const user = await requireApiUser(request);
   if (!user.isAdmin) throw Response.json({ message: "Admins only" }, { status: 403 });

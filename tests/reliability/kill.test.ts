@@ -13,7 +13,7 @@ import {
 } from "#tests/reliability/support";
 
 /**
- * docs/quality.md "Crash": the server is killed with SIGKILL (no shutdown handler, no checkpoint)
+ * quality.md "Crash": the server is killed with SIGKILL (no shutdown handler, no checkpoint)
  * while bookings and card payments stream in; after a restart on the same file every write it
  * acknowledged is there and the file is intact.
  */

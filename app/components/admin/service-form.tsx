@@ -4,9 +4,8 @@ import { HydratedField } from "#app/components/ui/hydrated-field";
 import { FieldError } from "#app/components/admin/catalog-ui";
 
 /**
- * The fields of Add Service and Edit. The server's messages are those of
- * docs/product.md "Validation", so the browser's own constraint bubbles are off (noValidate): the
- * same texts show with and without JavaScript.
+ * The fields of Add Service and Edit. The server's messages are the spec's, so the browser's
+ * own constraint bubbles are off (noValidate): the same texts show with and without JavaScript.
  */
 export function ServiceForm({
   initial,

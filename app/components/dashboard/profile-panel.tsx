@@ -9,10 +9,7 @@ import type { ProfileTabData } from "#app/routes/dashboard/profile.server";
  */
 const ProfileTab = lazy(() => import("#app/components/dashboard/profile-tab"));
 
-/**
- * Profile Settings (docs/product.md "Screens" and "Validation"): the profile form and the password
- * change.
- */
+/** Profile Settings (spec sections 2 and 5): the profile form and the password change. */
 export function ProfilePanel(props: { user: PublicUser; data: ProfileTabData }) {
   return (
     <Suspense fallback={<p className="text-ink-soft">Loading Profile Settings…</p>}>

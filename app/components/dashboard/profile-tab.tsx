@@ -12,9 +12,9 @@ import { type FormReply, useSchemaForm } from "#app/components/ui/use-schema-for
 const ACTION = "/dashboard?tab=profile";
 
 /**
- * Profile Settings (docs/product.md "Screens" and "Validation"): the profile form and, apart from
- * it, the password change. Both are plain posts that work without JavaScript; with it, conform
- * checks the same schemas before sending.
+ * Profile Settings (spec sections 2 and 5): the profile form and, apart from it, the password
+ * change. Both are plain posts that work without JavaScript; with it, conform checks the
+ * same schemas before sending.
  */
 export default function ProfileTab({ data }: { user: PublicUser; data: ProfileTabData }) {
   const actionData: unknown = useActionData();

@@ -14,7 +14,7 @@ import type { PaymentProvider } from "#app/integrations/payments/provider.server
 
 /**
  * The offline provider: the app's own checkout page takes the card and this decides, like a
- * card network would, from the test cards of docs/product.md "Payment". The full number
+ * card network would, from the test cards of product-decisions "Payment". The full number
  * and CVV go no further than this function.
  */
 export const SANDBOX_TRANSACTION_PREFIX = "sandbox_";

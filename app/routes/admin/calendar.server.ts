@@ -17,7 +17,7 @@ export type { CalendarView };
 
 export type CalendarEvent = {
   id: number;
-  /** The client's full name (docs/product.md "Screens"). */
+  /** The client's full name (spec section 2). */
   title: string;
   /** Studio wall time, "yyyy-MM-dd HH:mm". */
   start: string;

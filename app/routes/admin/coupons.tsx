@@ -37,10 +37,7 @@ import { readForm } from "#app/web/form.server";
 import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
 import type { Route } from "./+types/coupons";
 
-/**
- * Coupon Management (docs/product.md "Screens", "States and transitions", "Validation" and
- * "Messages"): the create form and the coupons.
- */
+/** Coupon Management (spec sections 2, 4, 5 and 8): the create form and the coupons. */
 const FIELDS = ["code", "type", "amount", "maxUses", "expiryDate"] as const;
 
 type CreateReply = {
@@ -213,9 +210,8 @@ function useCreateReply(): CreateReply | undefined {
 }
 
 /**
- * The create form. The server's messages are those of docs/product.md "Validation", so the
- * browser's own constraint bubbles are off (noValidate): the same texts show with and without
- * JavaScript.
+ * The create form. The server's messages are the spec's, so the browser's own constraint
+ * bubbles are off (noValidate): the same texts show with and without JavaScript.
  */
 function CreateCouponForm() {
   const reply = useCreateReply();
@@ -224,8 +220,7 @@ function CreateCouponForm() {
     navigation.state === "submitting" && navigation.formData?.get("intent") === "create";
   const formRef = useRef<HTMLFormElement>(null);
   const sent = useRef(false);
-  // After a successful create (a redirect: no reply) the form empties, as
-  // docs/product.md "Messages" says.
+  // After a successful create (a redirect: no reply) the form empties, as the spec says.
   useEffect(() => {
     if (creating) sent.current = true;
     else if (navigation.state === "idle" && sent.current) {

@@ -14,7 +14,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 type Tab = { to: string; label: string; icon: IconName };
 
-/** The seven tabs of docs/product.md "Admin dashboard" ("Support" is the seventh). */
+/** The seven tabs of spec section 2 and product-decisions ("Support" is the seventh). */
 const TABS: Tab[] = [
   { to: "/admin/bookings", label: "Bookings", icon: "calendar" },
   { to: "/admin/sessions", label: "Sessions", icon: "waveform" },
@@ -25,7 +25,7 @@ const TABS: Tab[] = [
   { to: "/admin/support", label: "Support", icon: "headphones" },
 ];
 
-/** The studio's tools beside the tabs (docs/product.md "Blocked times", "Emails page"). */
+/** The studio's tools beside the tabs (product-decisions: blocked times, the Emails page). */
 const TOOLS: Tab[] = [
   { to: "/admin/blocked-times", label: "Blocked times", icon: "clock" },
   { to: "/admin/emails", label: "Emails", icon: "mail" },
@@ -69,10 +69,10 @@ export default function AdminLayout() {
 }
 
 /**
- * docs/product.md "Admin dashboard": a spinner while the lists load. With JavaScript a tab, filter
- * or page change keeps the old list on screen until the new one arrives, so this says that it is
- * coming (a polite live region, so screen readers hear it too). Without JavaScript the browser's
- * own loading indicator does the job.
+ * Spec section 2: a spinner while the lists load. With JavaScript a tab, filter or page change
+ * keeps the old list on screen until the new one arrives, so this says that it is coming (a
+ * polite live region, so screen readers hear it too). Without JavaScript the browser's own
+ * loading indicator does the job.
  */
 function LoadingNotice() {
   const navigation = useNavigation();

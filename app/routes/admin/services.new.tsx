@@ -9,7 +9,7 @@ import { readForm } from "#app/web/form.server";
 import { redirectWithSuccess } from "#app/web/toast.server";
 import type { Route } from "./+types/services.new";
 
-/** 'Add Service' (docs/product.md "Screens" and "Validation"): a new service is active. */
+/** 'Add Service' (spec sections 2 and 5): a new service is active. */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
   return null;

@@ -2,7 +2,7 @@ import { methodNotAllowed } from "#app/web/api.server";
 import { requireApiUser } from "#app/web/auth.server";
 import type { Route } from "./+types/user";
 
-/** GET /api/user: the signed-in user, or 401 when signed out (docs/product.md "The JSON API"). */
+/** GET /api/user: the signed-in user, or 401 when signed out (spec section 7). */
 export async function loader({ request }: Route.LoaderArgs) {
   return Response.json(await requireApiUser(request));
 }

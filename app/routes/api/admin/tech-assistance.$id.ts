@@ -15,11 +15,11 @@ export function loader() {
 }
 
 /**
- * PUT /api/admin/tech-assistance/{id} with { status, resolution } (docs/product.md "The JSON API"):
- * the updated request. The same model function as the Support tab's buttons, so the same rules: 400
- * for a status that is not one of the four or a RESOLVED without resolution details, 404 for an
- * unknown id, 409 for a move the workflow does not allow (from RESOLVED or CANCELLED, skipping
- * IN_PROGRESS, or a second admin repeating the first one's move).
+ * PUT /api/admin/tech-assistance/{id} with { status, resolution } (spec section 7): the
+ * updated request. The same model function as the Support tab's buttons, so the same rules:
+ * 400 for a status that is not one of the four or a RESOLVED without resolution details,
+ * 404 for an unknown id, 409 for a move the workflow does not allow (from RESOLVED or
+ * CANCELLED, skipping IN_PROGRESS, or a second admin repeating the first one's move).
  */
 export async function action({ request, params }: Route.ActionArgs) {
   if (request.method !== "PUT") return methodNotAllowed("PUT");
