@@ -1,12 +1,9 @@
 import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
 import type { Booking } from "#db/schema";
+import { STUDIO_ADDRESS } from "#app/domain/studio";
 import { studioSession } from "#app/domain/studio-time";
-import {
-  sessionCalendar,
-  sessionCalendarFilename,
-  STUDIO_ADDRESS,
-} from "#app/emails/calendar.server";
+import { sessionCalendar, sessionCalendarFilename } from "#app/emails/calendar.server";
 
 // The instants are the booking's own, so the expectations hold in any process zone.
 function booking(overrides: Partial<Booking> = {}): Booking {

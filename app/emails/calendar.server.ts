@@ -3,7 +3,7 @@ import type { Booking } from "#db/schema";
 import { sessionDate, sessionTimeRange } from "#app/domain/booking-display";
 import { formatDollars } from "#app/domain/pricing";
 import { guestsLabel, hoursLabel, statusLabel } from "#app/domain/session-list";
-import { STUDIO } from "#app/components/landing/studio";
+import { STUDIO, STUDIO_ADDRESS } from "#app/domain/studio";
 import type { EmailAttachment } from "#app/models/outbox.server";
 
 /**
@@ -12,8 +12,6 @@ import type { EmailAttachment } from "#app/models/outbox.server";
  * studio-local time in its own zone; the UID is stable per booking, so importing the file
  * again (after a reschedule) updates the event instead of adding a second one.
  */
-export const STUDIO_ADDRESS = `${STUDIO.name}, ${STUDIO.street}, ${STUDIO.locality}`;
-
 export function sessionCalendarFilename(booking: Pick<Booking, "id">): string {
   return `studio-session-${booking.id}.ics`;
 }

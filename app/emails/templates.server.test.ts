@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Booking } from "#db/schema";
-import { STUDIO } from "#app/components/landing/studio";
+import { STUDIO } from "#app/domain/studio";
 import {
   bookingCancelledEmail,
   bookingConfirmedEmail,

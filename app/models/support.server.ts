@@ -5,12 +5,12 @@ import {
   ISSUE_TYPES,
   type IssueType,
   type SupportRequestInput,
-  type SupportStatus,
   type SupportUpdate,
   supportTransitionMessage,
   supportTransitionProblem,
   SUPPORT_UPDATE_MESSAGES,
 } from "#app/domain/support";
+import type { SupportStatus } from "#app/domain/support-status";
 import { type Page, pageWindow, toPage } from "#app/models/pagination.server";
 import { enqueueEmail } from "#app/models/outbox.server";
 import { supportResolvedEmail } from "#app/emails/templates.server";

@@ -1,6 +1,5 @@
 import { Link } from "react-router";
-import type { BookingStatus } from "#db/schema";
-import { STATUS_LABELS } from "#app/domain/booking-status";
+import { type BookingStatus, STATUS_LABELS } from "#app/domain/booking-status";
 import {
   type CalendarView,
   dayOf,

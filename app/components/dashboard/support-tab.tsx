@@ -5,9 +5,9 @@ import {
   type ContactMethod,
   DESCRIPTION_LIMITS,
   ISSUE_TYPES,
-  type SupportStatus,
   supportRequestSchema,
 } from "#app/domain/support";
+import type { SupportStatus } from "#app/domain/support-status";
 import type { PublicUser } from "#app/models/user.server";
 import type { SupportFormReply, SupportTabData } from "#app/routes/dashboard/support.server";
 import { ErrorList, Field } from "#app/components/ui/field";

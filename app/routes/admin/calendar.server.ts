@@ -1,5 +1,6 @@
 import { and, asc, gte, lt, type SQL } from "drizzle-orm";
-import { type BookingStatus, bookings } from "#db/schema";
+import { bookings } from "#db/schema";
+import type { BookingStatus } from "#app/domain/booking-status";
 import { db } from "#app/db.server";
 import {
   type CalendarRange,

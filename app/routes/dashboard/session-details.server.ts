@@ -13,7 +13,7 @@ import {
 } from "#app/domain/session-list";
 import { getBookingServices, isPayable } from "#app/models/booking.server";
 import { listBookingPayments } from "#app/models/payment.server";
-import { STUDIO } from "#app/components/landing/studio";
+import { STUDIO } from "#app/domain/studio";
 
 /**
  * Session Details (spec section 2, product-decisions "Price"): everything the customer may

@@ -8,10 +8,10 @@ import {
   ISSUE_TYPES,
   type IssueType,
   SUPPORT_MESSAGES,
-  SUPPORT_STATUS_LABELS,
   supportReceivedMessage,
   supportRequestSchema,
 } from "#app/domain/support";
+import { SUPPORT_STATUS_LABELS } from "#app/domain/support-status";
 import {
   createSupportRequest,
   listBookingChoices,
