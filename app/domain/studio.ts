@@ -1,6 +1,7 @@
 /**
- * The studio's own facts: its name, where it is, how to reach it, and the clock it keeps. The
- * site's pages, the e-mails and the calendar files all read them from here.
+ * The studio's own facts: its name, where it is and how to reach it. The site's pages, the
+ * e-mails and the calendar files all read them from here. Its clock is STUDIO_TIME_ZONE, in
+ * studio-time.ts (kept there so the pages that only show these facts load no date code).
  */
 export const STUDIO = {
   name: "ATL Creator Studio",
@@ -9,9 +10,9 @@ export const STUDIO = {
   email: "hello@atlcreatorstudio.com",
   phone: "(404) 555-0147",
   phoneHref: "tel:+14045550147",
-  /** Every date and time a person types or reads is wall time here (see studio-time.ts). */
-  timeZone: "America/New_York",
 } as const;
 
 /** The studio's address on one line: a calendar event's location, an e-mail's "Where". */
-export const STUDIO_ADDRESS = `${STUDIO.name}, ${STUDIO.street}, ${STUDIO.locality}`;
+export function studioAddress(): string {
+  return `${STUDIO.name}, ${STUDIO.street}, ${STUDIO.locality}`;
+}

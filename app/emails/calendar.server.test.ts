@@ -1,7 +1,7 @@
 import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
 import type { Booking } from "#db/schema";
-import { STUDIO_ADDRESS } from "#app/domain/studio";
+import { studioAddress } from "#app/domain/studio";
 import { studioSession } from "#app/domain/studio-time";
 import { sessionCalendar, sessionCalendarFilename } from "#app/emails/calendar.server";
 
@@ -70,7 +70,7 @@ describe("sessionCalendar", () => {
     const parsed = event(text);
     expect(parsed.uid).toBe("booking-42@studio.example");
     expect(parsed.summary).toBe("Recording session at ATL Creator Studio");
-    expect(parsed.location).toBe(STUDIO_ADDRESS);
+    expect(parsed.location).toBe(studioAddress());
     expect(parsed.component.getFirstPropertyValue("url")).toBe(
       "https://studio.example/dashboard/sessions/42",
     );

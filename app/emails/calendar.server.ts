@@ -3,7 +3,7 @@ import type { Booking } from "#db/schema";
 import { sessionDate, sessionTimeRange } from "#app/domain/booking-display";
 import { formatDollars } from "#app/domain/pricing";
 import { guestsLabel, hoursLabel, statusLabel } from "#app/domain/session-list";
-import { STUDIO, STUDIO_ADDRESS } from "#app/domain/studio";
+import { STUDIO, studioAddress } from "#app/domain/studio";
 import type { EmailAttachment } from "#app/models/outbox.server";
 
 /**
@@ -31,7 +31,7 @@ export function sessionCalendar(booking: Booking, appUrl: string, now = Date.now
     // higher: the second it was made in only grows (a move, a cancellation, a re-download).
     sequence: Math.floor(now / 1000),
     summary: `Recording session at ${STUDIO.name}`,
-    location: STUDIO_ADDRESS,
+    location: studioAddress(),
     url: `${appUrl}/dashboard/sessions/${booking.id}`,
     status: eventStatus(booking.status),
     description: [

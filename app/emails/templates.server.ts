@@ -1,7 +1,7 @@
 import { TZDate, tzName } from "@date-fns/tz";
 import { format } from "date-fns";
 import type { Booking } from "#db/schema";
-import { STUDIO, STUDIO_ADDRESS } from "#app/domain/studio";
+import { STUDIO, studioAddress } from "#app/domain/studio";
 import type { RefundQuote } from "#app/domain/cancellation";
 import { formatDollars } from "#app/domain/pricing";
 import { STUDIO_TIME_ZONE, studioInstant, studioSession } from "#app/domain/studio-time";
@@ -90,7 +90,7 @@ function bookingDetails(booking: Booking): Detail[] {
       value: Number.isFinite(hours) ? plural(hours, "hour", "hours") : booking.hoursNeeded,
     },
     { label: "Guests", value: Number.isFinite(guests) ? String(guests) : booking.guestCount },
-    { label: "Where", value: STUDIO_ADDRESS },
+    { label: "Where", value: studioAddress() },
   ];
   if (booking.isRetainer) {
     details.push({
