@@ -120,7 +120,7 @@ module.exports = {
       name: "no-server-in-the-browser",
       severity: "error",
       comment:
-        "components and domain run in the browser: no *.server module, nothing from db/, no drizzle or SQLite driver, no Node built-in, not even `import type`.",
+        "components and domain run in the browser: no *.server module, nothing from db/, no drizzle or SQLite driver, not even `import type`.",
       from: { path: paths(["components", "components/ui", "domain"]) },
       to: {
         path: ["[.]server[.]tsx?$", "^db/", LAYERS.sqlite],
@@ -132,6 +132,17 @@ module.exports = {
       comment: "components and domain run in the browser (domain has no I/O): no Node built-in.",
       from: { path: paths(["components", "components/ui", "domain"]) },
       to: { dependencyTypes: ["core"] },
+    },
+    {
+      name: "domain-pure-libraries",
+      severity: "error",
+      comment:
+        "domain is pure rules shared with the browser: of npm packages, only zod and date-fns (tests may use their tools).",
+      from: { path: LAYERS.domain, pathNot: TEST },
+      to: {
+        dependencyTypes: PACKAGES.filter((type) => type !== "core"),
+        pathNot: "(^|/)node_modules/(zod|date-fns|@date-fns/tz)/",
+      },
     },
     {
       name: "no-parent-relative-import",
