@@ -1,11 +1,8 @@
 import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
+import { studioAddress } from "#app/domain/studio";
 import { studioSession } from "#app/domain/studio-time";
-import {
-  sessionCalendar,
-  sessionCalendarFilename,
-  STUDIO_ADDRESS,
-} from "#app/emails/calendar.server";
+import { sessionCalendar, sessionCalendarFilename } from "#app/emails/calendar.server";
 import type { EmailBooking } from "#app/emails/templates.server";
 
 // The instants are the booking's own, so the expectations hold in any process zone.
@@ -53,7 +50,7 @@ describe("sessionCalendar", () => {
     const parsed = event(text);
     expect(parsed.uid).toBe("booking-42@studio.example");
     expect(parsed.summary).toBe("Recording session at ATL Creator Studio");
-    expect(parsed.location).toBe(STUDIO_ADDRESS);
+    expect(parsed.location).toBe(studioAddress());
     expect(parsed.component.getFirstPropertyValue("url")).toBe(
       "https://studio.example/dashboard/sessions/42",
     );

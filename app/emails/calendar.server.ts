@@ -2,7 +2,7 @@ import ical, { ICalCalendarMethod, ICalEventStatus } from "ical-generator";
 import { sessionDate, sessionTimeRange } from "#app/domain/booking-display";
 import { formatDollars } from "#app/domain/pricing";
 import { guestsLabel, hoursLabel, statusLabel } from "#app/domain/session-list";
-import { STUDIO } from "#app/components/landing/studio";
+import { STUDIO, studioAddress } from "#app/domain/studio";
 import type { EmailAttachment } from "#app/domain/outbox";
 import type { EmailBooking } from "#app/emails/templates.server";
 
@@ -12,8 +12,6 @@ import type { EmailBooking } from "#app/emails/templates.server";
  * studio-local time in its own zone; the UID is stable per booking, so importing the file
  * again (after a reschedule) updates the event instead of adding a second one.
  */
-export const STUDIO_ADDRESS = `${STUDIO.name}, ${STUDIO.street}, ${STUDIO.locality}`;
-
 export function sessionCalendarFilename(booking: Pick<EmailBooking, "id">): string {
   return `studio-session-${booking.id}.ics`;
 }
@@ -33,7 +31,7 @@ export function sessionCalendar(booking: EmailBooking, appUrl: string, now = Dat
     // higher: the second it was made in only grows (a move, a cancellation, a re-download).
     sequence: Math.floor(now / 1000),
     summary: `Recording session at ${STUDIO.name}`,
-    location: STUDIO_ADDRESS,
+    location: studioAddress(),
     url: `${appUrl}/dashboard/sessions/${booking.id}`,
     status: eventStatus(booking.status),
     description: [

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { STUDIO } from "#app/components/landing/studio";
+import { STUDIO } from "#app/domain/studio";
 import {
   bookingCancelledEmail,
   bookingConfirmedEmail,

@@ -1,7 +1,7 @@
 import { TZDate, tzName } from "@date-fns/tz";
 import { format } from "date-fns";
-import { STUDIO } from "#app/components/landing/studio";
 import type { STATUS_LABELS } from "#app/domain/booking-status";
+import { STUDIO, studioAddress } from "#app/domain/studio";
 import type { RefundQuote } from "#app/domain/cancellation";
 import { formatDollars } from "#app/domain/pricing";
 import { STUDIO_TIME_ZONE, studioInstant, studioSession } from "#app/domain/studio-time";
@@ -113,7 +113,7 @@ function bookingDetails(booking: EmailBooking): Detail[] {
       value: Number.isFinite(hours) ? plural(hours, "hour", "hours") : booking.hoursNeeded,
     },
     { label: "Guests", value: Number.isFinite(guests) ? String(guests) : booking.guestCount },
-    { label: "Where", value: `${STUDIO.name}, ${STUDIO.street}, ${STUDIO.locality}` },
+    { label: "Where", value: studioAddress() },
   ];
   if (booking.isRetainer) {
     details.push({

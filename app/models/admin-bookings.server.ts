@@ -1,12 +1,6 @@
 import { and, asc, desc, eq } from "drizzle-orm";
-import {
-  type Booking,
-  type BookingStatus,
-  bookingHistory,
-  bookings,
-  payments,
-  users,
-} from "#db/schema";
+import { type Booking, bookingHistory, bookings, payments, users } from "#db/schema";
+import type { BookingStatus } from "#app/domain/booking-status";
 import { db, isDatabaseBusyResponse, writeTransaction } from "#app/db.server";
 import { transitionProblem } from "#app/domain/admin-workflow";
 import { conflictsWith } from "#app/domain/availability";

@@ -1,7 +1,8 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { bookings, technicalAssistanceRequests, users } from "#db/schema";
 import { db, type Tx } from "#app/db.server";
-import type { SupportRequestInput, SupportStatus, SupportUpdate } from "#app/domain/support";
+import type { SupportRequestInput, SupportUpdate } from "#app/domain/support";
+import type { SupportStatus } from "#app/domain/support-status";
 import { type Page, pageWindow, toPage } from "#app/models/pagination.server";
 
 /**

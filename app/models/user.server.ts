@@ -3,6 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { type User, users } from "#db/schema";
 import { db, isUniqueViolation, type Tx, unlessBusy } from "#app/db.server";
 import type { ProfileInput, RegisterInput } from "#app/domain/account";
+import type { PublicUser } from "#app/domain/user";
 
 /** OWASP's argon2id baseline: 19 MiB, 2 iterations, 1 lane. */
 const ARGON2 = { memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
@@ -17,7 +18,7 @@ export function passwordMatches(passwordHash: string, password: string): Promise
 }
 
 /** What the browser and the JSON API may see of a user: never the password hash. */
-export function toPublicUser(user: User) {
+export function toPublicUser(user: User): PublicUser {
   return {
     id: user.id,
     username: user.username,
@@ -31,7 +32,8 @@ export function toPublicUser(user: User) {
     isStakeholder: user.isStakeholder,
   };
 }
-export type PublicUser = ReturnType<typeof toPublicUser>;
+// The type is the domain's (components take it too); server code may keep importing it here.
+export type { PublicUser };
 
 // Every signed-in request runs this: prepared once instead of rebuilt and re-prepared each time.
 const userById = db

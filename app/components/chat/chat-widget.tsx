@@ -1,6 +1,11 @@
 import { useEffect } from "react";
-import type { ChatUser } from "#app/integrations/chat.server";
 import { syncMessenger } from "#app/components/chat/messenger";
+
+/**
+ * Who the widget is started for: the user id and username, and the server's identity hash
+ * for them (integrations/chat.server.ts builds it; null when no secret is set).
+ */
+export type ChatUser = { id: number; username: string; hash: string | null };
 
 /**
  * Starts the chat widget when a chat app id is configured, once the browser is idle after

@@ -15,11 +15,10 @@ import {
   ISSUE_TYPES,
   type IssueType,
   RESOLUTION_MAX,
-  SUPPORT_STATUS_LABELS,
-  type SupportStatus,
   supportStatusParam,
   supportUpdateSchema,
 } from "#app/domain/support";
+import { SUPPORT_STATUS_LABELS, type SupportStatus } from "#app/domain/support-status";
 import { listSupportRequestsPage } from "#app/models/support.server";
 import { readPage } from "#app/models/pagination.server";
 import { samePageUrl } from "#app/web/same-page.server";
