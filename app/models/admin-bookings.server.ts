@@ -6,7 +6,7 @@ import { transitionProblem } from "#app/domain/admin-workflow";
 import { conflictsWith } from "#app/domain/availability";
 import type { BookingFilters } from "#app/domain/booking-filters";
 import { sessionCalendarAttachment } from "#app/emails/calendar.server";
-import { bookingFilterWhere } from "#app/routes/admin/booking-filters.server";
+import { bookingFilterWhere } from "#app/models/booking-filters.server";
 import { type Page, pageWindow, toPage } from "#app/models/pagination.server";
 import { enqueueEmail } from "#app/models/outbox.server";
 import { bookingConfirmedEmail } from "#app/emails/templates.server";

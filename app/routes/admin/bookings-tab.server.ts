@@ -1,11 +1,11 @@
-import type { Booking } from "#db/schema";
+import type { Booking } from "#app/models/rows.server";
 import type { AdminBookingRow } from "#app/components/admin/workflow";
 import { formatStudioInstant } from "#app/domain/booking-display";
 import { hoursLabel } from "#app/domain/session-list";
 import { listAdminBookings } from "#app/models/admin-bookings.server";
 import { expireHolds } from "#app/models/booking.server";
-import { bookingFilterWhere, readBookingFilters } from "#app/routes/admin/booking-filters.server";
-import { loadCalendar } from "#app/routes/admin/calendar.server";
+import { bookingFilterWhere, readBookingFilters } from "#app/models/booking-filters.server";
+import { loadCalendar } from "#app/models/calendar.server";
 
 /**
  * What the Bookings and Sessions tabs show for a URL: the filters, and either one page of the

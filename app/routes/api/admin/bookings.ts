@@ -2,7 +2,7 @@ import { toBookingJson } from "#app/models/booking.server";
 import { listAdminBookings } from "#app/models/admin-bookings.server";
 import { methodNotAllowed } from "#app/web/api.server";
 import { pageResponse } from "#app/models/pagination.server";
-import { readBookingFilters } from "#app/routes/admin/booking-filters.server";
+import { readBookingFilters } from "#app/models/booking-filters.server";
 import { requireApiAdmin } from "#app/web/auth.server";
 import { expireHolds } from "#app/models/booking.server";
 import type { Route } from "./+types/bookings";

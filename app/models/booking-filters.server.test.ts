@@ -3,7 +3,7 @@ import {
   readBookingFilters,
   readStudioDay,
   studioDayRange,
-} from "#app/routes/admin/booking-filters.server";
+} from "#app/models/booking-filters.server";
 
 const read = (query: string) =>
   readBookingFilters(new URL(`https://t.test/admin/bookings${query}`));

@@ -5,7 +5,7 @@ import type { BookingStatus } from "#app/domain/booking-status";
 import { db } from "#app/db.server";
 import { EVENT_CAP } from "#app/domain/calendar-range";
 import { studioInstant, studioSession } from "#app/domain/studio-time";
-import { calendarQuery, loadCalendar } from "#app/routes/admin/calendar.server";
+import { calendarQuery, loadCalendar } from "#app/models/calendar.server";
 
 /**
  * The calendar's read against a real, freshly migrated SQLite file. Expectations are studio
