@@ -8,7 +8,7 @@ import {
   toBookingJson,
 } from "#app/models/booking.server";
 import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
-import { requireApiUser } from "#app/web/auth.server";
+import { requireApiUser } from "#app/web/user-context.server";
 import type { Route } from "./+types/bookings";
 
 /**
@@ -16,8 +16,8 @@ import type { Route } from "./+types/bookings";
  * out are cancelled first, so an unpaid booking whose slot was released is not offered for
  * payment.
  */
-export async function loader({ request }: Route.LoaderArgs) {
-  const user = await requireApiUser(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireApiUser(request, context);
   const now = Date.now();
   expireHolds(now);
   return Response.json(listOwnBookings(user.id).map(toBookingJson));
@@ -29,9 +29,9 @@ export async function loader({ request }: Route.LoaderArgs) {
  * schema drops them). A $0 booking is created CONFIRMED; any other waits for payment with its
  * slot held for HOLD_MINUTES.
  */
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed("GET, POST");
-  const user = await requireApiUser(request);
+  const user = await requireApiUser(request, context);
   const now = Date.now();
   const payload = await readJson(request, bookingPayloadSchema(now));
   if (payload.userId !== undefined && payload.userId !== user.id) {
