@@ -1,4 +1,4 @@
-import { createContext, type ServerBuild } from "react-router";
+import { createContext, type RouterContextProvider, type ServerBuild } from "react-router";
 
 /** The running build's route table, handed to every request by server/app.ts. */
 export const serverRoutesContext = createContext<ServerBuild["routes"] | null>(null);
@@ -56,7 +56,7 @@ function hasNakedIndexQuery(request: Request): boolean {
 export function refusedBeforeAnyHandler(args: {
   request: Request;
   pattern: string;
-  context: { get(context: typeof serverRoutesContext): ServerRoutes | null };
+  context: Readonly<RouterContextProvider>;
 }): boolean {
   if (!isWrite(args.request.method)) return false;
   const routes = args.context.get(serverRoutesContext);

@@ -58,30 +58,33 @@ function refuseNonAdminApi(user: PublicUser | null): Response | null {
   );
 }
 
-async function require(
+/** The user, once `refuse` lets them through; its refusal is thrown as the answer otherwise. */
+async function admit(
   request: Request,
   context: RequestContext,
   refuse: (user: PublicUser | null) => Response | null,
 ): Promise<PublicUser> {
   const user = await getUser(request, context);
   const refusal = refuse(user);
-  if (refusal || !user) throw refusal;
+  if (refusal) throw refusal;
+  // Every rule above refuses a visitor first.
+  if (!user) throw new Error("A guard let a visitor through");
   return user;
 }
 
 // --- explicit guards, for routes outside the guarded layouts --------------------------------
 
 export const requireUser = (request: Request, context: RequestContext) =>
-  require(request, context, refuseVisitorPage);
+  admit(request, context, refuseVisitorPage);
 
 export const requireAdmin = (request: Request, context: RequestContext) =>
-  require(request, context, refuseNonAdminPage);
+  admit(request, context, refuseNonAdminPage);
 
 export const requireApiUser = (request: Request, context: RequestContext) =>
-  require(request, context, refuseVisitorApi);
+  admit(request, context, refuseVisitorApi);
 
 export const requireApiAdmin = (request: Request, context: RequestContext) =>
-  require(request, context, refuseNonAdminApi);
+  admit(request, context, refuseNonAdminApi);
 
 /** Pages only for visitors (/auth): a signed-in user goes home. */
 export async function requireAnonymous(request: Request, context: RequestContext): Promise<void> {
@@ -126,7 +129,7 @@ function pagesGuard(
 ): MiddlewareFunction<Response> {
   return async (args, next) => {
     if (refusedBeforeAnyHandler(args)) return next();
-    pass(args.context, await require(args.request, args.context, refuse));
+    pass(args.context, await admit(args.request, args.context, refuse));
     return next();
   };
 }
@@ -150,7 +153,7 @@ export function adminApiGuard(methods: Record<string, string>): MiddlewareFuncti
     // React Router gives a loader every method that is not a write (HEAD, OPTIONS): as GET.
     const method = isWrite(request.method) ? request.method.toUpperCase() : "GET";
     if (!allow.split(", ").includes(method)) return methodNotAllowed(allow);
-    pass(context, await require(request, context, refuseNonAdminApi));
+    pass(context, await admit(request, context, refuseNonAdminApi));
     return next();
   };
 }
