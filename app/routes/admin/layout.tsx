@@ -1,8 +1,8 @@
 import type { ReactNode } from "react";
-import { NavLink, Outlet, useNavigation } from "react-router";
+import { NavLink, Outlet, useNavigation, useRouteLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Icon, type IconName } from "#app/components/landing/icons";
-import { useRootData } from "#app/root";
+import type { loader as rootLoader } from "#app/root";
 import { adminPagesGuard } from "#app/web/user-context.server";
 import type { Route } from "./+types/layout";
 
@@ -47,7 +47,7 @@ export default function AdminLayout() {
  * they are (see adminPagesGuard).
  */
 export function ErrorBoundary() {
-  const isAdmin = useRootData()?.user?.isAdmin ?? false;
+  const isAdmin = useRouteLoaderData<typeof rootLoader>("root")?.user?.isAdmin ?? false;
   const error = <GeneralErrorBoundary headingLevel={isAdmin ? 2 : 1} />;
   return isAdmin ? (
     <AdminFrame>
