@@ -1,6 +1,5 @@
 import {
   data,
-  isRouteErrorResponse,
   Links,
   Meta,
   Outlet,
@@ -12,22 +11,22 @@ import {
 import type { Route } from "./+types/root";
 import "./app.css";
 import { ChatWidget } from "#app/components/chat/chat-widget";
-import { NotFound } from "#app/components/not-found";
+import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { useNonce } from "#app/components/nonce";
 import { SiteFooter } from "#app/components/site-footer";
 import { SiteNav } from "#app/components/site-nav";
 import { Toaster } from "#app/components/toaster";
-import { getUser } from "#app/web/auth.server";
 import { chatUser } from "#app/integrations/chat.server";
 import { publicEnv } from "#app/env.server";
 import { securityMiddleware } from "#app/web/security.server";
 import { inlineToastContext } from "#app/web/request-context.server";
 import { readToast } from "#app/web/toast.server";
+import { getUser } from "#app/web/user-context.server";
 
 export const middleware: Route.MiddlewareFunction[] = [securityMiddleware];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const [user, flash] = await Promise.all([getUser(request), readToast(request)]);
+  const [user, flash] = await Promise.all([getUser(request, context), readToast(request)]);
   const toast = context.get(inlineToastContext) ?? flash.toast;
   return data(
     { user, chatUser: chatUser(user), toast, env: publicEnv() },
@@ -98,22 +97,7 @@ export default function App() {
   return <Outlet />;
 }
 
-export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
-  const status = isRouteErrorResponse(error) ? error.status : 500;
-  return (
-    <section className="mx-auto max-w-xl px-6 py-32 text-center">
-      <h1 className="font-display text-3xl font-bold">
-        {status === 403 ? "Request refused" : "Something went wrong"}
-      </h1>
-      <p className="mt-4 text-ink-soft">
-        {status === 403
-          ? "This request was refused. Please go back and try again from the site."
-          : "Sorry, we could not show this page. Please try again in a moment."}
-      </p>
-      <a href="/" className="btn-primary mt-8 inline-flex">
-        Back to the home page
-      </a>
-    </section>
-  );
+/** The last resort: an error no layout's own boundary caught. */
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
 }

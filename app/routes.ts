@@ -1,4 +1,4 @@
-import { type RouteConfig, index, prefix, route } from "@react-router/dev/routes";
+import { type RouteConfig, index, layout, prefix, route } from "@react-router/dev/routes";
 
 /** The whole URL map of the site. File names mirror URLs. */
 export default [
@@ -16,7 +16,7 @@ export default [
   route("checkout/:bookingId", "routes/checkout/checkout.tsx"),
   route("booking-success", "routes/booking-success.tsx"),
   route("intercom-test", "routes/intercom-test.tsx"),
-  // The control room: one layout (its own guard) and one file per tab; every child guards itself.
+  // The control room: one layout, whose guard middleware covers every tab, and one file per tab.
   route("admin", "routes/admin/layout.tsx", [
     index("routes/admin/index.tsx", { id: "admin-index" }),
     route("dashboard", "routes/admin/index.tsx", { id: "admin-dashboard" }),
@@ -66,23 +66,28 @@ export default [
     route("payments/status", "routes/api/payments.status.ts"),
     route("payments/webhook", "routes/api/payments.webhook.ts"),
     route("tech-assistance", "routes/api/tech-assistance.ts"),
-    // admin API: workflow (bookings)
-    route("admin/bookings", "routes/api/admin/bookings.ts"),
-    route("admin/bookings/:id", "routes/api/admin/bookings.$id.ts"),
-    // admin API: sales (payments)
-    route("admin/payments", "routes/api/admin/payments.ts"),
-    // admin API: users, coupons, services
-    route("admin/users", "routes/api/admin/users.ts"),
-    route("admin/users/:id/make-admin", "routes/api/admin/users.make-admin.ts"),
-    route("admin/users/:id/membership", "routes/api/admin/users.membership.ts"),
-    route("admin/coupons", "routes/api/admin/coupons.ts"),
-    route("admin/coupons/:id", "routes/api/admin/coupons.$id.ts"),
-    route("admin/coupons/:id/deactivate", "routes/api/admin/coupons.deactivate.ts"),
+    // Admin writes outside /api/admin: each guards itself.
     route("services/:id", "routes/api/services.$id.ts"),
     route("services/:id/toggle-status", "routes/api/services.toggle-status.ts"),
-    // admin API: support (tech-assistance)
-    route("admin/tech-assistance", "routes/api/admin/tech-assistance.ts"),
-    route("admin/tech-assistance/:id", "routes/api/admin/tech-assistance.$id.ts"),
+    // The admin API: one pathless layout (its guard middleware and the methods of each
+    // endpoint) around every /api/admin/* route; it adds no URL of its own.
+    layout("routes/api/admin/layout.ts", [
+      // admin API: workflow (bookings)
+      route("admin/bookings", "routes/api/admin/bookings.ts"),
+      route("admin/bookings/:id", "routes/api/admin/bookings.$id.ts"),
+      // admin API: sales (payments)
+      route("admin/payments", "routes/api/admin/payments.ts"),
+      // admin API: users, coupons, services
+      route("admin/users", "routes/api/admin/users.ts"),
+      route("admin/users/:id/make-admin", "routes/api/admin/users.make-admin.ts"),
+      route("admin/users/:id/membership", "routes/api/admin/users.membership.ts"),
+      route("admin/coupons", "routes/api/admin/coupons.ts"),
+      route("admin/coupons/:id", "routes/api/admin/coupons.$id.ts"),
+      route("admin/coupons/:id/deactivate", "routes/api/admin/coupons.deactivate.ts"),
+      // admin API: support (tech-assistance)
+      route("admin/tech-assistance", "routes/api/admin/tech-assistance.ts"),
+      route("admin/tech-assistance/:id", "routes/api/admin/tech-assistance.$id.ts"),
+    ]),
   ]),
   // /booking-canceled is specified to show the not-found screen, like any unknown path.
   route("*", "routes/not-found.tsx"),

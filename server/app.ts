@@ -5,6 +5,7 @@ import { db } from "#app/db.server";
 import { startBackgroundJobs } from "#app/workflows/background.server";
 import { env } from "#app/env.server";
 import { clientAddressContext } from "#app/web/request-context.server";
+import { serverRoutesContext } from "#app/web/route-target.server";
 
 /**
  * The express app around React Router: the client address for rate limits,
@@ -62,15 +63,19 @@ app.use((req, res, next) => {
 });
 
 const loadBuild = () => import("virtual:react-router/server-build");
+const productionBuild = import.meta.env.PROD ? await loadBuild() : undefined;
 
 app.use(
   createRequestHandler({
     // Given a function, React Router rebuilds its route tables on every request (for reloads
     // in development): in production the build never changes, so it gets the module once.
-    build: import.meta.env.PROD ? await loadBuild() : loadBuild,
-    getLoadContext(req) {
+    build: productionBuild ?? loadBuild,
+    async getLoadContext(req) {
       const context = new RouterContextProvider();
       context.set(clientAddressContext, clientAddress(req));
+      // The guards tell React Router's own 405s (a post to a page without a form) by the route
+      // modules; see app/web/route-target.server.ts.
+      context.set(serverRoutesContext, (productionBuild ?? (await loadBuild())).routes);
       return context;
     },
   }),

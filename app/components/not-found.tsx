@@ -1,13 +1,17 @@
 import { Link } from "react-router";
 
-/** The not-found screen: unknown paths and /booking-canceled (spec section 2). */
-export function NotFound() {
+/**
+ * The not-found screen: unknown paths and /booking-canceled (spec section 2), and a 404 inside
+ * a layout, whose own h1 is already on the page (`headingLevel` 2 there).
+ */
+export function NotFound({ headingLevel = 1 }: { headingLevel?: 1 | 2 }) {
+  const Heading = headingLevel === 1 ? "h1" : "h2";
   return (
     <section className="mx-auto flex max-w-xl flex-col items-center px-6 py-32 text-center">
       <p className="font-display text-7xl font-bold text-brand-600" aria-hidden="true">
         404
       </p>
-      <h1 className="mt-4 font-display text-3xl font-bold">404 Page Not Found</h1>
+      <Heading className="mt-4 font-display text-3xl font-bold">404 Page Not Found</Heading>
       <p className="mt-4 text-ink-soft">
         The page you are looking for does not exist or has moved.
       </p>

@@ -5,7 +5,8 @@ import { Field, ErrorList } from "#app/components/ui/field";
 import { type FormReply, useSchemaForm } from "#app/components/ui/use-schema-form";
 import { loginSchema, registerFormSchema } from "#app/domain/account";
 import { createUser, UsernameTakenError } from "#app/models/user.server";
-import { authenticator, InvalidCredentialsError, requireAnonymous } from "#app/web/auth.server";
+import { authenticator, InvalidCredentialsError } from "#app/web/auth.server";
+import { requireAnonymous } from "#app/web/user-context.server";
 import { readForm } from "#app/web/form.server";
 import { takeAttempt, tooManyAttemptsMessage } from "#app/web/rate-limit.server";
 import { clientAddressContext } from "#app/web/request-context.server";
@@ -16,13 +17,13 @@ import type { Route } from "./+types/auth";
 /** Bots fill every field; people never see this one. */
 const HONEYPOT_FIELD = "website";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAnonymous(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAnonymous(request, context);
   return null;
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  await requireAnonymous(request);
+  await requireAnonymous(request, context);
   // remix-auth's form strategy reads the body itself, so conform parses a clone.
   const formData = await readForm(request.clone());
   const intent = formData.get("intent");

@@ -9,7 +9,7 @@ import {
   showMessenger,
   subscribeMessenger,
 } from "#app/components/chat/messenger";
-import { getUser } from "#app/web/auth.server";
+import { getUser } from "#app/web/user-context.server";
 import { publicEnv } from "#app/env.server";
 import { chatUser } from "#app/integrations/chat.server";
 import type { Route } from "./+types/intercom-test";
@@ -19,8 +19,8 @@ import type { Route } from "./+types/intercom-test";
  * widget is loaded, its app id and the login state, with buttons to open the messenger and to
  * start it again. Public on purpose: the app id is sent to every browser that runs the chat.
  */
-export async function loader({ request }: Route.LoaderArgs) {
-  const user = await getUser(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await getUser(request, context);
   return {
     appId: publicEnv().intercomAppId,
     signedInAs: user?.username ?? null,

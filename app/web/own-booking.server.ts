@@ -1,7 +1,7 @@
-import { data } from "react-router";
+import { data, type RouterContextProvider } from "react-router";
 import { parseId } from "#app/domain/ids";
 import { expireHolds, getOwnBooking } from "#app/models/booking.server";
-import { requireUser } from "#app/web/auth.server";
+import { requireUser } from "#app/web/user-context.server";
 
 /**
  * The signed-in customer and their booking `:id` (pages: checkout, Session Details, Pay
@@ -12,10 +12,11 @@ import { requireUser } from "#app/web/auth.server";
  */
 export async function requireOwnBooking(
   request: Request,
+  context: Readonly<RouterContextProvider>,
   idParam: string | undefined,
   options: { expireHoldsAt?: number } = {},
 ) {
-  const user = await requireUser(request);
+  const user = await requireUser(request, context);
   if (options.expireHoldsAt !== undefined) expireHolds(options.expireHoldsAt);
   const id = parseId(idParam);
   const booking = id === null ? undefined : getOwnBooking(id, user.id);

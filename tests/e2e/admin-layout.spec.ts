@@ -52,3 +52,49 @@ test.describe("the admin layout", () => {
     expect((await label.boundingBox())?.width ?? 0).toBeGreaterThan(20);
   });
 });
+
+test.describe("an error inside a layout keeps its navigation", () => {
+  // A booking that does not exist: the tab's loader answers 404, a real failure of the page.
+  const MISSING = 999_999_999;
+
+  test("a missing booking shows under the admin title and tabs, which still work", async ({
+    page,
+    admin,
+  }) => {
+    await login(page, admin);
+    const response = await page.goto(`/admin/bookings/${MISSING}`);
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole("heading", { level: 2, name: "404 Page Not Found" })).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: "Admin Dashboard" })).toBeVisible();
+    const nav = page.getByRole("navigation", { name: "Admin sections" });
+    await nav.getByRole("link", { name: "Sessions", exact: true }).click();
+    await expect(page).toHaveURL(/\/admin\/sessions$/);
+    await expect(page.getByRole("heading", { level: 2, name: "404 Page Not Found" })).toHaveCount(
+      0,
+    );
+    await expect(nav.getByRole("link", { name: "Sessions", exact: true })).toHaveAttribute(
+      "aria-current",
+      "page",
+    );
+  });
+
+  test("a missing session shows over the customer's dashboard, whose tabs still work", async ({
+    page,
+    customer,
+  }) => {
+    await login(page, customer);
+    const response = await page.goto(`/dashboard/sessions/${MISSING}`);
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole("heading", { level: 2, name: "404 Page Not Found" })).toBeVisible();
+    const nav = page.getByRole("navigation", { name: "Dashboard" });
+    await nav.getByRole("link", { name: "Profile Settings" }).click();
+    await expect(page).toHaveURL(/\/dashboard\?tab=profile$/);
+    await expect(page.getByRole("heading", { level: 2, name: "404 Page Not Found" })).toHaveCount(
+      0,
+    );
+    await expect(nav.getByRole("link", { name: "Profile Settings" })).toHaveAttribute(
+      "aria-current",
+      "page",
+    );
+  });
+});

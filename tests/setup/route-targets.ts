@@ -24,9 +24,11 @@ export function targetsFromRouteTable(): Target[] {
       const pattern = entry.index
         ? parent || "/"
         : `${parent}/${entry.path ?? ""}`.replace(/\/+/g, "/").replace(/\/$/, "") || "/";
-      // A layout with an index child shares its URL with that index, which is the target.
+      // A layout with an index child shares its URL with that index, which is the target; a
+      // pathless layout (the admin API's guard) serves no URL of its own.
       const servedByIndex = entry.children?.some((child) => child.index) ?? false;
-      if (!servedByIndex)
+      const pathless = entry.path === undefined && !entry.index;
+      if (!servedByIndex && !pathless)
         targets.push({
           file: entry.file,
           pattern,

@@ -21,7 +21,7 @@ import {
 } from "#app/models/blocked-time.server";
 import { readPage } from "#app/models/pagination.server";
 import { samePageUrl } from "#app/web/same-page.server";
-import { requireAdmin } from "#app/web/auth.server";
+import { currentAdmin } from "#app/web/user-context.server";
 import { readForm } from "#app/web/form.server";
 import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
 import type { Route } from "./+types/blocked-times";
@@ -39,7 +39,6 @@ type Reply = { values: Partial<Record<Field, string>>; errors: Partial<Record<Fi
 const when = (epochMs: number) => formatStudioInstant(epochMs, "MMMM d, yyyy h:mm a");
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
   const url = new URL(request.url);
   const list = blockListParam(url.searchParams.get("show"));
   const now = Date.now();
@@ -66,7 +65,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const admin = await requireAdmin(request);
+  const admin = currentAdmin(context);
   const formData = await readForm(request);
   const back = samePageUrl(request);
   const intent = formData.get("intent");

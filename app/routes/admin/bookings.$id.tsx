@@ -8,7 +8,7 @@ import { formatDollars } from "#app/domain/pricing";
 import { guestsLabel, hoursLabel, paymentMethodLabel } from "#app/domain/session-list";
 import { getAdminBookingDetails } from "#app/models/admin-bookings.server";
 import { workflowAction } from "#app/routes/admin/workflow-actions.server";
-import { requireAdmin } from "#app/web/auth.server";
+import { currentAdmin } from "#app/web/user-context.server";
 import type { Route } from "./+types/bookings.$id";
 
 const WHEN = "MMMM d, yyyy, h:mm a";
@@ -17,8 +17,7 @@ const WHEN = "MMMM d, yyyy, h:mm a";
  * One booking for staff (product-decisions "Admin"): who, when, money, and its history of
  * status changes (who, when, from, to, note), with the same workflow buttons as the lists.
  */
-export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireAdmin(request);
+export async function loader({ params }: Route.LoaderArgs) {
   const id = parseId(params.id);
   const details = id === null ? null : getAdminBookingDetails(id);
   if (!details) throw data("Booking not found", { status: 404 });
@@ -64,7 +63,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const admin = await requireAdmin(request);
+  const admin = currentAdmin(context);
   const id = parseId(params.id);
   if (id === null) throw data("Booking not found", { status: 404 });
   return workflowAction(request, context, admin, ["status"], id);

@@ -15,7 +15,7 @@ import {
 import { BOOKING_STATUSES } from "#app/domain/booking-status";
 import { emptyBookingsText, filterSearch } from "#app/domain/booking-filters";
 import { STATUS_LABELS } from "#app/domain/booking-status";
-import { requireAdmin } from "#app/web/auth.server";
+import { currentAdmin } from "#app/web/user-context.server";
 import { loadBookingsTab } from "#app/routes/admin/bookings-tab.server";
 import { workflowAction } from "#app/routes/admin/workflow-actions.server";
 import type { Route } from "./+types/bookings";
@@ -24,13 +24,12 @@ const PATH = "/admin/bookings";
 
 /** The Bookings tab (spec section 2): every booking, filtered by day, status and membership. */
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
   return loadBookingsTab(request);
 }
 
 /** The single-row transitions; the bulk menu lives on the Sessions tab. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const admin = await requireAdmin(request);
+  const admin = currentAdmin(context);
   return workflowAction(request, context, admin, ["status"]);
 }
 

@@ -1,7 +1,6 @@
 import { data } from "react-router";
 import { parseId } from "#app/domain/ids";
 import { getEmail } from "#app/models/email.server";
-import { requireAdmin } from "#app/web/auth.server";
 import { SANDBOXED_DOCUMENT_POLICY } from "#app/web/security.server";
 import type { Route } from "./+types/emails.$id.html";
 
@@ -10,8 +9,7 @@ import type { Route } from "./+types/emails.$id.html";
  * document (an opaque origin, no script, no forms, no plugins), loads nothing but inline styles
  * and data: images, and lets only our own pages frame it.
  */
-export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireAdmin(request);
+export async function loader({ params }: Route.LoaderArgs) {
   const id = parseId(params.id);
   const email = id === null ? undefined : getEmail(id);
   if (!email) throw data("E-mail not found", { status: 404 });

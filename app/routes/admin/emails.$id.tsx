@@ -5,7 +5,6 @@ import { formatStudioInstant } from "#app/domain/booking-display";
 import { parseId } from "#app/domain/ids";
 import { OUTBOX_STATUS_LABELS, OUTBOX_TONES } from "#app/domain/outbox";
 import { getEmail } from "#app/models/email.server";
-import { requireAdmin } from "#app/web/auth.server";
 import type { Route } from "./+types/emails.$id";
 
 /**
@@ -16,8 +15,7 @@ import type { Route } from "./+types/emails.$id";
  */
 const when = (epochMs: number) => formatStudioInstant(epochMs, "MMMM d, yyyy h:mm a");
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireAdmin(request);
+export async function loader({ params }: Route.LoaderArgs) {
   const id = parseId(params.id);
   const email = id === null ? undefined : getEmail(id);
   if (!email) throw data("E-mail not found", { status: 404 });

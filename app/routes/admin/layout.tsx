@@ -1,16 +1,17 @@
-import { NavLink, Outlet, useNavigation } from "react-router";
+import type { ReactNode } from "react";
+import { NavLink, Outlet, useNavigation, useRouteLoaderData } from "react-router";
+import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Icon, type IconName } from "#app/components/landing/icons";
-import { requireAdmin } from "#app/web/auth.server";
+import type { loader as rootLoader } from "#app/root";
+import { adminPagesGuard } from "#app/web/user-context.server";
 import type { Route } from "./+types/layout";
 
 /**
- * The control room's frame: the title and the tabs. Each tab is its own nested route and
- * guards its own loader and action (loaders run in parallel, so this guard protects no child).
+ * The control room's frame: the title and the tabs. Its guard middleware runs before every
+ * tab's loader and action (pages, `.data` requests and form posts alike): a visitor goes to
+ * /auth, a customer to /dashboard, and the tabs read the admin with `currentAdmin(context)`.
  */
-export async function loader({ request }: Route.LoaderArgs) {
-  const admin = await requireAdmin(request);
-  return { admin: { id: admin.id, username: admin.username } };
-}
+export const middleware: Route.MiddlewareFunction[] = [adminPagesGuard];
 
 type Tab = { to: string; label: string; icon: IconName };
 
@@ -32,6 +33,32 @@ const TOOLS: Tab[] = [
 ];
 
 export default function AdminLayout() {
+  return (
+    <AdminFrame>
+      <Outlet />
+    </AdminFrame>
+  );
+}
+
+/**
+ * An error in a tab (a booking that does not exist, a failure) shows in place of the tab,
+ * under the same title and tabs. Only an admin gets the frame: the one other way here is a
+ * visitor's or customer's post to a page without a form, refused before the guard asks who
+ * they are (see adminPagesGuard).
+ */
+export function ErrorBoundary() {
+  const isAdmin = useRouteLoaderData<typeof rootLoader>("root")?.user?.isAdmin ?? false;
+  const error = <GeneralErrorBoundary headingLevel={isAdmin ? 2 : 1} />;
+  return isAdmin ? (
+    <AdminFrame>
+      <div className="card bg-white">{error}</div>
+    </AdminFrame>
+  ) : (
+    error
+  );
+}
+
+function AdminFrame({ children }: { children: ReactNode }) {
   return (
     <div className="dashboard-bg min-h-screen">
       <div className="mx-auto max-w-7xl px-4 pt-24 pb-16 sm:px-6 md:pt-28">
@@ -61,7 +88,7 @@ export default function AdminLayout() {
         </nav>
         <div className="relative mt-8">
           <LoadingNotice />
-          <Outlet />
+          {children}
         </div>
       </div>
     </div>

@@ -1,7 +1,7 @@
 import { readPeriod } from "#app/domain/sales-period";
 import { jsonError, methodNotAllowed } from "#app/web/api.server";
 import { periodError, salesCsv } from "#app/routes/admin/sales.server";
-import { requireAdmin } from "#app/web/auth.server";
+import { requireAdmin } from "#app/web/user-context.server";
 import type { Route } from "./+types/sales.export";
 
 /**
@@ -10,8 +10,8 @@ import type { Route } from "./+types/sales.export";
  * like the admin pages: a visitor is sent to sign in, a customer to their dashboard. A period
  * that cannot be read is a 400 with a JSON message, like the app's other file downloads.
  */
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
   const reading = readPeriod(new URL(request.url).searchParams);
   if (!reading.ok) {
     const { message, errors } = periodError(reading);

@@ -5,7 +5,6 @@ import { parseId } from "#app/domain/ids";
 import type { ServiceFormReply } from "#app/domain/services";
 import { getService, updateService } from "#app/models/service.server";
 import { readServiceForm, servicesListUrl } from "#app/routes/admin/services-form.server";
-import { requireAdmin } from "#app/web/auth.server";
 import { readForm } from "#app/web/form.server";
 import { redirectWithSuccess } from "#app/web/toast.server";
 import type { Route } from "./+types/services.$id.edit";
@@ -18,8 +17,7 @@ function serviceOr404(param: string) {
   return service;
 }
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireAdmin(request);
+export async function loader({ params }: Route.LoaderArgs) {
   const service = serviceOr404(params.id);
   return {
     service: {
@@ -33,7 +31,6 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  await requireAdmin(request);
   const existing = serviceOr404(params.id);
   const read = readServiceForm(context, await readForm(request));
   if ("reply" in read) return read.reply;

@@ -4,19 +4,12 @@ import { RouteDialog } from "#app/components/ui/route-dialog";
 import type { ServiceFormReply } from "#app/domain/services";
 import { createService } from "#app/models/service.server";
 import { readServiceForm, servicesListUrl } from "#app/routes/admin/services-form.server";
-import { requireAdmin } from "#app/web/auth.server";
 import { readForm } from "#app/web/form.server";
 import { redirectWithSuccess } from "#app/web/toast.server";
 import type { Route } from "./+types/services.new";
 
 /** 'Add Service' (spec sections 2 and 5): a new service is active. */
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
-  return null;
-}
-
 export async function action({ request, context }: Route.ActionArgs) {
-  await requireAdmin(request);
   const read = readServiceForm(context, await readForm(request));
   if ("reply" in read) return read.reply;
   const service = createService(read.service);

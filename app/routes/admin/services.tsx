@@ -9,7 +9,6 @@ import { formatDollars } from "#app/domain/pricing";
 import { listServicesPage, setServiceActive } from "#app/models/service.server";
 import { samePageUrl } from "#app/web/same-page.server";
 import { readPage } from "#app/models/pagination.server";
-import { requireAdmin } from "#app/web/auth.server";
 import { readForm } from "#app/web/form.server";
 import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
 import type { Route } from "./+types/services";
@@ -20,13 +19,11 @@ import type { Route } from "./+types/services";
  * own without JavaScript, a modal over this list with it.
  */
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
   return { services: listServicesPage(readPage(new URL(request.url))) };
 }
 
 /** Activate / Deactivate: sets the state the button showed, so a double submit is harmless. */
 export async function action({ request, context }: Route.ActionArgs) {
-  await requireAdmin(request);
   const formData = await readForm(request);
   if (formData.get("intent") !== "toggle") throw data("Unknown action", { status: 400 });
   const rawId = formData.get("serviceId");

@@ -23,7 +23,7 @@ import { STATUS_LABELS } from "#app/domain/booking-status";
 import { studioInstant } from "#app/domain/studio-time";
 import { loadBookingsTab } from "#app/routes/admin/bookings-tab.server";
 import { workflowAction } from "#app/routes/admin/workflow-actions.server";
-import { requireAdmin } from "#app/web/auth.server";
+import { currentAdmin } from "#app/web/user-context.server";
 import type { Route } from "./+types/sessions";
 
 const PATH = "/admin/sessions";
@@ -35,14 +35,13 @@ const BULK_FORM = "bulk-update";
  * and 'Select all' is a link (`?selected=all`) that renders every row of the page checked.
  */
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
   const tab = loadBookingsTab(request);
   const selectedAll = new URL(request.url).searchParams.get("selected") === "all";
   return { ...tab, selectedAll };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const admin = await requireAdmin(request);
+  const admin = currentAdmin(context);
   return workflowAction(request, context, admin, ["status", "bulk"]);
 }
 

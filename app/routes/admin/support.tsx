@@ -22,7 +22,6 @@ import { SUPPORT_STATUS_LABELS, type SupportStatus } from "#app/domain/support-s
 import { listSupportRequestsPage } from "#app/models/support.server";
 import { readPage } from "#app/models/pagination.server";
 import { samePageUrl } from "#app/web/same-page.server";
-import { requireAdmin } from "#app/web/auth.server";
 import { env } from "#app/env.server";
 import { readForm } from "#app/web/form.server";
 import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
@@ -55,7 +54,6 @@ const date = (epochMs: number) => formatStudioInstant(epochMs, "MMMM d, yyyy");
 const time = (epochMs: number) => formatStudioInstant(epochMs, "h:mm a");
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
   const url = new URL(request.url);
   const status = supportStatusParam(url.searchParams.get("status"));
   const page = listSupportRequestsPage({ status }, readPage(url));
@@ -95,7 +93,6 @@ export async function loader({ request }: Route.LoaderArgs) {
 type Reply = { id: number; resolution: string; errors: string[] };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  await requireAdmin(request);
   const formData = await readForm(request);
   const intent = formData.get("intent");
   const rawId = formData.get("id");

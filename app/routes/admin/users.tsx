@@ -14,7 +14,6 @@ import {
 import { listUsers, makeAdmin, setMembership } from "#app/models/admin-users.server";
 import { readPage } from "#app/models/pagination.server";
 import { samePageUrl } from "#app/web/same-page.server";
-import { requireAdmin } from "#app/web/auth.server";
 import { readForm } from "#app/web/form.server";
 import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
 import type { Route } from "./+types/users";
@@ -30,7 +29,6 @@ function readFilter(url: URL): MembershipFilter {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
   const url = new URL(request.url);
   const filter = readFilter(url);
   const search = (url.searchParams.get("q") ?? "").trim().slice(0, SEARCH_MAX);
@@ -39,7 +37,6 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 /** Make Admin and Make Member / Remove Membership; both answer the same list (PRG). */
 export async function action({ request, context }: Route.ActionArgs) {
-  await requireAdmin(request);
   const formData = await readForm(request);
   const intent = formData.get("intent");
   const rawId = formData.get("userId");

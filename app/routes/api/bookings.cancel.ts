@@ -8,7 +8,7 @@ import {
   cancelProblem,
 } from "#app/models/cancellation.server";
 import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
-import { requireApiUser } from "#app/web/auth.server";
+import { requireApiUser } from "#app/web/user-context.server";
 import { env } from "#app/env.server";
 import { PaymentServiceError } from "#app/integrations/payments/provider.server";
 import type { Route } from "./+types/bookings.cancel";
@@ -29,8 +29,8 @@ const cancelBodySchema = z.object({
  * exact refund (product-decisions "Cancel, refund, reschedule"). Another customer's booking
  * is reported as missing.
  */
-export async function loader({ request, params }: Route.LoaderArgs) {
-  const user = await requireApiUser(request);
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const user = await requireApiUser(request, context);
   const id = parseId(params.id);
   const booking = id === null ? undefined : getOwnBooking(id, user.id);
   if (!booking) return jsonError(404, NOT_FOUND);
@@ -45,9 +45,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 }
 
 /** POST /api/bookings/{id}/cancel with { expectedRefund? }: cancels and refunds. */
-export async function action({ request, params }: Route.ActionArgs) {
+export async function action({ request, params, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed("GET, POST");
-  const user = await requireApiUser(request);
+  const user = await requireApiUser(request, context);
   const id = parseId(params.id);
   if (id === null) return jsonError(404, NOT_FOUND);
   const { expectedRefund } = await readJson(request, cancelBodySchema);

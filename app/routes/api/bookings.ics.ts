@@ -1,7 +1,7 @@
 import { parseId } from "#app/domain/ids";
 import { getOwnBooking } from "#app/models/booking.server";
 import { jsonError, methodNotAllowed } from "#app/web/api.server";
-import { requireApiUser } from "#app/web/auth.server";
+import { requireApiUser } from "#app/web/user-context.server";
 import { sessionCalendar, sessionCalendarFilename } from "#app/emails/calendar.server";
 import { env } from "#app/env.server";
 import type { Route } from "./+types/bookings.ics";
@@ -11,8 +11,8 @@ import type { Route } from "./+types/bookings.ics";
  * "Cancel, refund, reschedule"). The caller's own booking only: another customer's answers
  * 404 like one that does not exist.
  */
-export async function loader({ request, params }: Route.LoaderArgs) {
-  const user = await requireApiUser(request);
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const user = await requireApiUser(request, context);
   const id = parseId(params.id);
   const booking = id === null ? undefined : getOwnBooking(id, user.id);
   if (!booking) return jsonError(404, "Booking not found");

@@ -4,7 +4,7 @@ import { studioDateOf } from "#app/domain/studio-time";
 import { z } from "#app/domain/zod";
 import { getOwnBooking, isPayable, toBookingJson } from "#app/models/booking.server";
 import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
-import { requireApiUser } from "#app/web/auth.server";
+import { requireApiUser } from "#app/web/user-context.server";
 import { env } from "#app/env.server";
 import { chargeSandboxCard, notPayableMessage } from "#app/integrations/payments/sandbox.server";
 import type { Route } from "./+types/bookings.payments-direct";
@@ -43,9 +43,9 @@ export function loader() {
  * { success, transactionId, booking }, 402 for a declined or invalid card, 409 when the booking
  * cannot be paid any more (already paid, hold run out, cancelled, free).
  */
-export async function action({ request, params }: Route.ActionArgs) {
+export async function action({ request, params, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed("POST");
-  const user = await requireApiUser(request);
+  const user = await requireApiUser(request, context);
   const id = parseId(params.id);
   const booking = id === null ? undefined : getOwnBooking(id, user.id);
   if (!booking) return jsonError(404, NOT_FOUND);

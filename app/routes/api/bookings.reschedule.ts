@@ -3,7 +3,7 @@ import { rescheduleSchema } from "#app/domain/booking-form";
 import { toBookingJson } from "#app/models/booking.server";
 import { RescheduleError, rescheduleOwnBooking } from "#app/workflows/reschedule.server";
 import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
-import { requireApiUser } from "#app/web/auth.server";
+import { requireApiUser } from "#app/web/user-context.server";
 import type { Route } from "./+types/bookings.reschedule";
 
 const NOT_FOUND = "Booking not found";
@@ -17,9 +17,9 @@ export function loader() {
  * own paid or confirmed session, at least 24 hours ahead, to a free slot of the same length.
  * A taken slot or a booking that cannot move answers 409; another's booking 404.
  */
-export async function action({ request, params }: Route.ActionArgs) {
+export async function action({ request, params, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed("POST");
-  const user = await requireApiUser(request);
+  const user = await requireApiUser(request, context);
   const id = parseId(params.id);
   if (id === null) return jsonError(404, NOT_FOUND);
   const now = Date.now();

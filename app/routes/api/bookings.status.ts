@@ -3,7 +3,7 @@ import { parseId } from "#app/domain/ids";
 import { z } from "#app/domain/zod";
 import { confirmOwnFreeBooking, getOwnBooking, toBookingJson } from "#app/models/booking.server";
 import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
-import { requireApiUser } from "#app/web/auth.server";
+import { requireApiUser } from "#app/web/user-context.server";
 import type { Route } from "./+types/bookings.status";
 
 const NOT_FOUND = "Booking not found";
@@ -29,9 +29,9 @@ export function loader() {
  * refused (product-decisions "Payment"). Another customer's booking is reported as missing.
  * Admins change statuses in the admin area (their workflow keeps the booking history).
  */
-export async function action({ request, params }: Route.ActionArgs) {
+export async function action({ request, params, context }: Route.ActionArgs) {
   if (request.method !== "PATCH") return methodNotAllowed("PATCH");
-  const user = await requireApiUser(request);
+  const user = await requireApiUser(request, context);
   const id = parseId(params.id);
   if (id === null) return jsonError(404, NOT_FOUND);
   const { status } = await readJson(request, statusBodySchema);

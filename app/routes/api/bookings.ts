@@ -2,7 +2,7 @@ import { bookingPayloadSchema } from "#app/domain/booking-form";
 import { SLOT_TAKEN_MESSAGE } from "#app/domain/availability";
 import { expireHolds, listOwnBookings, toBookingJson } from "#app/models/booking.server";
 import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
-import { requireApiUser } from "#app/web/auth.server";
+import { requireApiUser } from "#app/web/user-context.server";
 import { BookingError, bookSession } from "#app/workflows/book-session.server";
 import type { Route } from "./+types/bookings";
 
@@ -11,8 +11,8 @@ import type { Route } from "./+types/bookings";
  * out are cancelled first, so an unpaid booking whose slot was released is not offered for
  * payment.
  */
-export async function loader({ request }: Route.LoaderArgs) {
-  const user = await requireApiUser(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireApiUser(request, context);
   const now = Date.now();
   expireHolds(now);
   return Response.json(listOwnBookings(user.id).map(toBookingJson));
@@ -24,9 +24,9 @@ export async function loader({ request }: Route.LoaderArgs) {
  * schema drops them). A $0 booking is created CONFIRMED; any other waits for payment with its
  * slot held for HOLD_MINUTES.
  */
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed("GET, POST");
-  const user = await requireApiUser(request);
+  const user = await requireApiUser(request, context);
   const now = Date.now();
   const payload = await readJson(request, bookingPayloadSchema(now));
   if (payload.userId !== undefined && payload.userId !== user.id) {

@@ -2,7 +2,7 @@ import { parseId } from "#app/domain/ids";
 import { parseService } from "#app/domain/services";
 import { deleteService, toServiceJson, updateService } from "#app/models/service.server";
 import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
-import { requireApiAdmin } from "#app/web/auth.server";
+import { requireApiAdmin } from "#app/web/user-context.server";
 import { serviceBody } from "#app/routes/admin/services-form.server";
 import type { Route } from "./+types/services.$id";
 
@@ -17,11 +17,11 @@ export function loader() {
  * {success: true} when deleted, {success: false} with a message when bookings used it and it
  * was deactivated instead.
  */
-export async function action({ request, params }: Route.ActionArgs) {
+export async function action({ request, params, context }: Route.ActionArgs) {
   if (request.method !== "PUT" && request.method !== "DELETE") {
     return methodNotAllowed("PUT, DELETE");
   }
-  await requireApiAdmin(request);
+  await requireApiAdmin(request, context);
   const id = parseId(params.id);
   if (id === null) return jsonError(404, NOT_FOUND);
 

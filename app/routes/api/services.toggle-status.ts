@@ -2,7 +2,7 @@ import { parseId } from "#app/domain/ids";
 import { z } from "#app/domain/zod";
 import { setServiceActive, toServiceJson } from "#app/models/service.server";
 import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
-import { requireApiAdmin } from "#app/web/auth.server";
+import { requireApiAdmin } from "#app/web/user-context.server";
 import type { Route } from "./+types/services.toggle-status";
 
 const toggleBody = z.object({
@@ -14,9 +14,9 @@ export function loader() {
 }
 
 /** PATCH /api/services/{id}/toggle-status with {isActive}: the updated service. */
-export async function action({ request, params }: Route.ActionArgs) {
+export async function action({ request, params, context }: Route.ActionArgs) {
   if (request.method !== "PATCH") return methodNotAllowed("PATCH");
-  await requireApiAdmin(request);
+  await requireApiAdmin(request, context);
   const id = parseId(params.id);
   if (id === null) return jsonError(404, "Service not found");
   const { isActive } = await readJson(request, toggleBody);

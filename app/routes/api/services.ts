@@ -1,9 +1,8 @@
 import { createService, listServices, toServiceJson } from "#app/models/service.server";
 import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
-import { requireApiAdmin } from "#app/web/auth.server";
 import { serviceBody } from "#app/routes/admin/services-form.server";
 import { parseService } from "#app/domain/services";
-import { requireApiUser } from "#app/web/auth.server";
+import { requireApiAdmin, requireApiUser } from "#app/web/user-context.server";
 import type { Route } from "./+types/services";
 
 /**
@@ -11,22 +10,22 @@ import type { Route } from "./+types/services";
  * booking form lists them for visitors too); the full list, inactive ones included, is the
  * admin's Services tab.
  */
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const activeOnly = new URL(request.url).searchParams.get("activeOnly");
   if (activeOnly !== null && activeOnly !== "true" && activeOnly !== "false") {
     return jsonError(400, "activeOnly must be true or false");
   }
   if (activeOnly === "false") {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser(request, context);
     if (!user.isAdmin) return jsonError(403, "Only admins can see inactive services");
   }
   return Response.json(listServices({ activeOnly: activeOnly !== "false" }).map(toServiceJson));
 }
 
 /** POST /api/services with {name, description, price, duration, isActive}: admins only. */
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed("GET, POST");
-  await requireApiAdmin(request);
+  await requireApiAdmin(request, context);
   const body = await readJson(request, serviceBody);
   const parsed = parseService(body);
   if ("errors" in parsed) return jsonError(400, parsed.message, { errors: parsed.errors });

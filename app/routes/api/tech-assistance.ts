@@ -1,13 +1,13 @@
 import { supportRequestSchema } from "#app/domain/support";
 import { listOwnSupportRequests, toSupportRequestJson } from "#app/models/support.server";
 import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
-import { requireApiUser } from "#app/web/auth.server";
+import { requireApiUser } from "#app/web/user-context.server";
 import { createSupportRequest, SupportBookingError } from "#app/workflows/support.server";
 import type { Route } from "./+types/tech-assistance";
 
 /** GET /api/tech-assistance: the caller's own support requests, newest first. */
-export async function loader({ request }: Route.LoaderArgs) {
-  const user = await requireApiUser(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireApiUser(request, context);
   const { requests } = listOwnSupportRequests(user.id);
   return Response.json(requests.map(toSupportRequestJson));
 }
@@ -19,9 +19,9 @@ export async function loader({ request }: Route.LoaderArgs) {
  * bad input, 400 with the field named: the endpoint exists, the body is wrong, and answering
  * both cases alike reveals nothing about other customers' bookings.
  */
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed("GET, POST");
-  const user = await requireApiUser(request);
+  const user = await requireApiUser(request, context);
   const input = await readJson(request, supportRequestSchema);
   try {
     const created = createSupportRequest(user.id, input, Date.now());

@@ -1,10 +1,10 @@
 import { methodNotAllowed } from "#app/web/api.server";
-import { requireApiUser } from "#app/web/auth.server";
+import { requireApiUser } from "#app/web/user-context.server";
 import type { Route } from "./+types/user";
 
 /** GET /api/user: the signed-in user, or 401 when signed out (spec section 7). */
-export async function loader({ request }: Route.LoaderArgs) {
-  return Response.json(await requireApiUser(request));
+export async function loader({ request, context }: Route.LoaderArgs) {
+  return Response.json(await requireApiUser(request, context));
 }
 
 export function action() {

@@ -2,7 +2,7 @@ import { profileApiSchema } from "#app/domain/account";
 import { parseId } from "#app/domain/ids";
 import { toPublicUser, updateProfile } from "#app/models/user.server";
 import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
-import { requireApiUser } from "#app/web/auth.server";
+import { requireApiUser } from "#app/web/user-context.server";
 import type { Route } from "./+types/users.profile";
 
 /**
@@ -20,9 +20,9 @@ export function loader() {
  * PUT /api/users/{id}/profile (spec section 7): replaces the caller's profile fields and
  * answers the updated user, in the shape of GET /api/user.
  */
-export async function action({ request, params }: Route.ActionArgs) {
+export async function action({ request, params, context }: Route.ActionArgs) {
   if (request.method !== "PUT") return methodNotAllowed("PUT");
-  const user = await requireApiUser(request);
+  const user = await requireApiUser(request, context);
   if (parseId(params.id) !== user.id) return jsonError(404, NOT_FOUND);
   const input = await readJson(request, profileApiSchema);
   const updated = updateProfile(user.id, input);

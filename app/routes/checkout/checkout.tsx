@@ -10,14 +10,14 @@ import type { Route } from "./+types/checkout";
  * The payment step after booking (spec section 5's card form). The Pay Now dialog of the
  * dashboard shares its loader and action (services/payments/checkout.server.ts).
  */
-export async function loader({ request, params }: Route.LoaderArgs) {
-  const { booking } = await requireOwnBooking(request, params.bookingId);
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const { booking } = await requireOwnBooking(request, context, params.bookingId);
   return loadCheckout(booking, Date.now());
 }
 
 /** Pays by card (sandbox) or opens Stripe Checkout; the result page verifies the payment. */
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const { booking } = await requireOwnBooking(request, params.bookingId);
+  const { booking } = await requireOwnBooking(request, context, params.bookingId);
   return checkoutAction(request, context, booking, (transactionId) =>
     redirect(`/booking-success?session_id=${encodeURIComponent(transactionId)}`),
   );

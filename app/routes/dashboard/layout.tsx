@@ -1,7 +1,7 @@
 import { Outlet, type ShouldRevalidateFunctionArgs } from "react-router";
 import { PaidDialog } from "#app/components/dashboard/paid-dialog";
+import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { LandingPage } from "#app/components/landing/landing-page";
-import { requireUser } from "#app/web/auth.server";
 import { loadBookingForm } from "#app/routes/home/booking-form.server";
 import {
   dashboardAction,
@@ -9,6 +9,7 @@ import {
   loadDashboard,
 } from "#app/routes/dashboard/dashboard.server";
 import { paidConfirmation } from "#app/routes/dashboard/sessions.server";
+import { currentUser, customerPagesGuard } from "#app/web/user-context.server";
 import type { Route } from "./+types/layout";
 
 // The dashboard section is its own chunk (visitors of / never load it). This page always
@@ -17,12 +18,19 @@ import type { Route } from "./+types/layout";
 if (typeof document !== "undefined") void import("#app/components/landing/dashboard-section");
 
 /**
+ * Signed-in users only, for the dashboard and every dialog over it (pages, `.data` requests
+ * and form posts): a visitor is sent to /auth. Loaders and actions read the user with
+ * `currentUser(context)`.
+ */
+export const middleware: Route.MiddlewareFunction[] = [customerPagesGuard];
+
+/**
  * /dashboard is the landing page opened on its dashboard section. The section is rendered
  * first, so the page opens on it with and without JavaScript (no scroll script needed). Its
  * child routes (a session's details, paying, cancelling, rescheduling) open as dialogs over it.
  */
-export async function loader({ request }: Route.LoaderArgs) {
-  const user = await requireUser(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = currentUser(context);
   const now = Date.now();
   const url = new URL(request.url);
   return {
@@ -59,7 +67,7 @@ export function shouldRevalidate({
 
 /** The dashboard's forms (profile, password, support), told apart by `intent`. */
 export async function action({ request, context }: Route.ActionArgs) {
-  return dashboardAction(request, context, await requireUser(request));
+  return dashboardAction(request, context, currentUser(context));
 }
 
 export const meta: Route.MetaFunction = () => [
@@ -74,12 +82,33 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           keyboard must reach it before the page it covers. */}
       <Outlet />
       {loaderData.paid ? <PaidDialog paid={loaderData.paid} /> : null}
-      <LandingPage
-        user={loaderData.user}
-        bookingForm={loaderData.bookingForm}
-        dashboard={loaderData.dashboard}
-        dashboardFirst
-      />
+      <DashboardPage data={loaderData} />
     </>
+  );
+}
+
+/**
+ * An error in a dialog over the dashboard (a session that is not the customer's, a failure)
+ * shows where the dialog would have been, over the same dashboard and its tabs. When the
+ * dashboard itself could not be read there is only the error.
+ */
+export function ErrorBoundary({ loaderData }: Route.ErrorBoundaryProps) {
+  if (!loaderData) return <GeneralErrorBoundary />;
+  return (
+    <>
+      <GeneralErrorBoundary headingLevel={2} />
+      <DashboardPage data={loaderData} />
+    </>
+  );
+}
+
+function DashboardPage({ data }: { data: Route.ComponentProps["loaderData"] }) {
+  return (
+    <LandingPage
+      user={data.user}
+      bookingForm={data.bookingForm}
+      dashboard={data.dashboard}
+      dashboardFirst
+    />
   );
 }

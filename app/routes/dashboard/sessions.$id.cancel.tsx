@@ -24,8 +24,8 @@ import type { Route } from "./+types/sessions.$id.cancel";
  */
 const BACK = "/dashboard?tab=bookings";
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  const { booking } = await requireOwnBooking(request, params.id);
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const { booking } = await requireOwnBooking(request, context, params.id);
   const now = Date.now();
   const problem = cancelProblem(booking, now);
   return {
@@ -41,7 +41,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const { user, booking } = await requireOwnBooking(request, params.id);
+  const { user, booking } = await requireOwnBooking(request, context, params.id);
   const formData = await readForm(request);
   const shown = formData.get("expectedRefund");
   const expectedRefund =

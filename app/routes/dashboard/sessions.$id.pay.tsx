@@ -14,13 +14,13 @@ const CLOSE_TO = "/dashboard?tab=bookings";
  * over the dashboard. A paid booking goes back to the list, which then confirms the payment
  * and says what happens next (`?paid=<id>`).
  */
-export async function loader({ request, params }: Route.LoaderArgs) {
-  const { booking } = await requireOwnBooking(request, params.id);
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const { booking } = await requireOwnBooking(request, context, params.id);
   return loadCheckout(booking, Date.now());
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const { booking } = await requireOwnBooking(request, params.id);
+  const { booking } = await requireOwnBooking(request, context, params.id);
   return checkoutAction(request, context, booking, () =>
     redirectWithSuccess(`/dashboard?tab=bookings&paid=${booking.id}`, {
       message: "Payment Successful!",

@@ -10,9 +10,9 @@ import type { Route } from "./+types/sessions.$id.print";
  * session's details on a page of their own, outside the dashboard, laid out for paper. The
  * site's navigation and footer are left off the printout (app.css, `data-print-sheet`).
  */
-export async function loader({ request, params }: Route.LoaderArgs) {
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   const now = Date.now();
-  const { booking } = await requireOwnBooking(request, params.id, { expireHoldsAt: now });
+  const { booking } = await requireOwnBooking(request, context, params.id, { expireHoldsAt: now });
   return { details: sessionDetails(booking, now) };
 }
 

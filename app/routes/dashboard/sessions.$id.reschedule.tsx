@@ -31,8 +31,8 @@ import type { Route } from "./+types/sessions.$id.reschedule";
  */
 const BACK = "/dashboard?tab=bookings";
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  const { booking } = await requireOwnBooking(request, params.id);
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const { booking } = await requireOwnBooking(request, context, params.id);
   const now = Date.now();
   const hours = Number(booking.hoursNeeded);
   const earliestDate = earliestBookableDate(now);
@@ -68,7 +68,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const { user, booking } = await requireOwnBooking(request, params.id);
+  const { user, booking } = await requireOwnBooking(request, context, params.id);
   const now = Date.now();
   const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: rescheduleSchema(now) });

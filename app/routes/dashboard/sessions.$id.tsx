@@ -7,9 +7,9 @@ import { requireOwnBooking } from "#app/web/own-booking.server";
 import type { Route } from "./+types/sessions.$id";
 
 /** Session Details (spec section 2): one of the customer's own sessions, over the dashboard. */
-export async function loader({ request, params }: Route.LoaderArgs) {
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   const now = Date.now();
-  const { booking } = await requireOwnBooking(request, params.id, { expireHoldsAt: now });
+  const { booking } = await requireOwnBooking(request, context, params.id, { expireHoldsAt: now });
   return { details: sessionDetails(booking, now) };
 }
 

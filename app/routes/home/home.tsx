@@ -1,6 +1,6 @@
 import { BookedDialog } from "#app/components/booking/booked-dialog";
 import { LandingPage } from "#app/components/landing/landing-page";
-import { getUser } from "#app/web/auth.server";
+import { getUser } from "#app/web/user-context.server";
 import {
   bookedDialog,
   bookingFormAction,
@@ -9,8 +9,8 @@ import {
 import { loadDashboard } from "#app/routes/dashboard/dashboard.server";
 import type { Route } from "./+types/home";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const user = await getUser(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await getUser(request, context);
   const now = Date.now();
   return {
     user,
@@ -23,7 +23,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 /** The booking form's posts: free times, coupon, booking (services/booking-form.server.ts). */
 export async function action({ request, context }: Route.ActionArgs) {
-  return bookingFormAction(request, context, await getUser(request));
+  return bookingFormAction(request, context, await getUser(request, context));
 }
 
 export const meta: Route.MetaFunction = () => [

@@ -3,9 +3,9 @@ import { parseStatus } from "#app/domain/admin-workflow";
 import { z } from "#app/domain/zod";
 import { changeBookingStatus, WorkflowError } from "#app/models/admin-bookings.server";
 import { toBookingJson } from "#app/models/booking.server";
-import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
-import { requireApiAdmin } from "#app/web/auth.server";
+import { jsonError, readJson } from "#app/web/api.server";
 import { PaymentServiceError } from "#app/integrations/payments/provider.server";
+import { currentAdmin } from "#app/web/user-context.server";
 import type { Route } from "./+types/bookings.$id";
 
 const NOT_FOUND = "Booking not found";
@@ -22,19 +22,14 @@ const statusBodySchema = z.object({
     .nullish(),
 });
 
-export function loader() {
-  return methodNotAllowed("PUT");
-}
-
 /**
  * PUT /api/admin/bookings/{id} with { status, note? } (spec section 7): the same rule and
  * model as the tabs' buttons. 400 a bad status, 404 an unknown booking, 409 a change the
  * workflow refuses (with its reason in `message`), 502 when a refund could not be made.
  * Answers the updated booking.
  */
-export async function action({ request, params }: Route.ActionArgs) {
-  if (request.method !== "PUT") return methodNotAllowed("PUT");
-  const user = await requireApiAdmin(request);
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const user = currentAdmin(context);
   const id = parseId(params.id);
   if (id === null) return jsonError(404, NOT_FOUND);
   const body = await readJson(request, statusBodySchema);

@@ -1,9 +1,7 @@
 import { toBookingJson } from "#app/models/booking.server";
 import { listAdminBookings } from "#app/models/admin-bookings.server";
-import { methodNotAllowed } from "#app/web/api.server";
 import { pageResponse } from "#app/models/pagination.server";
 import { readBookingFilters } from "#app/models/booking-filters.server";
-import { requireApiAdmin } from "#app/web/auth.server";
 import { expireHolds } from "#app/models/booking.server";
 import type { Route } from "./+types/bookings";
 
@@ -15,14 +13,9 @@ import type { Route } from "./+types/bookings";
  * it (the body stays the plain array the spec's client reads). No total is counted.
  */
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireApiAdmin(request);
   expireHolds(Date.now());
   const url = new URL(request.url);
   const filters = readBookingFilters(url);
   const page = listAdminBookings(filters);
   return pageResponse(request, { ...page, rows: page.rows.map(toBookingJson) });
-}
-
-export function action() {
-  return methodNotAllowed("GET");
 }

@@ -1,8 +1,7 @@
 import { readPeriod } from "#app/domain/sales-period";
 import { pageResponse, readPage } from "#app/models/pagination.server";
 import { periodError, paymentsPage } from "#app/routes/admin/sales.server";
-import { jsonError, methodNotAllowed } from "#app/web/api.server";
-import { requireApiAdmin } from "#app/web/auth.server";
+import { jsonError } from "#app/web/api.server";
 import type { Route } from "./+types/payments";
 
 /**
@@ -13,7 +12,6 @@ import type { Route } from "./+types/payments";
  * ISO 8601 UTC instant; amounts are whole dollars, refunds negative.
  */
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireApiAdmin(request);
   const url = new URL(request.url);
   const reading = readPeriod(url.searchParams);
   if (!reading.ok) {
@@ -27,8 +25,4 @@ export async function loader({ request }: Route.LoaderArgs) {
     { rows: payments, page, hasNext },
     { headers: { "Cache-Control": "private, no-store" } },
   );
-}
-
-export function action() {
-  return methodNotAllowed("GET");
 }

