@@ -23,7 +23,7 @@ export type CalendarRange = {
 };
 
 /**
- * What the admin calendar shows: the server builds it (routes/admin/calendar.server.ts), the
+ * What the admin calendar shows: the server builds it (models/calendar.server.ts), the
  * calendar components draw it, with and without JavaScript.
  */
 export type CalendarEvent = {
