@@ -46,6 +46,9 @@ function booking(overrides: Partial<Booking> = {}): Booking {
     checkoutSessionId: null,
     checkoutExpiresAt: null,
     reminderSentAt: null,
+    claim: null,
+    claimedAt: null,
+    claimedBy: null,
     createdAt: startsAt - 7 * 24 * 60 * 60_000,
     ...overrides,
   };
