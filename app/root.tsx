@@ -18,7 +18,7 @@ import { SiteFooter } from "#app/components/site-footer";
 import { SiteNav } from "#app/components/site-nav";
 import { Toaster } from "#app/components/toaster";
 import { getUser } from "#app/web/auth.server";
-import { chatUser } from "#app/integrations/chat.server";
+import { chatUser } from "#app/workflows/chat-identity.server";
 import { publicEnv } from "#app/env.server";
 import { securityMiddleware } from "#app/web/security.server";
 import { inlineToastContext } from "#app/web/request-context.server";

@@ -12,8 +12,8 @@ import {
   getActiveRetainer,
   HOLD_EXPIRED_REASON,
 } from "#app/models/booking.server";
-import { recordPayment } from "#app/models/payment.server";
 import { toPublicUser } from "#app/models/user.server";
+import { recordPayment } from "#app/workflows/fulfil-payment.server";
 
 /**
  * The booking model against a real, freshly migrated SQLite file: retainer purchase and

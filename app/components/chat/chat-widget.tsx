@@ -1,5 +1,4 @@
 import { useEffect } from "react";
-import type { ChatUser } from "#app/integrations/chat.server";
 import { syncMessenger } from "#app/components/chat/messenger";
 
 /**
@@ -7,6 +6,9 @@ import { syncMessenger } from "#app/components/chat/messenger";
  * hydration (it never competes with the page's own first load), and follows sign-in and
  * sign-out. Renders nothing: the widget draws its own launcher.
  */
+/** The signed-in user the server vouches for (the hash is Intercom's identity check). */
+export type ChatUser = { id: number; username: string; hash: string | null };
+
 export function ChatWidget({ appId, user }: { appId: string | null; user: ChatUser | null }) {
   const userId = user?.id;
   const username = user?.username;

@@ -9,12 +9,14 @@ import { env } from "#app/env.server";
 import { readForm } from "#app/web/form.server";
 import { logError } from "#app/log.server";
 import { replyWithToast } from "#app/web/toast.server";
-import { paymentProvider } from "#app/integrations/payments/provider.server";
-import { chargeSandboxCard, notPayableMessage } from "#app/integrations/payments/sandbox.server";
+import { notPayableMessage } from "#app/models/payment.server";
 import {
   CheckoutUnavailableError,
+  chargeSandboxCard,
+  openHostedCheckout,
   PAYMENT_SERVICE_UNAVAILABLE_MESSAGE,
-} from "#app/integrations/payments/stripe.server";
+} from "#app/workflows/checkout.server";
+import { paymentProvider } from "#app/workflows/payment-provider.server";
 
 /**
  * Paying for one booking: the checkout page (/checkout/:bookingId) and the dashboard's Pay
@@ -84,10 +86,10 @@ export async function checkoutAction(
 
   if (provider.checkout === "hosted") {
     try {
-      const { url } = await provider.createHostedCheckout(booking, env.APP_URL);
+      const { url } = await openHostedCheckout(booking.id, env.APP_URL);
       return redirect(url);
     } catch (error) {
-      // The provider logs its own failures and says what the customer may be told.
+      // The workflow logs the provider's failures and says what the customer may be told.
       if (!(error instanceof CheckoutUnavailableError)) logError("checkout", error);
       const message =
         error instanceof CheckoutUnavailableError
