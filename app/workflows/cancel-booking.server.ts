@@ -375,12 +375,9 @@ export async function finishAbandonedCancellation(
 ): Promise<"finished" | "released"> {
   const charge = paidFor(booking.id) > 0 ? latestCharge(booking.id) : undefined;
   const paymentTransactionId = charge?.transactionId;
+  // Asks, never refunds: a failure is thrown as it is, for the sweeper to log and retry.
   const made = paymentTransactionId
-    ? await callProvider(
-        `Stripe: could not look up the refunds of booking ${booking.id}`,
-        CANCEL_UNAVAILABLE_MESSAGE,
-        () => settings.provider.findRefund(paymentTransactionId),
-      )
+    ? await settings.provider.findRefund(paymentTransactionId)
     : null;
   return writeTransaction((tx) => {
     const current = getBooking(booking.id, tx);

@@ -4,11 +4,21 @@ import { bookingHistory, bookings, payments, users } from "#db/schema";
 import { db } from "#app/db.server";
 import type { BookingRequest } from "#app/domain/booking-form";
 import { studioInstant } from "#app/domain/studio-time";
-import type { RefundRequest } from "#app/integrations/payments/types";
-import { type BookingSettings, createBooking, getBooking } from "#app/models/booking.server";
+import type {
+  CheckoutSession,
+  HostedCheckoutProvider,
+  RefundRequest,
+} from "#app/integrations/payments/types";
+import {
+  type BookingSettings,
+  createBooking,
+  getBooking,
+  isPayable,
+} from "#app/models/booking.server";
 import { paidFor } from "#app/models/cancellation.server";
 import { toPublicUser } from "#app/models/user.server";
 import { cancelOwnBooking } from "#app/workflows/cancel-booking.server";
+import { openHostedCheckout } from "#app/workflows/checkout.server";
 import { recordPayment } from "#app/workflows/fulfil-payment.server";
 import { changeBookingStatus, type WorkflowSettings } from "#app/workflows/move-session.server";
 
@@ -317,5 +327,135 @@ describe("two refunds of one booking", () => {
     expect(results.filter((result) => result.ok)).toHaveLength(1);
     expect(refundRows(booking.id)).toHaveLength(1);
     expect(paidFor(booking.id)).toBe(0);
+  });
+});
+
+/** A hosted provider (like Stripe) whose opening or closing of a checkout waits on a gate. */
+function gatedCheckouts() {
+  const state = { opened: 0, closed: [] as string[] };
+  let release = () => {};
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let entered = () => {};
+  const inFlight = new Promise<void>((resolve) => {
+    entered = resolve;
+  });
+  const session = (id: string, bookingId: number, status: CheckoutSession["status"]) => ({
+    id,
+    status,
+    url: status === "open" ? `https://pay.test/${id}` : null,
+    paid: false,
+    bookingId,
+    amountTotal: null,
+    currency: "usd",
+    paymentId: null,
+    card: { brand: "unknown", last4: "" },
+  });
+  const provider: HostedCheckoutProvider = {
+    name: "stripe",
+    checkout: "hosted",
+    isCheckoutReference: (reference) => reference.startsWith("cs_"),
+    async createCheckout(request) {
+      entered();
+      await gate;
+      state.opened += 1;
+      return session(`cs_test_${request.bookingId}`, request.bookingId, "open");
+    },
+    async retrieveCheckout(id) {
+      return session(id, Number(id.replace("cs_test_", "")), "open");
+    },
+    async closeCheckout(id) {
+      entered();
+      await gate;
+      state.closed.push(id);
+      return session(id, Number(id.replace("cs_test_", "")), "expired");
+    },
+    async refund(refund) {
+      return { refundId: `refund_${refund.bookingId}`, amount: refund.amount };
+    },
+    async findRefund() {
+      return null;
+    },
+    verifyWebhook() {
+      throw new Error("No webhooks in these tests");
+    },
+  };
+  const settings: WorkflowSettings = {
+    feePercent: 50,
+    bufferMinutes: 0,
+    appUrl: "https://t.test",
+    provider,
+  };
+  return { state, release, inFlight, provider, settings };
+}
+
+describe("checkouts vs cancellations", () => {
+  it("refuses a cancellation while the checkout is being opened, never leaving a cancelled booking payable", async () => {
+    const booking = createBooking(customer, request(), BOOKED_AT, SETTINGS);
+    const hosted = gatedCheckouts();
+
+    const opening = settle(openHostedCheckout(booking.id, "https://t.test", hosted.provider));
+    await untilInFlight(hosted.inFlight, opening);
+    const cancelling = await settle(
+      cancelOwnBooking({ bookingId: booking.id, userId: customer.id }, BOOKED_AT, hosted.settings),
+    );
+    hosted.release();
+    const opened = await opening;
+
+    expect(cancelling).toMatchObject({
+      ok: false,
+      error: {
+        kind: "not-cancellable",
+        message:
+          "A payment for this booking is being set up right now. Please try again in a moment.",
+      },
+    });
+    expect(opened).toMatchObject({
+      ok: true,
+      value: { url: `https://pay.test/cs_test_${booking.id}` },
+    });
+    expect(getBooking(booking.id)).toMatchObject({
+      status: "PENDING_PAYMENT",
+      checkoutSessionId: `cs_test_${booking.id}`,
+      claim: null,
+    });
+
+    // Cancelled afterwards, the open checkout is closed first.
+    await cancelOwnBooking(
+      { bookingId: booking.id, userId: customer.id },
+      BOOKED_AT,
+      hosted.settings,
+    );
+    expect(hosted.state.closed).toEqual([`cs_test_${booking.id}`]);
+    expect(getBooking(booking.id)).toMatchObject({ status: "CANCELLED", claim: null });
+  });
+
+  it("refuses the customer's cancellation and payment while staff close the checkout to move it forward", async () => {
+    const booking = createBooking(customer, request(), BOOKED_AT, SETTINGS);
+    db.update(bookings)
+      .set({ checkoutSessionId: `cs_test_${booking.id}` })
+      .where(eq(bookings.id, booking.id))
+      .run();
+    const hosted = gatedCheckouts();
+
+    const confirming = settle(
+      changeBookingStatus(booking.id, "CONFIRMED", staff, null, BOOKED_AT, hosted.settings),
+    );
+    await untilInFlight(hosted.inFlight, confirming);
+    const cancelling = await settle(
+      cancelOwnBooking({ bookingId: booking.id, userId: customer.id }, BOOKED_AT, hosted.settings),
+    );
+    const meanwhile = getBooking(booking.id);
+    hosted.release();
+    const confirmed = await confirming;
+
+    const closing =
+      "This booking's online payment is being closed right now. Please try again in a moment.";
+    expect(cancelling).toMatchObject({ ok: false, error: { message: closing } });
+    expect(meanwhile && isPayable(meanwhile, BOOKED_AT)).toBe(false);
+    expect(confirmed.ok).toBe(true);
+    expect(getBooking(booking.id)).toMatchObject({ status: "CONFIRMED", claim: null });
+    expect(hosted.state.closed).toEqual([`cs_test_${booking.id}`]);
   });
 });
