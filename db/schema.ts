@@ -9,7 +9,14 @@ import {
   text,
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
+// The vocabulary (statuses, types) is the domain's: the schema builds columns and CHECK
+// constraints from it, and the browser reads it without loading drizzle or the tables.
 import { BOOKING_CLAIMS } from "#app/domain/booking-claim";
+import { BOOKING_STATUSES } from "#app/domain/booking-status";
+import { COUPON_TYPES } from "#app/domain/coupon-type";
+import { CUSTOMER_TYPES } from "#app/domain/customer-type";
+import { OUTBOX_STATUSES } from "#app/domain/outbox";
+import { SUPPORT_STATUSES } from "#app/domain/support-status";
 
 /**
  * Conventions: instants are UTC epoch milliseconds (`*_at`); the spec's studio-local text
@@ -19,24 +26,6 @@ import { BOOKING_CLAIMS } from "#app/domain/booking-claim";
 const now = sql`(unixepoch('subsec') * 1000)`;
 const createdAt = () => integer("created_at").notNull().default(now);
 const flag = (name: string) => integer(name, { mode: "boolean" }).notNull().default(false);
-
-export const BOOKING_STATUSES = [
-  "PENDING_PAYMENT",
-  "PENDING",
-  "CONFIRMED",
-  "RECORDED",
-  "POST_PRODUCTION",
-  "COMPLETED",
-  "CANCELLED",
-] as const;
-export type BookingStatus = (typeof BOOKING_STATUSES)[number];
-
-export const SUPPORT_STATUSES = ["PENDING", "IN_PROGRESS", "RESOLVED", "CANCELLED"] as const;
-export const COUPON_TYPES = ["PERCENTAGE", "FIXED_AMOUNT"] as const;
-export const OUTBOX_STATUSES = ["PENDING", "SENT", "FAILED"] as const;
-/** Who a payment came from, for the sales figures (stakeholder first, then member). */
-export const CUSTOMER_TYPES = ["STAKEHOLDER", "MEMBER", "NON_MEMBER"] as const;
-export type CustomerType = (typeof CUSTOMER_TYPES)[number];
 
 const inList = (column: string, values: readonly string[]) =>
   sql.raw(`${column} IN (${values.map((v) => `'${v}'`).join(", ")})`);

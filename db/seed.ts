@@ -19,8 +19,6 @@ import {
 import { hashPassword } from "#app/models/user.server";
 import { env } from "#app/env.server";
 import {
-  BOOKING_STATUSES,
-  type BookingStatus,
   bookingHistory,
   bookingServices,
   bookings,
@@ -30,6 +28,7 @@ import {
   technicalAssistanceRequests,
   users,
 } from "#db/schema";
+import { BOOKING_STATUSES, type BookingStatus } from "#app/domain/booking-status";
 
 type Tx = Parameters<Parameters<typeof db.transaction>[0]>[0];
 

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useLocation } from "react-router";
-import type { PublicUser } from "#app/models/user.server";
+import type { PublicUser } from "#app/domain/user";
 import { HelpLink } from "#app/components/chat/help-link";
 import { Logo } from "#app/components/logo";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BOOKING_STATUSES, type BookingStatus } from "#db/schema";
+import { BOOKING_STATUSES, type BookingStatus } from "#app/domain/booking-status";
 import {
   BULK_ACTIONS,
   bulkResultMessage,

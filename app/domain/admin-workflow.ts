@@ -1,5 +1,4 @@
-import { BOOKING_STATUSES, type BookingStatus } from "#db/schema";
-import { STATUS_LABELS } from "#app/domain/booking-status";
+import { BOOKING_STATUSES, type BookingStatus, STATUS_LABELS } from "#app/domain/booking-status";
 import type { StatusTone } from "#app/domain/session-list";
 
 /**

@@ -38,6 +38,8 @@ export const GUEST_OPTIONS: readonly number[] = Array.from(
 );
 
 export const ADVANCE_NOTICE_MESSAGE = "Booking must be at least 48 hours in advance";
+export const SLOT_TAKEN_MESSAGE =
+  "The selected time slot conflicts with an existing booking. Please select a different time.";
 
 /** A range the studio is not free: a live booking (buffered) or a blocked range (as is). */
 export type BusyRange = { startsAt: number; endsAt: number; kind: "booking" | "blocked" };

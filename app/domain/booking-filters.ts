@@ -1,5 +1,4 @@
-import type { BookingStatus } from "#db/schema";
-import { STATUS_LABELS } from "#app/domain/booking-status";
+import { type BookingStatus, STATUS_LABELS } from "#app/domain/booking-status";
 
 /**
  * The Bookings and Sessions tabs' filters as they live in the URL (spec section 2), shared by

@@ -1,4 +1,18 @@
-import type { BookingStatus } from "#db/schema";
+/**
+ * The vocabulary of a booking's life, shared by the database (db/schema.ts builds its column
+ * and CHECK constraint from this list), the server and the browser. Order is the studio's
+ * workflow order.
+ */
+export const BOOKING_STATUSES = [
+  "PENDING_PAYMENT",
+  "PENDING",
+  "CONFIRMED",
+  "RECORDED",
+  "POST_PRODUCTION",
+  "COMPLETED",
+  "CANCELLED",
+] as const;
+export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 
 /** Labels of spec section 4 for the upper-case statuses stored in data. */
 export const STATUS_LABELS: Record<BookingStatus, string> = {

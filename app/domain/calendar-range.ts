@@ -1,4 +1,5 @@
 import { format } from "date-fns";
+import type { BookingStatus } from "#app/domain/booking-status";
 
 /**
  * Which studio days the admin calendar shows. The calendar is a URL (`?cal=month|week|day`
@@ -19,6 +20,32 @@ export type CalendarRange = {
   /** Where Previous and Next go: the same view one period earlier or later. */
   previous: string;
   next: string;
+};
+
+/**
+ * What the admin calendar shows: the server builds it (routes/admin/calendar.server.ts), the
+ * calendar components draw it, with and without JavaScript.
+ */
+export type CalendarEvent = {
+  id: number;
+  /** The client's full name (spec section 2). */
+  title: string;
+  /** Studio wall time, "yyyy-MM-dd HH:mm". */
+  start: string;
+  end: string;
+  status: BookingStatus;
+  phone: string;
+};
+
+export type CalendarData = CalendarRange & {
+  /** The studio day the view shows (or the month it falls in), yyyy-MM-dd. */
+  date: string;
+  /** Today in studio time: where 'Today' goes. */
+  today: string;
+  /** Events starting in the visible days, earliest first. */
+  events: CalendarEvent[];
+  /** More events started in the range than a calendar can show (see EVENT_CAP). */
+  truncated: boolean;
 };
 
 /**

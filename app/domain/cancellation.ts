@@ -1,4 +1,4 @@
-import type { BookingStatus } from "#db/schema";
+import type { BookingStatus } from "#app/domain/booking-status";
 
 /**
  * Cancelling, refunds and rescheduling (product-decisions "Cancel, refund, reschedule"). Pure:

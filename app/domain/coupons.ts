@@ -1,4 +1,5 @@
 import { format, parseISO } from "date-fns";
+import { COUPON_TYPES, type CouponType } from "#app/domain/coupon-type";
 import type { CouponTerms } from "#app/domain/pricing";
 
 /**
@@ -40,14 +41,6 @@ export function couponProblem(coupon: CouponRecord | undefined, today: string): 
 }
 
 // ---------------------------------------------------------------- creating coupons (admin)
-
-export const COUPON_TYPES = ["PERCENTAGE", "FIXED_AMOUNT"] as const;
-export type CouponType = (typeof COUPON_TYPES)[number];
-
-export const COUPON_TYPE_LABELS: Record<CouponType, string> = {
-  PERCENTAGE: "Percentage",
-  FIXED_AMOUNT: "Fixed amount",
-};
 
 /** Expiry of a coupon created without one (spec section 5: 31 Dec 2099). */
 export const NO_EXPIRY = "2099-12-31";

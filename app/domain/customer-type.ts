@@ -1,4 +1,6 @@
-import type { CustomerType } from "#db/schema";
+/** Who a payment came from, for the sales figures (stakeholder first, then member). */
+export const CUSTOMER_TYPES = ["STAKEHOLDER", "MEMBER", "NON_MEMBER"] as const;
+export type CustomerType = (typeof CUSTOMER_TYPES)[number];
 
 /**
  * The Sales tab's Type badge (spec section 2): who a payment came from, taken when it was

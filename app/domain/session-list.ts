@@ -1,6 +1,5 @@
-import type { BookingStatus } from "#db/schema";
+import { type BookingStatus, STATUS_LABELS } from "#app/domain/booking-status";
 import { formatStudioInstant } from "#app/domain/booking-display";
-import { STATUS_LABELS } from "#app/domain/booking-status";
 import { addStudioDays, studioDateOf, studioInstant } from "#app/domain/studio-time";
 
 /**

@@ -1,5 +1,5 @@
-import type { SUPPORT_STATUSES } from "#db/schema";
 import { profileFields } from "#app/domain/account";
+import { SUPPORT_STATUS_LABELS, type SupportStatus } from "#app/domain/support-status";
 import { z } from "#app/domain/zod";
 
 /**
@@ -19,15 +19,6 @@ export type IssueType = keyof typeof ISSUE_TYPES;
 
 export const CONTACT_METHODS = { EMAIL: "E-mail", PHONE: "Phone" } as const;
 export type ContactMethod = keyof typeof CONTACT_METHODS;
-
-export type SupportStatus = (typeof SUPPORT_STATUSES)[number];
-
-export const SUPPORT_STATUS_LABELS: Record<SupportStatus, string> = {
-  PENDING: "Pending",
-  IN_PROGRESS: "In Progress",
-  RESOLVED: "Resolved",
-  CANCELLED: "Cancelled",
-};
 
 export const DESCRIPTION_LIMITS = { min: 20, max: 2000 } as const;
 

@@ -1,55 +1,29 @@
 import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
-import type { Booking } from "#db/schema";
+import { studioAddress } from "#app/domain/studio";
 import { studioSession } from "#app/domain/studio-time";
-import {
-  sessionCalendar,
-  sessionCalendarFilename,
-  STUDIO_ADDRESS,
-} from "#app/emails/calendar.server";
+import { sessionCalendar, sessionCalendarFilename } from "#app/emails/calendar.server";
+import type { EmailBooking } from "#app/emails/templates.server";
 
 // The instants are the booking's own, so the expectations hold in any process zone.
-function booking(overrides: Partial<Booking> = {}): Booking {
+function booking(overrides: Partial<EmailBooking> = {}): EmailBooking {
   const { startsAt, endsAt } = studioSession("2026-11-01", "01:30", 3);
   return {
     id: 42,
-    userId: 1,
     firstName: "Ada",
-    lastName: "Lovelace",
-    businessName: null,
-    phoneNumber: "404-555-0100",
-    email: "ada@example.com",
-    stakeholder: "no",
     recordingDate: "2026-11-01",
     recordingTime: "01:30",
     guestCount: "2",
     hoursNeeded: "3",
     startsAt,
     endsAt,
-    hourlyRate: 200,
     totalCost: 600,
-    originalCost: 600,
-    couponId: null,
     couponCode: null,
     discountAmount: 0,
     status: "CONFIRMED",
-    holdExpiresAt: null,
-    cancellationReason: null,
-    cancelledAt: null,
     isRetainer: false,
-    retainerStartDate: null,
-    retainerEndDate: null,
-    retainerHoursUsed: 0,
     retainerTotalHours: 8,
-    retainerBookingId: null,
     retainerHoursDrawn: 0,
-    checkoutSessionId: null,
-    checkoutExpiresAt: null,
-    reminderSentAt: null,
-    claim: null,
-    claimedAt: null,
-    claimedBy: null,
-    createdAt: startsAt - 7 * 24 * 60 * 60_000,
     ...overrides,
   };
 }
@@ -76,7 +50,7 @@ describe("sessionCalendar", () => {
     const parsed = event(text);
     expect(parsed.uid).toBe("booking-42@studio.example");
     expect(parsed.summary).toBe("Recording session at ATL Creator Studio");
-    expect(parsed.location).toBe(STUDIO_ADDRESS);
+    expect(parsed.location).toBe(studioAddress());
     expect(parsed.component.getFirstPropertyValue("url")).toBe(
       "https://studio.example/dashboard/sessions/42",
     );
@@ -94,7 +68,7 @@ describe("sessionCalendar", () => {
   });
 
   it("says whether the time is confirmed, held or released", () => {
-    const status = (value: Booking["status"]) =>
+    const status = (value: EmailBooking["status"]) =>
       event(
         sessionCalendar(booking({ status: value }), "https://studio.example"),
       ).component.getFirstPropertyValue("status");

@@ -1,10 +1,10 @@
 import ical, { ICalCalendarMethod, ICalEventStatus } from "ical-generator";
-import type { Booking } from "#db/schema";
 import { sessionDate, sessionTimeRange } from "#app/domain/booking-display";
 import { formatDollars } from "#app/domain/pricing";
 import { guestsLabel, hoursLabel, statusLabel } from "#app/domain/session-list";
-import { STUDIO } from "#app/components/landing/studio";
-import type { EmailAttachment } from "#app/models/outbox.server";
+import { STUDIO, studioAddress } from "#app/domain/studio";
+import type { EmailAttachment } from "#app/domain/outbox";
+import type { EmailBooking } from "#app/emails/templates.server";
 
 /**
  * A session as an iCalendar file (product-decisions "Download Details"; the confirmation
@@ -12,13 +12,11 @@ import type { EmailAttachment } from "#app/models/outbox.server";
  * studio-local time in its own zone; the UID is stable per booking, so importing the file
  * again (after a reschedule) updates the event instead of adding a second one.
  */
-export const STUDIO_ADDRESS = `${STUDIO.name}, ${STUDIO.street}, ${STUDIO.locality}`;
-
-export function sessionCalendarFilename(booking: Pick<Booking, "id">): string {
+export function sessionCalendarFilename(booking: Pick<EmailBooking, "id">): string {
   return `studio-session-${booking.id}.ics`;
 }
 
-export function sessionCalendar(booking: Booking, appUrl: string, now = Date.now()): string {
+export function sessionCalendar(booking: EmailBooking, appUrl: string, now = Date.now()): string {
   const calendar = ical({
     prodId: { company: STUDIO.name, product: "Bookings", language: "EN" },
     name: STUDIO.name,
@@ -33,7 +31,7 @@ export function sessionCalendar(booking: Booking, appUrl: string, now = Date.now
     // higher: the second it was made in only grows (a move, a cancellation, a re-download).
     sequence: Math.floor(now / 1000),
     summary: `Recording session at ${STUDIO.name}`,
-    location: STUDIO_ADDRESS,
+    location: studioAddress(),
     url: `${appUrl}/dashboard/sessions/${booking.id}`,
     status: eventStatus(booking.status),
     description: [
@@ -51,7 +49,7 @@ export function sessionCalendar(booking: Booking, appUrl: string, now = Date.now
 
 /** The same file as an e-mail attachment (rescheduled, reminder): one click updates it. */
 export function sessionCalendarAttachment(
-  booking: Booking,
+  booking: EmailBooking,
   appUrl: string,
   now = Date.now(),
 ): EmailAttachment {
@@ -62,7 +60,7 @@ export function sessionCalendarAttachment(
   };
 }
 
-function eventStatus(status: Booking["status"]): ICalEventStatus {
+function eventStatus(status: EmailBooking["status"]): ICalEventStatus {
   if (status === "CANCELLED") return ICalEventStatus.CANCELLED;
   // Unpaid or awaiting staff review: the time is held, not yet confirmed.
   if (status === "PENDING_PAYMENT" || status === "PENDING") return ICalEventStatus.TENTATIVE;

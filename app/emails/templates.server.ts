@@ -1,7 +1,7 @@
 import { TZDate, tzName } from "@date-fns/tz";
 import { format } from "date-fns";
-import type { Booking } from "#db/schema";
-import { STUDIO } from "#app/components/landing/studio";
+import type { STATUS_LABELS } from "#app/domain/booking-status";
+import { STUDIO, studioAddress } from "#app/domain/studio";
 import type { RefundQuote } from "#app/domain/cancellation";
 import { formatDollars } from "#app/domain/pricing";
 import { STUDIO_TIME_ZONE, studioInstant, studioSession } from "#app/domain/studio-time";
@@ -13,6 +13,29 @@ import { STUDIO_TIME_ZONE, studioInstant, studioSession } from "#app/domain/stud
  * simple (no tables, inline styles only) so it reads well in any client and in a screen reader.
  */
 export type EmailContent = { subject: string; html: string; text: string };
+
+/**
+ * The fields of a booking that its e-mails and calendar file show; a bookings row has them all.
+ * Stated here rather than taken from the database's row type: rendering depends on the domain
+ * only (data in, subject and bodies out).
+ */
+export type EmailBooking = {
+  id: number;
+  status: keyof typeof STATUS_LABELS;
+  firstName: string;
+  recordingDate: string;
+  recordingTime: string;
+  hoursNeeded: string;
+  guestCount: string;
+  startsAt: number;
+  endsAt: number;
+  totalCost: number;
+  discountAmount: number;
+  couponCode: string | null;
+  isRetainer: boolean;
+  retainerHoursDrawn: number;
+  retainerTotalHours: number;
+};
 
 const HTML_ESCAPES: Record<string, string> = {
   "&": "&amp;",
@@ -41,7 +64,7 @@ export function formatStudioDateTime(epochMs: number): string {
  * ambiguous.
  */
 export function formatSessionTime(
-  booking: Pick<Booking, "recordingDate" | "recordingTime" | "hoursNeeded">,
+  booking: Pick<EmailBooking, "recordingDate" | "recordingTime" | "hoursNeeded">,
 ): string {
   const { startsAt, endsAt } = studioSession(
     booking.recordingDate,
@@ -79,7 +102,7 @@ function cardLabel(brand: string, last4: string): string {
 
 type Detail = { label: string; value: string };
 
-function bookingDetails(booking: Booking): Detail[] {
+function bookingDetails(booking: EmailBooking): Detail[] {
   const hours = Number(booking.hoursNeeded);
   const guests = Number(booking.guestCount);
   const details: Detail[] = [
@@ -90,7 +113,7 @@ function bookingDetails(booking: Booking): Detail[] {
       value: Number.isFinite(hours) ? plural(hours, "hour", "hours") : booking.hoursNeeded,
     },
     { label: "Guests", value: Number.isFinite(guests) ? String(guests) : booking.guestCount },
-    { label: "Where", value: `${STUDIO.name}, ${STUDIO.street}, ${STUDIO.locality}` },
+    { label: "Where", value: studioAddress() },
   ];
   if (booking.isRetainer) {
     details.push({
@@ -227,7 +250,7 @@ export function bookingReceivedEmail({
   payUrl,
   holdExpiresAt,
 }: {
-  booking: Booking;
+  booking: EmailBooking;
   payUrl: string;
   holdExpiresAt: number | null;
 }): EmailContent {
@@ -291,7 +314,7 @@ export function paymentReceivedEmail({
   brand,
   last4,
 }: {
-  booking: Booking;
+  booking: EmailBooking;
   /** Whole dollars charged. */
   amount: number;
   brand: string;
@@ -320,7 +343,7 @@ export function bookingConfirmedEmail({
   booking,
   detailsUrl,
 }: {
-  booking: Booking;
+  booking: EmailBooking;
   detailsUrl: string;
 }): EmailContent {
   return render({
@@ -348,7 +371,7 @@ export function bookingCancelledEmail({
   quote,
   by = "customer",
 }: {
-  booking: Booking;
+  booking: EmailBooking;
   quote: RefundQuote;
   /** The studio cancelling says so and apologises; the refund is then always in full. */
   by?: "customer" | "studio";
@@ -385,8 +408,8 @@ export function bookingRescheduledEmail({
   booking,
   previous,
 }: {
-  booking: Booking;
-  previous: Pick<Booking, "recordingDate" | "recordingTime" | "hoursNeeded">;
+  booking: EmailBooking;
+  previous: Pick<EmailBooking, "recordingDate" | "recordingTime" | "hoursNeeded">;
 }): EmailContent {
   return render({
     subject: `Your session is moved to ${sessionDay(booking)}`,
@@ -411,7 +434,7 @@ export function sessionReminderEmail({
   booking,
   detailsUrl,
 }: {
-  booking: Booking;
+  booking: EmailBooking;
   detailsUrl: string;
 }): EmailContent {
   return render({
@@ -433,12 +456,12 @@ export function sessionReminderEmail({
   });
 }
 
-function bookingDetailsBlock(booking: Booking): Block {
+function bookingDetailsBlock(booking: EmailBooking): Block {
   return { kind: "details", heading: "Your session", items: bookingDetails(booking) };
 }
 
 /** "Tuesday, November 24, 2026": the studio day of the session, for subjects. */
-function sessionDay(booking: Booking): string {
+function sessionDay(booking: EmailBooking): string {
   return format(
     zoned(studioInstant(booking.recordingDate, booking.recordingTime)),
     "EEEE, MMMM d, yyyy",

@@ -6,8 +6,8 @@ import type { BookingRequest } from "#app/domain/booking-form";
 import { studioInstant } from "#app/domain/studio-time";
 import type { BookingFilters } from "#app/domain/booking-filters";
 import { adminBookingsQuery, listAdminBookings } from "#app/models/admin-bookings.server";
-import { type BookingSettings, createBooking } from "#app/models/booking.server";
 import { toPublicUser } from "#app/models/user.server";
+import { type BookingSettings, bookSession } from "#app/workflows/book-session.server";
 
 /**
  * The staff's booking list against a real, freshly migrated SQLite file: filters, paging and
@@ -70,7 +70,7 @@ function request(overrides: Partial<BookingRequest> = {}): BookingRequest {
 }
 
 function unpaidBooking(overrides: Partial<BookingRequest> = {}, user = customer) {
-  return createBooking(user, request(overrides), BOOKED_AT, BOOKING);
+  return bookSession(user, request(overrides), BOOKED_AT, BOOKING);
 }
 
 describe("the admin list", () => {

@@ -1,13 +1,7 @@
 import { and, asc, desc, eq } from "drizzle-orm";
-import {
-  type Booking,
-  type BookingStatus,
-  bookingHistory,
-  bookings,
-  payments,
-  users,
-} from "#db/schema";
+import { type Booking, bookingHistory, bookings, payments, users } from "#db/schema";
 import { db, type Tx } from "#app/db.server";
+import type { BookingStatus } from "#app/domain/booking-status";
 import type { BookingFilters } from "#app/domain/booking-filters";
 import { bookingFilterWhere } from "#app/routes/admin/booking-filters.server";
 import { type Page, pageWindow, toPage } from "#app/models/pagination.server";

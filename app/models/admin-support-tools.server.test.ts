@@ -1,40 +1,27 @@
-import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { blockedTimes, emailOutbox, technicalAssistanceRequests, users } from "#db/schema";
+import { blockedTimes, emailOutbox, users } from "#db/schema";
 import { db } from "#app/db.server";
 import { blockedTimeSchema } from "#app/domain/blocked-times";
 import type { BookingRequest } from "#app/domain/booking-form";
 import { studioInstant } from "#app/domain/studio-time";
-import { SUPPORT_UPDATE_MESSAGES } from "#app/domain/support";
 import {
   createBlockedTime,
   listBlockedTimesPage,
   removeBlockedTime,
 } from "#app/models/blocked-time.server";
-import {
-  type BookingSettings,
-  createBooking,
-  getAvailability,
-  hasConflict,
-} from "#app/models/booking.server";
+import { getAvailability, hasConflict } from "#app/models/booking.server";
 import { getEmail, listEmailsPage, retryEmail } from "#app/models/email.server";
-import {
-  createSupportRequest,
-  listSupportRequestsPage,
-  SupportUpdateError,
-  updateSupportRequest,
-} from "#app/models/support.server";
 import { toPublicUser } from "#app/models/user.server";
+import { type BookingSettings, bookSession } from "#app/workflows/book-session.server";
 
 /**
- * The admin's support, blocked-time and e-mail tools against a real, freshly migrated SQLite
- * file: status moves with their e-mail in one transaction, a block that availability and the
- * conflict check respect at once, and the outbox as staff read and retry it.
+ * The admin's blocked-time and e-mail tools against a real, freshly migrated SQLite file: a
+ * block that availability and the conflict check respect at once, and the outbox as staff
+ * read and retry it. (Working a support request is tested beside workflows/support.)
  */
 const APP_URL = "https://studio.test";
 const SETTINGS: BookingSettings = { holdMinutes: 30, bufferMinutes: 0, appUrl: APP_URL };
 const NOW = studioInstant("2027-01-04", "09:00");
-const HOUR = 60 * 60_000;
 
 let counter = 0;
 let customer: ReturnType<typeof toPublicUser>;
@@ -60,170 +47,8 @@ beforeEach(() => {
   customer = makeUser();
 });
 
-function fileRequest(overrides: { email?: string } = {}) {
-  const created = createSupportRequest(
-    customer.id,
-    {
-      issueType: "EQUIPMENT",
-      description: "The second microphone crackles whenever the guest moves.",
-      preferredContactMethod: "EMAIL",
-      name: "Ada <Lovelace>",
-      email: "ada@example.com",
-    },
-    NOW,
-  );
-  if (overrides.email !== undefined) {
-    db.update(technicalAssistanceRequests)
-      .set({ email: overrides.email })
-      .where(eq(technicalAssistanceRequests.id, created.id))
-      .run();
-  }
-  return created;
-}
-
-const requestRow = (id: number) =>
-  db.select().from(technicalAssistanceRequests).where(eq(technicalAssistanceRequests.id, id)).get();
-
-const outboxOf = (to: string) =>
-  db.select().from(emailOutbox).where(eq(emailOutbox.toAddress, to)).all();
-
-function expectRefused(run: () => unknown, kind: SupportUpdateError["kind"], message?: string) {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(SupportUpdateError);
-    expect((error as SupportUpdateError).kind).toBe(kind);
-    if (message) expect((error as SupportUpdateError).message).toBe(message);
-    return;
-  }
-  expect.fail("the update was not refused");
-}
-
-describe("working a support request", () => {
-  it("moves PENDING -> IN_PROGRESS -> RESOLVED, storing resolvedAt and e-mailing the customer", () => {
-    const request = fileRequest();
-    const email = `resolved${counter}@example.com`;
-    db.update(technicalAssistanceRequests)
-      .set({ email })
-      .where(eq(technicalAssistanceRequests.id, request.id))
-      .run();
-
-    const started = updateSupportRequest(
-      request.id,
-      { status: "IN_PROGRESS", resolution: null },
-      NOW,
-      APP_URL,
-    );
-    expect(started).toMatchObject({ status: "IN_PROGRESS", resolvedAt: null, resolution: null });
-    expect(outboxOf(email)).toEqual([]);
-
-    const resolved = updateSupportRequest(
-      request.id,
-      { status: "RESOLVED", resolution: "Replaced the XLR cable." },
-      NOW + HOUR,
-      APP_URL,
-    );
-    expect(resolved).toMatchObject({
-      status: "RESOLVED",
-      resolution: "Replaced the XLR cable.",
-      resolvedAt: NOW + HOUR,
-    });
-    const [sent, ...more] = outboxOf(email);
-    expect(more).toEqual([]);
-    expect(sent).toMatchObject({
-      kind: "support-resolved",
-      status: "PENDING",
-      subject: `Your support request #${request.id} is resolved`,
-    });
-    expect(sent?.text).toContain("Replaced the XLR cable.");
-    expect(sent?.text).toContain(`${APP_URL}/dashboard?tab=support`);
-    expect(sent?.html).toContain("Hi Ada &lt;Lovelace&gt;,");
-  });
-
-  it("refuses a resolve without details and changes nothing", () => {
-    const request = fileRequest();
-    updateSupportRequest(request.id, { status: "IN_PROGRESS", resolution: null }, NOW, APP_URL);
-    expectRefused(
-      () =>
-        updateSupportRequest(request.id, { status: "RESOLVED", resolution: "  " }, NOW, APP_URL),
-      "resolution-required",
-      SUPPORT_UPDATE_MESSAGES.resolutionRequired,
-    );
-    expect(requestRow(request.id)).toMatchObject({ status: "IN_PROGRESS", resolvedAt: null });
-    expect(
-      outboxOf("ada@example.com").filter((row) => row.subject.includes(`#${request.id} `)),
-    ).toEqual([]);
-  });
-
-  it("of two admins pressing buttons on one request, the second is told what happened", () => {
-    const request = fileRequest();
-    updateSupportRequest(request.id, { status: "IN_PROGRESS", resolution: null }, NOW, APP_URL);
-    expectRefused(
-      () =>
-        updateSupportRequest(request.id, { status: "IN_PROGRESS", resolution: null }, NOW, APP_URL),
-      "not-allowed",
-      `Request #${request.id} is In Progress: it cannot move to In Progress.`,
-    );
-    updateSupportRequest(request.id, { status: "CANCELLED", resolution: null }, NOW, APP_URL);
-    expectRefused(
-      () =>
-        updateSupportRequest(request.id, { status: "RESOLVED", resolution: "Done" }, NOW, APP_URL),
-      "not-allowed",
-      `Request #${request.id} is already Cancelled: it cannot be changed any more.`,
-    );
-    expect(requestRow(request.id)).toMatchObject({ status: "CANCELLED", resolution: null });
-  });
-
-  it("refuses skipping a step and an unknown request", () => {
-    const request = fileRequest();
-    expectRefused(
-      () =>
-        updateSupportRequest(request.id, { status: "RESOLVED", resolution: "Done" }, NOW, APP_URL),
-      "not-allowed",
-    );
-    expectRefused(
-      () => updateSupportRequest(987_654, { status: "CANCELLED", resolution: null }, NOW, APP_URL),
-      "not-found",
-    );
-  });
-
-  it("rolls the status back when its e-mail cannot be written: one transaction", () => {
-    const request = fileRequest({ email: "   " });
-    updateSupportRequest(request.id, { status: "IN_PROGRESS", resolution: null }, NOW, APP_URL);
-    const outboxBefore = db.select().from(emailOutbox).all().length;
-    expect(() =>
-      updateSupportRequest(request.id, { status: "RESOLVED", resolution: "Fixed" }, NOW, APP_URL),
-    ).toThrow(/no recipient/);
-    expect(requestRow(request.id)).toMatchObject({
-      status: "IN_PROGRESS",
-      resolution: null,
-      resolvedAt: null,
-    });
-    expect(db.select().from(emailOutbox).all().length).toBe(outboxBefore);
-  });
-
-  it("lists requests newest first, by status, a page at a time, with the requester", () => {
-    const first = fileRequest();
-    const second = fileRequest();
-    updateSupportRequest(second.id, { status: "IN_PROGRESS", resolution: null }, NOW, APP_URL);
-
-    const all = listSupportRequestsPage({ status: null }, 1);
-    const ids = all.rows.map((row) => row.id);
-    expect(ids.indexOf(second.id)).toBeLessThan(ids.indexOf(first.id));
-    expect(all.rows.find((row) => row.id === first.id)).toMatchObject({
-      username: customer.username,
-      bookingId: null,
-      bookingStartsAt: null,
-    });
-    const inProgress = listSupportRequestsPage({ status: "IN_PROGRESS" }, 1).rows;
-    expect(inProgress.every((row) => row.status === "IN_PROGRESS")).toBe(true);
-    expect(inProgress.some((row) => row.id === second.id)).toBe(true);
-    expect(inProgress.some((row) => row.id === first.id)).toBe(false);
-  });
-});
-
 function booking(date: string, time: string, overrides: Partial<BookingRequest> = {}) {
-  return createBooking(
+  return bookSession(
     customer,
     {
       firstName: "Ada",

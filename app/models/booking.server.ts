@@ -23,7 +23,6 @@ import {
   services,
 } from "#db/schema";
 import { db, writeTransaction } from "#app/db.server";
-import { env } from "#app/env.server";
 import {
   BOOKING_LIMITS,
   type BusyRange,
@@ -31,55 +30,21 @@ import {
   startProblem,
   startTimeOptions,
 } from "#app/domain/availability";
-import type { BookingRequest } from "#app/domain/booking-form";
 import { PAID_STATUSES } from "#app/domain/booking-status";
-import { couponProblem } from "#app/domain/coupons";
-import { isStakeholderAnswer, priceBooking, RETAINER_PACKAGE } from "#app/domain/pricing";
-import { type RetainerBalance, retainerHoursToDraw, retainerWindow } from "#app/domain/retainer";
-import { studioDateOf, studioSession } from "#app/domain/studio-time";
-import { enqueueEmail } from "#app/models/outbox.server";
-import { bookingReceivedEmail } from "#app/emails/templates.server";
-import { couponTerms, findCoupon } from "#app/models/coupon.server";
-import type { PublicUser } from "#app/models/user.server";
+import { type RetainerBalance, retainerHoursToDraw } from "#app/domain/retainer";
+import { studioDateOf } from "#app/domain/studio-time";
 
 /**
- * Bookings: availability, creation and holds. Every read-check-write runs in one IMMEDIATE
- * transaction with no await inside, so the check and the insert see the same database even
- * with several server processes on one file (SQLite lets one writer in at a time).
+ * Bookings: availability, the rows of a booking, holds and retainer draws. Writes take the
+ * caller's transaction: the workflows (workflows/book-session, reschedule, reminders) run each
+ * read-check-write in one IMMEDIATE transaction with no await inside, so the check and the
+ * insert see the same database even with several server processes on one file.
  */
 export type Tx = Parameters<Parameters<typeof db.transaction>[0]>[0];
 type Reader = Pick<typeof db, "select">;
+export type NewBooking = typeof bookings.$inferInsert;
 
 export const HOLD_EXPIRED_REASON = "Payment not received in time";
-
-export type BookingSettings = {
-  holdMinutes: number;
-  bufferMinutes: number;
-  /** Base URL for links in e-mails, e.g. https://studio.example */
-  appUrl: string;
-};
-
-/** The configured rules: what the site uses unless a test passes its own. */
-export function configuredBookingSettings(): BookingSettings {
-  return {
-    holdMinutes: env.HOLD_MINUTES,
-    bufferMinutes: env.BUFFER_MINUTES,
-    appUrl: env.APP_URL,
-  };
-}
-
-export class BookingError extends Error {
-  constructor(
-    readonly kind: "slot" | "coupon" | "service" | "not-found",
-    message: string,
-  ) {
-    super(message);
-    this.name = "BookingError";
-  }
-}
-
-export const SLOT_TAKEN_MESSAGE =
-  "The selected time slot conflicts with an existing booking. Please select a different time.";
 
 /** Every booking's length is one of the form's choices, at most this long. */
 const LONGEST_SESSION_MS = BOOKING_LIMITS.maxHours * 60 * 60_000;
@@ -202,6 +167,29 @@ export function getActiveRetainer(
   };
 }
 
+export type RetainerDraw = { retainerBookingId: number | null; drawn: number };
+
+/**
+ * Draws the hours a session on `date` may take from the customer's active retainer (as many
+ * as it has left, within its window) and returns what it took; nothing when there is no such
+ * retainer. Runs inside the booking's transaction, so the read and the increment see the same
+ * balance.
+ */
+export function drawRetainerHours(
+  tx: Tx,
+  draw: { userId: number; date: string; hours: number },
+  now: number,
+): RetainerDraw {
+  const retainer = getActiveRetainer(draw.userId, now, tx);
+  const drawn = retainerHoursToDraw(retainer, draw.date, draw.hours);
+  if (!retainer || drawn === 0) return { retainerBookingId: null, drawn: 0 };
+  tx.update(bookings)
+    .set({ retainerHoursUsed: sql`${bookings.retainerHoursUsed} + ${drawn}` })
+    .where(eq(bookings.id, retainer.bookingId))
+    .run();
+  return { retainerBookingId: retainer.bookingId, drawn };
+}
+
 const dueHold = db
   .select({ id: bookings.id })
   .from(bookings)
@@ -287,157 +275,48 @@ export function releaseRetainerHours(tx: Tx, booking: Booking) {
   }
 }
 
-/**
- * Creates a booking at the server's price. Throws a BookingError when the slot is taken, the
- * coupon cannot be used or a service is not offered; nothing is written then.
- */
-export function createBooking(
-  user: PublicUser,
-  request: BookingRequest,
-  now: number,
-  settings: BookingSettings = configuredBookingSettings(),
+/** Writes a new booking and the services chosen with it, at the prices they have now. */
+export function insertBooking(
+  tx: Tx,
+  values: NewBooking,
+  chosen: readonly { id: number; price: number }[],
 ): Booking {
-  const hours = request.hoursNeeded;
-  const slot = studioSession(request.recordingDate, request.recordingTime, hours);
-
-  return writeTransaction((tx) => {
-    expireHolds(now, tx);
-
-    const busy = readBusyRanges(busyWindowFor(request.recordingDate, settings.bufferMinutes), now);
-    const problem = startProblem({
-      date: request.recordingDate,
-      time: request.recordingTime,
-      hours,
-      busy,
-      now,
-      bufferMinutes: settings.bufferMinutes,
-    });
-    if (problem === "taken") throw new BookingError("slot", SLOT_TAKEN_MESSAGE);
-    if (problem !== null) throw new BookingError("slot", "This start time cannot be booked.");
-
-    const chosen =
-      request.selectedServices.length === 0
-        ? []
-        : tx
-            .select()
-            .from(services)
-            .where(and(inArray(services.id, request.selectedServices), eq(services.isActive, true)))
-            .all();
-    if (chosen.length !== request.selectedServices.length) {
-      throw new BookingError("service", "One of the selected services is no longer offered.");
-    }
-
-    const coupon = request.couponCode ? findCoupon(request.couponCode, tx) : undefined;
-    if (request.couponCode) {
-      const couponError = couponProblem(coupon, studioDateOf(now));
-      if (couponError || !coupon) throw new BookingError("coupon", couponError ?? "");
-      // The guarded increment is the atomic reservation: under any concurrency the count
-      // stops at maxUses (and a CHECK constraint backs it up).
-      const reserved = tx
-        .update(coupons)
-        .set({ currentUses: sql`${coupons.currentUses} + 1` })
-        .where(
-          and(
-            eq(coupons.id, coupon.id),
-            sql`(${coupons.maxUses} = 0 OR ${coupons.currentUses} < ${coupons.maxUses})`,
-          ),
-        )
-        .run();
-      if (reserved.changes !== 1) {
-        throw new BookingError("coupon", "This coupon has reached its usage limit.");
-      }
-    }
-
-    const retainer = request.isRetainer ? null : getActiveRetainer(user.id, now, tx);
-    const drawn = retainerHoursToDraw(retainer, request.recordingDate, hours);
-    if (retainer && drawn > 0) {
-      tx.update(bookings)
-        .set({ retainerHoursUsed: sql`${bookings.retainerHoursUsed} + ${drawn}` })
-        .where(eq(bookings.id, retainer.bookingId))
-        .run();
-    }
-
-    const price = priceBooking({
-      hours,
-      stakeholder: request.stakeholder,
-      servicePrices: chosen.map((service) => service.price),
-      coupon: coupon ? couponTerms(coupon) : null,
-      buysRetainer: request.isRetainer,
-      retainerHoursDrawn: drawn,
-    });
-    const status = price.totalCost === 0 ? "CONFIRMED" : "PENDING_PAYMENT";
-    const window = request.isRetainer ? retainerWindow(request.recordingDate) : null;
-
-    const booking = tx
-      .insert(bookings)
-      .values({
-        userId: user.id,
-        firstName: request.firstName,
-        lastName: request.lastName,
-        businessName: request.businessName ?? null,
-        phoneNumber: request.phoneNumber,
-        email: request.email,
-        stakeholder: isStakeholderAnswer(request.stakeholder) ? "yes" : "no",
-        recordingDate: request.recordingDate,
-        recordingTime: request.recordingTime,
-        guestCount: String(request.guestCount),
-        hoursNeeded: String(hours),
-        startsAt: slot.startsAt,
-        endsAt: slot.endsAt,
-        hourlyRate: price.hourlyRate,
-        totalCost: price.totalCost,
-        originalCost: price.originalCost,
-        couponId: coupon?.id ?? null,
-        couponCode: coupon?.code ?? null,
-        discountAmount: price.discountAmount,
-        status,
-        holdExpiresAt: status === "PENDING_PAYMENT" ? now + settings.holdMinutes * 60_000 : null,
-        isRetainer: request.isRetainer,
-        retainerStartDate: window?.startDate ?? null,
-        retainerEndDate: window?.endDate ?? null,
-        // The purchase schedules the package's first session, which uses its hours.
-        retainerHoursUsed: request.isRetainer ? hours : 0,
-        retainerTotalHours: RETAINER_PACKAGE.hours,
-        retainerBookingId: drawn > 0 ? (retainer?.bookingId ?? null) : null,
-        retainerHoursDrawn: drawn,
-        createdAt: now,
-      })
-      .returning()
-      .get();
-
-    if (chosen.length > 0) {
-      tx.insert(bookingServices)
-        .values(
-          chosen.map((service) => ({
-            bookingId: booking.id,
-            serviceId: service.id,
-            priceAtBooking: service.price,
-          })),
-        )
-        .run();
-    }
-    tx.insert(bookingHistory)
-      .values({
-        bookingId: booking.id,
-        actorUserId: user.id,
-        fromStatus: null,
-        toStatus: status,
-        note: status === "CONFIRMED" ? "Free booking, confirmed at creation" : "Booked online",
-        createdAt: now,
-      })
+  const booking = tx.insert(bookings).values(values).returning().get();
+  if (chosen.length > 0) {
+    tx.insert(bookingServices)
+      .values(
+        chosen.map((service) => ({
+          bookingId: booking.id,
+          serviceId: service.id,
+          priceAtBooking: service.price,
+        })),
+      )
       .run();
-    enqueueEmail(tx, {
-      kind: "booking-received",
-      to: booking.email,
-      bookingId: booking.id,
-      ...bookingReceivedEmail({
-        booking,
-        payUrl: `${settings.appUrl}/checkout/${booking.id}`,
-        holdExpiresAt: booking.holdExpiresAt,
-      }),
-    });
-    return booking;
-  });
+  }
+  return booking;
+}
+
+/** One line of a booking's history: who moved it from which status to which, and why. */
+export function recordBookingHistory(tx: Tx, entry: typeof bookingHistory.$inferInsert) {
+  tx.insert(bookingHistory).values(entry).run();
+}
+
+/**
+ * Moves a booking to another slot, provided it is still where `booking` says it was (the
+ * start is part of the condition). The reminder belongs to the new time, so it is cleared.
+ * Undefined when the booking changed meanwhile.
+ */
+export function moveBooking(
+  tx: Tx,
+  booking: Pick<Booking, "id" | "startsAt">,
+  slot: { recordingDate: string; recordingTime: string; startsAt: number; endsAt: number },
+): Booking | undefined {
+  return tx
+    .update(bookings)
+    .set({ ...slot, reminderSentAt: null })
+    .where(and(eq(bookings.id, booking.id), eq(bookings.startsAt, booking.startsAt)))
+    .returning()
+    .get();
 }
 
 export function getBooking(id: number, reader: Reader = db): Booking | undefined {
@@ -530,6 +409,50 @@ export function confirmOwnFreeBooking(id: number, userId: number): Booking | nul
   const booking = getOwnBooking(id, userId);
   if (booking?.totalCost !== 0 || booking.status !== "CONFIRMED") return null;
   return booking;
+}
+
+// Runs every minute: prepared once. The (status, starts_at) index bounds it to the window.
+const dueReminders = db
+  .select()
+  .from(bookings)
+  .where(
+    and(
+      eq(bookings.status, "CONFIRMED"),
+      gt(bookings.startsAt, sql.placeholder("now")),
+      lte(bookings.startsAt, sql.placeholder("until")),
+      isNull(bookings.reminderSentAt),
+    ),
+  )
+  .prepare();
+
+/** Confirmed sessions starting after `now` and by `until` that have had no reminder yet. */
+export function listDueReminders(now: number, until: number): Booking[] {
+  return dueReminders.all({ now, until });
+}
+
+/**
+ * Marks a session's reminder as sent, only while it is still confirmed, at the same start and
+ * unreminded (all in the condition), so of two sweeps at once one marks it. True when this
+ * call did.
+ */
+export function markReminderSent(
+  tx: Tx,
+  booking: Pick<Booking, "id" | "startsAt">,
+  now: number,
+): boolean {
+  const marked = tx
+    .update(bookings)
+    .set({ reminderSentAt: now })
+    .where(
+      and(
+        eq(bookings.id, booking.id),
+        eq(bookings.status, "CONFIRMED"),
+        eq(bookings.startsAt, booking.startsAt),
+        isNull(bookings.reminderSentAt),
+      ),
+    )
+    .run();
+  return marked.changes === 1;
 }
 
 /** The booking as the JSON API shows it: the spec's fields with ISO instants. */

@@ -1,6 +1,6 @@
-import { desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import { coupons } from "#db/schema";
-import { db, isUniqueViolation, unlessBusy } from "#app/db.server";
+import { db, isUniqueViolation, type Tx, unlessBusy } from "#app/db.server";
 import {
   COUPON_MESSAGES,
   couponProblem,
@@ -41,6 +41,25 @@ export function checkCoupon(code: string, now: number, reader: Reader = db): Cou
 
 export function couponTerms(coupon: Pick<Coupon, "type" | "value">): CouponTerms {
   return { type: coupon.type, value: coupon.value };
+}
+
+/**
+ * Takes one use of a coupon for a booking. The guarded increment is the atomic reservation:
+ * under any concurrency the count stops at maxUses (and a CHECK constraint backs it up). False
+ * when the coupon has no use left.
+ */
+export function reserveCouponUse(tx: Tx, couponId: number): boolean {
+  const reserved = tx
+    .update(coupons)
+    .set({ currentUses: sql`${coupons.currentUses} + 1` })
+    .where(
+      and(
+        eq(coupons.id, couponId),
+        sql`(${coupons.maxUses} = 0 OR ${coupons.currentUses} < ${coupons.maxUses})`,
+      ),
+    )
+    .run();
+  return reserved.changes === 1;
 }
 
 /** The coupon as the spec's validation response shows it: {code, value, type}. */

@@ -1,19 +1,13 @@
 import { emailOutbox } from "#db/schema";
 // Type only: importing db.server for real would open the database.
 import type { DB } from "#app/db.server";
+import type { EmailAttachment } from "#app/domain/outbox";
 
 /**
  * The e-mail outbox's writes: an e-mail is a row written in the same transaction as the change
  * that causes it, so a booking never exists without its e-mail and a rolled-back booking never
  * sends one. Delivery is the deliver-email workflow's.
  */
-
-export type EmailAttachment = {
-  filename: string;
-  contentType: string;
-  /** Base64. */
-  content: string;
-};
 
 export type OutgoingEmail = {
   kind: string;

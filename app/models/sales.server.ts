@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gte, lt, lte, or, type SQL, sql } from "drizzle-orm";
-import { bookings, type CustomerType, payments, salesRollup } from "#db/schema";
+import { bookings, payments, salesRollup } from "#db/schema";
+import type { CustomerType } from "#app/domain/customer-type";
 import { db } from "#app/db.server";
 import { clientName, customerTypeOf } from "#app/domain/customer-type";
 import { BLOCK_LEVELS, BLOCK_MS, blockRuns } from "#app/domain/rollup-blocks";

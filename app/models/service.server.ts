@@ -1,10 +1,11 @@
-import { asc, desc, eq } from "drizzle-orm";
+import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { bookingServices, services } from "#db/schema";
 import { db, unlessBusy, writeTransaction } from "#app/db.server";
 import type { ServiceInput } from "#app/domain/services";
 import { type Page, pageWindow, toPage } from "#app/models/pagination.server";
 
 export type Service = typeof services.$inferSelect;
+type Reader = Pick<typeof db, "select">;
 
 // The booking form asks for these on every load: prepared once, not rebuilt per request.
 const allServices = db
@@ -22,6 +23,16 @@ const activeServices = db
 /** Add-on services, active ones only for the booking form (spec section 7). */
 export function listServices({ activeOnly }: { activeOnly: boolean }): Service[] {
   return activeOnly ? activeServices.all() : allServices.all();
+}
+
+/** The services of `ids` that are still offered (fewer rows than ids: one is not). */
+export function getActiveServices(ids: readonly number[], reader: Reader = db): Service[] {
+  if (ids.length === 0) return [];
+  return reader
+    .select()
+    .from(services)
+    .where(and(inArray(services.id, [...ids]), eq(services.isActive, true)))
+    .all();
 }
 
 export function toServiceJson(service: Service) {

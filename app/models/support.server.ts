@@ -1,24 +1,15 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { bookings, technicalAssistanceRequests, users } from "#db/schema";
-import { db, writeTransaction } from "#app/db.server";
-import {
-  ISSUE_TYPES,
-  type IssueType,
-  type SupportRequestInput,
-  type SupportStatus,
-  type SupportUpdate,
-  supportTransitionMessage,
-  supportTransitionProblem,
-  SUPPORT_UPDATE_MESSAGES,
-} from "#app/domain/support";
+import { db, type Tx } from "#app/db.server";
+import type { SupportRequestInput, SupportUpdate } from "#app/domain/support";
+import type { SupportStatus } from "#app/domain/support-status";
 import { type Page, pageWindow, toPage } from "#app/models/pagination.server";
-import { enqueueEmail } from "#app/models/outbox.server";
-import { supportResolvedEmail } from "#app/emails/templates.server";
 
 /**
  * Technical-support requests of customers (spec section 3, product-decisions "Support and
- * chat"). A customer only ever reads and references their own rows: every query here is
- * scoped by the caller's user id.
+ * chat"). A customer only ever reads and references their own rows: every customer query here
+ * is scoped by the caller's user id. Filing and working a request (with its e-mail) is the
+ * support workflow's (workflows/support.server.ts).
  */
 
 /** A customer's list; more than this is old history, not something to scroll through. */
@@ -26,12 +17,8 @@ export const OWN_REQUESTS_LIMIT = 50;
 /** Bookings offered in the form's "about a booking" select, newest sessions first. */
 export const BOOKING_CHOICES_LIMIT = 50;
 
-export class SupportBookingError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "SupportBookingError";
-  }
-}
+export type SupportRequest = typeof technicalAssistanceRequests.$inferSelect;
+type Reader = Pick<typeof db, "select">;
 
 const ownRequests = db
   .select({
@@ -84,38 +71,38 @@ export function listBookingChoices(userId: number) {
     .all();
 }
 
-/**
- * Files a request for `userId`. A booking it names must be that customer's own, checked in the
- * same transaction as the insert; another customer's booking is refused exactly like one that
- * does not exist, so ids cannot be probed.
- */
-export function createSupportRequest(userId: number, input: SupportRequestInput, now: number) {
-  return writeTransaction((tx) => {
-    if (input.bookingId !== undefined) {
-      const own = tx
-        .select({ id: bookings.id })
-        .from(bookings)
-        .where(and(eq(bookings.id, input.bookingId), eq(bookings.userId, userId)))
-        .get();
-      if (!own) throw new SupportBookingError("Please choose one of your own bookings");
-    }
-    const created = tx
-      .insert(technicalAssistanceRequests)
-      .values({
-        userId,
-        bookingId: input.bookingId ?? null,
-        name: input.name,
-        email: input.email,
-        phoneNumber: input.phoneNumber ?? null,
-        issueType: input.issueType,
-        description: input.description,
-        preferredContactMethod: input.preferredContactMethod,
-        createdAt: now,
-      })
-      .returning()
-      .get();
-    return created;
-  });
+/** Whether `bookingId` is one of `userId`'s bookings. */
+export function isOwnBooking(bookingId: number, userId: number, reader: Reader = db): boolean {
+  const own = reader
+    .select({ id: bookings.id })
+    .from(bookings)
+    .where(and(eq(bookings.id, bookingId), eq(bookings.userId, userId)))
+    .get();
+  return own !== undefined;
+}
+
+/** Writes a customer's new request (status PENDING). */
+export function insertSupportRequest(
+  tx: Tx,
+  userId: number,
+  input: SupportRequestInput,
+  now: number,
+): SupportRequest {
+  return tx
+    .insert(technicalAssistanceRequests)
+    .values({
+      userId,
+      bookingId: input.bookingId ?? null,
+      name: input.name,
+      email: input.email,
+      phoneNumber: input.phoneNumber ?? null,
+      issueType: input.issueType,
+      description: input.description,
+      preferredContactMethod: input.preferredContactMethod,
+      createdAt: now,
+    })
+    .returning()
+    .get();
 }
 
 type RequestRow = Omit<OwnSupportRequest, "bookingStartsAt">;
@@ -140,16 +127,6 @@ export function toSupportRequestJson(request: RequestRow) {
 }
 
 // --- staff: the Support tab and /api/admin/tech-assistance ----------------------------------
-
-export class SupportUpdateError extends Error {
-  constructor(
-    readonly kind: "not-found" | "not-allowed" | "resolution-required",
-    message: string,
-  ) {
-    super(message);
-    this.name = "SupportUpdateError";
-  }
-}
 
 const adminColumns = {
   id: technicalAssistanceRequests.id,
@@ -207,72 +184,38 @@ export function listSupportRequestsPage(
   return toPage(rows, page);
 }
 
+export function getSupportRequest(id: number, reader: Reader = db): SupportRequest | undefined {
+  return reader
+    .select()
+    .from(technicalAssistanceRequests)
+    .where(eq(technicalAssistanceRequests.id, id))
+    .get();
+}
+
 /**
- * Staff move a request (spec section 4): the check and the write in one IMMEDIATE
- * transaction, so of two admins pressing buttons on the same request at once, the second
- * sees the first's result and is refused with a message naming it. Resolving stores the
- * resolution and resolvedAt and writes the customer's e-mail in the same transaction.
+ * Moves a request to `update.status`, provided it is still in the status it was read with
+ * (part of the condition: belt and braces under the caller's lock). Resolving stores the
+ * resolution and resolvedAt. Undefined when the request changed meanwhile.
  */
-export function updateSupportRequest(
-  id: number,
+export function setSupportRequestStatus(
+  tx: Tx,
+  current: Pick<SupportRequest, "id" | "status">,
   update: SupportUpdate,
   now: number,
-  appUrl: string,
-) {
-  return writeTransaction((tx) => {
-    const current = tx
-      .select()
-      .from(technicalAssistanceRequests)
-      .where(eq(technicalAssistanceRequests.id, id))
-      .get();
-    if (!current) throw new SupportUpdateError("not-found", `Request #${id} was not found.`);
-    const problem = supportTransitionProblem(current.status, update.status, update.resolution);
-    if (problem === "not-allowed") {
-      throw new SupportUpdateError(
-        "not-allowed",
-        supportTransitionMessage(id, current.status, update.status),
-      );
-    }
-    if (problem === "resolution-required") {
-      throw new SupportUpdateError(
-        "resolution-required",
-        SUPPORT_UPDATE_MESSAGES.resolutionRequired,
-      );
-    }
-    const resolving = update.status === "RESOLVED";
-    const updated = tx
-      .update(technicalAssistanceRequests)
-      .set({
-        status: update.status,
-        ...(resolving ? { resolution: update.resolution, resolvedAt: now } : {}),
-      })
-      // The status read above is part of the condition: belt and braces under the lock.
-      .where(
-        and(
-          eq(technicalAssistanceRequests.id, id),
-          eq(technicalAssistanceRequests.status, current.status),
-        ),
-      )
-      .returning()
-      .get();
-    if (!updated) throw new Error(`Request ${id} changed inside its own transaction`);
-    if (resolving && updated.resolution) {
-      enqueueEmail(tx, {
-        kind: "support-resolved",
-        to: updated.email,
-        ...supportResolvedEmail({
-          request: {
-            id: updated.id,
-            name: updated.name,
-            issueLabel: ISSUE_TYPES[updated.issueType as IssueType] ?? updated.issueType,
-            description: updated.description,
-            resolution: updated.resolution,
-          },
-          dashboardUrl: `${appUrl}/dashboard?tab=support`,
-        }),
-        bookingId: updated.bookingId,
-      });
-    }
-    return updated;
-  });
+): SupportRequest | undefined {
+  const resolving = update.status === "RESOLVED";
+  return tx
+    .update(technicalAssistanceRequests)
+    .set({
+      status: update.status,
+      ...(resolving ? { resolution: update.resolution, resolvedAt: now } : {}),
+    })
+    .where(
+      and(
+        eq(technicalAssistanceRequests.id, current.id),
+        eq(technicalAssistanceRequests.status, current.status),
+      ),
+    )
+    .returning()
+    .get();
 }

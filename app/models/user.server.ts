@@ -1,9 +1,9 @@
 import { hash, verify } from "@node-rs/argon2";
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { type User, users } from "#db/schema";
-import { db, isUniqueViolation, unlessBusy, writeTransaction } from "#app/db.server";
+import { db, isUniqueViolation, type Tx, unlessBusy } from "#app/db.server";
 import type { ProfileInput, RegisterInput } from "#app/domain/account";
-import { restartUserSessions } from "#app/web/session.server";
+import type { PublicUser } from "#app/domain/user";
 
 /** OWASP's argon2id baseline: 19 MiB, 2 iterations, 1 lane. */
 const ARGON2 = { memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
@@ -12,8 +12,13 @@ export function hashPassword(password: string) {
   return hash(password, ARGON2);
 }
 
+/** Whether `password` is the one `passwordHash` was made from (false on a malformed hash). */
+export function passwordMatches(passwordHash: string, password: string): Promise<boolean> {
+  return verify(passwordHash, password).catch(() => false);
+}
+
 /** What the browser and the JSON API may see of a user: never the password hash. */
-export function toPublicUser(user: User) {
+export function toPublicUser(user: User): PublicUser {
   return {
     id: user.id,
     username: user.username,
@@ -27,7 +32,8 @@ export function toPublicUser(user: User) {
     isStakeholder: user.isStakeholder,
   };
 }
-export type PublicUser = ReturnType<typeof toPublicUser>;
+// The type is the domain's (components take it too); server code may keep importing it here.
+export type { PublicUser };
 
 // Every signed-in request runs this: prepared once instead of rebuilt and re-prepared each time.
 const userById = db
@@ -51,7 +57,7 @@ let dummyHash: Promise<string> | undefined;
 export async function verifyLogin(username: string, password: string): Promise<User | null> {
   const user = getUserByUsername(username);
   dummyHash ??= hashPassword("not-a-real-password");
-  const ok = await verify(user?.passwordHash ?? (await dummyHash), password).catch(() => false);
+  const ok = await passwordMatches(user?.passwordHash ?? (await dummyHash), password);
   return user && ok ? user : null;
 }
 
@@ -107,35 +113,20 @@ export function updateProfile(userId: number, input: ProfileInput): User | undef
   );
 }
 
-export type PasswordChange =
-  | { status: "changed"; sessionId: string }
-  | { status: "wrong-password" };
-
 /**
- * Stores a new password once the current one is proven, ends every session of the user and
- * starts a fresh one for the caller (quality.md: changing the password ends other sessions).
+ * Stores a new password hash, provided the stored one is still `expectedHash` (the one the
+ * caller proved the current password against). False when another change landed meanwhile.
  */
-export async function changePassword(
+export function replacePasswordHash(
+  tx: Tx,
   userId: number,
-  currentPassword: string,
-  newPassword: string,
-): Promise<PasswordChange> {
-  const user = getUserById(userId);
-  if (!user) return { status: "wrong-password" };
-  const ok = await verify(user.passwordHash, currentPassword).catch(() => false);
-  if (!ok) return { status: "wrong-password" };
-  // Hash before the write: an await inside a transaction would hold the write lock.
-  const passwordHash = await hashPassword(newPassword);
-  return writeTransaction((tx): PasswordChange => {
-    const stored = tx
-      .select({ passwordHash: users.passwordHash })
-      .from(users)
-      .where(eq(users.id, userId))
-      .get();
-    // Another change landed while this one was hashing: the password proven above is no
-    // longer the current one, so this change must not overwrite that one.
-    if (stored?.passwordHash !== user.passwordHash) return { status: "wrong-password" };
-    tx.update(users).set({ passwordHash }).where(eq(users.id, userId)).run();
-    return { status: "changed", sessionId: restartUserSessions(tx, userId) };
-  });
+  expectedHash: string,
+  passwordHash: string,
+): boolean {
+  const changed = tx
+    .update(users)
+    .set({ passwordHash })
+    .where(and(eq(users.id, userId), eq(users.passwordHash, expectedHash)))
+    .run();
+  return changed.changes === 1;
 }

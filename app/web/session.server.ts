@@ -1,9 +1,9 @@
-import { randomBytes } from "node:crypto";
 import { and, eq, gt, lt, sql } from "drizzle-orm";
 import { createCookie } from "react-router";
 import { sessions } from "#db/schema";
-import { db, type Tx, unlessBusy, writeTransaction } from "#app/db.server";
+import { db, unlessBusy, writeTransaction } from "#app/db.server";
 import { env } from "#app/env.server";
+import { newSessionId } from "#app/models/session.server";
 
 const MAX_AGE_MS = env.SESSION_MAX_AGE_DAYS * 24 * 60 * 60 * 1000;
 
@@ -37,21 +37,6 @@ export async function getSessionUserId(request: Request): Promise<number | null>
   if (!id) return null;
   const row = liveSession.get({ id, now: Date.now() });
   return row?.userId ?? null;
-}
-
-const newSessionId = () => randomBytes(32).toString("base64url");
-
-/**
- * Ends every session of the user and starts one fresh one, inside the caller's transaction (a
- * password change): a stolen cookie dies with the old password, the changer stays signed in.
- */
-export function restartUserSessions(tx: Tx, userId: number): string {
-  const id = newSessionId();
-  tx.delete(sessions).where(eq(sessions.userId, userId)).run();
-  tx.insert(sessions)
-    .values({ id, userId, expiresAt: Date.now() + MAX_AGE_MS })
-    .run();
-  return id;
 }
 
 /** The Set-Cookie header that hands the browser a session started elsewhere. */

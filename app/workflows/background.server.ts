@@ -1,6 +1,6 @@
 import { type DB, isDatabaseBusyResponse } from "#app/db.server";
 import { expireHolds } from "#app/models/booking.server";
-import { queueSessionReminders } from "#app/models/reminders.server";
+import { queueSessionReminders } from "#app/workflows/reminders.server";
 import { env } from "#app/env.server";
 import { startEmailDelivery } from "#app/workflows/deliver-email.server";
 import { settleStaleClaims } from "#app/workflows/settle-claims.server";

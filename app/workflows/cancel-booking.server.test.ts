@@ -5,12 +5,8 @@ import { db } from "#app/db.server";
 import type { BookingRequest } from "#app/domain/booking-form";
 import { studioInstant } from "#app/domain/studio-time";
 import { PaymentProviderError, type RefundRequest } from "#app/integrations/payments/types";
-import {
-  type BookingSettings,
-  createBooking,
-  getActiveRetainer,
-  getBooking,
-} from "#app/models/booking.server";
+import { getActiveRetainer, getBooking } from "#app/models/booking.server";
+import { type BookingSettings, bookSession } from "#app/workflows/book-session.server";
 import { paidFor } from "#app/models/cancellation.server";
 import { toPublicUser } from "#app/models/user.server";
 import { type CancellationSettings, cancelOwnBooking } from "#app/workflows/cancel-booking.server";
@@ -78,7 +74,7 @@ function request(overrides: Partial<BookingRequest> = {}): BookingRequest {
 }
 
 function paidBooking(overrides: Partial<BookingRequest> = {}) {
-  const booking = createBooking(customer, request(overrides), BOOKED_AT, SETTINGS);
+  const booking = bookSession(customer, request(overrides), BOOKED_AT, SETTINGS);
   const paid = recordPayment(
     {
       bookingId: booking.id,
@@ -140,7 +136,7 @@ describe("cancelling", () => {
       .values({ code, type: "PERCENTAGE", value: 10, maxUses: 1 })
       .returning()
       .get();
-    const booking = createBooking(customer, request({ couponCode: code }), BOOKED_AT, SETTINGS);
+    const booking = bookSession(customer, request({ couponCode: code }), BOOKED_AT, SETTINGS);
     expect(db.select().from(coupons).where(eq(coupons.id, coupon.id)).get()?.currentUses).toBe(1);
     const { refunds, settings } = fakeProvider();
 
@@ -213,7 +209,7 @@ describe("cancelling", () => {
 
   it("gives back the retainer hours a cancelled session drew", async () => {
     const purchase = paidBooking({ isRetainer: true, hoursNeeded: 2 });
-    const drawing = createBooking(
+    const drawing = bookSession(
       customer,
       request({ recordingDate: day(1), hoursNeeded: 3 }),
       BOOKED_AT,
@@ -306,7 +302,7 @@ describe("cancelling", () => {
 
   it("refuses a retainer package while other sessions use its hours", async () => {
     const purchase = paidBooking({ isRetainer: true, hoursNeeded: 2 });
-    const drawing = createBooking(
+    const drawing = bookSession(
       customer,
       request({ recordingDate: day(1), hoursNeeded: 2 }),
       BOOKED_AT,

@@ -9,12 +9,8 @@ import type {
   HostedCheckoutProvider,
   RefundRequest,
 } from "#app/integrations/payments/types";
-import {
-  type BookingSettings,
-  createBooking,
-  getBooking,
-  isPayable,
-} from "#app/models/booking.server";
+import { getBooking, isPayable } from "#app/models/booking.server";
+import { type BookingSettings, bookSession } from "#app/workflows/book-session.server";
 import { paidFor } from "#app/models/cancellation.server";
 import { toPublicUser } from "#app/models/user.server";
 import { cancelOwnBooking } from "#app/workflows/cancel-booking.server";
@@ -83,7 +79,7 @@ function request(overrides: Partial<BookingRequest> = {}): BookingRequest {
 }
 
 function paidBooking(overrides: Partial<BookingRequest> = {}) {
-  const booking = createBooking(customer, request(overrides), BOOKED_AT, SETTINGS);
+  const booking = bookSession(customer, request(overrides), BOOKED_AT, SETTINGS);
   const paid = recordPayment(
     {
       bookingId: booking.id,
@@ -189,7 +185,7 @@ describe("a retainer's refund vs a booking drawing its hours", () => {
     );
     await untilInFlight(gated.inFlight, cancelling);
     // The customer books 6 hours meanwhile, which the retainer would pay for.
-    const drawing = createBooking(
+    const drawing = bookSession(
       customer,
       request({ recordingDate: day(1), hoursNeeded: 6 }),
       BOOKED_AT,
@@ -221,7 +217,7 @@ describe("a retainer's refund vs a booking drawing its hours", () => {
 
   it("refuses the refund, without asking the provider, once a booking draws the hours", async () => {
     const retainer = paidBooking({ isRetainer: true, hoursNeeded: 2 });
-    const drawing = createBooking(
+    const drawing = bookSession(
       customer,
       request({ recordingDate: day(1), hoursNeeded: 6 }),
       BOOKED_AT,
@@ -392,7 +388,7 @@ function gatedCheckouts() {
 
 describe("checkouts vs cancellations", () => {
   it("refuses a cancellation while the checkout is being opened, never leaving a cancelled booking payable", async () => {
-    const booking = createBooking(customer, request(), BOOKED_AT, SETTINGS);
+    const booking = bookSession(customer, request(), BOOKED_AT, SETTINGS);
     const hosted = gatedCheckouts();
 
     const opening = settle(openHostedCheckout(booking.id, "https://t.test", hosted.provider));
@@ -432,7 +428,7 @@ describe("checkouts vs cancellations", () => {
   });
 
   it("refuses the customer's cancellation and payment while staff close the checkout to move it forward", async () => {
-    const booking = createBooking(customer, request(), BOOKED_AT, SETTINGS);
+    const booking = bookSession(customer, request(), BOOKED_AT, SETTINGS);
     db.update(bookings)
       .set({ checkoutSessionId: `cs_test_${booking.id}` })
       .where(eq(bookings.id, booking.id))

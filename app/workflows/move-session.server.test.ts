@@ -13,7 +13,8 @@ import { db } from "#app/db.server";
 import type { BookingRequest } from "#app/domain/booking-form";
 import { studioInstant } from "#app/domain/studio-time";
 import { PaymentProviderError, type RefundRequest } from "#app/integrations/payments/types";
-import { type BookingSettings, createBooking, getBooking } from "#app/models/booking.server";
+import { getBooking } from "#app/models/booking.server";
+import { type BookingSettings, bookSession } from "#app/workflows/book-session.server";
 import { toPublicUser } from "#app/models/user.server";
 import { recordPayment } from "#app/workflows/fulfil-payment.server";
 import {
@@ -88,7 +89,7 @@ function request(overrides: Partial<BookingRequest> = {}): BookingRequest {
 }
 
 function unpaidBooking(overrides: Partial<BookingRequest> = {}, user = customer) {
-  return createBooking(user, request(overrides), BOOKED_AT, BOOKING);
+  return bookSession(user, request(overrides), BOOKED_AT, BOOKING);
 }
 
 function paidBooking(overrides: Partial<BookingRequest> = {}) {

@@ -1,7 +1,8 @@
-import type { Booking, BookingStatus } from "#db/schema";
+import type { Booking } from "#db/schema";
 import { isDatabaseBusyResponse, type Tx, writeTransaction } from "#app/db.server";
 import { transitionProblem } from "#app/domain/admin-workflow";
 import { conflictsWith } from "#app/domain/availability";
+import type { BookingStatus } from "#app/domain/booking-status";
 import { claimProblem } from "#app/domain/booking-claim";
 import { sessionCalendarAttachment } from "#app/emails/calendar.server";
 import { bookingConfirmedEmail } from "#app/emails/templates.server";

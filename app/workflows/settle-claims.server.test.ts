@@ -11,7 +11,8 @@ import {
   type RefundRequest,
 } from "#app/integrations/payments/types";
 import { claimBooking } from "#app/models/booking-claim.server";
-import { type BookingSettings, createBooking, getBooking } from "#app/models/booking.server";
+import { getBooking } from "#app/models/booking.server";
+import { type BookingSettings, bookSession } from "#app/workflows/book-session.server";
 import { paidFor } from "#app/models/cancellation.server";
 import { toPublicUser } from "#app/models/user.server";
 import { type CancellationSettings, cancelOwnBooking } from "#app/workflows/cancel-booking.server";
@@ -81,7 +82,7 @@ function request(overrides: Partial<BookingRequest> = {}): BookingRequest {
 }
 
 function paidBooking(): Booking {
-  const booking = createBooking(customer, request(), BOOKED_AT, SETTINGS);
+  const booking = bookSession(customer, request(), BOOKED_AT, SETTINGS);
   const paid = recordPayment(
     {
       bookingId: booking.id,
@@ -240,7 +241,7 @@ describe("the claim sweeper", () => {
   });
 
   it("releases an unpaid booking's cancellation without asking the provider", async () => {
-    const booking = createBooking(customer, request(), BOOKED_AT, SETTINGS);
+    const booking = bookSession(customer, request(), BOOKED_AT, SETTINGS);
     const fake = fakeProvider();
     claimLeftBehind(booking, "CANCEL_BY_CUSTOMER", customer.id);
 
@@ -286,7 +287,7 @@ describe("the claim sweeper", () => {
   });
 
   it("releases a checkout left half-opened and drops its plan, so the next attempt starts afresh", async () => {
-    const booking = createBooking(customer, request(), BOOKED_AT, SETTINGS);
+    const booking = bookSession(customer, request(), BOOKED_AT, SETTINGS);
     const until = BOOKED_AT + 31 * MINUTE;
     db.update(bookings)
       .set({ checkoutExpiresAt: until, holdExpiresAt: until })

@@ -1,5 +1,5 @@
 import Database from "better-sqlite3";
-import type { BookingStatus } from "#db/schema";
+import type { BookingStatus } from "#app/domain/booking-status";
 import { addStudioDays, studioDateOf, studioSession } from "#app/domain/studio-time";
 
 /**

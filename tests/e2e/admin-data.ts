@@ -1,5 +1,5 @@
 import type { TestInfo } from "@playwright/test";
-import type { BookingStatus } from "#db/schema";
+import type { BookingStatus } from "#app/domain/booking-status";
 import { studioSession } from "#app/domain/studio-time";
 import { addDays, db, jsOn, studioToday, type TestUser } from "#tests/e2e/fixtures";
 

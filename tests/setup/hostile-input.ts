@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { BOOKING_STATUSES } from "#db/schema";
+import { BOOKING_STATUSES } from "#app/domain/booking-status";
 import { BOOKING_LIMITS, START_TIMES } from "#app/domain/availability";
 import type { Target } from "#tests/setup/route-targets";
 

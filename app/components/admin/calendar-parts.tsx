@@ -1,14 +1,14 @@
 import { Link } from "react-router";
-import type { BookingStatus } from "#db/schema";
-import { STATUS_LABELS } from "#app/domain/booking-status";
+import { type BookingStatus, STATUS_LABELS } from "#app/domain/booking-status";
 import {
+  type CalendarData,
+  type CalendarEvent,
   type CalendarView,
   dayOf,
   formatDay,
   rangeHeading,
   wallTimeRange,
 } from "#app/domain/calendar-range";
-import type { CalendarData, CalendarEvent } from "#app/routes/admin/calendar.server";
 import { LEGEND_STATUSES, statusColors } from "#app/components/admin/calendar-status";
 
 /** The server-rendered pieces of the calendar: its controls, legend and the list fallback. */

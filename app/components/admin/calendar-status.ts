@@ -1,5 +1,4 @@
-import type { BookingStatus } from "#db/schema";
-import { STATUS_LABELS } from "#app/domain/booking-status";
+import { type BookingStatus, STATUS_LABELS } from "#app/domain/booking-status";
 
 /**
  * The calendar's colour for each status (spec section 2): the legend, the list fallback and

@@ -1,7 +1,6 @@
 import { lazy, Suspense, useSyncExternalStore } from "react";
 import { useLocation } from "react-router";
-import { EVENT_CAP_TEXT } from "#app/domain/calendar-range";
-import type { CalendarData } from "#app/routes/admin/calendar.server";
+import { type CalendarData, EVENT_CAP_TEXT } from "#app/domain/calendar-range";
 import { CalendarControls, CalendarList, StatusLegend } from "#app/components/admin/calendar-parts";
 
 /**

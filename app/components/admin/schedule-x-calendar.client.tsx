@@ -11,11 +11,17 @@ import { createCurrentTimePlugin } from "@schedule-x/current-time";
 import { ScheduleXCalendar as Calendar, useCalendarApp } from "@schedule-x/react";
 import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
-import type { BookingStatus } from "#db/schema";
-import { type CalendarView, dayOf, formatDay, wallTimeRange } from "#app/domain/calendar-range";
+import type { BookingStatus } from "#app/domain/booking-status";
+import {
+  type CalendarData,
+  type CalendarEvent,
+  type CalendarView,
+  dayOf,
+  formatDay,
+  wallTimeRange,
+} from "#app/domain/calendar-range";
 import { toScheduleX } from "#app/components/admin/schedule-x-events";
 import { STUDIO_TIME_ZONE } from "#app/domain/studio-time";
-import type { CalendarData, CalendarEvent } from "#app/routes/admin/calendar.server";
 import { StatusBadge, withParams } from "#app/components/admin/calendar-parts";
 import {
   calendarIdOf,

@@ -1,7 +1,7 @@
 import "temporal-polyfill/global";
 import { describe, expect, it } from "vitest";
 import { studioInstant } from "#app/domain/studio-time";
-import type { CalendarEvent } from "#app/routes/admin/calendar.server";
+import type { CalendarEvent } from "#app/domain/calendar-range";
 import { toScheduleX } from "#app/components/admin/schedule-x-events";
 
 const event = (start: string, end: string, status = "CONFIRMED"): CalendarEvent => ({

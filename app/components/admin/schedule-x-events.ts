@@ -1,7 +1,6 @@
 import type { CalendarEvent as ScheduleXEvent } from "@schedule-x/calendar";
-import { dayOf } from "#app/domain/calendar-range";
+import { type CalendarEvent, dayOf } from "#app/domain/calendar-range";
 import { STUDIO_TIME_ZONE } from "#app/domain/studio-time";
-import type { CalendarEvent } from "#app/routes/admin/calendar.server";
 import { calendarIdOf } from "#app/components/admin/calendar-status";
 
 /**

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { Form, Link, useNavigation } from "react-router";
-import type { BookingStatus } from "#db/schema";
+import { type BookingStatus, STATUS_LABELS } from "#app/domain/booking-status";
 import { rowActions, workflowTone } from "#app/domain/admin-workflow";
 import {
   type BookingFilters,
@@ -8,7 +8,6 @@ import {
   filterSearch,
   VIEWS,
 } from "#app/domain/booking-filters";
-import { STATUS_LABELS } from "#app/domain/booking-status";
 import { StatusBadge } from "#app/components/dashboard/status-badge";
 import { HydratedField } from "#app/components/ui/hydrated-field";
 

@@ -1,6 +1,6 @@
 import { lazy, Suspense } from "react";
-import type { PublicUser } from "#app/models/user.server";
-import type { ProfileTabData } from "#app/routes/dashboard/profile.server";
+import type { PublicUser } from "#app/domain/user";
+import type { ProfileTabData } from "#app/components/dashboard/types";
 
 /**
  * Like Help & Support, this tab's forms bring conform and zod, which stay out of the landing

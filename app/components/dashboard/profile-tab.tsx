@@ -1,8 +1,8 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { Form, useActionData, useNavigation } from "react-router";
 import { passwordChangeSchema, profileSchema } from "#app/domain/account";
-import type { PublicUser } from "#app/models/user.server";
-import type { ProfileFormReply, ProfileTabData } from "#app/routes/dashboard/profile.server";
+import type { PublicUser } from "#app/domain/user";
+import type { ProfileFormReply, ProfileTabData } from "#app/components/dashboard/types";
 import { RATES } from "#app/components/landing/studio";
 import { ErrorList, Field } from "#app/components/ui/field";
 import { HydratedField } from "#app/components/ui/hydrated-field";

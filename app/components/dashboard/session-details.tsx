@@ -1,4 +1,4 @@
-import type { SessionDetails } from "#app/routes/dashboard/session-details.server";
+import type { SessionDetails } from "#app/components/dashboard/types";
 import { PriceLine, PriceTotal } from "#app/components/booking/price-lines";
 import { StatusBadge } from "#app/components/dashboard/status-badge";
 

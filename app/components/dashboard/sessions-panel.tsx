@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { Link, useLocation, useSearchParams } from "react-router";
 import { formatDollars } from "#app/domain/pricing";
 import { type SessionList, sessionListParam } from "#app/domain/session-list";
-import type { SessionRow, SessionsTabData } from "#app/routes/dashboard/sessions.server";
+import type { SessionRow, SessionsTabData } from "#app/components/dashboard/types";
 import { Icon } from "#app/components/landing/icons";
 import { SectionLink } from "#app/components/site-nav";
 import { StatusBadge } from "#app/components/dashboard/status-badge";

@@ -1,6 +1,6 @@
 import { lazy, Suspense } from "react";
-import type { PublicUser } from "#app/models/user.server";
-import type { SupportTabData } from "#app/routes/dashboard/support.server";
+import type { PublicUser } from "#app/domain/user";
+import type { SupportTabData } from "#app/components/dashboard/types";
 
 /**
  * This tab's form brings conform and zod, which the other tabs do not need: it loads as its

@@ -5,11 +5,11 @@ import {
   type ContactMethod,
   DESCRIPTION_LIMITS,
   ISSUE_TYPES,
-  type SupportStatus,
   supportRequestSchema,
 } from "#app/domain/support";
-import type { PublicUser } from "#app/models/user.server";
-import type { SupportFormReply, SupportTabData } from "#app/routes/dashboard/support.server";
+import type { SupportStatus } from "#app/domain/support-status";
+import type { PublicUser } from "#app/domain/user";
+import type { SupportFormReply, SupportTabData } from "#app/components/dashboard/types";
 import { ErrorList, Field } from "#app/components/ui/field";
 import { HydratedField } from "#app/components/ui/hydrated-field";
 import { useSchemaForm } from "#app/components/ui/use-schema-form";

@@ -1,6 +1,7 @@
 import { Link, useLocation } from "react-router";
-import type { PublicUser } from "#app/models/user.server";
-import type { DashboardData, DashboardTab } from "#app/routes/dashboard/dashboard.server";
+import type { PublicUser } from "#app/domain/user";
+import type { DashboardData } from "#app/components/dashboard/types";
+import type { DashboardTab } from "#app/domain/dashboard";
 import { ProfilePanel } from "#app/components/dashboard/profile-panel";
 import { SessionsPanel } from "#app/components/dashboard/sessions-panel";
 import { SupportPanel } from "#app/components/dashboard/support-panel";

@@ -1,5 +1,5 @@
 import { FAQS } from "#app/components/landing/content";
-import { STUDIO } from "#app/components/landing/studio";
+import { STUDIO } from "#app/domain/studio";
 import { Icon } from "#app/components/landing/icons";
 import { SectionHeader } from "#app/components/landing/section-header";
 

@@ -1,6 +1,6 @@
 import { lazy, Suspense } from "react";
-import type { PublicUser } from "#app/models/user.server";
-import type { DashboardData } from "#app/routes/dashboard/dashboard.server";
+import type { PublicUser } from "#app/domain/user";
+import type { DashboardData } from "#app/components/dashboard/types";
 import type { BookingFormData } from "#app/components/booking/types";
 import { Audiences } from "#app/components/landing/audiences";
 import { BookingInfo } from "#app/components/landing/booking-info";

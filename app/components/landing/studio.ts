@@ -1,16 +1,9 @@
 /**
- * The studio's contact details, rates and videos: shared by the landing page and the site
- * footer (which is on every page), so it is kept apart from the landing-only copy in
- * content.ts and does not pull that into other pages' JavaScript.
+ * The studio's rates, social links and videos: shared by the landing page and the site footer
+ * (which is on every page), so it is kept apart from the landing-only copy in content.ts and
+ * does not pull that into other pages' JavaScript. The studio's own facts (name, address,
+ * phone) are the domain's: app/domain/studio.ts.
  */
-export const STUDIO = {
-  name: "ATL Creator Studio",
-  street: "675 Ponce de Leon Ave NE",
-  locality: "Atlanta, GA 30308",
-  email: "hello@atlcreatorstudio.com",
-  phone: "(404) 555-0147",
-  phoneHref: "tel:+14045550147",
-} as const;
 
 // One place for the rates: the pricing rules the server charges with.
 export { HOURLY_RATES as RATES } from "#app/domain/pricing";

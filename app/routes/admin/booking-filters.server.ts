@@ -1,5 +1,6 @@
 import { and, eq, gte, lt, type SQL, sql } from "drizzle-orm";
-import { BOOKING_STATUSES, bookings, users } from "#db/schema";
+import { bookings, users } from "#db/schema";
+import { BOOKING_STATUSES } from "#app/domain/booking-status";
 import { type BookingFilters, MEMBERSHIP_FILTERS, VIEWS } from "#app/domain/booking-filters";
 import { addStudioDays, studioDateOf, studioInstant } from "#app/domain/studio-time";
 import { readPage } from "#app/models/pagination.server";

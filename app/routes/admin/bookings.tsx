@@ -12,7 +12,7 @@ import {
   ViewToggle,
   WorkflowBadge,
 } from "#app/components/admin/workflow";
-import { BOOKING_STATUSES } from "#db/schema";
+import { BOOKING_STATUSES } from "#app/domain/booking-status";
 import { emptyBookingsText, filterSearch } from "#app/domain/booking-filters";
 import { STATUS_LABELS } from "#app/domain/booking-status";
 import { requireAdmin } from "#app/web/auth.server";

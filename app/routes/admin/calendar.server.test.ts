@@ -1,6 +1,7 @@
 import { eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type BookingStatus, bookings, users } from "#db/schema";
+import { bookings, users } from "#db/schema";
+import type { BookingStatus } from "#app/domain/booking-status";
 import { db } from "#app/db.server";
 import { EVENT_CAP } from "#app/domain/calendar-range";
 import { studioInstant, studioSession } from "#app/domain/studio-time";

@@ -1,9 +1,8 @@
 import { and, asc, gte, lt, type SQL } from "drizzle-orm";
-import { type BookingStatus, bookings } from "#db/schema";
+import { bookings } from "#db/schema";
 import { db } from "#app/db.server";
 import {
-  type CalendarRange,
-  type CalendarView,
+  type CalendarData,
   calendarRange,
   EVENT_CAP,
   readCalendarQuery,
@@ -11,31 +10,8 @@ import {
 import { addStudioDays, studioDateOf, studioInstant } from "#app/domain/studio-time";
 import { studioWallTimes } from "#app/domain/studio-wall-time";
 
-// Contract between the Bookings/Sessions tabs and the calendar (issue 6).
-
-export type { CalendarView };
-
-export type CalendarEvent = {
-  id: number;
-  /** The client's full name (spec section 2). */
-  title: string;
-  /** Studio wall time, "yyyy-MM-dd HH:mm". */
-  start: string;
-  end: string;
-  status: BookingStatus;
-  phone: string;
-};
-
-export type CalendarData = CalendarRange & {
-  /** The studio day the view shows (or the month it falls in), yyyy-MM-dd. */
-  date: string;
-  /** Today in studio time: where 'Today' goes. */
-  today: string;
-  /** Events starting in the visible days, earliest first. */
-  events: CalendarEvent[];
-  /** More events started in the range than a calendar can show (see EVENT_CAP). */
-  truncated: boolean;
-};
+// Contract between the Bookings/Sessions tabs and the calendar (issue 6): CalendarData, in
+// domain/calendar-range.ts, which the calendar components read too.
 
 /**
  * The sessions starting in [from, to), earliest first, one more than the cap (to tell that

@@ -13,8 +13,6 @@ import { StatusBadge } from "#app/components/dashboard/status-badge";
 import { HydratedField } from "#app/components/ui/hydrated-field";
 import {
   COUPON_FORM_ERRORS,
-  COUPON_TYPE_LABELS,
-  COUPON_TYPES,
   type CouponFieldErrors,
   type CouponInput,
   duplicateCouponMessage,
@@ -22,6 +20,7 @@ import {
   formatExpiry,
   parseCouponForm,
 } from "#app/domain/coupons";
+import { COUPON_TYPE_LABELS, COUPON_TYPES } from "#app/domain/coupon-type";
 import { parseId } from "#app/domain/ids";
 import { studioDateOf } from "#app/domain/studio-time";
 import {

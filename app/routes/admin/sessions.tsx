@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { Form, Link, useLocation } from "react-router";
-import { BOOKING_STATUSES } from "#db/schema";
+import { BOOKING_STATUSES } from "#app/domain/booking-status";
 import { AdminPage, EmptyList } from "#app/components/admin/admin-page";
 import { AdminCalendar } from "#app/components/admin/calendar";
 import { Pagination } from "#app/components/admin/pagination";

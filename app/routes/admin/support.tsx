@@ -15,22 +15,18 @@ import {
   ISSUE_TYPES,
   type IssueType,
   RESOLUTION_MAX,
-  SUPPORT_STATUS_LABELS,
-  type SupportStatus,
   supportStatusParam,
   supportUpdateSchema,
 } from "#app/domain/support";
-import {
-  listSupportRequestsPage,
-  SupportUpdateError,
-  updateSupportRequest,
-} from "#app/models/support.server";
+import { SUPPORT_STATUS_LABELS, type SupportStatus } from "#app/domain/support-status";
+import { listSupportRequestsPage } from "#app/models/support.server";
 import { readPage } from "#app/models/pagination.server";
 import { samePageUrl } from "#app/web/same-page.server";
 import { requireAdmin } from "#app/web/auth.server";
 import { env } from "#app/env.server";
 import { readForm } from "#app/web/form.server";
 import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
+import { SupportUpdateError, updateSupportRequest } from "#app/workflows/support.server";
 import type { Route } from "./+types/support";
 
 /**

@@ -1,7 +1,7 @@
 import { parseId } from "#app/domain/ids";
 import { rescheduleSchema } from "#app/domain/booking-form";
 import { toBookingJson } from "#app/models/booking.server";
-import { RescheduleError, rescheduleOwnBooking } from "#app/models/reschedule.server";
+import { RescheduleError, rescheduleOwnBooking } from "#app/workflows/reschedule.server";
 import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
 import { requireApiUser } from "#app/web/auth.server";
 import type { Route } from "./+types/bookings.reschedule";

@@ -1,4 +1,4 @@
-import { BOOKING_STATUSES } from "#db/schema";
+import { BOOKING_STATUSES } from "#app/domain/booking-status";
 import { parseId } from "#app/domain/ids";
 import { z } from "#app/domain/zod";
 import { confirmOwnFreeBooking, getOwnBooking, toBookingJson } from "#app/models/booking.server";

@@ -1,14 +1,9 @@
 import { bookingPayloadSchema } from "#app/domain/booking-form";
-import {
-  BookingError,
-  createBooking,
-  expireHolds,
-  listOwnBookings,
-  SLOT_TAKEN_MESSAGE,
-  toBookingJson,
-} from "#app/models/booking.server";
+import { SLOT_TAKEN_MESSAGE } from "#app/domain/availability";
+import { expireHolds, listOwnBookings, toBookingJson } from "#app/models/booking.server";
 import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
 import { requireApiUser } from "#app/web/auth.server";
+import { BookingError, bookSession } from "#app/workflows/book-session.server";
 import type { Route } from "./+types/bookings";
 
 /**
@@ -38,7 +33,7 @@ export async function action({ request }: Route.ActionArgs) {
     return jsonError(403, "You can only book for your own account");
   }
   try {
-    const booking = createBooking(user, payload, now);
+    const booking = bookSession(user, payload, now);
     return Response.json(
       {
         ...toBookingJson(booking),

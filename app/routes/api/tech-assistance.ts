@@ -1,12 +1,8 @@
 import { supportRequestSchema } from "#app/domain/support";
-import {
-  createSupportRequest,
-  listOwnSupportRequests,
-  SupportBookingError,
-  toSupportRequestJson,
-} from "#app/models/support.server";
+import { listOwnSupportRequests, toSupportRequestJson } from "#app/models/support.server";
 import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
 import { requireApiUser } from "#app/web/auth.server";
+import { createSupportRequest, SupportBookingError } from "#app/workflows/support.server";
 import type { Route } from "./+types/tech-assistance";
 
 /** GET /api/tech-assistance: the caller's own support requests, newest first. */

@@ -1,10 +1,9 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type RouterContextProvider, redirect } from "react-router";
-import type { Booking } from "#db/schema";
 import { holdDeadline, sessionDate, sessionTimeRange } from "#app/domain/booking-display";
 import { STATUS_LABELS } from "#app/domain/booking-status";
 import { type CardInput, cardFormSchema, studioMonth } from "#app/domain/card";
-import { getBookingServices, isPayable } from "#app/models/booking.server";
+import { type getBooking, getBookingServices, isPayable } from "#app/models/booking.server";
 import { env } from "#app/env.server";
 import { readForm } from "#app/web/form.server";
 import { logError } from "#app/log.server";
@@ -17,6 +16,9 @@ import {
   PAYMENT_SERVICE_UNAVAILABLE_MESSAGE,
 } from "#app/workflows/checkout.server";
 import { paymentProvider } from "#app/workflows/payment-provider.server";
+
+/** A booking row, as the booking model reads it (routes do not import the schema). */
+type Booking = NonNullable<ReturnType<typeof getBooking>>;
 
 /**
  * Paying for one booking: the checkout page (/checkout/:bookingId) and the dashboard's Pay

@@ -1,4 +1,6 @@
 import { data, type RouterContextProvider } from "react-router";
+import type { DashboardData } from "#app/components/dashboard/types";
+import { DASHBOARD_TABS, type DashboardTab } from "#app/domain/dashboard";
 import type { PublicUser } from "#app/models/user.server";
 import { readForm } from "#app/web/form.server";
 import {
@@ -18,15 +20,12 @@ import {
  * shows, and where its forms go. /dashboard and the dashboard section of / both read it;
  * every form posts to /dashboard, told apart by `intent`.
  */
-export const DASHBOARD_TABS = ["bookings", "profile", "support"] as const;
-export type DashboardTab = (typeof DASHBOARD_TABS)[number];
-
 export function dashboardTab(url: URL): DashboardTab {
   const asked = url.searchParams.get("tab");
   return DASHBOARD_TABS.find((tab) => tab === asked) ?? "bookings";
 }
 
-export function loadDashboard(user: PublicUser, tab: DashboardTab, now: number) {
+export function loadDashboard(user: PublicUser, tab: DashboardTab, now: number): DashboardData {
   return {
     tab,
     sessions: tab === "bookings" ? loadSessionsTab(user, now) : null,
@@ -34,7 +33,6 @@ export function loadDashboard(user: PublicUser, tab: DashboardTab, now: number) 
     support: tab === "support" ? loadSupportTab(user) : null,
   };
 }
-export type DashboardData = ReturnType<typeof loadDashboard>;
 
 export async function dashboardAction(
   request: Request,

@@ -1,15 +1,17 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { RouterContextProvider } from "react-router";
+import type { ProfileFormReply, ProfileTabData } from "#app/components/dashboard/types";
 import { passwordChangeSchema, profileSchema, WRONG_CURRENT_PASSWORD } from "#app/domain/account";
-import { changePassword, type PublicUser, updateProfile } from "#app/models/user.server";
+import { type PublicUser, updateProfile } from "#app/models/user.server";
 import { giveBackAttempt, takeAttempt, tooManyAttemptsMessage } from "#app/web/rate-limit.server";
 import { sessionCookieFor } from "#app/web/session.server";
 import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
+import { changePassword } from "#app/workflows/change-password.server";
 
 /** Profile Settings: the profile form and the password change. */
-export const PROFILE_INTENTS = ["profile", "password"] as const;
-type ProfileIntent = (typeof PROFILE_INTENTS)[number];
+type ProfileIntent = ProfileFormReply["form"];
+export const PROFILE_INTENTS = ["profile", "password"] as const satisfies readonly ProfileIntent[];
 
 /** Where both forms land after success (post, redirect, get). */
 const PROFILE_TAB = "/dashboard?tab=profile";
@@ -17,14 +19,8 @@ const PROFILE_TAB = "/dashboard?tab=profile";
 /** The password fields are never sent back into the page, not even after a refusal. */
 const PASSWORD_FIELDS = ["currentPassword", "newPassword", "confirmNewPassword"];
 
-/**
- * What the tab's forms are answered with when refused. Named apart from the booking form's
- * reply (`result`), which the same page also renders and reads from the same action data.
- */
-export type ProfileFormReply = { form: ProfileIntent; submission: SubmissionResult<string[]> };
-
 /** The form starts from what is stored: the loader reads the user afresh on every request. */
-export function loadProfileTab(user: PublicUser) {
+export function loadProfileTab(user: PublicUser): ProfileTabData {
   return {
     profile: {
       firstName: user.firstName,
@@ -36,7 +32,6 @@ export function loadProfileTab(user: PublicUser) {
     },
   };
 }
-export type ProfileTabData = ReturnType<typeof loadProfileTab>;
 
 function firstError(error: Record<string, string[] | null> | undefined): string | undefined {
   return Object.values(error ?? {}).find((messages) => messages?.length)?.[0];

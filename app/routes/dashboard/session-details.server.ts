@@ -1,4 +1,4 @@
-import type { Booking } from "#db/schema";
+import type { SessionDetails } from "#app/components/dashboard/types";
 import { formatStudioInstant, sessionDate, sessionTimeRange } from "#app/domain/booking-display";
 import { canCancel, canReschedule } from "#app/domain/cancellation";
 import { formatDollars, RETAINER_PACKAGE } from "#app/domain/pricing";
@@ -11,16 +11,19 @@ import {
   statusLabel,
   statusTone,
 } from "#app/domain/session-list";
-import { getBookingServices, isPayable } from "#app/models/booking.server";
+import { type getOwnBooking, getBookingServices, isPayable } from "#app/models/booking.server";
 import { listBookingPayments } from "#app/models/payment.server";
-import { STUDIO } from "#app/components/landing/studio";
+import { STUDIO } from "#app/domain/studio";
 
 /**
  * Session Details (spec section 2, product-decisions "Price"): everything the customer may
  * know about one of their bookings, shared by the dialog and the printable page. The rate is
  * the booking's own (recorded when it was priced), not today's.
  */
-export function sessionDetails(booking: Booking, now: number) {
+export function sessionDetails(
+  booking: NonNullable<ReturnType<typeof getOwnBooking>>,
+  now: number,
+): SessionDetails {
   return {
     id: booking.id,
     status: booking.status,
@@ -64,4 +67,3 @@ export function sessionDetails(booking: Booking, now: number) {
     reschedulable: canReschedule(booking, now),
   };
 }
-export type SessionDetails = ReturnType<typeof sessionDetails>;

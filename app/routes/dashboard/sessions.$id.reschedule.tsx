@@ -16,7 +16,7 @@ import {
   RescheduleError,
   rescheduleOwnBooking,
   rescheduleProblem,
-} from "#app/models/reschedule.server";
+} from "#app/workflows/reschedule.server";
 import { requireOwnBooking } from "#app/web/own-booking.server";
 import { env } from "#app/env.server";
 import { readForm } from "#app/web/form.server";

@@ -1,4 +1,4 @@
-import type { Booking } from "#db/schema";
+import type { SessionRow, SessionsTabData } from "#app/components/dashboard/types";
 import { sessionTimeRange } from "#app/domain/booking-display";
 import { PAID_STATUSES } from "#app/domain/booking-status";
 import { canCancel, canReschedule } from "#app/domain/cancellation";
@@ -28,7 +28,7 @@ import type { PublicUser } from "#app/models/user.server";
  * customer's list is bounded), so the Upcoming/Past links (`?list=past`) need no other loader
  * and the panel reads the same data on / and /dashboard.
  */
-export function loadSessionsTab(user: PublicUser, now: number) {
+export function loadSessionsTab(user: PublicUser, now: number): SessionsTabData {
   // As GET /api/bookings does: a hold that ran out is not offered for payment.
   expireHolds(now);
   const { upcoming, past } = splitSessions(listOwnBookings(user.id), now);
@@ -47,10 +47,9 @@ export function loadSessionsTab(user: PublicUser, now: number) {
       : null,
   };
 }
-export type SessionsTabData = ReturnType<typeof loadSessionsTab>;
-export type SessionRow = ReturnType<typeof sessionRow>;
+type OwnBooking = ReturnType<typeof listOwnBookings>[number];
 
-function sessionRow(booking: Booking, now: number, list: "upcoming" | "past") {
+function sessionRow(booking: OwnBooking, now: number, list: "upcoming" | "past"): SessionRow {
   const payable = list === "upcoming" && isPayable(booking, now);
   return {
     id: booking.id,

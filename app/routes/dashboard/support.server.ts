@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { RouterContextProvider } from "react-router";
-import type { SubmissionResult } from "@conform-to/react";
+import type { SupportFormReply, SupportTabData } from "#app/components/dashboard/types";
 import { isDatabaseBusyResponse } from "#app/db.server";
 import { formatStudioInstant } from "#app/domain/booking-display";
 import { STATUS_LABELS } from "#app/domain/booking-status";
@@ -8,18 +8,14 @@ import {
   ISSUE_TYPES,
   type IssueType,
   SUPPORT_MESSAGES,
-  SUPPORT_STATUS_LABELS,
   supportReceivedMessage,
   supportRequestSchema,
 } from "#app/domain/support";
-import {
-  createSupportRequest,
-  listBookingChoices,
-  listOwnSupportRequests,
-  SupportBookingError,
-} from "#app/models/support.server";
+import { SUPPORT_STATUS_LABELS } from "#app/domain/support-status";
+import { listBookingChoices, listOwnSupportRequests } from "#app/models/support.server";
 import type { PublicUser } from "#app/models/user.server";
 import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
+import { createSupportRequest, SupportBookingError } from "#app/workflows/support.server";
 
 /** Help & Support: the 'Get help' form and the customer's own requests. */
 export const SUPPORT_INTENTS = ["support"] as const;
@@ -35,7 +31,7 @@ function bookingLabel(id: number, startsAt: number): string {
   return `Booking #${id} · ${formatStudioInstant(startsAt, "EEE, MMM d, yyyy · h:mm a")}`;
 }
 
-export function loadSupportTab(user: PublicUser) {
+export function loadSupportTab(user: PublicUser): SupportTabData {
   const { requests, more } = listOwnSupportRequests(user.id);
   return {
     bookings: listBookingChoices(user.id).map((booking) => ({
@@ -58,11 +54,6 @@ export function loadSupportTab(user: PublicUser) {
     more,
   };
 }
-export type SupportTabData = ReturnType<typeof loadSupportTab>;
-
-/** What a refused post gives back to the form; `intent` tells it from the other tabs' replies. */
-export type SupportFormReply = { intent: "support"; result: SubmissionResult<string[]> };
-
 const NOT_SENT = { type: "error" as const, message: "Request not sent" };
 
 /** Files the 'Get help' form; PRG back to the tab on success, the form with errors otherwise. */

@@ -1,24 +1,18 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { BookingFormData, BookingFormReply } from "#app/components/booking/types";
 import { isDatabaseBusyResponse } from "#app/db.server";
-import { BOOKING_LIMITS, earliestBookableDate } from "#app/domain/availability";
+import { BOOKING_LIMITS, earliestBookableDate, SLOT_TAKEN_MESSAGE } from "#app/domain/availability";
 import { bookingFormSchema, quoteQuerySchema } from "#app/domain/booking-form";
 import { COUPON_MESSAGES } from "#app/domain/coupons";
 import { couponAppliedMessage, formatDollars } from "#app/domain/pricing";
 import { z } from "#app/domain/zod";
-import {
-  BookingError,
-  createBooking,
-  getAvailability,
-  getActiveRetainer,
-  getOwnBooking,
-  SLOT_TAKEN_MESSAGE,
-} from "#app/models/booking.server";
+import { getAvailability, getActiveRetainer, getOwnBooking } from "#app/models/booking.server";
 import { checkCoupon, toCouponSummary } from "#app/models/coupon.server";
 import { listServices } from "#app/models/service.server";
 import type { PublicUser } from "#app/models/user.server";
 import { env } from "#app/env.server";
 import { readForm } from "#app/web/form.server";
+import { BookingError, bookSession } from "#app/workflows/book-session.server";
 import type { RouterContextProvider } from "react-router";
 import { redirectWithError, redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
 
@@ -168,7 +162,7 @@ export async function bookingFormAction(
     return toast(reply({ result: submission.reply() }), BOOKING_ERROR, { status: 400 });
   }
   try {
-    const booking = createBooking(user, submission.value, now);
+    const booking = bookSession(user, submission.value, now);
     if (booking.status === "CONFIRMED") {
       return redirectWithSuccess(`/?booked=${booking.id}${PAGE_TOP}`, {
         message: "Booking Confirmed!",

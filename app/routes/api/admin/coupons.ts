@@ -1,7 +1,6 @@
 import {
   COUPON_FORM_ERRORS,
   COUPON_LIMITS,
-  COUPON_TYPES,
   couponCodeProblem,
   couponDescription,
   couponValueProblem,
@@ -9,6 +8,7 @@ import {
   expiryDateFrom,
   normalizeCouponCode,
 } from "#app/domain/coupons";
+import { COUPON_TYPES } from "#app/domain/coupon-type";
 import { z } from "#app/domain/zod";
 import {
   createCoupon,

@@ -1,13 +1,10 @@
 import { parseId } from "#app/domain/ids";
 import { supportUpdateSchema } from "#app/domain/support";
-import {
-  SupportUpdateError,
-  toSupportRequestJson,
-  updateSupportRequest,
-} from "#app/models/support.server";
+import { toSupportRequestJson } from "#app/models/support.server";
 import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
 import { requireApiAdmin } from "#app/web/auth.server";
 import { env } from "#app/env.server";
+import { SupportUpdateError, updateSupportRequest } from "#app/workflows/support.server";
 import type { Route } from "./+types/tech-assistance.$id";
 
 export function loader() {

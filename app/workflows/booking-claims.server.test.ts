@@ -11,14 +11,13 @@ import {
   releaseClaim,
 } from "#app/models/booking-claim.server";
 import {
-  type BookingSettings,
-  createBooking,
   expireHolds,
   getActiveRetainer,
   getBooking,
   hasConflict,
   isPayable,
 } from "#app/models/booking.server";
+import { type BookingSettings, bookSession } from "#app/workflows/book-session.server";
 import { cancelProblem, studioCancelProblem } from "#app/models/cancellation.server";
 import { applyPayment, notPayableMessage } from "#app/models/payment.server";
 import { toPublicUser } from "#app/models/user.server";
@@ -60,7 +59,7 @@ function day(offset = 0) {
 }
 
 function book(overrides: Partial<BookingRequest> = {}, now = NOW): Booking {
-  return createBooking(
+  return bookSession(
     customer,
     {
       firstName: "Cla",

@@ -4,19 +4,17 @@ import { bookings, coupons, emailOutbox, users } from "#db/schema";
 import { db } from "#app/db.server";
 import type { BookingRequest } from "#app/domain/booking-form";
 import { studioInstant } from "#app/domain/studio-time";
+import { expireHolds, getActiveRetainer, HOLD_EXPIRED_REASON } from "#app/models/booking.server";
+import { toPublicUser } from "#app/models/user.server";
+import { recordPayment } from "#app/workflows/fulfil-payment.server";
 import {
   BookingError,
   type BookingSettings,
-  createBooking,
-  expireHolds,
-  getActiveRetainer,
-  HOLD_EXPIRED_REASON,
-} from "#app/models/booking.server";
-import { toPublicUser } from "#app/models/user.server";
-import { recordPayment } from "#app/workflows/fulfil-payment.server";
+  bookSession,
+} from "#app/workflows/book-session.server";
 
 /**
- * The booking model against a real, freshly migrated SQLite file: retainer purchase and
+ * The booking workflow against a real, freshly migrated SQLite file: retainer purchase and
  * drawing, holds running out, and what a hold gives back. (Concurrency is proven against the
  * real server in tests/integration/booking-api.test.ts.)
  */
@@ -86,7 +84,7 @@ function day(offset: number) {
 
 describe("retainer package", () => {
   it("costs $999 plus add-ons, opens a 30-day window from its first session and uses its hours", () => {
-    const purchase = createBooking(
+    const purchase = bookSession(
       customer,
       request({ isRetainer: true, hoursNeeded: 8, recordingDate: day(0) }),
       NOW,
@@ -107,7 +105,7 @@ describe("retainer package", () => {
   });
 
   it("is only drawn from once paid, then draws the hours left at no hourly charge", () => {
-    const purchase = createBooking(
+    const purchase = bookSession(
       customer,
       request({ isRetainer: true, hoursNeeded: 3, recordingDate: day(0) }),
       NOW,
@@ -118,7 +116,7 @@ describe("retainer package", () => {
     expect(getActiveRetainer(customer.id, NOW)).toMatchObject({ usedHours: 3, totalHours: 8 });
 
     // 4 of the 5 hours left: free of hourly charge, so $0 and confirmed at once.
-    const drawn = createBooking(
+    const drawn = bookSession(
       customer,
       request({ hoursNeeded: 4, recordingDate: day(1), recordingTime: "12:00" }),
       NOW,
@@ -132,7 +130,7 @@ describe("retainer package", () => {
     });
 
     // 1 hour left: a 3-hour session draws it and bills 2 hours at $200.
-    const partly = createBooking(
+    const partly = bookSession(
       customer,
       request({ hoursNeeded: 3, recordingDate: day(1), recordingTime: "18:00" }),
       NOW,
@@ -147,14 +145,14 @@ describe("retainer package", () => {
   });
 
   it("is not drawn from outside its window", () => {
-    const purchase = createBooking(
+    const purchase = bookSession(
       customer,
       request({ isRetainer: true, hoursNeeded: 2, recordingDate: day(0) }),
       NOW,
       SETTINGS,
     );
     pay(purchase);
-    const later = createBooking(
+    const later = bookSession(
       customer,
       request({ hoursNeeded: 2, recordingDate: "2027-02-20" }),
       NOW,
@@ -168,7 +166,7 @@ describe("payment holds", () => {
   it("blocks the slot while live, then is cancelled and gives back slot and coupon", () => {
     const code = `HOLD${counter}`;
     db.insert(coupons).values({ code, type: "PERCENTAGE", value: 10, maxUses: 1 }).run();
-    const held = createBooking(
+    const held = bookSession(
       customer,
       request({ recordingDate: day(0), couponCode: code }),
       NOW,
@@ -182,11 +180,11 @@ describe("payment holds", () => {
 
     // One minute before the hold ends the slot is still taken.
     expect(() =>
-      createBooking(customer, request({ recordingDate: day(0) }), NOW + 29 * 60_000, SETTINGS),
+      bookSession(customer, request({ recordingDate: day(0) }), NOW + 29 * 60_000, SETTINGS),
     ).toThrow(BookingError);
 
     const later = NOW + 30 * 60_000;
-    const again = createBooking(
+    const again = bookSession(
       customer,
       request({ recordingDate: day(0), couponCode: code }),
       later,
@@ -201,7 +199,7 @@ describe("payment holds", () => {
   });
 
   it("writes the booking-received e-mail with the pay link in the same transaction", () => {
-    const booking = createBooking(customer, request({ recordingDate: day(0) }), NOW, SETTINGS);
+    const booking = bookSession(customer, request({ recordingDate: day(0) }), NOW, SETTINGS);
     const mail = db.select().from(emailOutbox).where(eq(emailOutbox.bookingId, booking.id)).all();
     expect(mail).toHaveLength(1);
     expect(mail[0]?.kind).toBe("booking-received");
@@ -209,11 +207,11 @@ describe("payment holds", () => {
   });
 
   it("writes nothing when the slot is taken", () => {
-    createBooking(customer, request({ recordingDate: day(0) }), NOW, SETTINGS);
+    bookSession(customer, request({ recordingDate: day(0) }), NOW, SETTINGS);
     const before = db.select().from(bookings).all().length;
     const mails = db.select().from(emailOutbox).all().length;
     expect(() =>
-      createBooking(
+      bookSession(
         customer,
         request({ recordingDate: day(0), recordingTime: "11:00" }),
         NOW,

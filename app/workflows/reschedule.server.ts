@@ -1,20 +1,24 @@
-import { and, eq } from "drizzle-orm";
-import { type Booking, bookingHistory, bookings } from "#db/schema";
-import { writeTransaction } from "#app/db.server";
-import { ADVANCE_NOTICE_MESSAGE, busyWindowFor, startProblem } from "#app/domain/availability";
+import type { Booking } from "#db/schema";
+import { type Tx, writeTransaction } from "#app/db.server";
+import { env } from "#app/env.server";
+import {
+  ADVANCE_NOTICE_MESSAGE,
+  busyWindowFor,
+  SLOT_TAKEN_MESSAGE,
+  startProblem,
+} from "#app/domain/availability";
 import { canReschedule, RESCHEDULABLE_STATUSES } from "#app/domain/cancellation";
 import { retainerCovers } from "#app/domain/retainer";
 import { studioSession } from "#app/domain/studio-time";
 import { sessionCalendarAttachment } from "#app/emails/calendar.server";
-import { enqueueEmail } from "#app/models/outbox.server";
 import { bookingRescheduledEmail, formatSessionTime } from "#app/emails/templates.server";
 import {
-  type BookingSettings,
-  configuredBookingSettings,
   getBooking,
+  moveBooking,
   readBusyRanges,
-  SLOT_TAKEN_MESSAGE,
+  recordBookingHistory,
 } from "#app/models/booking.server";
+import { enqueueEmail } from "#app/models/outbox.server";
 
 /**
  * A customer moving their own session (product-decisions "Cancel, refund, reschedule"): at
@@ -30,6 +34,17 @@ export class RescheduleError extends Error {
     super(message);
     this.name = "RescheduleError";
   }
+}
+
+export type RescheduleSettings = {
+  bufferMinutes: number;
+  /** Base URL for the calendar event's link, e.g. https://studio.example */
+  appUrl: string;
+};
+
+/** The configured rules: what the site uses unless a test passes its own. */
+export function configuredRescheduleSettings(): RescheduleSettings {
+  return { bufferMinutes: env.BUFFER_MINUTES, appUrl: env.APP_URL };
 }
 
 export const SAME_SLOT_MESSAGE = "Your session is already at that time: choose another one.";
@@ -48,7 +63,7 @@ export function rescheduleProblem(booking: Booking, now: number): string | null 
 export function rescheduleOwnBooking(
   input: { bookingId: number; userId: number; recordingDate: string; recordingTime: string },
   now: number,
-  settings: BookingSettings = configuredBookingSettings(),
+  settings: RescheduleSettings = configuredRescheduleSettings(),
 ): Booking {
   return writeTransaction((tx) => {
     const booking = getBooking(input.bookingId, tx);
@@ -93,30 +108,22 @@ export function rescheduleOwnBooking(
     }
 
     const slot = studioSession(input.recordingDate, input.recordingTime, hours);
-    const moved = tx
-      .update(bookings)
-      .set({
-        recordingDate: input.recordingDate,
-        recordingTime: input.recordingTime,
-        startsAt: slot.startsAt,
-        endsAt: slot.endsAt,
-        // The reminder belongs to the new time.
-        reminderSentAt: null,
-      })
-      .where(and(eq(bookings.id, booking.id), eq(bookings.startsAt, booking.startsAt)))
-      .returning()
-      .get();
+    // The reminder belongs to the new time: moving clears it.
+    const moved = moveBooking(tx, booking, {
+      recordingDate: input.recordingDate,
+      recordingTime: input.recordingTime,
+      startsAt: slot.startsAt,
+      endsAt: slot.endsAt,
+    });
     if (!moved) throw new Error(`Booking ${booking.id} changed while it was being moved`);
-    tx.insert(bookingHistory)
-      .values({
-        bookingId: booking.id,
-        actorUserId: input.userId,
-        fromStatus: booking.status,
-        toStatus: booking.status,
-        note: `Rescheduled by the customer from ${formatSessionTime(booking)} to ${formatSessionTime(moved)}`,
-        createdAt: now,
-      })
-      .run();
+    recordBookingHistory(tx, {
+      bookingId: booking.id,
+      actorUserId: input.userId,
+      fromStatus: booking.status,
+      toStatus: booking.status,
+      note: `Rescheduled by the customer from ${formatSessionTime(booking)} to ${formatSessionTime(moved)}`,
+      createdAt: now,
+    });
     enqueueEmail(tx, {
       kind: "booking-rescheduled",
       to: moved.email,
@@ -134,7 +141,7 @@ export function rescheduleOwnBooking(
  * started on the first session's day), and a session drawing retainer hours stays in the
  * window of the retainer it draws from.
  */
-function retainerWindowOf(booking: Booking, tx: Parameters<typeof getBooking>[1]) {
+function retainerWindowOf(booking: Booking, tx: Tx) {
   if (booking.isRetainer && booking.retainerStartDate && booking.retainerEndDate) {
     return { startDate: booking.retainerStartDate, endDate: booking.retainerEndDate };
   }

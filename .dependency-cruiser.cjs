@@ -1,0 +1,207 @@
+// @ts-check
+/**
+ * The house of docs/architecture.md ("The shape"), checked on every import: `npm run lint:deps`.
+ *
+ * An import passes when an arrow below allows it (dependency-cruiser's `allowed` list: anything
+ * not listed fails as `not-in-allowed`), and no `forbidden` rule catches it. Each layer may also
+ * import its own files, npm packages and Node built-ins, except the server-only packages, which
+ * only the database's layers reach. `scripts/layer-imports.ts` counts the imports per layer pair
+ * with the same layers and arrows, read from this file.
+ */
+
+/** Where each layer lives (paths from the repository root). */
+const LAYERS = {
+  routes: "^app/(routes/|root[.]tsx$|entry[.]server[.]tsx$|routes[.]ts$)",
+  "components/ui": "^app/components/ui/",
+  components: "^app/components/(?!ui/)",
+  web: "^app/web/",
+  workflows: "^app/workflows/",
+  integrations: "^app/integrations/",
+  emails: "^app/emails/",
+  models: "^app/models/",
+  domain: "^app/domain/",
+  // The ground floor: the process's infrastructure.
+  "db.server": "^app/db[.]server[.]ts$",
+  "env.server": "^app/env[.]server[.]ts$",
+  "log.server": "^app/log[.]server[.]ts$",
+  "db/schema": "^db/schema[.]ts$",
+  // The process entry (server.js hands requests to it) sits on top, beside the routes.
+  server: "^server/",
+  // Style sheets a route module or a component imports (Vite bundles them).
+  styles: "^app/.*[.]css$",
+  // drizzle and the SQLite driver: the database's own layers only.
+  sqlite: "(^|/)node_modules/(drizzle-orm|better-sqlite3)/",
+};
+
+/** Every arrow points down. A layer not listed on the right may not be imported. */
+const ARROWS = {
+  routes: [
+    "routes",
+    "components",
+    "components/ui",
+    "web",
+    "workflows",
+    "models",
+    "emails",
+    "domain",
+    "db.server",
+    "env.server",
+    "log.server",
+    "styles",
+  ],
+  components: ["components", "components/ui", "domain", "styles"],
+  "components/ui": ["components/ui", "domain", "styles"],
+  web: ["web", "models", "domain", "db.server", "env.server", "log.server"],
+  workflows: [
+    "workflows",
+    "models",
+    "integrations",
+    "emails",
+    "domain",
+    "db.server",
+    "db/schema",
+    "sqlite",
+    "env.server",
+    "log.server",
+  ],
+  integrations: ["integrations", "domain"],
+  emails: ["emails", "domain"],
+  models: ["models", "domain", "db.server", "db/schema", "sqlite"],
+  domain: ["domain"],
+  "db.server": ["db/schema", "env.server", "sqlite"],
+  "env.server": [],
+  "log.server": [],
+  "db/schema": ["domain", "sqlite"],
+  server: ["web", "workflows", "db.server", "env.server", "log.server"],
+};
+
+/** What a layer reaches through its arrows: a test (`*.test.ts`) may import all of it. */
+function below(layer) {
+  const seen = new Set([layer]);
+  const pending = [layer];
+  while (pending.length > 0) {
+    for (const next of ARROWS[pending.pop()] ?? []) {
+      if (seen.has(next)) continue;
+      seen.add(next);
+      pending.push(next);
+    }
+  }
+  return [...seen];
+}
+
+const paths = (layers) => layers.map((l) => LAYERS[l]);
+const TEST = "[.]test[.]tsx?$";
+/** A layer's test files: beside a one-file layer (app/env.server.test.ts), or anywhere in a folder. */
+const testsOf = (layer) =>
+  LAYERS[layer].endsWith("[.]ts$")
+    ? LAYERS[layer].replace(/\[\.\]ts\$$/, TEST)
+    : `${LAYERS[layer]}.*${TEST}`;
+const PACKAGES = [
+  "npm",
+  "npm-dev",
+  "npm-optional",
+  "npm-peer",
+  "npm-bundled",
+  "npm-no-pkg",
+  "core",
+];
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      severity: "error",
+      comment: "No cycles: every arrow points one way.",
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: "no-server-in-the-browser",
+      severity: "error",
+      comment:
+        "components and domain run in the browser: no *.server module, nothing from db/, no drizzle or SQLite driver, not even `import type`.",
+      from: { path: paths(["components", "components/ui", "domain"]) },
+      to: {
+        path: ["[.]server[.]tsx?$", "^db/", LAYERS.sqlite],
+      },
+    },
+    {
+      name: "no-node-in-the-browser",
+      severity: "error",
+      comment: "components and domain run in the browser (domain has no I/O): no Node built-in.",
+      from: { path: paths(["components", "components/ui", "domain"]) },
+      to: { dependencyTypes: ["core"] },
+    },
+    {
+      name: "domain-pure-libraries",
+      severity: "error",
+      comment:
+        "domain is pure rules shared with the browser: of npm packages, only zod and date-fns (tests may use their tools).",
+      from: { path: LAYERS.domain, pathNot: TEST },
+      to: {
+        dependencyTypes: PACKAGES.filter((type) => type !== "core"),
+        pathNot: "(^|/)node_modules/(zod|date-fns|@date-fns/tz)/",
+      },
+    },
+    {
+      name: "no-parent-relative-import",
+      severity: "error",
+      comment:
+        "Import through #app/* and #db/*, never `../` (only the generated ./+types/ files are reached relatively).",
+      from: { path: "^(.+)/[^/]+$" },
+      to: {
+        dependencyTypes: ["local"],
+        dependencyTypesNot: ["aliased"],
+        pathNot: "^$1/",
+      },
+    },
+    {
+      name: "not-unresolvable",
+      severity: "error",
+      comment: "An import that resolves to nothing is a typo or a missing package.",
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  allowed: [
+    ...Object.entries(ARROWS).map(([from, to]) => ({
+      comment: `${from} -> ${to.join(", ")}`,
+      from: { path: LAYERS[from], pathNot: TEST },
+      to: { path: paths(to) },
+    })),
+    ...Object.keys(ARROWS).map((from) => ({
+      comment: `a test in ${from} may import anything below it, and tests/`,
+      from: { path: testsOf(from) },
+      to: { path: [...paths(below(from)), "^tests/"] },
+    })),
+    {
+      comment: "npm packages and Node built-ins (the server-only ones are arrows of their own)",
+      from: {},
+      to: { dependencyTypes: PACKAGES, pathNot: LAYERS.sqlite },
+    },
+  ],
+  allowedSeverity: "error",
+  options: {
+    // tests/ holds the integration and browser suites, which may import anything: not followed.
+    doNotFollow: { path: ["node_modules", "^tests/"] },
+    // React Router's generated route types (./+types/<route>, reached through tsconfig's rootDirs)
+    // and the server build Vite provides: nothing of ours to check, and not files on disk.
+    exclude: { path: ["^build/", "^db/migrations/", "[+]types/", "^virtual:"] },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default", "types"],
+      extensions: [".ts", ".tsx", ".js", ".mjs", ".cjs", ".d.ts"],
+      mainFields: ["module", "main", "types", "typings"],
+    },
+    skipAnalysisNotInRules: true,
+    reporterOptions: {
+      text: { highlightFocused: true },
+    },
+  },
+};
+// Read by scripts/layer-imports.ts. Not enumerable: dependency-cruiser's validator rejects keys
+// it does not know.
+Object.defineProperty(module.exports, "architecture", { value: { LAYERS, ARROWS, TEST } });

@@ -1,0 +1,13 @@
+/**
+ * Where a technical-support request stands, and how that reads to people. The database's
+ * column and CHECK constraint (db/schema.ts) are built from this list.
+ */
+export const SUPPORT_STATUSES = ["PENDING", "IN_PROGRESS", "RESOLVED", "CANCELLED"] as const;
+export type SupportStatus = (typeof SUPPORT_STATUSES)[number];
+
+export const SUPPORT_STATUS_LABELS: Record<SupportStatus, string> = {
+  PENDING: "Pending",
+  IN_PROGRESS: "In Progress",
+  RESOLVED: "Resolved",
+  CANCELLED: "Cancelled",
+};

@@ -1,0 +1,173 @@
+import type { Booking } from "#db/schema";
+import { writeTransaction } from "#app/db.server";
+import { env } from "#app/env.server";
+import { busyWindowFor, SLOT_TAKEN_MESSAGE, startProblem } from "#app/domain/availability";
+import type { BookingRequest } from "#app/domain/booking-form";
+import { couponProblem } from "#app/domain/coupons";
+import { isStakeholderAnswer, priceBooking, RETAINER_PACKAGE } from "#app/domain/pricing";
+import { retainerWindow } from "#app/domain/retainer";
+import { studioDateOf, studioSession } from "#app/domain/studio-time";
+import { bookingReceivedEmail } from "#app/emails/templates.server";
+import {
+  drawRetainerHours,
+  expireHolds,
+  insertBooking,
+  type RetainerDraw,
+  readBusyRanges,
+  recordBookingHistory,
+} from "#app/models/booking.server";
+import { couponTerms, findCoupon, reserveCouponUse } from "#app/models/coupon.server";
+import { enqueueEmail } from "#app/models/outbox.server";
+import { getActiveServices } from "#app/models/service.server";
+import type { PublicUser } from "#app/models/user.server";
+
+/**
+ * A customer books a session (the booking form and POST /api/bookings) at the server's price.
+ * The slot check, the coupon's use, the retainer draw, the rows and the booking-received e-mail
+ * are one IMMEDIATE transaction with no await inside, so the check and the insert see the same
+ * database even with several server processes on one file (SQLite lets one writer in at a time).
+ */
+
+export type BookingSettings = {
+  holdMinutes: number;
+  bufferMinutes: number;
+  /** Base URL for links in e-mails, e.g. https://studio.example */
+  appUrl: string;
+};
+
+/** The configured rules: what the site uses unless a test passes its own. */
+export function configuredBookingSettings(): BookingSettings {
+  return {
+    holdMinutes: env.HOLD_MINUTES,
+    bufferMinutes: env.BUFFER_MINUTES,
+    appUrl: env.APP_URL,
+  };
+}
+
+export class BookingError extends Error {
+  constructor(
+    readonly kind: "slot" | "coupon" | "service" | "not-found",
+    message: string,
+  ) {
+    super(message);
+    this.name = "BookingError";
+  }
+}
+
+const NO_DRAW: RetainerDraw = { retainerBookingId: null, drawn: 0 };
+
+/**
+ * Creates a booking at the server's price. Throws a BookingError when the slot is taken, the
+ * coupon cannot be used or a service is not offered; nothing is written then.
+ */
+export function bookSession(
+  user: PublicUser,
+  request: BookingRequest,
+  now: number,
+  settings: BookingSettings = configuredBookingSettings(),
+): Booking {
+  const hours = request.hoursNeeded;
+  const slot = studioSession(request.recordingDate, request.recordingTime, hours);
+
+  return writeTransaction((tx) => {
+    expireHolds(now, tx);
+
+    const busy = readBusyRanges(busyWindowFor(request.recordingDate, settings.bufferMinutes), now);
+    const problem = startProblem({
+      date: request.recordingDate,
+      time: request.recordingTime,
+      hours,
+      busy,
+      now,
+      bufferMinutes: settings.bufferMinutes,
+    });
+    if (problem === "taken") throw new BookingError("slot", SLOT_TAKEN_MESSAGE);
+    if (problem !== null) throw new BookingError("slot", "This start time cannot be booked.");
+
+    const chosen = getActiveServices(request.selectedServices, tx);
+    if (chosen.length !== request.selectedServices.length) {
+      throw new BookingError("service", "One of the selected services is no longer offered.");
+    }
+
+    const coupon = request.couponCode ? findCoupon(request.couponCode, tx) : undefined;
+    if (request.couponCode) {
+      const couponError = couponProblem(coupon, studioDateOf(now));
+      if (couponError || !coupon) throw new BookingError("coupon", couponError ?? "");
+      if (!reserveCouponUse(tx, coupon.id)) {
+        throw new BookingError("coupon", "This coupon has reached its usage limit.");
+      }
+    }
+
+    // A retainer purchase pays its own hours; any other session draws from a paid retainer.
+    const draw = request.isRetainer
+      ? NO_DRAW
+      : drawRetainerHours(tx, { userId: user.id, date: request.recordingDate, hours }, now);
+
+    const price = priceBooking({
+      hours,
+      stakeholder: request.stakeholder,
+      servicePrices: chosen.map((service) => service.price),
+      coupon: coupon ? couponTerms(coupon) : null,
+      buysRetainer: request.isRetainer,
+      retainerHoursDrawn: draw.drawn,
+    });
+    const status = price.totalCost === 0 ? "CONFIRMED" : "PENDING_PAYMENT";
+    const window = request.isRetainer ? retainerWindow(request.recordingDate) : null;
+
+    const booking = insertBooking(
+      tx,
+      {
+        userId: user.id,
+        firstName: request.firstName,
+        lastName: request.lastName,
+        businessName: request.businessName ?? null,
+        phoneNumber: request.phoneNumber,
+        email: request.email,
+        stakeholder: isStakeholderAnswer(request.stakeholder) ? "yes" : "no",
+        recordingDate: request.recordingDate,
+        recordingTime: request.recordingTime,
+        guestCount: String(request.guestCount),
+        hoursNeeded: String(hours),
+        startsAt: slot.startsAt,
+        endsAt: slot.endsAt,
+        hourlyRate: price.hourlyRate,
+        totalCost: price.totalCost,
+        originalCost: price.originalCost,
+        couponId: coupon?.id ?? null,
+        couponCode: coupon?.code ?? null,
+        discountAmount: price.discountAmount,
+        status,
+        holdExpiresAt: status === "PENDING_PAYMENT" ? now + settings.holdMinutes * 60_000 : null,
+        isRetainer: request.isRetainer,
+        retainerStartDate: window?.startDate ?? null,
+        retainerEndDate: window?.endDate ?? null,
+        // The purchase schedules the package's first session, which uses its hours.
+        retainerHoursUsed: request.isRetainer ? hours : 0,
+        retainerTotalHours: RETAINER_PACKAGE.hours,
+        retainerBookingId: draw.retainerBookingId,
+        retainerHoursDrawn: draw.drawn,
+        createdAt: now,
+      },
+      chosen,
+    );
+    recordBookingHistory(tx, {
+      bookingId: booking.id,
+      actorUserId: user.id,
+      fromStatus: null,
+      toStatus: status,
+      note: status === "CONFIRMED" ? "Free booking, confirmed at creation" : "Booked online",
+      createdAt: now,
+    });
+    enqueueEmail(tx, {
+      kind: "booking-received",
+      to: booking.email,
+      bookingId: booking.id,
+      ...bookingReceivedEmail({
+        booking,
+        payUrl: `${settings.appUrl}/checkout/${booking.id}`,
+        holdExpiresAt: booking.holdExpiresAt,
+      }),
+    });
+    return booking;
+  });
+}

@@ -1,0 +1,80 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { sessions, users } from "#db/schema";
+import { db } from "#app/db.server";
+import { hashPassword, passwordMatches } from "#app/models/user.server";
+import { changePassword } from "#app/workflows/change-password.server";
+
+/**
+ * The password change against a real, freshly migrated SQLite file: the current password is
+ * proven, every other session ends, and of two changes racing from one proven password only
+ * one is stored.
+ */
+const PASSWORD = "the-current-secret";
+let counter = 0;
+
+async function makeUser() {
+  counter += 1;
+  const user = db
+    .insert(users)
+    .values({
+      username: `changer_${counter}`,
+      passwordHash: await hashPassword(PASSWORD),
+      firstName: "Pat",
+      lastName: "Word",
+      phoneNumber: "404-555-0100",
+      email: `changer${counter}@example.com`,
+    })
+    .returning()
+    .get();
+  for (const id of [`old_a_${counter}`, `old_b_${counter}`]) {
+    db.insert(sessions)
+      .values({ id, userId: user.id, expiresAt: Date.now() + 60_000 })
+      .run();
+  }
+  return user;
+}
+
+const sessionIds = (userId: number) =>
+  db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(eq(sessions.userId, userId))
+    .all()
+    .map((row) => row.id);
+
+const storedHash = (userId: number) =>
+  db.select().from(users).where(eq(users.id, userId)).get()?.passwordHash ?? "";
+
+describe("changing the password", () => {
+  it("stores the new one and leaves only a fresh session", async () => {
+    const user = await makeUser();
+    const change = await changePassword(user.id, PASSWORD, "a-brand-new-secret");
+    expect(change.status).toBe("changed");
+    if (change.status !== "changed") return;
+    expect(sessionIds(user.id)).toEqual([change.sessionId]);
+    expect(await passwordMatches(storedHash(user.id), "a-brand-new-secret")).toBe(true);
+  });
+
+  it("refuses a wrong current password and changes nothing", async () => {
+    const user = await makeUser();
+    const before = storedHash(user.id);
+    expect(await changePassword(user.id, "not-the-secret", "a-brand-new-secret")).toEqual({
+      status: "wrong-password",
+    });
+    expect(storedHash(user.id)).toBe(before);
+    expect(sessionIds(user.id)).toHaveLength(2);
+  });
+
+  it("of two changes proven with the same password at once, stores only one", async () => {
+    const user = await makeUser();
+    const results = await Promise.all([
+      changePassword(user.id, PASSWORD, "first-new-secret"),
+      changePassword(user.id, PASSWORD, "second-new-secret"),
+    ]);
+    expect(results.map((result) => result.status).sort()).toEqual(["changed", "wrong-password"]);
+    const winner = results[0]?.status === "changed" ? "first-new-secret" : "second-new-secret";
+    expect(await passwordMatches(storedHash(user.id), winner)).toBe(true);
+    expect(sessionIds(user.id)).toHaveLength(1);
+  });
+});

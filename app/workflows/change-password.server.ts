@@ -1,0 +1,44 @@
+import { writeTransaction } from "#app/db.server";
+import { env } from "#app/env.server";
+import { restartUserSessions } from "#app/models/session.server";
+import {
+  getUserById,
+  hashPassword,
+  passwordMatches,
+  replacePasswordHash,
+} from "#app/models/user.server";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export type PasswordChange =
+  | { status: "changed"; sessionId: string }
+  | { status: "wrong-password" };
+
+/**
+ * A customer changes their password (Profile Settings): once the current one is proven, the
+ * new hash is stored, every session of the user ends and a fresh one starts for the caller
+ * (changing the password ends other sessions). Verifying and hashing happen before the
+ * transaction: an await inside it would hold the write lock.
+ */
+export async function changePassword(
+  userId: number,
+  currentPassword: string,
+  newPassword: string,
+): Promise<PasswordChange> {
+  const user = getUserById(userId);
+  if (!user) return { status: "wrong-password" };
+  if (!(await passwordMatches(user.passwordHash, currentPassword))) {
+    return { status: "wrong-password" };
+  }
+  const passwordHash = await hashPassword(newPassword);
+  return writeTransaction((tx): PasswordChange => {
+    // Another change landed while this one was hashing: the password proven above is no
+    // longer the current one, so this change must not overwrite that one.
+    if (!replacePasswordHash(tx, userId, user.passwordHash, passwordHash)) {
+      return { status: "wrong-password" };
+    }
+    // The fresh session lasts as long as a login's (web/session.server.ts's cookie max-age).
+    const expiresAt = Date.now() + env.SESSION_MAX_AGE_DAYS * DAY_MS;
+    return { status: "changed", sessionId: restartUserSessions(tx, userId, expiresAt) };
+  });
+}

@@ -1,0 +1,111 @@
+import { writeTransaction } from "#app/db.server";
+import {
+  ISSUE_TYPES,
+  type IssueType,
+  SUPPORT_UPDATE_MESSAGES,
+  type SupportRequestInput,
+  type SupportUpdate,
+  supportTransitionMessage,
+  supportTransitionProblem,
+} from "#app/domain/support";
+import { supportResolvedEmail } from "#app/emails/templates.server";
+import { enqueueEmail } from "#app/models/outbox.server";
+import {
+  getSupportRequest,
+  insertSupportRequest,
+  isOwnBooking,
+  type SupportRequest,
+  setSupportRequestStatus,
+} from "#app/models/support.server";
+
+/**
+ * Technical-support requests (spec section 3 and 4, product-decisions "Support and chat"): a
+ * customer files one, staff work it through its statuses, and resolving it e-mails the
+ * customer. Each runs its check and its write in one IMMEDIATE transaction with no await inside.
+ */
+
+export class SupportBookingError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SupportBookingError";
+  }
+}
+
+/**
+ * Files a request for `userId`. A booking it names must be that customer's own, checked in the
+ * same transaction as the insert; another customer's booking is refused exactly like one that
+ * does not exist, so ids cannot be probed.
+ */
+export function createSupportRequest(
+  userId: number,
+  input: SupportRequestInput,
+  now: number,
+): SupportRequest {
+  return writeTransaction((tx) => {
+    if (input.bookingId !== undefined && !isOwnBooking(input.bookingId, userId, tx)) {
+      throw new SupportBookingError("Please choose one of your own bookings");
+    }
+    return insertSupportRequest(tx, userId, input, now);
+  });
+}
+
+export class SupportUpdateError extends Error {
+  constructor(
+    readonly kind: "not-found" | "not-allowed" | "resolution-required",
+    message: string,
+  ) {
+    super(message);
+    this.name = "SupportUpdateError";
+  }
+}
+
+/**
+ * Staff move a request (spec section 4): the check and the write in one IMMEDIATE
+ * transaction, so of two admins pressing buttons on the same request at once, the second
+ * sees the first's result and is refused with a message naming it. Resolving stores the
+ * resolution and resolvedAt and writes the customer's e-mail in the same transaction.
+ */
+export function updateSupportRequest(
+  id: number,
+  update: SupportUpdate,
+  now: number,
+  appUrl: string,
+): SupportRequest {
+  return writeTransaction((tx) => {
+    const current = getSupportRequest(id, tx);
+    if (!current) throw new SupportUpdateError("not-found", `Request #${id} was not found.`);
+    const problem = supportTransitionProblem(current.status, update.status, update.resolution);
+    if (problem === "not-allowed") {
+      throw new SupportUpdateError(
+        "not-allowed",
+        supportTransitionMessage(id, current.status, update.status),
+      );
+    }
+    if (problem === "resolution-required") {
+      throw new SupportUpdateError(
+        "resolution-required",
+        SUPPORT_UPDATE_MESSAGES.resolutionRequired,
+      );
+    }
+    const updated = setSupportRequestStatus(tx, current, update, now);
+    if (!updated) throw new Error(`Request ${id} changed inside its own transaction`);
+    if (update.status === "RESOLVED" && updated.resolution) {
+      enqueueEmail(tx, {
+        kind: "support-resolved",
+        to: updated.email,
+        ...supportResolvedEmail({
+          request: {
+            id: updated.id,
+            name: updated.name,
+            issueLabel: ISSUE_TYPES[updated.issueType as IssueType] ?? updated.issueType,
+            description: updated.description,
+            resolution: updated.resolution,
+          },
+          dashboardUrl: `${appUrl}/dashboard?tab=support`,
+        }),
+        bookingId: updated.bookingId,
+      });
+    }
+    return updated;
+  });
+}
