@@ -21,10 +21,11 @@ import { type BookingSettings, bookSession } from "#app/workflows/book-session.s
 import { cancelProblem, studioCancelProblem } from "#app/models/cancellation.server";
 import { applyPayment, notPayableMessage } from "#app/models/payment.server";
 import { toPublicUser } from "#app/models/user.server";
+import { rescheduleOwnBooking } from "#app/workflows/reschedule.server";
 
 /**
  * Claimed bookings count as taken everywhere: availability, holds running out, retainer hours,
- * payability, cancelling. Against a real, freshly migrated SQLite file.
+ * payability, cancelling, rescheduling. Against a real, freshly migrated SQLite file.
  */
 const SETTINGS: BookingSettings = { holdMinutes: 30, bufferMinutes: 0, appUrl: "https://t.test" };
 const NOW = studioInstant("2026-12-01", "09:00");
@@ -184,6 +185,26 @@ describe("a claimed booking counts as taken", () => {
     claim(booking, "CANCEL_BY_CUSTOMER");
     expect(cancelProblem(reload(booking), NOW)).toBe(CANCELLING);
     expect(studioCancelProblem(reload(booking))).toBe(CANCELLING);
+  });
+
+  it("cannot be rescheduled while it is being cancelled", () => {
+    const booking = pay(book());
+    const token = claim(booking, "CANCEL_BY_CUSTOMER");
+    const move = () =>
+      rescheduleOwnBooking(
+        {
+          bookingId: booking.id,
+          userId: customer.id,
+          recordingDate: day(1),
+          recordingTime: "10:00",
+        },
+        NOW,
+        { bufferMinutes: 0, appUrl: "https://t.test" },
+      );
+    expect(move).toThrow(CANCELLING);
+    expect(reload(booking).recordingDate).toBe(day());
+    writeTransaction((tx) => releaseClaim(tx, token));
+    expect(move().recordingDate).toBe(day(1));
   });
 });
 
