@@ -16,7 +16,7 @@ import { useNonce } from "#app/components/nonce";
 import { SiteFooter } from "#app/components/site-footer";
 import { SiteNav } from "#app/components/site-nav";
 import { Toaster } from "#app/components/toaster";
-import { chatUser } from "#app/integrations/chat.server";
+import { chatUser } from "#app/workflows/chat-identity.server";
 import { publicEnv } from "#app/env.server";
 import { securityMiddleware } from "#app/web/security.server";
 import { inlineToastContext } from "#app/web/request-context.server";

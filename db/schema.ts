@@ -11,6 +11,7 @@ import {
 } from "drizzle-orm/sqlite-core";
 // The vocabulary (statuses, types) is the domain's: the schema builds columns and CHECK
 // constraints from it, and the browser reads it without loading drizzle or the tables.
+import { BOOKING_CLAIMS } from "#app/domain/booking-claim";
 import { BOOKING_STATUSES } from "#app/domain/booking-status";
 import { COUPON_TYPES } from "#app/domain/coupon-type";
 import { CUSTOMER_TYPES } from "#app/domain/customer-type";
@@ -163,12 +164,21 @@ export const bookings = sqliteTable(
     checkoutExpiresAt: integer("checkout_expires_at"),
     /** When the 24-hours-before reminder was queued; cleared when the session moves. */
     reminderSentAt: integer("reminder_sent_at"),
+    /**
+     * A workflow calling the payment provider about this booking holds it (domain/booking-claim):
+     * which action, since when (also the claim's token) and for whom. Null when nobody does.
+     */
+    claim: text("claim", { enum: BOOKING_CLAIMS }),
+    claimedAt: integer("claimed_at"),
+    claimedBy: integer("claimed_by").references(() => users.id),
     createdAt: createdAt(),
   },
   (t) => [
     index("bookings_starts_at").on(t.startsAt),
     index("bookings_user_starts_at").on(t.userId, t.startsAt),
     index("bookings_status_starts_at").on(t.status, t.startsAt),
+    // The sweeper's look for claims past their lease: only claimed rows are in it.
+    index("bookings_claimed_at").on(t.claimedAt).where(sql`${t.claim} IS NOT NULL`),
     check("bookings_status", inList("status", BOOKING_STATUSES)),
     check("bookings_slot", sql`${t.endsAt} > ${t.startsAt}`),
     check("bookings_costs", sql`${t.totalCost} >= 0 AND ${t.originalCost} >= 0`),

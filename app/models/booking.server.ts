@@ -1,4 +1,18 @@
-import { and, asc, desc, eq, gt, inArray, isNull, lt, lte, ne, or, sql } from "drizzle-orm";
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  gt,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  lte,
+  ne,
+  or,
+  sql,
+} from "drizzle-orm";
 import {
   type Booking,
   blockedTimes,
@@ -51,6 +65,9 @@ const liveBookingRanges = db
       or(
         ne(bookings.status, "PENDING_PAYMENT"),
         gt(bookings.holdExpiresAt, sql.placeholder("now")),
+        // A claimed booking's fate is being decided (a checkout, a cancellation): it keeps
+        // its slot until the claim is recorded or released, even past its hold.
+        isNotNull(bookings.claim),
       ),
       // 0 excludes nothing: AUTOINCREMENT ids start at 1.
       ne(bookings.id, sql.placeholder("excludeId")),
@@ -116,7 +133,10 @@ export function hasConflict(
   return startProblem({ ...slot, busy, now, bufferMinutes }) === "taken";
 }
 
-/** The customer's paid retainer with hours left whose window has not ended, if any. */
+/**
+ * The customer's paid retainer with hours left whose window has not ended, if any. A retainer
+ * under a claim (being cancelled and refunded) is not offered: its hours cannot be drawn.
+ */
 export function getActiveRetainer(
   userId: number,
   now: number,
@@ -132,6 +152,7 @@ export function getActiveRetainer(
         inArray(bookings.status, [...PAID_STATUSES]),
         sql`${bookings.retainerEndDate} > ${studioDateOf(now)}`,
         sql`${bookings.retainerHoursUsed} < ${bookings.retainerTotalHours}`,
+        isNull(bookings.claim),
       ),
     )
     .orderBy(asc(bookings.retainerEndDate))
@@ -176,6 +197,7 @@ const dueHold = db
     and(
       eq(bookings.status, "PENDING_PAYMENT"),
       lte(bookings.holdExpiresAt, sql.placeholder("now")),
+      isNull(bookings.claim),
     ),
   )
   .limit(1)
@@ -184,7 +206,8 @@ const dueHold = db
 /**
  * Cancels every unpaid booking whose hold has run out and gives back what it took: its
  * coupon use and any retainer hours it drew. Availability already ignores expired holds;
- * this makes the release visible and returns the coupon.
+ * this makes the release visible and returns the coupon. A claimed booking is left to the
+ * workflow holding it (or the claim sweeper).
  */
 export function expireHolds(now: number, tx?: Tx): number {
   const run = (t: Tx) => {
@@ -196,7 +219,13 @@ export function expireHolds(now: number, tx?: Tx): number {
         cancelledAt: now,
         holdExpiresAt: null,
       })
-      .where(and(eq(bookings.status, "PENDING_PAYMENT"), lte(bookings.holdExpiresAt, now)))
+      .where(
+        and(
+          eq(bookings.status, "PENDING_PAYMENT"),
+          lte(bookings.holdExpiresAt, now),
+          isNull(bookings.claim),
+        ),
+      )
       .returning()
       .all();
     for (const booking of expired) {
@@ -335,12 +364,16 @@ export function getBookingServices(bookingId: number) {
     .all();
 }
 
-/** Whether an unpaid booking can still be paid at `now`. */
+/**
+ * Whether an unpaid booking can still be paid at `now`. Not while another action holds it (a
+ * cancellation, staff closing its checkout); a checkout being opened may be joined.
+ */
 export function isPayable(booking: Booking, now: number): boolean {
   return (
     booking.status === "PENDING_PAYMENT" &&
     booking.totalCost > 0 &&
-    (booking.holdExpiresAt ?? 0) > now
+    (booking.holdExpiresAt ?? 0) > now &&
+    (booking.claim === null || booking.claim === "CHECKOUT_OPEN")
   );
 }
 
@@ -348,8 +381,13 @@ export function isPayable(booking: Booking, now: number): boolean {
  * Keeps an unpaid booking's slot held at least until `until` (a hosted checkout cannot be
  * shorter than the provider's minimum). Only a live hold can be extended.
  */
-export function extendHold(bookingId: number, until: number, now: number): Booking | undefined {
-  return db
+export function extendHold(
+  tx: Tx,
+  bookingId: number,
+  until: number,
+  now: number,
+): Booking | undefined {
+  return tx
     .update(bookings)
     .set({ holdExpiresAt: sql`max(${bookings.holdExpiresAt}, ${until})` })
     .where(

@@ -6,17 +6,17 @@ import {
   payments,
   processedPaymentEvents,
 } from "#db/schema";
-import { db, writeTransaction } from "#app/db.server";
+import { db } from "#app/db.server";
 import { busyWindowFor, conflictsWith } from "#app/domain/availability";
-import { enqueueEmail } from "#app/models/outbox.server";
-import { paymentReceivedEmail } from "#app/emails/templates.server";
+import { claimProblem } from "#app/domain/booking-claim";
 import { HOLD_EXPIRED_REASON, readBusyRanges, type Tx } from "#app/models/booking.server";
 
 /**
- * Fulfilment: a provider says a booking was paid. Idempotent by construction: the payment's
- * transaction id is unique and a provider event id is stored in the same transaction as its
- * effect, so a double submit, a second tab, a replayed or duplicated webhook and the success
- * page racing the webhook all end in one payment row.
+ * Payments: a provider says a booking was paid (workflows/fulfil-payment.server.ts wraps this
+ * in its transaction with the e-mail). Idempotent by construction: the payment's transaction
+ * id is unique and a provider event id is stored in the same transaction as its effect, so a
+ * double submit, a second tab, a replayed or duplicated webhook and the success page racing
+ * the webhook all end in one payment row.
  */
 export type PaymentReport = {
   bookingId: number;
@@ -35,105 +35,107 @@ export type FulfilmentOutcome =
   | { outcome: "already-recorded"; booking: Booking | undefined }
   | { outcome: "not-payable"; booking: Booking | undefined; reason: string };
 
-export function recordPayment(
+export type PaymentOptions = {
+  /**
+   * Refuse a booking another action holds (a cancellation in flight). The sandbox's card form
+   * does: nothing was charged yet. Money a hosted checkout already took is recorded whatever
+   * holds the booking, and the holder sees it when it records (never lose track of money).
+   */
+  refuseClaimed: boolean;
+};
+
+/** Records a reported payment in the caller's transaction; the caller queues the e-mail. */
+export function applyPayment(
+  tx: Tx,
   report: PaymentReport,
   now: number,
   bufferMinutes: number,
+  options: PaymentOptions,
 ): FulfilmentOutcome {
-  return writeTransaction((tx) => {
-    const booking = tx.select().from(bookings).where(eq(bookings.id, report.bookingId)).get();
-    if (report.event && eventSeen(tx, report.event.id)) {
-      return { outcome: "already-recorded" as const, booking };
-    }
-    const existing = tx
-      .select({ id: payments.id })
-      .from(payments)
-      .where(eq(payments.transactionId, report.transactionId))
-      .get();
-    if (existing) {
-      markEventSeen(tx, report, now);
-      return { outcome: "already-recorded" as const, booking };
-    }
-    if (!booking) return { outcome: "not-payable" as const, booking, reason: "No such booking" };
-    if (report.amount !== booking.totalCost) {
-      // Never mark a booking paid for a different sum; staff see it in the logs.
-      return {
-        outcome: "not-payable" as const,
-        booking,
-        reason: `Amount ${report.amount} does not match the booking total ${booking.totalCost}`,
-      };
-    }
-    // A hold that ran out gave back its coupon use and retainer hours; only a booking that
-    // took neither can simply be reinstated. Others are left for staff (logged by caller).
-    const reinstatable =
-      booking.status === "CANCELLED" &&
-      booking.cancellationReason === HOLD_EXPIRED_REASON &&
-      booking.couponId === null &&
-      booking.retainerHoursDrawn === 0 &&
-      slotStillFree(booking, now, bufferMinutes);
-    if (booking.status !== "PENDING_PAYMENT" && !reinstatable) {
-      return {
-        outcome: "not-payable" as const,
-        booking,
-        reason: `Booking is ${booking.status}`,
-      };
-    }
-
-    tx.insert(payments)
-      .values({
-        bookingId: booking.id,
-        userId: booking.userId,
-        amount: report.amount,
-        paymentMethod: report.method,
-        paymentDate: now,
-        transactionId: report.transactionId,
-        paymentDetails: report.details,
-      })
-      .run();
-    const paid = tx
-      .update(bookings)
-      .set({
-        status: "PENDING",
-        holdExpiresAt: null,
-        cancellationReason: null,
-        cancelledAt: null,
-      })
-      .where(and(eq(bookings.id, booking.id), eq(bookings.status, booking.status)))
-      .returning()
-      .get();
-    if (!paid) throw new Error("Booking changed during payment");
-    tx.insert(bookingHistory)
-      .values({
-        bookingId: booking.id,
-        actorUserId: booking.userId,
-        fromStatus: booking.status,
-        toStatus: "PENDING",
-        note:
-          booking.status === "CANCELLED"
-            ? "Paid after the hold ran out; the slot was still free"
-            : "Paid by card",
-        createdAt: now,
-      })
-      .run();
+  const booking = tx.select().from(bookings).where(eq(bookings.id, report.bookingId)).get();
+  if (report.event && eventSeen(report.event.id, tx)) {
+    return { outcome: "already-recorded" as const, booking };
+  }
+  const existing = tx
+    .select({ id: payments.id })
+    .from(payments)
+    .where(eq(payments.transactionId, report.transactionId))
+    .get();
+  if (existing) {
     markEventSeen(tx, report, now);
-    enqueueEmail(tx, {
-      kind: "payment-received",
-      to: paid.email,
-      bookingId: paid.id,
-      ...paymentReceivedEmail({
-        booking: paid,
-        amount: report.amount,
-        brand: report.details.brand,
-        last4: report.details.last4,
-      }),
-    });
-    return { outcome: "paid" as const, booking: paid };
-  });
+    return { outcome: "already-recorded" as const, booking };
+  }
+  if (!booking) return { outcome: "not-payable" as const, booking, reason: "No such booking" };
+  if (report.amount !== booking.totalCost) {
+    // Never mark a booking paid for a different sum; staff see it in the logs.
+    return {
+      outcome: "not-payable" as const,
+      booking,
+      reason: `Amount ${report.amount} does not match the booking total ${booking.totalCost}`,
+    };
+  }
+  // A hold that ran out gave back its coupon use and retainer hours; only a booking that
+  // took neither can simply be reinstated. Others are left for staff (logged by caller).
+  const reinstatable =
+    booking.status === "CANCELLED" &&
+    booking.cancellationReason === HOLD_EXPIRED_REASON &&
+    booking.couponId === null &&
+    booking.retainerHoursDrawn === 0 &&
+    slotStillFree(booking, now, bufferMinutes);
+  if (booking.status !== "PENDING_PAYMENT" && !reinstatable) {
+    return {
+      outcome: "not-payable" as const,
+      booking,
+      reason: `Booking is ${booking.status}`,
+    };
+  }
+  const held = options.refuseClaimed ? claimProblem(booking.claim) : null;
+  if (held) return { outcome: "not-payable" as const, booking, reason: held };
+
+  tx.insert(payments)
+    .values({
+      bookingId: booking.id,
+      userId: booking.userId,
+      amount: report.amount,
+      paymentMethod: report.method,
+      paymentDate: now,
+      transactionId: report.transactionId,
+      paymentDetails: report.details,
+    })
+    .run();
+  const paid = tx
+    .update(bookings)
+    .set({
+      status: "PENDING",
+      holdExpiresAt: null,
+      cancellationReason: null,
+      cancelledAt: null,
+    })
+    .where(and(eq(bookings.id, booking.id), eq(bookings.status, booking.status)))
+    .returning()
+    .get();
+  if (!paid) throw new Error("Booking changed during payment");
+  tx.insert(bookingHistory)
+    .values({
+      bookingId: booking.id,
+      actorUserId: booking.userId,
+      fromStatus: booking.status,
+      toStatus: "PENDING",
+      note:
+        booking.status === "CANCELLED"
+          ? "Paid after the hold ran out; the slot was still free"
+          : "Paid by card",
+      createdAt: now,
+    })
+    .run();
+  markEventSeen(tx, report, now);
+  return { outcome: "paid" as const, booking: paid };
 }
 
-function eventSeen(tx: Tx, eventId: string): boolean {
+/** Whether a provider event was already applied (a webhook's replay). */
+export function eventSeen(eventId: string, reader: Pick<Tx, "select"> = db): boolean {
   return (
-    tx
+    reader
       .select({ id: processedPaymentEvents.id })
       .from(processedPaymentEvents)
       .where(eq(processedPaymentEvents.id, eventId))
@@ -193,4 +195,24 @@ export function hasPayment(bookingId: number): boolean {
     .where(eq(payments.bookingId, bookingId))
     .get();
   return (row?.total ?? 0) > 0;
+}
+
+export const ALREADY_PAID_MESSAGE = "This booking has already been paid.";
+export const HOLD_EXPIRED_MESSAGE =
+  "The hold on this time slot has run out, so it was released. Please book again.";
+
+/** Why a booking cannot be paid now, for the customer (isPayable said it cannot). */
+export function notPayableMessage(booking: Booking, now: number): string {
+  if (booking.status === "PENDING_PAYMENT" && (booking.holdExpiresAt ?? 0) <= now) {
+    return HOLD_EXPIRED_MESSAGE;
+  }
+  if (booking.status === "CANCELLED") {
+    // The list cancels a run-out hold before the customer opens it: still say why.
+    return booking.cancellationReason === HOLD_EXPIRED_REASON
+      ? HOLD_EXPIRED_MESSAGE
+      : "This booking was cancelled.";
+  }
+  if (booking.totalCost === 0) return "This booking is free: there is nothing to pay.";
+  const held = booking.status === "PENDING_PAYMENT" ? claimProblem(booking.claim) : null;
+  return held ?? ALREADY_PAID_MESSAGE;
 }

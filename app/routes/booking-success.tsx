@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { paymentProvider } from "#app/integrations/payments/provider.server";
+import { verifyCheckout } from "#app/workflows/fulfil-payment.server";
 import type { Route } from "./+types/booking-success";
 
 /**
@@ -11,7 +11,7 @@ import type { Route } from "./+types/booking-success";
 export async function loader({ request }: Route.LoaderArgs) {
   const sessionId = new URL(request.url).searchParams.get("session_id")?.trim();
   if (!sessionId || sessionId.length > 300) return { state: "missing" as const };
-  const verification = await paymentProvider().verifyCheckout(sessionId);
+  const verification = await verifyCheckout(sessionId);
   return { state: verification.paid ? ("paid" as const) : ("failed" as const) };
 }
 

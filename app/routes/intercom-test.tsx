@@ -11,7 +11,7 @@ import {
 } from "#app/components/chat/messenger";
 import { getUser } from "#app/web/user-context.server";
 import { publicEnv } from "#app/env.server";
-import { chatUser } from "#app/integrations/chat.server";
+import { chatUser } from "#app/workflows/chat-identity.server";
 import type { Route } from "./+types/intercom-test";
 
 /**

@@ -3,6 +3,7 @@ import { expireHolds } from "#app/models/booking.server";
 import { queueSessionReminders } from "#app/workflows/reminders.server";
 import { env } from "#app/env.server";
 import { startEmailDelivery } from "#app/workflows/deliver-email.server";
+import { settleStaleClaims } from "#app/workflows/settle-claims.server";
 import { logError } from "#app/log.server";
 
 const SWEEP_MS = 60_000;
@@ -10,21 +11,34 @@ const SWEEP_MS = 60_000;
 /**
  * The jobs that run beside the requests: cancelling unpaid bookings whose hold ran out (which
  * gives back their coupon use; availability ignores expired holds anyway), queueing the
- * reminders of tomorrow's confirmed sessions, and delivering the e-mail outbox. Kept on globalThis like the database, so a dev reload does not start a second
- * set. Returns the stop function the graceful shutdown awaits before closing the database.
+ * reminders of tomorrow's confirmed sessions, finishing or releasing booking claims left by a
+ * cut-off request (workflows/settle-claims.server.ts), and delivering the e-mail outbox. Kept
+ * on globalThis like the database, so a dev reload does not start a second set. Returns the stop function the graceful shutdown awaits before closing the database.
  */
 export function startBackgroundJobs(db: DB): () => Promise<void> {
   const running = globalThis as { __studioJobs?: () => Promise<void> };
   if (running.__studioJobs) return running.__studioJobs;
+  // The claim sweep asks the payment provider: one at a time, never overlapping itself.
+  let claims: Promise<unknown> | null = null;
   const sweep = setInterval(() => {
     const now = Date.now();
     runJob("expire-holds", () => expireHolds(now));
     runJob("session-reminders", () => queueSessionReminders(now, env.APP_URL));
+    claims ??= settleStaleClaims(now)
+      .catch((error: unknown) =>
+        runJob("settle-claims", () => {
+          throw error;
+        }),
+      )
+      .finally(() => {
+        claims = null;
+      });
   }, SWEEP_MS);
   sweep.unref();
   const stopEmail = startEmailDelivery({ db });
   running.__studioJobs = async () => {
     clearInterval(sweep);
+    await claims;
     await stopEmail();
   };
   return running.__studioJobs;

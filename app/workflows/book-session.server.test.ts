@@ -5,8 +5,8 @@ import { db } from "#app/db.server";
 import type { BookingRequest } from "#app/domain/booking-form";
 import { studioInstant } from "#app/domain/studio-time";
 import { expireHolds, getActiveRetainer, HOLD_EXPIRED_REASON } from "#app/models/booking.server";
-import { recordPayment } from "#app/models/payment.server";
 import { toPublicUser } from "#app/models/user.server";
+import { recordPayment } from "#app/workflows/fulfil-payment.server";
 import {
   BookingError,
   type BookingSettings,

@@ -4,11 +4,11 @@ import { bookings, emailOutbox, users } from "#db/schema";
 import { db } from "#app/db.server";
 import type { BookingRequest } from "#app/domain/booking-form";
 import { studioInstant } from "#app/domain/studio-time";
-import { recordPayment } from "#app/models/payment.server";
 import { toPublicUser } from "#app/models/user.server";
 import { type BookingSettings, bookSession } from "#app/workflows/book-session.server";
 import { queueSessionReminders } from "#app/workflows/reminders.server";
 import { rescheduleOwnBooking } from "#app/workflows/reschedule.server";
+import { recordPayment } from "#app/workflows/fulfil-payment.server";
 
 /**
  * Session reminders against a real, freshly migrated SQLite file: one per confirmed session

@@ -5,10 +5,10 @@ import { db } from "#app/db.server";
 import type { BookingRequest } from "#app/domain/booking-form";
 import { studioInstant } from "#app/domain/studio-time";
 import { getBooking } from "#app/models/booking.server";
-import { recordPayment } from "#app/models/payment.server";
 import { toPublicUser } from "#app/models/user.server";
 import { type BookingSettings, bookSession } from "#app/workflows/book-session.server";
 import { RescheduleError, rescheduleOwnBooking } from "#app/workflows/reschedule.server";
+import { recordPayment } from "#app/workflows/fulfil-payment.server";
 
 /**
  * A customer moving their own session, against a real, freshly migrated SQLite file: the

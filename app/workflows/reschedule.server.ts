@@ -7,6 +7,7 @@ import {
   SLOT_TAKEN_MESSAGE,
   startProblem,
 } from "#app/domain/availability";
+import { claimProblem } from "#app/domain/booking-claim";
 import { canReschedule, RESCHEDULABLE_STATUSES } from "#app/domain/cancellation";
 import { retainerCovers } from "#app/domain/retainer";
 import { studioSession } from "#app/domain/studio-time";
@@ -51,7 +52,8 @@ export const SAME_SLOT_MESSAGE = "Your session is already at that time: choose a
 
 /** Why a booking cannot be moved by its customer now, or null when it can. */
 export function rescheduleProblem(booking: Booking, now: number): string | null {
-  if (canReschedule(booking, now)) return null;
+  // A booking being cancelled (a refund in flight) is not moved meanwhile.
+  if (canReschedule(booking, now)) return claimProblem(booking.claim);
   if (!RESCHEDULABLE_STATUSES.includes(booking.status)) {
     return booking.status === "PENDING_PAYMENT"
       ? "Pay for this booking first, or cancel it and book another time."

@@ -34,7 +34,7 @@ const sql = {
   busyBookings: sqlite.prepare(
     `SELECT starts_at, ends_at FROM bookings
      WHERE starts_at < ? AND ends_at > ? AND starts_at > ? AND status <> 'CANCELLED'
-       AND (status <> 'PENDING_PAYMENT' OR hold_expires_at > ?)`,
+       AND (status <> 'PENDING_PAYMENT' OR hold_expires_at > ? OR claim IS NOT NULL)`,
   ),
   busyBlocked: sqlite.prepare(
     "SELECT starts_at, ends_at FROM blocked_times WHERE starts_at < ? AND ends_at > ?",
@@ -42,7 +42,7 @@ const sql = {
   expireHolds: sqlite.prepare(
     `UPDATE bookings SET status = 'CANCELLED', cancellation_reason = 'Payment not received in time',
        cancelled_at = ?, hold_expires_at = NULL
-     WHERE status = 'PENDING_PAYMENT' AND hold_expires_at <= ? RETURNING *`,
+     WHERE status = 'PENDING_PAYMENT' AND hold_expires_at <= ? AND claim IS NULL RETURNING *`,
   ),
   ownBookings: sqlite.prepare(
     "SELECT * FROM bookings WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT 100",
@@ -50,7 +50,7 @@ const sql = {
   activeRetainer: sqlite.prepare(
     `SELECT * FROM bookings WHERE user_id = ? AND is_retainer = 1
        AND status IN ('PENDING', 'CONFIRMED', 'RECORDED', 'POST_PRODUCTION', 'COMPLETED')
-       AND retainer_end_date > ? AND retainer_hours_used < retainer_total_hours
+       AND retainer_end_date > ? AND retainer_hours_used < retainer_total_hours AND claim IS NULL
      ORDER BY retainer_end_date LIMIT 1`,
   ),
   insertBooking: sqlite.prepare(

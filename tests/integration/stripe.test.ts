@@ -35,17 +35,21 @@ import {
 import { db } from "#app/db.server";
 import { studioDateOf, studioTimeOf } from "#app/domain/studio-time";
 import { getBooking } from "#app/models/booking.server";
-import { cancelOwnBooking } from "#app/models/cancellation.server";
 import * as statusRoute from "#app/routes/api/payments.status";
 import * as webhookRoute from "#app/routes/api/payments.webhook";
 import { env } from "#app/env.server";
 import { checkoutAction } from "#app/routes/checkout/checkout.server";
-import { paymentProvider } from "#app/integrations/payments/provider.server";
+import { cancelOwnBooking } from "#app/workflows/cancel-booking.server";
+import {
+  CheckoutUnavailableError,
+  openHostedCheckout,
+  PAYMENT_SERVICE_UNAVAILABLE_MESSAGE,
+} from "#app/workflows/checkout.server";
+import { verifyCheckout } from "#app/workflows/fulfil-payment.server";
 import {
   CANCEL_UNAVAILABLE_MESSAGE,
-  CheckoutUnavailableError,
-  PAYMENT_SERVICE_UNAVAILABLE_MESSAGE,
-} from "#app/integrations/payments/stripe.server";
+  paymentProvider,
+} from "#app/workflows/payment-provider.server";
 import { isCrossSiteWrite } from "#app/web/security.server";
 
 const stripe = createStripeMock();
@@ -153,7 +157,7 @@ function footprint(bookingId: number) {
 /** A booking with an open Stripe Checkout Session, opened the way the checkout page does. */
 async function bookingWithSession() {
   const booking = createUnpaidBooking();
-  await paymentProvider().createHostedCheckout(booking, APP_URL);
+  await openHostedCheckout(booking.id, APP_URL);
   const sessionId = reload(booking.id).checkoutSessionId;
   if (!sessionId) throw new Error("No session stored");
   return { booking, sessionId };
@@ -214,14 +218,12 @@ function expectCleanLogs() {
 
 // ---------------------------------------------------------------------------------------------
 
-describe("createHostedCheckout", () => {
+describe("openHostedCheckout", () => {
   it("sends Stripe the server's price, an idempotency key and an expiry it accepts, after extending the hold", async () => {
     const booking = createUnpaidBooking();
     const before = Date.now();
-    // A tampered object: the amount must come from the database, not from the caller.
-    const tampered = { ...booking, totalCost: 1, email: "attacker@example.com" };
-
-    const { url } = await paymentProvider().createHostedCheckout(tampered, APP_URL);
+    // Only the id is passed: the amount and the e-mail come from the database.
+    const { url } = await openHostedCheckout(booking.id, APP_URL);
 
     const creates = stripe.requestsTo("POST", "/v1/checkout/sessions");
     expect(creates).toHaveLength(1);
@@ -261,7 +263,7 @@ describe("createHostedCheckout", () => {
     const { booking, sessionId } = await bookingWithSession();
     const hold = reload(booking.id).holdExpiresAt;
 
-    const again = await paymentProvider().createHostedCheckout(booking, APP_URL);
+    const again = await openHostedCheckout(booking.id, APP_URL);
 
     expect(again.url).toBe(`https://checkout.stripe.com/c/pay/${sessionId}`);
     expect(stripe.requestsTo("POST", "/v1/checkout/sessions")).toHaveLength(1);
@@ -272,8 +274,8 @@ describe("createHostedCheckout", () => {
   it("gives a double submit one session", async () => {
     const booking = createUnpaidBooking();
     const [first, second] = await Promise.all([
-      paymentProvider().createHostedCheckout(booking, APP_URL),
-      paymentProvider().createHostedCheckout(booking, APP_URL),
+      openHostedCheckout(booking.id, APP_URL),
+      openHostedCheckout(booking.id, APP_URL),
     ]);
     expect(first.url).toBe(second.url);
     const opened = [...stripe.sessions.values()].filter(
@@ -292,7 +294,7 @@ describe("createHostedCheckout", () => {
     if (!previous) throw new Error("unreachable");
     previous.status = "expired";
 
-    const { url } = await paymentProvider().createHostedCheckout(booking, APP_URL);
+    const { url } = await openHostedCheckout(booking.id, APP_URL);
 
     const stored = reload(booking.id);
     expect(stored.checkoutSessionId).not.toBe(sessionId);
@@ -305,7 +307,7 @@ describe("createHostedCheckout", () => {
     const { booking, sessionId } = await bookingWithSession();
     stripe.pay(sessionId);
 
-    const { url } = await paymentProvider().createHostedCheckout(booking, APP_URL);
+    const { url } = await openHostedCheckout(booking.id, APP_URL);
 
     expect(url).toBe(`${APP_URL}/booking-success?session_id=${sessionId}`);
     expect(stripe.requestsTo("POST", "/v1/checkout/sessions")).toHaveLength(1);
@@ -318,7 +320,7 @@ describe("createHostedCheckout", () => {
     ["free", { totalCost: 0, originalCost: 0, status: "CONFIRMED" as const }],
   ])("refuses a booking that is %s without calling Stripe", async (_label, overrides) => {
     const booking = createUnpaidBooking(overrides);
-    await expect(paymentProvider().createHostedCheckout(booking, APP_URL)).rejects.toBeInstanceOf(
+    await expect(openHostedCheckout(booking.id, APP_URL)).rejects.toBeInstanceOf(
       CheckoutUnavailableError,
     );
     expect(stripe.requests).toHaveLength(0);
@@ -331,9 +333,9 @@ describe("createHostedCheckout", () => {
       const booking = createUnpaidBooking();
       stripe.setOutage(outage);
 
-      const failure = await paymentProvider()
-        .createHostedCheckout(booking, APP_URL)
-        .catch((error: unknown) => error);
+      const failure = await openHostedCheckout(booking.id, APP_URL).catch(
+        (error: unknown) => error,
+      );
 
       expect(failure).toBeInstanceOf(CheckoutUnavailableError);
       expect((failure as Error).message).toBe(PAYMENT_SERVICE_UNAVAILABLE_MESSAGE);
@@ -347,7 +349,7 @@ describe("createHostedCheckout", () => {
 
       // Stripe saves a 500 under its key: a retry must not reuse that key.
       stripe.setOutage(null);
-      const { url } = await paymentProvider().createHostedCheckout(booking, APP_URL);
+      const { url } = await openHostedCheckout(booking.id, APP_URL);
       expect(url).toMatch(/^https:\/\/checkout\.stripe\.com\//);
       const last = stripe.requestsTo("POST", "/v1/checkout/sessions").at(-1);
       expect(failedKeys.has(last?.idempotencyKey ?? null)).toBe(false);
@@ -502,7 +504,7 @@ describe("POST /api/payments/webhook", () => {
         payments: 0,
         events: 0,
       });
-      expect(await paymentProvider().verifyCheckout(sessionId)).toEqual({
+      expect(await verifyCheckout(sessionId)).toEqual({
         paid: false,
         bookingId: booking.id,
       });
@@ -642,7 +644,7 @@ describe("cancelling with Stripe", () => {
   async function paidBooking() {
     const { booking, sessionId } = await bookingWithSession();
     stripe.pay(sessionId);
-    await paymentProvider().verifyCheckout(sessionId);
+    await verifyCheckout(sessionId);
     const paid = reload(booking.id);
     expect(paid.status).toBe("PENDING");
     return { booking: paid, sessionId };
@@ -675,6 +677,7 @@ describe("cancelling with Stripe", () => {
       bookingId: booking.id,
       paymentTransactionId: intent,
       amount: 150,
+      idempotencyKey: `refund-booking-${booking.id}`,
     });
     expect(stripe.refunds).toHaveLength(1);
     const { quote } = await cancelOwnBooking(

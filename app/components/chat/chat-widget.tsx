@@ -3,7 +3,7 @@ import { syncMessenger } from "#app/components/chat/messenger";
 
 /**
  * Who the widget is started for: the user id and username, and the server's identity hash
- * for them (integrations/chat.server.ts builds it; null when no secret is set).
+ * for them (workflows/chat-identity.server.ts builds it; null when no secret is set).
  */
 export type ChatUser = { id: number; username: string; hash: string | null };
 

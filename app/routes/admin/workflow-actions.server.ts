@@ -6,11 +6,11 @@ import {
   bulkChangeStatus,
   changeBookingStatus,
   WorkflowError,
-} from "#app/models/admin-bookings.server";
+} from "#app/workflows/move-session.server";
 import type { PublicUser } from "#app/models/user.server";
 import { isDatabaseBusyResponse } from "#app/db.server";
 import { readForm } from "#app/web/form.server";
-import { PaymentServiceError } from "#app/integrations/payments/provider.server";
+import { PaymentServiceError } from "#app/workflows/payment-provider.server";
 import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
 import { samePageUrl } from "#app/web/same-page.server";
 

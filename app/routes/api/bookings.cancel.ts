@@ -1,16 +1,12 @@
 import { parseId } from "#app/domain/ids";
 import { z } from "#app/domain/zod";
 import { getOwnBooking, toBookingJson } from "#app/models/booking.server";
-import {
-  CancellationError,
-  cancellationQuote,
-  cancelOwnBooking,
-  cancelProblem,
-} from "#app/models/cancellation.server";
+import { cancellationQuote, cancelProblem } from "#app/models/cancellation.server";
+import { CancellationError, cancelOwnBooking } from "#app/workflows/cancel-booking.server";
 import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
 import { requireApiUser } from "#app/web/user-context.server";
 import { env } from "#app/env.server";
-import { PaymentServiceError } from "#app/integrations/payments/provider.server";
+import { PaymentServiceError } from "#app/workflows/payment-provider.server";
 import type { Route } from "./+types/bookings.cancel";
 
 const NOT_FOUND = "Booking not found";

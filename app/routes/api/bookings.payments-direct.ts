@@ -6,7 +6,8 @@ import { getOwnBooking, isPayable, toBookingJson } from "#app/models/booking.ser
 import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
 import { requireApiUser } from "#app/web/user-context.server";
 import { env } from "#app/env.server";
-import { chargeSandboxCard, notPayableMessage } from "#app/integrations/payments/sandbox.server";
+import { notPayableMessage } from "#app/models/payment.server";
+import { chargeSandboxCard } from "#app/workflows/checkout.server";
 import type { Route } from "./+types/bookings.payments-direct";
 
 const NOT_FOUND = "Booking not found";

@@ -1,5 +1,5 @@
 import { jsonError, methodNotAllowed } from "#app/web/api.server";
-import { paymentProvider } from "#app/integrations/payments/provider.server";
+import { verifyCheckout } from "#app/workflows/fulfil-payment.server";
 import type { Route } from "./+types/payments.status";
 
 /**
@@ -12,7 +12,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (!sessionId || sessionId.length > 255) {
     return jsonError(400, "Missing payment information", { success: false });
   }
-  const { paid } = await paymentProvider().verifyCheckout(sessionId);
+  const { paid } = await verifyCheckout(sessionId);
   return Response.json({ success: paid }, { headers: { "Cache-Control": "no-store" } });
 }
 

@@ -1,9 +1,6 @@
 import { jsonError, methodNotAllowed } from "#app/web/api.server";
 import { env } from "#app/env.server";
-import {
-  handleStripeWebhook,
-  WebhookSignatureError,
-} from "#app/integrations/payments/stripe.server";
+import { handlePaymentWebhook, WebhookSignatureError } from "#app/workflows/fulfil-payment.server";
 import type { Route } from "./+types/payments.webhook";
 
 /** Stripe events are a few kilobytes; anything far larger is not one. */
@@ -27,7 +24,7 @@ export async function action({ request }: Route.ActionArgs) {
   // The signature covers the exact bytes Stripe sent: read the raw body before anything else.
   const rawBody = await request.text();
   try {
-    const outcome = await handleStripeWebhook(rawBody, request.headers.get("Stripe-Signature"));
+    const outcome = await handlePaymentWebhook(rawBody, request.headers.get("Stripe-Signature"));
     if (outcome === "retry") {
       // Not recorded; a non-2xx answer makes Stripe send the event again later.
       return jsonError(503, "The payment could not be confirmed right now; retry later");

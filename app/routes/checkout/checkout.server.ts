@@ -1,20 +1,24 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type RouterContextProvider, redirect } from "react-router";
-import type { Booking } from "#db/schema";
 import { holdDeadline, sessionDate, sessionTimeRange } from "#app/domain/booking-display";
 import { STATUS_LABELS } from "#app/domain/booking-status";
 import { type CardInput, cardFormSchema, studioMonth } from "#app/domain/card";
-import { getBookingServices, isPayable } from "#app/models/booking.server";
+import { type getBooking, getBookingServices, isPayable } from "#app/models/booking.server";
 import { env } from "#app/env.server";
 import { readForm } from "#app/web/form.server";
 import { logError } from "#app/log.server";
 import { replyWithToast } from "#app/web/toast.server";
-import { paymentProvider } from "#app/integrations/payments/provider.server";
-import { chargeSandboxCard, notPayableMessage } from "#app/integrations/payments/sandbox.server";
+import { notPayableMessage } from "#app/models/payment.server";
 import {
   CheckoutUnavailableError,
+  chargeSandboxCard,
+  openHostedCheckout,
   PAYMENT_SERVICE_UNAVAILABLE_MESSAGE,
-} from "#app/integrations/payments/stripe.server";
+} from "#app/workflows/checkout.server";
+import { paymentProvider } from "#app/workflows/payment-provider.server";
+
+/** A booking row, as the booking model reads it (routes do not import the schema). */
+type Booking = NonNullable<ReturnType<typeof getBooking>>;
 
 /**
  * Paying for one booking: the checkout page (/checkout/:bookingId) and the dashboard's Pay
@@ -84,10 +88,10 @@ export async function checkoutAction(
 
   if (provider.checkout === "hosted") {
     try {
-      const { url } = await provider.createHostedCheckout(booking, env.APP_URL);
+      const { url } = await openHostedCheckout(booking.id, env.APP_URL);
       return redirect(url);
     } catch (error) {
-      // The provider logs its own failures and says what the customer may be told.
+      // The workflow logs the provider's failures and says what the customer may be told.
       if (!(error instanceof CheckoutUnavailableError)) logError("checkout", error);
       const message =
         error instanceof CheckoutUnavailableError

@@ -4,16 +4,12 @@ import { HydratedField } from "#app/components/ui/hydrated-field";
 import { sessionDate, sessionTimeRange } from "#app/domain/booking-display";
 import type { RefundQuote } from "#app/domain/cancellation";
 import { formatDollars } from "#app/domain/pricing";
-import {
-  CancellationError,
-  cancellationQuote,
-  cancelOwnBooking,
-  cancelProblem,
-} from "#app/models/cancellation.server";
+import { cancellationQuote, cancelProblem } from "#app/models/cancellation.server";
+import { CancellationError, cancelOwnBooking } from "#app/workflows/cancel-booking.server";
 import { requireOwnBooking } from "#app/web/own-booking.server";
 import { env } from "#app/env.server";
 import { readForm } from "#app/web/form.server";
-import { PaymentServiceError } from "#app/integrations/payments/provider.server";
+import { PaymentServiceError } from "#app/workflows/payment-provider.server";
 import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
 import type { Route } from "./+types/sessions.$id.cancel";
 

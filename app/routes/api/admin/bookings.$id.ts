@@ -1,10 +1,10 @@
 import { parseId } from "#app/domain/ids";
 import { parseStatus } from "#app/domain/admin-workflow";
 import { z } from "#app/domain/zod";
-import { changeBookingStatus, WorkflowError } from "#app/models/admin-bookings.server";
+import { changeBookingStatus, WorkflowError } from "#app/workflows/move-session.server";
 import { toBookingJson } from "#app/models/booking.server";
 import { jsonError, readJson } from "#app/web/api.server";
-import { PaymentServiceError } from "#app/integrations/payments/provider.server";
+import { PaymentServiceError } from "#app/workflows/payment-provider.server";
 import { currentAdmin } from "#app/web/user-context.server";
 import type { Route } from "./+types/bookings.$id";
 

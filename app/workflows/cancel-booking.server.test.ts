@@ -4,23 +4,19 @@ import { bookingHistory, bookings, coupons, emailOutbox, payments, users } from 
 import { db } from "#app/db.server";
 import type { BookingRequest } from "#app/domain/booking-form";
 import { studioInstant } from "#app/domain/studio-time";
-import type { RefundRequest } from "#app/integrations/payments/provider.server";
-import { PaymentServiceError } from "#app/integrations/payments/provider.server";
+import { PaymentProviderError, type RefundRequest } from "#app/integrations/payments/types";
 import { getActiveRetainer, getBooking } from "#app/models/booking.server";
-import {
-  type CancellationSettings,
-  cancelOwnBooking,
-  paidFor,
-} from "#app/models/cancellation.server";
-import { recordPayment } from "#app/models/payment.server";
-import { toPublicUser } from "#app/models/user.server";
 import { type BookingSettings, bookSession } from "#app/workflows/book-session.server";
+import { paidFor } from "#app/models/cancellation.server";
+import { toPublicUser } from "#app/models/user.server";
+import { type CancellationSettings, cancelOwnBooking } from "#app/workflows/cancel-booking.server";
+import { recordPayment } from "#app/workflows/fulfil-payment.server";
+import { PaymentServiceError } from "#app/workflows/payment-provider.server";
 
 /**
- * A customer cancelling (with refunds) against a real, freshly migrated SQLite file. The
+ * A customer cancelling (with refunds), against a real, freshly migrated SQLite file. The
  * payment provider is a recording fake with the provider's contract: one refund per booking,
- * returned again when asked again. (Rescheduling and reminders are tested beside their
- * workflows.)
+ * returned again when asked again. (The races are in money-races.server.test.ts.)
  */
 const SETTINGS: BookingSettings = { holdMinutes: 30, bufferMinutes: 0, appUrl: "https://t.test" };
 const BOOKED_AT = studioInstant("2026-12-01", "09:00");
@@ -102,7 +98,9 @@ function fakeProvider(options: { fail?: boolean } = {}) {
     feePercent: 50,
     provider: {
       async refund(refund) {
-        if (options.fail) throw new PaymentServiceError("The payment service is down.");
+        if (options.fail) {
+          throw new PaymentProviderError("The payment service is down.", { retryable: true });
+        }
         refunds.push(refund);
         const earlier = made.get(refund.bookingId);
         if (earlier) return earlier;
@@ -110,7 +108,13 @@ function fakeProvider(options: { fail?: boolean } = {}) {
         made.set(refund.bookingId, fresh);
         return fresh;
       },
-      async closeCheckout() {},
+      async findRefund(paymentTransactionId) {
+        const bookingId = Number(paymentTransactionId.replace("charge_", ""));
+        return made.get(bookingId) ?? null;
+      },
+      async closeCheckout(checkoutId) {
+        throw new Error(`No checkout ${checkoutId} was opened in these tests`);
+      },
     },
   };
   return { refunds, settings };
@@ -167,7 +171,12 @@ describe("cancelling", () => {
     );
     expect(quote).toEqual({ kind: "full", paid: 400, fee: 0, refund: 400 });
     expect(refunds).toEqual([
-      { bookingId: booking.id, paymentTransactionId: `charge_${booking.id}`, amount: 400 },
+      {
+        bookingId: booking.id,
+        paymentTransactionId: `charge_${booking.id}`,
+        amount: 400,
+        idempotencyKey: `refund-booking-${booking.id}`,
+      },
     ]);
     const refundRow = db
       .select()
@@ -235,22 +244,33 @@ describe("cancelling", () => {
     await expect(
       cancelOwnBooking({ bookingId: booking.id, userId: customer.id }, BOOKED_AT, settings),
     ).rejects.toBeInstanceOf(PaymentServiceError);
-    expect(getBooking(booking.id)?.status).toBe("PENDING");
+    expect(getBooking(booking.id)).toMatchObject({ status: "PENDING", claim: null });
     expect(paidFor(booking.id)).toBe(400);
     expect(outboxFor(booking.id, "booking-cancelled")).toHaveLength(0);
+    // The claim was released: once the provider is back, the cancellation goes through.
+    const { settings: working } = fakeProvider();
+    await cancelOwnBooking({ bookingId: booking.id, userId: customer.id }, BOOKED_AT, working);
+    expect(getBooking(booking.id)).toMatchObject({ status: "CANCELLED", claim: null });
   });
 
   it("refunds once when the same cancellation arrives twice at once", async () => {
     const booking = paidBooking();
     const { refunds, settings } = fakeProvider();
     const input = { bookingId: booking.id, userId: customer.id };
-    const results = await Promise.allSettled([
+    const [first, second] = await Promise.allSettled([
       cancelOwnBooking(input, BOOKED_AT, settings),
       cancelOwnBooking(input, BOOKED_AT, settings),
     ]);
-    expect(results.every((result) => result.status === "fulfilled")).toBe(true);
-    // Both asked the provider, which answered both with one refund: one row, one e-mail.
-    expect(new Set(refunds.map((refund) => refund.amount))).toEqual(new Set([400]));
+    // The first claimed the booking; the second was refused while the refund was in flight.
+    expect(first.status).toBe("fulfilled");
+    expect(second).toMatchObject({
+      status: "rejected",
+      reason: {
+        kind: "not-cancellable",
+        message: "This booking is being cancelled right now. Please reload the page in a moment.",
+      },
+    });
+    expect(refunds.map((refund) => refund.amount)).toEqual([400]);
     expect(paidFor(booking.id)).toBe(0);
     expect(outboxFor(booking.id, "booking-cancelled")).toHaveLength(1);
     await expect(cancelOwnBooking(input, BOOKED_AT, settings)).rejects.toMatchObject({
@@ -261,11 +281,13 @@ describe("cancelling", () => {
   it("records a refund an earlier attempt made but never recorded, as it was made", async () => {
     const booking = paidBooking();
     const { settings } = fakeProvider();
-    // An attempt more than 24 hours ahead refunded in full, then crashed before its writes.
+    // An attempt more than 24 hours ahead refunded in full, but the answer was lost (a
+    // timeout), so it released its claim and changed nothing.
     await settings.provider.refund({
       bookingId: booking.id,
       paymentTransactionId: `charge_${booking.id}`,
       amount: 400,
+      idempotencyKey: `refund-booking-${booking.id}`,
     });
     // Retried inside the 24 hours, where a new quote would keep a fee.
     const { quote } = await cancelOwnBooking(

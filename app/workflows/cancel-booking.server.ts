@@ -1,0 +1,406 @@
+import type { Booking } from "#db/schema";
+import { type DB, type Tx, writeTransaction } from "#app/db.server";
+import type { BookingClaim } from "#app/domain/booking-claim";
+import { type RefundQuote, studioRefundQuote } from "#app/domain/cancellation";
+import { formatDollars } from "#app/domain/pricing";
+import { sessionCalendarAttachment } from "#app/emails/calendar.server";
+import { bookingCancelledEmail } from "#app/emails/templates.server";
+import { env } from "#app/env.server";
+import { logError } from "#app/log.server";
+import type { PaymentProvider } from "#app/integrations/payments/types";
+import {
+  type ClaimToken,
+  claimBooking,
+  holdsClaim,
+  releaseClaim,
+} from "#app/models/booking-claim.server";
+import { getBooking } from "#app/models/booking.server";
+import {
+  CANCELLED_BY_CUSTOMER,
+  CANCELLED_BY_STUDIO,
+  cancellationQuote,
+  cancelProblem,
+  latestCharge,
+  paidFor,
+  type RecordedRefund,
+  studioCancelProblem,
+  writeCancellation,
+  writeRefund,
+} from "#app/models/cancellation.server";
+import { enqueueEmail } from "#app/models/outbox.server";
+import { recordCheckoutSession } from "#app/workflows/fulfil-payment.server";
+import {
+  CANCEL_UNAVAILABLE_MESSAGE,
+  callProvider,
+  paymentProvider,
+} from "#app/workflows/payment-provider.server";
+
+/**
+ * Cancelling a session, by its customer (product-decisions "Cancel, refund, reschedule") or by
+ * staff for the studio (the admin workflow), through one implementation: claim, then call,
+ * then record.
+ * 1. One IMMEDIATE transaction checks the rules (a retainer whose hours are drawn is refused
+ *    here, where no booking can draw them between the check and the claim) and claims the
+ *    booking (CANCEL_BY_CUSTOMER / CANCEL_BY_STUDIO). From then on nothing else acts on it:
+ *    no second cancellation, no staff move, no payment by card, no retainer draw.
+ * 2. Outside any transaction the provider closes an open hosted checkout and makes the refund,
+ *    with a key derived from the booking (one refund per booking, ever).
+ * 3. A second transaction records the cancellation, the refund and the e-mail and releases
+ *    the claim; a failed provider call releases the claim and changes nothing.
+ * A claim left by a crash is finished or released by the sweeper (finishAbandonedCancellation).
+ * A cancellation that moves no money (unpaid, no open checkout) is one transaction.
+ */
+export { CANCELLED_BY_CUSTOMER, CANCELLED_BY_STUDIO };
+
+export class CancellationError extends Error {
+  constructor(
+    readonly kind: "not-found" | "not-cancellable" | "quote-changed",
+    message: string,
+    /** The refund as it stands now, when it differs from what the customer was shown. */
+    readonly quote?: RefundQuote,
+  ) {
+    super(message);
+    this.name = "CancellationError";
+  }
+}
+
+export type CancellationSettings = {
+  feePercent: number;
+  provider: Pick<PaymentProvider, "refund" | "findRefund" | "closeCheckout">;
+};
+
+export function configuredCancellationSettings(): CancellationSettings {
+  return { feePercent: env.CANCELLATION_FEE_PERCENT, provider: paymentProvider() };
+}
+
+/** Who cancels: the customer (the fee rule, online limits) or staff for the studio. */
+type Canceller =
+  | { by: "customer"; actorUserId: number; expectedRefund?: number | null }
+  | { by: "studio"; actorUserId: number; note?: string | null };
+
+export async function cancelOwnBooking(
+  input: { bookingId: number; userId: number; expectedRefund?: number | null },
+  now: number,
+  settings: CancellationSettings = configuredCancellationSettings(),
+): Promise<{ booking: Booking; quote: RefundQuote }> {
+  return cancelBooking(
+    input.bookingId,
+    { by: "customer", actorUserId: input.userId, expectedRefund: input.expectedRefund },
+    now,
+    settings,
+  );
+}
+
+/**
+ * Staff cancelling a booking for the studio (admin workflow): allowed from any status but
+ * CANCELLED and COMPLETED, at any time, and everything paid is refunded (the studio cancels,
+ * so no fee). The same machinery as a customer's cancellation.
+ */
+export async function cancelForStudio(
+  input: { bookingId: number; actorUserId: number; note?: string | null },
+  now: number,
+  settings: CancellationSettings = configuredCancellationSettings(),
+): Promise<{ booking: Booking; quote: RefundQuote }> {
+  return cancelBooking(
+    input.bookingId,
+    { by: "studio", actorUserId: input.actorUserId, note: input.note },
+    now,
+    settings,
+  );
+}
+
+/** The refund's idempotency key: one refund per booking, whoever asks and however often. */
+export const refundKey = (bookingId: number) => `refund-booking-${bookingId}`;
+
+type Claimed =
+  | { done: { booking: Booking; quote: RefundQuote } }
+  | { token: ClaimToken; booking: Booking; quote: RefundQuote | null };
+
+async function cancelBooking(
+  bookingId: number,
+  who: Canceller,
+  now: number,
+  settings: CancellationSettings,
+): Promise<{ booking: Booking; quote: RefundQuote }> {
+  // 1. Check and claim.
+  const claimed = writeTransaction((tx): Claimed => {
+    const booking = getBooking(bookingId, tx);
+    // Another customer's booking is reported as missing, not forbidden.
+    if (!booking || (who.by === "customer" && booking.userId !== who.actorUserId)) {
+      throw new CancellationError("not-found", "Booking not found");
+    }
+    const problem =
+      who.by === "customer" ? cancelProblem(booking, now, tx) : studioCancelProblem(booking, tx);
+    if (problem) throw new CancellationError("not-cancellable", problem);
+    // An open hosted checkout could still take the money: it is closed (step 2) before the
+    // refund is known. Otherwise the quote is final now: nothing pays a claimed booking.
+    const closing = booking.status === "PENDING_PAYMENT" && booking.checkoutSessionId !== null;
+    const quote = closing ? null : quoteFor(booking, who, now, settings.feePercent, tx);
+    if (quote) checkShownRefund(who, quote);
+    if (quote && quote.refund === 0) {
+      // No money moves: cancel here, in the same transaction as the check.
+      const cancelled = writeCancelled(tx, booking, who, quote, null, now);
+      return { done: { booking: cancelled, quote } };
+    }
+    const token = claimBooking(tx, booking.id, claimOf(who), now, who.actorUserId);
+    if (!token) throw new Error(`Booking ${booking.id} was claimed during its check`);
+    return { token, booking, quote };
+  });
+  if ("done" in claimed) return claimed.done;
+  const { token } = claimed;
+
+  // 2. Call the provider, outside any transaction.
+  let quote: RefundQuote;
+  let refund: RecordedRefund | null = null;
+  try {
+    quote = claimed.quote ?? (await closeCheckoutFirst(claimed.booking, who, now, settings));
+    if (quote.refund > 0) refund = await makeRefund(bookingId, quote.refund, settings);
+  } catch (error) {
+    giveUp(token, error);
+    throw error;
+  }
+
+  // 3. Record, releasing the claim.
+  try {
+    const settled = refund ? settledQuote(quote, refund.amount) : quote;
+    const booking = writeTransaction((tx) => recordClaimed(tx, token, who, settled, refund, now));
+    return { booking, quote: settled };
+  } catch (error) {
+    if (refund) {
+      // The money went back: the claim stays, so nothing else acts on the booking, and the
+      // sweeper records this refund (it finds it at the provider) once the lease is over.
+      logError(
+        `Booking ${bookingId}: refund ${refund.refundId} was made but not recorded; the claim sweeper records it`,
+        error,
+      );
+    } else {
+      giveUp(token, error);
+    }
+    throw error;
+  }
+}
+
+function claimOf(who: Canceller): BookingClaim {
+  return who.by === "customer" ? "CANCEL_BY_CUSTOMER" : "CANCEL_BY_STUDIO";
+}
+
+function quoteFor(
+  booking: Booking,
+  who: Canceller,
+  now: number,
+  feePercent: number,
+  reader?: Pick<DB, "select">,
+): RefundQuote {
+  return who.by === "customer"
+    ? cancellationQuote(booking, now, feePercent, reader)
+    : studioRefundQuote(paidFor(booking.id, reader));
+}
+
+/** The customer confirmed a refund: a different one (the 24-hour line crossed) is refused. */
+function checkShownRefund(who: Canceller, quote: RefundQuote) {
+  if (who.by !== "customer" || who.expectedRefund == null) return;
+  if (who.expectedRefund === quote.refund) return;
+  throw new CancellationError(
+    "quote-changed",
+    `The refund is now ${formatDollars(quote.refund)}, not ${formatDollars(who.expectedRefund)}: please review it and confirm again.`,
+    quote,
+  );
+}
+
+/**
+ * An unpaid booking's hosted checkout is closed so it cannot be paid after the cancellation;
+ * one paid meanwhile is recorded, so the cancellation refunds it. Returns the quote then.
+ */
+async function closeCheckoutFirst(
+  booking: Booking,
+  who: Canceller,
+  now: number,
+  settings: CancellationSettings,
+): Promise<RefundQuote> {
+  const checkoutId = booking.checkoutSessionId;
+  if (checkoutId) {
+    const session = await callProvider(
+      `Stripe: could not close Checkout Session ${checkoutId}`,
+      CANCEL_UNAVAILABLE_MESSAGE,
+      () => settings.provider.closeCheckout(checkoutId),
+    );
+    if (session.status === "complete") recordCheckoutSession(session);
+  }
+  const quote = quoteFor(booking, who, now, settings.feePercent, undefined);
+  checkShownRefund(who, quote);
+  return quote;
+}
+
+async function makeRefund(
+  bookingId: number,
+  amount: number,
+  settings: CancellationSettings,
+): Promise<RecordedRefund> {
+  const charge = latestCharge(bookingId);
+  if (!charge?.transactionId) throw new Error(`Booking ${bookingId} is paid but has no charge`);
+  const paymentTransactionId = charge.transactionId;
+  // One refund per booking at the provider: an earlier attempt that refunded but was not
+  // recorded is found and returned, never made a second time.
+  const made = await callProvider(
+    `Stripe: could not refund booking ${bookingId}`,
+    CANCEL_UNAVAILABLE_MESSAGE,
+    () =>
+      settings.provider.refund({
+        bookingId,
+        paymentTransactionId,
+        amount,
+        idempotencyKey: refundKey(bookingId),
+      }),
+  );
+  return { ...made, of: paymentTransactionId };
+}
+
+/** Releases a claim after a failure; when even that fails, the sweeper releases it later. */
+function giveUp(token: ClaimToken, cause: unknown) {
+  try {
+    writeTransaction((tx) => releaseClaim(tx, token));
+  } catch (error) {
+    logError(`Booking ${token.bookingId}: claim not released after ${String(cause)}`, error);
+  }
+}
+
+/** The quote as the provider settled it: an earlier attempt's refund may differ from now's. */
+function settledQuote(quote: RefundQuote, refunded: number): RefundQuote {
+  if (quote.kind === "unpaid" || refunded === quote.refund) return quote;
+  const fee = quote.paid - refunded;
+  return fee === 0
+    ? { kind: "full", paid: quote.paid, fee: 0, refund: refunded }
+    : { kind: "late", paid: quote.paid, fee, refund: refunded };
+}
+
+/**
+ * Records a claimed cancellation. The claim kept every other action out, so nothing is
+ * checked again; a claim lost to the sweeper (a provider call slower than the lease) is
+ * recorded all the same when money went back, as the booking must then be cancelled.
+ */
+function recordClaimed(
+  tx: Tx,
+  token: ClaimToken,
+  who: Canceller,
+  quote: RefundQuote,
+  refund: RecordedRefund | null,
+  now: number,
+): Booking {
+  const current = getBooking(token.bookingId, tx);
+  if (!current) throw new CancellationError("not-found", "Booking not found");
+  if (current.status === "CANCELLED") {
+    // Only a lost claim gets here: someone cancelled after the sweeper released it.
+    if (refund) writeRefund(tx, current, refund, now);
+    if (holdsClaim(current, token)) releaseClaim(tx, token);
+    return current;
+  }
+  if (!holdsClaim(current, token)) {
+    const problem = refund
+      ? current.claim === null
+        ? null
+        : `Booking ${current.id}: refund ${refund.refundId} made, but another action holds it`
+      : who.by === "customer"
+        ? cancelProblem(current, now, tx)
+        : studioCancelProblem(current, tx);
+    if (problem && refund) throw new Error(problem);
+    if (problem) throw new CancellationError("not-cancellable", problem);
+  }
+  return writeCancelled(tx, current, who, quote, refund, now);
+}
+
+/** The cancellation's writes and its e-mail, in the caller's transaction. */
+function writeCancelled(
+  tx: Tx,
+  current: Booking,
+  who: Canceller | { by: "customer" | "studio"; actorUserId: number | null; swept: true },
+  quote: RefundQuote,
+  refund: RecordedRefund | null,
+  now: number,
+): Booking {
+  const updated = writeCancellation(tx, current, {
+    reason: who.by === "customer" ? CANCELLED_BY_CUSTOMER : CANCELLED_BY_STUDIO,
+    actorUserId: who.actorUserId,
+    note: historyNote(who, quote),
+    quote,
+    refund,
+    now,
+  });
+  if (!updated) throw new Error(`Booking ${current.id} changed during its cancellation`);
+  enqueueEmail(tx, {
+    kind: "booking-cancelled",
+    to: updated.email,
+    bookingId: updated.id,
+    ...bookingCancelledEmail({ booking: updated, quote, by: who.by }),
+    // A CANCELLED event with the same UID takes the session out of the customer's calendar.
+    attachments: [sessionCalendarAttachment(updated, env.APP_URL, now)],
+  });
+  return updated;
+}
+
+function historyNote(
+  who: Canceller | { by: "customer" | "studio"; swept: true },
+  quote: RefundQuote,
+): string {
+  const swept =
+    "swept" in who ? "Finished by the claim sweeper after the request was cut off" : null;
+  const note = "note" in who ? who.note : null;
+  if (who.by === "studio") {
+    const money =
+      quote.kind === "unpaid"
+        ? "nothing was paid"
+        : `refunded ${formatDollars(quote.refund)} in full`;
+    return [`${CANCELLED_BY_STUDIO}; ${money}`, note, swept].filter(Boolean).join(". ");
+  }
+  const text =
+    quote.kind === "unpaid"
+      ? `${CANCELLED_BY_CUSTOMER}; nothing was paid`
+      : quote.kind === "full"
+        ? `${CANCELLED_BY_CUSTOMER}; refunded ${formatDollars(quote.refund)} in full`
+        : `${CANCELLED_BY_CUSTOMER} within 24 hours; refunded ${formatDollars(quote.refund)}, kept a ${formatDollars(quote.fee)} fee`;
+  return [text, swept].filter(Boolean).join(". ");
+}
+
+/**
+ * The sweeper's part: a cancellation claim past its lease was cut off (a crash, a database
+ * too busy to record). If the provider made the refund, the booking is cancelled as the
+ * person asked, with the refund as made; otherwise no money moved and the claim is released,
+ * leaving the booking as it was (its checkout, if one was closed, can be opened again).
+ * Returns what it did; a provider failure is thrown, for the next sweep to try again.
+ */
+export async function finishAbandonedCancellation(
+  booking: Booking,
+  token: ClaimToken,
+  now: number,
+  settings: CancellationSettings,
+): Promise<"finished" | "released"> {
+  const charge = paidFor(booking.id) > 0 ? latestCharge(booking.id) : undefined;
+  const paymentTransactionId = charge?.transactionId;
+  // Asks, never refunds: a failure is thrown as it is, for the sweeper to log and retry.
+  const made = paymentTransactionId
+    ? await settings.provider.findRefund(paymentTransactionId)
+    : null;
+  return writeTransaction((tx) => {
+    const current = getBooking(booking.id, tx);
+    if (!current || !holdsClaim(current, token)) return "released" as const;
+    if (!made || !paymentTransactionId || current.status === "CANCELLED") {
+      releaseClaim(tx, token);
+      return "released" as const;
+    }
+    const paid = paidFor(current.id, tx);
+    const fee = Math.max(0, paid - made.amount);
+    const quote: RefundQuote =
+      fee === 0
+        ? { kind: "full", paid, fee: 0, refund: made.amount }
+        : { kind: "late", paid, fee, refund: made.amount };
+    const by = token.claim === "CANCEL_BY_STUDIO" ? "studio" : "customer";
+    writeCancelled(
+      tx,
+      current,
+      { by, actorUserId: current.claimedBy, swept: true },
+      quote,
+      { ...made, of: paymentTransactionId },
+      now,
+    );
+    return "finished" as const;
+  });
+}

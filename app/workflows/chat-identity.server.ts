@@ -1,0 +1,19 @@
+import { env } from "#app/env.server";
+import { chatIdentityHash } from "#app/integrations/chat.server";
+
+/**
+ * Who the chat widget is started for (spec section 1: the user id and username), signed for
+ * Intercom's identity verification when the secret is set. Production requires the secret
+ * whenever the chat is on (env.server.ts). The caller looks up the signed-in user.
+ */
+export type ChatUser = { id: number; username: string; hash: string | null };
+
+export function chatUser(user: { id: number; username: string } | null): ChatUser | null {
+  if (!user || !env.INTERCOM_APP_ID) return null;
+  const secret = env.INTERCOM_IDENTITY_SECRET;
+  return {
+    id: user.id,
+    username: user.username,
+    hash: secret ? chatIdentityHash(user.id, secret) : null,
+  };
+}
