@@ -1,11 +1,55 @@
 import { randomBytes } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { and, eq, gt, lt, sql } from "drizzle-orm";
 import { sessions } from "#db/schema";
-import type { Tx } from "#app/db.server";
+import { db, type Tx, unlessBusy, writeTransaction } from "#app/db.server";
+
+/**
+ * The sessions table: who a session id belongs to and until when (the cookie holds only the
+ * id; web/session.server.ts handles the cookie).
+ */
 
 /** A session id: 256 random bits, the only thing the cookie holds. */
 export function newSessionId(): string {
   return randomBytes(32).toString("base64url");
+}
+
+// Every signed-in request runs this: prepared once instead of rebuilt and re-prepared each time.
+const liveSession = db
+  .select({ userId: sessions.userId })
+  .from(sessions)
+  .where(
+    and(eq(sessions.id, sql.placeholder("id")), gt(sessions.expiresAt, sql.placeholder("now"))),
+  )
+  .prepare();
+
+/** The user of a live session, or null when the id is unknown or expired. */
+export function liveSessionUserId(id: string, now: number): number | null {
+  return liveSession.get({ id, now })?.userId ?? null;
+}
+
+/**
+ * Starts a session for `userId` lasting until `expiresAt` and returns its id, ending the
+ * session the browser carried before (`previous`). Expired rows of anyone are swept here
+ * rather than by a timer.
+ */
+export function startSession(
+  userId: number,
+  expiresAt: number,
+  previous: string | null,
+  now: number,
+): string {
+  const id = newSessionId();
+  writeTransaction((tx) => {
+    if (previous) tx.delete(sessions).where(eq(sessions.id, previous)).run();
+    tx.delete(sessions).where(lt(sessions.expiresAt, now)).run();
+    tx.insert(sessions).values({ id, userId, expiresAt }).run();
+  });
+  return id;
+}
+
+/** Ends one session (a copied cookie dies too); a busy database answers 503 as everywhere. */
+export function endSession(id: string): void {
+  unlessBusy(() => db.delete(sessions).where(eq(sessions.id, id)).run());
 }
 
 /**
