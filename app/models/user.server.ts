@@ -1,16 +1,12 @@
-import { hash, verify } from "@node-rs/argon2";
+import { verify } from "@node-rs/argon2";
 import { eq, sql } from "drizzle-orm";
 import { type User, users } from "#db/schema";
 import { db, isUniqueViolation, unlessBusy, writeTransaction } from "#app/db.server";
 import type { ProfileInput, RegisterInput } from "#app/domain/account";
+import { hashPassword } from "#app/models/password.server";
 import { restartUserSessions } from "#app/web/session.server";
 
-/** OWASP's argon2id baseline: 19 MiB, 2 iterations, 1 lane. */
-const ARGON2 = { memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
-
-export function hashPassword(password: string) {
-  return hash(password, ARGON2);
-}
+export { hashPassword };
 
 /** What the browser and the JSON API may see of a user: never the password hash. */
 export function toPublicUser(user: User) {
