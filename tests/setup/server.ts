@@ -86,7 +86,8 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
   const port = await freePort();
   const dbPath = join(tmpdir(), `studio-it-${randomUUID()}.db`);
   const child = spawnServer(port, dbPath, {
-    // The server runs in the zone the suite runs in (npm run test:unit runs two zones).
+    // The server runs in the zone the suite runs in (npm run test:integration: Auckland's,
+    // far from both UTC and the studio's, so a date taken from the host's zone shows).
     ...(process.env.TZ ? { TZ: process.env.TZ } : {}),
     SESSION_SECRET: "integration-test-secret-0123456789abcdef",
     LOGIN_RATE_LIMIT: "1000",
