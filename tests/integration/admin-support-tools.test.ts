@@ -4,6 +4,7 @@ import { BLOCK_MESSAGES } from "#app/domain/blocked-times";
 import { addStudioDays } from "#app/domain/studio-time";
 import { SUPPORT_UPDATE_MESSAGES } from "#app/domain/support";
 import { SANDBOXED_DOCUMENT_POLICY } from "#app/web/security.server";
+import { createOutboxEmail } from "#tests/factories/support";
 import { type Actor, actorsFor } from "#tests/setup/actors";
 import { bookingPayload } from "#tests/setup/payloads";
 import { serverForThisFile } from "#tests/setup/server-for-this-file";
@@ -380,47 +381,31 @@ describe("the Emails page", () => {
   let attachmentEmailId: number;
 
   beforeAll(() => {
-    const insert = db().prepare(
-      `INSERT INTO email_outbox (kind, to_address, subject, html, text, attachments, status, attempts, last_error)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    emailId = Number(
-      insert.run(
-        "test",
-        "ada@example.com",
-        "Hostile <b>subject</b>",
-        "<html><body><script>parent.document.title='owned'</script><p>Hello</p></body></html>",
-        "Hello in text",
-        null,
-        "FAILED",
-        10,
-        "Error [ECONNREFUSED]: down",
-      ).lastInsertRowid,
-    );
-    attachmentEmailId = Number(
-      insert.run(
-        "test",
-        "ada@example.com",
-        "With a calendar",
-        "<p>x</p>",
-        "x",
-        JSON.stringify([
-          {
-            filename: 'session"\r\nX-Evil: 1.ics',
-            contentType: "text/calendar; charset=utf-8",
-            content: Buffer.from("BEGIN:VCALENDAR").toString("base64"),
-          },
-          {
-            filename: "page.html",
-            contentType: "text/html",
-            content: Buffer.from("<script>").toString("base64"),
-          },
-        ]),
-        "PENDING",
-        0,
-        null,
-      ).lastInsertRowid,
-    );
+    emailId = createOutboxEmail(db(), {
+      subject: "Hostile <b>subject</b>",
+      html: "<html><body><script>parent.document.title='owned'</script><p>Hello</p></body></html>",
+      text: "Hello in text",
+      status: "FAILED",
+      attempts: 10,
+      lastError: "Error [ECONNREFUSED]: down",
+    }).id;
+    attachmentEmailId = createOutboxEmail(db(), {
+      subject: "With a calendar",
+      html: "<p>x</p>",
+      text: "x",
+      attachments: [
+        {
+          filename: 'session"\r\nX-Evil: 1.ics',
+          contentType: "text/calendar; charset=utf-8",
+          content: Buffer.from("BEGIN:VCALENDAR").toString("base64"),
+        },
+        {
+          filename: "page.html",
+          contentType: "text/html",
+          content: Buffer.from("<script>").toString("base64"),
+        },
+      ],
+    }).id;
   });
 
   it("serves the stored HTML under a sandboxing policy that only our pages may frame", async () => {

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { earliestBookableDate } from "#app/domain/availability";
-import { addStudioDays, studioSession } from "#app/domain/studio-time";
+import { addStudioDays } from "#app/domain/studio-time";
+import { createBooking } from "#tests/factories/booking";
 import { type Actor, actorsFor } from "#tests/setup/actors";
 import { bookingPayload, cardBody } from "#tests/setup/payloads";
 import { serverForThisFile } from "#tests/setup/server-for-this-file";
@@ -57,19 +58,14 @@ async function bookingOf(actor: Actor): Promise<number> {
 }
 
 /** Bookings written straight into the file, on a day of their own. */
-function insertBookings(user: Actor, date: string, count: number, status = "CONFIRMED") {
-  const insert = db().prepare(
-    `INSERT INTO bookings (user_id, first_name, last_name, phone_number, email, stakeholder,
-       recording_date, recording_time, guest_count, hours_needed, starts_at, ends_at,
-       hourly_rate, total_cost, original_cost, status)
-     VALUES (?, 'Bulk', 'Client', '404-555-0100', 'bulk@example.com', 'no', ?, ?, '1', '1', ?, ?,
-       200, 200, 200, ?)`,
-  );
-  for (let index = 0; index < count; index += 1) {
-    const time = `${String(index % 24).padStart(2, "0")}:${index < 24 ? "00" : "30"}`;
-    const { startsAt, endsAt } = studioSession(date, time, 1);
-    insert.run(user.id, date, time, startsAt, endsAt, status);
-  }
+function insertBookings(user: Actor, date: string, count: number) {
+  const contact = { firstName: "Bulk", lastName: "Client", email: "bulk@example.com" };
+  db().transaction((tx) => {
+    for (let index = 0; index < count; index += 1) {
+      const time = `${String(index % 24).padStart(2, "0")}:${index < 24 ? "00" : "30"}`;
+      createBooking(tx, { user: { id: user.id, ...contact }, date, time, hours: 1 });
+    }
+  });
 }
 
 let customer: Actor;

@@ -1,7 +1,10 @@
-import Database from "better-sqlite3";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bookings, users } from "#db/schema";
 import { earliestBookableDate } from "#app/domain/availability";
 import { addStudioDays, studioDateOf } from "#app/domain/studio-time";
+import { createCoupon, createService } from "#tests/factories/catalog";
+import { openDatabaseFile, type TestDatabase } from "#tests/factories/database";
 import { cookiesFrom, registrationPayload } from "#tests/setup/server";
 import { bookingPayload, cardBody } from "#tests/setup/payloads";
 import { serverForThisFile } from "#tests/setup/server-for-this-file";
@@ -25,13 +28,12 @@ const LUHN_FAILING_CARD = "4242424242424241";
 const CVV = "987";
 
 // The test's own connection for seeding (the server's `query` is read-only).
-let writer: Database.Database;
+let writer: TestDatabase;
 beforeAll(() => {
-  writer = new Database(server.dbPath);
-  writer.pragma("busy_timeout = 5000");
+  writer = openDatabaseFile(server.dbPath);
 });
 afterAll(() => {
-  writer?.close();
+  writer?.$client.close();
 });
 
 type Json = Record<string, unknown>;
@@ -61,7 +63,7 @@ async function signUp(overrides: Json = {}): Promise<Session> {
 
 async function signUpAdmin(): Promise<Session> {
   const admin = await signUp();
-  writer.prepare("UPDATE users SET is_admin = 1 WHERE id = ?").run(admin.id);
+  writer.update(users).set({ isAdmin: true }).where(eq(users.id, admin.id)).run();
   return admin;
 }
 
@@ -77,39 +79,9 @@ async function book(session: Session, payload: Json) {
   return { response, body: (await response.json()) as Json };
 }
 
-let couponCounter = 0;
-function insertCoupon(coupon: {
-  type: "PERCENTAGE" | "FIXED_AMOUNT";
-  value: number;
-  maxUses?: number;
-  currentUses?: number;
-  isActive?: boolean;
-  expiryDate?: string;
-}): { id: number; code: string } {
-  couponCounter += 1;
-  const code = `TEST${couponCounter}X${Math.floor(Math.random() * 1e6)}`;
-  const result = writer
-    .prepare(
-      `INSERT INTO coupons (code, description, type, value, max_uses, current_uses, is_active, expiry_date)
-       VALUES (?, 'test coupon', ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(
-      code,
-      coupon.type,
-      coupon.value,
-      coupon.maxUses ?? 0,
-      coupon.currentUses ?? 0,
-      coupon.isActive === false ? 0 : 1,
-      coupon.expiryDate ?? "2099-12-31",
-    );
-  return { id: Number(result.lastInsertRowid), code };
-}
-
+/** An active add-on service; its id. */
 function insertService(name: string, price: number, isActive = true): number {
-  const result = writer
-    .prepare("INSERT INTO services (name, description, price, is_active) VALUES (?, ?, ?, ?)")
-    .run(name, `${name} for your session`, price, isActive ? 1 : 0);
-  return Number(result.lastInsertRowid);
+  return createService(writer, { name, price, isActive }).id;
 }
 
 function couponUses(id: number): { current_uses: number; max_uses: number } {
@@ -182,7 +154,12 @@ describe("POST /api/bookings under concurrency", () => {
 
   it("lets only one of 10 simultaneous bookings take a coupon's last use", async () => {
     const date = freshDate();
-    const coupon = insertCoupon({ type: "PERCENTAGE", value: 10, maxUses: 4, currentUses: 3 });
+    const coupon = createCoupon(writer, {
+      type: "PERCENTAGE",
+      value: 10,
+      maxUses: 4,
+      currentUses: 3,
+    });
     const customers = await Promise.all([1, 2].map(() => signUp()));
     const responses = await Promise.all(
       Array.from({ length: 10 }, (_, i) => {
@@ -277,7 +254,7 @@ describe("POST /api/bookings prices on the server", () => {
 
   it("applies a coupon at the server's figures, whatever discount the client claims", async () => {
     const customer = await signUp();
-    const coupon = insertCoupon({ type: "PERCENTAGE", value: 25 });
+    const coupon = createCoupon(writer, { type: "PERCENTAGE", value: 25 });
     const { response, body } = await book(
       customer,
       bookingPayload(freshDate(), "14:00", 2, {
@@ -310,7 +287,7 @@ describe("free bookings and PATCH /api/bookings/{id}/status", () => {
   it("creates a 100% coupon booking CONFIRMED at $0; only its owner may confirm it", async () => {
     const owner = await signUp();
     const stranger = await signUp();
-    const coupon = insertCoupon({ type: "PERCENTAGE", value: 100 });
+    const coupon = createCoupon(writer, { type: "PERCENTAGE", value: 100 });
     const { response, body } = await book(
       owner,
       bookingPayload(freshDate(), "11:00", 2, { couponCode: coupon.code }),
@@ -399,7 +376,7 @@ describe("payment holds", () => {
     const first = await signUp();
     const second = await signUp();
     const date = freshDate();
-    const coupon = insertCoupon({ type: "FIXED_AMOUNT", value: 5000, maxUses: 1 });
+    const coupon = createCoupon(writer, { type: "FIXED_AMOUNT", value: 5000, maxUses: 1 });
     const payload = bookingPayload(date, "15:00", 2, { couponCode: coupon.code });
 
     const held = await book(first, payload);
@@ -411,8 +388,10 @@ describe("payment holds", () => {
     expect(whileHeld.response.status).toBe(409);
 
     writer
-      .prepare("UPDATE bookings SET hold_expires_at = ? WHERE id = ?")
-      .run(Date.now() - 1000, held.body.id);
+      .update(bookings)
+      .set({ holdExpiresAt: Date.now() - 1000 })
+      .where(eq(bookings.id, Number(held.body.id)))
+      .run();
 
     const availability = (await (await api(`/api/availability?date=${date}&hours=2`)).json()) as {
       times: { time: string; available: boolean }[];
@@ -510,8 +489,12 @@ describe("POST /api/bookings refusals write nothing", () => {
   });
 
   it("refuses a coupon that cannot be used", async () => {
-    const inactive = insertCoupon({ type: "PERCENTAGE", value: 10, isActive: false });
-    const expired = insertCoupon({ type: "PERCENTAGE", value: 10, expiryDate: "2001-01-01" });
+    const inactive = createCoupon(writer, { type: "PERCENTAGE", value: 10, isActive: false });
+    const expired = createCoupon(writer, {
+      type: "PERCENTAGE",
+      value: 10,
+      expiryDate: "2001-01-01",
+    });
     const cases: [string, string][] = [
       ["NO-SUCH-CODE", "This coupon is invalid or has expired."],
       [inactive.code, "This coupon is no longer active."],
@@ -751,7 +734,7 @@ describe("POST /api/bookings/{id}/payments/direct", () => {
 
   it("refuses to charge a free booking", async () => {
     const owner = await signUp();
-    const coupon = insertCoupon({ type: "PERCENTAGE", value: 100 });
+    const coupon = createCoupon(writer, { type: "PERCENTAGE", value: 100 });
     const { body } = await book(
       owner,
       bookingPayload(freshDate(), "10:00", 2, { couponCode: coupon.code }),
@@ -876,16 +859,21 @@ describe("GET /api/services", () => {
 
 describe("GET /api/coupons/validate/{code}", () => {
   it("needs a signed-in user", async () => {
-    const coupon = insertCoupon({ type: "PERCENTAGE", value: 10 });
+    const coupon = createCoupon(writer, { type: "PERCENTAGE", value: 10 });
     const response = await api(`/api/coupons/validate/${coupon.code}`);
     expect(response.status).toBe(401);
   });
 
   it("answers valid and invalid codes with the domain messages", async () => {
     const customer = await signUp();
-    const valid = insertCoupon({ type: "FIXED_AMOUNT", value: 2500 });
-    const usedUp = insertCoupon({ type: "PERCENTAGE", value: 10, maxUses: 2, currentUses: 2 });
-    const inactive = insertCoupon({ type: "PERCENTAGE", value: 10, isActive: false });
+    const valid = createCoupon(writer, { type: "FIXED_AMOUNT", value: 2500 });
+    const usedUp = createCoupon(writer, {
+      type: "PERCENTAGE",
+      value: 10,
+      maxUses: 2,
+      currentUses: 2,
+    });
+    const inactive = createCoupon(writer, { type: "PERCENTAGE", value: 10, isActive: false });
     const validate = async (code: string) => {
       const response = await api(`/api/coupons/validate/${encodeURIComponent(code)}`, {
         cookie: customer.cookie,
