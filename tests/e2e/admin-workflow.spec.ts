@@ -2,12 +2,10 @@ import type { Page } from "@playwright/test";
 import { adminDay, insertSession } from "#tests/e2e/admin-data";
 import {
   createUser,
-  db,
   expect,
   expectNoAxeViolations,
   jsOn,
   login,
-  type TestUser,
   test,
   toast,
 } from "#tests/e2e/fixtures";
@@ -32,10 +30,6 @@ function longDate(date: string): string {
 const rowOf = (page: Page, id: number) => page.locator(`tr[data-booking-id="${id}"]`);
 const statusCell = (page: Page, id: number, column: number) =>
   rowOf(page, id).locator("td").nth(column);
-
-function makeMember(user: TestUser) {
-  db().prepare("UPDATE users SET is_member = 1 WHERE id = ?").run(user.id);
-}
 
 test("moves a booking through every status with the row buttons, then reads its history", async ({
   page,
@@ -217,8 +211,7 @@ test("filters by day, status and membership, with the empty texts", async ({
   customer,
 }, testInfo) => {
   const date = adminDay(testInfo, 0, 4);
-  const member = await createUser(testInfo, { firstName: "Mia" });
-  makeMember(member);
+  const member = await createUser(testInfo, { firstName: "Mia", isMember: true });
   const memberId = insertSession(member, { date, time: "10:00", status: "CONFIRMED" });
   const guestId = insertSession(customer, { date, time: "14:00", status: "PENDING" });
   const otherDay = insertSession(customer, { date: adminDay(testInfo, 0, 5), status: "PENDING" });

@@ -4,6 +4,7 @@ import {
   expect,
   expectNoAxeViolations,
   login,
+  loginThroughForm,
   test,
   toast,
 } from "#tests/e2e/fixtures";
@@ -128,6 +129,7 @@ test.describe("profile settings", () => {
     await accountMenu(page).click();
     await page.getByRole("button", { name: "Logout" }).click();
     await expect(page.getByRole("link", { name: "Sign In" })).toBeVisible();
-    await login(page, { username: customer.username, password: "brand-new-secret" });
+    // The new password is the one the login form now takes.
+    await loginThroughForm(page, { username: customer.username, password: "brand-new-secret" });
   });
 });

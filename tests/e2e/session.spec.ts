@@ -1,10 +1,10 @@
+import { count, eq } from "drizzle-orm";
+import { sessions } from "#db/schema";
 import { accountMenu, db, expect, login, test, toast } from "#tests/e2e/fixtures";
 
-function sessionCount(userId: number): number {
-  const row = db()
-    .prepare("SELECT count(*) AS total FROM sessions WHERE user_id = ?")
-    .get(userId) as { total: number };
-  return row.total;
+function sessionCount(userId: number): number | undefined {
+  return db().select({ total: count() }).from(sessions).where(eq(sessions.userId, userId)).get()
+    ?.total;
 }
 
 test.describe("logout", () => {

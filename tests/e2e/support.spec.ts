@@ -1,3 +1,5 @@
+import { eq } from "drizzle-orm";
+import { technicalAssistanceRequests } from "#db/schema";
 import { SUPPORT_MESSAGES } from "#app/domain/support";
 import {
   accountMenu,
@@ -17,10 +19,16 @@ import {
 
 function requestsOf(userId: number) {
   return db()
-    .prepare(
-      "SELECT issue_type, description, preferred_contact_method, status, name FROM technical_assistance_requests WHERE user_id = ?",
-    )
-    .all(userId);
+    .select({
+      issueType: technicalAssistanceRequests.issueType,
+      description: technicalAssistanceRequests.description,
+      preferredContactMethod: technicalAssistanceRequests.preferredContactMethod,
+      status: technicalAssistanceRequests.status,
+      name: technicalAssistanceRequests.name,
+    })
+    .from(technicalAssistanceRequests)
+    .where(eq(technicalAssistanceRequests.userId, userId))
+    .all();
 }
 
 test.describe("Help & Support", () => {
@@ -56,9 +64,9 @@ test.describe("Help & Support", () => {
 
     expect(requestsOf(customer.id)).toEqual([
       {
-        issue_type: "EQUIPMENT",
+        issueType: "EQUIPMENT",
         description,
-        preferred_contact_method: "PHONE",
+        preferredContactMethod: "PHONE",
         status: "PENDING",
         name: customer.fullName,
       },

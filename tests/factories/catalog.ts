@@ -2,7 +2,7 @@ import { coupons, services } from "#db/schema";
 import { type FactoryDb, uniqueTail } from "#tests/factories/database";
 
 type NewCoupon = typeof coupons.$inferInsert;
-type Coupon = typeof coupons.$inferSelect;
+export type Coupon = typeof coupons.$inferSelect;
 
 /** value: whole percent for PERCENTAGE, cents for FIXED_AMOUNT (as the table keeps them). */
 export type CouponInput = Partial<NewCoupon>;
@@ -27,7 +27,7 @@ export function createCoupon(db: FactoryDb, input: CouponInput = {}): Coupon {
 }
 
 type NewService = typeof services.$inferInsert;
-type Service = typeof services.$inferSelect;
+export type Service = typeof services.$inferSelect;
 
 export type ServiceInput = Partial<NewService>;
 
