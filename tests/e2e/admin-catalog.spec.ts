@@ -11,6 +11,7 @@ import {
   login,
   test,
   toast,
+  signIn,
 } from "#tests/e2e/fixtures";
 import { addBookingService } from "#tests/factories/booking";
 
@@ -23,7 +24,7 @@ import { addBookingService } from "#tests/factories/booking";
 test.describe("Users tab", () => {
   test("promotes a user and toggles their membership", async ({ page, admin }, testInfo) => {
     const person = await createUser(testInfo);
-    await login(page, admin);
+    await signIn(page, admin);
     await page.goto("/admin/users");
     await expect(page.getByRole("heading", { name: "User Management" })).toBeVisible();
 
@@ -80,7 +81,7 @@ test.describe("Coupons tab", () => {
   }, testInfo) => {
     const code =
       `CAT${testInfo.project.name.replace(/[^a-z]/gi, "")}${Date.now().toString(36)}`.toUpperCase();
-    await login(page, admin);
+    await signIn(page, admin);
     await page.goto("/admin/coupons");
     await expect(page.getByRole("heading", { name: "Coupon Management" })).toBeVisible();
     await expectNoAxeViolations(page);
@@ -169,7 +170,7 @@ test.describe("Coupons tab", () => {
 test.describe("Services tab", () => {
   test("adds, edits, toggles and deletes a service", async ({ page, admin }, testInfo) => {
     const name = `Teleprompter ${testInfo.project.name} ${Date.now().toString(36)}`;
-    await login(page, admin);
+    await signIn(page, admin);
     await page.goto("/admin/services");
     await expect(page.getByRole("heading", { name: "Manage Services" })).toBeVisible();
     await expectNoAxeViolations(page);
@@ -237,7 +238,7 @@ test.describe("Services tab", () => {
     });
     addBookingService(db(), { booking: { id: bookingId }, service });
 
-    await login(page, admin);
+    await signIn(page, admin);
     await page.goto(`/admin/services/${service.id}/delete`);
     const remove = page.getByRole("dialog", { name: "Delete Service" });
     await remove.getByRole("button", { name: "Delete" }).click();

@@ -9,10 +9,10 @@ import {
   expect,
   expectNoAxeViolations,
   jsOn,
-  login,
   type TestUser,
   test,
   toast,
+  signIn,
 } from "#tests/e2e/fixtures";
 import { createBooking } from "#tests/factories/booking";
 import { createPayment } from "#tests/factories/payment";
@@ -63,7 +63,7 @@ test("an admin sees a period's sales, its chart and its CSV, and refreshes", asy
   payment(paidBooking(plain, "no"), 200, studioInstant(day, "18:00"));
   payment(stakeholderBooking, -100, studioInstant(day, "23:30"));
 
-  await login(page, admin);
+  await signIn(page, admin);
   await openRange(page, day, day);
   await expect(page.getByRole("heading", { name: "Sales Dashboard" })).toBeVisible();
   await expect(page.getByText("Track performance and revenue metrics")).toBeVisible();
@@ -123,7 +123,7 @@ test("a period without payments says so, and a backwards range is refused at its
   admin,
 }, testInfo) => {
   const day = salesDay(testInfo, 1);
-  await login(page, admin);
+  await signIn(page, admin);
   await openRange(page, day, day);
   await expect(page.getByText("No payments found for the selected time period")).toBeVisible();
   await expect(total(page, "Total Sales")).toContainText("$0.00");

@@ -14,6 +14,7 @@ import {
   type TestUser,
   test,
   toast,
+  signIn,
 } from "#tests/e2e/fixtures";
 import { createBlockedTime, createSupportRequest } from "#tests/factories/support";
 
@@ -77,7 +78,7 @@ test.describe("Support tab", () => {
     const resolution = `Replaced the headphone amplifier for ${customer.username}.`;
     const id = fileRequest(customer, bookingId, description);
 
-    await login(page, admin);
+    await signIn(page, admin);
     await page.goto("/admin/support?status=PENDING");
     await expect(
       page.getByRole("heading", { level: 2, name: "Technical Support Requests" }),
@@ -213,7 +214,7 @@ test.describe("Blocked times", () => {
     const reason = `Mixing desk service ${customer.username}`;
     const overlapped = insertSession(customer, { date: day, time: "11:00", status: "CONFIRMED" });
 
-    await login(page, admin);
+    await signIn(page, admin);
     await page.goto("/admin/blocked-times");
     await expect(page.getByRole("heading", { level: 2, name: "Blocked Times" })).toBeVisible();
     await page.getByLabel("Start date").fill(day);
@@ -259,7 +260,7 @@ test.describe("Blocked times", () => {
     await expect(blocked).toContainText("(booked)");
     await expect(page.locator('#booking-form option[value="07:00"]')).toBeEnabled();
 
-    await login(page, admin);
+    await signIn(page, admin);
     await page.goto("/admin/blocked-times");
     await page
       .locator(`#block-${block.id}`)
@@ -284,7 +285,7 @@ test.describe("Blocked times", () => {
     customer,
   }, testInfo) => {
     const day = adminDay(testInfo, BAND, 2);
-    await login(page, customer);
+    await signIn(page, customer);
     const option = await startOptionOn(page, day, "15:00");
     await expect(option).toBeEnabled();
     await page

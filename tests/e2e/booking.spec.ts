@@ -24,6 +24,7 @@ import {
   addDays,
   jsOn,
   studioToday,
+  signIn,
 } from "#tests/e2e/fixtures";
 import { createBooking } from "#tests/factories/booking";
 
@@ -250,7 +251,7 @@ test.describe("booking", () => {
     const clips = createService(testInfo, "Social clips", 78);
     // 3 h x $200 + $45 + $78 = $723; 20% off is $578.40, rounded half up to $578 ($145 off).
 
-    await login(page, customer);
+    await signIn(page, customer);
     const form = await openBookingForm(page);
     // Prefilled from the profile.
     await expect(form.getByLabel("First name")).toHaveValue(customer.firstName);
@@ -420,7 +421,7 @@ test.describe("booking", () => {
     const slot = slotFor(testInfo, 3);
     const coupon = createCoupon(testInfo, { type: "PERCENTAGE", value: 100, maxUses: 5 });
 
-    await login(page, customer);
+    await signIn(page, customer);
     const form = await openBookingForm(page);
     await chooseSlot(page, slot, 2);
     await applyCoupon(page, coupon.code);
@@ -491,7 +492,7 @@ test.describe("booking", () => {
     const slot = slotFor(testInfo, 5);
     const other = await createUser(testInfo, { firstName: "Grace" });
 
-    await login(page, customer);
+    await signIn(page, customer);
     const form = await openBookingForm(page);
     await form.getByLabel("First name").fill("Katherine");
     await form.getByLabel("Guests", { exact: true }).selectOption("3");
@@ -541,7 +542,7 @@ test.describe("booking", () => {
     const slot = slotFor(testInfo, 6);
     const endDate = addDays(slot.date, 30);
 
-    await login(page, customer);
+    await signIn(page, customer);
     const form = await openBookingForm(page);
     await form.getByLabel("Recording date").fill(slot.date);
     await form.getByRole("checkbox", { name: /^Buy the retainer package/ }).check();
@@ -583,7 +584,7 @@ test.describe("booking", () => {
     customer,
   }, testInfo) => {
     const slot = slotFor(testInfo, 7);
-    await login(page, customer);
+    await signIn(page, customer);
     const form = await openBookingForm(page);
     await chooseSlot(page, slot, 2);
 
@@ -635,7 +636,7 @@ test.describe("booking", () => {
     customer,
   }, testInfo) => {
     const coupon = createCoupon(testInfo, { type: "FIXED_AMOUNT", value: 2550 });
-    await login(page, customer);
+    await signIn(page, customer);
     const form = await openBookingForm(page);
     // Nothing else chosen yet: Apply must not wait for the booking's own rules.
     await expect(startTimeSelect(page)).toHaveValue("");
@@ -660,7 +661,7 @@ test.describe("booking", () => {
     const coupon = createCoupon(testInfo, { type: "FIXED_AMOUNT", value: 2550 });
     // 2 h x $200 = $400 - $25.50 = $374.50, rounded half up to $375.
 
-    await login(page, customer);
+    await signIn(page, customer);
     await openBookingForm(page);
     await chooseSlot(page, slot, 2);
     await applyCoupon(page, coupon.code);

@@ -7,13 +7,13 @@ import {
   db,
   expect,
   expectNoAxeViolations,
-  login,
   type TestUser,
   test,
   toast,
   addDays,
   jsOn,
   studioToday,
+  signIn,
 } from "#tests/e2e/fixtures";
 import { createBooking } from "#tests/factories/booking";
 import { CARD_DETAILS, createPayment } from "#tests/factories/payment";
@@ -134,7 +134,7 @@ test.describe("cancelling and rescheduling", () => {
   }, testInfo) => {
     const { date, time } = dayFor(testInfo, 0);
     const id = sessionOn(customer, date, time, "CONFIRMED");
-    await login(page, customer);
+    await signIn(page, customer);
     await openRowAction(page, id, "Cancel");
 
     const dialog = page.getByRole("dialog", { name: "Cancel this session?" });
@@ -156,7 +156,7 @@ test.describe("cancelling and rescheduling", () => {
     customer,
   }) => {
     const id = sessionTomorrow(customer);
-    await login(page, customer);
+    await signIn(page, customer);
     await openRowAction(page, id, "Cancel");
 
     const dialog = page.getByRole("dialog", { name: "Cancel this session?" });
@@ -174,7 +174,7 @@ test.describe("cancelling and rescheduling", () => {
   test("keeping the session changes nothing", async ({ page, customer }, testInfo) => {
     const { date, time } = dayFor(testInfo, 1);
     const id = sessionOn(customer, date, time, "PENDING");
-    await login(page, customer);
+    await signIn(page, customer);
     await openRowAction(page, id, "Cancel");
     if (jsOn(testInfo)) {
       // Escape closes the dialog (once hydrated, it is modal) and gives focus back to the link
@@ -203,7 +203,7 @@ test.describe("cancelling and rescheduling", () => {
     const taken = `${String(takenHour).padStart(2, "0")}:00`;
     sessionOn(other, newDate, taken, "CONFIRMED");
 
-    await login(page, customer);
+    await signIn(page, customer);
     await openRowAction(page, id, "Reschedule");
     const dialog = page.getByRole("dialog", { name: "Reschedule session" });
     await dialog.getByLabel("New date").fill(newDate);
@@ -230,7 +230,7 @@ test.describe("cancelling and rescheduling", () => {
 
   test("a session within 24 hours cannot be moved online", async ({ page, customer }) => {
     const id = sessionTomorrow(customer);
-    await login(page, customer);
+    await signIn(page, customer);
     await page.goto(`/dashboard/sessions/${id}/reschedule`);
     await expect(page.getByRole("dialog", { name: "Reschedule session" })).toContainText(
       "Sessions can be rescheduled until 24 hours before they start",

@@ -16,6 +16,7 @@ import {
   addDays,
   jsOn,
   studioToday,
+  signIn,
 } from "#tests/e2e/fixtures";
 import { createBooking } from "#tests/factories/booking";
 
@@ -154,7 +155,7 @@ test.describe("my sessions", () => {
     const stranger = await createUser(testInfo, { firstName: "Stranger" });
     const strangerId = insertSession(stranger, futureSlot(testInfo, 0, 1));
 
-    await login(page, customer);
+    await signIn(page, customer);
     await openMySessions(page);
     const sessions = page.getByRole("navigation", { name: "Sessions" });
     await expect(sessions.getByRole("link", { name: /Upcoming Sessions/ })).toHaveAttribute(
@@ -233,7 +234,7 @@ test.describe("my sessions", () => {
   });
 
   test("a new customer sees the empty lists", async ({ page, customer }) => {
-    await login(page, customer);
+    await signIn(page, customer);
     await openMySessions(page);
     await expect(page.getByText("No upcoming sessions")).toBeVisible();
     await openMySessions(page, "past");
@@ -255,7 +256,7 @@ test.describe("my sessions", () => {
       retainerHoursUsed: 3,
       retainerTotalHours: 8,
     });
-    await login(page, customer);
+    await signIn(page, customer);
     await openMySessions(page);
     const retainer = page.getByRole("region", { name: "Retainer package" });
     await expect(retainer).toContainText(`${shortDate(start)} – ${shortDate(addDays(end, -1))}`);
@@ -267,7 +268,7 @@ test.describe("my sessions", () => {
     const slot = futureSlot(testInfo, 1);
     const id = insertSession(customer, slot);
     await page.setViewportSize({ width: 320, height: 720 });
-    await login(page, customer);
+    await signIn(page, customer);
     await openMySessions(page);
     const row = rowOf(page, id);
     await expect(row).toContainText(shortDate(slot.date));
@@ -298,7 +299,7 @@ test.describe("session details", () => {
     });
     const { startsAt, endsAt } = studioSession(slot.date, slot.time, 2);
 
-    await login(page, customer);
+    await signIn(page, customer);
     await openMySessions(page);
     await rowOf(page, id)
       .getByRole("link", { name: /^View session/ })
@@ -396,7 +397,7 @@ test.describe("pay now", () => {
     const slot = futureSlot(testInfo, 4);
     const id = insertSession(customer, { ...slot, status: "PENDING_PAYMENT", total: 400 });
 
-    await login(page, customer);
+    await signIn(page, customer);
     await openMySessions(page);
     await rowOf(page, id)
       .getByRole("link", { name: /^Pay Now/ })
@@ -454,7 +455,7 @@ test.describe("pay now", () => {
     customer,
   }, testInfo) => {
     const id = insertSession(customer, { ...futureSlot(testInfo, 5), status: "PENDING_PAYMENT" });
-    await login(page, customer);
+    await signIn(page, customer);
     await page.goto(`/dashboard/sessions/${id}/pay`);
     const dialog = page.getByRole("dialog", { name: "Complete Your Payment" });
     await dialog.getByLabel("Cardholder name").fill("Ada Lovelace");
@@ -476,7 +477,7 @@ test.describe("pay now", () => {
       status: "PENDING_PAYMENT",
       holdMinutes: -1,
     });
-    await login(page, customer);
+    await signIn(page, customer);
     await page.goto(`/dashboard/sessions/${id}/pay`);
     const dialog = page.getByRole("dialog", { name: "Complete Your Payment" });
     await expect(dialog).toContainText("The hold on this time slot has run out");

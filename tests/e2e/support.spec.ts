@@ -9,6 +9,7 @@ import {
   login,
   test,
   toast,
+  signIn,
 } from "#tests/e2e/fixtures";
 
 /**
@@ -33,7 +34,7 @@ function requestsOf(userId: number) {
 
 test.describe("Help & Support", () => {
   test("files a request and sees it listed as Pending", async ({ page, customer }) => {
-    await login(page, customer);
+    await signIn(page, customer);
     await page.goto("/dashboard?tab=support");
     const form = page.locator("#support-form");
     await expect(form.getByRole("heading", { name: "Get help" })).toBeVisible();
@@ -79,7 +80,7 @@ test.describe("Help & Support", () => {
     page,
     customer,
   }, testInfo) => {
-    await login(page, customer);
+    await signIn(page, customer);
     await page.goto("/dashboard?tab=support");
     const form = page.locator("#support-form");
     await form.getByLabel("What is it about?").selectOption({ label: "Payment or refund" });
@@ -126,7 +127,7 @@ test.describe("/intercom-test", () => {
     await expect(page.getByText("The chat is not configured on this site")).toBeVisible();
     await expectNoAxeViolations(page);
 
-    await login(page, customer);
+    await signIn(page, customer);
     await page.goto("/intercom-test");
     await expect(page.getByTestId("chat-login-state")).toHaveText(
       `Signed in as ${customer.username}`,
