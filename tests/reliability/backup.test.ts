@@ -1,7 +1,9 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import { afterAll, expect, it } from "vitest";
+import { bookings } from "#db/schema";
+import { openDatabaseFile } from "#tests/factories/database";
 import { collectOutput } from "#tests/setup/server";
 import {
   bookingStream,
@@ -32,27 +34,33 @@ const FILLER_BOOKINGS = 50_000;
 
 /** Copies of the first booking, cancelled and years in the past: volume, never a conflict. */
 function fillWithPastBookings(path: string, rows: number) {
-  const db = new Database(path);
+  const db = openDatabaseFile(path);
   try {
-    db.pragma("busy_timeout = 5000");
-    const columns = (db.pragma("table_info(bookings)") as { name: string }[])
-      .map((column) => column.name)
-      .filter((name) => name !== "id");
+    const first = db.select().from(bookings).orderBy(bookings.id).limit(1).get();
+    if (!first) throw new Error("No booking to copy");
+    const { id: _, ...template } = first;
     const DAY = 86_400_000;
-    const value = (name: string) =>
-      ({
-        status: "'CANCELLED'",
-        hold_expires_at: "NULL",
-        starts_at: `starts_at - (n + 1000) * ${DAY}`,
-        ends_at: `ends_at - (n + 1000) * ${DAY}`,
-      })[name] ?? name;
-    db.prepare(
-      `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ?)
-       INSERT INTO bookings (${columns.join(", ")})
-       SELECT ${columns.map(value).join(", ")} FROM seq, (SELECT * FROM bookings ORDER BY id LIMIT 1)`,
-    ).run(rows);
+    const copies: (typeof bookings.$inferInsert)[] = [];
+    for (let n = 1; n <= rows; n += 1) {
+      const back = (n + 1000) * DAY;
+      copies.push({
+        ...template,
+        status: "CANCELLED",
+        holdExpiresAt: null,
+        startsAt: template.startsAt - back,
+        endsAt: template.endsAt - back,
+      });
+    }
+    // Several rows per statement, within SQLite's limit of 32,766 bound values.
+    const ROWS_PER_INSERT = 500;
+    db.transaction((tx) => {
+      for (let start = 0; start < copies.length; start += ROWS_PER_INSERT)
+        tx.insert(bookings)
+          .values(copies.slice(start, start + ROWS_PER_INSERT))
+          .run();
+    });
   } finally {
-    db.close();
+    db.$client.close();
   }
 }
 
