@@ -1,6 +1,6 @@
-import { eq } from "drizzle-orm";
+import { and, count, eq, ne } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bookings, users } from "#db/schema";
+import { bookingServices, bookings, coupons, emailOutbox, payments, users } from "#db/schema";
 import { earliestBookableDate } from "#app/domain/availability";
 import { addStudioDays, studioDateOf } from "#app/domain/studio-time";
 import { createCoupon, createService } from "#tests/factories/catalog";
@@ -84,25 +84,45 @@ function insertService(name: string, price: number, isActive = true): number {
   return createService(writer, { name, price, isActive }).id;
 }
 
-function couponUses(id: number): { current_uses: number; max_uses: number } {
-  const row = server.query<{ current_uses: number; max_uses: number }>(
-    "SELECT current_uses, max_uses FROM coupons WHERE id = ?",
-    id,
-  )[0];
+function couponUses(id: number): { currentUses: number; maxUses: number } {
+  const row = server.db
+    .select({ currentUses: coupons.currentUses, maxUses: coupons.maxUses })
+    .from(coupons)
+    .where(eq(coupons.id, id))
+    .get();
   if (!row) throw new Error(`No coupon ${id}`);
   return row;
 }
 
 function bookingRow(id: unknown) {
-  return server.query<Json>("SELECT * FROM bookings WHERE id = ?", id)[0];
+  return server.db
+    .select()
+    .from(bookings)
+    .where(eq(bookings.id, Number(id)))
+    .get();
 }
 
 function paymentRows(bookingId: unknown) {
-  return server.query<Json>("SELECT * FROM payments WHERE booking_id = ?", bookingId);
+  return server.db
+    .select()
+    .from(payments)
+    .where(eq(payments.bookingId, Number(bookingId)))
+    .all();
 }
 
-const paymentCount = () =>
-  server.query<{ n: number }>("SELECT count(*) AS n FROM payments")[0]?.n ?? 0;
+const paymentCount = () => server.db.select({ n: count() }).from(payments).get()?.n ?? 0;
+
+/** Bookings on a studio day; with `live`, only those still holding their slot. */
+function bookingsOn(date: string, options: { live?: boolean } = {}) {
+  const onDate = eq(bookings.recordingDate, date);
+  return (
+    server.db
+      .select({ n: count() })
+      .from(bookings)
+      .where(options.live ? and(onDate, ne(bookings.status, "CANCELLED")) : onDate)
+      .get()?.n ?? 0
+  );
+}
 
 function pay(session: Session, bookingId: unknown, body: Json) {
   return api(`/api/bookings/${bookingId}/payments/direct`, { body, cookie: session.cookie });
@@ -145,11 +165,7 @@ describe("POST /api/bookings under concurrency", () => {
       });
     }
     expect(server.count("bookings")).toBe(before + 1);
-    const live = server.query<{ n: number }>(
-      "SELECT count(*) AS n FROM bookings WHERE recording_date = ? AND status <> 'CANCELLED'",
-      date,
-    )[0];
-    expect(live?.n).toBe(1);
+    expect(bookingsOn(date, { live: true })).toBe(1);
   });
 
   it("lets only one of 10 simultaneous bookings take a coupon's last use", async () => {
@@ -186,12 +202,8 @@ describe("POST /api/bookings under concurrency", () => {
         expect(body).toEqual({ message: USED_UP });
       }
     }
-    expect(couponUses(coupon.id)).toEqual({ current_uses: 4, max_uses: 4 });
-    const onDate = server.query<{ n: number }>(
-      "SELECT count(*) AS n FROM bookings WHERE recording_date = ?",
-      date,
-    )[0];
-    expect(onDate?.n).toBe(1);
+    expect(couponUses(coupon.id)).toEqual({ currentUses: 4, maxUses: 4 });
+    expect(bookingsOn(date)).toBe(1);
   });
 });
 
@@ -225,16 +237,20 @@ describe("POST /api/bookings prices on the server", () => {
     });
     expect(typeof body.holdExpiresAt).toBe("string");
     expect(bookingRow(body.id)).toMatchObject({
-      total_cost: 475,
-      original_cost: 475,
-      discount_amount: 0,
+      totalCost: 475,
+      originalCost: 475,
+      discountAmount: 0,
       status: "PENDING_PAYMENT",
     });
-    const lines = server.query<Json>(
-      "SELECT service_id, price_at_booking FROM booking_services WHERE booking_id = ?",
-      body.id,
-    );
-    expect(lines).toEqual([{ service_id: serviceId, price_at_booking: 75 }]);
+    const lines = server.db
+      .select({
+        serviceId: bookingServices.serviceId,
+        priceAtBooking: bookingServices.priceAtBooking,
+      })
+      .from(bookingServices)
+      .where(eq(bookingServices.bookingId, Number(body.id)))
+      .all();
+    expect(lines).toEqual([{ serviceId, priceAtBooking: 75 }]);
   });
 
   it("charges $150/h when stakeholder is 'YES' in any case", async () => {
@@ -382,7 +398,7 @@ describe("payment holds", () => {
     const held = await book(first, payload);
     expect(held.response.status).toBe(201);
     expect(held.body).toMatchObject({ status: "PENDING_PAYMENT", totalCost: 350 });
-    expect(couponUses(coupon.id).current_uses).toBe(1);
+    expect(couponUses(coupon.id).currentUses).toBe(1);
 
     const whileHeld = await book(second, payload);
     expect(whileHeld.response.status).toBe(409);
@@ -403,9 +419,9 @@ describe("payment holds", () => {
     expect(rebooked.body).toMatchObject({ couponCode: coupon.code, totalCost: 350 });
     expect(bookingRow(held.body.id)).toMatchObject({
       status: "CANCELLED",
-      cancellation_reason: HOLD_EXPIRED_REASON,
+      cancellationReason: HOLD_EXPIRED_REASON,
     });
-    expect(couponUses(coupon.id)).toEqual({ current_uses: 1, max_uses: 1 });
+    expect(couponUses(coupon.id)).toEqual({ currentUses: 1, maxUses: 1 });
 
     // The first customer can no longer pay the released booking.
     const late = await pay(first, held.body.id, cardBody(350));
@@ -603,21 +619,21 @@ describe("POST /api/bookings/{id}/payments/direct", () => {
 
     const rows = paymentRows(booking.id);
     expect(rows).toHaveLength(1);
-    const row = rows[0] as Json;
+    const row = rows[0];
     expect(row).toMatchObject({
       amount: 400,
-      payment_method: "card",
-      transaction_id: body.transactionId,
-      user_id: owner.id,
+      paymentMethod: "card",
+      transactionId: body.transactionId,
+      userId: owner.id,
     });
-    expect(JSON.parse(String(row.payment_details))).toEqual({ brand: "visa", last4: "4242" });
-    const { transaction_id: _random, ...rest } = row;
+    expect(row?.paymentDetails).toEqual({ brand: "visa", last4: "4242" });
+    const { transactionId: _random, ...rest } = row ?? {};
     const stored = JSON.stringify(rest);
     expect(stored).not.toContain(GOOD_CARD_DIGITS);
     expect(stored).not.toContain(CVV);
     expect(stored).not.toMatch(/cvv|cardNumber/i);
 
-    const outbox = JSON.stringify(server.query<Json>("SELECT * FROM email_outbox"));
+    const outbox = JSON.stringify(server.db.select().from(emailOutbox).all());
     expect(outbox).not.toContain(GOOD_CARD_DIGITS);
     expect(server.output()).not.toContain(GOOD_CARD_DIGITS);
     expect(server.output()).not.toContain(GOOD_CARD);

@@ -72,10 +72,11 @@ async function sessionIdOf(cookieHeader: string): Promise<string> {
 }
 
 const sessionRow = (id: string) =>
-  server.query<{ user_id: number; expires_at: number }>(
-    "SELECT user_id, expires_at FROM sessions WHERE id = ?",
-    id,
-  )[0];
+  server.db
+    .select({ userId: sessions.userId, expiresAt: sessions.expiresAt })
+    .from(sessions)
+    .where(eq(sessions.id, id))
+    .get();
 
 async function logIn(user: Actor): Promise<string> {
   const response = await sendJson("POST", "/api/login", {
@@ -328,8 +329,8 @@ describe("sessions", () => {
     const before = Date.now();
     const user = await signUp();
     const row = sessionRow(await sessionIdOf(user.cookie));
-    expect(row?.user_id).toBe(user.id);
-    const lifetime = (row?.expires_at ?? 0) - before;
+    expect(row?.userId).toBe(user.id);
+    const lifetime = (row?.expiresAt ?? 0) - before;
     expect(lifetime).toBeGreaterThanOrEqual(MAX_AGE_SECONDS * 1000);
     expect(lifetime).toBeLessThan(MAX_AGE_SECONDS * 1000 + 60_000);
   });
@@ -358,7 +359,7 @@ describe("sessions", () => {
       expect(id).not.toBe("attacker-chosen-session-id");
       expect(id.length).toBeGreaterThanOrEqual(40);
       expect(sessionRow("attacker-chosen-session-id")).toBeUndefined();
-      expect(sessionRow(id)?.user_id).toBe(user.id);
+      expect(sessionRow(id)?.userId).toBe(user.id);
     }
   });
 

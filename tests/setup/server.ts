@@ -4,20 +4,24 @@ import { existsSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
+import { count } from "drizzle-orm";
+import { bookings, sessions, users } from "#db/schema";
+import { openDatabaseFile, type TestDatabase } from "#tests/factories/database";
 
 /**
  * Starts the real production build (server.js + build/) on a free port with its own SQLite
  * file, so integration tests go through express, the middleware and real cookies.
  * `npm test` builds first; run `npm run build` before running these files alone.
  */
+const COUNTED = { users, sessions, bookings };
+
 export type TestServer = {
   url: string;
   dbPath: string;
-  /** A read-only look into the server's database, to prove what was (not) written. */
-  query<T>(sql: string, ...params: unknown[]): T[];
+  /** A read-only drizzle handle on the server's database, to prove what was (not) written. */
+  db: TestDatabase;
   /** Rows in a table, to prove a refused request wrote nothing. */
-  count(table: "users" | "sessions" | "bookings"): number;
+  count(table: keyof typeof COUNTED): number;
   /** Everything the server printed (to check that no stack trace or secret is logged). */
   output(): string;
   stop(): Promise<void>;
@@ -97,16 +101,15 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
   const output = collectOutput(child);
   const url = `http://127.0.0.1:${port}`;
   await waitUntilHealthy(child, url, output);
-  const reader = new Database(dbPath, { readonly: true });
+  const reader = openDatabaseFile(dbPath, { readonly: true });
   return {
     url,
     dbPath,
-    query: <T>(sql: string, ...params: unknown[]) => reader.prepare(sql).all(...params) as T[],
+    db: reader,
     output,
-    count: (table) =>
-      (reader.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n,
+    count: (table) => reader.select({ n: count() }).from(COUNTED[table]).get()?.n ?? 0,
     async stop() {
-      reader.close();
+      reader.$client.close();
       const exited = new Promise((resolve) => child.once("exit", resolve));
       child.kill("SIGTERM");
       await exited;
