@@ -10,8 +10,9 @@ export type PaymentInput = Partial<Omit<NewPayment, "bookingId" | "userId">> & {
 };
 
 /**
- * A payment (or, with a negative amount, a refund) of a booking. The insert trigger stamps the
- * customer type and adds it to the sales roll-up, as for the app's own payments.
+ * A payment (or, with a negative amount, a refund) of a booking. The insert triggers stamp the
+ * customer type and add it to the sales roll-up, as for the app's own payments; the returned
+ * row is the row as inserted, before them.
  */
 export function createPayment(db: FactoryDb, input: PaymentInput): Payment {
   const { booking, ...columns } = input;

@@ -1,14 +1,16 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import type Database from "better-sqlite3";
+import { and, count, eq, ne, notExists } from "drizzle-orm";
 import { afterAll, expect, it } from "vitest";
-import { bookings } from "#db/schema";
-import { openDatabaseFile } from "#tests/factories/database";
+import { bookingHistory, bookings, payments } from "#db/schema";
+import { openDatabaseFile, type TestDatabase } from "#tests/factories/database";
 import { collectOutput } from "#tests/setup/server";
 import {
+  bookingCount,
   bookingStream,
   type Customer,
   databaseForThisFile,
+  foreignKeyProblems,
   inspect,
   integrityCheck,
   missingBookings,
@@ -68,17 +70,31 @@ function fillWithPastBookings(path: string, rows: number) {
  * A payment and its booking's new status are written in one transaction, as are a booking and
  * its first history line: a copy holding one half without the other is not a snapshot.
  */
-function halfWrittenWrites(db: Database.Database) {
-  const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+function halfWrittenWrites(db: TestDatabase) {
+  const total = (query: { get(): { n: number } | undefined }) => query.get()?.n ?? 0;
+  const paymentOf = (bookingId: typeof bookings.id) =>
+    db.select().from(payments).where(eq(payments.bookingId, bookingId));
+  const historyOf = (bookingId: typeof bookings.id) =>
+    db.select().from(bookingHistory).where(eq(bookingHistory.bookingId, bookingId));
   return {
-    paidWithoutPayment: count(
-      "SELECT count(*) AS n FROM bookings b WHERE b.status = 'PENDING' AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.booking_id = b.id)",
+    paidWithoutPayment: total(
+      db
+        .select({ n: count() })
+        .from(bookings)
+        .where(and(eq(bookings.status, "PENDING"), notExists(paymentOf(bookings.id)))),
     ),
-    paymentWithoutPaid: count(
-      "SELECT count(*) AS n FROM payments p JOIN bookings b ON b.id = p.booking_id WHERE b.status <> 'PENDING'",
+    paymentWithoutPaid: total(
+      db
+        .select({ n: count() })
+        .from(payments)
+        .innerJoin(bookings, eq(bookings.id, payments.bookingId))
+        .where(ne(bookings.status, "PENDING")),
     ),
-    noHistory: count(
-      "SELECT count(*) AS n FROM bookings b WHERE b.status <> 'CANCELLED' AND NOT EXISTS (SELECT 1 FROM booking_history h WHERE h.booking_id = b.id)",
+    noHistory: total(
+      db
+        .select({ n: count() })
+        .from(bookings)
+        .where(and(ne(bookings.status, "CANCELLED"), notExists(historyOf(bookings.id)))),
     ),
   };
 }
@@ -118,10 +134,10 @@ it("copies a consistent database with npm run backup while bookings stream in", 
   expect(existsSync(copyPath)).toBe(true);
   const copy = inspect(copyPath, (db) => ({
     integrity: integrityCheck(db),
-    foreignKeyProblems: db.pragma("foreign_key_check") as unknown[],
+    foreignKeyProblems: foreignKeyProblems(db),
     missing: missingBookings(db, ackedBefore),
     halfWritten: halfWrittenWrites(db),
-    rows: (db.prepare("SELECT count(*) AS n FROM bookings").get() as { n: number }).n,
+    rows: bookingCount(db),
   }));
   console.log(
     `backup under load: ${ackedBefore.length} bookings acknowledged before the backup, ` +
