@@ -11,12 +11,13 @@ export type CouponInput = Partial<NewCoupon>;
 export function createCoupon(db: FactoryDb, input: CouponInput = {}): Coupon {
   const type = input.type ?? "PERCENTAGE";
   const value = input.value ?? 10;
+  const tail = uniqueTail()
+    .replace(/[^A-Za-z0-9]/g, "")
+    .toUpperCase();
   return db
     .insert(coupons)
     .values({
-      code: `TEST${uniqueTail()
-        .replace(/[^A-Za-z0-9]/g, "")
-        .toUpperCase()}`,
+      code: `TEST${tail}`,
       description: `test ${type} ${value}`,
       ...input,
       type,

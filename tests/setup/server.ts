@@ -86,6 +86,9 @@ export async function waitUntilHealthy(
   }
 }
 
+/** The SESSION_SECRET of every server `startServer` starts (a test may override it). */
+export const INTEGRATION_SESSION_SECRET = "integration-test-secret-0123456789abcdef";
+
 export async function startServer(extraEnv: Record<string, string> = {}): Promise<TestServer> {
   const port = await freePort();
   const dbPath = join(tmpdir(), `studio-it-${randomUUID()}.db`);
@@ -93,7 +96,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     // The server runs in the zone the suite runs in (npm run test:integration: Auckland's,
     // far from both UTC and the studio's, so a date taken from the host's zone shows).
     ...(process.env.TZ ? { TZ: process.env.TZ } : {}),
-    SESSION_SECRET: "integration-test-secret-0123456789abcdef",
+    SESSION_SECRET: INTEGRATION_SESSION_SECRET,
     LOGIN_RATE_LIMIT: "1000",
     REGISTER_RATE_LIMIT: "1000",
     ...extraEnv,
