@@ -1,16 +1,12 @@
-import { hash, verify } from "@node-rs/argon2";
+import { verify } from "@node-rs/argon2";
 import { and, eq, sql } from "drizzle-orm";
 import { type User, users } from "#db/schema";
 import { db, isUniqueViolation, type Tx, unlessBusy } from "#app/db.server";
 import type { ProfileInput, RegisterInput } from "#app/domain/account";
 import type { PublicUser } from "#app/domain/user";
+import { hashPassword } from "#app/models/password.server";
 
-/** OWASP's argon2id baseline: 19 MiB, 2 iterations, 1 lane. */
-const ARGON2 = { memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
-
-export function hashPassword(password: string) {
-  return hash(password, ARGON2);
-}
+export { hashPassword };
 
 /** Whether `password` is the one `passwordHash` was made from (false on a malformed hash). */
 export function passwordMatches(passwordHash: string, password: string): Promise<boolean> {

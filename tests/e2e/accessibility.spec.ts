@@ -1,4 +1,4 @@
-import { expect, expectNoAxeViolations, login, test } from "#tests/e2e/fixtures";
+import { expect, expectNoAxeViolations, test, signIn } from "#tests/e2e/fixtures";
 
 /** axe with the WCAG 2.2 AA rule set on every page, signed out, signed in and as admin. */
 test.describe("accessibility (axe, WCAG 2.2 AA)", () => {
@@ -25,7 +25,7 @@ test.describe("accessibility (axe, WCAG 2.2 AA)", () => {
   });
 
   test("/dashboard and / signed in", async ({ page, customer }) => {
-    await login(page, customer);
+    await signIn(page, customer);
     await page.goto("/dashboard");
     await expect(page.locator("#dashboard")).toBeVisible();
     await expectNoAxeViolations(page);
@@ -34,7 +34,7 @@ test.describe("accessibility (axe, WCAG 2.2 AA)", () => {
   });
 
   test("/admin as an admin", async ({ page, admin }) => {
-    await login(page, admin);
+    await signIn(page, admin);
     await page.goto("/admin");
     await expect(page.getByRole("heading", { level: 1, name: "Admin Dashboard" })).toBeVisible();
     await expectNoAxeViolations(page);

@@ -10,6 +10,7 @@ import {
   studioToday,
   type TestUser,
   test,
+  signIn,
 } from "#tests/e2e/fixtures";
 
 /**
@@ -194,7 +195,7 @@ test.describe("admin calendar", () => {
     admin,
   }, testInfo) => {
     const { day, ada } = await sessionsOfTheDay(testInfo, 1);
-    await login(page, admin);
+    await signIn(page, admin);
     await page.goto(`/admin/sessions?view=calendar&status=CONFIRMED&around=${day}`);
     const heading = page.locator("#calendar-heading");
     await expect(heading).toHaveText(
@@ -229,7 +230,7 @@ test.describe("admin calendar", () => {
     admin,
   }, testInfo) => {
     const { day, ada, ben, cy, dee } = await sessionsOfTheDay(testInfo, 2);
-    await login(page, admin);
+    await signIn(page, admin);
     const response = await page.goto(calendarUrl(`cal=week&around=${day}`));
     // The server always sends the list: it is what a browser without JavaScript shows.
     const html = (await response?.text()) ?? "";
@@ -286,7 +287,7 @@ test.describe("admin calendar", () => {
     await page.goto("/");
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     await page.waitForLoadState("networkidle");
-    await login(page, admin);
+    await signIn(page, admin);
     await page.goto("/admin/bookings");
     await page.waitForLoadState("networkidle");
     expect(fetched).toEqual([]);

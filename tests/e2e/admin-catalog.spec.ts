@@ -1,4 +1,6 @@
 import type { Page } from "@playwright/test";
+import { eq } from "drizzle-orm";
+import { coupons, services, users } from "#db/schema";
 import { adminDay, insertSession } from "#tests/e2e/admin-data";
 import {
   createService,
@@ -9,7 +11,9 @@ import {
   login,
   test,
   toast,
+  signIn,
 } from "#tests/e2e/fixtures";
+import { addBookingService } from "#tests/factories/booking";
 
 /**
  * The Users, Coupons and Services tabs (spec sections 2, 4, 5 and 8), with JavaScript on and
@@ -20,7 +24,7 @@ import {
 test.describe("Users tab", () => {
   test("promotes a user and toggles their membership", async ({ page, admin }, testInfo) => {
     const person = await createUser(testInfo);
-    await login(page, admin);
+    await signIn(page, admin);
     await page.goto("/admin/users");
     await expect(page.getByRole("heading", { name: "User Management" })).toBeVisible();
 
@@ -54,9 +58,11 @@ test.describe("Users tab", () => {
     // Members only, and this user no longer is one.
     await expect(page.getByText("No members found")).toBeVisible();
     const stored = db()
-      .prepare("SELECT is_admin, is_member FROM users WHERE id = ?")
-      .get(person.id);
-    expect(stored).toEqual({ is_admin: 1, is_member: 0 });
+      .select({ isAdmin: users.isAdmin, isMember: users.isMember })
+      .from(users)
+      .where(eq(users.id, person.id))
+      .get();
+    expect(stored).toEqual({ isAdmin: true, isMember: false });
     await expectNoAxeViolations(page);
   });
 });
@@ -75,7 +81,7 @@ test.describe("Coupons tab", () => {
   }, testInfo) => {
     const code =
       `CAT${testInfo.project.name.replace(/[^a-z]/gi, "")}${Date.now().toString(36)}`.toUpperCase();
-    await login(page, admin);
+    await signIn(page, admin);
     await page.goto("/admin/coupons");
     await expect(page.getByRole("heading", { name: "Coupon Management" })).toBeVisible();
     await expectNoAxeViolations(page);
@@ -147,9 +153,16 @@ test.describe("Coupons tab", () => {
     await expect(row.getByRole("button", { name: "Deactivate" })).toBeVisible();
     expect(
       db()
-        .prepare("SELECT value, type, is_active, description FROM coupons WHERE code = ?")
-        .get(code),
-    ).toEqual({ value: 13, type: "PERCENTAGE", is_active: 1, description: "13% off coupon" });
+        .select({
+          value: coupons.value,
+          type: coupons.type,
+          isActive: coupons.isActive,
+          description: coupons.description,
+        })
+        .from(coupons)
+        .where(eq(coupons.code, code))
+        .get(),
+    ).toEqual({ value: 13, type: "PERCENTAGE", isActive: true, description: "13% off coupon" });
     await expectNoAxeViolations(page);
   });
 });
@@ -157,7 +170,7 @@ test.describe("Coupons tab", () => {
 test.describe("Services tab", () => {
   test("adds, edits, toggles and deletes a service", async ({ page, admin }, testInfo) => {
     const name = `Teleprompter ${testInfo.project.name} ${Date.now().toString(36)}`;
-    await login(page, admin);
+    await signIn(page, admin);
     await page.goto("/admin/services");
     await expect(page.getByRole("heading", { name: "Manage Services" })).toBeVisible();
     await expectNoAxeViolations(page);
@@ -223,22 +236,22 @@ test.describe("Services tab", () => {
       date: adminDay(testInfo, 3, 1),
       status: "CONFIRMED",
     });
-    db()
-      .prepare(
-        "INSERT INTO booking_services (booking_id, service_id, price_at_booking) VALUES (?, ?, ?)",
-      )
-      .run(bookingId, service.id, service.price);
+    addBookingService(db(), { booking: { id: bookingId }, service });
 
-    await login(page, admin);
+    await signIn(page, admin);
     await page.goto(`/admin/services/${service.id}/delete`);
     const remove = page.getByRole("dialog", { name: "Delete Service" });
     await remove.getByRole("button", { name: "Delete" }).click();
     await expect(toast(page)).toContainText("Service deactivated");
     const row = page.locator("tbody tr", { hasText: service.name });
     await expect(row).toContainText("Inactive");
-    expect(db().prepare("SELECT is_active FROM services WHERE id = ?").get(service.id)).toEqual({
-      is_active: 0,
-    });
+    expect(
+      db()
+        .select({ isActive: services.isActive })
+        .from(services)
+        .where(eq(services.id, service.id))
+        .get(),
+    ).toEqual({ isActive: false });
   });
 });
 

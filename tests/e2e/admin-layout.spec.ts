@@ -1,4 +1,4 @@
-import { expect, login, test } from "#tests/e2e/fixtures";
+import { expect, login, test, signIn } from "#tests/e2e/fixtures";
 
 const TABS = ["Bookings", "Sessions", "Sales", "Users", "Coupons", "Services", "Support"];
 const TOOLS = ["Blocked times", "Emails"];
@@ -8,7 +8,7 @@ test.describe("the admin layout", () => {
     page,
     admin,
   }) => {
-    await login(page, admin);
+    await signIn(page, admin);
     await page.goto("/admin/dashboard");
     await expect(page).toHaveURL(/\/admin\/bookings$/);
     const nav = page.getByRole("navigation", { name: "Admin sections" });

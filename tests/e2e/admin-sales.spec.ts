@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import type { Page, TestInfo } from "@playwright/test";
+import type { Booking } from "#db/schema";
 import { studioInstant } from "#app/domain/studio-time";
 import { adminDay } from "#tests/e2e/admin-data";
 import {
@@ -8,11 +9,13 @@ import {
   expect,
   expectNoAxeViolations,
   jsOn,
-  login,
   type TestUser,
   test,
   toast,
+  signIn,
 } from "#tests/e2e/fixtures";
+import { createBooking } from "#tests/factories/booking";
+import { createPayment } from "#tests/factories/payment";
 
 /**
  * The Sales tab (spec section 2 "Sales tab", product-decisions "Admin"): a custom range shows
@@ -27,26 +30,12 @@ function salesDay(testInfo: TestInfo, journey: number): string {
   return `${Number(day.slice(0, 4)) - 40}${day.slice(4)}`;
 }
 
-function paidBooking(user: TestUser, stakeholder: string): number {
-  const booking = db()
-    .prepare(
-      `INSERT INTO bookings (user_id, first_name, last_name, phone_number, email, stakeholder,
-         recording_date, recording_time, guest_count, hours_needed, starts_at, ends_at,
-         hourly_rate, total_cost, original_cost, status)
-       VALUES (?, ?, ?, '404-555-0100', ?, ?, '2026-01-05', '10:00', '1', '2', 1, 2, 200, 400,
-         400, 'COMPLETED')`,
-    )
-    .run(user.id, user.firstName, user.lastName, user.email, stakeholder);
-  return Number(booking.lastInsertRowid);
+function paidBooking(user: TestUser, stakeholder: string): Booking {
+  return createBooking(db(), { user, date: "2026-01-05", stakeholder, status: "COMPLETED" });
 }
 
-function payment(bookingId: number, user: TestUser, amount: number, at: number) {
-  db()
-    .prepare(
-      `INSERT INTO payments (booking_id, user_id, amount, payment_method, payment_date)
-       VALUES (?, ?, ?, ?, ?)`,
-    )
-    .run(bookingId, user.id, amount, amount < 0 ? "refund" : "card", at);
+function payment(booking: Booking, amount: number, at: number) {
+  createPayment(db(), { booking, amount, paymentDate: at });
 }
 
 async function openRange(page: Page, from: string, to: string) {
@@ -66,16 +55,15 @@ test("an admin sees a period's sales, its chart and its CSV, and refreshes", asy
 }, testInfo) => {
   const day = salesDay(testInfo, 0);
   const stakeholder = await createUser(testInfo, { firstName: "Stella" });
-  const member = await createUser(testInfo, { firstName: "Mona" });
+  const member = await createUser(testInfo, { firstName: "Mona", isMember: true });
   const plain = await createUser(testInfo, { firstName: "Nico" });
-  db().prepare("UPDATE users SET is_member = 1 WHERE id = ?").run(member.id);
   const stakeholderBooking = paidBooking(stakeholder, "yes");
-  payment(stakeholderBooking, stakeholder, 300, studioInstant(day, "00:00"));
-  payment(paidBooking(member, "no"), member, 400, studioInstant(day, "12:15"));
-  payment(paidBooking(plain, "no"), plain, 200, studioInstant(day, "18:00"));
-  payment(stakeholderBooking, stakeholder, -100, studioInstant(day, "23:30"));
+  payment(stakeholderBooking, 300, studioInstant(day, "00:00"));
+  payment(paidBooking(member, "no"), 400, studioInstant(day, "12:15"));
+  payment(paidBooking(plain, "no"), 200, studioInstant(day, "18:00"));
+  payment(stakeholderBooking, -100, studioInstant(day, "23:30"));
 
-  await login(page, admin);
+  await signIn(page, admin);
   await openRange(page, day, day);
   await expect(page.getByRole("heading", { name: "Sales Dashboard" })).toBeVisible();
   await expect(page.getByText("Track performance and revenue metrics")).toBeVisible();
@@ -135,7 +123,7 @@ test("a period without payments says so, and a backwards range is refused at its
   admin,
 }, testInfo) => {
   const day = salesDay(testInfo, 1);
-  await login(page, admin);
+  await signIn(page, admin);
   await openRange(page, day, day);
   await expect(page.getByText("No payments found for the selected time period")).toBeVisible();
   await expect(total(page, "Total Sales")).toContainText("$0.00");

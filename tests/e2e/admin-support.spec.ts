@@ -1,5 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
+import { count, eq } from "drizzle-orm";
+import { blockedTimes, bookings, technicalAssistanceRequests } from "#db/schema";
 import { studioInstant } from "#app/domain/studio-time";
 import { adminDay, insertSession } from "#tests/e2e/admin-data";
 import {
@@ -12,7 +14,9 @@ import {
   type TestUser,
   test,
   toast,
+  signIn,
 } from "#tests/e2e/fixtures";
+import { createBlockedTime, createSupportRequest } from "#tests/factories/support";
 
 /**
  * The admin's Support tab, the Emails page and blocked times (product-decisions "Support and
@@ -24,22 +28,19 @@ import {
 const BAND = 4;
 
 function fileRequest(customer: TestUser, bookingId: number, description: string): number {
-  const result = db()
-    .prepare(
-      `INSERT INTO technical_assistance_requests (user_id, booking_id, name, email, phone_number,
-         issue_type, description, preferred_contact_method)
-       VALUES (?, ?, ?, ?, '404-555-0100', 'EQUIPMENT', ?, 'EMAIL')`,
-    )
-    .run(customer.id, bookingId, customer.fullName, customer.email, description);
-  return Number(result.lastInsertRowid);
+  return createSupportRequest(db(), { user: customer, bookingId, description }).id;
 }
 
 function requestRow(id: number) {
   return db()
-    .prepare(
-      "SELECT status, resolution, resolved_at FROM technical_assistance_requests WHERE id = ?",
-    )
-    .get(id) as { status: string; resolution: string | null; resolved_at: number | null };
+    .select({
+      status: technicalAssistanceRequests.status,
+      resolution: technicalAssistanceRequests.resolution,
+      resolvedAt: technicalAssistanceRequests.resolvedAt,
+    })
+    .from(technicalAssistanceRequests)
+    .where(eq(technicalAssistanceRequests.id, id))
+    .get();
 }
 
 /**
@@ -77,7 +78,7 @@ test.describe("Support tab", () => {
     const resolution = `Replaced the headphone amplifier for ${customer.username}.`;
     const id = fileRequest(customer, bookingId, description);
 
-    await login(page, admin);
+    await signIn(page, admin);
     await page.goto("/admin/support?status=PENDING");
     await expect(
       page.getByRole("heading", { level: 2, name: "Technical Support Requests" }),
@@ -100,7 +101,7 @@ test.describe("Support tab", () => {
     // Back on the same filtered list: the request is no longer PENDING.
     await expect(page).toHaveURL(/\/admin\/support\?status=PENDING$/);
     await expect(page.locator(`#request-${id}`)).toHaveCount(0);
-    expect(requestRow(id).status).toBe("IN_PROGRESS");
+    expect(requestRow(id)?.status).toBe("IN_PROGRESS");
 
     await page.goto("/admin/support?status=IN_PROGRESS");
     const working = page.locator(`#request-${id}`);
@@ -113,14 +114,14 @@ test.describe("Support tab", () => {
     await expect(details).toHaveAccessibleDescription(
       "Please describe how the request was resolved",
     );
-    expect(requestRow(id)).toEqual({ status: "IN_PROGRESS", resolution: null, resolved_at: null });
+    expect(requestRow(id)).toEqual({ status: "IN_PROGRESS", resolution: null, resolvedAt: null });
     await expectNoAxeViolations(page);
 
     await details.fill(resolution);
     await page.locator(`#request-${id}`).getByRole("button", { name: "Mark Resolved" }).click();
     await expect(toast(page)).toContainText(`Request #${id} is resolved`);
     expect(requestRow(id)).toMatchObject({ status: "RESOLVED", resolution });
-    expect(requestRow(id).resolved_at).toBeGreaterThan(Date.now() - 120_000);
+    expect(requestRow(id)?.resolvedAt).toBeGreaterThan(Date.now() - 120_000);
     await page.goto("/admin/support?status=RESOLVED");
     const done = page.locator(`#request-${id}`);
     await expect(done).toContainText(resolution);
@@ -213,7 +214,7 @@ test.describe("Blocked times", () => {
     const reason = `Mixing desk service ${customer.username}`;
     const overlapped = insertSession(customer, { date: day, time: "11:00", status: "CONFIRMED" });
 
-    await login(page, admin);
+    await signIn(page, admin);
     await page.goto("/admin/blocked-times");
     await expect(page.getByRole("heading", { level: 2, name: "Blocked Times" })).toBeVisible();
     await page.getByLabel("Start date").fill(day);
@@ -226,9 +227,12 @@ test.describe("Blocked times", () => {
     await expect(toast(page)).toContainText("Time blocked");
     await expect(toast(page)).toContainText("1 booked session overlaps it");
     const block = db()
-      .prepare("SELECT id, created_by FROM blocked_times WHERE reason = ?")
-      .get(reason) as { id: number; created_by: number };
-    expect(block.created_by).toBe(admin.id);
+      .select({ id: blockedTimes.id, createdBy: blockedTimes.createdBy })
+      .from(blockedTimes)
+      .where(eq(blockedTimes.reason, reason))
+      .get();
+    if (!block) throw new Error(`No blocked time "${reason}"`);
+    expect(block.createdBy).toBe(admin.id);
     const row = page.locator(`#block-${block.id}`);
     await expect(row).toContainText("9:00 AM");
     await expect(row).toContainText("12:00 PM");
@@ -256,7 +260,7 @@ test.describe("Blocked times", () => {
     await expect(blocked).toContainText("(booked)");
     await expect(page.locator('#booking-form option[value="07:00"]')).toBeEnabled();
 
-    await login(page, admin);
+    await signIn(page, admin);
     await page.goto("/admin/blocked-times");
     await page
       .locator(`#block-${block.id}`)
@@ -264,7 +268,9 @@ test.describe("Blocked times", () => {
       .click();
     await expect(toast(page)).toContainText("Blocked time removed");
     await expect(page.locator(`#block-${block.id}`)).toHaveCount(0);
-    expect(db().prepare("SELECT id FROM blocked_times WHERE id = ?").get(block.id)).toBeUndefined();
+    expect(
+      db().select().from(blockedTimes).where(eq(blockedTimes.id, block.id)).get(),
+    ).toBeUndefined();
 
     await page.context().clearCookies();
     const freed = await startOptionOn(page, day, "08:00");
@@ -279,7 +285,7 @@ test.describe("Blocked times", () => {
     customer,
   }, testInfo) => {
     const day = adminDay(testInfo, BAND, 2);
-    await login(page, customer);
+    await signIn(page, customer);
     const option = await startOptionOn(page, day, "15:00");
     await expect(option).toBeEnabled();
     await page
@@ -289,9 +295,7 @@ test.describe("Blocked times", () => {
 
     // Staff close the studio meanwhile (another admin's tab, written straight to the database).
     const [startsAt, endsAt] = [studioInstant(day, "16:00"), studioInstant(day, "18:00")];
-    db()
-      .prepare("INSERT INTO blocked_times (starts_at, ends_at, reason) VALUES (?, ?, 'Power cut')")
-      .run(startsAt, endsAt);
+    createBlockedTime(db(), { startsAt, endsAt, reason: "Power cut" });
     await page
       .locator("#booking-form")
       .getByRole("button", { name: "Book and Continue to Payment" })
@@ -300,8 +304,10 @@ test.describe("Blocked times", () => {
     await expect(toast(page)).toContainText("Time Slot Unavailable");
     await expect(page).not.toHaveURL(/\/checkout\//);
     const booked = db()
-      .prepare("SELECT count(*) AS total FROM bookings WHERE user_id = ?")
-      .get(customer.id) as { total: number };
-    expect(booked.total).toBe(0);
+      .select({ total: count() })
+      .from(bookings)
+      .where(eq(bookings.userId, customer.id))
+      .get();
+    expect(booked?.total).toBe(0);
   });
 });

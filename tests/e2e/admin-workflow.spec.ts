@@ -2,14 +2,13 @@ import type { Page } from "@playwright/test";
 import { adminDay, insertSession } from "#tests/e2e/admin-data";
 import {
   createUser,
-  db,
   expect,
   expectNoAxeViolations,
   jsOn,
   login,
-  type TestUser,
   test,
   toast,
+  signIn,
 } from "#tests/e2e/fixtures";
 
 /**
@@ -33,10 +32,6 @@ const rowOf = (page: Page, id: number) => page.locator(`tr[data-booking-id="${id
 const statusCell = (page: Page, id: number, column: number) =>
   rowOf(page, id).locator("td").nth(column);
 
-function makeMember(user: TestUser) {
-  db().prepare("UPDATE users SET is_member = 1 WHERE id = ?").run(user.id);
-}
-
 test("moves a booking through every status with the row buttons, then reads its history", async ({
   page,
   admin,
@@ -44,7 +39,7 @@ test("moves a booking through every status with the row buttons, then reads its 
 }, testInfo) => {
   const date = adminDay(testInfo, 0, 0);
   const id = insertSession(customer, { date, time: "10:00", status: "PENDING_PAYMENT" });
-  await login(page, admin);
+  await signIn(page, admin);
   await page.goto(`/admin/bookings?date=${date}`);
   await expect(page.getByRole("heading", { name: "Bookings Management" })).toBeVisible();
   await expect(page.getByText("View and manage all studio bookings")).toBeVisible();
@@ -102,7 +97,7 @@ test("staff cancel a paid booking from its page: refunded in full, with a note i
 }, testInfo) => {
   const date = adminDay(testInfo, 0, 1);
   const id = insertSession(customer, { date, status: "CONFIRMED", total: 400, paid: 400 });
-  await login(page, admin);
+  await signIn(page, admin);
   await page.goto(`/admin/bookings/${id}`);
   await expect(page.getByRole("region", { name: "Booking history" })).toBeVisible();
   await expectNoAxeViolations(page);
@@ -135,7 +130,7 @@ test("bulk-updates several sessions and reports X of Y", async ({
     insertSession(customer, { date, time, status: "PENDING", total: 400, paid: 400 }),
   );
   const done = insertSession(customer, { date, time: "18:00", status: "COMPLETED" });
-  await login(page, admin);
+  await signIn(page, admin);
   await page.goto(`/admin/sessions?date=${date}`);
   await expect(page.getByRole("heading", { name: "Session Workflow Management" })).toBeVisible();
   await expect(rowOf(page, done)).toContainText("2 hours");
@@ -201,7 +196,7 @@ test("an empty bulk selection is refused and changes nothing", async ({
 }, testInfo) => {
   const date = adminDay(testInfo, 0, 3);
   const id = insertSession(customer, { date, status: "PENDING", total: 400, paid: 400 });
-  await login(page, admin);
+  await signIn(page, admin);
   await page.goto(`/admin/sessions?date=${date}`);
   await page.getByText("Update Status").click();
   await page.getByRole("button", { name: "Cancel Sessions", exact: true }).click();
@@ -217,12 +212,11 @@ test("filters by day, status and membership, with the empty texts", async ({
   customer,
 }, testInfo) => {
   const date = adminDay(testInfo, 0, 4);
-  const member = await createUser(testInfo, { firstName: "Mia" });
-  makeMember(member);
+  const member = await createUser(testInfo, { firstName: "Mia", isMember: true });
   const memberId = insertSession(member, { date, time: "10:00", status: "CONFIRMED" });
   const guestId = insertSession(customer, { date, time: "14:00", status: "PENDING" });
   const otherDay = insertSession(customer, { date: adminDay(testInfo, 0, 5), status: "PENDING" });
-  await login(page, admin);
+  await signIn(page, admin);
   await page.goto("/admin/bookings");
 
   await page.getByLabel("Date").fill(date);

@@ -1,4 +1,13 @@
 import type { Locator, Page, TestInfo } from "@playwright/test";
+import { and, count, eq, gt, lt, ne, sql } from "drizzle-orm";
+import {
+  type Booking,
+  bookingServices,
+  bookings,
+  coupons,
+  emailOutbox,
+  payments,
+} from "#db/schema";
 import { studioSession } from "#app/domain/studio-time";
 import {
   createCoupon,
@@ -15,7 +24,9 @@ import {
   addDays,
   jsOn,
   studioToday,
+  signIn,
 } from "#tests/e2e/fixtures";
+import { createBooking } from "#tests/factories/booking";
 
 /**
  * The booking journeys of spec sections 2, 4, 5 and 8 and product-decisions "Payment",
@@ -167,90 +178,62 @@ async function arrowDownTo(page: Page, select: Locator, value: string, maxPresse
 // ---------------------------------------------------------------------------------------------
 // The database
 
-type BookingRow = {
-  id: number;
-  user_id: number;
-  status: string;
-  recording_date: string;
-  recording_time: string;
-  hours_needed: string;
-  guest_count: string;
-  first_name: string;
-  stakeholder: string;
-  total_cost: number;
-  original_cost: number;
-  discount_amount: number;
-  coupon_id: number | null;
-  coupon_code: string | null;
-  is_retainer: number;
-  retainer_start_date: string | null;
-  retainer_end_date: string | null;
-};
-
-function bookingRow(id: number): BookingRow | undefined {
-  return db().prepare("SELECT * FROM bookings WHERE id = ?").get(id) as BookingRow | undefined;
+function bookingRow(id: number): Booking | undefined {
+  return db().select().from(bookings).where(eq(bookings.id, id)).get();
 }
 
-function bookingsOf(userId: number): BookingRow[] {
-  return db().prepare("SELECT * FROM bookings WHERE user_id = ?").all(userId) as BookingRow[];
+function bookingsOf(userId: number): Booking[] {
+  return db().select().from(bookings).where(eq(bookings.userId, userId)).all();
 }
 
-type PaymentRow = { amount: number; payment_method: string; payment_details: string };
-
-function paymentsOf(bookingId: number): PaymentRow[] {
+function paymentsOf(bookingId: number) {
   return db()
-    .prepare("SELECT amount, payment_method, payment_details FROM payments WHERE booking_id = ?")
-    .all(bookingId) as PaymentRow[];
+    .select({
+      amount: payments.amount,
+      paymentMethod: payments.paymentMethod,
+      paymentDetails: payments.paymentDetails,
+    })
+    .from(payments)
+    .where(eq(payments.bookingId, bookingId))
+    .all();
 }
 
 function outboxOf(bookingId: number): { kind: string; text: string; html: string }[] {
   return db()
-    .prepare("SELECT kind, text, html FROM email_outbox WHERE booking_id = ? ORDER BY id")
-    .all(bookingId) as { kind: string; text: string; html: string }[];
+    .select({ kind: emailOutbox.kind, text: emailOutbox.text, html: emailOutbox.html })
+    .from(emailOutbox)
+    .where(eq(emailOutbox.bookingId, bookingId))
+    .orderBy(emailOutbox.id)
+    .all();
 }
 
-function couponUses(couponId: number): number {
-  const row = db().prepare("SELECT current_uses FROM coupons WHERE id = ?").get(couponId) as {
-    current_uses: number;
-  };
-  return row.current_uses;
+function couponUses(couponId: number): number | undefined {
+  return db()
+    .select({ currentUses: coupons.currentUses })
+    .from(coupons)
+    .where(eq(coupons.id, couponId))
+    .get()?.currentUses;
 }
 
-/** A booking of another customer written straight into SQLite, as if made a moment ago. */
+/** A confirmed booking of another customer written straight into SQLite, as if made a moment ago. */
 function insertBooking(user: TestUser, date: string, time: string, hours: number): number {
-  const { startsAt, endsAt } = studioSession(date, time, hours);
-  const result = db()
-    .prepare(
-      `INSERT INTO bookings (user_id, first_name, last_name, phone_number, email, stakeholder,
-         recording_date, recording_time, guest_count, hours_needed, starts_at, ends_at,
-         hourly_rate, total_cost, original_cost, status)
-       VALUES (?, ?, ?, '404-555-0100', ?, 'no', ?, ?, '1', ?, ?, ?, 200, ?, ?, 'CONFIRMED')`,
-    )
-    .run(
-      user.id,
-      user.firstName,
-      user.lastName,
-      user.email,
-      date,
-      time,
-      String(hours),
-      startsAt,
-      endsAt,
-      hours * 200,
-      hours * 200,
-    );
-  return Number(result.lastInsertRowid);
+  return createBooking(db(), { user, date, time, hours }).id;
 }
 
 /** Bookings that hold any part of the session (everything but CANCELLED). */
 function liveBookingsOverlapping(date: string, time: string, hours: number) {
   const { startsAt, endsAt } = studioSession(date, time, hours);
   return db()
-    .prepare(
-      `SELECT id, user_id FROM bookings
-       WHERE starts_at < ? AND ends_at > ? AND status <> 'CANCELLED'`,
+    .select({ id: bookings.id, userId: bookings.userId })
+    .from(bookings)
+    .where(
+      and(
+        lt(bookings.startsAt, endsAt),
+        gt(bookings.endsAt, startsAt),
+        ne(bookings.status, "CANCELLED"),
+      ),
     )
-    .all(endsAt, startsAt) as { id: number; user_id: number }[];
+    .all();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -268,7 +251,7 @@ test.describe("booking", () => {
     const clips = createService(testInfo, "Social clips", 78);
     // 3 h x $200 + $45 + $78 = $723; 20% off is $578.40, rounded half up to $578 ($145 off).
 
-    await login(page, customer);
+    await signIn(page, customer);
     const form = await openBookingForm(page);
     // Prefilled from the profile.
     await expect(form.getByLabel("First name")).toHaveValue(customer.firstName);
@@ -307,31 +290,35 @@ test.describe("booking", () => {
     await expectPaymentSuccessful(page);
 
     expect(bookingRow(bookingId)).toMatchObject({
-      user_id: customer.id,
+      userId: customer.id,
       status: "PENDING",
-      recording_date: slot.date,
-      recording_time: slot.time,
-      hours_needed: "3",
-      original_cost: 723,
-      discount_amount: 145,
-      total_cost: 578,
-      coupon_id: coupon.id,
-      is_retainer: 0,
+      recordingDate: slot.date,
+      recordingTime: slot.time,
+      hoursNeeded: "3",
+      originalCost: 723,
+      discountAmount: 145,
+      totalCost: 578,
+      couponId: coupon.id,
+      isRetainer: false,
     });
     expect(couponUses(coupon.id)).toBe(1);
     const services = db()
-      .prepare(
-        "SELECT service_id, price_at_booking FROM booking_services WHERE booking_id = ? ORDER BY service_id",
-      )
-      .all(bookingId);
+      .select({
+        serviceId: bookingServices.serviceId,
+        priceAtBooking: bookingServices.priceAtBooking,
+      })
+      .from(bookingServices)
+      .where(eq(bookingServices.bookingId, bookingId))
+      .orderBy(bookingServices.serviceId)
+      .all();
     expect(services).toEqual([
-      { service_id: mixing.id, price_at_booking: 45 },
-      { service_id: clips.id, price_at_booking: 78 },
+      { serviceId: mixing.id, priceAtBooking: 45 },
+      { serviceId: clips.id, priceAtBooking: 78 },
     ]);
     const payments = paymentsOf(bookingId);
     expect(payments).toHaveLength(1);
-    expect(payments[0]).toMatchObject({ amount: 578, payment_method: "card" });
-    expect(JSON.parse(payments[0]?.payment_details ?? "null")).toMatchObject({
+    expect(payments[0]).toMatchObject({ amount: 578, paymentMethod: "card" });
+    expect(payments[0]?.paymentDetails).toMatchObject({
       brand: "visa",
       last4: "4242",
     });
@@ -341,7 +328,7 @@ test.describe("booking", () => {
     );
     // The full card number is stored nowhere.
     for (const stored of [
-      payments[0]?.payment_details,
+      JSON.stringify(payments[0]?.paymentDetails),
       ...outbox.flatMap((m) => [m.text, m.html]),
     ]) {
       expect(stored).not.toContain("4242424242424242");
@@ -395,12 +382,12 @@ test.describe("booking", () => {
     await expect(toast(page)).toContainText("Booking Submitted!");
     expect(bookingRow(bookingId)).toMatchObject({
       status: "PENDING_PAYMENT",
-      recording_date: slot.date,
-      recording_time: slot.time,
-      hours_needed: "3",
-      guest_count: "2",
+      recordingDate: slot.date,
+      recordingTime: slot.time,
+      hoursNeeded: "3",
+      guestCount: "2",
       stakeholder: "yes",
-      total_cost: 450,
+      totalCost: 450,
     });
 
     // The declined test card, typed in with the keyboard too.
@@ -434,7 +421,7 @@ test.describe("booking", () => {
     const slot = slotFor(testInfo, 3);
     const coupon = createCoupon(testInfo, { type: "PERCENTAGE", value: 100, maxUses: 5 });
 
-    await login(page, customer);
+    await signIn(page, customer);
     const form = await openBookingForm(page);
     await chooseSlot(page, slot, 2);
     await applyCoupon(page, coupon.code);
@@ -454,12 +441,12 @@ test.describe("booking", () => {
 
     const bookingId = Number(new URL(page.url()).searchParams.get("booked"));
     expect(bookingRow(bookingId)).toMatchObject({
-      user_id: customer.id,
+      userId: customer.id,
       status: "CONFIRMED",
-      total_cost: 0,
-      original_cost: 400,
-      discount_amount: 400,
-      coupon_id: coupon.id,
+      totalCost: 0,
+      originalCost: 400,
+      discountAmount: 400,
+      couponId: coupon.id,
     });
     expect(couponUses(coupon.id)).toBe(1);
     expect(paymentsOf(bookingId)).toEqual([]);
@@ -490,9 +477,11 @@ test.describe("booking", () => {
     await expect(toast(page)).toContainText("Authentication Required");
     await expect(toast(page)).toContainText("Please sign in to complete your booking");
     const written = db()
-      .prepare("SELECT count(*) AS total FROM bookings WHERE lower(email) = lower(?)")
-      .get(email) as { total: number };
-    expect(written.total).toBe(0);
+      .select({ total: count() })
+      .from(bookings)
+      .where(sql`lower(${bookings.email}) = lower(${email})`)
+      .get();
+    expect(written?.total).toBe(0);
     expect(liveBookingsOverlapping(slot.date, slot.time, 2)).toEqual([]);
   });
 
@@ -503,7 +492,7 @@ test.describe("booking", () => {
     const slot = slotFor(testInfo, 5);
     const other = await createUser(testInfo, { firstName: "Grace" });
 
-    await login(page, customer);
+    await signIn(page, customer);
     const form = await openBookingForm(page);
     await form.getByLabel("First name").fill("Katherine");
     await form.getByLabel("Guests", { exact: true }).selectOption("3");
@@ -529,7 +518,7 @@ test.describe("booking", () => {
 
     expect(bookingsOf(customer.id)).toEqual([]);
     expect(liveBookingsOverlapping(slot.date, slot.time, 3)).toEqual([
-      { id: otherId, user_id: other.id },
+      { id: otherId, userId: other.id },
     ]);
 
     // A fresh page shows the taken starts as booked, the free ones as free.
@@ -553,7 +542,7 @@ test.describe("booking", () => {
     const slot = slotFor(testInfo, 6);
     const endDate = addDays(slot.date, 30);
 
-    await login(page, customer);
+    await signIn(page, customer);
     const form = await openBookingForm(page);
     await form.getByLabel("Recording date").fill(slot.date);
     await form.getByRole("checkbox", { name: /^Buy the retainer package/ }).check();
@@ -577,15 +566,15 @@ test.describe("booking", () => {
     await expectPaymentSuccessful(page);
 
     expect(bookingRow(bookingId)).toMatchObject({
-      user_id: customer.id,
+      userId: customer.id,
       status: "PENDING",
-      is_retainer: 1,
-      hours_needed: "8",
-      recording_date: slot.date,
-      retainer_start_date: slot.date,
-      retainer_end_date: endDate,
-      original_cost: 999,
-      total_cost: 999,
+      isRetainer: true,
+      hoursNeeded: "8",
+      recordingDate: slot.date,
+      retainerStartDate: slot.date,
+      retainerEndDate: endDate,
+      originalCost: 999,
+      totalCost: 999,
     });
     expect(paymentsOf(bookingId)).toMatchObject([{ amount: 999 }]);
   });
@@ -595,7 +584,7 @@ test.describe("booking", () => {
     customer,
   }, testInfo) => {
     const slot = slotFor(testInfo, 7);
-    await login(page, customer);
+    await signIn(page, customer);
     const form = await openBookingForm(page);
     await chooseSlot(page, slot, 2);
 
@@ -647,7 +636,7 @@ test.describe("booking", () => {
     customer,
   }, testInfo) => {
     const coupon = createCoupon(testInfo, { type: "FIXED_AMOUNT", value: 2550 });
-    await login(page, customer);
+    await signIn(page, customer);
     const form = await openBookingForm(page);
     // Nothing else chosen yet: Apply must not wait for the booking's own rules.
     await expect(startTimeSelect(page)).toHaveValue("");
@@ -672,7 +661,7 @@ test.describe("booking", () => {
     const coupon = createCoupon(testInfo, { type: "FIXED_AMOUNT", value: 2550 });
     // 2 h x $200 = $400 - $25.50 = $374.50, rounded half up to $375.
 
-    await login(page, customer);
+    await signIn(page, customer);
     await openBookingForm(page);
     await chooseSlot(page, slot, 2);
     await applyCoupon(page, coupon.code);
@@ -691,7 +680,7 @@ test.describe("booking", () => {
     await payByCard(page, CARDS.good, "$375.00");
     await expectPaymentSuccessful(page);
     await expectNoAxeViolations(page);
-    expect(bookingRow(bookingId)).toMatchObject({ status: "PENDING", total_cost: 375 });
+    expect(bookingRow(bookingId)).toMatchObject({ status: "PENDING", totalCost: 375 });
 
     await page.goto("/booking-success");
     await expect(

@@ -1,6 +1,9 @@
 import { readFile } from "node:fs/promises";
 import type { Locator, Page, TestInfo } from "@playwright/test";
+import { eq } from "drizzle-orm";
 import ICAL from "ical.js";
+import { bookings } from "#db/schema";
+import type { BookingStatus } from "#app/domain/booking-status";
 import { studioSession } from "#app/domain/studio-time";
 import {
   createUser,
@@ -14,7 +17,9 @@ import {
   addDays,
   jsOn,
   studioToday,
+  signIn,
 } from "#tests/e2e/fixtures";
+import { createBooking } from "#tests/factories/booking";
 
 /**
  * The customer's own space (spec section 2 "Client dashboard", product-decisions "Cancel,
@@ -65,7 +70,7 @@ type Seed = {
   time: string;
   hours?: number;
   guests?: number;
-  status?: string;
+  status?: BookingStatus;
   total?: number;
   original?: number;
   discount?: number;
@@ -75,45 +80,25 @@ type Seed = {
 
 /** A session of `user` written straight into SQLite. */
 function insertSession(user: TestUser, seed: Seed): number {
-  const hours = seed.hours ?? 2;
-  const { startsAt, endsAt } = studioSession(seed.date, seed.time, hours);
-  const total = seed.total ?? hours * 200;
-  const status = seed.status ?? "CONFIRMED";
-  const result = db()
-    .prepare(
-      `INSERT INTO bookings (user_id, first_name, last_name, business_name, phone_number, email,
-         stakeholder, recording_date, recording_time, guest_count, hours_needed, starts_at,
-         ends_at, hourly_rate, total_cost, original_cost, discount_amount, coupon_code, status,
-         hold_expires_at)
-       VALUES (?, ?, ?, ?, '404-555-0100', ?, 'no', ?, ?, ?, ?, ?, ?, 200, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(
-      user.id,
-      user.firstName,
-      user.lastName,
-      user.businessName,
-      user.email,
-      seed.date,
-      seed.time,
-      String(seed.guests ?? 1),
-      String(hours),
-      startsAt,
-      endsAt,
-      total,
-      seed.original ?? total,
-      seed.discount ?? 0,
-      seed.couponCode ?? null,
-      status,
-      status === "PENDING_PAYMENT" ? Date.now() + (seed.holdMinutes ?? 30) * 60_000 : null,
-    );
-  return Number(result.lastInsertRowid);
+  const totalCost = seed.total ?? (seed.hours ?? 2) * 200;
+  return createBooking(db(), {
+    user,
+    date: seed.date,
+    time: seed.time,
+    hours: seed.hours ?? 2,
+    guestCount: String(seed.guests ?? 1),
+    status: seed.status ?? "CONFIRMED",
+    totalCost,
+    originalCost: seed.original ?? totalCost,
+    discountAmount: seed.discount ?? 0,
+    couponCode: seed.couponCode ?? null,
+    holdMinutes: seed.holdMinutes ?? 30,
+  }).id;
 }
 
-function bookingStatus(id: number): string {
-  const row = db().prepare("SELECT status FROM bookings WHERE id = ?").get(id) as {
-    status: string;
-  };
-  return row.status;
+function bookingStatus(id: number): string | undefined {
+  return db().select({ status: bookings.status }).from(bookings).where(eq(bookings.id, id)).get()
+    ?.status;
 }
 
 function sessionsTable(page: Page, name: "Upcoming Sessions" | "Past Sessions"): Locator {
@@ -171,7 +156,7 @@ test.describe("my sessions", () => {
     const stranger = await createUser(testInfo, { firstName: "Stranger" });
     const strangerId = insertSession(stranger, futureSlot(testInfo, 0, 1));
 
-    await login(page, customer);
+    await signIn(page, customer);
     await openMySessions(page);
     const sessions = page.getByRole("navigation", { name: "Sessions" });
     await expect(sessions.getByRole("link", { name: /Upcoming Sessions/ })).toHaveAttribute(
@@ -250,7 +235,7 @@ test.describe("my sessions", () => {
   });
 
   test("a new customer sees the empty lists", async ({ page, customer }) => {
-    await login(page, customer);
+    await signIn(page, customer);
     await openMySessions(page);
     await expect(page.getByText("No upcoming sessions")).toBeVisible();
     await openMySessions(page, "past");
@@ -260,24 +245,19 @@ test.describe("my sessions", () => {
   test("shows an active retainer's window and hours", async ({ page, customer }) => {
     const start = addDays(studioToday(), -2);
     const end = addDays(start, 30);
-    db()
-      .prepare(
-        `INSERT INTO bookings (user_id, first_name, last_name, phone_number, email, stakeholder,
-           recording_date, recording_time, guest_count, hours_needed, starts_at, ends_at,
-           hourly_rate, total_cost, original_cost, status, is_retainer, retainer_start_date,
-           retainer_end_date, retainer_hours_used, retainer_total_hours)
-         VALUES (?, 'Ada', 'Lovelace', '404-555-0100', ?, 'no', ?, '10:00', '1', '3', ?, ?, 200,
-           999, 999, 'CONFIRMED', 1, ?, ?, 3, 8)`,
-      )
-      .run(
-        customer.id,
-        customer.email,
-        start,
-        ...Object.values(studioSession(start, "10:00", 3)),
-        start,
-        end,
-      );
-    await login(page, customer);
+    createBooking(db(), {
+      user: customer,
+      date: start,
+      time: "10:00",
+      hours: 3,
+      totalCost: 999,
+      isRetainer: true,
+      retainerStartDate: start,
+      retainerEndDate: end,
+      retainerHoursUsed: 3,
+      retainerTotalHours: 8,
+    });
+    await signIn(page, customer);
     await openMySessions(page);
     const retainer = page.getByRole("region", { name: "Retainer package" });
     await expect(retainer).toContainText(`${shortDate(start)} – ${shortDate(addDays(end, -1))}`);
@@ -289,7 +269,7 @@ test.describe("my sessions", () => {
     const slot = futureSlot(testInfo, 1);
     const id = insertSession(customer, slot);
     await page.setViewportSize({ width: 320, height: 720 });
-    await login(page, customer);
+    await signIn(page, customer);
     await openMySessions(page);
     const row = rowOf(page, id);
     await expect(row).toContainText(shortDate(slot.date));
@@ -320,7 +300,7 @@ test.describe("session details", () => {
     });
     const { startsAt, endsAt } = studioSession(slot.date, slot.time, 2);
 
-    await login(page, customer);
+    await signIn(page, customer);
     await openMySessions(page);
     await rowOf(page, id)
       .getByRole("link", { name: /^View session/ })
@@ -418,7 +398,7 @@ test.describe("pay now", () => {
     const slot = futureSlot(testInfo, 4);
     const id = insertSession(customer, { ...slot, status: "PENDING_PAYMENT", total: 400 });
 
-    await login(page, customer);
+    await signIn(page, customer);
     await openMySessions(page);
     await rowOf(page, id)
       .getByRole("link", { name: /^Pay Now/ })
@@ -476,7 +456,7 @@ test.describe("pay now", () => {
     customer,
   }, testInfo) => {
     const id = insertSession(customer, { ...futureSlot(testInfo, 5), status: "PENDING_PAYMENT" });
-    await login(page, customer);
+    await signIn(page, customer);
     await page.goto(`/dashboard/sessions/${id}/pay`);
     const dialog = page.getByRole("dialog", { name: "Complete Your Payment" });
     await dialog.getByLabel("Cardholder name").fill("Ada Lovelace");
@@ -498,7 +478,7 @@ test.describe("pay now", () => {
       status: "PENDING_PAYMENT",
       holdMinutes: -1,
     });
-    await login(page, customer);
+    await signIn(page, customer);
     await page.goto(`/dashboard/sessions/${id}/pay`);
     const dialog = page.getByRole("dialog", { name: "Complete Your Payment" });
     await expect(dialog).toContainText("The hold on this time slot has run out");

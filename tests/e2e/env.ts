@@ -14,6 +14,9 @@ export const PROJECT_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 /** The server's database; the fixtures write users into the same file. */
 export const E2E_DATABASE_PATH = join(PROJECT_ROOT, "data", "e2e.db");
 
+/** The server's SESSION_SECRET: the fixtures sign session cookies with it. */
+export const E2E_SESSION_SECRET = "e2e-only-session-secret-0123456789abcdefghij";
+
 /** The environment of `node server.js` under test (and of scripts/screenshots.ts). */
 export function serverEnv(port: number, databasePath: string): Record<string, string> {
   return {
@@ -23,7 +26,7 @@ export function serverEnv(port: number, databasePath: string): Record<string, st
     PORT: String(port),
     HOST: "127.0.0.1",
     DATABASE_PATH: databasePath,
-    SESSION_SECRET: "e2e-only-session-secret-0123456789abcdefghij",
+    SESSION_SECRET: E2E_SESSION_SECRET,
     PAYMENT_PROVIDER: "sandbox",
     LOGIN_RATE_LIMIT: "1000",
     REGISTER_RATE_LIMIT: "1000",

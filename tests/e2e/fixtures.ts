@@ -1,54 +1,47 @@
 import AxeBuilder from "@axe-core/playwright";
 import axe from "axe-core";
-import { hash } from "@node-rs/argon2";
 import { test as base, expect, type Page, type TestInfo } from "@playwright/test";
-import Database from "better-sqlite3";
-import { E2E_DATABASE_PATH } from "#tests/e2e/env";
+import { count, sql } from "drizzle-orm";
+import { users } from "#db/schema";
+import { E2E_BASE_URL, E2E_DATABASE_PATH, E2E_SESSION_SECRET } from "#tests/e2e/env";
+import {
+  type Coupon,
+  createCoupon as insertCoupon,
+  createService as insertService,
+  type Service,
+} from "#tests/factories/catalog";
+import { openDatabaseFile, type TestDatabase } from "#tests/factories/database";
+import { createSession, SESSION_COOKIE_NAME, sessionCookieValue } from "#tests/factories/session";
+import { type FactoryUser, createUser as insertUser } from "#tests/factories/user";
 
 /**
- * Shared helpers of the browser suite: users written straight into the server's SQLite file
- * (fast, and independent of the registration journey), a login through the real /auth form,
- * and an axe check with a readable failure message.
+ * Shared helpers of the browser suite: users and the rest of the data written into the
+ * server's SQLite file through tests/factories (fast, and independent of the journeys that
+ * make them), sign-in by a session row and its cookie (decision 0003), the login form for the
+ * journeys about logging in, and an axe check with a readable failure message.
  */
 
-export const PASSWORD = "correct-horse-battery";
+export { PASSWORD } from "#tests/factories/user";
 
-export type TestUser = {
-  id: number;
-  username: string;
-  password: string;
-  firstName: string;
-  lastName: string;
-  fullName: string;
-  businessName: string | null;
-  email: string;
-  isAdmin: boolean;
-};
+/** A user as the factory stored it, the password that signs in as them, and their full name. */
+export type TestUser = FactoryUser & { fullName: string };
 
-let connection: Database.Database | undefined;
+let connection: TestDatabase | undefined;
 
 /** The server's database, opened once per worker. The server made and migrated the file. */
-export function db(): Database.Database {
-  if (!connection) {
-    connection = new Database(E2E_DATABASE_PATH, { fileMustExist: true });
-    connection.pragma("busy_timeout = 5000");
-  }
+export function db(): TestDatabase {
+  connection ??= openDatabaseFile(E2E_DATABASE_PATH);
   return connection;
 }
 
 /** Number of accounts whose username matches (case-insensitive, like the unique index). */
 export function countUsers(username: string): number {
   const row = db()
-    .prepare("SELECT count(*) AS total FROM users WHERE lower(username) = lower(?)")
-    .get(username) as { total: number };
-  return row.total;
-}
-
-let hashed: Promise<string> | undefined;
-/** Same parameters as the app (OWASP argon2id baseline); hashed once, reused by every user. */
-function passwordHash(): Promise<string> {
-  hashed ??= hash(PASSWORD, { memoryCost: 19456, timeCost: 2, parallelism: 1 });
-  return hashed;
+    .select({ total: count() })
+    .from(users)
+    .where(sql`lower(${users.username}) = lower(${username})`)
+    .get();
+  return row?.total ?? 0;
 }
 
 let counter = 0;
@@ -62,41 +55,25 @@ export function uniqueUsername(testInfo: TestInfo, prefix = "u"): string {
 
 export async function createUser(
   testInfo: TestInfo,
-  options: { isAdmin?: boolean; businessName?: string | null; firstName?: string } = {},
+  options: {
+    isAdmin?: boolean;
+    isMember?: boolean;
+    businessName?: string | null;
+    firstName?: string;
+  } = {},
 ): Promise<TestUser> {
   const isAdmin = options.isAdmin ?? false;
   const username = uniqueUsername(testInfo, isAdmin ? "admin" : "cust");
-  const firstName = options.firstName ?? (isAdmin ? "Grace" : "Ada");
-  const lastName = isAdmin ? "Hopper" : "Lovelace";
-  const businessName = options.businessName === undefined ? null : options.businessName;
-  const email = `${username}@example.com`;
-  const result = db()
-    .prepare(
-      `INSERT INTO users (username, password_hash, first_name, last_name, business_name,
-         phone_number, email, is_stakeholder, is_admin)
-       VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)`,
-    )
-    .run(
-      username,
-      await passwordHash(),
-      firstName,
-      lastName,
-      businessName,
-      "404-555-0100",
-      email,
-      isAdmin ? 1 : 0,
-    );
-  return {
-    id: Number(result.lastInsertRowid),
+  const user = await insertUser(db(), {
     username,
-    password: PASSWORD,
-    firstName,
-    lastName,
-    fullName: `${firstName} ${lastName}`,
-    businessName,
-    email,
+    firstName: options.firstName ?? (isAdmin ? "Grace" : "Ada"),
+    lastName: isAdmin ? "Hopper" : "Lovelace",
+    businessName: options.businessName ?? null,
+    email: `${username}@example.com`,
     isAdmin,
-  };
+    isMember: options.isMember ?? false,
+  });
+  return { ...user, fullName: `${user.firstName} ${user.lastName}` };
 }
 
 /** A name nobody else in this run uses: project, worker, a counter and a random tail. */
@@ -107,45 +84,62 @@ function uniqueSuffix(testInfo: TestInfo): string {
   return `${project}${testInfo.workerIndex}${counter}${random}`;
 }
 
-export type TestCoupon = { id: number; code: string };
-
-/** An active coupon written straight into SQLite. value: percent, or cents for FIXED_AMOUNT. */
+/** An active coupon of this test's own. value: percent, or cents for FIXED_AMOUNT. */
 export function createCoupon(
   testInfo: TestInfo,
   options: { type: "PERCENTAGE" | "FIXED_AMOUNT"; value: number; maxUses?: number },
-): TestCoupon {
-  const code = `E2E${options.value}${uniqueSuffix(testInfo)}`;
-  const result = db()
-    .prepare(
-      `INSERT INTO coupons (code, description, type, value, max_uses, current_uses, expiry_date,
-         is_active)
-       VALUES (?, ?, ?, ?, ?, 0, '2099-12-31', 1)`,
-    )
-    .run(
-      code,
-      `e2e ${options.type} ${options.value}`,
-      options.type,
-      options.value,
-      options.maxUses ?? 0,
-    );
-  return { id: Number(result.lastInsertRowid), code };
+): Coupon {
+  return insertCoupon(db(), {
+    code: `E2E${options.value}${uniqueSuffix(testInfo)}`,
+    description: `e2e ${options.type} ${options.value}`,
+    ...options,
+  });
 }
 
-export type TestService = { id: number; name: string; price: number };
-
-/** An active add-on service written straight into SQLite (price in whole dollars). */
-export function createService(testInfo: TestInfo, label: string, price: number): TestService {
+/** An active one-hour add-on service of this test's own (price in whole dollars). */
+export function createService(testInfo: TestInfo, label: string, price: number): Service {
   const name = `${label} ${uniqueSuffix(testInfo)}`;
-  const result = db()
-    .prepare(
-      "INSERT INTO services (name, description, price, duration, is_active) VALUES (?, ?, ?, 60, 1)",
-    )
-    .run(name, `${label} for an e2e booking`, price);
-  return { id: Number(result.lastInsertRowid), name, price };
+  return insertService(db(), {
+    name,
+    description: `${label} for an e2e booking`,
+    price,
+    duration: 60,
+  });
 }
 
-/** Signs in through the /auth form, as a person would, and waits for the landing page. */
-export async function login(page: Page, user: Pick<TestUser, "username" | "password">) {
+/**
+ * Signs the browser in as `user` the way decision 0003 says tests do: a session row in the
+ * server's database and its signed `__session` cookie in the browser, as a login leaves them.
+ * The page stays where it is; the next navigation is signed in.
+ */
+export async function signIn(page: Page, user: Pick<TestUser, "id">) {
+  const session = createSession(db(), { userId: user.id });
+  await page.context().addCookies([
+    {
+      name: SESSION_COOKIE_NAME,
+      value: await sessionCookieValue(session.id, E2E_SESSION_SECRET),
+      domain: new URL(E2E_BASE_URL).hostname,
+      path: "/",
+      expires: Math.floor(session.expiresAt / 1000),
+      httpOnly: true,
+      secure: true,
+      sameSite: "Lax",
+    },
+  ]);
+}
+
+/** Signs in (a session row, see `signIn`) and opens the landing page, as after a login. */
+export async function login(page: Page, user: Pick<TestUser, "id">) {
+  await signIn(page, user);
+  await page.goto("/");
+  await expect(accountMenu(page)).toBeVisible();
+}
+
+/**
+ * Signs in through the /auth form, as a person would, and waits for the landing page: for the
+ * journeys about logging in, where the form is what is tested.
+ */
+export async function loginThroughForm(page: Page, user: Pick<TestUser, "username" | "password">) {
   await page.goto("/auth");
   await page.getByLabel("Username").fill(user.username);
   await page.getByLabel("Password", { exact: true }).fill(user.password);

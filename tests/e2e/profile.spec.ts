@@ -3,9 +3,10 @@ import {
   accountMenu,
   expect,
   expectNoAxeViolations,
-  login,
+  loginThroughForm,
   test,
   toast,
+  signIn,
 } from "#tests/e2e/fixtures";
 
 /** Profile Settings (spec sections 2, 5 and 8), with JavaScript on and off. */
@@ -28,7 +29,7 @@ test.describe("profile settings", () => {
     page,
     customer,
   }) => {
-    await login(page, customer);
+    await signIn(page, customer);
     await openProfileTab(page);
     await expect(page.getByRole("link", { name: "Profile Settings" }).first()).toHaveAttribute(
       "aria-current",
@@ -73,7 +74,7 @@ test.describe("profile settings", () => {
     page,
     customer,
   }, testInfo) => {
-    await login(page, customer);
+    await signIn(page, customer);
     await openProfileTab(page);
     const form = profileForm(page);
     await form.getByLabel("First name").fill("Grace");
@@ -97,7 +98,7 @@ test.describe("profile settings", () => {
     page,
     customer,
   }, testInfo) => {
-    await login(page, customer);
+    await signIn(page, customer);
     await openProfileTab(page);
     const form = passwordForm(page);
 
@@ -128,6 +129,7 @@ test.describe("profile settings", () => {
     await accountMenu(page).click();
     await page.getByRole("button", { name: "Logout" }).click();
     await expect(page.getByRole("link", { name: "Sign In" })).toBeVisible();
-    await login(page, { username: customer.username, password: "brand-new-secret" });
+    // The new password is the one the login form now takes.
+    await loginThroughForm(page, { username: customer.username, password: "brand-new-secret" });
   });
 });

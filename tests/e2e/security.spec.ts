@@ -1,5 +1,5 @@
 import type { ConsoleMessage, Page } from "@playwright/test";
-import { expect, login, test } from "#tests/e2e/fixtures";
+import { expect, loginThroughForm, test, signIn } from "#tests/e2e/fixtures";
 
 /** Every `<script ...>` start tag in a document. */
 function scriptTags(html: string): string[] {
@@ -54,7 +54,7 @@ test.describe("security headers", () => {
       .getByRole("link", { name: "Sign In" })
       .click();
     await expect(page).toHaveURL(/\/auth$/);
-    await login(page, customer);
+    await loginThroughForm(page, customer);
     await page.goto("/dashboard");
     await expect(page.locator("#dashboard")).toBeVisible();
     // Let late scripts, styles and media settle before judging.
@@ -63,7 +63,7 @@ test.describe("security headers", () => {
   });
 
   test("signed-in pages are not cached", async ({ page, customer }) => {
-    await login(page, customer);
+    await signIn(page, customer);
     const response = await page.goto("/dashboard");
     expect(response?.headers()["cache-control"]).toBe("private, no-store");
   });

@@ -1,10 +1,10 @@
-import { accountMenu, db, expect, login, test, toast } from "#tests/e2e/fixtures";
+import { count, eq } from "drizzle-orm";
+import { sessions } from "#db/schema";
+import { accountMenu, db, expect, login, test, toast, signIn } from "#tests/e2e/fixtures";
 
-function sessionCount(userId: number): number {
-  const row = db()
-    .prepare("SELECT count(*) AS total FROM sessions WHERE user_id = ?")
-    .get(userId) as { total: number };
-  return row.total;
+function sessionCount(userId: number): number | undefined {
+  return db().select({ total: count() }).from(sessions).where(eq(sessions.userId, userId)).get()
+    ?.total;
 }
 
 test.describe("logout", () => {
@@ -48,7 +48,7 @@ test.describe("redirects", () => {
   });
 
   test("a customer sees the dashboard section", async ({ page, customer }) => {
-    await login(page, customer);
+    await signIn(page, customer);
     await page.goto("/dashboard");
     await expect(page).toHaveURL(/\/dashboard$/);
     await expect(page.locator("#dashboard")).toBeVisible();
@@ -66,7 +66,7 @@ test.describe("redirects", () => {
   });
 
   test("a signed-in user opening /auth goes home", async ({ page, customer }) => {
-    await login(page, customer);
+    await signIn(page, customer);
     await page.goto("/auth");
     await expect(page).toHaveURL(/\/$/);
     await expect(accountMenu(page)).toBeVisible();

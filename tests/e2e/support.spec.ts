@@ -1,3 +1,5 @@
+import { eq } from "drizzle-orm";
+import { technicalAssistanceRequests } from "#db/schema";
 import { SUPPORT_MESSAGES } from "#app/domain/support";
 import {
   accountMenu,
@@ -7,6 +9,7 @@ import {
   login,
   test,
   toast,
+  signIn,
 } from "#tests/e2e/fixtures";
 
 /**
@@ -17,15 +20,21 @@ import {
 
 function requestsOf(userId: number) {
   return db()
-    .prepare(
-      "SELECT issue_type, description, preferred_contact_method, status, name FROM technical_assistance_requests WHERE user_id = ?",
-    )
-    .all(userId);
+    .select({
+      issueType: technicalAssistanceRequests.issueType,
+      description: technicalAssistanceRequests.description,
+      preferredContactMethod: technicalAssistanceRequests.preferredContactMethod,
+      status: technicalAssistanceRequests.status,
+      name: technicalAssistanceRequests.name,
+    })
+    .from(technicalAssistanceRequests)
+    .where(eq(technicalAssistanceRequests.userId, userId))
+    .all();
 }
 
 test.describe("Help & Support", () => {
   test("files a request and sees it listed as Pending", async ({ page, customer }) => {
-    await login(page, customer);
+    await signIn(page, customer);
     await page.goto("/dashboard?tab=support");
     const form = page.locator("#support-form");
     await expect(form.getByRole("heading", { name: "Get help" })).toBeVisible();
@@ -56,9 +65,9 @@ test.describe("Help & Support", () => {
 
     expect(requestsOf(customer.id)).toEqual([
       {
-        issue_type: "EQUIPMENT",
+        issueType: "EQUIPMENT",
         description,
-        preferred_contact_method: "PHONE",
+        preferredContactMethod: "PHONE",
         status: "PENDING",
         name: customer.fullName,
       },
@@ -71,7 +80,7 @@ test.describe("Help & Support", () => {
     page,
     customer,
   }, testInfo) => {
-    await login(page, customer);
+    await signIn(page, customer);
     await page.goto("/dashboard?tab=support");
     const form = page.locator("#support-form");
     await form.getByLabel("What is it about?").selectOption({ label: "Payment or refund" });
@@ -118,7 +127,7 @@ test.describe("/intercom-test", () => {
     await expect(page.getByText("The chat is not configured on this site")).toBeVisible();
     await expectNoAxeViolations(page);
 
-    await login(page, customer);
+    await signIn(page, customer);
     await page.goto("/intercom-test");
     await expect(page.getByTestId("chat-login-state")).toHaveText(
       `Signed in as ${customer.username}`,

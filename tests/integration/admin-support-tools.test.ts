@@ -1,9 +1,12 @@
+import { and, eq, like } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { blockedTimes, emailOutbox, technicalAssistanceRequests } from "#db/schema";
 import { earliestBookableDate } from "#app/domain/availability";
 import { BLOCK_MESSAGES } from "#app/domain/blocked-times";
 import { addStudioDays } from "#app/domain/studio-time";
 import { SUPPORT_UPDATE_MESSAGES } from "#app/domain/support";
 import { SANDBOXED_DOCUMENT_POLICY } from "#app/web/security.server";
+import { createOutboxEmail } from "#tests/factories/support";
 import { type Actor, actorsFor } from "#tests/setup/actors";
 import { bookingPayload } from "#tests/setup/payloads";
 import { serverForThisFile } from "#tests/setup/server-for-this-file";
@@ -101,10 +104,11 @@ describe("PUT /api/admin/tech-assistance/:id", () => {
     const body = (await resolved.json()) as Json;
     expect(body).toMatchObject({ id, status: "RESOLVED", resolution: "Replaced the amplifier." });
     expect(Date.parse(String(body.resolvedAt))).toBeGreaterThan(Date.now() - 60_000);
-    const [email] = server.query<{ kind: string; to_address: string; text: string }>(
-      "SELECT kind, to_address, text FROM email_outbox WHERE kind = 'support-resolved' AND subject LIKE ?",
-      `%#${id} %`,
-    );
+    const email = server.db
+      .select({ text: emailOutbox.text })
+      .from(emailOutbox)
+      .where(and(eq(emailOutbox.kind, "support-resolved"), like(emailOutbox.subject, `%#${id} %`)))
+      .get();
     expect(email?.text).toContain("Replaced the amplifier.");
 
     // Final: a second admin's late click is a conflict, and changes nothing.
@@ -277,10 +281,14 @@ describe("the Support tab's form posts", () => {
       resolution: "Swapped the amplifier.",
     });
     expect(resolve.status).toBe(302);
-    const [row] = server.query<{ status: string; resolution: string }>(
-      "SELECT status, resolution FROM technical_assistance_requests WHERE id = ?",
-      id,
-    );
+    const row = server.db
+      .select({
+        status: technicalAssistanceRequests.status,
+        resolution: technicalAssistanceRequests.resolution,
+      })
+      .from(technicalAssistanceRequests)
+      .where(eq(technicalAssistanceRequests.id, Number(id)))
+      .get();
     expect(row).toEqual({ status: "RESOLVED", resolution: "Swapped the amplifier." });
 
     const again = await postForm("/admin/support", admin.cookie, {
@@ -335,9 +343,11 @@ describe("blocked times", () => {
     });
     expect(refused.status).toBe(409);
 
-    const [block] = server.query<{ id: number }>(
-      "SELECT id FROM blocked_times WHERE reason = 'Mixing desk service'",
-    );
+    const block = server.db
+      .select({ id: blockedTimes.id })
+      .from(blockedTimes)
+      .where(eq(blockedTimes.reason, "Mixing desk service"))
+      .get();
     const removed = await postForm("/admin/blocked-times?show=upcoming", admin.cookie, {
       intent: "remove",
       id: String(block?.id),
@@ -380,47 +390,31 @@ describe("the Emails page", () => {
   let attachmentEmailId: number;
 
   beforeAll(() => {
-    const insert = db().prepare(
-      `INSERT INTO email_outbox (kind, to_address, subject, html, text, attachments, status, attempts, last_error)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    emailId = Number(
-      insert.run(
-        "test",
-        "ada@example.com",
-        "Hostile <b>subject</b>",
-        "<html><body><script>parent.document.title='owned'</script><p>Hello</p></body></html>",
-        "Hello in text",
-        null,
-        "FAILED",
-        10,
-        "Error [ECONNREFUSED]: down",
-      ).lastInsertRowid,
-    );
-    attachmentEmailId = Number(
-      insert.run(
-        "test",
-        "ada@example.com",
-        "With a calendar",
-        "<p>x</p>",
-        "x",
-        JSON.stringify([
-          {
-            filename: 'session"\r\nX-Evil: 1.ics',
-            contentType: "text/calendar; charset=utf-8",
-            content: Buffer.from("BEGIN:VCALENDAR").toString("base64"),
-          },
-          {
-            filename: "page.html",
-            contentType: "text/html",
-            content: Buffer.from("<script>").toString("base64"),
-          },
-        ]),
-        "PENDING",
-        0,
-        null,
-      ).lastInsertRowid,
-    );
+    emailId = createOutboxEmail(db(), {
+      subject: "Hostile <b>subject</b>",
+      html: "<html><body><script>parent.document.title='owned'</script><p>Hello</p></body></html>",
+      text: "Hello in text",
+      status: "FAILED",
+      attempts: 10,
+      lastError: "Error [ECONNREFUSED]: down",
+    }).id;
+    attachmentEmailId = createOutboxEmail(db(), {
+      subject: "With a calendar",
+      html: "<p>x</p>",
+      text: "x",
+      attachments: [
+        {
+          filename: 'session"\r\nX-Evil: 1.ics',
+          contentType: "text/calendar; charset=utf-8",
+          content: Buffer.from("BEGIN:VCALENDAR").toString("base64"),
+        },
+        {
+          filename: "page.html",
+          contentType: "text/html",
+          content: Buffer.from("<script>").toString("base64"),
+        },
+      ],
+    }).id;
   });
 
   it("serves the stored HTML under a sandboxing policy that only our pages may frame", async () => {
@@ -508,10 +502,11 @@ describe("the Emails page", () => {
     });
     expect(retried.status).toBe(302);
     expect(retried.headers.get("Location")).toBe("/admin/emails?status=FAILED");
-    const [row] = server.query<{ status: string; attempts: number }>(
-      "SELECT status, attempts FROM email_outbox WHERE id = ?",
-      emailId,
-    );
+    const row = server.db
+      .select({ status: emailOutbox.status, attempts: emailOutbox.attempts })
+      .from(emailOutbox)
+      .where(eq(emailOutbox.id, emailId))
+      .get();
     expect(row).toEqual({ status: "PENDING", attempts: 0 });
     const twice = await postForm("/admin/emails", admin.cookie, {
       intent: "retry",

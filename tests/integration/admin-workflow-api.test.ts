@@ -1,6 +1,9 @@
+import { and, eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { bookingHistory, bookings, emailOutbox, payments } from "#db/schema";
 import { earliestBookableDate } from "#app/domain/availability";
-import { addStudioDays, studioSession } from "#app/domain/studio-time";
+import { addStudioDays } from "#app/domain/studio-time";
+import { createBooking } from "#tests/factories/booking";
 import { type Actor, actorsFor } from "#tests/setup/actors";
 import { bookingPayload, cardBody } from "#tests/setup/payloads";
 import { serverForThisFile } from "#tests/setup/server-for-this-file";
@@ -43,6 +46,15 @@ async function refused(send: () => Promise<Response>) {
   return { status: response.status, body };
 }
 
+/** The e-mails of one kind queued for a booking. */
+function outboxOf(bookingId: number, kind: string) {
+  return server.db
+    .select()
+    .from(emailOutbox)
+    .where(and(eq(emailOutbox.bookingId, bookingId), eq(emailOutbox.kind, kind)))
+    .all();
+}
+
 let slot = 0;
 async function bookingOf(actor: Actor): Promise<number> {
   slot += 1;
@@ -57,19 +69,14 @@ async function bookingOf(actor: Actor): Promise<number> {
 }
 
 /** Bookings written straight into the file, on a day of their own. */
-function insertBookings(user: Actor, date: string, count: number, status = "CONFIRMED") {
-  const insert = db().prepare(
-    `INSERT INTO bookings (user_id, first_name, last_name, phone_number, email, stakeholder,
-       recording_date, recording_time, guest_count, hours_needed, starts_at, ends_at,
-       hourly_rate, total_cost, original_cost, status)
-     VALUES (?, 'Bulk', 'Client', '404-555-0100', 'bulk@example.com', 'no', ?, ?, '1', '1', ?, ?,
-       200, 200, 200, ?)`,
-  );
-  for (let index = 0; index < count; index += 1) {
-    const time = `${String(index % 24).padStart(2, "0")}:${index < 24 ? "00" : "30"}`;
-    const { startsAt, endsAt } = studioSession(date, time, 1);
-    insert.run(user.id, date, time, startsAt, endsAt, status);
-  }
+function insertBookings(user: Actor, date: string, count: number) {
+  const contact = { firstName: "Bulk", lastName: "Client", email: "bulk@example.com" };
+  db().transaction((tx) => {
+    for (let index = 0; index < count; index += 1) {
+      const time = `${String(index % 24).padStart(2, "0")}:${index < 24 ? "00" : "30"}`;
+      createBooking(tx, { user: { id: user.id, ...contact }, date, time, hours: 1 });
+    }
+  });
 }
 
 let customer: Actor;
@@ -183,12 +190,11 @@ describe("PUT /api/admin/bookings/{id}", () => {
 
     const confirmed = await put(bookingId, { status: "CONFIRMED" });
     expect(confirmed.status).toBe(200);
-    const emails = server.query<{ kind: string; attachments: string }>(
-      "SELECT kind, attachments FROM email_outbox WHERE booking_id = ? AND kind = 'booking-confirmed'",
-      bookingId,
-    );
+    const emails = outboxOf(bookingId, "booking-confirmed");
     expect(emails).toHaveLength(1);
-    expect(emails[0]?.attachments).toContain(`studio-session-${bookingId}.ics`);
+    expect(emails[0]?.attachments?.map((file) => file.filename)).toContain(
+      `studio-session-${bookingId}.ics`,
+    );
 
     const backwards = await refused(() => put(bookingId, { status: "PENDING" }));
     expect(backwards.status).toBe(409);
@@ -196,23 +202,25 @@ describe("PUT /api/admin/bookings/{id}", () => {
       "A booking cannot go back from Confirmed to Pending Review.",
     );
 
-    const history = server.query<{
-      actor_user_id: number;
-      from_status: string;
-      to_status: string;
-      note: string | null;
-    }>(
-      "SELECT actor_user_id, from_status, to_status, note FROM booking_history WHERE booking_id = ? ORDER BY id",
-      bookingId,
-    );
+    const history = server.db
+      .select({
+        actorUserId: bookingHistory.actorUserId,
+        fromStatus: bookingHistory.fromStatus,
+        toStatus: bookingHistory.toStatus,
+        note: bookingHistory.note,
+      })
+      .from(bookingHistory)
+      .where(eq(bookingHistory.bookingId, bookingId))
+      .orderBy(bookingHistory.id)
+      .all();
     expect(history.slice(1)).toEqual([
       {
-        actor_user_id: admin.id,
-        from_status: "PENDING_PAYMENT",
-        to_status: "PENDING",
+        actorUserId: admin.id,
+        fromStatus: "PENDING_PAYMENT",
+        toStatus: "PENDING",
         note: "Paid at the desk",
       },
-      { actor_user_id: admin.id, from_status: "PENDING", to_status: "CONFIRMED", note: null },
+      { actorUserId: admin.id, fromStatus: "PENDING", toStatus: "CONFIRMED", note: null },
     ]);
 
     const cancelled = await put(bookingId, { status: "CANCELLED" });
@@ -227,10 +235,11 @@ describe("PUT /api/admin/bookings/{id}", () => {
 describe("staff cancelling a paid booking", () => {
   it("refunds everything paid through the provider, once, and tells the customer", async () => {
     const id = await bookingOf(customer);
-    const total = server.query<{ total_cost: number }>(
-      "SELECT total_cost FROM bookings WHERE id = ?",
-      id,
-    )[0]?.total_cost;
+    const total = server.db
+      .select({ totalCost: bookings.totalCost })
+      .from(bookings)
+      .where(eq(bookings.id, id))
+      .get()?.totalCost;
     const paid = await api(`/api/bookings/${id}/payments/direct`, {
       method: "POST",
       cookie: customer.cookie,
@@ -245,18 +254,17 @@ describe("staff cancelling a paid booking", () => {
     });
     expect(cancelled.status).toBe(200);
     expect(await cancelled.json()).toMatchObject({ id, status: "CANCELLED" });
-    const money = server.query<{ amount: number; payment_method: string }>(
-      "SELECT amount, payment_method FROM payments WHERE booking_id = ? ORDER BY id",
-      id,
-    );
+    const money = server.db
+      .select({ amount: payments.amount, paymentMethod: payments.paymentMethod })
+      .from(payments)
+      .where(eq(payments.bookingId, id))
+      .orderBy(payments.id)
+      .all();
     expect(money).toEqual([
-      { amount: total, payment_method: "card" },
-      { amount: -(total ?? 0), payment_method: "refund" },
+      { amount: total, paymentMethod: "card" },
+      { amount: -(total ?? 0), paymentMethod: "refund" },
     ]);
-    const email = server.query<{ text: string }>(
-      "SELECT text FROM email_outbox WHERE booking_id = ? AND kind = 'booking-cancelled'",
-      id,
-    );
+    const email = outboxOf(id, "booking-cancelled");
     expect(email[0]?.text).toContain("the studio had to cancel");
 
     const again = await refused(() =>
@@ -328,11 +336,11 @@ describe("the tabs' forms", () => {
     );
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe("/admin/sessions?status=PENDING_PAYMENT");
-    const statuses = server.query<{ status: string }>(
-      "SELECT status FROM bookings WHERE id IN (?, ?)",
-      a,
-      b,
-    );
+    const statuses = server.db
+      .select({ status: bookings.status })
+      .from(bookings)
+      .where(inArray(bookings.id, [a, b]))
+      .all();
     expect(statuses.map((row) => row.status)).toEqual(["PENDING", "PENDING"]);
     const page = await fetch(`${server.url}/admin/sessions?status=PENDING_PAYMENT`, {
       headers: {

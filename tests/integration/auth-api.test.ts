@@ -1,4 +1,6 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { users } from "#db/schema";
 import { cookiesFrom, registrationPayload } from "#tests/setup/server";
 import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
@@ -36,11 +38,12 @@ describe("POST /api/register", () => {
     const me = await fetch(`${server.url}/api/user`, { headers: { Cookie: cookie } });
     expect(me.status).toBe(200);
     expect((await me.json()).username).toBe(payload.username);
-    const stored = server.query<{ password_hash: string }>(
-      "SELECT password_hash FROM users WHERE username = ?",
-      payload.username,
-    )[0];
-    expect(stored?.password_hash).toMatch(/^\$argon2id\$/);
+    const stored = server.db
+      .select({ passwordHash: users.passwordHash })
+      .from(users)
+      .where(eq(users.username, String(payload.username)))
+      .get();
+    expect(stored?.passwordHash).toMatch(/^\$argon2id\$/);
   });
 
   it("refuses a taken username, whatever its case, and writes nothing", async () => {

@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { earliestBookableDate } from "#app/domain/availability";
 import { addStudioDays } from "#app/domain/studio-time";
+import { createCoupon, createService } from "#tests/factories/catalog";
+import { createUser } from "#tests/factories/user";
 import { type Actor, actorsFor } from "#tests/setup/actors";
 import { bookingPayload, PASSWORD } from "#tests/setup/payloads";
 import { cookiesFrom, uniqueUsername } from "#tests/setup/server";
@@ -98,35 +100,15 @@ async function ownedBooking(): Promise<number> {
   return ((await response.json()) as { id: number }).id;
 }
 
-let rowCounter = 0;
 /** The rows of one admin request, written straight into the file (see RequestContext.rows). */
-function freshRows(): FreshRows {
-  rowCounter += 1;
-  const tag = `${process.pid}x${rowCounter}`;
-  const insert = (sql: string, ...params: unknown[]) =>
-    Number(
-      db()
-        .prepare(sql)
-        .run(...params).lastInsertRowid,
-    );
-  const coupon = (code: string, active: number) =>
-    insert(
-      `INSERT INTO coupons (code, description, type, value, is_active) VALUES (?, '10% off coupon', 'PERCENTAGE', 10, ?)`,
-      code,
-      active,
-    );
+async function freshRows(): Promise<FreshRows> {
+  const coupon = (isActive: boolean) =>
+    createCoupon(db(), { description: "10% off coupon", type: "PERCENTAGE", value: 10, isActive });
   return {
-    userId: insert(
-      `INSERT INTO users (username, password_hash, first_name, last_name, phone_number, email)
-       VALUES (?, 'x', 'Ada', 'Lovelace', '404-555-0100', 'ada@example.com')`,
-      `rows${tag}`,
-    ),
-    activeCouponId: coupon(`ON${tag}`, 1),
-    inactiveCouponId: coupon(`OFF${tag}`, 0),
-    serviceId: insert(
-      "INSERT INTO services (name, description, price) VALUES (?, 'Matrix add-on', 50)",
-      `Service ${tag}`,
-    ),
+    userId: (await createUser(db(), { username: uniqueUsername("rows") })).id,
+    activeCouponId: coupon(true).id,
+    inactiveCouponId: coupon(false).id,
+    serviceId: createService(db(), { description: "Matrix add-on", price: 50 }).id,
   };
 }
 const NO_ROWS: FreshRows = { userId: 0, activeCouponId: 0, inactiveCouponId: 0, serviceId: 0 };
@@ -134,7 +116,7 @@ const NO_ROWS: FreshRows = { userId: 0, activeCouponId: 0, inactiveCouponId: 0, 
 async function contextFor(actor: ActorName, rule: AccessRule): Promise<RequestContext> {
   const user = actor === "visitor" ? spare : actors[actor];
   return {
-    rows: rule.freshRows ? freshRows() : NO_ROWS,
+    rows: rule.freshRows ? await freshRows() : NO_ROWS,
     bookingId: rule.ownedBooking ? await ownedBooking() : 0,
     freshSlot,
     freshUsername: () => uniqueUsername("matrix"),

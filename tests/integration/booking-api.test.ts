@@ -1,7 +1,10 @@
-import Database from "better-sqlite3";
+import { and, count, eq, ne } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bookingServices, bookings, coupons, emailOutbox, payments, users } from "#db/schema";
 import { earliestBookableDate } from "#app/domain/availability";
 import { addStudioDays, studioDateOf } from "#app/domain/studio-time";
+import { createCoupon, createService } from "#tests/factories/catalog";
+import { openDatabaseFile, type TestDatabase } from "#tests/factories/database";
 import { cookiesFrom, registrationPayload } from "#tests/setup/server";
 import { bookingPayload, cardBody } from "#tests/setup/payloads";
 import { serverForThisFile } from "#tests/setup/server-for-this-file";
@@ -25,13 +28,12 @@ const LUHN_FAILING_CARD = "4242424242424241";
 const CVV = "987";
 
 // The test's own connection for seeding (the server's `query` is read-only).
-let writer: Database.Database;
+let writer: TestDatabase;
 beforeAll(() => {
-  writer = new Database(server.dbPath);
-  writer.pragma("busy_timeout = 5000");
+  writer = openDatabaseFile(server.dbPath);
 });
 afterAll(() => {
-  writer?.close();
+  writer?.$client.close();
 });
 
 type Json = Record<string, unknown>;
@@ -61,7 +63,7 @@ async function signUp(overrides: Json = {}): Promise<Session> {
 
 async function signUpAdmin(): Promise<Session> {
   const admin = await signUp();
-  writer.prepare("UPDATE users SET is_admin = 1 WHERE id = ?").run(admin.id);
+  writer.update(users).set({ isAdmin: true }).where(eq(users.id, admin.id)).run();
   return admin;
 }
 
@@ -77,60 +79,50 @@ async function book(session: Session, payload: Json) {
   return { response, body: (await response.json()) as Json };
 }
 
-let couponCounter = 0;
-function insertCoupon(coupon: {
-  type: "PERCENTAGE" | "FIXED_AMOUNT";
-  value: number;
-  maxUses?: number;
-  currentUses?: number;
-  isActive?: boolean;
-  expiryDate?: string;
-}): { id: number; code: string } {
-  couponCounter += 1;
-  const code = `TEST${couponCounter}X${Math.floor(Math.random() * 1e6)}`;
-  const result = writer
-    .prepare(
-      `INSERT INTO coupons (code, description, type, value, max_uses, current_uses, is_active, expiry_date)
-       VALUES (?, 'test coupon', ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(
-      code,
-      coupon.type,
-      coupon.value,
-      coupon.maxUses ?? 0,
-      coupon.currentUses ?? 0,
-      coupon.isActive === false ? 0 : 1,
-      coupon.expiryDate ?? "2099-12-31",
-    );
-  return { id: Number(result.lastInsertRowid), code };
-}
-
+/** An active add-on service; its id. */
 function insertService(name: string, price: number, isActive = true): number {
-  const result = writer
-    .prepare("INSERT INTO services (name, description, price, is_active) VALUES (?, ?, ?, ?)")
-    .run(name, `${name} for your session`, price, isActive ? 1 : 0);
-  return Number(result.lastInsertRowid);
+  return createService(writer, { name, price, isActive }).id;
 }
 
-function couponUses(id: number): { current_uses: number; max_uses: number } {
-  const row = server.query<{ current_uses: number; max_uses: number }>(
-    "SELECT current_uses, max_uses FROM coupons WHERE id = ?",
-    id,
-  )[0];
+function couponUses(id: number): { currentUses: number; maxUses: number } {
+  const row = server.db
+    .select({ currentUses: coupons.currentUses, maxUses: coupons.maxUses })
+    .from(coupons)
+    .where(eq(coupons.id, id))
+    .get();
   if (!row) throw new Error(`No coupon ${id}`);
   return row;
 }
 
 function bookingRow(id: unknown) {
-  return server.query<Json>("SELECT * FROM bookings WHERE id = ?", id)[0];
+  return server.db
+    .select()
+    .from(bookings)
+    .where(eq(bookings.id, Number(id)))
+    .get();
 }
 
 function paymentRows(bookingId: unknown) {
-  return server.query<Json>("SELECT * FROM payments WHERE booking_id = ?", bookingId);
+  return server.db
+    .select()
+    .from(payments)
+    .where(eq(payments.bookingId, Number(bookingId)))
+    .all();
 }
 
-const paymentCount = () =>
-  server.query<{ n: number }>("SELECT count(*) AS n FROM payments")[0]?.n ?? 0;
+const paymentCount = () => server.db.select({ n: count() }).from(payments).get()?.n ?? 0;
+
+/** Bookings on a studio day; with `live`, only those still holding their slot. */
+function bookingsOn(date: string, options: { live?: boolean } = {}) {
+  const onDate = eq(bookings.recordingDate, date);
+  return (
+    server.db
+      .select({ n: count() })
+      .from(bookings)
+      .where(options.live ? and(onDate, ne(bookings.status, "CANCELLED")) : onDate)
+      .get()?.n ?? 0
+  );
+}
 
 function pay(session: Session, bookingId: unknown, body: Json) {
   return api(`/api/bookings/${bookingId}/payments/direct`, { body, cookie: session.cookie });
@@ -173,16 +165,17 @@ describe("POST /api/bookings under concurrency", () => {
       });
     }
     expect(server.count("bookings")).toBe(before + 1);
-    const live = server.query<{ n: number }>(
-      "SELECT count(*) AS n FROM bookings WHERE recording_date = ? AND status <> 'CANCELLED'",
-      date,
-    )[0];
-    expect(live?.n).toBe(1);
+    expect(bookingsOn(date, { live: true })).toBe(1);
   });
 
   it("lets only one of 10 simultaneous bookings take a coupon's last use", async () => {
     const date = freshDate();
-    const coupon = insertCoupon({ type: "PERCENTAGE", value: 10, maxUses: 4, currentUses: 3 });
+    const coupon = createCoupon(writer, {
+      type: "PERCENTAGE",
+      value: 10,
+      maxUses: 4,
+      currentUses: 3,
+    });
     const customers = await Promise.all([1, 2].map(() => signUp()));
     const responses = await Promise.all(
       Array.from({ length: 10 }, (_, i) => {
@@ -209,12 +202,8 @@ describe("POST /api/bookings under concurrency", () => {
         expect(body).toEqual({ message: USED_UP });
       }
     }
-    expect(couponUses(coupon.id)).toEqual({ current_uses: 4, max_uses: 4 });
-    const onDate = server.query<{ n: number }>(
-      "SELECT count(*) AS n FROM bookings WHERE recording_date = ?",
-      date,
-    )[0];
-    expect(onDate?.n).toBe(1);
+    expect(couponUses(coupon.id)).toEqual({ currentUses: 4, maxUses: 4 });
+    expect(bookingsOn(date)).toBe(1);
   });
 });
 
@@ -248,16 +237,20 @@ describe("POST /api/bookings prices on the server", () => {
     });
     expect(typeof body.holdExpiresAt).toBe("string");
     expect(bookingRow(body.id)).toMatchObject({
-      total_cost: 475,
-      original_cost: 475,
-      discount_amount: 0,
+      totalCost: 475,
+      originalCost: 475,
+      discountAmount: 0,
       status: "PENDING_PAYMENT",
     });
-    const lines = server.query<Json>(
-      "SELECT service_id, price_at_booking FROM booking_services WHERE booking_id = ?",
-      body.id,
-    );
-    expect(lines).toEqual([{ service_id: serviceId, price_at_booking: 75 }]);
+    const lines = server.db
+      .select({
+        serviceId: bookingServices.serviceId,
+        priceAtBooking: bookingServices.priceAtBooking,
+      })
+      .from(bookingServices)
+      .where(eq(bookingServices.bookingId, Number(body.id)))
+      .all();
+    expect(lines).toEqual([{ serviceId, priceAtBooking: 75 }]);
   });
 
   it("charges $150/h when stakeholder is 'YES' in any case", async () => {
@@ -277,7 +270,7 @@ describe("POST /api/bookings prices on the server", () => {
 
   it("applies a coupon at the server's figures, whatever discount the client claims", async () => {
     const customer = await signUp();
-    const coupon = insertCoupon({ type: "PERCENTAGE", value: 25 });
+    const coupon = createCoupon(writer, { type: "PERCENTAGE", value: 25 });
     const { response, body } = await book(
       customer,
       bookingPayload(freshDate(), "14:00", 2, {
@@ -310,7 +303,7 @@ describe("free bookings and PATCH /api/bookings/{id}/status", () => {
   it("creates a 100% coupon booking CONFIRMED at $0; only its owner may confirm it", async () => {
     const owner = await signUp();
     const stranger = await signUp();
-    const coupon = insertCoupon({ type: "PERCENTAGE", value: 100 });
+    const coupon = createCoupon(writer, { type: "PERCENTAGE", value: 100 });
     const { response, body } = await book(
       owner,
       bookingPayload(freshDate(), "11:00", 2, { couponCode: coupon.code }),
@@ -399,20 +392,22 @@ describe("payment holds", () => {
     const first = await signUp();
     const second = await signUp();
     const date = freshDate();
-    const coupon = insertCoupon({ type: "FIXED_AMOUNT", value: 5000, maxUses: 1 });
+    const coupon = createCoupon(writer, { type: "FIXED_AMOUNT", value: 5000, maxUses: 1 });
     const payload = bookingPayload(date, "15:00", 2, { couponCode: coupon.code });
 
     const held = await book(first, payload);
     expect(held.response.status).toBe(201);
     expect(held.body).toMatchObject({ status: "PENDING_PAYMENT", totalCost: 350 });
-    expect(couponUses(coupon.id).current_uses).toBe(1);
+    expect(couponUses(coupon.id).currentUses).toBe(1);
 
     const whileHeld = await book(second, payload);
     expect(whileHeld.response.status).toBe(409);
 
     writer
-      .prepare("UPDATE bookings SET hold_expires_at = ? WHERE id = ?")
-      .run(Date.now() - 1000, held.body.id);
+      .update(bookings)
+      .set({ holdExpiresAt: Date.now() - 1000 })
+      .where(eq(bookings.id, Number(held.body.id)))
+      .run();
 
     const availability = (await (await api(`/api/availability?date=${date}&hours=2`)).json()) as {
       times: { time: string; available: boolean }[];
@@ -424,9 +419,9 @@ describe("payment holds", () => {
     expect(rebooked.body).toMatchObject({ couponCode: coupon.code, totalCost: 350 });
     expect(bookingRow(held.body.id)).toMatchObject({
       status: "CANCELLED",
-      cancellation_reason: HOLD_EXPIRED_REASON,
+      cancellationReason: HOLD_EXPIRED_REASON,
     });
-    expect(couponUses(coupon.id)).toEqual({ current_uses: 1, max_uses: 1 });
+    expect(couponUses(coupon.id)).toEqual({ currentUses: 1, maxUses: 1 });
 
     // The first customer can no longer pay the released booking.
     const late = await pay(first, held.body.id, cardBody(350));
@@ -510,8 +505,12 @@ describe("POST /api/bookings refusals write nothing", () => {
   });
 
   it("refuses a coupon that cannot be used", async () => {
-    const inactive = insertCoupon({ type: "PERCENTAGE", value: 10, isActive: false });
-    const expired = insertCoupon({ type: "PERCENTAGE", value: 10, expiryDate: "2001-01-01" });
+    const inactive = createCoupon(writer, { type: "PERCENTAGE", value: 10, isActive: false });
+    const expired = createCoupon(writer, {
+      type: "PERCENTAGE",
+      value: 10,
+      expiryDate: "2001-01-01",
+    });
     const cases: [string, string][] = [
       ["NO-SUCH-CODE", "This coupon is invalid or has expired."],
       [inactive.code, "This coupon is no longer active."],
@@ -620,21 +619,21 @@ describe("POST /api/bookings/{id}/payments/direct", () => {
 
     const rows = paymentRows(booking.id);
     expect(rows).toHaveLength(1);
-    const row = rows[0] as Json;
+    const row = rows[0];
     expect(row).toMatchObject({
       amount: 400,
-      payment_method: "card",
-      transaction_id: body.transactionId,
-      user_id: owner.id,
+      paymentMethod: "card",
+      transactionId: body.transactionId,
+      userId: owner.id,
     });
-    expect(JSON.parse(String(row.payment_details))).toEqual({ brand: "visa", last4: "4242" });
-    const { transaction_id: _random, ...rest } = row;
+    expect(row?.paymentDetails).toEqual({ brand: "visa", last4: "4242" });
+    const { transactionId: _random, ...rest } = row ?? {};
     const stored = JSON.stringify(rest);
     expect(stored).not.toContain(GOOD_CARD_DIGITS);
     expect(stored).not.toContain(CVV);
     expect(stored).not.toMatch(/cvv|cardNumber/i);
 
-    const outbox = JSON.stringify(server.query<Json>("SELECT * FROM email_outbox"));
+    const outbox = JSON.stringify(server.db.select().from(emailOutbox).all());
     expect(outbox).not.toContain(GOOD_CARD_DIGITS);
     expect(server.output()).not.toContain(GOOD_CARD_DIGITS);
     expect(server.output()).not.toContain(GOOD_CARD);
@@ -751,7 +750,7 @@ describe("POST /api/bookings/{id}/payments/direct", () => {
 
   it("refuses to charge a free booking", async () => {
     const owner = await signUp();
-    const coupon = insertCoupon({ type: "PERCENTAGE", value: 100 });
+    const coupon = createCoupon(writer, { type: "PERCENTAGE", value: 100 });
     const { body } = await book(
       owner,
       bookingPayload(freshDate(), "10:00", 2, { couponCode: coupon.code }),
@@ -876,16 +875,21 @@ describe("GET /api/services", () => {
 
 describe("GET /api/coupons/validate/{code}", () => {
   it("needs a signed-in user", async () => {
-    const coupon = insertCoupon({ type: "PERCENTAGE", value: 10 });
+    const coupon = createCoupon(writer, { type: "PERCENTAGE", value: 10 });
     const response = await api(`/api/coupons/validate/${coupon.code}`);
     expect(response.status).toBe(401);
   });
 
   it("answers valid and invalid codes with the domain messages", async () => {
     const customer = await signUp();
-    const valid = insertCoupon({ type: "FIXED_AMOUNT", value: 2500 });
-    const usedUp = insertCoupon({ type: "PERCENTAGE", value: 10, maxUses: 2, currentUses: 2 });
-    const inactive = insertCoupon({ type: "PERCENTAGE", value: 10, isActive: false });
+    const valid = createCoupon(writer, { type: "FIXED_AMOUNT", value: 2500 });
+    const usedUp = createCoupon(writer, {
+      type: "PERCENTAGE",
+      value: 10,
+      maxUses: 2,
+      currentUses: 2,
+    });
+    const inactive = createCoupon(writer, { type: "PERCENTAGE", value: 10, isActive: false });
     const validate = async (code: string) => {
       const response = await api(`/api/coupons/validate/${encodeURIComponent(code)}`, {
         cookie: customer.cookie,

@@ -1,4 +1,6 @@
+import { and, count, eq, ne } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { bookings, payments } from "#db/schema";
 import { earliestBookableDate } from "#app/domain/availability";
 import { addStudioDays, studioDateOf, studioTimeOf } from "#app/domain/studio-time";
 import { actorsFor } from "#tests/setup/actors";
@@ -60,24 +62,33 @@ async function sessionSoon(customer: { id: number; cookie: string }, hoursAhead:
   const booking = await bookAndPay(customer.cookie);
   const startsAt = Math.floor((Date.now() + hoursAhead * HOUR) / HOUR) * HOUR;
   db()
-    .prepare(
-      "UPDATE bookings SET starts_at = ?, ends_at = ?, recording_date = ?, recording_time = ? WHERE id = ?",
-    )
-    .run(startsAt, startsAt + 2 * HOUR, studioDateOf(startsAt), studioTimeOf(startsAt), booking.id);
+    .update(bookings)
+    .set({
+      startsAt,
+      endsAt: startsAt + 2 * HOUR,
+      recordingDate: studioDateOf(startsAt),
+      recordingTime: studioTimeOf(startsAt),
+    })
+    .where(eq(bookings.id, booking.id))
+    .run();
   return booking;
 }
 
 function netPaid(bookingId: number): number {
-  const row = db()
-    .prepare("SELECT coalesce(sum(amount), 0) AS total FROM payments WHERE booking_id = ?")
-    .get(bookingId) as { total: number };
-  return row.total;
+  const rows = db()
+    .select({ amount: payments.amount })
+    .from(payments)
+    .where(eq(payments.bookingId, bookingId))
+    .all();
+  return rows.reduce((total, row) => total + row.amount, 0);
 }
 
-function statusOf(bookingId: number): string {
-  return (
-    db().prepare("SELECT status FROM bookings WHERE id = ?").get(bookingId) as { status: string }
-  ).status;
+function statusOf(bookingId: number): string | undefined {
+  return db()
+    .select({ status: bookings.status })
+    .from(bookings)
+    .where(eq(bookings.id, bookingId))
+    .get()?.status;
 }
 
 describe("cancelling through the API", () => {
@@ -249,11 +260,17 @@ describe("racing for one slot", () => {
     expect(statuses.filter((code) => code === 200 || code === 201)).toHaveLength(1);
     expect(statuses.filter((code) => code === 409)).toHaveLength(answers.length - 1);
     const live = db()
-      .prepare(
-        "SELECT count(*) AS total FROM bookings WHERE recording_date = ? AND recording_time = ? AND status <> 'CANCELLED'",
+      .select({ total: count() })
+      .from(bookings)
+      .where(
+        and(
+          eq(bookings.recordingDate, target.recordingDate),
+          eq(bookings.recordingTime, target.recordingTime),
+          ne(bookings.status, "CANCELLED"),
+        ),
       )
-      .get(target.recordingDate, target.recordingTime) as { total: number };
-    expect(live.total).toBe(1);
+      .get();
+    expect(live?.total).toBe(1);
   });
 });
 

@@ -1,4 +1,6 @@
+import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { coupons, services, users } from "#db/schema";
 import { earliestBookableDate } from "#app/domain/availability";
 import { addStudioDays } from "#app/domain/studio-time";
 import { type Actor, actorsFor } from "#tests/setup/actors";
@@ -55,6 +57,22 @@ async function expectRefused(send: () => Promise<Response>, status: number, mess
 }
 
 const code = () => uniqueUsername("cp").toUpperCase();
+
+function userFlags(id: number) {
+  return server.db
+    .select({ isAdmin: users.isAdmin, isMember: users.isMember })
+    .from(users)
+    .where(eq(users.id, id))
+    .get();
+}
+
+function serviceRow(id: unknown) {
+  return server.db
+    .select()
+    .from(services)
+    .where(eq(services.id, Number(id)))
+    .get();
+}
 
 describe("users", () => {
   it("lists {id, username, isAdmin, isMember}, newest first, filtered by membership", async () => {
@@ -128,9 +146,7 @@ describe("users", () => {
     expect(promoted.status).toBe(302);
     expect(promoted.headers.get("Location")).toBe("/admin/users?membership=all&page=1");
     expect(promoted.headers.get("Set-Cookie")).toContain("toast-session=");
-    expect(server.query<Json>("SELECT is_admin FROM users WHERE id = ?", fresh.id)[0]).toEqual({
-      is_admin: 1,
-    });
+    expect(userFlags(fresh.id)).toMatchObject({ isAdmin: true });
 
     const member = await postForm("/admin/users", {
       intent: "membership",
@@ -138,9 +154,7 @@ describe("users", () => {
       isMember: "true",
     });
     expect(member.status).toBe(302);
-    expect(server.query<Json>("SELECT is_member FROM users WHERE id = ?", fresh.id)[0]).toEqual({
-      is_member: 1,
-    });
+    expect(userFlags(fresh.id)).toMatchObject({ isMember: true });
 
     const before = snapshot();
     const unknown = await postForm("/admin/users", { intent: "make-admin", userId: "999999" });
@@ -281,11 +295,16 @@ describe("coupons", () => {
     expect(created.status).toBe(302);
     expect(created.headers.get("Location")).toBe("/admin/coupons");
     expect(
-      server.query<Json>(
-        "SELECT value, description, expiry_date FROM coupons WHERE code = ?",
-        wanted,
-      ),
-    ).toEqual([{ value: 13, description: "13% off coupon", expiry_date: "2099-12-31" }]);
+      server.db
+        .select({
+          value: coupons.value,
+          description: coupons.description,
+          expiryDate: coupons.expiryDate,
+        })
+        .from(coupons)
+        .where(eq(coupons.code, wanted))
+        .all(),
+    ).toEqual([{ value: 13, description: "13% off coupon", expiryDate: "2099-12-31" }]);
 
     const before = snapshot();
     const duplicate = await postForm("/admin/coupons", { ...fields, code: wanted.toLowerCase() });
@@ -344,7 +363,7 @@ describe("services", () => {
 
     const deleted = await api(`/api/services/${body.id}`, "DELETE");
     expect(await deleted.json()).toEqual({ success: true, message: "Service deleted" });
-    expect(server.query("SELECT id FROM services WHERE id = ?", body.id)).toEqual([]);
+    expect(serviceRow(body.id)).toBeUndefined();
   });
 
   it("deactivates a service a booking used instead of deleting it", async () => {
@@ -361,9 +380,7 @@ describe("services", () => {
     const answer = (await response.json()) as Json;
     expect(answer.success).toBe(false);
     expect(String(answer.message)).toMatch(/deactivated/);
-    expect(server.query("SELECT is_active FROM services WHERE id = ?", created.id)).toEqual([
-      { is_active: 0 },
-    ]);
+    expect(serviceRow(created.id)).toMatchObject({ isActive: false });
   });
 
   it("refuses bad bodies with the spec's messages and unknown ids with 404", async () => {
@@ -411,11 +428,8 @@ describe("services", () => {
     });
     expect(created.status).toBe(302);
     expect(created.headers.get("Location")).toBe("/admin/services?page=1");
-    const [row] = server.query<{ id: number; duration: number | null; is_active: number }>(
-      "SELECT id, duration, is_active FROM services WHERE name = ?",
-      name,
-    );
-    expect(row).toMatchObject({ duration: null, is_active: 1 });
+    const row = server.db.select().from(services).where(eq(services.name, name)).get();
+    expect(row).toMatchObject({ duration: null, isActive: true });
 
     const before = snapshot();
     const invalid = await postForm("/admin/services/new", {
@@ -450,6 +464,6 @@ describe("services", () => {
 
     const removed = await postForm(`/admin/services/${row?.id}/delete`, {});
     expect(removed.status).toBe(302);
-    expect(server.query("SELECT id FROM services WHERE id = ?", row?.id)).toEqual([]);
+    expect(serviceRow(row?.id)).toBeUndefined();
   });
 });

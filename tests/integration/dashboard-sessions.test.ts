@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { addStudioDays, studioDateOf, studioSession } from "#app/domain/studio-time";
+import type { BookingStatus } from "#app/domain/booking-status";
+import { addStudioDays, studioDateOf } from "#app/domain/studio-time";
+import { createBooking } from "#tests/factories/booking";
+import { CARD_DETAILS, createPayment } from "#tests/factories/payment";
 import { type Actor, actorsFor } from "#tests/setup/actors";
 import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
@@ -11,39 +14,23 @@ import { serverForThisFile } from "#tests/setup/server-for-this-file";
 const server = serverForThisFile();
 const people = actorsFor(server);
 
-function seedBooking(owner: Actor, date: string, status = "CONFIRMED", total = 400): number {
-  const { startsAt, endsAt } = studioSession(date, "10:00", 2);
-  const result = people
-    .db()
-    .prepare(
-      `INSERT INTO bookings (user_id, first_name, last_name, phone_number, email, stakeholder,
-         recording_date, recording_time, guest_count, hours_needed, starts_at, ends_at,
-         hourly_rate, total_cost, original_cost, status, hold_expires_at)
-       VALUES (?, 'Ada', 'Lovelace', '404-555-0100', 'ada@example.com', 'no', ?, '10:00', '1',
-         '2', ?, ?, 200, ?, ?, ?, ?)`,
-    )
-    .run(
-      owner.id,
-      date,
-      startsAt,
-      endsAt,
-      total,
-      total,
-      status,
-      status === "PENDING_PAYMENT" ? Date.now() + 30 * 60_000 : null,
-    );
-  return Number(result.lastInsertRowid);
+function seedBooking(
+  owner: Actor,
+  date: string,
+  status: BookingStatus = "CONFIRMED",
+  total = 400,
+): number {
+  return createBooking(people.db(), { user: owner, date, status, totalCost: total }).id;
 }
 
 function seedPayment(owner: Actor, bookingId: number, amount: number) {
-  people
-    .db()
-    .prepare(
-      `INSERT INTO payments (booking_id, user_id, amount, payment_method, payment_date,
-         transaction_id, payment_details)
-       VALUES (?, ?, ?, 'card', ?, ?, '{"brand":"visa","last4":"4242"}')`,
-    )
-    .run(bookingId, owner.id, amount, Date.now(), `test_${bookingId}_${amount}`);
+  createPayment(people.db(), {
+    booking: { id: bookingId, userId: owner.id },
+    amount,
+    paymentMethod: "card",
+    transactionId: `test_${bookingId}_${amount}`,
+    paymentDetails: CARD_DETAILS,
+  });
 }
 
 async function page(path: string, actor: Actor) {

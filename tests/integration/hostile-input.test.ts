@@ -1,8 +1,11 @@
 import http from "node:http";
+import { eq } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sessions } from "#db/schema";
 import { earliestBookableDate } from "#app/domain/availability";
 import { addStudioDays } from "#app/domain/studio-time";
+import { createCoupon, createService } from "#tests/factories/catalog";
 import { type Actor, actorsFor } from "#tests/setup/actors";
 import {
   type Body,
@@ -45,10 +48,12 @@ const REPLAY = process.env.FUZZ_SEED
   : {};
 const PASSWORD = String(registrationPayload().password);
 
+type Session = typeof sessions.$inferSelect;
+
 const ACTORS = ["visitor", "customer", "admin"] as const;
 type ActorName = (typeof ACTORS)[number];
 
-const signedIn: Partial<Record<ActorName, Actor & { session: Record<string, unknown> }>> = {};
+const signedIn: Partial<Record<ActorName, Actor & { session: Session }>> = {};
 const fixtures: Fixtures = {
   futureDates: [],
   serviceIds: [],
@@ -77,20 +82,15 @@ beforeAll(async () => {
     ["Video package", 5_000],
     ["Old add-on", 1_000],
   ] as const) {
-    const row = db
-      .prepare("INSERT INTO services (name, description, price, is_active) VALUES (?, ?, ?, ?)")
-      .run(name, `${name} for your session`, price, name === "Old add-on" ? 0 : 1);
-    const ids = name === "Old add-on" ? fixtures.inactiveServiceIds : fixtures.serviceIds;
-    ids.push(Number(row.lastInsertRowid));
+    const isActive = name !== "Old add-on";
+    const service = createService(db, { name, price, isActive });
+    (isActive ? fixtures.serviceIds : fixtures.inactiveServiceIds).push(service.id);
   }
   for (const [code, type, value] of [
     ["FUZZ10", "PERCENTAGE", 10],
     ["FREEFUZZ", "PERCENTAGE", 100],
   ] as const) {
-    db.prepare(
-      `INSERT INTO coupons (code, description, type, value, max_uses, current_uses, is_active, expiry_date)
-       VALUES (?, 'fuzz coupon', ?, ?, 0, 0, 1, '2099-12-31')`,
-    ).run(code, type, value);
+    createCoupon(db, { code, description: "fuzz coupon", type, value });
     fixtures.couponCodes.push(code);
   }
   const earliest = earliestBookableDate(Date.now());
@@ -115,8 +115,9 @@ beforeAll(async () => {
     ["customer", customer],
     ["admin", admin],
   ] as const) {
-    const session = db.prepare("SELECT * FROM sessions WHERE user_id = ?").get(actor.id);
-    signedIn[name] = { ...actor, session: session as Record<string, unknown> };
+    const session = db.select().from(sessions).where(eq(sessions.userId, actor.id)).get();
+    if (!session) throw new Error(`${name} has no session`);
+    signedIn[name] = { ...actor, session };
   }
 });
 
@@ -132,14 +133,7 @@ afterAll(() => {
 function cookieOf(actor: ActorName): string | undefined {
   const person = signedIn[actor];
   if (!person) return undefined;
-  const { session } = person;
-  const columns = Object.keys(session);
-  people
-    .db()
-    .prepare(
-      `INSERT OR IGNORE INTO sessions (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`,
-    )
-    .run(...columns.map((column) => session[column]));
+  people.db().insert(sessions).values(person.session).onConflictDoNothing().run();
   return person.cookie;
 }
 

@@ -1,4 +1,7 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { users } from "#db/schema";
+import { openDatabaseFile } from "#tests/factories/database";
 import { cookiesFrom, registrationPayload, uniqueUsername } from "#tests/setup/server";
 import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
@@ -113,10 +116,9 @@ describe("redirects of the routes table", () => {
     const response = await postForm("/auth?tab=register", fields);
     if (isAdmin) {
       // Promotion is an admin action of a later issue; the test promotes directly.
-      const { default: Database } = await import("better-sqlite3");
-      const writer = new Database(server.dbPath);
-      writer.prepare("UPDATE users SET is_admin = 1 WHERE username = ?").run(fields.username);
-      writer.close();
+      const writer = openDatabaseFile(server.dbPath);
+      writer.update(users).set({ isAdmin: true }).where(eq(users.username, fields.username)).run();
+      writer.$client.close();
     }
     return cookiesFrom(response)
       .split("; ")

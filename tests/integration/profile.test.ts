@@ -1,4 +1,6 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { sessions } from "#db/schema";
 import { type Actor, actorsFor } from "#tests/setup/actors";
 import { PASSWORD } from "#tests/setup/payloads";
 import { cookiesFrom } from "#tests/setup/server";
@@ -262,7 +264,9 @@ describe("changing the password (POST /dashboard, intent password)", () => {
     // The cookie the change was sent with is ended too: the browser now holds the new one.
     expect((await me(customer.cookie)).status).toBe(401);
     expect((await me(renewed)).status).toBe(200);
-    expect(server.query("SELECT id FROM sessions WHERE user_id = ?", customer.id)).toHaveLength(1);
+    expect(
+      server.db.select().from(sessions).where(eq(sessions.userId, customer.id)).all(),
+    ).toHaveLength(1);
 
     const oldLogin = await fetch(`${server.url}/api/login`, {
       method: "POST",

@@ -1,5 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import type { Booking } from "#db/schema";
 import { studioInstant } from "#app/domain/studio-time";
+import { createBooking } from "#tests/factories/booking";
+import type { FactoryDb } from "#tests/factories/database";
+import { createPayment } from "#tests/factories/payment";
+import { createUser, uniqueUsername } from "#tests/factories/user";
 import { type Actor, actorsFor } from "#tests/setup/actors";
 import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
@@ -24,45 +29,35 @@ function get(path: string, cookie?: string) {
   });
 }
 
-/** A client (with a booking) and payments at studio wall times, written straight into SQLite. */
-function seedClient(
+/** A client with a completed booking, to hang payments at studio wall times on. */
+async function seedClient(
   firstName: string,
   options: { stakeholder?: string; isMember?: boolean } = {},
-): { bookingId: number; userId: number } {
+): Promise<Booking> {
   const db = people.db();
-  const user = db
-    .prepare(
-      `INSERT INTO users (username, password_hash, first_name, last_name, phone_number, email, is_member)
-       VALUES (?, 'x', ?, 'Client', '404-555-0100', 'c@example.com', ?)`,
-    )
-    .run(`sales_${Math.random().toString(36).slice(2)}`, firstName, options.isMember ? 1 : 0);
-  const userId = Number(user.lastInsertRowid);
-  const booking = db
-    .prepare(
-      `INSERT INTO bookings (user_id, first_name, last_name, phone_number, email, stakeholder,
-         recording_date, recording_time, guest_count, hours_needed, starts_at, ends_at,
-         hourly_rate, total_cost, original_cost, status)
-       VALUES (?, ?, 'Client', '404-555-0100', 'c@example.com', ?, '2026-06-01', '10:00', '1',
-         '2', 1, 2, 200, 400, 400, 'COMPLETED')`,
-    )
-    .run(userId, firstName, options.stakeholder ?? "no");
-  return { bookingId: Number(booking.lastInsertRowid), userId };
+  const user = await createUser(db, {
+    username: uniqueUsername("sales"),
+    firstName,
+    lastName: "Client",
+    email: "c@example.com",
+    isMember: options.isMember ?? false,
+  });
+  return createBooking(db, {
+    user,
+    date: "2026-06-01",
+    stakeholder: options.stakeholder ?? "no",
+    status: "COMPLETED",
+  });
 }
 
 function seedPayment(
-  client: { bookingId: number; userId: number },
+  booking: Booking,
   amount: number,
   at: number,
   method = "card",
+  db: FactoryDb = people.db(),
 ): number {
-  const row = people
-    .db()
-    .prepare(
-      `INSERT INTO payments (booking_id, user_id, amount, payment_method, payment_date)
-       VALUES (?, ?, ?, ?, ?)`,
-    )
-    .run(client.bookingId, client.userId, amount, method, at);
-  return Number(row.lastInsertRowid);
+  return createPayment(db, { booking, amount, paymentDate: at, paymentMethod: method }).id;
 }
 
 /** Sends a request that must change nothing, and returns it. */
@@ -80,8 +75,8 @@ let paidIds: number[];
 beforeAll(async () => {
   admin = await people.signUpAdmin();
   customer = await people.signUp();
-  const stakeholder = seedClient("Stella", { stakeholder: "YES" });
-  const attacker = seedClient('=HYPERLINK("http://evil.example","x")');
+  const stakeholder = await seedClient("Stella", { stakeholder: "YES" });
+  const attacker = await seedClient('=HYPERLINK("http://evil.example","x")');
   paidIds = [
     seedPayment(stakeholder, 300, studioInstant(RANGE_DAY, "00:00")),
     seedPayment(attacker, 400, studioInstant(RANGE_DAY, "09:30")),
@@ -123,7 +118,7 @@ describe("GET /api/admin/payments", () => {
   });
 
   it("pages by 100 with a Link to the next page", async () => {
-    const client = seedClient("Paged");
+    const client = await seedClient("Paged");
     const day = "2032-05-05";
     for (let i = 0; i < 130; i += 1)
       seedPayment(client, 10, studioInstant(day, "08:00") + i * 1000);
@@ -212,15 +207,14 @@ describe("GET /admin/sales/export", () => {
   });
 
   it("streams a period larger than one chunk, every payment once", async () => {
-    const client = seedClient("Bulk");
+    const client = await seedClient("Bulk");
     const day = "2033-08-08";
     const ids = new Set<number>();
-    const db = people.db();
-    db.transaction(() => {
+    people.db().transaction((tx) => {
       // Many share an instant: the walk must not skip or repeat ties.
       for (let i = 0; i < 2_345; i += 1)
-        ids.add(seedPayment(client, 5, studioInstant(day, "12:00") + (i % 500)));
-    })();
+        ids.add(seedPayment(client, 5, studioInstant(day, "12:00") + (i % 500), "card", tx));
+    });
     const text = await get(
       `/admin/sales/export?period=custom&from=${day}&to=${day}`,
       admin.cookie,

@@ -1,6 +1,7 @@
 import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
-import { studioSession } from "#app/domain/studio-time";
+import type { BookingStatus } from "#app/domain/booking-status";
+import { createBooking } from "#tests/factories/booking";
 import { type Actor, actorsFor } from "#tests/setup/actors";
 import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
@@ -20,20 +21,9 @@ function seedBooking(
   date: string,
   time: string,
   hours = 2,
-  status = "CONFIRMED",
+  status: BookingStatus = "CONFIRMED",
 ): Seeded {
-  const { startsAt, endsAt } = studioSession(date, time, hours);
-  const result = people
-    .db()
-    .prepare(
-      `INSERT INTO bookings (user_id, first_name, last_name, phone_number, email, stakeholder,
-         recording_date, recording_time, guest_count, hours_needed, starts_at, ends_at,
-         hourly_rate, total_cost, original_cost, status)
-       VALUES (?, 'Ada', 'Lovelace', '404-555-0100', 'ada@example.com', 'no', ?, ?, '2', ?, ?, ?,
-         200, ?, ?, ?)`,
-    )
-    .run(owner.id, date, time, String(hours), startsAt, endsAt, hours * 200, hours * 200, status);
-  return { id: Number(result.lastInsertRowid), startsAt, endsAt };
+  return createBooking(people.db(), { user: owner, date, time, hours, status, guestCount: "2" });
 }
 
 function get(path: string, actor?: Actor) {

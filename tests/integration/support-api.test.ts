@@ -1,4 +1,6 @@
+import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { technicalAssistanceRequests } from "#db/schema";
 import { earliestBookableDate } from "#app/domain/availability";
 import { addStudioDays } from "#app/domain/studio-time";
 import { SUPPORT_MESSAGES } from "#app/domain/support";
@@ -103,11 +105,15 @@ describe("POST /api/tech-assistance", () => {
       resolvedAt: null,
     });
     expect(new Date(String(created.createdAt)).getTime()).toBeGreaterThan(Date.now() - 60_000);
-    const row = server.query<{ user_id: number; status: string }>(
-      "SELECT user_id, status FROM technical_assistance_requests WHERE id = ?",
-      created.id,
-    )[0];
-    expect(row).toEqual({ user_id: customer.id, status: "PENDING" });
+    const row = server.db
+      .select({
+        userId: technicalAssistanceRequests.userId,
+        status: technicalAssistanceRequests.status,
+      })
+      .from(technicalAssistanceRequests)
+      .where(eq(technicalAssistanceRequests.id, Number(created.id)))
+      .get();
+    expect(row).toEqual({ userId: customer.id, status: "PENDING" });
   });
 
   it("refuses another customer's booking exactly like one that does not exist (400)", async () => {

@@ -1,12 +1,16 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import Database from "better-sqlite3";
+import { and, count, eq, ne, notExists } from "drizzle-orm";
 import { afterAll, expect, it } from "vitest";
+import { bookingHistory, bookings, payments } from "#db/schema";
+import { openDatabaseFile, type TestDatabase } from "#tests/factories/database";
 import { collectOutput } from "#tests/setup/server";
 import {
+  bookingCount,
   bookingStream,
   type Customer,
   databaseForThisFile,
+  foreignKeyProblems,
   inspect,
   integrityCheck,
   missingBookings,
@@ -32,27 +36,33 @@ const FILLER_BOOKINGS = 50_000;
 
 /** Copies of the first booking, cancelled and years in the past: volume, never a conflict. */
 function fillWithPastBookings(path: string, rows: number) {
-  const db = new Database(path);
+  const db = openDatabaseFile(path);
   try {
-    db.pragma("busy_timeout = 5000");
-    const columns = (db.pragma("table_info(bookings)") as { name: string }[])
-      .map((column) => column.name)
-      .filter((name) => name !== "id");
+    const first = db.select().from(bookings).orderBy(bookings.id).limit(1).get();
+    if (!first) throw new Error("No booking to copy");
+    const { id: _, ...template } = first;
     const DAY = 86_400_000;
-    const value = (name: string) =>
-      ({
-        status: "'CANCELLED'",
-        hold_expires_at: "NULL",
-        starts_at: `starts_at - (n + 1000) * ${DAY}`,
-        ends_at: `ends_at - (n + 1000) * ${DAY}`,
-      })[name] ?? name;
-    db.prepare(
-      `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ?)
-       INSERT INTO bookings (${columns.join(", ")})
-       SELECT ${columns.map(value).join(", ")} FROM seq, (SELECT * FROM bookings ORDER BY id LIMIT 1)`,
-    ).run(rows);
+    const copies: (typeof bookings.$inferInsert)[] = [];
+    for (let n = 1; n <= rows; n += 1) {
+      const back = (n + 1000) * DAY;
+      copies.push({
+        ...template,
+        status: "CANCELLED",
+        holdExpiresAt: null,
+        startsAt: template.startsAt - back,
+        endsAt: template.endsAt - back,
+      });
+    }
+    // Several rows per statement, within SQLite's limit of 32,766 bound values.
+    const ROWS_PER_INSERT = 500;
+    db.transaction((tx) => {
+      for (let start = 0; start < copies.length; start += ROWS_PER_INSERT)
+        tx.insert(bookings)
+          .values(copies.slice(start, start + ROWS_PER_INSERT))
+          .run();
+    });
   } finally {
-    db.close();
+    db.$client.close();
   }
 }
 
@@ -60,17 +70,31 @@ function fillWithPastBookings(path: string, rows: number) {
  * A payment and its booking's new status are written in one transaction, as are a booking and
  * its first history line: a copy holding one half without the other is not a snapshot.
  */
-function halfWrittenWrites(db: Database.Database) {
-  const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+function halfWrittenWrites(db: TestDatabase) {
+  const total = (query: { get(): { n: number } | undefined }) => query.get()?.n ?? 0;
+  const paymentOf = (bookingId: typeof bookings.id) =>
+    db.select().from(payments).where(eq(payments.bookingId, bookingId));
+  const historyOf = (bookingId: typeof bookings.id) =>
+    db.select().from(bookingHistory).where(eq(bookingHistory.bookingId, bookingId));
   return {
-    paidWithoutPayment: count(
-      "SELECT count(*) AS n FROM bookings b WHERE b.status = 'PENDING' AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.booking_id = b.id)",
+    paidWithoutPayment: total(
+      db
+        .select({ n: count() })
+        .from(bookings)
+        .where(and(eq(bookings.status, "PENDING"), notExists(paymentOf(bookings.id)))),
     ),
-    paymentWithoutPaid: count(
-      "SELECT count(*) AS n FROM payments p JOIN bookings b ON b.id = p.booking_id WHERE b.status <> 'PENDING'",
+    paymentWithoutPaid: total(
+      db
+        .select({ n: count() })
+        .from(payments)
+        .innerJoin(bookings, eq(bookings.id, payments.bookingId))
+        .where(ne(bookings.status, "PENDING")),
     ),
-    noHistory: count(
-      "SELECT count(*) AS n FROM bookings b WHERE b.status <> 'CANCELLED' AND NOT EXISTS (SELECT 1 FROM booking_history h WHERE h.booking_id = b.id)",
+    noHistory: total(
+      db
+        .select({ n: count() })
+        .from(bookings)
+        .where(and(ne(bookings.status, "CANCELLED"), notExists(historyOf(bookings.id)))),
     ),
   };
 }
@@ -110,10 +134,10 @@ it("copies a consistent database with npm run backup while bookings stream in", 
   expect(existsSync(copyPath)).toBe(true);
   const copy = inspect(copyPath, (db) => ({
     integrity: integrityCheck(db),
-    foreignKeyProblems: db.pragma("foreign_key_check") as unknown[],
+    foreignKeyProblems: foreignKeyProblems(db),
     missing: missingBookings(db, ackedBefore),
     halfWritten: halfWrittenWrites(db),
-    rows: (db.prepare("SELECT count(*) AS n FROM bookings").get() as { n: number }).n,
+    rows: bookingCount(db),
   }));
   console.log(
     `backup under load: ${ackedBefore.length} bookings acknowledged before the backup, ` +

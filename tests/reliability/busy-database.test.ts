@@ -1,5 +1,7 @@
 import Database from "better-sqlite3";
+import { count as rows, eq } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
+import { bookings as bookingsTable, payments as paymentsTable } from "#db/schema";
 import {
   bookingBody,
   cardBody,
@@ -47,11 +49,9 @@ function holdWriteLock() {
   };
 }
 
-const count = (table: "bookings" | "payments") =>
-  inspect(
-    dbPath,
-    (db) => (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n,
-  );
+const TABLES = { bookings: bookingsTable, payments: paymentsTable };
+const count = (table: keyof typeof TABLES) =>
+  inspect(dbPath, (db) => db.select({ n: rows() }).from(TABLES[table]).get()?.n ?? 0);
 
 it("waits out a lock shorter than busy_timeout and then books and takes payments", async () => {
   const unpaid = await postBooking(server.url, customer, nextSlot());
@@ -84,11 +84,11 @@ it("waits out a lock shorter than busy_timeout and then books and takes payments
   const createdAt = inspect(dbPath, (db) =>
     answers.map(
       (answer) =>
-        (
-          db.prepare("SELECT created_at AS at FROM bookings WHERE id = ?").get(answer.json.id) as
-            | { at: number }
-            | undefined
-        )?.at,
+        db
+          .select({ at: bookingsTable.createdAt })
+          .from(bookingsTable)
+          .where(eq(bookingsTable.id, Number(answer.json.id)))
+          .get()?.at,
     ),
   );
   expect(createdAt.every((at) => at !== undefined)).toBe(true);

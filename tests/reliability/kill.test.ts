@@ -1,8 +1,10 @@
 import { expect, it } from "vitest";
 import {
+  bookingCount,
   bookingStream,
   type Customer,
   databaseForThisFile,
+  foreignKeyProblems,
   inspect,
   integrityCheck,
   missingBookings,
@@ -39,10 +41,10 @@ it("keeps every acknowledged booking and payment through kill -9 and a restart",
   const second = await launch();
   const figures = inspect(dbPath, (db) => ({
     integrity: integrityCheck(db),
-    foreignKeyProblems: db.pragma("foreign_key_check") as unknown[],
+    foreignKeyProblems: foreignKeyProblems(db),
     missingBookings: missingBookings(db, acked.bookings),
     missingPayments: missingPayments(db, acked.payments),
-    rows: (db.prepare("SELECT count(*) AS n FROM bookings").get() as { n: number }).n,
+    rows: bookingCount(db),
   }));
   console.log(
     `kill -9: ${acked.bookings.length} bookings and ${acked.payments.length} payments acknowledged, ` +

@@ -3,10 +3,13 @@ import { randomUUID } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
+import { and, count, eq, lt, ne } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import { afterAll } from "vitest";
+import { bookings, payments } from "#db/schema";
 import { earliestBookableDate } from "#app/domain/availability";
 import { addStudioDays } from "#app/domain/studio-time";
+import { openDatabaseFile, type TestDatabase } from "#tests/factories/database";
 import { bookingPayload, cardBody } from "#tests/setup/payloads";
 import {
   collectOutput,
@@ -263,53 +266,87 @@ export async function waitFor(condition: () => boolean, what: string, timeoutMs 
   }
 }
 
-/** A read-only look at a database file, closed after `use`. */
-export function inspect<T>(path: string, use: (db: Database.Database) => T): T {
-  const db = new Database(path, { readonly: true, fileMustExist: true });
+/** A read-only look at a database file through drizzle, closed after `use`. */
+export function inspect<T>(path: string, use: (db: TestDatabase) => T): T {
+  const db = openDatabaseFile(path, { readonly: true });
   try {
     return use(db);
   } finally {
-    db.close();
+    db.$client.close();
   }
 }
 
-export function integrityCheck(db: Database.Database): string {
-  const rows = db.pragma("integrity_check") as { integrity_check: string }[];
+/** SQLite's own check of the file, "ok" when sound. */
+export function integrityCheck(db: TestDatabase): string {
+  const rows = db.$client.pragma("integrity_check") as { integrity_check: string }[];
   return rows.map((row) => row.integrity_check).join("; ");
 }
 
-/** Acknowledged bookings the database does not hold as acknowledged (same id, owner, slot). */
-export function missingBookings(db: Database.Database, acked: AckedBooking[]): AckedBooking[] {
-  const find = db.prepare(
-    "SELECT user_id AS userId, recording_date AS date, recording_time AS time FROM bookings WHERE id = ?",
+/** Foreign keys pointing at no row. */
+export function foreignKeyProblems(db: TestDatabase): unknown[] {
+  return db.$client.pragma("foreign_key_check") as unknown[];
+}
+
+/** Rows of bookings, optionally only the live ones (everything but CANCELLED). */
+export function bookingCount(db: TestDatabase, options: { live?: boolean } = {}): number {
+  return (
+    db
+      .select({ n: count() })
+      .from(bookings)
+      .where(options.live ? ne(bookings.status, "CANCELLED") : undefined)
+      .get()?.n ?? 0
   );
+}
+
+/** Acknowledged bookings the database does not hold as acknowledged (same id, owner, slot). */
+export function missingBookings(db: TestDatabase, acked: AckedBooking[]): AckedBooking[] {
   return acked.filter((booking) => {
-    const row = find.get(booking.id) as Omit<AckedBooking, "id"> | undefined;
+    const row = db
+      .select({
+        userId: bookings.userId,
+        date: bookings.recordingDate,
+        time: bookings.recordingTime,
+      })
+      .from(bookings)
+      .where(eq(bookings.id, booking.id))
+      .get();
     return row?.userId !== booking.userId || row.date !== booking.date || row.time !== booking.time;
   });
 }
 
 /** Acknowledged payments without their payment row or without their booking marked paid. */
-export function missingPayments(db: Database.Database, acked: AckedPayment[]): AckedPayment[] {
-  const find = db.prepare(
-    `SELECT b.status AS status FROM payments p JOIN bookings b ON b.id = p.booking_id
-     WHERE p.transaction_id = ? AND p.booking_id = ?`,
-  );
+export function missingPayments(db: TestDatabase, acked: AckedPayment[]): AckedPayment[] {
   return acked.filter((payment) => {
-    const row = find.get(payment.transactionId, payment.bookingId) as
-      | { status: string }
-      | undefined;
+    const row = db
+      .select({ status: bookings.status })
+      .from(payments)
+      .innerJoin(bookings, eq(bookings.id, payments.bookingId))
+      .where(
+        and(
+          eq(payments.transactionId, payment.transactionId),
+          eq(payments.bookingId, payment.bookingId),
+        ),
+      )
+      .get();
     return row?.status !== "PENDING";
   });
 }
 
 /** Pairs of live bookings whose sessions overlap: a double booking. */
-export function overlappingLiveBookings(db: Database.Database): { a: number; b: number }[] {
+export function overlappingLiveBookings(db: TestDatabase): { a: number; b: number }[] {
+  const first = alias(bookings, "a");
+  const second = alias(bookings, "b");
   return db
-    .prepare(
-      `SELECT a.id AS a, b.id AS b FROM bookings a JOIN bookings b
-         ON a.id < b.id AND a.starts_at < b.ends_at AND b.starts_at < a.ends_at
-       WHERE a.status <> 'CANCELLED' AND b.status <> 'CANCELLED'`,
+    .select({ a: first.id, b: second.id })
+    .from(first)
+    .innerJoin(
+      second,
+      and(
+        lt(first.id, second.id),
+        lt(first.startsAt, second.endsAt),
+        lt(second.startsAt, first.endsAt),
+      ),
     )
-    .all() as { a: number; b: number }[];
+    .where(and(ne(first.status, "CANCELLED"), ne(second.status, "CANCELLED")))
+    .all();
 }

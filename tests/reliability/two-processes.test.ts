@@ -2,6 +2,7 @@ import { expect, it } from "vitest";
 import { addStudioDays } from "#app/domain/studio-time";
 import {
   bookingBody,
+  bookingCount,
   type Customer,
   databaseForThisFile,
   inspect,
@@ -88,11 +89,7 @@ it("never double-books with two server processes on one database file", async ()
   }
   const database = inspect(dbPath, (db) => ({
     overlaps: overlappingLiveBookings(db),
-    live: (
-      db.prepare("SELECT count(*) AS n FROM bookings WHERE status <> 'CANCELLED'").get() as {
-        n: number;
-      }
-    ).n,
+    live: bookingCount(db, { live: true }),
   }));
   expect(database.overlaps).toEqual([]);
   expect(database.live).toBe(GROUPS);

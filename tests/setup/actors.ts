@@ -1,27 +1,28 @@
 import { createHash } from "node:crypto";
-import Database from "better-sqlite3";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect } from "vitest";
+import { users } from "#db/schema";
+import { openDatabaseFile, type TestDatabase } from "#tests/factories/database";
 import type { TestServer } from "#tests/setup/server";
 import { cookiesFrom, registrationPayload } from "#tests/setup/server";
 
 /**
  * The people a test acts as, against a server started by `serverForThisFile()`: visitors,
  * customers and admins with real sessions (registered through the API, an admin promoted in
- * the database), plus a writable connection for seeding and a snapshot of every table's row
- * count to prove a refused request wrote nothing.
+ * the database), plus a writable drizzle handle for the factories and a snapshot of every
+ * table to prove a refused request wrote nothing.
  */
 export type Actor = { id: number; username: string; cookie: string };
 type Server = Pick<TestServer, "url" | "dbPath">;
 type Json = Record<string, unknown>;
 
 export function actorsFor(server: Server) {
-  let writer: Database.Database | undefined;
+  let writer: TestDatabase | undefined;
   beforeAll(() => {
-    writer = new Database(server.dbPath);
-    writer.pragma("busy_timeout = 5000");
+    writer = openDatabaseFile(server.dbPath);
   });
   afterAll(() => {
-    writer?.close();
+    writer?.$client.close();
   });
   const db = () => {
     if (!writer) throw new Error("The writer opens in beforeAll");
@@ -42,24 +43,26 @@ export function actorsFor(server: Server) {
 
   async function signUpAdmin(): Promise<Actor> {
     const admin = await signUp();
-    db().prepare("UPDATE users SET is_admin = 1 WHERE id = ?").run(admin.id);
+    db().update(users).set({ isAdmin: true }).where(eq(users.id, admin.id)).run();
     return admin;
   }
 
   /**
    * Every table's content, hashed: equal snapshots mean nothing was inserted, updated or
    * deleted. Background work (the hold sweeper, the e-mail worker) can change rows on its own,
-   * so tests compare snapshots taken around one request, not across a whole file.
+   * so tests compare snapshots taken around one request, not across a whole file. Read through
+   * the driver, table by table as SQLite lists them: a table the schema does not name counts too.
    */
   function snapshot(): Record<string, string> {
-    const tables = db()
+    const sqlite = db().$client;
+    const tables = sqlite
       .prepare(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%'",
       )
       .all() as { name: string }[];
     const result: Record<string, string> = {};
     for (const { name } of tables) {
-      const rows = db().prepare(`SELECT * FROM "${name}" ORDER BY rowid`).all();
+      const rows = sqlite.prepare(`SELECT * FROM "${name}" ORDER BY rowid`).all();
       result[name] = createHash("sha256").update(JSON.stringify(rows)).digest("hex");
     }
     return result;

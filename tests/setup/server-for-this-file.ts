@@ -24,7 +24,9 @@ export function serverForThisFile(extraEnv: Record<string, string> = {}): Omit<T
     get dbPath() {
       return current().dbPath;
     },
-    query: (sql, ...params) => current().query(sql, ...params),
+    get db() {
+      return current().db;
+    },
     count: (table) => current().count(table),
     output: () => current().output(),
   };

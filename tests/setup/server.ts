@@ -4,20 +4,24 @@ import { existsSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
+import { count } from "drizzle-orm";
+import { bookings, sessions, users } from "#db/schema";
+import { openDatabaseFile, type TestDatabase } from "#tests/factories/database";
 
 /**
  * Starts the real production build (server.js + build/) on a free port with its own SQLite
  * file, so integration tests go through express, the middleware and real cookies.
  * `npm test` builds first; run `npm run build` before running these files alone.
  */
+const COUNTED = { users, sessions, bookings };
+
 export type TestServer = {
   url: string;
   dbPath: string;
-  /** A read-only look into the server's database, to prove what was (not) written. */
-  query<T>(sql: string, ...params: unknown[]): T[];
+  /** A read-only drizzle handle on the server's database, to prove what was (not) written. */
+  db: TestDatabase;
   /** Rows in a table, to prove a refused request wrote nothing. */
-  count(table: "users" | "sessions" | "bookings"): number;
+  count(table: keyof typeof COUNTED): number;
   /** Everything the server printed (to check that no stack trace or secret is logged). */
   output(): string;
   stop(): Promise<void>;
@@ -82,13 +86,17 @@ export async function waitUntilHealthy(
   }
 }
 
+/** The SESSION_SECRET of every server `startServer` starts (a test may override it). */
+export const INTEGRATION_SESSION_SECRET = "integration-test-secret-0123456789abcdef";
+
 export async function startServer(extraEnv: Record<string, string> = {}): Promise<TestServer> {
   const port = await freePort();
   const dbPath = join(tmpdir(), `studio-it-${randomUUID()}.db`);
   const child = spawnServer(port, dbPath, {
-    // The server runs in the zone the suite runs in (npm run test:unit runs two zones).
+    // The server runs in the zone the suite runs in (npm run test:integration: Auckland's,
+    // far from both UTC and the studio's, so a date taken from the host's zone shows).
     ...(process.env.TZ ? { TZ: process.env.TZ } : {}),
-    SESSION_SECRET: "integration-test-secret-0123456789abcdef",
+    SESSION_SECRET: INTEGRATION_SESSION_SECRET,
     LOGIN_RATE_LIMIT: "1000",
     REGISTER_RATE_LIMIT: "1000",
     ...extraEnv,
@@ -96,16 +104,15 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
   const output = collectOutput(child);
   const url = `http://127.0.0.1:${port}`;
   await waitUntilHealthy(child, url, output);
-  const reader = new Database(dbPath, { readonly: true });
+  const reader = openDatabaseFile(dbPath, { readonly: true });
   return {
     url,
     dbPath,
-    query: <T>(sql: string, ...params: unknown[]) => reader.prepare(sql).all(...params) as T[],
+    db: reader,
     output,
-    count: (table) =>
-      (reader.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n,
+    count: (table) => reader.select({ n: count() }).from(COUNTED[table]).get()?.n ?? 0,
     async stop() {
-      reader.close();
+      reader.$client.close();
       const exited = new Promise((resolve) => child.once("exit", resolve));
       child.kill("SIGTERM");
       await exited;

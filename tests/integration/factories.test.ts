@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import { createBooking } from "#tests/factories/booking";
+import { createCoupon } from "#tests/factories/catalog";
+import { createSession, SESSION_COOKIE_NAME, sessionCookieValue } from "#tests/factories/session";
+import { createUser, PASSWORD } from "#tests/factories/user";
+import { actorsFor } from "#tests/setup/actors";
+import { INTEGRATION_SESSION_SECRET } from "#tests/setup/server";
+import { serverForThisFile } from "#tests/setup/server-for-this-file";
+
+/**
+ * The test-data factories against the production build: what they write is what the app
+ * reads. A factory user signs in with its password (the app's own argon2id hash), a factory
+ * session row with its signed cookie is a signed-in browser (how the browser suite signs in),
+ * and factory rows show through the API as the app's own would.
+ */
+const server = serverForThisFile();
+const { db } = actorsFor(server);
+
+const get = (path: string, cookie?: string) =>
+  fetch(`${server.url}${path}`, { headers: cookie ? { Cookie: cookie } : {} });
+
+describe("the factories", () => {
+  it("make a user who signs in with the password, through the login API", async () => {
+    const user = await createUser(db());
+    expect(user.passwordHash).toMatch(/^\$argon2id\$/);
+    const login = await fetch(`${server.url}/api/login`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ username: user.username, password: PASSWORD }),
+    });
+    expect(login.status).toBe(200);
+    const wrong = await fetch(`${server.url}/api/login`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ username: user.username, password: `${PASSWORD}-not` }),
+    });
+    expect(wrong.status).toBe(401);
+  });
+
+  it("make a session row whose signed cookie is a signed-in browser, until it expires", async () => {
+    const user = await createUser(db(), { firstName: "Grace", isAdmin: true });
+    const session = createSession(db(), { userId: user.id });
+    const cookie = `${SESSION_COOKIE_NAME}=${await sessionCookieValue(session.id, INTEGRATION_SESSION_SECRET)}`;
+    const me = await get("/api/user", cookie);
+    expect(me.status).toBe(200);
+    expect(await me.json()).toMatchObject({ id: user.id, firstName: "Grace", isAdmin: true });
+
+    const forged = `${SESSION_COOKIE_NAME}=${await sessionCookieValue(session.id, "another-secret-0123456789abcdefghij")}`;
+    expect((await get("/api/user", forged)).status).toBe(401);
+    const expired = createSession(db(), { userId: user.id, expiresAt: Date.now() - 1000 });
+    const stale = `${SESSION_COOKIE_NAME}=${await sessionCookieValue(expired.id, INTEGRATION_SESSION_SECRET)}`;
+    expect((await get("/api/user", stale)).status).toBe(401);
+  });
+
+  it("make bookings and coupons the API reads as the app's own", async () => {
+    const user = await createUser(db());
+    const cookie = `${SESSION_COOKIE_NAME}=${await sessionCookieValue(
+      createSession(db(), { userId: user.id }).id,
+      INTEGRATION_SESSION_SECRET,
+    )}`;
+    const booking = createBooking(db(), { user, date: "2031-05-06", time: "14:00", hours: 3 });
+    const listed = (await (await get("/api/bookings", cookie)).json()) as Record<string, unknown>[];
+    expect(listed.find((row) => row.id === booking.id)).toMatchObject({
+      recordingDate: "2031-05-06",
+      recordingTime: "14:00",
+      hoursNeeded: "3",
+      totalCost: 600,
+      status: "CONFIRMED",
+      firstName: user.firstName,
+    });
+
+    const coupon = createCoupon(db(), { type: "FIXED_AMOUNT", value: 2500 });
+    const validated = await get(`/api/coupons/validate/${coupon.code}`, cookie);
+    expect(await validated.json()).toMatchObject({ isValid: true });
+  });
+});
