@@ -56,7 +56,13 @@ const bookingId = z.preprocess(
     .trim()
     .regex(/^\d{1,15}$/, SUPPORT_MESSAGES.booking)
     .transform(Number)
-    .pipe(z.number().int().positive(SUPPORT_MESSAGES.booking).max(Number.MAX_SAFE_INTEGER))
+    .pipe(
+      z
+        .number({ error: SUPPORT_MESSAGES.booking })
+        .int(SUPPORT_MESSAGES.booking)
+        .positive(SUPPORT_MESSAGES.booking)
+        .max(Number.MAX_SAFE_INTEGER, SUPPORT_MESSAGES.booking),
+    )
     .optional(),
 );
 
