@@ -216,7 +216,7 @@ function SubmitButton({
 }
 
 function LoginForm({ result }: { result: Result }) {
-  const [form, fields] = useSchemaForm("login", loginSchema, result);
+  const [form, fields] = useSchemaForm({ id: "login", schema: loginSchema, lastResult: result });
   return (
     <Form method="post" action="/auth" {...getFormProps(form)} className="mt-6 space-y-4">
       <ErrorList id={form.errorId} errors={form.errors} />
@@ -239,7 +239,11 @@ function LoginForm({ result }: { result: Result }) {
 }
 
 function RegisterForm({ result }: { result: Result }) {
-  const [form, fields] = useSchemaForm("register", registerFormSchema, result);
+  const [form, fields] = useSchemaForm({
+    id: "register",
+    schema: registerFormSchema,
+    lastResult: result,
+  });
   return (
     <Form
       method="post"

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, getSelectProps } from "@conform-to/react";
 import { useEffect, useMemo } from "react";
-import { Form, useActionData, useFetcher, useNavigation } from "react-router";
+import { Form, useFetcher, useNavigation } from "react-router";
 import { GUEST_OPTIONS, HOUR_OPTIONS } from "#app/domain/availability";
 import { bookingFormSchema } from "#app/domain/booking-form";
 import { formatDollars, priceBooking, RETAINER_PACKAGE } from "#app/domain/pricing";
@@ -23,32 +23,34 @@ import type {
  * duration and the price summary follows every field, computed by the same `priceBooking`
  * the server charges with.
  */
-export default function BookingForm({ data }: { data: BookingFormData }) {
+export default function BookingForm({
+  data,
+  reply,
+}: {
+  data: BookingFormData;
+  /** /'s action answering the form's last post (on /dashboard there is none: it posts to /). */
+  reply?: BookingFormReply;
+}) {
   // conform keeps its first defaults: a profile saved on the same page must start afresh.
-  return <BookingFormFields key={JSON.stringify(data.prefill)} data={data} />;
+  return <BookingFormFields key={JSON.stringify(data.prefill)} data={data} reply={reply} />;
 }
 
-/**
- * The page's action answer, when it answers this form: /dashboard hosts other forms (profile,
- * support) whose replies must not be read as the booking form's.
- */
-function bookingReply(answer: unknown): BookingFormReply | undefined {
-  return typeof answer === "object" && answer !== null && "availability" in answer
-    ? (answer as BookingFormReply)
-    : undefined;
-}
-
-function BookingFormFields({ data }: { data: BookingFormData }) {
-  const reply = bookingReply(useActionData());
+function BookingFormFields({
+  data,
+  reply,
+}: {
+  data: BookingFormData;
+  reply: BookingFormReply | undefined;
+}) {
   const navigation = useNavigation();
   const coupon: AppliedCoupon | null = reply ? reply.coupon : null;
   // The 48-hour rule needs a clock; the server checks again with its own at submit.
   const schema = useMemo(() => bookingFormSchema(Date.now()), []);
-  const [form, fields] = useSchemaForm(
-    "booking-form",
+  const [form, fields] = useSchemaForm({
+    id: "booking-form",
     schema,
-    reply?.result,
-    {
+    lastResult: reply?.result,
+    defaultValue: {
       ...data.prefill,
       stakeholder: data.prefill?.stakeholder ?? "no",
       recordingDate: data.earliestDate,
@@ -56,8 +58,8 @@ function BookingFormFields({ data }: { data: BookingFormData }) {
       guestCount: "1",
       hoursNeeded: "2",
     },
-    "book",
-  );
+    checkedIntent: "book",
+  });
 
   const value = form.value ?? {};
   const date = String(value.recordingDate ?? data.earliestDate);

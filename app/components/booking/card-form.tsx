@@ -54,7 +54,12 @@ function CardForm({
   testCards: boolean;
 }) {
   const schema = useMemo(() => cardFormSchema(studioMonth(Date.now())), []);
-  const [form, fields] = useSchemaForm("card-form", schema, result, { paymentMethod: "card" });
+  const [form, fields] = useSchemaForm({
+    id: "card-form",
+    schema,
+    lastResult: result,
+    defaultValue: { paymentMethod: "card" },
+  });
   const busy = useNavigation().state !== "idle";
   return (
     <Form method="post" {...getFormProps(form)} className="mt-4 space-y-4">

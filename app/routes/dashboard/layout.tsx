@@ -67,7 +67,7 @@ export const meta: Route.MetaFunction = () => [
   { name: "description", content: "Your sessions and account details at ATL Creator Studio." },
 ];
 
-export default function Dashboard({ loaderData }: Route.ComponentProps) {
+export default function Dashboard({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <>
       {/* First in the document: without JavaScript an open dialog is not modal, and the
@@ -79,6 +79,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         bookingForm={loaderData.bookingForm}
         dashboard={loaderData.dashboard}
         dashboardFirst
+        dashboardReply={actionData}
       />
     </>
   );

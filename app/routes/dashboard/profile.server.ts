@@ -17,12 +17,6 @@ const PROFILE_TAB = "/dashboard?tab=profile";
 /** The password fields are never sent back into the page, not even after a refusal. */
 const PASSWORD_FIELDS = ["currentPassword", "newPassword", "confirmNewPassword"];
 
-/**
- * What the tab's forms are answered with when refused. Named apart from the booking form's
- * reply (`result`), which the same page also renders and reads from the same action data.
- */
-export type ProfileFormReply = { form: ProfileIntent; submission: SubmissionResult<string[]> };
-
 /** The form starts from what is stored: the loader reads the user afresh on every request. */
 export function loadProfileTab(user: PublicUser) {
   return {
@@ -48,16 +42,17 @@ export async function profileAction(
   user: PublicUser,
   formData: FormData,
 ) {
+  // What the tab's forms are answered with when refused; `intent` says which form it is.
   const refuse = (
-    form: ProfileIntent,
-    submission: SubmissionResult<string[]>,
+    intent: ProfileIntent,
+    result: SubmissionResult<string[]>,
     description: string,
     status: number,
   ) =>
     replyWithToast(
       context,
       formData,
-      { form, submission } satisfies ProfileFormReply,
+      { intent, result },
       { type: "error", message: "Error", description },
       { status },
     );

@@ -61,7 +61,7 @@ export function loadSupportTab(user: PublicUser) {
 export type SupportTabData = ReturnType<typeof loadSupportTab>;
 
 /** What a refused post gives back to the form; `intent` tells it from the other tabs' replies. */
-export type SupportFormReply = { intent: "support"; result: SubmissionResult<string[]> };
+type SupportFormReply = { intent: "support"; result: SubmissionResult<string[]> };
 
 const NOT_SENT = { type: "error" as const, message: "Request not sent" };
 
