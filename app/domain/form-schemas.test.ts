@@ -10,6 +10,7 @@ import {
   registerFormSchema,
   registerSchema,
 } from "#app/domain/account";
+import { bulkChangeSchema, statusChangeSchema } from "#app/domain/admin-workflow";
 import { blockedTimeSchema } from "#app/domain/blocked-times";
 import {
   bookingFormSchema,
@@ -18,8 +19,15 @@ import {
   rescheduleSchema,
 } from "#app/domain/booking-form";
 import { cardFormSchema } from "#app/domain/card";
+import { couponFormSchema } from "#app/domain/coupons";
+import { userActionSchema } from "#app/domain/membership";
+import { serviceSchema } from "#app/domain/services";
 import { studioInstant } from "#app/domain/studio-time";
-import { supportRequestSchema, supportUpdateSchema } from "#app/domain/support";
+import {
+  supportActionSchema,
+  supportRequestSchema,
+  supportUpdateSchema,
+} from "#app/domain/support";
 import { keepAsTyped, z } from "#app/domain/zod";
 
 /**
@@ -163,6 +171,42 @@ const FORM_SCHEMAS: Entry[] = [
       reason: "Acoustic panels replaced",
     },
   },
+  {
+    name: "couponFormSchema",
+    schema: couponFormSchema,
+    form: { code: "SUMMER25", type: "PERCENTAGE", amount: "12.5", maxUses: "0", expiryDate: "" },
+  },
+  {
+    name: "serviceSchema",
+    schema: serviceSchema,
+    form: { name: "Teleprompter", description: "Reads your script", price: "40", duration: "30" },
+    json: { name: "Teleprompter", description: "Reads your script", price: 40, duration: 30 },
+  },
+  {
+    name: "supportActionSchema",
+    schema: supportActionSchema,
+    form: { intent: "resolve", id: "12", resolution: "Replaced the door keypad." },
+  },
+  {
+    name: "statusChangeSchema",
+    schema: statusChangeSchema,
+    form: { status: "CONFIRMED", note: "Paid at the desk" },
+  },
+  {
+    name: "bulkChangeSchema",
+    schema: bulkChangeSchema,
+    form: { ids: ["3", "4"], status: "RECORDED" },
+  },
+  {
+    name: "userActionSchema",
+    schema: userActionSchema,
+    form: { intent: "membership", userId: "7", isMember: "true" },
+  },
+  {
+    name: "userActionSchema",
+    schema: userActionSchema,
+    form: { intent: "make-admin", userId: "7" },
+  },
 ];
 
 // ------------------------------------------------------------------ what a default looks like
@@ -196,8 +240,10 @@ function fieldsOf(schema: z.ZodType): string[] {
     shape?: Record<string, unknown>;
     in?: z.ZodType;
     innerType?: z.ZodType;
+    options?: z.ZodType[];
   };
   if (def.type === "object") return Object.keys(def.shape ?? {});
+  if (def.type === "union") return [...new Set((def.options ?? []).flatMap(fieldsOf))];
   if (def.type === "pipe" && def.in) return fieldsOf(def.in);
   if (def.innerType) return fieldsOf(def.innerType);
   throw new Error(`Not an object schema: ${def.type}`);

@@ -1,6 +1,6 @@
 import { data, Link } from "react-router";
 import { AdminPage } from "#app/components/admin/admin-page";
-import { RowActions, TableRegion, TD, TH, WorkflowBadge } from "#app/components/admin/workflow";
+import { StatusForm, TableRegion, TD, TH, WorkflowBadge } from "#app/components/admin/workflow";
 import { formatStudioInstant, sessionTimeRange } from "#app/domain/booking-display";
 import { STATUS_LABELS } from "#app/domain/booking-status";
 import { parseId } from "#app/domain/ids";
@@ -156,7 +156,14 @@ export default function AdminBooking({ loaderData, actionData }: Route.Component
           </p>
         ) : null}
         <div className="mt-2">
-          <RowActions id={booking.id} status={booking.status} who={booking.name} note />
+          {/* Keyed by the status: after a move the note starts empty again. */}
+          <StatusForm
+            key={booking.status}
+            id={booking.id}
+            status={booking.status}
+            who={booking.name}
+            reply={actionData?.result}
+          />
           {booking.status === "CANCELLED" || booking.status === "COMPLETED" ? (
             <p className="text-sm text-ink-soft">
               A {STATUS_LABELS[booking.status].toLowerCase()} booking does not change status.
