@@ -1,6 +1,3 @@
-import { parseId } from "#app/domain/ids";
-import { z } from "#app/domain/zod";
-
 /** The Users tab's filter (spec section 2): All Users, Members Only, Non-Members Only. */
 export const MEMBERSHIP_FILTERS = ["all", "members", "non-members"] as const;
 export type MembershipFilter = (typeof MEMBERSHIP_FILTERS)[number];
@@ -17,35 +14,3 @@ export const MEMBERSHIP_EMPTY_TEXTS: Record<MembershipFilter, string> = {
   members: "No members found",
   "non-members": "No non-members found",
 };
-
-export const USER_ACTION_MESSAGES = {
-  intent: "Please use one of the user's buttons.",
-  user: "Please choose a user.",
-  membership: "Please choose a user and a membership.",
-} as const;
-
-/** The row's user, posted by the button's form. */
-function userId(message: string) {
-  return z.string({ error: message }).transform((text, context) => {
-    const id = parseId(text);
-    if (id !== null) return id;
-    context.addIssue({ code: "custom", message });
-    return z.NEVER;
-  });
-}
-
-/** The Users tab's row buttons: Make Admin, and Make Member / Remove Membership. */
-export const userActionSchema = z.discriminatedUnion(
-  "intent",
-  [
-    z.object({ intent: z.literal("make-admin"), userId: userId(USER_ACTION_MESSAGES.user) }),
-    z.object({
-      intent: z.literal("membership"),
-      userId: userId(USER_ACTION_MESSAGES.membership),
-      isMember: z
-        .enum(["true", "false"], { error: USER_ACTION_MESSAGES.membership })
-        .transform((wanted) => wanted === "true"),
-    }),
-  ],
-  { error: USER_ACTION_MESSAGES.intent },
-);

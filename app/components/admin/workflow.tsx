@@ -1,13 +1,7 @@
-import { getFormProps } from "@conform-to/react";
 import type { ReactNode } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import type { BookingStatus } from "#db/schema";
-import {
-  rowActions,
-  statusChangeSchema,
-  WORKFLOW_LIMITS,
-  workflowTone,
-} from "#app/domain/admin-workflow";
+import { rowActions, workflowTone } from "#app/domain/admin-workflow";
 import {
   type BookingFilters,
   CALENDAR_KEYS,
@@ -16,9 +10,7 @@ import {
 } from "#app/domain/booking-filters";
 import { STATUS_LABELS } from "#app/domain/booking-status";
 import { StatusBadge } from "#app/components/dashboard/status-badge";
-import { Field } from "#app/components/ui/field";
 import { HydratedField } from "#app/components/ui/hydrated-field";
-import { type FormReply, useSchemaForm } from "#app/components/ui/use-schema-form";
 
 /** A booking's status as the admin lists show it. */
 export function WorkflowBadge({ status }: { status: BookingStatus }) {
@@ -69,51 +61,16 @@ export function RowActions({
   );
 }
 
-/**
- * A booking's page: the same buttons, with a note for the history. The server answers every
- * submit (a refusal comes with a toast); the note is checked as it is left.
- */
-export function StatusForm({
+/** A row's buttons, each posting its target status; cancelling asks for a second click. */
+export function ActionButtons({
   id,
   status,
   who,
-  reply,
 }: {
   id: number;
   status: BookingStatus;
   who: string;
-  reply: FormReply;
 }) {
-  const [form, fields] = useSchemaForm({
-    id: `status-${id}`,
-    schema: statusChangeSchema,
-    lastResult: reply,
-    submitCheckedBy: "server",
-  });
-  if (rowActions(status).length === 0) return null;
-  return (
-    <Form
-      method="post"
-      preventScrollReset
-      {...getFormProps(form)}
-      className="flex flex-wrap items-end gap-2"
-    >
-      <HydratedField />
-      <input type="hidden" name="intent" value="status" />
-      <input type="hidden" name="id" value={id} />
-      <Field
-        label="Note for the history (optional)"
-        meta={fields.note}
-        type="text"
-        maxLength={WORKFLOW_LIMITS.noteMax}
-        className="w-full"
-      />
-      <ActionButtons id={id} status={status} who={who} />
-    </Form>
-  );
-}
-
-function ActionButtons({ id, status, who }: { id: number; status: BookingStatus; who: string }) {
   const busy = useNavigation().state === "submitting";
   return rowActions(status).map((action) => {
     const button = (

@@ -29,6 +29,17 @@ const leaveToServer = z.unknown().superRefine((_value, context) => {
   context.addIssue({ code: "custom", message: conformZodMessage.VALIDATION_UNDEFINED });
 });
 
+/**
+ * The native constraints (required, lengths, patterns) of a form's fields. conform reads them
+ * from the fields' own schemas; a form schema that converts its result as a whole (a
+ * transform around the object) is read through to the object the fields belong to.
+ */
+export function schemaConstraint(schema: z.ZodType) {
+  let fields: z.ZodType = schema;
+  while (fields instanceof z.ZodPipe && fields.out instanceof z.ZodTransform) fields = fields.in;
+  return getZodConstraint(fields);
+}
+
 type Options<Schema extends z.ZodType<Record<string, unknown>, Record<string, unknown>>> = {
   /** The form's id; its fields' ids, error ids and hint ids start with it. */
   id: string;
@@ -68,7 +79,7 @@ export function useSchemaForm<
     id,
     lastResult,
     defaultValue,
-    constraint: getZodConstraint(schema),
+    constraint: schemaConstraint(schema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }): Submission<z.input<Schema>, string[], z.output<Schema>> => {

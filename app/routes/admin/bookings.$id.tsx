@@ -1,6 +1,7 @@
 import { data, Link } from "react-router";
 import { AdminPage } from "#app/components/admin/admin-page";
-import { StatusForm, TableRegion, TD, TH, WorkflowBadge } from "#app/components/admin/workflow";
+import { StatusForm } from "#app/components/admin/status-form";
+import { TableRegion, TD, TH, WorkflowBadge } from "#app/components/admin/workflow";
 import { formatStudioInstant, sessionTimeRange } from "#app/domain/booking-display";
 import { STATUS_LABELS } from "#app/domain/booking-status";
 import { parseId } from "#app/domain/ids";

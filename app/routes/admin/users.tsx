@@ -10,9 +10,8 @@ import {
   MEMBERSHIP_FILTER_LABELS,
   MEMBERSHIP_FILTERS,
   type MembershipFilter,
-  USER_ACTION_MESSAGES,
-  userActionSchema,
 } from "#app/domain/membership";
+import { USER_ACTION_MESSAGES, userActionSchema } from "#app/domain/user-actions";
 import { listUsers, makeAdmin, setMembership } from "#app/models/admin-users.server";
 import { readPage } from "#app/models/pagination.server";
 import { samePageUrl } from "#app/web/same-page.server";

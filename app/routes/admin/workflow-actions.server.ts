@@ -1,12 +1,12 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type RouterContextProvider } from "react-router";
+import { bulkResultMessage } from "#app/domain/admin-workflow";
 import {
   bulkChangeSchema,
-  bulkResultMessage,
   statusChangeSchema,
   WORKFLOW_MESSAGES,
-} from "#app/domain/admin-workflow";
+} from "#app/domain/admin-workflow-forms";
 import { STATUS_LABELS } from "#app/domain/booking-status";
 import { parseId } from "#app/domain/ids";
 import {

@@ -10,7 +10,7 @@ import {
   registerFormSchema,
   registerSchema,
 } from "#app/domain/account";
-import { bulkChangeSchema, statusChangeSchema } from "#app/domain/admin-workflow";
+import { bulkChangeSchema, statusChangeSchema } from "#app/domain/admin-workflow-forms";
 import { blockedTimeSchema } from "#app/domain/blocked-times";
 import {
   bookingFormSchema,
@@ -20,7 +20,7 @@ import {
 } from "#app/domain/booking-form";
 import { cardFormSchema } from "#app/domain/card";
 import { couponFormSchema } from "#app/domain/coupons";
-import { userActionSchema } from "#app/domain/membership";
+import { userActionSchema } from "#app/domain/user-actions";
 import { serviceSchema } from "#app/domain/services";
 import { studioInstant } from "#app/domain/studio-time";
 import {
@@ -29,6 +29,7 @@ import {
   supportUpdateSchema,
 } from "#app/domain/support";
 import { keepAsTyped, z } from "#app/domain/zod";
+import { schemaConstraint } from "#app/components/ui/use-schema-form";
 
 /**
  * Every message a person can see is one we wrote. This walks every form schema of the site
@@ -357,6 +358,16 @@ describe("every form schema speaks in our own words", () => {
     },
   );
 
+  it.each(FORM_SCHEMAS.filter((entry) => entry.form).map((entry) => [entry.name, entry] as const))(
+    "%s gives its form's fields their native constraints",
+    (_name, entry) => {
+      const constraint = schemaConstraint(entry.schema);
+      for (const field of Object.keys(entry.form ?? {})) {
+        expect(constraint[field], field).toBeDefined();
+      }
+    },
+  );
+
   it.each(FORM_SCHEMAS.map((entry) => [entry.name, entry] as const))(
     "%s never answers with a library's default message",
     (_name, entry) => {
@@ -387,7 +398,7 @@ describe("every form schema speaks in our own words", () => {
 
 // ------------------------------------------------------------ the list against the source
 
-const APP = join(import.meta.dirname, "..");
+const APP = join(import.meta.dirname, "../..");
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
