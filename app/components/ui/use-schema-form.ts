@@ -35,7 +35,7 @@ const leaveToServer = z.unknown().superRefine((_value, context) => {
  * transform around the object) is read through to the object the fields belong to.
  */
 export function schemaConstraint(schema: z.ZodType) {
-  let fields: z.ZodType = schema;
+  let fields: z.core.$ZodType = schema;
   while (fields instanceof z.ZodPipe && fields.out instanceof z.ZodTransform) fields = fields.in;
   return getZodConstraint(fields);
 }
