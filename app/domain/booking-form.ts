@@ -125,7 +125,15 @@ function withTimeRules<S extends z.ZodType<{ recordingDate: string; recordingTim
 }
 
 export function bookingFormSchema(now: number) {
-  return withTimeRules(z.object(bookingFields()), now);
+  return withTimeRules(
+    z.object({
+      ...bookingFields(),
+      // The promo code being typed beside Apply. Booking reads the applied one (couponCode),
+      // so this is the form's field only for its error and its value to be given back.
+      couponEntry: z.unknown().optional(),
+    }),
+    now,
+  );
 }
 export type BookingRequest = z.output<ReturnType<typeof bookingFormSchema>>;
 

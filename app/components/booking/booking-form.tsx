@@ -1,11 +1,12 @@
-import { getFormProps, getInputProps, getSelectProps } from "@conform-to/react";
+import { type FieldMetadata, getFormProps, getInputProps, getSelectProps } from "@conform-to/react";
 import { useEffect, useMemo } from "react";
 import { Form, useFetcher, useNavigation } from "react-router";
 import { GUEST_OPTIONS, HOUR_OPTIONS } from "#app/domain/availability";
 import { bookingFormSchema } from "#app/domain/booking-form";
 import { formatDollars, priceBooking, RETAINER_PACKAGE } from "#app/domain/pricing";
 import { retainerHoursLeft, retainerHoursToDraw, retainerWindow } from "#app/domain/retainer";
-import { Field, ErrorList } from "#app/components/ui/field";
+import { ErrorList } from "#app/components/ui/error-list";
+import { Field } from "#app/components/ui/field";
 import { HydratedField } from "#app/components/ui/hydrated-field";
 import { PriceLine, PriceTotal } from "#app/components/booking/price-lines";
 import { StartTimeSelect } from "#app/components/booking/start-time-select";
@@ -304,7 +305,7 @@ function BookingFormFields({
         </fieldset>
       ) : null}
 
-      <CouponField coupon={coupon} errors={form.allErrors.couponEntry} />
+      <CouponField coupon={coupon} meta={fields.couponEntry} />
 
       <PriceSummary
         price={price}
@@ -364,20 +365,26 @@ function RetainerPeriod({ date }: { date: string }) {
   );
 }
 
-function CouponField({ coupon, errors }: { coupon: AppliedCoupon | null; errors?: string[] }) {
-  const errorId = "booking-coupon-error";
+function CouponField({
+  coupon,
+  meta,
+}: {
+  coupon: AppliedCoupon | null;
+  meta: FieldMetadata<unknown, Record<string, unknown>, string[]>;
+}) {
+  const { key, ...entryProps } = getInputProps(meta, { type: "text" });
   return (
     <fieldset className="mt-8">
       <legend className="font-display text-lg font-bold">Promotional code</legend>
       <div className="mt-3 flex flex-wrap items-end gap-3">
         <div className="min-w-48 flex-1">
-          <label htmlFor="booking-coupon" className="field-label">
+          <label htmlFor={meta.id} className="field-label">
             Promo code
           </label>
           {coupon ? (
             <>
               <input
-                id="booking-coupon"
+                id={meta.id}
                 value={coupon.code}
                 disabled
                 readOnly
@@ -387,8 +394,8 @@ function CouponField({ coupon, errors }: { coupon: AppliedCoupon | null; errors?
             </>
           ) : (
             <input
-              id="booking-coupon"
-              name="couponEntry"
+              key={key}
+              {...entryProps}
               onKeyDown={(event) => {
                 // Enter in the promo field applies the code rather than booking.
                 if (event.key !== "Enter") return;
@@ -400,8 +407,6 @@ function CouponField({ coupon, errors }: { coupon: AppliedCoupon | null; errors?
               autoCapitalize="characters"
               autoComplete="off"
               maxLength={50}
-              aria-invalid={errors?.length ? true : undefined}
-              aria-describedby={errors?.length ? errorId : undefined}
               className="field-input"
             />
           )}
@@ -428,7 +433,7 @@ function CouponField({ coupon, errors }: { coupon: AppliedCoupon | null; errors?
           </button>
         )}
       </div>
-      <ErrorList id={errorId} errors={errors} />
+      <ErrorList id={meta.errorId} errors={meta.errors} />
     </fieldset>
   );
 }

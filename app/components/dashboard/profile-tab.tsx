@@ -4,7 +4,8 @@ import { passwordChangeSchema, profileSchema } from "#app/domain/account";
 import type { PublicUser } from "#app/models/user.server";
 import type { ProfileTabData } from "#app/routes/dashboard/profile.server";
 import { RATES } from "#app/components/landing/studio";
-import { ErrorList, Field } from "#app/components/ui/field";
+import { ErrorList } from "#app/components/ui/error-list";
+import { Field } from "#app/components/ui/field";
 import { HydratedField } from "#app/components/ui/hydrated-field";
 import {
   type FormReply,

@@ -10,7 +10,8 @@ import {
 } from "#app/domain/support";
 import type { PublicUser } from "#app/models/user.server";
 import type { SupportTabData } from "#app/routes/dashboard/support.server";
-import { ErrorList, Field } from "#app/components/ui/field";
+import { ErrorList } from "#app/components/ui/error-list";
+import { Field } from "#app/components/ui/field";
 import { HydratedField } from "#app/components/ui/hydrated-field";
 import {
   type FormReply,

@@ -10,6 +10,7 @@ import type {
   SelectHTMLAttributes,
   TextareaHTMLAttributes,
 } from "react";
+import { ErrorList } from "#app/components/ui/error-list";
 
 /**
  * The one way a form shows its errors, customer and admin alike: conform's field metadata
@@ -19,31 +20,6 @@ import type {
 
 // biome-ignore lint/suspicious/noExplicitAny: any form schema; errors are always strings.
 type Meta = FieldMetadata<any, any, string[]>;
-
-/**
- * A whole form's errors (a declined card, a slot taken meanwhile), in a live region that is
- * always there, so a message that appears in it is read out, also inside a modal dialog where
- * the page's toasts cannot be reached.
- */
-export function FormErrors({ id, errors }: { id?: string; errors?: string[] | null }) {
-  return (
-    <div role="alert">
-      <ErrorList id={id} errors={errors} />
-    </div>
-  );
-}
-
-/** The errors of one field, announced and tied to its input by id. */
-export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {
-  if (!errors?.length) return null;
-  return (
-    <ul id={id} className="field-error" aria-live="polite">
-      {errors.map((error) => (
-        <li key={error}>{error}</li>
-      ))}
-    </ul>
-  );
-}
 
 /** The label, the hint under it, the control and its errors: every field's frame. */
 function FieldFrame({

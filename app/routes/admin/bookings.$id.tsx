@@ -10,6 +10,7 @@ import { guestsLabel, hoursLabel, paymentMethodLabel } from "#app/domain/session
 import { getAdminBookingDetails } from "#app/models/admin-bookings.server";
 import { workflowAction } from "#app/routes/admin/workflow-actions.server";
 import { requireAdmin } from "#app/web/auth.server";
+import { FormErrors } from "#app/components/ui/error-list";
 import type { Route } from "./+types/bookings.$id";
 
 const WHEN = "MMMM d, yyyy, h:mm a";
@@ -151,11 +152,10 @@ export default function AdminBooking({ loaderData, actionData }: Route.Component
         <h3 id="booking-actions" className="font-display text-lg font-bold">
           Change status
         </h3>
-        {actionData?.message ? (
-          <p role="alert" className="field-error mt-2 font-semibold">
-            {actionData.message}
-          </p>
-        ) : null}
+        <FormErrors
+          errors={actionData ? [actionData.message] : null}
+          className="mt-2 font-semibold"
+        />
         <div className="mt-2">
           {/* Keyed by the status: after a move the note starts empty again. */}
           <StatusForm

@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { useMemo } from "react";
 import { data, Form, Link, useNavigation, useSubmit } from "react-router";
 import { StartTimeSelect } from "#app/components/booking/start-time-select";
-import { ErrorList, FormErrors } from "#app/components/ui/field";
+import { ErrorList, FormErrors } from "#app/components/ui/error-list";
 import { HydratedField } from "#app/components/ui/hydrated-field";
 import { RouteDialog } from "#app/components/ui/route-dialog";
 import { type FormReply, useSchemaForm } from "#app/components/ui/use-schema-form";
