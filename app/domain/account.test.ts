@@ -1,3 +1,4 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
 import {
   loginSchema,
@@ -53,6 +54,18 @@ describe("registerSchema", () => {
     expect(registerSchema.safeParse({ ...valid, isStakeholder: input }).data?.isStakeholder).toBe(
       expected,
     );
+  });
+
+  it("answers a blank form field in our words, as the /auth form posts it", () => {
+    // conform reads an empty input as missing: that used to be zod's "Invalid input:
+    // expected string, received undefined" under Username.
+    const form = new FormData();
+    for (const [name, value] of Object.entries({ ...valid, username: "", businessName: "" })) {
+      form.set(name, value);
+    }
+    const submission = parseWithZod(form, { schema: registerFormSchema });
+    expect(submission.status).toBe("error");
+    expect(submission.reply().error).toEqual({ username: ["Username is required"] });
   });
 
   it('says "Passwords don\'t match" on confirmPassword', () => {

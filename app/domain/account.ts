@@ -1,4 +1,4 @@
-import { z } from "#app/domain/zod";
+import { requiredText, z } from "#app/domain/zod";
 
 /**
  * Account form rules, shared by the server (parseWithZod), the browser (conform) and the
@@ -6,14 +6,8 @@ import { z } from "#app/domain/zod";
  */
 export const PASSWORD_MIN = 8;
 
-const trimmed = z.string().trim();
-
 export const loginSchema = z.object({
-  username: z
-    .string({ error: "Username is required" })
-    .trim()
-    .min(1, "Username is required")
-    .max(50, "Username is required"),
+  username: requiredText("Username is required").max(50, "Username is required"),
   password: z
     .string({ error: `Password must be at least ${PASSWORD_MIN} characters` })
     .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters`)
@@ -26,24 +20,25 @@ const stakeholderFlag = z.preprocess(
 );
 
 /**
- * The profile fields a customer owns; registration and Profile Settings share them. Required
- * fields carry their message for a missing value too: parseWithZod turns an empty input into
- * undefined, which zod would otherwise report as "Invalid input: expected string".
+ * The profile fields a customer owns; registration and Profile Settings share them. Every
+ * field carries its own message for a missing or mistyped value too (see requiredText).
  */
 export const profileFields = {
-  firstName: z
-    .string({ error: "First name is required" })
-    .trim()
-    .min(1, "First name is required")
-    .max(100, "First name must be at most 100 characters"),
-  lastName: z
-    .string({ error: "Last name is required" })
-    .trim()
-    .min(1, "Last name is required")
-    .max(100, "Last name must be at most 100 characters"),
+  firstName: requiredText("First name is required").max(
+    100,
+    "First name must be at most 100 characters",
+  ),
+  lastName: requiredText("Last name is required").max(
+    100,
+    "Last name must be at most 100 characters",
+  ),
   businessName: z.preprocess(
     (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
-    trimmed.max(120, "Business name must be at most 120 characters").optional(),
+    z
+      .string({ error: "Please enter a valid business name" })
+      .trim()
+      .max(120, "Business name must be at most 120 characters")
+      .optional(),
   ),
   phoneNumber: z
     .string({ error: "Please enter a valid phone number" })
@@ -67,8 +62,7 @@ const newPassword = z
 
 export const registerSchema = z
   .object({
-    username: trimmed
-      .min(1, "Username is required")
+    username: requiredText("Username is required")
       .min(3, "Username must be at least 3 characters")
       .max(50, "Username must be at most 50 characters")
       .regex(
@@ -76,7 +70,7 @@ export const registerSchema = z
         "Username may only use letters, numbers, dots, dashes and underscores",
       ),
     password: newPassword,
-    confirmPassword: z.string().optional(),
+    confirmPassword: z.string({ error: "Passwords don't match" }).optional(),
     ...profileFields,
   })
   .refine(

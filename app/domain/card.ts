@@ -13,6 +13,7 @@ export const CARD_MESSAGES = {
   cvv: "CVV must be 3 digits",
   invalidNumber: "This card number is invalid. Please check it and try again.",
   declined: "Your card was declined. Please use a different card.",
+  method: "Please choose how to pay",
 } as const;
 
 export const SANDBOX_CARDS = {
@@ -74,7 +75,7 @@ export function studioMonth(now: number): { year: number; month: number } {
 /** The card form; `today` is the current studio year and month (1-12). */
 export function cardFormSchema(today: { year: number; month: number }) {
   return z.object({
-    paymentMethod: z.enum(["card", "paypal"]).default("card"),
+    paymentMethod: z.enum(["card", "paypal"], { error: CARD_MESSAGES.method }).default("card"),
     cardName: z
       .string({ error: CARD_MESSAGES.name })
       .trim()
@@ -83,7 +84,7 @@ export function cardFormSchema(today: { year: number; month: number }) {
     cardNumber: z
       .string({ error: CARD_MESSAGES.number })
       .transform(digitsOnly)
-      .pipe(z.string().length(16, CARD_MESSAGES.number)),
+      .pipe(z.string({ error: CARD_MESSAGES.number }).length(16, CARD_MESSAGES.number)),
     expirationDate: z
       .string({ error: CARD_MESSAGES.expiry })
       .trim()

@@ -1,3 +1,4 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
 import {
   COUPON_FORM_ERRORS,
@@ -16,6 +17,8 @@ import {
   NO_EXPIRY,
   normalizeCouponCode,
   parseCouponForm,
+  couponFormSchema,
+  couponRefusal,
 } from "#app/domain/coupons";
 import { studioDateOf } from "#app/domain/studio-time";
 
@@ -333,6 +336,39 @@ describe("parseCouponForm", () => {
     expect(parseCouponForm(input({ code: "X".repeat(51) }))).toEqual({
       errors: { code: "codeFormat" },
     });
+  });
+
+  it("reads the posted form as conform does, every refused field at once", () => {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(input({ code: "", amount: "0", maxUses: "-1" }))) {
+      form.set(name, value);
+    }
+    const submission = parseWithZod(form, { schema: couponFormSchema });
+    const errors = submission.status === "error" ? submission.error : undefined;
+    expect(errors).toEqual({
+      code: ["Please enter a coupon code"],
+      amount: ["Discount amount must be a positive number"],
+      maxUses: ["Maximum uses must be a non-negative number"],
+    });
+    expect(couponRefusal(errors)).toEqual(COUPON_FORM_ERRORS.codeRequired);
+  });
+
+  it("checks the amount by its type even when another field is refused", () => {
+    expect(parseCouponForm(input({ code: "a/b", amount: "150" }))).toEqual({
+      errors: { code: "codeFormat", amount: "percentTooLarge" },
+    });
+    expect(parseCouponForm(input({ type: "FIXED_AMOUNT", maxUses: "x", amount: "150" }))).toEqual({
+      errors: { maxUses: "uses" },
+    });
+  });
+
+  it("names the first refused field in the form's order in the toast", () => {
+    expect(
+      couponRefusal({
+        maxUses: [COUPON_FORM_ERRORS.uses.description],
+        amount: [COUPON_FORM_ERRORS.fixedTooLarge.description],
+      }),
+    ).toEqual(COUPON_FORM_ERRORS.fixedTooLarge);
   });
 
   it("words the duplicate-code message as the spec does", () => {

@@ -1,6 +1,7 @@
 import { format, parseISO } from "date-fns";
 import { COUPON_TYPES, type CouponType } from "#app/domain/coupon-type";
 import type { CouponTerms } from "#app/domain/pricing";
+import { z } from "#app/domain/zod";
 
 /**
  * Whether a coupon may be redeemed (product-decisions "Coupons"): it exists, is active, is
@@ -209,46 +210,111 @@ export type NewCoupon = {
   description: string;
 };
 
-export type CouponInput = {
-  code: string;
-  type: string;
-  amount: string;
-  maxUses: string;
-  expiryDate: string;
-};
+/** The create form's fields, in the order the form shows them (and the toast picks from). */
+export const COUPON_FORM_FIELDS = ["code", "type", "amount", "maxUses", "expiryDate"] as const;
+
+export type CouponInput = Record<(typeof COUPON_FORM_FIELDS)[number], string>;
+
+const message = (key: CouponFormError) => COUPON_FORM_ERRORS[key].description;
+
+/** A field's issue, or its value, from one of the rules above. */
+function checked<T>(
+  result: { value: T } | { error: CouponFormError },
+  context: z.RefinementCtx,
+): T {
+  if ("error" in result) {
+    context.addIssue({ code: "custom", message: message(result.error) });
+    return z.NEVER;
+  }
+  return result.value;
+}
+
+/**
+ * The create form (spec section 5): one schema for the server's parse and the browser's
+ * checks, each field with the spec's message, converted to what is stored. The amount is
+ * read by the chosen type, so it is checked on the whole form; that check runs even when
+ * another field is refused (`when`), so one post names every refused field, as it always has.
+ */
+export const couponFormSchema = z
+  .object({
+    code: z.string({ error: message("codeRequired") }).transform((code, context) => {
+      const problem = couponCodeProblem(code);
+      return checked(problem ? { error: problem } : { value: normalizeCouponCode(code) }, context);
+    }),
+    type: z.enum(COUPON_TYPES, { error: message("type") }),
+    amount: z.string({ error: message("amount") }),
+    maxUses: z
+      .string({ error: message("uses") })
+      .transform((text, context) => checked(maxUsesFrom(text), context)),
+    expiryDate: z
+      .string({ error: message("expiry") })
+      .optional()
+      .transform((text, context) => checked(expiryDateFrom(text), context)),
+  })
+  .superRefine(
+    (coupon, context) => {
+      // With another field refused, the other values are as posted: check their types here.
+      const type: unknown = coupon.type;
+      const amount: unknown = coupon.amount;
+      const known = COUPON_TYPES.find((candidate) => candidate === type);
+      if (!known || typeof amount !== "string") return;
+      const value = couponValueFromAmount(known, amount);
+      if ("error" in value) {
+        context.addIssue({ code: "custom", path: ["amount"], message: message(value.error) });
+      }
+    },
+    { when: (payload) => typeof payload.value === "object" && payload.value !== null },
+  )
+  .transform((coupon, context): NewCoupon => {
+    const value = couponValueFromAmount(coupon.type, coupon.amount);
+    // Refused above already; read again only to have the number.
+    if ("error" in value) {
+      context.addIssue({ code: "custom", path: ["amount"], message: message(value.error) });
+      return z.NEVER;
+    }
+    return {
+      code: coupon.code,
+      type: coupon.type,
+      value: value.value,
+      maxUses: coupon.maxUses,
+      expiryDate: coupon.expiryDate,
+      isActive: true,
+      description: couponDescription(coupon.type, value.value),
+    };
+  });
+
+/**
+ * The 'Invalid ...' toast of a refused create: the first refused field in the form's order,
+ * with its title (spec section 5) and the message shown under the field.
+ */
+export function couponRefusal(
+  errors: Record<string, string[] | null | undefined> | null | undefined,
+): { title: string; description: string } {
+  const first = COUPON_FORM_FIELDS.map((field) => errors?.[field]?.[0]).find(Boolean);
+  return (
+    Object.values(COUPON_FORM_ERRORS).find((error) => error.description === first) ??
+    COUPON_FORM_ERRORS.amount
+  );
+}
 
 /** Every refused field with its toast key, in the order the form shows them. */
 export type CouponFieldErrors = Partial<Record<keyof CouponInput, CouponFormError>>;
 
-/** The create form's checks (spec section 5): the coupon to store, or each field's error. */
+/** The create form's checks on its five texts: the coupon to store, or each field's error. */
 export function parseCouponForm(
   input: CouponInput,
 ): { coupon: NewCoupon } | { errors: CouponFieldErrors } {
+  const result = couponFormSchema.safeParse(input);
+  if (result.success) return { coupon: result.data };
   const errors: CouponFieldErrors = {};
-  const codeError = couponCodeProblem(input.code);
-  if (codeError) errors.code = codeError;
-  const type = COUPON_TYPES.find((known) => known === input.type);
-  if (!type) errors.type = "type";
-  const value = type ? couponValueFromAmount(type, input.amount) : null;
-  if (value && "error" in value) errors.amount = value.error;
-  const maxUses = maxUsesFrom(input.maxUses);
-  if ("error" in maxUses) errors.maxUses = maxUses.error;
-  const expiry = expiryDateFrom(input.expiryDate);
-  if ("error" in expiry) errors.expiryDate = expiry.error;
-  if (codeError || !type || !value || "error" in value || "error" in maxUses || "error" in expiry) {
-    return { errors };
+  for (const issue of result.error.issues) {
+    const field = COUPON_FORM_FIELDS.find((name) => name === issue.path[0]);
+    const key = (Object.keys(COUPON_FORM_ERRORS) as CouponFormError[]).find(
+      (candidate) => COUPON_FORM_ERRORS[candidate].description === issue.message,
+    );
+    if (field && key && !errors[field]) errors[field] = key;
   }
-  return {
-    coupon: {
-      code: normalizeCouponCode(input.code),
-      type,
-      value: value.value,
-      maxUses: maxUses.value,
-      expiryDate: expiry.value,
-      isActive: true,
-      description: couponDescription(type, value.value),
-    },
-  };
+  return { errors };
 }
 
 /** The spec's duplicate-code sentence (409 'Duplicate Coupon Code'). */

@@ -1,3 +1,5 @@
+import { requiredText, z } from "#app/domain/zod";
+
 /**
  * Add-on services (spec sections 3 and 5): the admin's create and edit rules, shared by the
  * Services tab's dialogs and POST/PUT /api/services. Prices are whole dollars, durations
@@ -30,85 +32,101 @@ export type ServiceInput = {
   duration: number | null;
 };
 
-/** What the Add Service and Edit dialogs post, and get back with each refused field's message. */
-export type ServiceFormValues = {
-  name: string;
-  description: string;
-  price: string;
-  duration: string;
-};
-export type ServiceFormReply = {
-  values: ServiceFormValues;
-  errors: Partial<Record<keyof ServiceFormValues, string>>;
-};
-
-export type ServiceFields = "name" | "description" | "price" | "duration";
+export const SERVICE_FIELDS = ["name", "description", "price", "duration"] as const;
+export type ServiceFields = (typeof SERVICE_FIELDS)[number];
 export type ServiceErrors = Partial<Record<ServiceFields, string>>;
 
-/** What a form or a JSON client sent for one field: text from a form, anything from JSON. */
-type Raw = unknown;
+/** A JSON client sends numbers where a form posts their digits. */
+const asText = (value: unknown) => (typeof value === "number" ? String(value) : value);
 
-const isBlank = (value: Raw) =>
-  value === undefined || value === null || (typeof value === "string" && value.trim() === "");
-
-/**
- * A whole number > 0 from a form's text or a JSON number. Only plain digits count as text:
- * "12.5", "1e3", "0x10" or "-4" are not prices (the spec parses an integer; reading "12.5" as
- * 12 would store a price the admin did not type).
- */
-function positiveWhole(value: Raw): number | null {
-  if (typeof value === "number") return Number.isSafeInteger(value) && value > 0 ? value : null;
-  if (typeof value !== "string" || !/^\d{1,15}$/.test(value.trim())) return null;
-  const number = Number(value.trim());
-  return number > 0 ? number : null;
-}
-
-function text(value: Raw): string | null {
-  return typeof value === "string" ? value.trim() : null;
-}
+/** A blank input or a JSON null: not given. */
+const blankAsMissing = (value: unknown) =>
+  value === null || (typeof value === "string" && value.trim() === "") ? undefined : value;
 
 /**
- * Create and edit (spec section 5): name, description and price are required; the price is
- * a whole number above 0; a duration, when given, is a whole number above 0, and a blank one
- * is stored as null. Edit keeps the positive-price check the spec only names for create: a
- * price of 0 or less would make an add-on free or lower a booking's total by accident, and the
- * same rule in both places means a service saved once can always be saved again.
+ * A whole number > 0, at most `max`. Only plain digits count: "12.5", "1e3", "0x10" or "-4"
+ * are not prices (the spec parses an integer; reading "12.5" as 12 would store a price the
+ * admin did not type), and neither is a JSON true or list.
  */
+function wholeNumber(max: number, messages: { missing: string; wrong: string; high: string }) {
+  return z
+    .string({ error: (issue) => (issue.input === undefined ? messages.missing : messages.wrong) })
+    .trim()
+    .regex(/^\d{1,15}$/, messages.wrong)
+    .transform(Number)
+    .refine((number) => number > 0, messages.wrong)
+    .refine((number) => number <= max, messages.high);
+}
+
+/**
+ * Create and edit (spec section 5), one schema for the Services tab's dialogs (the server's
+ * parse and the browser's checks) and POST/PUT /api/services (through parseService): name,
+ * description and price are required; the price is a whole number above 0; a duration, when
+ * given, is a whole number above 0, and a blank one is stored as null. Edit keeps the
+ * positive-price check the spec only names for create: a price of 0 or less would make an
+ * add-on free or lower a booking's total by accident, and the same rule in both places means
+ * a service saved once can always be saved again.
+ */
+export const serviceSchema = z.object({
+  name: requiredText(SERVICE_MESSAGES.required).max(
+    SERVICE_LIMITS.nameMax,
+    SERVICE_MESSAGES.nameLong,
+  ),
+  description: requiredText(SERVICE_MESSAGES.required).max(
+    SERVICE_LIMITS.descriptionMax,
+    SERVICE_MESSAGES.descriptionLong,
+  ),
+  price: z.preprocess(
+    (value) => blankAsMissing(asText(value)),
+    wholeNumber(SERVICE_LIMITS.maxPrice, {
+      missing: SERVICE_MESSAGES.required,
+      wrong: SERVICE_MESSAGES.price,
+      high: SERVICE_MESSAGES.priceHigh,
+    }),
+  ),
+  duration: z
+    .preprocess(
+      (value) => blankAsMissing(asText(value)),
+      wholeNumber(SERVICE_LIMITS.maxDuration, {
+        missing: SERVICE_MESSAGES.duration,
+        wrong: SERVICE_MESSAGES.duration,
+        high: SERVICE_MESSAGES.durationHigh,
+      }).optional(),
+    )
+    .transform((duration) => duration ?? null),
+});
+
+/**
+ * The 'Validation Error' toast's sentence: the first problem in the spec's order, missing
+ * fields first, then the fields in the form's order.
+ */
+export function serviceRefusalMessage(
+  errors: Record<string, string[] | null | undefined> | null | undefined,
+): string {
+  const messages = SERVICE_FIELDS.flatMap((field) => errors?.[field] ?? []);
+  return messages.includes(SERVICE_MESSAGES.required)
+    ? SERVICE_MESSAGES.required
+    : (messages[0] ?? SERVICE_MESSAGES.required);
+}
+
+/** What POST and PUT /api/services send, checked by the same schema as the dialogs. */
 export function parseService(input: {
-  name?: Raw;
-  description?: Raw;
-  price?: Raw;
-  duration?: Raw;
+  name?: unknown;
+  description?: unknown;
+  price?: unknown;
+  duration?: unknown;
 }): { service: ServiceInput } | { errors: ServiceErrors; message: string } {
+  const result = serviceSchema.safeParse(input);
+  if (result.success) return { service: result.data };
+  const all: Record<string, string[]> = {};
+  for (const issue of result.error.issues) {
+    const field = String(issue.path[0]);
+    all[field] = [...(all[field] ?? []), issue.message];
+  }
   const errors: ServiceErrors = {};
-  const name = text(input.name);
-  const description = text(input.description);
-  if (!name) errors.name = SERVICE_MESSAGES.required;
-  else if (name.length > SERVICE_LIMITS.nameMax) errors.name = SERVICE_MESSAGES.nameLong;
-  if (!description) errors.description = SERVICE_MESSAGES.required;
-  else if (description.length > SERVICE_LIMITS.descriptionMax) {
-    errors.description = SERVICE_MESSAGES.descriptionLong;
+  for (const field of SERVICE_FIELDS) {
+    const first = all[field]?.[0];
+    if (first) errors[field] = first;
   }
-  let price: number | null = null;
-  if (isBlank(input.price)) errors.price = SERVICE_MESSAGES.required;
-  else {
-    price = positiveWhole(input.price);
-    if (price === null) errors.price = SERVICE_MESSAGES.price;
-    else if (price > SERVICE_LIMITS.maxPrice) errors.price = SERVICE_MESSAGES.priceHigh;
-  }
-  let duration: number | null = null;
-  if (!isBlank(input.duration)) {
-    duration = positiveWhole(input.duration);
-    if (duration === null) errors.duration = SERVICE_MESSAGES.duration;
-    else if (duration > SERVICE_LIMITS.maxDuration) errors.duration = SERVICE_MESSAGES.durationHigh;
-  }
-  const messages = Object.values(errors);
-  if (messages.length > 0 || !name || !description || price === null) {
-    // The toast names the first problem in the spec's order: missing fields, then the price.
-    const message = messages.includes(SERVICE_MESSAGES.required)
-      ? SERVICE_MESSAGES.required
-      : (messages[0] ?? SERVICE_MESSAGES.required);
-    return { errors, message };
-  }
-  return { service: { name, description, price, duration } };
+  return { errors, message: serviceRefusalMessage(all) };
 }

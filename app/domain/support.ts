@@ -47,7 +47,13 @@ const bookingId = z.preprocess(
     .trim()
     .regex(/^\d{1,15}$/, SUPPORT_MESSAGES.booking)
     .transform(Number)
-    .pipe(z.number().int().positive(SUPPORT_MESSAGES.booking).max(Number.MAX_SAFE_INTEGER))
+    .pipe(
+      z
+        .number({ error: SUPPORT_MESSAGES.booking })
+        .int(SUPPORT_MESSAGES.booking)
+        .positive(SUPPORT_MESSAGES.booking)
+        .max(Number.MAX_SAFE_INTEGER, SUPPORT_MESSAGES.booking),
+    )
     .optional(),
 );
 
@@ -172,6 +178,52 @@ export const supportUpdateSchema = z
   }));
 
 export type SupportUpdate = z.infer<typeof supportUpdateSchema>;
+
+/** The Support tab's buttons and the status each one moves a request to. */
+export const SUPPORT_ACTIONS = {
+  start: "IN_PROGRESS",
+  resolve: "RESOLVED",
+  cancel: "CANCELLED",
+} as const satisfies Record<string, SupportStatus>;
+type SupportAction = keyof typeof SUPPORT_ACTIONS;
+
+export const SUPPORT_ACTION_MESSAGES = {
+  intent: "Please use one of the request's buttons.",
+  notFound: "This request was not found.",
+} as const;
+
+/**
+ * The Support tab's forms (Start Working, Mark Resolved with its details, Cancel), told apart
+ * by `intent`, read into the request's id and the same update the API's PUT makes: only Mark
+ * Resolved needs, and keeps, a resolution.
+ */
+export const supportActionSchema = z
+  .object({
+    intent: z.enum(Object.keys(SUPPORT_ACTIONS) as [SupportAction, ...SupportAction[]], {
+      error: SUPPORT_ACTION_MESSAGES.intent,
+    }),
+    id: z
+      .string({ error: SUPPORT_ACTION_MESSAGES.notFound })
+      .regex(/^\d{1,15}$/, SUPPORT_ACTION_MESSAGES.notFound)
+      .transform(Number),
+    resolution: resolutionText,
+  })
+  .superRefine((value, context) => {
+    if (value.intent === "resolve" && value.resolution === undefined) {
+      context.addIssue({
+        code: "custom",
+        path: ["resolution"],
+        message: SUPPORT_UPDATE_MESSAGES.resolutionRequired,
+      });
+    }
+  })
+  .transform(({ intent, id, resolution }) => ({
+    id,
+    update: {
+      status: SUPPORT_ACTIONS[intent],
+      resolution: intent === "resolve" ? (resolution ?? null) : null,
+    } satisfies SupportUpdate,
+  }));
 
 /** The Support tab's status filter (`?status=`): a status, or every request. */
 export function supportStatusParam(value: string | null): SupportStatus | null {

@@ -1,7 +1,8 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, useActionData, useNavigation, useSearchParams } from "react-router";
-import { Field, ErrorList } from "#app/components/ui/field";
+import { ErrorList } from "#app/components/ui/error-list";
+import { Field } from "#app/components/ui/field";
 import { type FormReply, useSchemaForm } from "#app/components/ui/use-schema-form";
 import { loginSchema, registerFormSchema } from "#app/domain/account";
 import { createUser, UsernameTakenError } from "#app/models/user.server";
@@ -217,7 +218,7 @@ function SubmitButton({
 }
 
 function LoginForm({ result }: { result: Result }) {
-  const [form, fields] = useSchemaForm("login", loginSchema, result);
+  const [form, fields] = useSchemaForm({ id: "login", schema: loginSchema, lastResult: result });
   return (
     <Form method="post" action="/auth" {...getFormProps(form)} className="mt-6 space-y-4">
       <ErrorList id={form.errorId} errors={form.errors} />
@@ -240,7 +241,11 @@ function LoginForm({ result }: { result: Result }) {
 }
 
 function RegisterForm({ result }: { result: Result }) {
-  const [form, fields] = useSchemaForm("register", registerFormSchema, result);
+  const [form, fields] = useSchemaForm({
+    id: "register",
+    schema: registerFormSchema,
+    lastResult: result,
+  });
   return (
     <Form
       method="post"

@@ -30,6 +30,11 @@ export async function readJson<S extends z.ZodType>(
   } catch {
     throw jsonError(400, "The request body is not valid JSON");
   }
+  // Every body is an object of named fields: anything else is refused in our words here,
+  // rather than with zod's "expected object" from the schema.
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw jsonError(400, "The request body must be a JSON object");
+  }
   const result = schema.safeParse(body);
   if (!result.success) {
     const errors: Record<string, string[]> = {};

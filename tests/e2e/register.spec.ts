@@ -102,6 +102,19 @@ test.describe("register", () => {
     expect(countUsers(values.username)).toBe(0);
   });
 
+  test("a blank required field is refused in our words", async ({ page }, testInfo) => {
+    const values = { ...registration(testInfo), username: "" };
+    await openRegisterTab(page);
+    await submitRegistration(page, values);
+
+    await expect(page.getByText("Username is required")).toBeVisible();
+    await expect(page.getByLabel("Username")).toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByLabel("Username")).toHaveAccessibleDescription("Username is required");
+    // Once zod's own "Invalid input: expected string, received undefined".
+    await expect(page.getByText(/Invalid input|expected string|received undefined/)).toHaveCount(0);
+    await expect(page).toHaveURL(/\/auth\?tab=register$/);
+  });
+
   test("a taken username is refused", async ({ page, customer }, testInfo) => {
     const values = registration(testInfo, { username: customer.username });
     await openRegisterTab(page);

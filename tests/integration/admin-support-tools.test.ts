@@ -272,7 +272,7 @@ describe("the Support tab's form posts", () => {
     const page = await empty.text();
     expect(page).toContain(SUPPORT_UPDATE_MESSAGES.resolutionRequired);
     expect(page).toContain("Error updating request");
-    expect(page).toMatch(new RegExp(`aria-describedby="resolution-${id}-error"`));
+    expect(page).toMatch(new RegExp(`aria-describedby="resolve-${id}-resolution-error"`));
     expect(snapshot()).toEqual(before);
 
     const resolve = await postForm("/admin/support", admin.cookie, {

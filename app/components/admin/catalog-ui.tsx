@@ -36,13 +36,3 @@ export function HeaderRow({ columns }: { columns: string[] }) {
 export const cellClass = "px-3 py-2 align-middle";
 export const smallButton =
   "inline-flex min-h-9 items-center rounded-full px-3 text-sm font-semibold ring-1 ring-line hover:bg-black/5 disabled:cursor-not-allowed disabled:opacity-60";
-
-/** One field's error, tied to its input with aria-describedby. */
-export function FieldError({ id, error }: { id: string; error?: string | null }) {
-  if (!error) return null;
-  return (
-    <p id={id} className="field-error" aria-live="polite">
-      {error}
-    </p>
-  );
-}

@@ -36,74 +36,76 @@ const SMALL_BUTTON =
 
 /**
  * The single-row transitions (spec section 4): the next step and cancelling, as one form per
- * row whose buttons carry the target status. A post, so it works without JavaScript.
+ * row whose buttons carry the target status. A post, so it works without JavaScript. Nothing
+ * is typed here; the server reads the post with the same schema as a booking's page.
  */
 export function RowActions({
   id,
   status,
   who,
-  note = false,
 }: {
   id: number;
   status: BookingStatus;
   /** Names the row for screen readers: "Confirm Session for Ada Lovelace, booking #12". */
   who: string;
-  /** The booking's page offers a note for the history. */
-  note?: boolean;
 }) {
-  const busy = useNavigation().state === "submitting";
-  const actions = rowActions(status);
-  if (actions.length === 0) return null;
+  if (rowActions(status).length === 0) return null;
   return (
     <Form method="post" preventScrollReset className="flex flex-wrap items-end gap-2">
       <HydratedField />
       <input type="hidden" name="intent" value="status" />
       <input type="hidden" name="id" value={id} />
-      {note ? (
-        <div className="w-full">
-          <label htmlFor={`note-${id}`} className="field-label">
-            Note for the history (optional)
-          </label>
-          <input id={`note-${id}`} name="note" maxLength={500} className="field-input" />
-        </div>
-      ) : null}
-      {actions.map((action) => {
-        const button = (
-          <button
-            key={action.to}
-            type="submit"
-            name="status"
-            value={action.to}
-            disabled={busy}
-            className={
-              action.to === "CANCELLED"
-                ? `${SMALL_BUTTON} bg-brand-700 text-white ring-brand-700 hover:bg-brand-600`
-                : `${SMALL_BUTTON} bg-ink text-white ring-ink hover:bg-ink/90`
-            }
-          >
-            {action.label}
-            <span className="sr-only">
-              {" "}
-              for {who}, booking #{id}
-            </span>
-          </button>
-        );
-        if (action.to !== "CANCELLED") return button;
-        // Cancelling refunds and e-mails the customer: it takes a second, deliberate click.
-        return (
-          <details key={action.to} className="w-full">
-            <summary className={`${SMALL_BUTTON} w-fit cursor-pointer text-brand-700`}>
-              Cancel…<span className="sr-only"> booking #{id}</span>
-            </summary>
-            <div className="mt-2 space-y-2 rounded-xl bg-brand-50 p-3 text-sm">
-              <p>Everything paid is refunded in full and the client is e-mailed.</p>
-              {button}
-            </div>
-          </details>
-        );
-      })}
+      <ActionButtons id={id} status={status} who={who} />
     </Form>
   );
+}
+
+/** A row's buttons, each posting its target status; cancelling asks for a second click. */
+export function ActionButtons({
+  id,
+  status,
+  who,
+}: {
+  id: number;
+  status: BookingStatus;
+  who: string;
+}) {
+  const busy = useNavigation().state === "submitting";
+  return rowActions(status).map((action) => {
+    const button = (
+      <button
+        key={action.to}
+        type="submit"
+        name="status"
+        value={action.to}
+        disabled={busy}
+        className={
+          action.to === "CANCELLED"
+            ? `${SMALL_BUTTON} bg-brand-700 text-white ring-brand-700 hover:bg-brand-600`
+            : `${SMALL_BUTTON} bg-ink text-white ring-ink hover:bg-ink/90`
+        }
+      >
+        {action.label}
+        <span className="sr-only">
+          {" "}
+          for {who}, booking #{id}
+        </span>
+      </button>
+    );
+    if (action.to !== "CANCELLED") return button;
+    // Cancelling refunds and e-mails the customer: it takes a second, deliberate click.
+    return (
+      <details key={action.to} className="w-full">
+        <summary className={`${SMALL_BUTTON} w-fit cursor-pointer text-brand-700`}>
+          Cancel…<span className="sr-only"> booking #{id}</span>
+        </summary>
+        <div className="mt-2 space-y-2 rounded-xl bg-brand-50 p-3 text-sm">
+          <p>Everything paid is refunded in full and the client is e-mailed.</p>
+          {button}
+        </div>
+      </details>
+    );
+  });
 }
 
 /** The link from a list row to the booking's own page (details and history). */

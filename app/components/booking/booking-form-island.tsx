@@ -1,5 +1,5 @@
 import { lazy, Suspense } from "react";
-import type { BookingFormData } from "#app/components/booking/types";
+import type { BookingFormData, BookingFormReply } from "#app/components/booking/types";
 
 /**
  * The booking form hydrates when it comes near the screen, not with the page: its code
@@ -34,11 +34,17 @@ const BookingForm = lazy(() =>
   whenNear("booking-form-island").then(() => import("#app/components/booking/booking-form")),
 );
 
-export function BookingFormIsland({ data }: { data: BookingFormData }) {
+export function BookingFormIsland({
+  data,
+  reply,
+}: {
+  data: BookingFormData;
+  reply?: BookingFormReply;
+}) {
   return (
     <div id="booking-form-island">
       <Suspense fallback={<p className="card p-8 text-ink-soft">Loading the booking form…</p>}>
-        <BookingForm data={data} />
+        <BookingForm data={data} reply={reply} />
       </Suspense>
     </div>
   );

@@ -1,11 +1,12 @@
-import { getFormProps, getInputProps, getSelectProps } from "@conform-to/react";
+import { type FieldMetadata, getFormProps, getInputProps, getSelectProps } from "@conform-to/react";
 import { useEffect, useMemo } from "react";
-import { Form, useActionData, useFetcher, useNavigation } from "react-router";
+import { Form, useFetcher, useNavigation } from "react-router";
 import { GUEST_OPTIONS, HOUR_OPTIONS } from "#app/domain/availability";
 import { bookingFormSchema } from "#app/domain/booking-form";
 import { formatDollars, priceBooking, RETAINER_PACKAGE } from "#app/domain/pricing";
 import { retainerHoursLeft, retainerHoursToDraw, retainerWindow } from "#app/domain/retainer";
-import { Field, ErrorList } from "#app/components/ui/field";
+import { ErrorList } from "#app/components/ui/error-list";
+import { Field } from "#app/components/ui/field";
 import { HydratedField } from "#app/components/ui/hydrated-field";
 import { PriceLine, PriceTotal } from "#app/components/booking/price-lines";
 import { StartTimeSelect } from "#app/components/booking/start-time-select";
@@ -23,32 +24,34 @@ import type {
  * duration and the price summary follows every field, computed by the same `priceBooking`
  * the server charges with.
  */
-export default function BookingForm({ data }: { data: BookingFormData }) {
+export default function BookingForm({
+  data,
+  reply,
+}: {
+  data: BookingFormData;
+  /** /'s action answering the form's last post (on /dashboard there is none: it posts to /). */
+  reply?: BookingFormReply;
+}) {
   // conform keeps its first defaults: a profile saved on the same page must start afresh.
-  return <BookingFormFields key={JSON.stringify(data.prefill)} data={data} />;
+  return <BookingFormFields key={JSON.stringify(data.prefill)} data={data} reply={reply} />;
 }
 
-/**
- * The page's action answer, when it answers this form: /dashboard hosts other forms (profile,
- * support) whose replies must not be read as the booking form's.
- */
-function bookingReply(answer: unknown): BookingFormReply | undefined {
-  return typeof answer === "object" && answer !== null && "availability" in answer
-    ? (answer as BookingFormReply)
-    : undefined;
-}
-
-function BookingFormFields({ data }: { data: BookingFormData }) {
-  const reply = bookingReply(useActionData());
+function BookingFormFields({
+  data,
+  reply,
+}: {
+  data: BookingFormData;
+  reply: BookingFormReply | undefined;
+}) {
   const navigation = useNavigation();
   const coupon: AppliedCoupon | null = reply ? reply.coupon : null;
   // The 48-hour rule needs a clock; the server checks again with its own at submit.
   const schema = useMemo(() => bookingFormSchema(Date.now()), []);
-  const [form, fields] = useSchemaForm(
-    "booking-form",
+  const [form, fields] = useSchemaForm({
+    id: "booking-form",
     schema,
-    reply?.result,
-    {
+    lastResult: reply?.result,
+    defaultValue: {
       ...data.prefill,
       stakeholder: data.prefill?.stakeholder ?? "no",
       recordingDate: data.earliestDate,
@@ -56,8 +59,8 @@ function BookingFormFields({ data }: { data: BookingFormData }) {
       guestCount: "1",
       hoursNeeded: "2",
     },
-    "book",
-  );
+    checkedIntent: "book",
+  });
 
   const value = form.value ?? {};
   const date = String(value.recordingDate ?? data.earliestDate);
@@ -302,7 +305,7 @@ function BookingFormFields({ data }: { data: BookingFormData }) {
         </fieldset>
       ) : null}
 
-      <CouponField coupon={coupon} errors={form.allErrors.couponEntry} />
+      <CouponField coupon={coupon} meta={fields.couponEntry} />
 
       <PriceSummary
         price={price}
@@ -362,20 +365,26 @@ function RetainerPeriod({ date }: { date: string }) {
   );
 }
 
-function CouponField({ coupon, errors }: { coupon: AppliedCoupon | null; errors?: string[] }) {
-  const errorId = "booking-coupon-error";
+function CouponField({
+  coupon,
+  meta,
+}: {
+  coupon: AppliedCoupon | null;
+  meta: FieldMetadata<unknown, Record<string, unknown>, string[]>;
+}) {
+  const { key, ...entryProps } = getInputProps(meta, { type: "text" });
   return (
     <fieldset className="mt-8">
       <legend className="font-display text-lg font-bold">Promotional code</legend>
       <div className="mt-3 flex flex-wrap items-end gap-3">
         <div className="min-w-48 flex-1">
-          <label htmlFor="booking-coupon" className="field-label">
+          <label htmlFor={meta.id} className="field-label">
             Promo code
           </label>
           {coupon ? (
             <>
               <input
-                id="booking-coupon"
+                id={meta.id}
                 value={coupon.code}
                 disabled
                 readOnly
@@ -385,8 +394,8 @@ function CouponField({ coupon, errors }: { coupon: AppliedCoupon | null; errors?
             </>
           ) : (
             <input
-              id="booking-coupon"
-              name="couponEntry"
+              key={key}
+              {...entryProps}
               onKeyDown={(event) => {
                 // Enter in the promo field applies the code rather than booking.
                 if (event.key !== "Enter") return;
@@ -398,8 +407,6 @@ function CouponField({ coupon, errors }: { coupon: AppliedCoupon | null; errors?
               autoCapitalize="characters"
               autoComplete="off"
               maxLength={50}
-              aria-invalid={errors?.length ? true : undefined}
-              aria-describedby={errors?.length ? errorId : undefined}
               className="field-input"
             />
           )}
@@ -426,7 +433,7 @@ function CouponField({ coupon, errors }: { coupon: AppliedCoupon | null; errors?
           </button>
         )}
       </div>
-      <ErrorList id={errorId} errors={errors} />
+      <ErrorList id={meta.errorId} errors={meta.errors} />
     </fieldset>
   );
 }

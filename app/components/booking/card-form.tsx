@@ -3,7 +3,8 @@ import { useMemo } from "react";
 import { Form, useNavigation } from "react-router";
 import { cardFormSchema, formatExpiry, SANDBOX_CARDS, studioMonth } from "#app/domain/card";
 import { formatDollars } from "#app/domain/pricing";
-import { ErrorList, Field, FormErrors } from "#app/components/ui/field";
+import { ErrorList, FormErrors } from "#app/components/ui/error-list";
+import { Field } from "#app/components/ui/field";
 import { HydratedField } from "#app/components/ui/hydrated-field";
 import { type FormReply, useSchemaForm } from "#app/components/ui/use-schema-form";
 
@@ -54,7 +55,12 @@ function CardForm({
   testCards: boolean;
 }) {
   const schema = useMemo(() => cardFormSchema(studioMonth(Date.now())), []);
-  const [form, fields] = useSchemaForm("card-form", schema, result, { paymentMethod: "card" });
+  const [form, fields] = useSchemaForm({
+    id: "card-form",
+    schema,
+    lastResult: result,
+    defaultValue: { paymentMethod: "card" },
+  });
   const busy = useNavigation().state !== "idle";
   return (
     <Form method="post" {...getFormProps(form)} className="mt-4 space-y-4">

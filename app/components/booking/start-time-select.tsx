@@ -1,5 +1,5 @@
 import { getSelectProps } from "@conform-to/react";
-import { ErrorList } from "#app/components/ui/field";
+import { ErrorList } from "#app/components/ui/error-list";
 import type { Availability } from "#app/components/booking/types";
 
 /**

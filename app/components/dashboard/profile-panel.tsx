@@ -1,4 +1,5 @@
 import { lazy, Suspense } from "react";
+import type { IntentReply } from "#app/components/ui/use-schema-form";
 import type { PublicUser } from "#app/domain/user";
 import type { ProfileTabData } from "#app/components/dashboard/types";
 
@@ -10,7 +11,11 @@ import type { ProfileTabData } from "#app/components/dashboard/types";
 const ProfileTab = lazy(() => import("#app/components/dashboard/profile-tab"));
 
 /** Profile Settings (spec sections 2 and 5): the profile form and the password change. */
-export function ProfilePanel(props: { user: PublicUser; data: ProfileTabData }) {
+export function ProfilePanel(props: {
+  user: PublicUser;
+  data: ProfileTabData;
+  reply?: IntentReply;
+}) {
   return (
     <Suspense fallback={<p className="text-ink-soft">Loading Profile Settings…</p>}>
       <ProfileTab {...props} />

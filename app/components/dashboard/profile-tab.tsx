@@ -1,12 +1,18 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
-import { Form, useActionData, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
 import { passwordChangeSchema, profileSchema } from "#app/domain/account";
 import type { PublicUser } from "#app/domain/user";
-import type { ProfileFormReply, ProfileTabData } from "#app/components/dashboard/types";
+import type { ProfileTabData } from "#app/components/dashboard/types";
 import { RATES } from "#app/components/landing/studio";
-import { ErrorList, Field } from "#app/components/ui/field";
+import { ErrorList } from "#app/components/ui/error-list";
+import { Field } from "#app/components/ui/field";
 import { HydratedField } from "#app/components/ui/hydrated-field";
-import { type FormReply, useSchemaForm } from "#app/components/ui/use-schema-form";
+import {
+  type FormReply,
+  type IntentReply,
+  replyTo,
+  useSchemaForm,
+} from "#app/components/ui/use-schema-form";
 
 /** Both forms post here: the panel is also rendered on /, whose own action is the booking's. */
 const ACTION = "/dashboard?tab=profile";
@@ -14,10 +20,16 @@ const ACTION = "/dashboard?tab=profile";
 /**
  * Profile Settings (spec sections 2 and 5): the profile form and, apart from it, the password
  * change. Both are plain posts that work without JavaScript; with it, conform checks the
- * same schemas before sending.
+ * same schemas before sending. `reply` is the dashboard action's answer to the last post.
  */
-export default function ProfileTab({ data }: { user: PublicUser; data: ProfileTabData }) {
-  const actionData: unknown = useActionData();
+export default function ProfileTab({
+  data,
+  reply,
+}: {
+  user: PublicUser;
+  data: ProfileTabData;
+  reply?: IntentReply;
+}) {
   const profile = data.profile;
   return (
     <div data-slot="dashboard-profile" className="space-y-10">
@@ -25,18 +37,11 @@ export default function ProfileTab({ data }: { user: PublicUser; data: ProfileTa
         // A stored change (trimmed, or made in another tab) restarts the form from it.
         key={JSON.stringify(profile)}
         profile={profile}
-        result={replyOf(actionData, "profile")}
+        result={replyTo(reply, "profile")}
       />
-      <PasswordForm result={replyOf(actionData, "password")} />
+      <PasswordForm result={replyTo(reply, "password")} />
     </div>
   );
-}
-
-/** The page's action data, when it answers this form (other dashboard forms share the page). */
-function replyOf(actionData: unknown, form: ProfileFormReply["form"]): FormReply {
-  if (typeof actionData !== "object" || actionData === null) return undefined;
-  const reply = actionData as Partial<ProfileFormReply>;
-  return reply.form === form ? reply.submission : undefined;
 }
 
 function ProfileForm({
@@ -46,9 +51,11 @@ function ProfileForm({
   profile: ProfileTabData["profile"];
   result: FormReply;
 }) {
-  const [form, fields] = useSchemaForm("profile", profileSchema, result, {
-    ...profile,
-    isStakeholder: profile.isStakeholder ? "on" : undefined,
+  const [form, fields] = useSchemaForm({
+    id: "profile",
+    schema: profileSchema,
+    lastResult: result,
+    defaultValue: { ...profile, isStakeholder: profile.isStakeholder ? "on" : undefined },
   });
   return (
     <section aria-labelledby="profile-title">
@@ -100,7 +107,11 @@ function ProfileForm({
 }
 
 function PasswordForm({ result }: { result: FormReply }) {
-  const [form, fields] = useSchemaForm("password", passwordChangeSchema, result);
+  const [form, fields] = useSchemaForm({
+    id: "password",
+    schema: passwordChangeSchema,
+    lastResult: result,
+  });
   return (
     <section aria-labelledby="password-title" className="border-t border-line pt-8">
       <h3 id="password-title" className="font-display text-xl font-bold">
@@ -148,7 +159,7 @@ function SubmitButton({
   label,
   busyLabel,
 }: {
-  intent: ProfileFormReply["form"];
+  intent: "profile" | "password";
   label: string;
   busyLabel: string;
 }) {

@@ -1,4 +1,5 @@
 import { lazy, Suspense } from "react";
+import type { IntentReply } from "#app/components/ui/use-schema-form";
 import type { PublicUser } from "#app/domain/user";
 import type { SupportTabData } from "#app/components/dashboard/types";
 
@@ -11,7 +12,11 @@ import type { SupportTabData } from "#app/components/dashboard/types";
 const SupportTab = lazy(() => import("#app/components/dashboard/support-tab"));
 
 /** Help & Support: the 'Get help' form and the customer's own requests. */
-export function SupportPanel(props: { user: PublicUser; data: SupportTabData }) {
+export function SupportPanel(props: {
+  user: PublicUser;
+  data: SupportTabData;
+  reply?: IntentReply;
+}) {
   return (
     <Suspense fallback={<p className="text-ink-soft">Loading Help &amp; Support…</p>}>
       <SupportTab {...props} />

@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps } from "@conform-to/react";
-import { Form, useActionData, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
 import {
   CONTACT_METHODS,
   type ContactMethod,
@@ -9,43 +9,64 @@ import {
 } from "#app/domain/support";
 import type { SupportStatus } from "#app/domain/support-status";
 import type { PublicUser } from "#app/domain/user";
-import type { SupportFormReply, SupportTabData } from "#app/components/dashboard/types";
-import { ErrorList, Field } from "#app/components/ui/field";
+import type { SupportTabData } from "#app/components/dashboard/types";
+import { ErrorList } from "#app/components/ui/error-list";
+import { Field } from "#app/components/ui/field";
 import { HydratedField } from "#app/components/ui/hydrated-field";
-import { useSchemaForm } from "#app/components/ui/use-schema-form";
+import {
+  type FormReply,
+  type IntentReply,
+  replyTo,
+  useSchemaForm,
+} from "#app/components/ui/use-schema-form";
 
 /** Without JavaScript the answer to a refused post opens at the form, not the page top. */
 const FORM_ACTION = "/dashboard?tab=support#support-form";
 
 /** Help & Support: the 'Get help' form and the customer's own requests (see support-panel). */
-export default function SupportTab({ user, data }: { user: PublicUser; data: SupportTabData }) {
+export default function SupportTab({
+  user,
+  data,
+  reply,
+}: {
+  user: PublicUser;
+  data: SupportTabData;
+  /** The dashboard action's answer to the last post. */
+  reply?: IntentReply;
+}) {
   return (
     <div data-slot="dashboard-support" className="space-y-10">
       {/* A new request remounts the form, so a sent one is not left filled in (with JS). */}
-      <SupportForm key={data.requests[0]?.id ?? 0} user={user} bookings={data.bookings} />
+      <SupportForm
+        key={data.requests[0]?.id ?? 0}
+        user={user}
+        bookings={data.bookings}
+        result={replyTo(reply, "support")}
+      />
       <RequestList requests={data.requests} more={data.more} />
     </div>
   );
 }
 
-function useSupportReply(): SupportFormReply["result"] | undefined {
-  const actionData = useActionData<unknown>();
-  const reply = actionData as Partial<SupportFormReply> | undefined;
-  return reply?.intent === "support" ? reply.result : undefined;
-}
-
 function SupportForm({
   user,
   bookings,
+  result,
 }: {
   user: PublicUser;
   bookings: SupportTabData["bookings"];
+  result: FormReply;
 }) {
-  const [form, fields] = useSchemaForm("support", supportRequestSchema, useSupportReply(), {
-    name: `${user.firstName} ${user.lastName}`,
-    email: user.email,
-    phoneNumber: user.phoneNumber,
-    preferredContactMethod: "EMAIL",
+  const [form, fields] = useSchemaForm({
+    id: "support",
+    schema: supportRequestSchema,
+    lastResult: result,
+    defaultValue: {
+      name: `${user.firstName} ${user.lastName}`,
+      email: user.email,
+      phoneNumber: user.phoneNumber,
+      preferredContactMethod: "EMAIL",
+    },
   });
   const navigation = useNavigation();
   const busy =

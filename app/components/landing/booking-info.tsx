@@ -1,11 +1,18 @@
 import { BookingFormIsland } from "#app/components/booking/booking-form-island";
-import type { BookingFormData } from "#app/components/booking/types";
+import type { BookingFormData, BookingFormReply } from "#app/components/booking/types";
 import { BOOKING_GUIDELINES, RETAINER, STUDIO_RULES } from "#app/components/landing/content";
 import { RATES } from "#app/components/landing/studio";
 import { Icon } from "#app/components/landing/icons";
 import { SectionHeader } from "#app/components/landing/section-header";
 
-export function BookingInfo({ bookingForm }: { bookingForm: BookingFormData }) {
+export function BookingInfo({
+  bookingForm,
+  bookingReply,
+}: {
+  bookingForm: BookingFormData;
+  /** The booking form's action (/'s) answering its last post. */
+  bookingReply?: BookingFormReply;
+}) {
   return (
     <section id="booking" aria-labelledby="booking-title" className="border-y border-line bg-white">
       <div className="section">
@@ -108,7 +115,7 @@ export function BookingInfo({ bookingForm }: { bookingForm: BookingFormData }) {
         </div>
 
         <div className="mt-6">
-          <BookingFormIsland data={bookingForm} />
+          <BookingFormIsland data={bookingForm} reply={bookingReply} />
         </div>
       </div>
     </section>

@@ -3,6 +3,7 @@ import type { PublicUser } from "#app/domain/user";
 import type { DashboardData } from "#app/components/dashboard/types";
 import type { DashboardTab } from "#app/domain/dashboard";
 import { ProfilePanel } from "#app/components/dashboard/profile-panel";
+import type { IntentReply } from "#app/components/ui/use-schema-form";
 import { SessionsPanel } from "#app/components/dashboard/sessions-panel";
 import { SupportPanel } from "#app/components/dashboard/support-panel";
 import { SectionLink } from "#app/components/site-nav";
@@ -24,9 +25,12 @@ const TABS: { id: DashboardTab; label: string }[] = [
 export function DashboardSection({
   user,
   dashboard,
+  reply,
 }: {
   user: PublicUser;
   dashboard: DashboardData;
+  /** /dashboard's action answering the last post of one of the tabs' forms. */
+  reply?: IntentReply;
 }) {
   const { pathname } = useLocation();
   const active = dashboard.tab;
@@ -87,8 +91,12 @@ export function DashboardSection({
             </nav>
             <div className="p-6 sm:p-8">
               {dashboard.sessions ? <SessionsPanel data={dashboard.sessions} /> : null}
-              {dashboard.profile ? <ProfilePanel user={user} data={dashboard.profile} /> : null}
-              {dashboard.support ? <SupportPanel user={user} data={dashboard.support} /> : null}
+              {dashboard.profile ? (
+                <ProfilePanel user={user} data={dashboard.profile} reply={reply} />
+              ) : null}
+              {dashboard.support ? (
+                <SupportPanel user={user} data={dashboard.support} reply={reply} />
+              ) : null}
             </div>
           </div>
 

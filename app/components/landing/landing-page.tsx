@@ -1,7 +1,8 @@
 import { lazy, Suspense } from "react";
 import type { PublicUser } from "#app/domain/user";
 import type { DashboardData } from "#app/components/dashboard/types";
-import type { BookingFormData } from "#app/components/booking/types";
+import type { BookingFormData, BookingFormReply } from "#app/components/booking/types";
+import type { IntentReply } from "#app/components/ui/use-schema-form";
 import { Audiences } from "#app/components/landing/audiences";
 import { BookingInfo } from "#app/components/landing/booking-info";
 import { Faq } from "#app/components/landing/faq";
@@ -31,17 +32,23 @@ export function LandingPage({
   bookingForm,
   dashboard,
   dashboardFirst = false,
+  bookingReply,
+  dashboardReply,
 }: {
   user: PublicUser | null;
   bookingForm: BookingFormData;
   /** The signed-in customer's dashboard section; null for visitors. */
   dashboard: DashboardData | null;
   dashboardFirst?: boolean;
+  /** The answer of /'s action (the booking form's) to the last post. */
+  bookingReply?: BookingFormReply;
+  /** The answer of /dashboard's action (profile, password, support) to the last post. */
+  dashboardReply?: IntentReply;
 }) {
   const section =
     user && dashboard ? (
       <Suspense fallback={<p className="section text-ink-soft">Loading your dashboard…</p>}>
-        <DashboardSection user={user} dashboard={dashboard} />
+        <DashboardSection user={user} dashboard={dashboard} reply={dashboardReply} />
       </Suspense>
     ) : null;
   return (
@@ -51,7 +58,7 @@ export function LandingPage({
       <Features />
       <Audiences />
       <Faq />
-      <BookingInfo bookingForm={bookingForm} />
+      <BookingInfo bookingForm={bookingForm} bookingReply={bookingReply} />
       <Partnership />
       {dashboardFirst ? null : section}
     </>

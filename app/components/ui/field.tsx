@@ -1,43 +1,42 @@
-import { type FieldMetadata, getInputProps } from "@conform-to/react";
-import type { InputHTMLAttributes } from "react";
+import {
+  type FieldMetadata,
+  getInputProps,
+  getSelectProps,
+  getTextareaProps,
+} from "@conform-to/react";
+import type {
+  InputHTMLAttributes,
+  ReactNode,
+  SelectHTMLAttributes,
+  TextareaHTMLAttributes,
+} from "react";
+import { ErrorList } from "#app/components/ui/error-list";
 
 /**
- * A whole form's errors (a declined card, a slot taken meanwhile), in a live region that is
- * always there, so a message that appears in it is read out, also inside a modal dialog where
- * the page's toasts cannot be reached.
+ * The one way a form shows its errors, customer and admin alike: conform's field metadata
+ * gives each input its id, name, native constraints, `aria-invalid` and an
+ * `aria-describedby` that names the field's hint and, when there are any, its errors.
  */
-export function FormErrors({ id, errors }: { id?: string; errors?: string[] | null }) {
-  return (
-    <div role="alert">
-      <ErrorList id={id} errors={errors} />
-    </div>
-  );
-}
 
-/** The errors of one field, announced and tied to its input by id. */
-export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {
-  if (!errors?.length) return null;
-  return (
-    <ul id={id} className="field-error" aria-live="polite">
-      {errors.map((error) => (
-        <li key={error}>{error}</li>
-      ))}
-    </ul>
-  );
-}
+// biome-ignore lint/suspicious/noExplicitAny: any form schema; errors are always strings.
+type Meta = FieldMetadata<any, any, string[]>;
 
-type FieldProps = {
+/** The label, the hint under it, the control and its errors: every field's frame. */
+function FieldFrame({
+  meta,
+  label,
+  hint,
+  hintId,
+  className,
+  children,
+}: {
+  meta: Meta;
   label: string;
-  // biome-ignore lint/suspicious/noExplicitAny: any form schema; errors are always strings.
-  meta: FieldMetadata<any, any, string[]>;
-  type: "text" | "password" | "email" | "tel";
   hint?: string;
-} & Omit<InputHTMLAttributes<HTMLInputElement>, "type" | "name" | "id" | "form">;
-
-/** A labelled input whose errors are linked with aria-describedby (conform sets aria-invalid). */
-export function Field({ label, meta, type, hint, className, ...props }: FieldProps) {
-  const hintId = hint ? `${meta.id}-hint` : undefined;
-  const inputProps = getInputProps(meta, { type, ariaDescribedBy: hintId });
+  hintId?: string;
+  className?: string;
+  children: ReactNode;
+}) {
   return (
     <div className={className}>
       <label htmlFor={meta.id} className="field-label">
@@ -48,8 +47,72 @@ export function Field({ label, meta, type, hint, className, ...props }: FieldPro
           {hint}
         </p>
       ) : null}
-      <input {...inputProps} {...props} key={inputProps.key} className="field-input" />
+      {children}
       <ErrorList id={meta.errorId} errors={meta.errors} />
     </div>
+  );
+}
+
+type Common = {
+  label: string;
+  meta: Meta;
+  /** A sentence under the label, read out with the field. */
+  hint?: string;
+  /** The frame's class; the control always has the form's input style. */
+  className?: string;
+};
+
+const hintIdOf = (meta: Meta, hint: string | undefined) => (hint ? `${meta.id}-hint` : undefined);
+
+type FieldProps = Common & {
+  type: "text" | "password" | "email" | "tel" | "number" | "date" | "time" | "search";
+} & Omit<InputHTMLAttributes<HTMLInputElement>, "type" | "name" | "id" | "form" | "className">;
+
+/** A labelled input. */
+export function Field({ label, meta, type, hint, className, ...props }: FieldProps) {
+  const hintId = hintIdOf(meta, hint);
+  const { key, ...inputProps } = getInputProps(meta, { type, ariaDescribedBy: hintId });
+  return (
+    <FieldFrame meta={meta} label={label} hint={hint} hintId={hintId} className={className}>
+      <input key={key} {...inputProps} {...props} className="field-input" />
+    </FieldFrame>
+  );
+}
+
+type TextareaFieldProps = Common &
+  Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "name" | "id" | "form" | "className">;
+
+/** A labelled textarea. */
+export function TextareaField({ label, meta, hint, className, ...props }: TextareaFieldProps) {
+  const hintId = hintIdOf(meta, hint);
+  const { key, ...textareaProps } = getTextareaProps(meta, { ariaDescribedBy: hintId });
+  return (
+    <FieldFrame meta={meta} label={label} hint={hint} hintId={hintId} className={className}>
+      <textarea key={key} {...textareaProps} {...props} className="field-input" />
+    </FieldFrame>
+  );
+}
+
+type SelectFieldProps = Common & {
+  options: readonly { value: string; label: string }[];
+} & Omit<
+    SelectHTMLAttributes<HTMLSelectElement>,
+    "name" | "id" | "form" | "className" | "children"
+  >;
+
+/** A labelled select. */
+export function SelectField({ label, meta, hint, className, options, ...props }: SelectFieldProps) {
+  const hintId = hintIdOf(meta, hint);
+  const { key, ...selectProps } = getSelectProps(meta, { ariaDescribedBy: hintId });
+  return (
+    <FieldFrame meta={meta} label={label} hint={hint} hintId={hintId} className={className}>
+      <select key={key} {...selectProps} {...props} className="field-input">
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </FieldFrame>
   );
 }

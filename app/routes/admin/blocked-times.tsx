@@ -1,9 +1,13 @@
+import { getFormProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useMemo } from "react";
 import { Form, Link } from "react-router";
 import { AdminPage, EmptyList } from "#app/components/admin/admin-page";
 import { SelectFilter, TableRegion, TD, TH } from "#app/components/admin/filter-form";
 import { Pagination } from "#app/components/admin/pagination";
-import { ErrorList } from "#app/components/ui/field";
+import { Field } from "#app/components/ui/field";
 import { HydratedField } from "#app/components/ui/hydrated-field";
+import { type FormReply, useSchemaForm } from "#app/components/ui/use-schema-form";
 import { isDatabaseBusyResponse } from "#app/db.server";
 import {
   BLOCK_LIMITS,
@@ -14,6 +18,7 @@ import {
 import { formatStudioInstant } from "#app/domain/booking-display";
 import { STATUS_LABELS } from "#app/domain/booking-status";
 import { parseId } from "#app/domain/ids";
+import { keepAsTyped } from "#app/domain/zod";
 import {
   createBlockedTime,
   listBlockedTimesPage,
@@ -32,10 +37,6 @@ import type { Route } from "./+types/blocked-times";
  * sessions: staff may have to close the studio anyway, so it is saved, and the sessions it
  * covers are named in the toast's count and listed beside the block to contact those customers.
  */
-const FIELDS = ["startDate", "startTime", "endDate", "endTime", "reason"] as const;
-type Field = (typeof FIELDS)[number];
-type Reply = { values: Partial<Record<Field, string>>; errors: Partial<Record<Field, string[]>> };
-
 const when = (epochMs: number) => formatStudioInstant(epochMs, "MMMM d, yyyy h:mm a");
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -69,38 +70,35 @@ export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readForm(request);
   const back = samePageUrl(request);
   const intent = formData.get("intent");
-  const values: Reply["values"] = {};
-  for (const field of FIELDS) {
-    const value = formData.get(field);
-    if (typeof value === "string") values[field] = value.slice(0, 1000);
-  }
+  const now = Date.now();
+  // Every refusal gives the create form back as it was typed; only its own refusal marks
+  // its fields.
   const fail = (
     message: string,
     description: string,
     status: number,
-    errors: Reply["errors"] = {},
+    result = parseWithZod(formData, { schema: keepAsTyped }).reply(),
   ) =>
     replyWithToast(
       context,
       formData,
-      { values, errors } satisfies Reply,
+      { result },
       { type: "error", message, description },
       { status },
     );
 
   try {
     if (intent === "create") {
-      const now = Date.now();
-      const parsed = blockedTimeSchema(now).safeParse(values);
-      if (!parsed.success) {
-        const errors: Reply["errors"] = {};
-        for (const issue of parsed.error.issues) {
-          const field = issue.path[0] as Field;
-          errors[field] = [...(errors[field] ?? []), issue.message];
-        }
-        return fail("Time not blocked", "Please check the highlighted fields.", 400, errors);
+      const submission = parseWithZod(formData, { schema: blockedTimeSchema(now) });
+      if (submission.status !== "success") {
+        return fail(
+          "Time not blocked",
+          "Please check the highlighted fields.",
+          400,
+          submission.reply(),
+        );
       }
-      const { block, overlapping } = createBlockedTime(parsed.data, admin.id, now);
+      const { block, overlapping } = createBlockedTime(submission.value, admin.id, now);
       const range = `${when(block.startsAt)} to ${when(block.endsAt)}`;
       return redirectWithSuccess(back, {
         message: "Time blocked",
@@ -137,7 +135,7 @@ export default function BlockedTimes({ loaderData, actionData }: Route.Component
       title="Blocked Times"
       description="Close the studio for a range of Atlanta time (maintenance, holidays). Nobody can book a session that touches a blocked range."
     >
-      <CreateForm reply={actionData as Reply | undefined} />
+      <CreateForm reply={actionData?.result} />
       <h3 className="mt-10 font-display text-xl font-bold">
         {list === "upcoming" ? "Upcoming blocks" : "Past blocks"}
       </h3>
@@ -239,62 +237,31 @@ function emptyText(list: BlockList) {
   return list === "upcoming" ? "No upcoming blocked times" : "No past blocked times";
 }
 
-const INPUTS: { name: Field; label: string; type: "date" | "time" }[] = [
-  { name: "startDate", label: "Start date", type: "date" },
-  { name: "startTime", label: "Start time", type: "time" },
-  { name: "endDate", label: "End date", type: "date" },
-  { name: "endTime", label: "End time", type: "time" },
-];
-
-function CreateForm({ reply }: { reply: Reply | undefined }) {
-  const errorsOf = (field: Field) => reply?.errors[field];
-  const described = (field: Field) =>
-    errorsOf(field)?.length
-      ? { "aria-invalid": true, "aria-describedby": `block-${field}-error` }
-      : {};
+/** The create form: the server answers every submit, as its refusal comes with a toast. */
+function CreateForm({ reply }: { reply: FormReply }) {
+  // The "already over" rule needs a clock; the server checks again with its own.
+  const schema = useMemo(() => blockedTimeSchema(Date.now()), []);
+  const [form, fields] = useSchemaForm({
+    id: "block",
+    schema,
+    lastResult: reply,
+    submitCheckedBy: "server",
+  });
   return (
     <section aria-labelledby="block-form-title">
       <h3 id="block-form-title" className="font-display text-xl font-bold">
         Block a time range
       </h3>
       <p className="mt-1 text-ink-soft">Dates and times are Atlanta time.</p>
-      <Form method="post" preventScrollReset className="mt-4 space-y-4">
+      <Form method="post" preventScrollReset {...getFormProps(form)} className="mt-4 space-y-4">
         <HydratedField />
         <div className="grid gap-4 sm:grid-cols-2 md:grid-cols-4">
-          {INPUTS.map((input) => (
-            <div key={input.name}>
-              <label htmlFor={`block-${input.name}`} className="field-label">
-                {input.label}
-              </label>
-              <input
-                id={`block-${input.name}`}
-                name={input.name}
-                type={input.type}
-                required
-                defaultValue={reply?.values[input.name] ?? ""}
-                className="field-input"
-                {...described(input.name)}
-              />
-              <ErrorList id={`block-${input.name}-error`} errors={errorsOf(input.name)} />
-            </div>
-          ))}
+          <Field label="Start date" meta={fields.startDate} type="date" />
+          <Field label="Start time" meta={fields.startTime} type="time" />
+          <Field label="End date" meta={fields.endDate} type="date" />
+          <Field label="End time" meta={fields.endTime} type="time" />
         </div>
-        <div>
-          <label htmlFor="block-reason" className="field-label">
-            Reason
-          </label>
-          <input
-            id="block-reason"
-            name="reason"
-            type="text"
-            required
-            maxLength={BLOCK_LIMITS.reasonMax}
-            defaultValue={reply?.values.reason ?? ""}
-            className="field-input"
-            {...described("reason")}
-          />
-          <ErrorList id="block-reason-error" errors={errorsOf("reason")} />
-        </div>
+        <Field label="Reason" meta={fields.reason} type="text" maxLength={BLOCK_LIMITS.reasonMax} />
         <button type="submit" name="intent" value="create" className="btn-primary">
           Block this time
         </button>

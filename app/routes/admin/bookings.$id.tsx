@@ -1,6 +1,7 @@
 import { data, Link } from "react-router";
 import { AdminPage } from "#app/components/admin/admin-page";
-import { RowActions, TableRegion, TD, TH, WorkflowBadge } from "#app/components/admin/workflow";
+import { StatusForm } from "#app/components/admin/status-form";
+import { TableRegion, TD, TH, WorkflowBadge } from "#app/components/admin/workflow";
 import { formatStudioInstant, sessionTimeRange } from "#app/domain/booking-display";
 import { STATUS_LABELS } from "#app/domain/booking-status";
 import { parseId } from "#app/domain/ids";
@@ -9,6 +10,7 @@ import { guestsLabel, hoursLabel, paymentMethodLabel } from "#app/domain/session
 import { getAdminBookingDetails } from "#app/models/admin-bookings.server";
 import { workflowAction } from "#app/routes/admin/workflow-actions.server";
 import { currentAdmin } from "#app/web/user-context.server";
+import { FormErrors } from "#app/components/ui/error-list";
 import type { Route } from "./+types/bookings.$id";
 
 const WHEN = "MMMM d, yyyy, h:mm a";
@@ -149,13 +151,19 @@ export default function AdminBooking({ loaderData, actionData }: Route.Component
         <h3 id="booking-actions" className="font-display text-lg font-bold">
           Change status
         </h3>
-        {actionData?.message ? (
-          <p role="alert" className="field-error mt-2 font-semibold">
-            {actionData.message}
-          </p>
-        ) : null}
+        <FormErrors
+          errors={actionData ? [actionData.message] : null}
+          className="mt-2 font-semibold"
+        />
         <div className="mt-2">
-          <RowActions id={booking.id} status={booking.status} who={booking.name} note />
+          {/* Keyed by the status: after a move the note starts empty again. */}
+          <StatusForm
+            key={booking.status}
+            id={booking.id}
+            status={booking.status}
+            who={booking.name}
+            reply={actionData?.result}
+          />
           {booking.status === "CANCELLED" || booking.status === "COMPLETED" ? (
             <p className="text-sm text-ink-soft">
               A {STATUS_LABELS[booking.status].toLowerCase()} booking does not change status.

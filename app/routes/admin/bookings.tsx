@@ -18,6 +18,7 @@ import { STATUS_LABELS } from "#app/domain/booking-status";
 import { currentAdmin } from "#app/web/user-context.server";
 import { loadBookingsTab } from "#app/routes/admin/bookings-tab.server";
 import { workflowAction } from "#app/routes/admin/workflow-actions.server";
+import { FormErrors } from "#app/components/ui/error-list";
 import type { Route } from "./+types/bookings";
 
 const PATH = "/admin/bookings";
@@ -117,11 +118,10 @@ export default function BookingsTab({ loaderData, actionData }: Route.ComponentP
         </div>
       </Form>
 
-      {actionData?.message ? (
-        <p role="alert" className="field-error mt-4 font-semibold">
-          {actionData.message}
-        </p>
-      ) : null}
+      <FormErrors
+        errors={actionData ? [actionData.message] : null}
+        className="mt-4 font-semibold"
+      />
 
       <div className="mt-6">
         {calendar ? (

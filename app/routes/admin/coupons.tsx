@@ -1,24 +1,19 @@
-import { useEffect, useRef } from "react";
-import { Form, data, useActionData, useNavigation } from "react-router";
+import { getFormProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form, data, useNavigation } from "react-router";
 import { AdminPage, EmptyList } from "#app/components/admin/admin-page";
-import {
-  cellClass,
-  FieldError,
-  HeaderRow,
-  smallButton,
-  TableRegion,
-} from "#app/components/admin/catalog-ui";
+import { cellClass, HeaderRow, smallButton, TableRegion } from "#app/components/admin/catalog-ui";
 import { Pagination } from "#app/components/admin/pagination";
 import { StatusBadge } from "#app/components/dashboard/status-badge";
+import { Field, SelectField } from "#app/components/ui/field";
 import { HydratedField } from "#app/components/ui/hydrated-field";
+import { type FormReply, useSchemaForm } from "#app/components/ui/use-schema-form";
 import {
-  COUPON_FORM_ERRORS,
-  type CouponFieldErrors,
-  type CouponInput,
+  couponFormSchema,
+  couponRefusal,
   duplicateCouponMessage,
   formatCouponDiscount,
   formatExpiry,
-  parseCouponForm,
 } from "#app/domain/coupons";
 import { COUPON_TYPE_LABELS, COUPON_TYPES } from "#app/domain/coupon-type";
 import { parseId } from "#app/domain/ids";
@@ -36,13 +31,6 @@ import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
 import type { Route } from "./+types/coupons";
 
 /** Coupon Management (spec sections 2, 4, 5 and 8): the create form and the coupons. */
-const FIELDS = ["code", "type", "amount", "maxUses", "expiryDate"] as const;
-
-type CreateReply = {
-  intent: "create";
-  values: CouponInput;
-  errors: Partial<Record<keyof CouponInput, string>>;
-};
 
 export async function loader({ request }: Route.LoaderArgs) {
   const page = listCoupons(readPage(new URL(request.url)));
@@ -72,38 +60,36 @@ const text = (formData: FormData, name: string) => {
 export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readForm(request);
   const intent = formData.get("intent");
-  const toast = replyWithToast.bind(null, context, formData);
+  const toast = <T,>(
+    payload: T,
+    message: Parameters<typeof replyWithToast>[3],
+    init: ResponseInit,
+  ) => replyWithToast(context, formData, payload, message, init);
 
   if (intent === "create") {
-    const values = Object.fromEntries(
-      FIELDS.map((field) => [field, text(formData, field)]),
-    ) as CouponInput;
-    const reply = (errors: CreateReply["errors"]): CreateReply => ({
-      intent: "create",
-      values,
-      errors,
-    });
-    const parsed = parseCouponForm(values);
-    if ("errors" in parsed) {
-      const first = FIELDS.map((field) => parsed.errors[field]).find(Boolean);
-      const shown = COUPON_FORM_ERRORS[first ?? "amount"];
+    const submission = parseWithZod(formData, { schema: couponFormSchema });
+    if (submission.status !== "success") {
+      const refusal = couponRefusal(submission.error);
       return toast(
-        reply(describeErrors(parsed.errors)),
-        { type: "error", message: shown.title, description: shown.description },
+        { intent: "create" as const, result: submission.reply() },
+        { type: "error", message: refusal.title, description: refusal.description },
         { status: 400 },
       );
     }
     try {
-      const coupon = createCoupon(parsed.coupon, Date.now());
+      const coupon = createCoupon(submission.value, Date.now());
       return redirectWithSuccess(samePageUrl(request), {
         message: "Coupon created",
         description: `Coupon ${coupon.code} was created successfully`,
       });
     } catch (error) {
       if (!(error instanceof DuplicateCouponError)) throw error;
-      const message = duplicateCouponMessage(parsed.coupon.code);
+      const message = duplicateCouponMessage(submission.value.code);
       return toast(
-        reply({ code: message }),
+        {
+          intent: "create" as const,
+          result: submission.reply({ fieldErrors: { code: [message] } }),
+        },
         { type: "error", message: "Duplicate Coupon Code", description: message },
         { status: 409 },
       );
@@ -116,7 +102,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const coupon = couponId === null ? undefined : setCouponActive(couponId, intent === "activate");
     if (!coupon) {
       return toast(
-        { intent, error: "Coupon not found" },
+        { intent, error: "Coupon not found" } as const,
         { type: "error", message: title, description: "Coupon not found" },
         { status: 404 },
       );
@@ -132,17 +118,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   throw data("Unknown action", { status: 400 });
 }
 
-function describeErrors(errors: CouponFieldErrors): CreateReply["errors"] {
-  return Object.fromEntries(
-    Object.entries(errors).map(([field, key]) => [field, COUPON_FORM_ERRORS[key].description]),
-  );
-}
-
-export default function Coupons({ loaderData }: Route.ComponentProps) {
+export default function Coupons({ loaderData, actionData }: Route.ComponentProps) {
   const { coupons } = loaderData;
   return (
     <AdminPage title="Coupon Management" description="Create discount codes for the booking form.">
-      <CreateCouponForm />
+      {/* Coupons are listed newest first: a coupon created (from any page) changes the first
+          row, which starts the form afresh, as the spec's form empties after Create. */}
+      <CreateCouponForm
+        key={coupons.rows[0]?.id ?? 0}
+        reply={actionData?.intent === "create" ? actionData.result : undefined}
+      />
       <h3 className="mt-10 mb-4 font-display text-xl font-bold">Coupons</h3>
       {coupons.rows.length === 0 ? (
         <EmptyList>No coupons found</EmptyList>
@@ -200,40 +185,20 @@ export default function Coupons({ loaderData }: Route.ComponentProps) {
   );
 }
 
-function useCreateReply(): CreateReply | undefined {
-  const reply = useActionData<unknown>() as Partial<CreateReply> | undefined;
-  return reply?.intent === "create" ? (reply as CreateReply) : undefined;
-}
-
 /**
- * The create form. The server's messages are the spec's, so the browser's own constraint
- * bubbles are off (noValidate): the same texts show with and without JavaScript.
+ * The create form. Its refusals come with the spec's toasts, so every submit is answered by
+ * the server; the fields are checked as they are left, with the same messages.
  */
-function CreateCouponForm() {
-  const reply = useCreateReply();
+function CreateCouponForm({ reply }: { reply: FormReply }) {
   const navigation = useNavigation();
   const creating =
     navigation.state === "submitting" && navigation.formData?.get("intent") === "create";
-  const formRef = useRef<HTMLFormElement>(null);
-  const sent = useRef(false);
-  // After a successful create (a redirect: no reply) the form empties, as the spec says.
-  useEffect(() => {
-    if (creating) sent.current = true;
-    else if (navigation.state === "idle" && sent.current) {
-      sent.current = false;
-      if (!reply) formRef.current?.reset();
-    }
-  }, [creating, navigation.state, reply]);
-
-  const values = reply?.values;
-  const errors = reply?.errors ?? {};
-  const describedBy = (field: keyof CouponInput, hint?: string) =>
-    [hint, errors[field] ? `coupon-${field}-error` : null].filter(Boolean).join(" ") || undefined;
-  const input = (field: keyof CouponInput) => ({
-    id: `coupon-${field}`,
-    name: field,
-    "aria-invalid": errors[field] ? true : undefined,
-    className: "field-input",
+  const [form, fields] = useSchemaForm({
+    id: "coupon",
+    schema: couponFormSchema,
+    lastResult: reply,
+    defaultValue: { type: "PERCENTAGE", maxUses: "0" },
+    submitCheckedBy: "server",
   });
 
   return (
@@ -242,95 +207,43 @@ function CreateCouponForm() {
         Create a coupon
       </h3>
       <Form
-        ref={formRef}
         method="post"
-        noValidate
         preventScrollReset
+        {...getFormProps(form)}
         className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-3"
       >
         <HydratedField />
         <input type="hidden" name="intent" value="create" />
-        <div>
-          <label htmlFor="coupon-code" className="field-label">
-            Code
-          </label>
-          <input
-            {...input("code")}
-            type="text"
-            autoComplete="off"
-            defaultValue={values?.code ?? ""}
-            aria-describedby={describedBy("code")}
-          />
-          <FieldError id="coupon-code-error" error={errors.code} />
-        </div>
-        <div>
-          <label htmlFor="coupon-type" className="field-label">
-            Type
-          </label>
-          <select
-            {...input("type")}
-            defaultValue={values?.type ?? "PERCENTAGE"}
-            aria-describedby={describedBy("type")}
-          >
-            {COUPON_TYPES.map((type) => (
-              <option key={type} value={type}>
-                {COUPON_TYPE_LABELS[type]}
-              </option>
-            ))}
-          </select>
-          <FieldError id="coupon-type-error" error={errors.type} />
-        </div>
-        <div>
-          <label htmlFor="coupon-amount" className="field-label">
-            Discount amount
-          </label>
-          <p id="coupon-amount-hint" className="mt-0.5 text-sm text-ink-soft">
-            Percent (rounded to a whole number) or dollars.
-          </p>
-          <input
-            {...input("amount")}
-            type="number"
-            inputMode="decimal"
-            step="0.01"
-            min="0.01"
-            defaultValue={values?.amount ?? ""}
-            aria-describedby={describedBy("amount", "coupon-amount-hint")}
-          />
-          <FieldError id="coupon-amount-error" error={errors.amount} />
-        </div>
-        <div>
-          <label htmlFor="coupon-maxUses" className="field-label">
-            Maximum uses
-          </label>
-          <p id="coupon-maxUses-hint" className="mt-0.5 text-sm text-ink-soft">
-            0 means unlimited.
-          </p>
-          <input
-            {...input("maxUses")}
-            type="number"
-            inputMode="numeric"
-            step="1"
-            min="0"
-            defaultValue={values?.maxUses ?? "0"}
-            aria-describedby={describedBy("maxUses", "coupon-maxUses-hint")}
-          />
-          <FieldError id="coupon-maxUses-error" error={errors.maxUses} />
-        </div>
-        <div>
-          <label htmlFor="coupon-expiryDate" className="field-label">
-            Expiry date (optional)
-          </label>
-          <p id="coupon-expiryDate-hint" className="mt-0.5 text-sm text-ink-soft">
-            Valid through the end of that day; none means no expiry.
-          </p>
-          <input
-            {...input("expiryDate")}
-            type="date"
-            defaultValue={values?.expiryDate ?? ""}
-            aria-describedby={describedBy("expiryDate", "coupon-expiryDate-hint")}
-          />
-          <FieldError id="coupon-expiryDate-error" error={errors.expiryDate} />
-        </div>
+        <Field label="Code" meta={fields.code} type="text" autoComplete="off" />
+        <SelectField
+          label="Type"
+          meta={fields.type}
+          options={COUPON_TYPES.map((type) => ({ value: type, label: COUPON_TYPE_LABELS[type] }))}
+        />
+        <Field
+          label="Discount amount"
+          meta={fields.amount}
+          hint="Percent (rounded to a whole number) or dollars."
+          type="number"
+          inputMode="decimal"
+          step="0.01"
+          min="0.01"
+        />
+        <Field
+          label="Maximum uses"
+          meta={fields.maxUses}
+          hint="0 means unlimited."
+          type="number"
+          inputMode="numeric"
+          step="1"
+          min="0"
+        />
+        <Field
+          label="Expiry date (optional)"
+          meta={fields.expiryDate}
+          hint="Valid through the end of that day; none means no expiry."
+          type="date"
+        />
         <div className="flex items-end">
           <button type="submit" className="btn-primary w-full" disabled={creating}>
             {creating ? "Creating…" : "Create Coupon"}

@@ -2,7 +2,7 @@ import { data, Form, useLocation } from "react-router";
 import { AdminPage, EmptyList } from "#app/components/admin/admin-page";
 import { Pagination } from "#app/components/admin/pagination";
 import { RevenueChart } from "#app/components/admin/revenue-chart";
-import { ErrorList } from "#app/components/ui/field";
+import { ErrorList } from "#app/components/ui/error-list";
 import { HydratedField } from "#app/components/ui/hydrated-field";
 import { formatDollars } from "#app/domain/pricing";
 import { PERIOD_LABELS, SALES_PERIODS } from "#app/domain/sales-period";

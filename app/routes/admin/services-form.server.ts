@@ -1,10 +1,10 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { RouterContextProvider } from "react-router";
 import {
-  parseService,
   SERVICE_MESSAGES,
-  type ServiceFormReply,
-  type ServiceFormValues,
   type ServiceInput,
+  serviceRefusalMessage,
+  serviceSchema,
 } from "#app/domain/services";
 import { z } from "#app/domain/zod";
 import { replyWithToast } from "#app/web/toast.server";
@@ -20,28 +20,19 @@ export function servicesListUrl(request: Request): string {
  * Reads the dialog's fields and checks them (spec section 5). A refusal is the 400 reply with
  * each field's message and the spec's 'Validation Error' toast naming the first problem.
  */
-export function readServiceForm(
-  context: Readonly<RouterContextProvider>,
-  formData: FormData,
-): { service: ServiceInput } | { reply: ReturnType<typeof replyWithToast<ServiceFormReply>> } {
-  const field = (name: string) => {
-    const value = formData.get(name);
-    return typeof value === "string" ? value : "";
-  };
-  const values: ServiceFormValues = {
-    name: field("name"),
-    description: field("description"),
-    price: field("price"),
-    duration: field("duration"),
-  };
-  const parsed = parseService(values);
-  if ("service" in parsed) return { service: parsed.service };
+export function readServiceForm(context: Readonly<RouterContextProvider>, formData: FormData) {
+  const submission = parseWithZod(formData, { schema: serviceSchema });
+  if (submission.status === "success") return { service: submission.value satisfies ServiceInput };
   return {
     reply: replyWithToast(
       context,
       formData,
-      { values, errors: parsed.errors } satisfies ServiceFormReply,
-      { type: "error", message: SERVICE_MESSAGES.title, description: parsed.message },
+      { result: submission.reply() },
+      {
+        type: "error",
+        message: SERVICE_MESSAGES.title,
+        description: serviceRefusalMessage(submission.error),
+      },
       { status: 400 },
     ),
   };

@@ -1,8 +1,7 @@
-import { data, useActionData, useLocation } from "react-router";
+import { data, useLocation } from "react-router";
 import { ServiceForm } from "#app/components/admin/service-form";
 import { RouteDialog } from "#app/components/ui/route-dialog";
 import { parseId } from "#app/domain/ids";
-import type { ServiceFormReply } from "#app/domain/services";
 import { getService, updateService } from "#app/models/service.server";
 import { readServiceForm, servicesListUrl } from "#app/routes/admin/services-form.server";
 import { readForm } from "#app/web/form.server";
@@ -42,8 +41,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   });
 }
 
-export default function EditService({ loaderData }: Route.ComponentProps) {
-  const reply = useActionData<ServiceFormReply>();
+export default function EditService({ loaderData, actionData }: Route.ComponentProps) {
   const closeTo = `/admin/services${useLocation().search}`;
   const { id, ...initial } = loaderData.service;
   return (
@@ -51,7 +49,7 @@ export default function EditService({ loaderData }: Route.ComponentProps) {
       <ServiceForm
         key={id}
         initial={initial}
-        reply={reply}
+        reply={actionData?.result}
         submitLabel="Save Changes"
         closeTo={closeTo}
       />

@@ -1,7 +1,6 @@
-import { useActionData, useLocation } from "react-router";
+import { useLocation } from "react-router";
 import { ServiceForm } from "#app/components/admin/service-form";
 import { RouteDialog } from "#app/components/ui/route-dialog";
-import type { ServiceFormReply } from "#app/domain/services";
 import { createService } from "#app/models/service.server";
 import { readServiceForm, servicesListUrl } from "#app/routes/admin/services-form.server";
 import { readForm } from "#app/web/form.server";
@@ -21,12 +20,16 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 const EMPTY = { name: "", description: "", price: "", duration: "" };
 
-export default function NewService() {
-  const reply = useActionData<ServiceFormReply>();
+export default function NewService({ actionData }: Route.ComponentProps) {
   const closeTo = `/admin/services${useLocation().search}`;
   return (
     <RouteDialog title="Add Service" closeTo={closeTo}>
-      <ServiceForm initial={EMPTY} reply={reply} submitLabel="Create Service" closeTo={closeTo} />
+      <ServiceForm
+        initial={EMPTY}
+        reply={actionData?.result}
+        submitLabel="Create Service"
+        closeTo={closeTo}
+      />
     </RouteDialog>
   );
 }

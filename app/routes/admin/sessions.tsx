@@ -24,6 +24,7 @@ import { studioInstant } from "#app/domain/studio-time";
 import { loadBookingsTab } from "#app/routes/admin/bookings-tab.server";
 import { workflowAction } from "#app/routes/admin/workflow-actions.server";
 import { currentAdmin } from "#app/web/user-context.server";
+import { FormErrors } from "#app/components/ui/error-list";
 import type { Route } from "./+types/sessions";
 
 const PATH = "/admin/sessions";
@@ -111,11 +112,10 @@ export default function SessionsTab({ loaderData, actionData }: Route.ComponentP
         </p>
       ) : null}
 
-      {actionData?.message ? (
-        <p role="alert" className="field-error mt-4 font-semibold">
-          {actionData.message}
-        </p>
-      ) : null}
+      <FormErrors
+        errors={actionData ? [actionData.message] : null}
+        className="mt-4 font-semibold"
+      />
 
       <div className="mt-6">
         {calendar ? (

@@ -1,13 +1,17 @@
+import { getFormProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link } from "react-router";
 import { AdminPage, EmptyList } from "#app/components/admin/admin-page";
 import { SelectFilter, TableRegion, TD, TH } from "#app/components/admin/filter-form";
 import { Pagination } from "#app/components/admin/pagination";
 import { StatusBadge } from "#app/components/dashboard/status-badge";
-import { ErrorList } from "#app/components/ui/field";
+import { TextareaField } from "#app/components/ui/field";
 import { HydratedField } from "#app/components/ui/hydrated-field";
+import { type FormReply, useSchemaForm } from "#app/components/ui/use-schema-form";
 import { isDatabaseBusyResponse } from "#app/db.server";
 import { formatStudioInstant } from "#app/domain/booking-display";
 import { STATUS_LABELS } from "#app/domain/booking-status";
+import { parseId } from "#app/domain/ids";
 import type { StatusTone } from "#app/domain/session-list";
 import {
   CONTACT_METHODS,
@@ -15,8 +19,9 @@ import {
   ISSUE_TYPES,
   type IssueType,
   RESOLUTION_MAX,
+  SUPPORT_ACTION_MESSAGES,
+  supportActionSchema,
   supportStatusParam,
-  supportUpdateSchema,
 } from "#app/domain/support";
 import { SUPPORT_STATUS_LABELS, type SupportStatus } from "#app/domain/support-status";
 import { listSupportRequestsPage } from "#app/models/support.server";
@@ -34,13 +39,6 @@ import type { Route } from "./+types/support";
  * URL and paged in SQL, each with the booking it is about, worked by staff with the spec's
  * buttons. Mark Resolved needs resolution details, which the customer is e-mailed.
  */
-const INTENTS = {
-  start: "IN_PROGRESS",
-  resolve: "RESOLVED",
-  cancel: "CANCELLED",
-} as const satisfies Record<string, SupportStatus>;
-type Intent = keyof typeof INTENTS;
-
 const ERROR_TITLE = "Error updating request";
 
 const TONES: Record<SupportStatus, StatusTone> = {
@@ -89,36 +87,31 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
-/** What a refused post gives back: which request, and the resolution's error if any. */
-type Reply = { id: number; resolution: string; errors: string[] };
-
 export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readForm(request);
-  const intent = formData.get("intent");
+  const submission = parseWithZod(formData, { schema: supportActionSchema });
+  // Which request's form the reply belongs to (0: none of them).
   const rawId = formData.get("id");
-  const id = typeof rawId === "string" && /^\d{1,15}$/.test(rawId) ? Number(rawId) : null;
-  const typed = formData.get("resolution");
-  const resolution = typeof typed === "string" ? typed : "";
-  const fail = (description: string, status: number, errors: string[] = []) =>
+  const requestId = parseId(typeof rawId === "string" ? rawId : undefined) ?? 0;
+  const fail = (description: string, status: number, result = submission.reply()) =>
     replyWithToast(
       context,
       formData,
-      { id: id ?? 0, resolution, errors } satisfies Reply,
+      { id: requestId, result },
       { type: "error", message: ERROR_TITLE, description },
       { status },
     );
 
-  if (typeof intent !== "string" || !Object.hasOwn(INTENTS, intent)) {
-    return fail("Please use one of the request's buttons.", 400);
+  if (submission.status !== "success") {
+    const error = submission.error ?? {};
+    if (error.intent) return fail(SUPPORT_ACTION_MESSAGES.intent, 400);
+    if (error.id) return fail(SUPPORT_ACTION_MESSAGES.notFound, 404);
+    const message = Object.values(error).flat()[0] ?? SUPPORT_ACTION_MESSAGES.intent;
+    return fail(message, 400);
   }
-  if (id === null || id > Number.MAX_SAFE_INTEGER) return fail("This request was not found.", 404);
-  const parsed = supportUpdateSchema.safeParse({ status: INTENTS[intent as Intent], resolution });
-  if (!parsed.success) {
-    const message = parsed.error.issues[0]?.message ?? "Invalid request";
-    return fail(message, 400, [message]);
-  }
+  const { id, update } = submission.value;
   try {
-    const updated = updateSupportRequest(id, parsed.data, Date.now(), env.APP_URL);
+    const updated = updateSupportRequest(id, update, Date.now(), env.APP_URL);
     return redirectWithSuccess(samePageUrl(request), {
       message: "Request updated",
       description:
@@ -129,7 +122,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch (error) {
     if (error instanceof SupportUpdateError) {
       if (error.kind === "not-found") return fail(error.message, 404);
-      if (error.kind === "resolution-required") return fail(error.message, 400, [error.message]);
+      if (error.kind === "resolution-required") {
+        return fail(
+          error.message,
+          400,
+          submission.reply({ fieldErrors: { resolution: [error.message] } }),
+        );
+      }
       return fail(error.message, 409);
     }
     if (isDatabaseBusyResponse(error)) {
@@ -141,7 +140,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function SupportTab({ loaderData, actionData }: Route.ComponentProps) {
   const { requests, status, page, hasNext } = loaderData;
-  const reply = actionData as Reply | undefined;
   return (
     <AdminPage
       title="Technical Support Requests"
@@ -190,7 +188,7 @@ export default function SupportTab({ loaderData, actionData }: Route.ComponentPr
                   <RequestRow
                     key={request.id}
                     request={request}
-                    reply={reply?.id === request.id ? reply : undefined}
+                    reply={actionData?.id === request.id ? actionData.result : undefined}
                   />
                 ))}
               </tbody>
@@ -205,7 +203,7 @@ export default function SupportTab({ loaderData, actionData }: Route.ComponentPr
 
 type RequestView = Route.ComponentProps["loaderData"]["requests"][number];
 
-function RequestRow({ request, reply }: { request: RequestView; reply: Reply | undefined }) {
+function RequestRow({ request, reply }: { request: RequestView; reply: FormReply }) {
   return (
     <tr id={`request-${request.id}`}>
       <td className={TD}>
@@ -259,13 +257,10 @@ function RequestRow({ request, reply }: { request: RequestView; reply: Reply | u
   );
 }
 
-function Actions({ request, reply }: { request: RequestView; reply: Reply | undefined }) {
+function Actions({ request, reply }: { request: RequestView; reply: FormReply }) {
   if (request.status === "RESOLVED" || request.status === "CANCELLED") {
     return <p className="text-ink-soft">No actions</p>;
   }
-  const fieldId = `resolution-${request.id}`;
-  const errorId = `${fieldId}-error`;
-  const invalid = (reply?.errors.length ?? 0) > 0;
   return (
     <div className="space-y-3">
       {request.status === "PENDING" ? (
@@ -277,27 +272,7 @@ function Actions({ request, reply }: { request: RequestView; reply: Reply | unde
           </button>
         </Form>
       ) : (
-        <Form method="post" preventScrollReset className="space-y-2">
-          <HydratedField />
-          <input type="hidden" name="id" value={request.id} />
-          <label htmlFor={fieldId} className="field-label">
-            Resolution details
-          </label>
-          <textarea
-            id={fieldId}
-            name="resolution"
-            rows={3}
-            maxLength={RESOLUTION_MAX}
-            defaultValue={reply?.resolution ?? ""}
-            aria-invalid={invalid || undefined}
-            aria-describedby={invalid ? errorId : undefined}
-            className="field-input"
-          />
-          <ErrorList id={errorId} errors={reply?.errors} />
-          <button type="submit" name="intent" value="resolve" className="btn-primary w-full py-2">
-            Mark Resolved
-          </button>
-        </Form>
+        <ResolveForm id={request.id} reply={reply} />
       )}
       <Form method="post" preventScrollReset>
         <HydratedField />
@@ -312,6 +287,36 @@ function Actions({ request, reply }: { request: RequestView; reply: Reply | unde
         </button>
       </Form>
     </div>
+  );
+}
+
+/**
+ * Mark Resolved with the details the customer is e-mailed. Its intent is a field of the form
+ * (not the button's), so the details are checked as they are left; the server answers every
+ * submit, as a refusal comes with a toast.
+ */
+function ResolveForm({ id, reply }: { id: number; reply: FormReply }) {
+  const [form, fields] = useSchemaForm({
+    id: `resolve-${id}`,
+    schema: supportActionSchema,
+    lastResult: reply,
+    submitCheckedBy: "server",
+  });
+  return (
+    <Form method="post" preventScrollReset {...getFormProps(form)} className="space-y-2">
+      <HydratedField />
+      <input type="hidden" name="intent" value="resolve" />
+      <input type="hidden" name="id" value={id} />
+      <TextareaField
+        label="Resolution details"
+        meta={fields.resolution}
+        rows={3}
+        maxLength={RESOLUTION_MAX}
+      />
+      <button type="submit" className="btn-primary w-full py-2">
+        Mark Resolved
+      </button>
+    </Form>
   );
 }
 

@@ -1,16 +1,17 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, data, useNavigation } from "react-router";
 import { AdminPage, EmptyList } from "#app/components/admin/admin-page";
 import { cellClass, HeaderRow, smallButton, TableRegion } from "#app/components/admin/catalog-ui";
 import { Pagination } from "#app/components/admin/pagination";
 import { StatusBadge } from "#app/components/dashboard/status-badge";
 import { HydratedField } from "#app/components/ui/hydrated-field";
-import { parseId } from "#app/domain/ids";
 import {
   MEMBERSHIP_EMPTY_TEXTS,
   MEMBERSHIP_FILTER_LABELS,
   MEMBERSHIP_FILTERS,
   type MembershipFilter,
 } from "#app/domain/membership";
+import { USER_ACTION_MESSAGES, userActionSchema } from "#app/domain/user-actions";
 import { listUsers, makeAdmin, setMembership } from "#app/models/admin-users.server";
 import { readPage } from "#app/models/pagination.server";
 import { samePageUrl } from "#app/web/same-page.server";
@@ -38,9 +39,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 /** Make Admin and Make Member / Remove Membership; both answer the same list (PRG). */
 export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readForm(request);
-  const intent = formData.get("intent");
-  const rawId = formData.get("userId");
-  const userId = parseId(typeof rawId === "string" ? rawId : undefined);
+  const submission = parseWithZod(formData, { schema: userActionSchema });
   const fail = (title: string, description: string, status: number) =>
     replyWithToast(
       context,
@@ -50,30 +49,34 @@ export async function action({ request, context }: Route.ActionArgs) {
       { status },
     );
 
-  if (intent === "make-admin") {
-    if (userId === null) return fail("Error updating user", "Please choose a user.", 400);
-    const user = makeAdmin(userId);
+  if (submission.status !== "success") {
+    // Which button's post was refused says whose title the toast has.
+    const intent = formData.get("intent");
+    if (intent === "make-admin") {
+      return fail("Error updating user", USER_ACTION_MESSAGES.user, 400);
+    }
+    if (intent === "membership") {
+      return fail("Error updating membership", USER_ACTION_MESSAGES.membership, 400);
+    }
+    throw data("Unknown action", { status: 400 });
+  }
+  const wanted = submission.value;
+  if (wanted.intent === "make-admin") {
+    const user = makeAdmin(wanted.userId);
     if (!user) return fail("Error updating user", "User not found", 404);
     return redirectWithSuccess(samePageUrl(request), {
       message: "User updated",
       description: `${user.username} is now an admin`,
     });
   }
-  if (intent === "membership") {
-    const wanted = formData.get("isMember");
-    if (userId === null || (wanted !== "true" && wanted !== "false")) {
-      return fail("Error updating membership", "Please choose a user and a membership.", 400);
-    }
-    const user = setMembership(userId, wanted === "true");
-    if (!user) return fail("Error updating membership", "User not found", 404);
-    return redirectWithSuccess(samePageUrl(request), {
-      message: "Membership updated",
-      description: user.isMember
-        ? `${user.username} is now a member`
-        : `${user.username} is no longer a member`,
-    });
-  }
-  throw data("Unknown action", { status: 400 });
+  const user = setMembership(wanted.userId, wanted.isMember);
+  if (!user) return fail("Error updating membership", "User not found", 404);
+  return redirectWithSuccess(samePageUrl(request), {
+    message: "Membership updated",
+    description: user.isMember
+      ? `${user.username} is now a member`
+      : `${user.username} is no longer a member`,
+  });
 }
 
 export default function Users({ loaderData }: Route.ComponentProps) {

@@ -1,5 +1,12 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type RouterContextProvider } from "react-router";
-import { BULK_ACTIONS, bulkResultMessage, parseStatus } from "#app/domain/admin-workflow";
+import { bulkResultMessage } from "#app/domain/admin-workflow";
+import {
+  bulkChangeSchema,
+  statusChangeSchema,
+  WORKFLOW_MESSAGES,
+} from "#app/domain/admin-workflow-forms";
 import { STATUS_LABELS } from "#app/domain/booking-status";
 import { parseId } from "#app/domain/ids";
 import {
@@ -22,13 +29,14 @@ import { samePageUrl } from "#app/web/same-page.server";
  */
 export const WORKFLOW_INTENTS = ["status", "bulk"] as const;
 
-export type WorkflowActionData = { message: string };
+/**
+ * A refusal: the message the page shows above its lists, and for a booking's own page (whose
+ * form has a note) the form's reply, so the note's error stands at the note.
+ */
+export type WorkflowActionData = { message: string; result?: SubmissionResult<string[]> };
 
 const UPDATE_FAILED = "Error updating booking";
 const BULK_FAILED = "Error during batch update";
-/** A page of the Sessions list is 25 rows; more ids than this is not a selection. */
-const MAX_BULK = 100;
-const MAX_NOTE = 500;
 
 export async function workflowAction(
   request: Request,
@@ -40,27 +48,32 @@ export async function workflowAction(
 ) {
   const formData = await readForm(request);
   const intent = formData.get("intent");
-  const fail = (title: string, message: string, status: number) =>
+  const fail = (
+    title: string,
+    message: string,
+    status: number,
+    result?: SubmissionResult<string[]>,
+  ) =>
     replyWithToast<WorkflowActionData>(
       context,
       formData,
-      { message },
+      result ? { message, result } : { message },
       { type: "error", message: title, description: message },
       { status },
     );
 
   if (intent === "status" && allowed.includes("status")) {
     const id = bookingId ?? parseId(String(formData.get("id") ?? ""));
-    const status = parseStatus(formData.get("status"));
-    const rawNote = formData.get("note");
-    const note = typeof rawNote === "string" ? rawNote.trim() : "";
     if (id === null) return fail(UPDATE_FAILED, "Booking not found", 404);
-    if (!status) return fail(UPDATE_FAILED, "Please choose a valid status", 400);
-    if (note.length > MAX_NOTE) {
-      return fail(UPDATE_FAILED, `Please keep the note under ${MAX_NOTE} characters`, 400);
+    const submission = parseWithZod(formData, { schema: statusChangeSchema });
+    if (submission.status !== "success") {
+      const error = submission.error ?? {};
+      const message = error.status ? WORKFLOW_MESSAGES.status : (error.note?.[0] ?? "");
+      return fail(UPDATE_FAILED, message || WORKFLOW_MESSAGES.status, 400, submission.reply());
     }
+    const { status, note } = submission.value;
     try {
-      const booking = await changeBookingStatus(id, status, admin, note || null);
+      const booking = await changeBookingStatus(id, status, admin, note);
       return redirectWithSuccess(samePageUrl(request, ["selected"]), {
         message: "Booking updated",
         description: `Booking #${booking.id} is now ${STATUS_LABELS[booking.status]}.`,
@@ -73,18 +86,19 @@ export async function workflowAction(
   }
 
   if (intent === "bulk" && allowed.includes("bulk")) {
-    const rawIds = formData.getAll("ids").map((value) => parseId(String(value)));
-    const status = parseStatus(formData.get("status"));
-    if (rawIds.length === 0) {
-      return fail("No bookings selected", "Please select at least one booking to update", 400);
+    const submission = parseWithZod(formData, { schema: bulkChangeSchema });
+    if (submission.status !== "success") {
+      const error = submission.error ?? {};
+      const messages = Object.entries(error).flatMap(([name, list]) =>
+        name.startsWith("ids") ? (list ?? []) : [],
+      );
+      if (messages.includes(WORKFLOW_MESSAGES.noneSelected)) {
+        return fail("No bookings selected", WORKFLOW_MESSAGES.noneSelected, 400);
+      }
+      if (messages.length > 0) return fail(BULK_FAILED, WORKFLOW_MESSAGES.selection, 400);
+      return fail(BULK_FAILED, WORKFLOW_MESSAGES.status, 400);
     }
-    const ids = rawIds.filter((id): id is number => id !== null);
-    if (ids.length !== rawIds.length || ids.length > MAX_BULK) {
-      return fail(BULK_FAILED, "The selection could not be read. Please select again.", 400);
-    }
-    if (!status || !BULK_ACTIONS.some((action) => action.to === status)) {
-      return fail(BULK_FAILED, "Please choose a valid status", 400);
-    }
+    const { ids, status } = submission.value;
     const result = await bulkChangeStatus(ids, status, admin);
     const summary = bulkResultMessage(result.updated, result.total, status);
     const reasons = result.failures

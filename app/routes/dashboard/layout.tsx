@@ -75,14 +75,14 @@ export const meta: Route.MetaFunction = () => [
   { name: "description", content: "Your sessions and account details at ATL Creator Studio." },
 ];
 
-export default function Dashboard({ loaderData }: Route.ComponentProps) {
+export default function Dashboard({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <>
       {/* First in the document: without JavaScript an open dialog is not modal, and the
           keyboard must reach it before the page it covers. */}
       <Outlet />
       {loaderData.paid ? <PaidDialog paid={loaderData.paid} /> : null}
-      <DashboardPage data={loaderData} />
+      <DashboardPage data={loaderData} reply={actionData} />
     </>
   );
 }
@@ -102,13 +102,20 @@ export function ErrorBoundary({ loaderData }: Route.ErrorBoundaryProps) {
   );
 }
 
-function DashboardPage({ data }: { data: Route.ComponentProps["loaderData"] }) {
+function DashboardPage({
+  data,
+  reply,
+}: {
+  data: Route.ComponentProps["loaderData"];
+  reply?: Route.ComponentProps["actionData"];
+}) {
   return (
     <LandingPage
       user={data.user}
       bookingForm={data.bookingForm}
       dashboard={data.dashboard}
       dashboardFirst
+      dashboardReply={reply}
     />
   );
 }

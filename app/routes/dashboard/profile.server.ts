@@ -43,16 +43,17 @@ export async function profileAction(
   user: PublicUser,
   formData: FormData,
 ) {
+  // What the tab's forms are answered with when refused; `intent` says which form it is.
   const refuse = (
-    form: ProfileIntent,
-    submission: SubmissionResult<string[]>,
+    intent: ProfileIntent,
+    result: SubmissionResult<string[]>,
     description: string,
     status: number,
   ) =>
     replyWithToast(
       context,
       formData,
-      { form, submission } satisfies ProfileFormReply,
+      { intent, result },
       { type: "error", message: "Error", description },
       { status },
     );

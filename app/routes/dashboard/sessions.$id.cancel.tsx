@@ -11,6 +11,7 @@ import { env } from "#app/env.server";
 import { readForm } from "#app/web/form.server";
 import { PaymentServiceError } from "#app/workflows/payment-provider.server";
 import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
+import { FormErrors } from "#app/components/ui/error-list";
 import type { Route } from "./+types/sessions.$id.cancel";
 
 /**
@@ -93,11 +94,10 @@ export default function CancelSession({ loaderData, actionData }: Route.Componen
           <HydratedField />
           <input type="hidden" name="expectedRefund" value={quote.refund} />
           <RefundSummary quote={quote} feePercent={feePercent} />
-          {actionData?.message ? (
-            <p role="alert" className="field-error mt-4 font-semibold">
-              {actionData.message}
-            </p>
-          ) : null}
+          <FormErrors
+            errors={actionData ? [actionData.message] : null}
+            className="mt-4 font-semibold"
+          />
           <div className="mt-6 flex flex-col gap-3 sm:flex-row-reverse">
             <button type="submit" className="btn-primary sm:flex-1" disabled={busy}>
               {busy

@@ -3,10 +3,10 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { useMemo } from "react";
 import { data, Form, Link, useNavigation, useSubmit } from "react-router";
 import { StartTimeSelect } from "#app/components/booking/start-time-select";
-import { ErrorList, FormErrors } from "#app/components/ui/field";
+import { ErrorList, FormErrors } from "#app/components/ui/error-list";
 import { HydratedField } from "#app/components/ui/hydrated-field";
 import { RouteDialog } from "#app/components/ui/route-dialog";
-import { useSchemaForm } from "#app/components/ui/use-schema-form";
+import { type FormReply, useSchemaForm } from "#app/components/ui/use-schema-form";
 import { isDatabaseBusyResponse } from "#app/db.server";
 import { earliestBookableDate } from "#app/domain/availability";
 import { sessionDate, sessionTimeRange } from "#app/domain/booking-display";
@@ -140,13 +140,15 @@ function RescheduleForm({
   result,
 }: {
   loaderData: Route.ComponentProps["loaderData"];
-  result: Parameters<typeof useSchemaForm>[2];
+  result: FormReply;
 }) {
   const { availability, earliestDate } = loaderData;
   const schema = useMemo(() => rescheduleSchema(Date.now()), []);
-  const [form, fields] = useSchemaForm("reschedule-form", schema, result, {
-    recordingDate: availability.date,
-    recordingTime: "",
+  const [form, fields] = useSchemaForm({
+    id: "reschedule-form",
+    schema,
+    lastResult: result,
+    defaultValue: { recordingDate: availability.date, recordingTime: "" },
   });
   const submit = useSubmit();
   const busy = useNavigation().state === "submitting";

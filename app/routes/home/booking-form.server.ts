@@ -5,7 +5,7 @@ import { BOOKING_LIMITS, earliestBookableDate, SLOT_TAKEN_MESSAGE } from "#app/d
 import { bookingFormSchema, quoteQuerySchema } from "#app/domain/booking-form";
 import { COUPON_MESSAGES } from "#app/domain/coupons";
 import { couponAppliedMessage, formatDollars } from "#app/domain/pricing";
-import { z } from "#app/domain/zod";
+import { keepAsTyped } from "#app/domain/zod";
 import { getAvailability, getActiveRetainer, getOwnBooking } from "#app/models/booking.server";
 import { checkCoupon, toCouponSummary } from "#app/models/coupon.server";
 import { listServices } from "#app/models/service.server";
@@ -69,9 +69,6 @@ const BOOKING_ERROR = {
   description: "There was a problem processing your form. Please try again.",
 } as const;
 
-/** Any post keeps what was entered; only "book" holds it to every rule. */
-const keepEverything = z.object({});
-
 function availabilityFor(formData: FormData, now: number) {
   const query = quoteQuerySchema.safeParse({
     date: formData.get("recordingDate"),
@@ -103,7 +100,8 @@ export async function bookingFormAction(
   const intent = formData.get("intent");
   const now = Date.now();
   const availability = availabilityFor(formData, now);
-  const keep = parseWithZod(formData, { schema: keepEverything }).reply();
+  // Any post keeps what was entered; only "book" holds it to every rule.
+  const keep = parseWithZod(formData, { schema: keepAsTyped }).reply();
   const toast = replyWithToast.bind(null, context, formData);
   const reply = (extra: Partial<BookingFormReply>): BookingFormReply => ({
     intent: typeof intent === "string" ? intent : null,
@@ -131,7 +129,7 @@ export async function bookingFormAction(
       return toast(
         reply({
           coupon: null,
-          result: parseWithZod(formData, { schema: keepEverything }).reply({
+          result: parseWithZod(formData, { schema: keepAsTyped }).reply({
             fieldErrors: { couponEntry: [COUPON_MESSAGES.required] },
           }),
         }),

@@ -35,13 +35,14 @@ export const meta: Route.MetaFunction = () => [
   },
 ];
 
-export default function Home({ loaderData }: Route.ComponentProps) {
+export default function Home({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <>
       <LandingPage
         user={loaderData.user}
         bookingForm={loaderData.bookingForm}
         dashboard={loaderData.dashboard}
+        bookingReply={actionData}
       />
       {loaderData.booked ? <BookedDialog /> : null}
     </>
