@@ -32,7 +32,8 @@ function serverCommand(): string {
 
 /**
  * Browser journeys against the production build (`npm run test:e2e` builds first), each run
- * twice: with JavaScript on and with JavaScript off (spec: every journey works without it).
+ * twice: with JavaScript on and with JavaScript off (docs/product.md
+ * "Accessibility and no-JavaScript": every journey works without it).
  */
 export default defineConfig({
   testDir: "tests/e2e",

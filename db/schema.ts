@@ -19,9 +19,9 @@ import { OUTBOX_STATUSES } from "#app/domain/outbox";
 import { SUPPORT_STATUSES } from "#app/domain/support-status";
 
 /**
- * Conventions: instants are UTC epoch milliseconds (`*_at`); the spec's studio-local text
- * fields (recording_date, recording_time) sit beside them. Money is whole US dollars except
- * FIXED_AMOUNT coupon values, which are cents (spec section 5).
+ * Conventions: instants are UTC epoch milliseconds (`*_at`); the studio-local text fields of
+ * docs/product.md "Data" (recording_date, recording_time) sit beside them. Money is whole US
+ * dollars except FIXED_AMOUNT coupon values, which are cents (docs/product.md "Validation").
  */
 const now = sql`(unixepoch('subsec') * 1000)`;
 const createdAt = () => integer("created_at").notNull().default(now);

@@ -296,7 +296,10 @@ const seedBookings: Record<string, SeedBooking[]> = {
   ],
 };
 
-/** The statuses a booking passes through on its way to `status` (spec section 4). */
+/**
+ * The statuses a booking passes through on its way to `status` (docs/product.md
+ * "States and transitions").
+ */
 /** The statuses a booking passed through to reach each status (cancelled: straight from unpaid). */
 const PATH = Object.fromEntries(
   BOOKING_STATUSES.map((status, index) => [

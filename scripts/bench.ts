@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the budgets of quality.md measured against the production build.
+ * `npm run bench`: the budgets of docs/quality.md measured against the production build.
  *
  *   npm run bench                        # builds first, about five minutes
  *   BENCH_DURATION=10 BENCH_LIGHTHOUSE_RUNS=5 npm run bench
@@ -65,7 +65,7 @@ const PAGES: PageSpec[] = [
 
 /**
  * Every admin tab's first page and the admin JSON lists, each held to 2x between the scales
- * (quality.md). The sales export has no bar: a file of a period grows with the payments in
+ * (docs/quality.md). The sales export has no bar: a file of a period grows with the payments in
  * it by nature (a month's export is timed, whose rows differ between the seeded calendars).
  */
 const ADMIN_LISTS: { id: string; path: string; json?: boolean; scaleBar?: boolean }[] = [

@@ -1,8 +1,8 @@
 import { Link } from "react-router";
 
 /**
- * The not-found screen: unknown paths and /booking-canceled (spec section 2), and a 404 inside
- * a layout, whose own h1 is already on the page (`headingLevel` 2 there).
+ * The not-found screen: unknown paths and /booking-canceled (docs/product.md "Screens"), and a 404
+ * inside a layout, whose own h1 is already on the page (`headingLevel` 2 there).
  */
 export function NotFound({ headingLevel = 1 }: { headingLevel?: 1 | 2 }) {
   const Heading = headingLevel === 1 ? "h1" : "h2";

@@ -14,7 +14,10 @@ const QUICK_LINKS = [
 
 const linkClass = "rounded text-white/85 underline-offset-4 hover:text-white hover:underline";
 
-/** Address, contact, social links, quick links and the promo video (spec sections 1 and 2). */
+/**
+ * Address, contact, social links, quick links and the promo video (docs/product.md
+ * "The studio and its visitors" and "Screens").
+ */
 export function SiteFooter() {
   return (
     <footer className="bg-night text-white">

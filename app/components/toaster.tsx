@@ -10,10 +10,10 @@ const AUTO_CLOSE_MS = 5000;
 const SWIPE_THRESHOLD_PX = 50;
 
 /**
- * Shows the one toast the last action flashed (spec: one visible at a time, 5 s, swipe right
- * to dismiss, F8 to focus). Server-rendered so it also shows without JavaScript, where a CSS
- * animation hides it after the same delay. A small component on purpose: a toast library
- * would cost the landing page's JavaScript budget more than this whole file.
+ * Shows the one toast the last action flashed (docs/product.md "Constants": one visible at a time,
+ * 5 s, swipe right to dismiss, F8 to focus). Server-rendered so it also shows without JavaScript,
+ * where a CSS animation hides it after the same delay. A small component on purpose: a toast
+ * library would cost the landing page's JavaScript budget more than this whole file.
  */
 export function Toaster({ toast }: { toast: Toast | null }) {
   const [current, setCurrent] = useState<Toast | null>(toast);

@@ -2,7 +2,7 @@ import { requiredText, z } from "#app/domain/zod";
 
 /**
  * Account form rules, shared by the server (parseWithZod), the browser (conform) and the
- * JSON API. Messages in quotes in spec section 5 are used verbatim.
+ * JSON API. Messages in quotes in docs/product.md "Validation" are used verbatim.
  */
 export const PASSWORD_MIN = 8;
 
@@ -81,7 +81,10 @@ export const registerSchema = z
     },
   );
 
-/** The browser form always sends confirmPassword; the JSON API payload omits it (spec 3). */
+/**
+ * The browser form always sends confirmPassword; the JSON API payload omits it (docs/product.md
+ * "Data").
+ */
 export const registerFormSchema = registerSchema.refine(
   (value) => value.confirmPassword !== undefined,
   {
@@ -92,14 +95,16 @@ export const registerFormSchema = registerSchema.refine(
 
 export type RegisterInput = z.infer<typeof registerSchema>;
 
-/** Profile Settings (spec sections 2 and 5): the same rules as at registration. */
+/**
+ * Profile Settings (docs/product.md "Screens" and "Validation"): the same rules as at registration.
+ */
 export const profileSchema = z.object(profileFields);
 
 export type ProfileInput = z.infer<typeof profileSchema>;
 
 /**
- * PUT /api/users/{id}/profile (spec section 7). A program sends what GET /api/user answered,
- * so a business name may come back as null; and a PUT replaces the whole profile, so the
+ * PUT /api/users/{id}/profile (docs/product.md "The JSON API"). A program sends what GET /api/user
+ * answered, so a business name may come back as null; and a PUT replaces the whole profile, so the
  * stakeholder flag must be stated as a boolean rather than read as false when missing or odd.
  */
 export const profileApiSchema = profileSchema.extend({

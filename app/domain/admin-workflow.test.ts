@@ -56,7 +56,7 @@ describe("transitionProblem", () => {
 });
 
 describe("row actions", () => {
-  it("offers the next step of spec section 4 and cancelling", () => {
+  it("offers the next step of docs/product.md 'States and transitions' and cancelling", () => {
     expect(rowActions("PENDING_PAYMENT")).toEqual([
       { to: "PENDING", label: "Mark for Review" },
       { to: "CANCELLED", label: "Cancel Session" },
@@ -91,7 +91,7 @@ describe("row actions", () => {
 });
 
 describe("bulk", () => {
-  it("has the six actions of spec section 2, in order", () => {
+  it("has the six actions of docs/product.md 'Screens', in order", () => {
     expect(BULK_ACTIONS.map((a) => a.label)).toEqual([
       "Set to Pending Review",
       "Confirm Sessions",
@@ -110,7 +110,7 @@ describe("bulk", () => {
     ]);
   });
 
-  it("reports the result in the spec's words", () => {
+  it("reports the result in the words of docs/product.md 'Messages'", () => {
     expect(bulkResultMessage(2, 3, "CONFIRMED")).toBe(
       'Successfully updated 2 of 3 bookings to "Confirmed"',
     );

@@ -2,7 +2,7 @@ import { BOOKING_STATUSES, type BookingStatus, STATUS_LABELS } from "#app/domain
 import type { StatusTone } from "#app/domain/session-list";
 
 /**
- * The staff workflow (spec section 4, product-decisions "Payments"): ONE rule for every status
+ * The staff workflow (docs/product.md "Admin workflow"): ONE rule for every status
  * change staff make, from a row button, the bulk menu or PUT /api/admin/bookings/{id}. Pure, so
  * the buttons offered and the server's refusal are the same answer.
  */
@@ -43,7 +43,10 @@ export function canTransition(from: BookingStatus, to: BookingStatus): boolean {
 
 export type WorkflowAction = { to: BookingStatus; label: string };
 
-/** The single-row buttons' labels: the spec gives the first two, the rest say what happens. */
+/**
+ * The single-row buttons' labels: the original site named the first two (docs/product.md
+ * "Admin workflow"), the rest say what happens.
+ */
 const NEXT_STEP_LABELS: Partial<Record<BookingStatus, string>> = {
   PENDING: "Mark for Review",
   CONFIRMED: "Confirm Session",
@@ -68,7 +71,7 @@ export function rowActions(status: BookingStatus): WorkflowAction[] {
   return canTransition(status, "CANCELLED") ? [...actions, CANCEL_ACTION] : actions;
 }
 
-/** The bulk 'Update Status' menu of spec section 2, in its order. */
+/** The bulk 'Update Status' menu of docs/product.md "Screens", in its order. */
 export const BULK_ACTIONS: readonly WorkflowAction[] = [
   { to: "PENDING", label: "Set to Pending Review" },
   { to: "CONFIRMED", label: "Confirm Sessions" },
@@ -85,14 +88,16 @@ export function parseStatus(value: unknown): BookingStatus | null {
   return (BOOKING_STATUSES as readonly string[]).includes(upper) ? (upper as BookingStatus) : null;
 }
 
-/** 'Successfully updated X of Y bookings to "Confirmed"' (spec section 4). */
+/**
+ * 'Successfully updated X of Y bookings to "Confirmed"' (docs/product.md "States and transitions").
+ */
 export function bulkResultMessage(updated: number, total: number, to: BookingStatus): string {
   return `Successfully updated ${updated} of ${total} bookings to "${STATUS_LABELS[to]}"`;
 }
 
 /**
  * Badge colours in the admin lists: every workflow step its own, close to the calendar's
- * (spec section 2); the label carries the meaning, the colour only helps scanning.
+ * (docs/product.md "Screens"); the label carries the meaning, the colour only helps scanning.
  */
 export function workflowTone(status: BookingStatus): StatusTone {
   const tones: Record<BookingStatus, StatusTone> = {

@@ -6,7 +6,7 @@ import {
 } from "#app/domain/studio-time";
 
 /**
- * When a session may start (product-decisions "Time", "Availability and holds"). Pure: the
+ * When a session may start (docs/product.md "Time", "Availability and holds"). Pure: the
  * caller passes `now` and the busy ranges it read, so the same rules price the form in the
  * browser and guard the insert on the server.
  */

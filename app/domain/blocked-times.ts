@@ -2,7 +2,7 @@ import { isStudioWallTime, studioInstant } from "#app/domain/studio-time";
 import { z } from "#app/domain/zod";
 
 /**
- * Blocked times (product-decisions "Availability and holds"): staff close the studio for a
+ * Blocked times (docs/product.md "Blocked times"): staff close the studio for a
  * range of studio wall time (maintenance, holidays); a blocked range conflicts like a booking.
  * Pure: the caller passes `now`, so the form's rules are tested on any clock.
  */

@@ -4,7 +4,7 @@ import { type BookingFilters, emptyBookingsText, filterSearch } from "#app/domai
 const none: BookingFilters = { date: null, status: null, membership: "all", view: "list", page: 1 };
 
 describe("emptyBookingsText", () => {
-  it("adds the spec's suffixes for each filter in use", () => {
+  it("adds the suffixes of docs/product.md 'Bookings tab' for each filter in use", () => {
     expect(emptyBookingsText(none)).toBe("No bookings found");
     expect(emptyBookingsText({ ...none, date: "2026-12-01" })).toBe(
       "No bookings found for the selected date",

@@ -1,9 +1,9 @@
 import { type BookingStatus, STATUS_LABELS } from "#app/domain/booking-status";
 
 /**
- * The Bookings and Sessions tabs' filters as they live in the URL (spec section 2), shared by
- * the server (which reads them and turns them into SQL) and the pages (which build links that
- * keep them). Pure.
+ * The Bookings and Sessions tabs' filters as they live in the URL (docs/product.md "Screens"),
+ * shared by the server (which reads them and turns them into SQL) and the pages (which build links
+ * that keep them). Pure.
  */
 export const MEMBERSHIP_FILTERS = ["all", "members", "non-members"] as const;
 export type MembershipFilter = (typeof MEMBERSHIP_FILTERS)[number];
@@ -55,8 +55,8 @@ const MEMBERSHIP_SUFFIXES: Record<MembershipFilter, string> = {
 };
 
 /**
- * 'No bookings found' with the spec's suffixes: ' for the selected date' (Bookings only),
- * ' with status Confirmed', ' for members' / ' for non-members'.
+ * 'No bookings found' with the suffixes of docs/product.md "Bookings tab": ' for the selected date'
+ * (Bookings only), ' with status Confirmed', ' for members' / ' for non-members'.
  */
 export function emptyBookingsText(
   filters: Pick<BookingFilters, "date" | "status" | "membership">,

@@ -89,7 +89,7 @@ describe("bookingFormSchema (posted form)", () => {
     expect(parsed({ couponCode: "  save10 " }).couponCode).toBe("save10");
   });
 
-  it("gives the spec's message for every required field left empty", () => {
+  it("gives the message of docs/product.md 'Validation' for every required field left empty", () => {
     const empty = Object.fromEntries(Object.keys(valid).map((name) => [name, ""]));
     expect(errorsOf(empty)).toEqual({
       firstName: ["First name is required"],
@@ -304,7 +304,7 @@ describe("bookingPayloadSchema (JSON)", () => {
     });
   });
 
-  it("also accepts the spec's text values for guestCount and hoursNeeded", () => {
+  it("also accepts the text values of docs/product.md 'Data' for guestCount and hoursNeeded", () => {
     const result = bookingPayloadSchema(NOW).safeParse({
       ...payload,
       guestCount: "4",

@@ -9,9 +9,9 @@ import { isStudioWallTime, studioInstant } from "#app/domain/studio-time";
 import { z } from "#app/domain/zod";
 
 /**
- * The booking form (spec sections 3 and 5), one schema for the server's parse, the browser's
- * checks and the JSON API. Messages in quotes in the spec are used verbatim. The clock is a
- * parameter because the 48-hour rule depends on it.
+ * The booking form (docs/product.md "Data" and "Validation"), one schema for the server's parse,
+ * the browser's checks and the JSON API. Messages quoted in docs/product.md "Validation" are used
+ * verbatim. The clock is a parameter because the 48-hour rule depends on it.
  */
 export const BOOKING_MESSAGES = {
   date: "Please select a date",
@@ -79,7 +79,7 @@ export function bookingFields() {
   const { isStakeholder: _profileOnly, ...contact } = profileFields;
   return {
     ...contact,
-    // 'yes' in any case means the stakeholder rate (spec section 3).
+    // 'yes' in any case means the stakeholder rate (docs/product.md "Data").
     stakeholder: z.preprocess(
       (value) => (typeof value === "string" ? value.trim().toLowerCase() : value),
       z.enum(["yes", "no"], { error: BOOKING_MESSAGES.stakeholder }),
@@ -138,9 +138,9 @@ export function bookingFormSchema(now: number) {
 export type BookingRequest = z.output<ReturnType<typeof bookingFormSchema>>;
 
 /**
- * POST /api/bookings: the spec's create payload. Client figures (totalCost, originalCost,
- * discountAmount, servicesCost) and retainer dates are accepted and ignored: the server
- * computes them.
+ * POST /api/bookings: the create payload of docs/product.md "Data". Client figures (totalCost,
+ * originalCost, discountAmount, servicesCost) and retainer dates are accepted and ignored: the
+ * server computes them.
  */
 export function bookingPayloadSchema(now: number) {
   return withTimeRules(

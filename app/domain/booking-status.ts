@@ -14,7 +14,7 @@ export const BOOKING_STATUSES = [
 ] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 
-/** Labels of spec section 4 for the upper-case statuses stored in data. */
+/** Labels of docs/product.md "Booking statuses" for the upper-case statuses stored in data. */
 export const STATUS_LABELS: Record<BookingStatus, string> = {
   PENDING_PAYMENT: "Pending Payment",
   PENDING: "Pending Review",

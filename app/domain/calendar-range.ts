@@ -28,7 +28,7 @@ export type CalendarRange = {
  */
 export type CalendarEvent = {
   id: number;
-  /** The client's full name (spec section 2). */
+  /** The client's full name (docs/product.md "Screens"). */
   title: string;
   /** Studio wall time, "yyyy-MM-dd HH:mm". */
   start: string;

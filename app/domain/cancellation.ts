@@ -1,7 +1,7 @@
 import type { BookingStatus } from "#app/domain/booking-status";
 
 /**
- * Cancelling, refunds and rescheduling (product-decisions "Cancel, refund, reschedule"). Pure:
+ * Cancelling, refunds and rescheduling (docs/product.md "Cancel, refund, reschedule"). Pure:
  * the dashboard shows these answers and the server acts on the same ones.
  */
 export const CANCELLABLE_STATUSES: readonly BookingStatus[] = [

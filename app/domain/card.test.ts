@@ -35,8 +35,8 @@ const fieldErrors = (submission: { status?: string; error?: unknown }) =>
 const messages = (result: { success: boolean; error?: { issues: { message: string }[] } }) =>
   result.error?.issues.map((issue) => issue.message) ?? [];
 
-describe("messages (spec section 5)", () => {
-  it("are the spec's texts", () => {
+describe("messages (docs/product.md 'Validation')", () => {
+  it("are the texts of docs/product.md 'Validation'", () => {
     expect(CARD_MESSAGES.name).toBe("Cardholder name is required");
     expect(CARD_MESSAGES.number).toBe("Card number must be 16 digits");
     expect(CARD_MESSAGES.expiry).toBe("Please enter a valid expiration date (MM/YY)");
@@ -235,7 +235,7 @@ describe("cardFormSchema", () => {
     expect(schema.safeParse({ ...valid, cardNumber: "4242424242424241" }).success).toBe(true);
   });
 
-  it("gives every field its spec message when the form is posted empty", () => {
+  it("gives every field its message in docs/product.md 'Validation' when the form is posted empty", () => {
     const submission = parseWithZod(
       form({ cardName: "", cardNumber: "", expirationDate: "", cvv: "" }),
       { schema },

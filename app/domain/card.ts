@@ -2,7 +2,7 @@ import { studioDateOf } from "#app/domain/studio-time";
 import { z } from "#app/domain/zod";
 
 /**
- * The card form of spec section 5 and the sandbox's test cards (product-decisions
+ * The card form of docs/product.md "Validation" and the sandbox's test cards (docs/product.md
  * "Payment"). The full number and the CVV only ever live in the request that pays: a payment
  * keeps the brand and the last 4 digits.
  */
@@ -25,7 +25,7 @@ export function digitsOnly(value: string): string {
   return value.replace(/\D/g, "");
 }
 
-/** "1225" -> "12/25" as the customer types; at most 5 characters (spec section 5). */
+/** "1225" -> "12/25" as the customer types; at most 5 characters (docs/product.md "Validation"). */
 export function formatExpiry(value: string): string {
   const digits = digitsOnly(value).slice(0, 4);
   return digits.length > 2 ? `${digits.slice(0, 2)}/${digits.slice(2)}` : digits;

@@ -36,7 +36,7 @@ const coupon = (overrides: Partial<CouponRecord> = {}): CouponRecord => ({
 });
 
 describe("COUPON_MESSAGES", () => {
-  it("use the spec's texts for a missing code and an unknown coupon", () => {
+  it("use the texts of docs/product.md 'Validation' for a missing code and an unknown coupon", () => {
     expect(COUPON_MESSAGES.required).toBe("Please enter a coupon code");
     expect(COUPON_MESSAGES.notFound).toBe("This coupon is invalid or has expired.");
   });
@@ -81,7 +81,7 @@ describe("couponProblem", () => {
         COUPON_MESSAGES.expired,
       );
       expect(couponProblem(coupon({ expiryDate: "2026-12-31" }), "2026-12-31")).toBeNull();
-      // The spec's default expiry.
+      // The default expiry of docs/product.md "Coupons".
       expect(couponProblem(coupon({ expiryDate: "2099-12-31" }), "2099-12-31")).toBeNull();
       expect(couponProblem(coupon({ expiryDate: "2099-12-31" }), "2100-01-01")).toBe(
         COUPON_MESSAGES.expired,
@@ -248,7 +248,7 @@ describe("maxUsesFrom", () => {
 });
 
 describe("couponDescription and formatCouponDiscount", () => {
-  it("generate the spec's descriptions", () => {
+  it("generate the descriptions of docs/product.md 'Coupons'", () => {
     expect(couponDescription("PERCENTAGE", 20)).toBe("20% off coupon");
     expect(couponDescription("FIXED_AMOUNT", 1500)).toBe("$15 off coupon");
     expect(couponDescription("FIXED_AMOUNT", 1550)).toBe("$15.50 off coupon");
@@ -312,7 +312,7 @@ describe("parseCouponForm", () => {
     });
   });
 
-  it("reports every refused field with the spec's messages", () => {
+  it("reports every refused field with the messages of docs/product.md 'Validation'", () => {
     const result = parseCouponForm(input({ code: "  ", amount: "0", maxUses: "-1" }));
     expect(result).toEqual({ errors: { code: "codeRequired", amount: "amount", maxUses: "uses" } });
     expect(COUPON_FORM_ERRORS.codeRequired).toEqual({
@@ -371,7 +371,7 @@ describe("parseCouponForm", () => {
     ).toEqual(COUPON_FORM_ERRORS.fixedTooLarge);
   });
 
-  it("words the duplicate-code message as the spec does", () => {
+  it("words the duplicate-code message as docs/product.md 'Messages' does", () => {
     expect(duplicateCouponMessage("SUMMER25")).toBe(
       'A coupon with code "SUMMER25" already exists. Please use a different code.',
     );

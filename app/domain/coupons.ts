@@ -4,7 +4,7 @@ import type { CouponTerms } from "#app/domain/pricing";
 import { z } from "#app/domain/zod";
 
 /**
- * Whether a coupon may be redeemed (product-decisions "Coupons"): it exists, is active, is
+ * Whether a coupon may be redeemed (docs/product.md "Coupons"): it exists, is active, is
  * not past the end of its expiry day (studio time) and has uses left (`maxUses` 0 =
  * unlimited). The messages are what the 'Invalid Coupon' toast shows.
  */
@@ -43,12 +43,13 @@ export function couponProblem(coupon: CouponRecord | undefined, today: string): 
 
 // ---------------------------------------------------------------- creating coupons (admin)
 
-/** Expiry of a coupon created without one (spec section 5: 31 Dec 2099). */
+/** Expiry of a coupon created without one (docs/product.md "Validation": 31 Dec 2099). */
 export const NO_EXPIRY = "2099-12-31";
 
 /**
- * Upper bounds the spec does not set. A fixed discount above any booking's price means
- * nothing (the total floors at 0), and keeping cents far below 2^53 keeps the arithmetic exact.
+ * Upper bounds of our own (docs/product.md "Coupons"). A fixed discount above any booking's price
+ * means nothing (the total floors at 0), and keeping cents far below 2^53 keeps the arithmetic
+ * exact.
  */
 export const COUPON_LIMITS = {
   codeMax: 50,
@@ -57,7 +58,10 @@ export const COUPON_LIMITS = {
   maxUses: 1_000_000,
 } as const;
 
-/** Title and description of the toast for each refusal (spec section 5 where it has one). */
+/**
+ * Title and description of the toast for each refusal (docs/product.md "Validation" where it has
+ * one).
+ */
 export const COUPON_FORM_ERRORS = {
   codeRequired: { title: "Code required", description: "Please enter a coupon code" },
   codeFormat: {
@@ -104,8 +108,8 @@ export function couponCodeProblem(code: string): CouponFormError | null {
 /**
  * The discount amount as typed ("12.5", "15.00") into the stored value, in exact decimal
  * arithmetic (no float): a percentage rounded half up to a whole number, a fixed amount in
- * cents (spec section 5). Only plain decimals with at most two decimals are numbers here:
- * "1e3", "0x10", "-5" or " " are refused rather than read the way Number() would.
+ * cents (docs/product.md "Validation"). Only plain decimals with at most two decimals are numbers
+ * here: "1e3", "0x10", "-5" or " " are refused rather than read the way Number() would.
  */
 export function couponValueFromAmount(
   type: CouponType,
@@ -155,7 +159,10 @@ function dollarsOf(cents: number): string {
   return rest === 0 ? grouped : `${grouped}.${String(rest).padStart(2, "0")}`;
 }
 
-/** The generated description (spec section 5): '{amount}% off coupon' or '${amount} off coupon'. */
+/**
+ * The generated description (docs/product.md "Validation"): '{amount}% off coupon' or
+ * '${amount} off coupon'.
+ */
 export function couponDescription(type: CouponType, value: number): string {
   return type === "PERCENTAGE" ? `${value}% off coupon` : `$${dollarsOf(value)} off coupon`;
 }
@@ -230,10 +237,11 @@ function checked<T>(
 }
 
 /**
- * The create form (spec section 5): one schema for the server's parse and the browser's
- * checks, each field with the spec's message, converted to what is stored. The amount is
- * read by the chosen type, so it is checked on the whole form; that check runs even when
- * another field is refused (`when`), so one post names every refused field, as it always has.
+ * The create form (docs/product.md "Validation"): one schema for the server's parse and the
+ * browser's checks, each field with the message of docs/product.md "Validation", converted to what
+ * is stored. The amount is read by the chosen type, so it is checked on the whole form; that check
+ * runs even when another field is refused (`when`), so one post names every refused field, as it
+ * always has.
  */
 export const couponFormSchema = z
   .object({
@@ -285,7 +293,7 @@ export const couponFormSchema = z
 
 /**
  * The 'Invalid ...' toast of a refused create: the first refused field in the form's order,
- * with its title (spec section 5) and the message shown under the field.
+ * with its title (docs/product.md "Validation") and the message shown under the field.
  */
 export function couponRefusal(
   errors: Record<string, string[] | null | undefined> | null | undefined,
@@ -317,12 +325,15 @@ export function parseCouponForm(
   return { errors };
 }
 
-/** The spec's duplicate-code sentence (409 'Duplicate Coupon Code'). */
+/** The duplicate-code sentence of docs/product.md "Messages" (409 'Duplicate Coupon Code'). */
 export function duplicateCouponMessage(code: string): string {
   return `A coupon with code "${code}" already exists. Please use a different code.`;
 }
 
-/** The Expires column: 'MMMM d, yyyy' (spec section 9) of a stored yyyy-MM-dd, zone-free. */
+/**
+ * The Expires column: 'MMMM d, yyyy' (docs/product.md "Constants") of a stored yyyy-MM-dd,
+ * zone-free.
+ */
 export function formatExpiry(date: string): string {
   return format(parseISO(date), "MMMM d, yyyy");
 }

@@ -3,8 +3,8 @@ export const CUSTOMER_TYPES = ["STAKEHOLDER", "MEMBER", "NON_MEMBER"] as const;
 export type CustomerType = (typeof CUSTOMER_TYPES)[number];
 
 /**
- * The Sales tab's Type badge (spec section 2): who a payment came from, taken when it was
- * recorded (migration 0005's trigger): Stakeholder when the booking was at the stakeholder
+ * The Sales tab's Type badge (docs/product.md "Screens"): who a payment came from, taken when it
+ * was recorded (migration 0005's trigger): Stakeholder when the booking was at the stakeholder
  * rate, else Member when the client was a member, else Non-Member.
  */
 export const CUSTOMER_TYPE_LABELS: Record<CustomerType, string> = {

@@ -25,7 +25,7 @@ const booking = (overrides: Partial<PriceInput> = {}): PriceInput => ({
   ...overrides,
 });
 
-describe("constants (spec section 9)", () => {
+describe("constants (docs/product.md 'Constants')", () => {
   it("are $150 and $200 an hour and a $999, 8-hour, 30-day retainer", () => {
     expect(HOURLY_RATES).toEqual({ stakeholder: 150, nonMember: 200 });
     expect(RETAINER_PACKAGE).toEqual({ price: 999, hours: 8, days: 30 });
@@ -250,7 +250,7 @@ describe("formatDollars", () => {
   });
 });
 
-describe("couponAppliedMessage (spec section 8)", () => {
+describe("couponAppliedMessage (docs/product.md 'Messages')", () => {
   it("says a 100% coupon makes the booking free", () => {
     expect(couponAppliedMessage(percent(100))).toBe("Your booking will be completely free");
   });

@@ -1,5 +1,5 @@
 /**
- * The price of a booking (product-decisions "Price", "Coupons", "Retainer package"). One
+ * The price of a booking (docs/product.md "Price", "Coupons", "Retainer package"). One
  * function used by the server, which alone decides what a customer pays, and by the booking
  * form's live summary, so the two can never disagree. Pure: no I/O, no clock.
  *
@@ -16,7 +16,7 @@ export type CouponTerms = {
   value: number;
 };
 
-/** 'yes' in any case means the stakeholder rate (spec section 3). */
+/** 'yes' in any case means the stakeholder rate (docs/product.md "Data"). */
 export function isStakeholderAnswer(stakeholder: string): boolean {
   return stakeholder.trim().toLowerCase() === "yes";
 }
@@ -79,12 +79,12 @@ export function priceBooking(input: PriceInput): Price {
 /** Made once: making a formatter costs far more than formatting (admin lists show many). */
 const DOLLARS = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
 
-/** "$1,234.00": the spec shows US dollars with two decimals. */
+/** "$1,234.00": docs/product.md "Price": US dollars with two decimals. */
 export function formatDollars(dollars: number | null | undefined): string {
   return DOLLARS.format(dollars ?? 0);
 }
 
-/** How the 'Coupon Applied!' toast describes a coupon (spec section 8). */
+/** How the 'Coupon Applied!' toast describes a coupon (docs/product.md "Messages"). */
 export function couponAppliedMessage(coupon: CouponTerms): string {
   if (coupon.type === "PERCENTAGE") {
     return coupon.value >= 100

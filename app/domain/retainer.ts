@@ -2,7 +2,7 @@ import { RETAINER_PACKAGE } from "#app/domain/pricing";
 import { addStudioDays } from "#app/domain/studio-time";
 
 /**
- * The retainer package (product-decisions "Retainer package"): $999 buys 8 studio hours to
+ * The retainer package (docs/product.md "Retainer package"): $999 buys 8 studio hours to
  * use within 30 days from its start day. The start day is the first session's recording
  * date, so none of the 30 days are lost to the 48-hour notice; the window is
  * [startDate, endDate) with endDate = startDate + 30 days.

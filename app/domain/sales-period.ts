@@ -1,17 +1,17 @@
 import { addStudioDays, studioDateOf, studioInstant } from "#app/domain/studio-time";
 
 /**
- * The Sales tab's period (spec section 4, "Sales period filter", on payment date) as the
+ * The Sales tab's period (docs/product.md "Sales period filter", on payment date) as the
  * half-open span of instants [start, end) it covers, computed in studio time (Atlanta),
  * whatever the server's zone. Pure: the server and the page share it.
  *
  * - Today: the studio day of `now`.
  * - This Week, This Month, Year to Date: from the start of the current week, month or year.
- *   The spec says "on or after" that start; the span ends where the current week, month or
- *   year ends, which includes every payment there is (a payment is recorded at the moment it
- *   is made, never ahead of the clock) and keeps both bounds at a studio midnight.
+ *   docs/product.md "Sales period filter" says "on or after" that start; the span ends where the
+ *   current week, month or year ends, which includes every payment there is (a payment is recorded
+ *   at the moment it is made, never ahead of the clock) and keeps both bounds at a studio midnight.
  * - Weeks start on Sunday, as in the United States and in the booking form's date picker
- *   (spec section 2: "week starts on Sunday").
+ *   (docs/product.md "Sales period filter": "weeks start on Sunday").
  * - Custom Range: whole studio days from `from` through `to` inclusive; a missing side is
  *   unbounded. All Time: unbounded.
  *

@@ -16,7 +16,7 @@ describe("parseService", () => {
     });
   });
 
-  it("uses the spec's texts", () => {
+  it("uses the texts of docs/product.md 'Validation'", () => {
     expect(SERVICE_MESSAGES.title).toBe("Validation Error");
     expect(SERVICE_MESSAGES.required).toBe("Name, description, and price are required.");
     expect(SERVICE_MESSAGES.price).toBe("Price must be a positive number.");

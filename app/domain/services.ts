@@ -1,9 +1,9 @@
 import { requiredText, z } from "#app/domain/zod";
 
 /**
- * Add-on services (spec sections 3 and 5): the admin's create and edit rules, shared by the
- * Services tab's dialogs and POST/PUT /api/services. Prices are whole dollars, durations
- * whole minutes (spec section 9).
+ * Add-on services (docs/product.md "Data" and "Validation"): the admin's create and edit rules,
+ * shared by the Services tab's dialogs and POST/PUT /api/services. Prices are whole dollars,
+ * durations whole minutes (docs/product.md "Constants").
  */
 export const SERVICE_LIMITS = {
   nameMax: 100,
@@ -12,7 +12,7 @@ export const SERVICE_LIMITS = {
   maxDuration: 1440,
 } as const;
 
-/** The spec's messages (section 5), plus the bounds the spec leaves open. */
+/** The messages of docs/product.md "Validation", plus bounds of our own. */
 export const SERVICE_MESSAGES = {
   title: "Validation Error",
   required: "Name, description, and price are required.",
@@ -45,7 +45,7 @@ const blankAsMissing = (value: unknown) =>
 
 /**
  * A whole number > 0, at most `max`. Only plain digits count: "12.5", "1e3", "0x10" or "-4"
- * are not prices (the spec parses an integer; reading "12.5" as 12 would store a price the
+ * are not prices (the original site parsed an integer; reading "12.5" as 12 would store a price the
  * admin did not type), and neither is a JSON true or list.
  */
 function wholeNumber(max: number, messages: { missing: string; wrong: string; high: string }) {
@@ -59,13 +59,13 @@ function wholeNumber(max: number, messages: { missing: string; wrong: string; hi
 }
 
 /**
- * Create and edit (spec section 5), one schema for the Services tab's dialogs (the server's
- * parse and the browser's checks) and POST/PUT /api/services (through parseService): name,
- * description and price are required; the price is a whole number above 0; a duration, when
- * given, is a whole number above 0, and a blank one is stored as null. Edit keeps the
- * positive-price check the spec only names for create: a price of 0 or less would make an
- * add-on free or lower a booking's total by accident, and the same rule in both places means
- * a service saved once can always be saved again.
+ * Create and edit (docs/product.md "Validation"), one schema for the Services tab's dialogs (the
+ * server's parse and the browser's checks) and POST/PUT /api/services (through parseService): name,
+ * description and price are required; the price is a whole number above 0; a duration, when given,
+ * is a whole number above 0, and a blank one is stored as null. Edit keeps the positive-price check
+ * the original site checked only on create (docs/product.md "Validation"): a price of 0 or less
+ * would make an add-on free or lower a booking's total by accident, and the same rule in both
+ * places means a service saved once can always be saved again.
  */
 export const serviceSchema = z.object({
   name: requiredText(SERVICE_MESSAGES.required).max(
@@ -97,8 +97,8 @@ export const serviceSchema = z.object({
 });
 
 /**
- * The 'Validation Error' toast's sentence: the first problem in the spec's order, missing
- * fields first, then the fields in the form's order.
+ * The 'Validation Error' toast's sentence: the first problem in the order of
+ * docs/product.md "Validation", missing fields first, then the fields in the form's order.
  */
 export function serviceRefusalMessage(
   errors: Record<string, string[] | null | undefined> | null | undefined,

@@ -99,13 +99,13 @@ describe("sessionListParam", () => {
 });
 
 describe("status", () => {
-  it("uses the spec's labels", () => {
+  it("uses the labels of docs/product.md 'Booking statuses'", () => {
     expect(statusLabel("PENDING_PAYMENT")).toBe("Pending Payment");
     expect(statusLabel("PENDING")).toBe("Pending Review");
     expect(statusLabel("POST_PRODUCTION")).toBe("In Post-Production");
   });
 
-  it("uses the spec's colours", () => {
+  it("uses the colours of docs/product.md 'Client dashboard'", () => {
     expect(statusTone("CONFIRMED")).toBe("green");
     expect(statusTone("PENDING_PAYMENT")).toBe("yellow");
     expect(statusTone("COMPLETED")).toBe("blue");

@@ -3,7 +3,7 @@ import { formatStudioInstant } from "#app/domain/booking-display";
 import { addStudioDays, studioDateOf, studioInstant } from "#app/domain/studio-time";
 
 /**
- * My Sessions (spec section 2 "Client dashboard"): which list a session is in, in what order,
+ * My Sessions (docs/product.md "Client dashboard"): which list a session is in, in what order,
  * and how its status and money read. Pure, so the dashboard and its tests agree.
  */
 export const SESSION_LISTS = ["upcoming", "past"] as const;
@@ -37,7 +37,10 @@ export function sessionListParam(value: string | null): SessionList {
   return SESSION_LISTS.find((list) => list === value) ?? "upcoming";
 }
 
-/** The spec's colours: confirmed green, pending payment yellow, completed blue, cancelled red. */
+/**
+ * The colours of docs/product.md "Client dashboard": confirmed green, pending payment yellow,
+ * completed blue, cancelled red.
+ */
 export type StatusTone = "green" | "yellow" | "blue" | "red" | "grey" | "purple";
 
 export function statusTone(status: BookingStatus): StatusTone {
@@ -55,7 +58,10 @@ export function statusTone(status: BookingStatus): StatusTone {
   }
 }
 
-/** The spec section 4 label ("Pending Review" for PENDING), as checkout and admin show it. */
+/**
+ * The label of docs/product.md "Booking statuses" ("Pending Review" for PENDING), as checkout and
+ * admin show it.
+ */
 export function statusLabel(status: BookingStatus): string {
   return STATUS_LABELS[status];
 }

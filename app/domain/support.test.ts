@@ -127,7 +127,7 @@ describe("supportTransitionProblem", () => {
     "IN_PROGRESS>CANCELLED",
   ]);
 
-  it("allows exactly the spec's moves, and none out of RESOLVED or CANCELLED", () => {
+  it("allows exactly the moves of docs/product.md 'Technical assistance statuses', and none out of RESOLVED or CANCELLED", () => {
     for (const from of STATUSES) {
       for (const to of STATUSES) {
         const problem = supportTransitionProblem(from, to, "Replaced the cable.");

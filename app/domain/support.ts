@@ -3,8 +3,8 @@ import { SUPPORT_STATUS_LABELS, type SupportStatus } from "#app/domain/support-s
 import { z } from "#app/domain/zod";
 
 /**
- * A customer's technical-support request (spec section 3 "technical_assistance_requests",
- * product-decisions "Support and chat"): one schema for the dashboard's 'Get help' form, the
+ * A customer's technical-support request (docs/product.md "Data",
+ * "Support and chat"): one schema for the dashboard's 'Get help' form, the
  * browser's checks and POST /api/tech-assistance. Codes are stored; labels are for people.
  */
 export const ISSUE_TYPES = {
@@ -100,7 +100,7 @@ export function supportReceivedMessage(method: ContactMethod): string {
 }
 
 /**
- * How staff work a request (spec section 4 "Technical assistance statuses"): PENDING ->
+ * How staff work a request (docs/product.md "Technical assistance statuses"): PENDING ->
  * IN_PROGRESS ('Start Working'); IN_PROGRESS -> RESOLVED ('Mark Resolved', with resolution
  * details); PENDING or IN_PROGRESS -> CANCELLED. RESOLVED and CANCELLED are final.
  */

@@ -7,7 +7,7 @@ import type { EmailAttachment } from "#app/domain/outbox";
 import type { EmailBooking } from "#app/emails/templates.server";
 
 /**
- * A session as an iCalendar file (product-decisions "Download Details"; the confirmation
+ * A session as an iCalendar file (docs/product.md "Download Details"; the confirmation
  * e-mail attaches the same). Start and end are UTC instants, so every calendar app shows the
  * studio-local time in its own zone; the UID is stable per booking, so importing the file
  * again (after a reschedule) updates the event instead of adding a second one.

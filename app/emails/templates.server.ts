@@ -469,7 +469,7 @@ function sessionDay(booking: EmailBooking): string {
 }
 
 /**
- * Sent when staff mark a support request resolved (product-decisions "Support and chat"):
+ * Sent when staff mark a support request resolved (docs/product.md "Support and chat"):
  * what was asked and how it was resolved, both as the customer and staff typed them.
  */
 export function supportResolvedEmail({

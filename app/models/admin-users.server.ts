@@ -49,9 +49,9 @@ export function listUsers(options: {
 }
 
 /**
- * Promotes an account to admin (spec section 4: one way; the tab offers no demotion). The
- * same answer for an account that already is one: promoting twice changes nothing.
- * Undefined when no such account exists.
+ * Promotes an account to admin (docs/product.md "States and transitions": one way; the tab offers
+ * no demotion). The same answer for an account that already is one: promoting twice changes
+ * nothing. Undefined when no such account exists.
  */
 export function makeAdmin(userId: number): AdminUserRow | undefined {
   return unlessBusy(() =>

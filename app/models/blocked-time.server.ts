@@ -6,7 +6,7 @@ import type { BlockedTimeInput, BlockList } from "#app/domain/blocked-times";
 import { type Page, pageWindow, toPage } from "#app/models/pagination.server";
 
 /**
- * Blocked times (product-decisions "Availability and holds"). The availability answer and the
+ * Blocked times (docs/product.md "Blocked times"). The availability answer and the
  * booking insert read this table through `readBusyRanges` (booking.server.ts) on every call,
  * with no cache in between, so a block counts from its commit and a removal frees the slots
  * at once.

@@ -6,8 +6,8 @@ import { addStudioDays, studioDateOf, studioInstant } from "#app/domain/studio-t
 import { readPage } from "#app/models/pagination.server";
 
 /**
- * The Bookings and Sessions tabs' filters (spec section 2), read from the URL and turned into
- * one SQL condition on the bookings table. The calendar narrows its events with the same
+ * The Bookings and Sessions tabs' filters (docs/product.md "Screens"), read from the URL and turned
+ * into one SQL condition on the bookings table. The calendar narrows its events with the same
  * condition (without the single-day date, which the calendar's own range replaces).
  */
 

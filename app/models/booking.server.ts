@@ -262,7 +262,7 @@ export function releaseUnpaidBooking(tx: Tx, booking: Booking) {
 
 /**
  * Gives back the retainer hours a cancelled session drew: it will not be recorded. (A paid
- * booking keeps its coupon use: product-decisions "Coupons" returns it only before payment.)
+ * booking keeps its coupon use: docs/product.md "Coupons" returns it only before payment.)
  */
 export function releaseRetainerHours(tx: Tx, booking: Booking) {
   if (booking.retainerBookingId !== null && booking.retainerHoursDrawn > 0) {
@@ -455,7 +455,7 @@ export function markReminderSent(
   return marked.changes === 1;
 }
 
-/** The booking as the JSON API shows it: the spec's fields with ISO instants. */
+/** The booking as the JSON API shows it: the fields of docs/product.md "Data" with ISO instants. */
 export function toBookingJson(booking: Booking) {
   return {
     id: booking.id,

@@ -62,7 +62,10 @@ export function reserveCouponUse(tx: Tx, couponId: number): boolean {
   return reserved.changes === 1;
 }
 
-/** The coupon as the spec's validation response shows it: {code, value, type}. */
+/**
+ * The coupon as the validation response of docs/product.md "The JSON API" shows it: {code, value,
+ * type}.
+ */
 export function toCouponSummary(coupon: Coupon) {
   return { code: coupon.code, value: coupon.value, type: coupon.type };
 }
@@ -109,7 +112,10 @@ export function listCoupons(page: number): Page<Coupon> {
   return toPage(rows, page);
 }
 
-/** Deactivate / Activate (spec section 4). Undefined when no such coupon exists. */
+/**
+ * Deactivate / Activate (docs/product.md "States and transitions"). Undefined when no such coupon
+ * exists.
+ */
 export function setCouponActive(id: number, isActive: boolean): Coupon | undefined {
   return unlessBusy(() =>
     db.update(coupons).set({ isActive }).where(eq(coupons.id, id)).returning().get(),

@@ -5,7 +5,7 @@ import type { OutboxStatus } from "#app/domain/outbox";
 import { type Page, pageWindow, toPage } from "#app/models/pagination.server";
 
 /**
- * The outbox as staff read it (product-decisions "E-mail": without SMTP the e-mails stay
+ * The outbox as staff read it (docs/product.md "E-mail": without SMTP the e-mails stay
  * readable by admins, so an offline demo shows what customers would receive).
  */
 const listColumns = {

@@ -1,5 +1,5 @@
 /**
- * Admin lists are paged in SQL (product-decisions "Admin"). A page asks for one row more than
+ * Admin lists are paged in SQL (docs/product.md "Admin"). A page asks for one row more than
  * it shows: that row only says whether a next page exists, so no list ever counts a whole
  * table (a COUNT over 100,000 bookings would cost more than the page itself).
  */
@@ -28,8 +28,8 @@ export function toPage<T>(rows: T[], page: number, size = PAGE_SIZE): Page<T> {
 }
 
 /**
- * A page of a JSON list: the body stays the spec's plain array; a `Link: <...>; rel="next"`
- * header (the same URL with `page` + 1) says that another page exists.
+ * A page of a JSON list: the body stays the plain array of docs/product.md "The JSON API"; a
+ * `Link: <...>; rel="next"` header (the same URL with `page` + 1) says that another page exists.
  */
 export function pageResponse<T>(
   request: Request,

@@ -10,7 +10,7 @@ import { addStudioDays, studioDateOf } from "#app/domain/studio-time";
 import { type Page, pageWindow, toPage } from "#app/models/pagination.server";
 
 /**
- * Sales figures (spec section 2 "Sales tab", product-decisions "Admin"): totals net of refunds
+ * Sales figures (docs/product.md "Sales tab", "Sales figures"): totals net of refunds
  * by customer type, the payments of a period newest first, and the revenue chart. Totals and
  * the chart read the rollup (a few rows per period, whatever its length); lists read
  * payments through the payment-date index, one page at a time.

@@ -20,7 +20,7 @@ const activeServices = db
   .orderBy(asc(services.price), asc(services.id))
   .prepare();
 
-/** Add-on services, active ones only for the booking form (spec section 7). */
+/** Add-on services, active ones only for the booking form (docs/product.md "The JSON API"). */
 export function listServices({ activeOnly }: { activeOnly: boolean }): Service[] {
   return activeOnly ? activeServices.all() : allServices.all();
 }
@@ -108,9 +108,9 @@ export type ServiceRemoval =
   | { outcome: "not-found" };
 
 /**
- * Delete (spec section 4): a service any booking used is deactivated instead, so that
- * booking's add-ons stay readable. One IMMEDIATE transaction: a booking made with this
- * service between the check and the delete cannot slip in (and the foreign key would refuse
+ * Delete (docs/product.md "States and transitions"): a service any booking used is deactivated
+ * instead, so that booking's add-ons stay readable. One IMMEDIATE transaction: a booking made with
+ * this service between the check and the delete cannot slip in (and the foreign key would refuse
  * the delete anyway).
  */
 export function deleteService(id: number): ServiceRemoval {

@@ -6,10 +6,10 @@ import type { SupportStatus } from "#app/domain/support-status";
 import { type Page, pageWindow, toPage } from "#app/models/pagination.server";
 
 /**
- * Technical-support requests of customers (spec section 3, product-decisions "Support and
- * chat"). A customer only ever reads and references their own rows: every customer query here
- * is scoped by the caller's user id. Filing and working a request (with its e-mail) is the
- * support workflow's (workflows/support.server.ts).
+ * Technical-support requests of customers (docs/product.md "Data", "Support and chat"). A customer
+ * only ever reads and references their own rows: every customer query here is scoped by the
+ * caller's user id. Filing and working a request (with its e-mail) is the support workflow's
+ * (workflows/support.server.ts).
  */
 
 /** A customer's list; more than this is old history, not something to scroll through. */
@@ -107,7 +107,7 @@ export function insertSupportRequest(
 
 type RequestRow = Omit<OwnSupportRequest, "bookingStartsAt">;
 
-/** A request as the JSON API shows it: the spec's fields with ISO instants. */
+/** A request as the JSON API shows it: the fields of docs/product.md "Data" with ISO instants. */
 export function toSupportRequestJson(request: RequestRow) {
   return {
     id: request.id,

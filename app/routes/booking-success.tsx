@@ -3,7 +3,7 @@ import { verifyCheckout } from "#app/workflows/fulfil-payment.server";
 import type { Route } from "./+types/booking-success";
 
 /**
- * Where a payment returns (spec section 2, "Booking-success page"). The payment is verified
+ * Where a payment returns (docs/product.md "Booking-success page"). The payment is verified
  * on the server before the page is sent, so there is no spinner to wait on and the answer is
  * the same with or without JavaScript. Verifying also fulfils the booking when the provider's
  * webhook has not arrived yet (idempotent: it never pays twice).

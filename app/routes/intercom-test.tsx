@@ -15,8 +15,8 @@ import { chatUser } from "#app/workflows/chat-identity.server";
 import type { Route } from "./+types/intercom-test";
 
 /**
- * /intercom-test (spec section 2): a diagnostic page for everyone showing whether the chat
- * widget is loaded, its app id and the login state, with buttons to open the messenger and to
+ * /intercom-test (docs/product.md "Screens"): a diagnostic page for everyone showing whether the
+ * chat widget is loaded, its app id and the login state, with buttons to open the messenger and to
  * start it again. Public on purpose: the app id is sent to every browser that runs the chat.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {

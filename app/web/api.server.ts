@@ -1,6 +1,6 @@
 import type { z } from "zod";
 
-/** JSON error bodies always carry `message` (spec section 7). */
+/** JSON error bodies always carry `message` (docs/product.md "The JSON API"). */
 export function jsonError(status: number, message: string, extra?: Record<string, unknown>) {
   return Response.json({ message, ...extra }, { status });
 }

@@ -36,7 +36,7 @@ import {
 } from "#app/workflows/payment-provider.server";
 
 /**
- * Cancelling a session, by its customer (product-decisions "Cancel, refund, reschedule") or by
+ * Cancelling a session, by its customer (docs/product.md "Cancel, refund, reschedule") or by
  * staff for the studio (the admin workflow), through one implementation: claim, then call,
  * then record.
  * 1. One IMMEDIATE transaction checks the rules (a retainer whose hours are drawn is refused

@@ -2,9 +2,10 @@ import { env } from "#app/env.server";
 import { chatIdentityHash } from "#app/integrations/chat.server";
 
 /**
- * Who the chat widget is started for (spec section 1: the user id and username), signed for
- * Intercom's identity verification when the secret is set. Production requires the secret
- * whenever the chat is on (env.server.ts). The caller looks up the signed-in user.
+ * Who the chat widget is started for (docs/product.md "The studio and its visitors": the user id
+ * and username), signed for Intercom's identity verification when the secret is set. Production
+ * requires the secret whenever the chat is on (env.server.ts). The caller looks up the signed-in
+ * user.
  */
 export type ChatUser = { id: number; username: string; hash: string | null };
 

@@ -6,7 +6,7 @@ import { env } from "#app/env.server";
 import { logError } from "#app/log.server";
 
 /**
- * The e-mail outbox (product-decisions "E-mail"). An e-mail is a row written in the same
+ * The e-mail outbox (docs/product.md "E-mail"). An e-mail is a row written in the same
  * transaction as the change that causes it, so a booking never exists without its e-mail and
  * a rolled-back booking never sends one. A poller delivers due rows over SMTP with retries;
  * without SMTP the rows stay PENDING, readable by admins.

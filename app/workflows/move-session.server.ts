@@ -203,8 +203,8 @@ export type BulkResult = {
 };
 
 /**
- * The bulk 'Update Status' menu: each booking on its own, in the order given (spec section 4
- * "one by one"), so one refusal does not undo or stop the others.
+ * The bulk 'Update Status' menu: each booking on its own, in the order given (docs/product.md
+ * "Admin workflow": "one by one"), so one refusal does not undo or stop the others.
  */
 export async function bulkChangeStatus(
   ids: readonly number[],

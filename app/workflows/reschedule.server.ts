@@ -22,7 +22,7 @@ import {
 import { enqueueEmail } from "#app/models/outbox.server";
 
 /**
- * A customer moving their own session (product-decisions "Cancel, refund, reschedule"): at
+ * A customer moving their own session (docs/product.md "Cancel, refund, reschedule"): at
  * least 24 hours before it starts, to a free slot of the same length that obeys every booking
  * rule. Check and move happen in one IMMEDIATE transaction, so two customers (or two tabs)
  * racing for one slot cannot both get it; the price and the payment stay as they were.

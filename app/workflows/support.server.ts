@@ -19,7 +19,7 @@ import {
 } from "#app/models/support.server";
 
 /**
- * Technical-support requests (spec section 3 and 4, product-decisions "Support and chat"): a
+ * Technical-support requests (docs/product.md "Data" and 4, docs/product.md "Support and chat"): a
  * customer files one, staff work it through its statuses, and resolving it e-mails the
  * customer. Each runs its check and its write in one IMMEDIATE transaction with no await inside.
  */
@@ -60,10 +60,10 @@ export class SupportUpdateError extends Error {
 }
 
 /**
- * Staff move a request (spec section 4): the check and the write in one IMMEDIATE
- * transaction, so of two admins pressing buttons on the same request at once, the second
- * sees the first's result and is refused with a message naming it. Resolving stores the
- * resolution and resolvedAt and writes the customer's e-mail in the same transaction.
+ * Staff move a request (docs/product.md "States and transitions"): the check and the write in one
+ * IMMEDIATE transaction, so of two admins pressing buttons on the same request at once, the second
+ * sees the first's result and is refused with a message naming it. Resolving stores the resolution
+ * and resolvedAt and writes the customer's e-mail in the same transaction.
  */
 export function updateSupportRequest(
   id: number,

@@ -8,7 +8,7 @@ import { CHROMIUM_LAUNCH_OPTIONS } from "#tests/e2e/env";
 /**
  * Lighthouse 12 with its default config (the mobile preset: a mid-range phone on slow 4G,
  * simulated), in Debian's chromium headless, with the flags that keep it off the closed
- * internet (quality.md "Browser tests here"). A fresh browser and profile per run, so no run
+ * internet (docs/quality.md "Browser tests here"). A fresh browser and profile per run, so no run
  * starts with another's cache.
  */
 export type LighthouseRun = {

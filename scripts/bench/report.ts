@@ -5,7 +5,7 @@ import type { LoadResult } from "./load";
 import type { Machine } from "./machine";
 import type { PageBytes } from "./pages";
 
-/** What `npm run bench` measured, and how it reads against quality.md. */
+/** What `npm run bench` measured, and how it reads against docs/quality.md. */
 export type PageSpec = {
   path: string;
   as: "visitor" | "customer" | "admin";
@@ -45,7 +45,7 @@ type Check = { what: string; figure: string; budget: string; pass: boolean };
 
 const MARK_START = "<!-- bench:start (written by npm run bench) -->";
 const MARK_END = "<!-- bench:end -->";
-/** quality.md's KB: 1,000 bytes, the stricter reading. */
+/** docs/quality.md's KB: 1,000 bytes, the stricter reading. */
 const KB = 1000;
 
 const kb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`;

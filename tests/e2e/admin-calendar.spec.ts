@@ -14,7 +14,7 @@ import {
 } from "#tests/e2e/fixtures";
 
 /**
- * The admin bookings calendar (spec section 2 "Calendar"): Schedule-X with JavaScript, a list
+ * The admin bookings calendar (docs/product.md "Calendar"): Schedule-X with JavaScript, a list
  * of the period's sessions without it, and its code only ever fetched for a calendar. Each
  * journey writes sessions for its own clients on its own studio days and asserts on those.
  */

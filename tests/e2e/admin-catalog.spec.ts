@@ -16,9 +16,10 @@ import {
 import { addBookingService } from "#tests/factories/booking";
 
 /**
- * The Users, Coupons and Services tabs (spec sections 2, 4, 5 and 8), with JavaScript on and
- * off. The database is shared by the whole run: each journey works on its own user, its own
- * coupon codes and its own service names, found by name, never by position in a list.
+ * The Users, Coupons and Services tabs (docs/product.md "Screens", "States and transitions",
+ * "Validation" and "Messages"), with JavaScript on and off. The database is shared by the whole
+ * run: each journey works on its own user, its own coupon codes and its own service names, found by
+ * name, never by position in a list.
  */
 
 test.describe("Users tab", () => {
@@ -87,7 +88,7 @@ test.describe("Coupons tab", () => {
     await expectNoAxeViolations(page);
 
     const form = page.locator("form", { has: page.getByRole("button", { name: "Create Coupon" }) });
-    // The spec's checks, with the spec's texts, tied to the fields.
+    // The checks and texts of docs/product.md "Validation", tied to the fields.
     await form.getByLabel("Discount amount").fill("0");
     await form.getByRole("button", { name: "Create Coupon" }).click();
     await expect(toast(page)).toContainText("Code required");

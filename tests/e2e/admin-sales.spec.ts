@@ -18,7 +18,7 @@ import { createBooking } from "#tests/factories/booking";
 import { createPayment } from "#tests/factories/payment";
 
 /**
- * The Sales tab (spec section 2 "Sales tab", product-decisions "Admin"): a custom range shows
+ * The Sales tab (docs/product.md "Sales tab", "Sales figures"): a custom range shows
  * exactly this test's payments (written straight into SQLite on days decades back that no other
  * test uses), their totals net of refunds, the chart, the CSV with the same rows, Refresh, the
  * empty text and a refused range. Runs with JavaScript on and off.

@@ -19,8 +19,8 @@ import {
 import { createBlockedTime, createSupportRequest } from "#tests/factories/support";
 
 /**
- * The admin's Support tab, the Emails page and blocked times (product-decisions "Support and
- * chat", "E-mail", "Availability and holds"), with JavaScript on and off: a customer's request
+ * The admin's Support tab, the Emails page and blocked times (docs/product.md "Support and chat",
+ * "Emails page", "Blocked times"), with JavaScript on and off: a customer's request
  * worked to RESOLVED and read back by the customer and in the outbox, and a blocked range the
  * booking form on / refuses until it is removed. Only this spec's own rows are asserted on.
  */
@@ -168,7 +168,7 @@ test.describe("Support tab", () => {
       await expect(page).toHaveURL(/\/dashboard$/);
     }
     await switchTo(page, admin);
-    // A page past the end of the list is empty, in the spec's words.
+    // A page past the end of the list is empty, in the words of docs/product.md "Messages".
     await page.goto("/admin/support?status=PENDING&page=4000");
     await expect(page.getByText("No technical assistance requests found")).toBeVisible();
     await expectNoAxeViolations(page);

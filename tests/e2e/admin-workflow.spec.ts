@@ -12,7 +12,7 @@ import {
 } from "#tests/e2e/fixtures";
 
 /**
- * The session workflow (spec sections 2 and 4, product-decisions "Admin"): staff move a
+ * The session workflow (docs/product.md "Sessions tab", "Admin workflow"): staff move a
  * booking through every status with the row buttons, bulk-update several, read a booking's
  * history, and filter the lists by day, status and membership. Every journey works on its own
  * days and clients (the suite shares one database), with JavaScript on and off.

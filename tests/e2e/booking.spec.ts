@@ -29,10 +29,10 @@ import {
 import { createBooking } from "#tests/factories/booking";
 
 /**
- * The booking journeys of spec sections 2, 4, 5 and 8 and product-decisions "Payment",
- * "Availability and holds" and "Retainer package": the form on /, the sandbox checkout at
- * /checkout/:id, the result page and the booked dialog, each checked in the database too.
- * Every journey runs with JavaScript on and off.
+ * The booking journeys of docs/product.md "Screens", "Booking submit flow", "Validation",
+ * "Messages", "Payment", "Availability and holds" and "Retainer package": the form on /, the
+ * sandbox checkout at /checkout/:id, the result page and the booked dialog, each checked in the
+ * database too. Every journey runs with JavaScript on and off.
  */
 
 const DECLINED_MESSAGE = "Your card was declined. Please use a different card.";

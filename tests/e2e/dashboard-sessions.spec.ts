@@ -22,8 +22,8 @@ import {
 import { createBooking } from "#tests/factories/booking";
 
 /**
- * The customer's own space (spec section 2 "Client dashboard", product-decisions "Cancel,
- * refund, reschedule" for Download Details): My Sessions' upcoming and past tables, Session
+ * The customer's own space (docs/product.md "Client dashboard", "Cancel, refund, reschedule",
+ * "Download Details"): My Sessions' upcoming and past tables, Session
  * Details with its calendar file and printable page, and Pay Now from the dashboard. Sessions
  * are written straight into the database, past ones included. Runs with JavaScript on and off.
  */

@@ -9,7 +9,10 @@ import {
   signIn,
 } from "#tests/e2e/fixtures";
 
-/** Profile Settings (spec sections 2, 5 and 8), with JavaScript on and off. */
+/**
+ * Profile Settings (docs/product.md "Screens", "Validation" and "Messages"), with JavaScript on and
+ * off.
+ */
 
 function profileForm(page: Page) {
   return page.locator("form#profile");
@@ -86,7 +89,8 @@ test.describe("profile settings", () => {
     await expect(phone).toHaveAttribute("aria-invalid", "true");
     await expect(phone).toHaveValue("12");
     if (testInfo.project.name === "js-off") {
-      // Without JavaScript the server refused it: its answer carries the spec's error toast.
+      // Without JavaScript the server refused it: its answer carries the error toast of
+      // docs/product.md "Messages".
       await expect(toast(page)).toContainText("Error");
       await expect(toast(page)).toContainText("Please enter a valid phone number");
     }

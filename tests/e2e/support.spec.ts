@@ -13,9 +13,9 @@ import {
 } from "#tests/e2e/fixtures";
 
 /**
- * Asking for help (quality.md "ask for help"): the Help & Support tab's 'Get help' form and
- * the customer's own requests, and the chat widget's diagnostic page. The suite's server has
- * no INTERCOM_APP_ID, so Help leads to the form and the chat reads 'not configured'.
+ * Asking for help (docs/quality.md "Works for everyone"): the Help & Support tab's 'Get help' form
+ * and the customer's own requests, and the chat widget's diagnostic page. The suite's server has no
+ * INTERCOM_APP_ID, so Help leads to the form and the chat reads 'not configured'.
  */
 
 function requestsOf(userId: number) {

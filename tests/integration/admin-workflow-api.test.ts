@@ -9,7 +9,7 @@ import { bookingPayload, cardBody } from "#tests/setup/payloads";
 import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
 /**
- * The admin workflow's JSON calls (spec section 7: GET /api/admin/bookings, PUT
+ * The admin workflow's JSON calls (docs/product.md "The JSON API": GET /api/admin/bookings, PUT
  * /api/admin/bookings/{id}) and the tabs' form errors, against the production build: who may
  * call them, every error with its status and message, and that a refused call writes nothing.
  */
@@ -279,7 +279,7 @@ describe("staff cancelling a paid booking", () => {
 });
 
 describe("the tabs' forms", () => {
-  it("refuse an empty bulk selection with the spec's error, writing nothing", async () => {
+  it("refuse an empty bulk selection with the error of docs/product.md 'Messages', writing nothing", async () => {
     const empty = await refused(() =>
       postForm("/admin/sessions", admin.cookie, [
         ["intent", "bulk"],

@@ -66,13 +66,16 @@ describe("POST /api/register", () => {
     [{ password: "short" }, "Password must be at least 8 characters"],
     [{ password: "long-enough-1", confirmPassword: "different-22" }, "Passwords don't match"],
     [{ username: "" }, "Username is required"],
-  ])("rejects %o with the spec's message and writes nothing", async (overrides, message) => {
-    const before = userCount();
-    const response = await postJson("/api/register", registrationPayload(overrides));
-    expect(response.status).toBe(400);
-    expect((await response.json()).message).toBe(message);
-    expect(userCount()).toBe(before);
-  });
+  ])(
+    "rejects %o with the message of docs/product.md 'Validation' and writes nothing",
+    async (overrides, message) => {
+      const before = userCount();
+      const response = await postJson("/api/register", registrationPayload(overrides));
+      expect(response.status).toBe(400);
+      expect((await response.json()).message).toBe(message);
+      expect(userCount()).toBe(before);
+    },
+  );
 
   it("answers malformed bodies with 4xx and a message", async () => {
     const notJson = await fetch(`${server.url}/api/register`, {

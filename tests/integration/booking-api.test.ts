@@ -10,9 +10,9 @@ import { bookingPayload, cardBody } from "#tests/setup/payloads";
 import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
 /**
- * The booking JSON API (spec sections 5, 7, 8; product-decisions "Availability and holds",
- * "Price", "Coupons", "Payment") against the production build: races, prices, holds, coupons
- * and the sandbox card payment.
+ * The booking JSON API (docs/product.md "Validation", "The JSON API", "Messages",
+ * "Availability and holds", "Price", "Coupons", "Payment") against the production build: races,
+ * prices, holds, coupons and the sandbox card payment.
  */
 const server = serverForThisFile();
 
@@ -471,7 +471,7 @@ describe("POST /api/bookings refusals write nothing", () => {
     [{ hoursNeeded: "1" }, "Please select duration"],
     [{ hoursNeeded: "9" }, "Please select duration"],
     [{ recordingDate: "2030-02-30" }, "Please select a date"],
-  ])("rejects %o with the spec's message", async (overrides, message) => {
+  ])("rejects %o with the message of docs/product.md 'Validation'", async (overrides, message) => {
     await expectRefused(
       () =>
         api("/api/bookings", {

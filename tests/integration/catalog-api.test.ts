@@ -9,10 +9,11 @@ import { uniqueUsername } from "#tests/setup/server";
 import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
 /**
- * The Users, Coupons and Services tabs and their JSON calls (spec sections 4, 5, 7 and 8)
- * against the production build: each endpoint's answers, its refusals (400 with the spec's
- * message, 404 for unknown ids, 409 for a duplicate code) and that a refusal writes nothing.
- * Who may call them at all is the authorization matrix's job (access-rules.ts).
+ * The Users, Coupons and Services tabs and their JSON calls (docs/product.md
+ * "States and transitions", "Validation", "The JSON API" and "Messages") against the production
+ * build: each endpoint's answers, its refusals (400 with the message of
+ * docs/product.md "Validation", 404 for unknown ids, 409 for a duplicate code) and that a refusal
+ * writes nothing. Who may call them at all is the authorization matrix's job (access-rules.ts).
  */
 const server = serverForThisFile();
 const { signUp, signUpAdmin, snapshot } = actorsFor(server);
@@ -174,7 +175,7 @@ describe("users", () => {
 });
 
 describe("coupons", () => {
-  it("creates a coupon from the spec's client body, recomputing what it must not trust", async () => {
+  it("creates a coupon from the original client's body (docs/product.md 'The JSON API'), recomputing what it must not trust", async () => {
     const wanted = code();
     const response = await api("/api/admin/coupons", "POST", {
       code: wanted.toLowerCase(),
@@ -227,7 +228,7 @@ describe("coupons", () => {
     expect(duplicate.code).toBe(wanted);
   });
 
-  it("refuses bad values with the spec's messages", async () => {
+  it("refuses bad values with the messages of docs/product.md 'Validation'", async () => {
     const base = { code: code(), type: "PERCENTAGE", value: 10, maxUses: 0 };
     const cases: [Json, string][] = [
       [{ ...base, code: "  " }, "Please enter a coupon code"],
@@ -281,7 +282,7 @@ describe("coupons", () => {
     await expectRefused(() => api(`/api/admin/coupons/${created.id}`, "PUT", {}), 400);
   });
 
-  it("the tab's form creates with a toast, and refuses with field errors and the spec's toasts", async () => {
+  it("the tab's form creates with a toast, and refuses with field errors and the toasts of docs/product.md 'Messages'", async () => {
     const wanted = code();
     const fields = {
       intent: "create",
@@ -383,7 +384,7 @@ describe("services", () => {
     expect(serviceRow(created.id)).toMatchObject({ isActive: false });
   });
 
-  it("refuses bad bodies with the spec's messages and unknown ids with 404", async () => {
+  it("refuses bad bodies with the messages of docs/product.md 'Validation' and unknown ids with 404", async () => {
     const cases: [Json, string][] = [
       [{ ...service, name: "" }, "Name, description, and price are required."],
       [{ ...service, price: null }, "Name, description, and price are required."],

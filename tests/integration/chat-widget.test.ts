@@ -4,7 +4,7 @@ import { actorsFor } from "#tests/setup/actors";
 import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
 /**
- * With a chat app id configured (product-decisions "Support and chat"): the browser is told
+ * With a chat app id configured (docs/product.md "Support and chat"): the browser is told
  * the id, the Content-Security-Policy lets Intercom's hosts in, and /intercom-test shows the id.
  * Without one: support-api.test.ts.
  */

@@ -7,7 +7,7 @@ import { type Actor, actorsFor } from "#tests/setup/actors";
 import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
 /**
- * My Sessions on /dashboard and / (spec section 2 "Client dashboard"), against the
+ * My Sessions on /dashboard and / (docs/product.md "Client dashboard"), against the
  * production build: each customer sees only their own sessions, in the right list, and the
  * "payment received" dialog appears only for the owner's booking that really was paid.
  */

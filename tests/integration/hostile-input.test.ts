@@ -30,7 +30,7 @@ import { registrationPayload } from "#tests/setup/server";
 import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
 /**
- * Hostile input (quality.md "Fuzz"): random and malformed bodies, query strings, path
+ * Hostile input (docs/quality.md "Fuzz"): random and malformed bodies, query strings, path
  * parameters and form fields against every route of app/routes.ts, as a visitor, a customer
  * and an admin. Whatever arrives, the server answers below 500 and in time, a JSON endpoint
  * answers JSON with a `message` on errors, and a refused request (4xx, or a redirect to sign

@@ -51,7 +51,7 @@ describe("the /auth form (no JavaScript needed)", () => {
     expect(html).toContain('id="dashboard"');
   });
 
-  it("re-renders with the spec's messages and writes nothing on bad input", async () => {
+  it("re-renders with the messages of docs/product.md 'Validation' and writes nothing on bad input", async () => {
     const before = userCount();
     const response = await postForm(
       "/auth?tab=register",

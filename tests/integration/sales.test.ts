@@ -9,10 +9,10 @@ import { type Actor, actorsFor } from "#tests/setup/actors";
 import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
 /**
- * Sales against the production build: GET /api/admin/payments (the spec's list, paged by a
- * Link header), the CSV export of /admin/sales/export (content type, file name, studio time,
- * the formula guard, streaming past one chunk) and the Sales tab's page and Refresh. Each
- * refuses visitors and customers and writes nothing for anyone.
+ * Sales against the production build: GET /api/admin/payments (the list of
+ * docs/product.md "The JSON API", paged by a Link header), the CSV export of /admin/sales/export
+ * (content type, file name, studio time, the formula guard, streaming past one chunk) and the Sales
+ * tab's page and Refresh. Each refuses visitors and customers and writes nothing for anyone.
  */
 const server = serverForThisFile();
 const people = actorsFor(server);
@@ -99,7 +99,7 @@ describe("GET /api/admin/payments", () => {
     expect(asCustomer.status).toBe(403);
   });
 
-  it("lists the period's payments and refunds newest first, in the spec's shape", async () => {
+  it("lists the period's payments and refunds newest first, in the shape of docs/product.md 'The JSON API'", async () => {
     const response = await unchanged(() => get(`/api/admin/payments?${DAY_QUERY}`, admin.cookie));
     expect(response.status).toBe(200);
     expect(response.headers.get("Link")).toBeNull();

@@ -15,7 +15,7 @@ import { registrationPayload, uniqueUsername } from "#tests/setup/server";
 import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
 /**
- * The security bars of quality.md that are not about who may open which route (that is
+ * The security bars of docs/quality.md that are not about who may open which route (that is
  * authorization.test.ts): cross-site writes, the session cookie's life, the response headers,
  * and what errors may show. Behind a proxy: security-proxy.test.ts.
  */

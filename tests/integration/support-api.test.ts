@@ -9,7 +9,7 @@ import { bookingPayload } from "#tests/setup/payloads";
 import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
 /**
- * Support requests (product-decisions "Support and chat"): POST and GET /api/tech-assistance
+ * Support requests (docs/product.md "Support and chat"): POST and GET /api/tech-assistance
  * and the dashboard's 'Get help' form, against the production build. A customer only ever
  * sees and references their own requests and bookings, and a refused request writes nothing.
  * Also /intercom-test and the Content-Security-Policy with no chat app id configured.

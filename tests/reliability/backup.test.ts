@@ -23,7 +23,7 @@ import {
 } from "#tests/reliability/support";
 
 /**
- * quality.md "Reliability": `npm run backup` makes a consistent copy (VACUUM INTO) while the
+ * docs/quality.md "Reliability": `npm run backup` makes a consistent copy (VACUUM INTO) while the
  * site is serving. Bookings keep streaming in during the backup; the copy must pass
  * integrity_check and hold every booking acknowledged before the backup started.
  */

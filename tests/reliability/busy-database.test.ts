@@ -17,7 +17,7 @@ import {
 } from "#tests/reliability/support";
 
 /**
- * quality.md "Faults": a busy database is retried, not an error page. Another connection (here
+ * docs/quality.md "Faults": a busy database is retried, not an error page. Another connection (here
  * the test, as an operator's shell or a second process would) holds SQLite's write lock. A
  * short lock is waited out (busy_timeout, 5 s in app/db.server.ts); a lock that outlasts it
  * gets a 503 with Retry-After and the site's own words, never a 500 or a stack, and no write.

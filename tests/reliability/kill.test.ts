@@ -15,7 +15,7 @@ import {
 } from "#tests/reliability/support";
 
 /**
- * quality.md "Crash": the server is killed with SIGKILL (no shutdown handler, no checkpoint)
+ * docs/quality.md "Crash": the server is killed with SIGKILL (no shutdown handler, no checkpoint)
  * while bookings and card payments stream in; after a restart on the same file every write it
  * acknowledged is there and the file is intact.
  */

@@ -15,10 +15,10 @@ import {
 } from "#tests/reliability/support";
 
 /**
- * quality.md "Load": mixed traffic at 50 keep-alive connections for 60 s (RELIABILITY_LOAD_SECONDS
- * to change it): landing page, availability, the bookings list, booking creation and login.
- * No 5xx, no connection error, every acknowledged booking stored, and the server's resident
- * memory levels off instead of climbing with the requests served.
+ * docs/quality.md "Load": mixed traffic at 50 keep-alive connections for 60 s
+ * (RELIABILITY_LOAD_SECONDS to change it): landing page, availability, the bookings list, booking
+ * creation and login. No 5xx, no connection error, every acknowledged booking stored, and the
+ * server's resident memory levels off instead of climbing with the requests served.
  */
 const SECONDS = Number(process.env.RELIABILITY_LOAD_SECONDS || 60);
 const WARM_UP_SECONDS = 10;

@@ -14,7 +14,7 @@ import {
 } from "#tests/reliability/support";
 
 /**
- * quality.md "Known traps": two server processes on one file are a way around any in-process
+ * docs/quality.md "Known traps": two server processes on one file are a way around any in-process
  * lock. Only SQLite's own write lock (BEGIN IMMEDIATE) stands between them: of every group of
  * simultaneous overlapping requests, split over both processes, exactly one may win.
  */

@@ -28,7 +28,7 @@ export function AdminPage({
   );
 }
 
-/** What an empty list says, in the spec's words. */
+/** What an empty list says, in the words of docs/product.md "Messages". */
 export function EmptyList({ children }: { children: ReactNode }) {
   return (
     <p className="rounded-2xl border border-dashed border-ink-soft/30 px-6 py-10 text-center font-semibold text-ink-soft">

@@ -91,7 +91,7 @@ export function StatusBadge({ status }: { status: BookingStatus }) {
   );
 }
 
-/** The colour legend of the seven statuses (spec: Bookings calendar). */
+/** The colour legend of the seven statuses (docs/product.md "Calendar"). */
 export function StatusLegend() {
   return (
     <section aria-labelledby="calendar-legend">

@@ -1,8 +1,8 @@
 import { type BookingStatus, STATUS_LABELS } from "#app/domain/booking-status";
 
 /**
- * The calendar's colour for each status (spec section 2): the legend, the list fallback and
- * Schedule-X's "calendars" all read this one table. Text on every fill is dark on pale (or
+ * The calendar's colour for each status (docs/product.md "Screens"): the legend, the list fallback
+ * and Schedule-X's "calendars" all read this one table. Text on every fill is dark on pale (or
  * white on the one strong green) and passes 4.5:1; `main` is the accent bar Schedule-X draws.
  */
 export type StatusColors = { main: string; container: string; onContainer: string };

@@ -46,7 +46,10 @@ const CALENDARS: NonNullable<CalendarConfig["calendars"]> = Object.fromEntries(
   }),
 );
 
-/** The notice an event opens (spec: name, status, date, time and phone, and 'View Details'). */
+/**
+ * The notice an event opens (docs/product.md "Calendar": name, status, date, time and phone, and
+ * 'View Details').
+ */
 function EventNotice({
   event,
   detailsHref,
@@ -111,9 +114,9 @@ function EventNotice({
 }
 
 /**
- * Schedule-X with the spec's settings: month, week and day views without its own toolbar (our
- * links above are the controls), Sunday-first weeks, 08:00-20:00 in 30-minute steps, three
- * events a day cell, the now indicator, the studio's zone.
+ * Schedule-X with the settings of docs/product.md "Calendar": month, week and day views without its
+ * own toolbar (our links above are the controls), Sunday-first weeks, 08:00-20:00 in 30-minute
+ * steps, three events a day cell, the now indicator, the studio's zone.
  */
 export default function ScheduleXCalendar({
   data,

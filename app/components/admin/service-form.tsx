@@ -14,9 +14,9 @@ export type ServiceFormValues = {
 };
 
 /**
- * The fields of Add Service and Edit. A refusal comes with the spec's 'Validation Error'
- * toast, so every submit is answered by the server; the fields are checked as they are left,
- * with the same messages.
+ * The fields of Add Service and Edit. A refusal comes with the 'Validation Error' toast of
+ * docs/product.md "Validation", so every submit is answered by the server; the fields are checked
+ * as they are left, with the same messages.
  */
 export function ServiceForm({
   initial,

@@ -19,7 +19,7 @@ import type {
 } from "#app/components/booking/types";
 
 /**
- * The booking form (spec section 2). Every button is a real submit to `/?index`, so the
+ * The booking form (docs/product.md "Screens"). Every button is a real submit to `/?index`, so the
  * form works without JavaScript; with it, the free start times follow the chosen date and
  * duration and the price summary follows every field, computed by the same `priceBooking`
  * the server charges with.
@@ -81,7 +81,8 @@ function BookingFormFields({
   const availability = useAvailability(date, hours, reply?.availability ?? data.availability);
   const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "book";
 
-  // Turning the retainer on sets 8 hours (spec section 4); the customer may lower it.
+  // Turning the retainer on sets 8 hours (docs/product.md "States and transitions"); the customer
+  // may lower it.
   const onRetainerToggle = (event: React.ChangeEvent<HTMLInputElement>) => {
     if (event.currentTarget.checked) {
       form.update({ name: fields.hoursNeeded.name, value: String(RETAINER_PACKAGE.hours) });

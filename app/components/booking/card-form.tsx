@@ -9,9 +9,9 @@ import { HydratedField } from "#app/components/ui/hydrated-field";
 import { type FormReply, useSchemaForm } from "#app/components/ui/use-schema-form";
 
 /**
- * How a booking is paid (product-decisions "Payment"), on the checkout page and in the
- * dashboard's Pay Now dialog: the spec's card form with the sandbox, or a button to Stripe's
- * hosted checkout. Both post to the route that renders them.
+ * How a booking is paid (docs/product.md "Payment"), on the checkout page and in the dashboard's
+ * Pay Now dialog: the card form of docs/product.md "Complete Your Payment" with the sandbox, or a
+ * button to Stripe's hosted checkout. Both post to the route that renders them.
  */
 export function PaymentForm({
   provider,
@@ -104,7 +104,7 @@ function CardForm({
   );
 }
 
-/** MM/YY with the slash inserted as the customer types (spec section 5). */
+/** MM/YY with the slash inserted as the customer types (docs/product.md "Validation"). */
 function ExpiryField({
   meta,
 }: {

@@ -1,9 +1,9 @@
 /**
- * The hosted customer-support chat (spec section 1: started with the user id and username),
- * through Intercom's official SDK. The SDK is imported only here and only dynamically, so it
- * is its own chunk: pages pay nothing for it when no app id is configured, and it is fetched
- * after the page is interactive when one is. The state is kept for the whole browser tab, so
- * /intercom-test can show it and the nav's Help can open the messenger.
+ * The hosted customer-support chat (docs/product.md "The studio and its visitors": started with the
+ * user id and username), through Intercom's official SDK. The SDK is imported only here and only
+ * dynamically, so it is its own chunk: pages pay nothing for it when no app id is configured, and
+ * it is fetched after the page is interactive when one is. The state is kept for the whole browser
+ * tab, so /intercom-test can show it and the nav's Help can open the messenger.
  */
 type Sdk = typeof import("@intercom/messenger-js-sdk");
 

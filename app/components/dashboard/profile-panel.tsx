@@ -10,7 +10,10 @@ import type { ProfileTabData } from "#app/components/dashboard/types";
  */
 const ProfileTab = lazy(() => import("#app/components/dashboard/profile-tab"));
 
-/** Profile Settings (spec sections 2 and 5): the profile form and the password change. */
+/**
+ * Profile Settings (docs/product.md "Screens" and "Validation"): the profile form and the password
+ * change.
+ */
 export function ProfilePanel(props: {
   user: PublicUser;
   data: ProfileTabData;

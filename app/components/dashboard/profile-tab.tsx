@@ -18,9 +18,10 @@ import {
 const ACTION = "/dashboard?tab=profile";
 
 /**
- * Profile Settings (spec sections 2 and 5): the profile form and, apart from it, the password
- * change. Both are plain posts that work without JavaScript; with it, conform checks the
- * same schemas before sending. `reply` is the dashboard action's answer to the last post.
+ * Profile Settings (docs/product.md "Screens" and "Validation"): the profile form and, apart from
+ * it, the password change. Both are plain posts that work without JavaScript; with it, conform
+ * checks the same schemas before sending. `reply` is the dashboard action's answer to the last
+ * post.
  */
 export default function ProfileTab({
   data,

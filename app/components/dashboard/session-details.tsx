@@ -3,7 +3,7 @@ import { PriceLine, PriceTotal } from "#app/components/booking/price-lines";
 import { StatusBadge } from "#app/components/dashboard/status-badge";
 
 /**
- * The details of one session (spec section 2 "Session Details"), shared by the dialog over
+ * The details of one session (docs/product.md "Session Details"), shared by the dialog over
  * the dashboard and the printable page. `headingLevel` keeps the outline right in both.
  */
 export function SessionDetailsBody({

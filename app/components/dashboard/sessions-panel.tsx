@@ -16,10 +16,10 @@ const LISTS: { id: SessionList; label: string; empty: string }[] = [
 const COLUMNS = ["Date & Time", "Duration", "Guests", "Status", "Total", "Actions"] as const;
 
 /**
- * My Sessions (spec section 2): Upcoming and Past Sessions as links (`?list=past`), so they
- * work without JavaScript. Each is a table where the panel is wide enough for six columns
- * (1280 px); narrower, its rows become cards with the column names beside the values, so
- * nothing scrolls sideways down to 320 px.
+ * My Sessions (docs/product.md "Screens"): Upcoming and Past Sessions as links (`?list=past`), so
+ * they work without JavaScript. Each is a table where the panel is wide enough for six columns
+ * (1280 px); narrower, its rows become cards with the column names beside the values, so nothing
+ * scrolls sideways down to 320 px.
  */
 export function SessionsPanel({ data }: { data: SessionsTabData }) {
   const [params] = useSearchParams();

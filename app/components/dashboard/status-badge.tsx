@@ -10,7 +10,10 @@ const TONES: Record<StatusTone, string> = {
   purple: "bg-violet-100 text-violet-900 ring-violet-700/20",
 };
 
-/** A booking's status, colour-coded as spec section 2 asks (the label carries the meaning). */
+/**
+ * A booking's status, colour-coded as docs/product.md "Client dashboard" asks (the label carries
+ * the meaning).
+ */
 export function StatusBadge({ tone, label }: { tone: StatusTone; label: string }) {
   return (
     <span

@@ -3,7 +3,7 @@ import { RATES } from "#app/components/landing/studio";
 
 /**
  * What the landing page says about the studio, in one place, so copy changes never touch
- * layout code. Figures follow spec section 9 and product-decisions.md.
+ * layout code. Figures follow docs/product.md "Constants", "Price" and "Retainer package".
  */
 export const PARTNERS = [
   {

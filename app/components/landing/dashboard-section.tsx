@@ -10,7 +10,10 @@ import { SectionLink } from "#app/components/site-nav";
 import { RATES } from "#app/components/landing/studio";
 import { Icon } from "#app/components/landing/icons";
 
-/** Spec section 2 names the first two; Help & Support is ours (product-decisions "Support"). */
+/**
+ * The original site had the first two (docs/product.md "Client dashboard"); Help & Support is ours
+ * (docs/product.md "Support and chat").
+ */
 const TABS: { id: DashboardTab; label: string }[] = [
   { id: "bookings", label: "My Sessions" },
   { id: "profile", label: "Profile Settings" },
@@ -18,7 +21,7 @@ const TABS: { id: DashboardTab; label: string }[] = [
 ];
 
 /**
- * The signed-in customer's corner of the landing page (spec section 2, "Client dashboard").
+ * The signed-in customer's corner of the landing page (docs/product.md "Client dashboard").
  * The tabs are links (?tab=bookings|profile|support), so they work without JavaScript and can
  * be shared; the loader reads only the open tab's data.
  */

@@ -22,10 +22,10 @@ const DashboardSection = lazy(() =>
 );
 
 /**
- * The one-page site of spec section 1: hero, features (#features), audiences
- * (#who-is-it-for), FAQ (#faq), booking (#booking), partners, and for signed-in users the
- * dashboard (#dashboard). /dashboard renders it with the dashboard first, directly under
- * the nav, so the page opens on it with and without JavaScript.
+ * The one-page site of docs/product.md "The studio and its visitors": hero, features (#features),
+ * audiences (#who-is-it-for), FAQ (#faq), booking (#booking), partners, and for signed-in users the
+ * dashboard (#dashboard). /dashboard renders it with the dashboard first, directly under the nav,
+ * so the page opens on it with and without JavaScript.
  */
 export function LandingPage({
   user,

@@ -52,7 +52,7 @@ type Options<Schema extends z.ZodType<Record<string, unknown>, Record<string, un
   checkedIntent?: string;
   /**
    * Who answers a submit. "browser" (the customer's forms): a refused submit never leaves the
-   * page, the fields show why. "server" (the admin's forms, whose refusals the spec answers
+   * page, the fields show why. "server" (the admin's forms, whose refusals docs/product.md "Messages" answers
    * with a toast): the fields are still checked as they are left and typed in, but every
    * submit is posted and the server's reply brings the toast and the same messages.
    */

@@ -4,7 +4,7 @@ import { type CardFormProvider, PaymentProviderError } from "#app/integrations/p
 
 /**
  * The offline provider: the app's own checkout page takes the card and this decides, like a
- * card network would, from the test cards of product-decisions "Payment". It moves no money
+ * card network would, from the test cards of docs/product.md "Payment". It moves no money
  * and keeps nothing, so it works without a network.
  */
 export const SANDBOX_TRANSACTION_PREFIX = "sandbox_";

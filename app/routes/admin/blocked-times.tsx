@@ -32,7 +32,7 @@ import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
 import type { Route } from "./+types/blocked-times";
 
 /**
- * Blocked times (product-decisions "Availability and holds": staff block ranges for
+ * Blocked times (docs/product.md "Blocked times": staff block ranges for
  * maintenance or holidays; a blocked range conflicts like a booking). A block may cover booked
  * sessions: staff may have to close the studio anyway, so it is saved, and the sessions it
  * covers are named in the toast's count and listed beside the block to contact those customers.

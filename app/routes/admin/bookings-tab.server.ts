@@ -29,7 +29,7 @@ export function loadBookingsTab(request: Request, now: number = Date.now()) {
   };
 }
 
-/** A list row in the admin formats of spec section 9, in studio time. */
+/** A list row in the admin formats of docs/product.md "Constants", in studio time. */
 export function toAdminRow(booking: Booking): AdminBookingRow {
   return {
     id: booking.id,

@@ -16,7 +16,7 @@ import type { Route } from "./+types/bookings.$id";
 const WHEN = "MMMM d, yyyy, h:mm a";
 
 /**
- * One booking for staff (product-decisions "Admin"): who, when, money, and its history of
+ * One booking for staff (docs/product.md "Admin"): who, when, money, and its history of
  * status changes (who, when, from, to, note), with the same workflow buttons as the lists.
  */
 export async function loader({ params }: Route.LoaderArgs) {

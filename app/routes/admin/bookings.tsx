@@ -23,7 +23,10 @@ import type { Route } from "./+types/bookings";
 
 const PATH = "/admin/bookings";
 
-/** The Bookings tab (spec section 2): every booking, filtered by day, status and membership. */
+/**
+ * The Bookings tab (docs/product.md "Screens"): every booking, filtered by day, status and
+ * membership.
+ */
 export async function loader({ request }: Route.LoaderArgs) {
   return loadBookingsTab(request);
 }

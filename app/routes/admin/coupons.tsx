@@ -30,7 +30,10 @@ import { readForm } from "#app/web/form.server";
 import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
 import type { Route } from "./+types/coupons";
 
-/** Coupon Management (spec sections 2, 4, 5 and 8): the create form and the coupons. */
+/**
+ * Coupon Management (docs/product.md "Screens", "States and transitions", "Validation" and
+ * "Messages"): the create form and the coupons.
+ */
 
 export async function loader({ request }: Route.LoaderArgs) {
   const page = listCoupons(readPage(new URL(request.url)));
@@ -123,7 +126,7 @@ export default function Coupons({ loaderData, actionData }: Route.ComponentProps
   return (
     <AdminPage title="Coupon Management" description="Create discount codes for the booking form.">
       {/* Coupons are listed newest first: a coupon created (from any page) changes the first
-          row, which starts the form afresh, as the spec's form empties after Create. */}
+          row, which starts the form afresh, as docs/product.md "Coupons tab" has the form empty after Create. */}
       <CreateCouponForm
         key={coupons.rows[0]?.id ?? 0}
         reply={actionData?.intent === "create" ? actionData.result : undefined}
@@ -186,8 +189,8 @@ export default function Coupons({ loaderData, actionData }: Route.ComponentProps
 }
 
 /**
- * The create form. Its refusals come with the spec's toasts, so every submit is answered by
- * the server; the fields are checked as they are left, with the same messages.
+ * The create form. Its refusals come with the toasts of docs/product.md "Messages", so every submit
+ * is answered by the server; the fields are checked as they are left, with the same messages.
  */
 function CreateCouponForm({ reply }: { reply: FormReply }) {
   const navigation = useNavigation();

@@ -21,7 +21,7 @@ import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
 import type { Route } from "./+types/emails";
 
 /**
- * The outbox (product-decisions "E-mail"): every e-mail the site wrote, newest first, with its
+ * The outbox (docs/product.md "E-mail"): every e-mail the site wrote, newest first, with its
  * delivery status, so an offline demo shows what customers would receive. A FAILED e-mail can
  * be sent again.
  */

@@ -1,7 +1,10 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/index";
 
-/** /admin and /admin/dashboard open the Bookings tab (spec section 2), keeping any filters. */
+/**
+ * /admin and /admin/dashboard open the Bookings tab (docs/product.md "Screens"), keeping any
+ * filters.
+ */
 export async function loader({ request }: Route.LoaderArgs) {
   return redirect(`/admin/bookings${new URL(request.url).search}`);
 }

@@ -15,7 +15,7 @@ export const middleware: Route.MiddlewareFunction[] = [adminPagesGuard];
 
 type Tab = { to: string; label: string; icon: IconName };
 
-/** The seven tabs of spec section 2 and product-decisions ("Support" is the seventh). */
+/** The seven tabs of docs/product.md "Admin dashboard" ("Support" is the seventh). */
 const TABS: Tab[] = [
   { to: "/admin/bookings", label: "Bookings", icon: "calendar" },
   { to: "/admin/sessions", label: "Sessions", icon: "waveform" },
@@ -26,7 +26,7 @@ const TABS: Tab[] = [
   { to: "/admin/support", label: "Support", icon: "headphones" },
 ];
 
-/** The studio's tools beside the tabs (product-decisions: blocked times, the Emails page). */
+/** The studio's tools beside the tabs (docs/product.md "Blocked times", "Emails page"). */
 const TOOLS: Tab[] = [
   { to: "/admin/blocked-times", label: "Blocked times", icon: "clock" },
   { to: "/admin/emails", label: "Emails", icon: "mail" },
@@ -96,10 +96,10 @@ function AdminFrame({ children }: { children: ReactNode }) {
 }
 
 /**
- * Spec section 2: a spinner while the lists load. With JavaScript a tab, filter or page change
- * keeps the old list on screen until the new one arrives, so this says that it is coming (a
- * polite live region, so screen readers hear it too). Without JavaScript the browser's own
- * loading indicator does the job.
+ * docs/product.md "Admin dashboard": a spinner while the lists load. With JavaScript a tab, filter
+ * or page change keeps the old list on screen until the new one arrives, so this says that it is
+ * coming (a polite live region, so screen readers hear it too). Without JavaScript the browser's
+ * own loading indicator does the job.
  */
 function LoadingNotice() {
   const navigation = useNavigation();

@@ -6,7 +6,7 @@ import type { Route } from "./+types/sales.export";
 
 /**
  * GET /admin/sales/export?period=...: the period's payments and refunds as a CSV file, newest
- * first (product-decisions "Admin": a CSV export). Linked from the Sales tab, so it answers
+ * first (docs/product.md "Sales figures": a CSV export). Linked from the Sales tab, so it answers
  * like the admin pages: a visitor is sent to sign in, a customer to their dashboard. A period
  * that cannot be read is a 400 with a JSON message, like the app's other file downloads.
  */

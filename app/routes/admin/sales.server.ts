@@ -98,7 +98,10 @@ export function periodError(reading: Extract<PeriodReading, { ok: false }>) {
   return { message: messages[0] ?? "Invalid period", errors: reading.errors };
 }
 
-/** GET /api/admin/payments: one page of the spec's {id, bookingId, amount, paymentDate}. */
+/**
+ * GET /api/admin/payments: one page of the {id, bookingId, amount, paymentDate} of
+ * docs/product.md "The JSON API".
+ */
 export function paymentsPage(choice: PeriodChoice, page: number, now: number) {
   const result = listSales(periodRange(choice, now), page, API_PAGE_SIZE);
   return {

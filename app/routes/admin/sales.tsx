@@ -12,11 +12,11 @@ import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
 import type { Route } from "./+types/sales";
 
 /**
- * Sales (spec section 2 "Sales tab", section 4 "Sales period filter", product-decisions
- * "Admin"): the period lives in the URL (a GET form), the totals net of refunds, the revenue
- * chart and the payments, newest first, one page at a time. A period that cannot be read
- * (a range ending before it starts, a date that is not a day) is answered 400 with the
- * messages at its fields, and nothing is computed from it.
+ * Sales (docs/product.md "Sales tab", "Sales period filter", "Sales figures"): the period lives in
+ * the URL (a GET form), the totals net of refunds, the revenue chart and the payments, newest
+ * first, one page at a time. A period that cannot be read (a range ending before it starts, a date
+ * that is not a day) is answered 400 with the messages at its fields, and nothing is computed from
+ * it.
  */
 export async function loader({ request }: Route.LoaderArgs) {
   const sales = loadSalesTab(new URL(request.url), Date.now());
@@ -24,8 +24,9 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 /**
- * Refresh: reloads the same view (post/redirect/get) with the spec's 'Data refreshed' notice.
- * The figures are read fresh on every load; the button is there because the spec has one.
+ * Refresh: reloads the same view (post/redirect/get) with the 'Data refreshed' notice of
+ * docs/product.md "Sales tab". The figures are read fresh on every load; the button is there
+ * because the original site had one (docs/product.md "Sales tab").
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readForm(request);

@@ -17,8 +17,9 @@ export function servicesListUrl(request: Request): string {
 }
 
 /**
- * Reads the dialog's fields and checks them (spec section 5). A refusal is the 400 reply with
- * each field's message and the spec's 'Validation Error' toast naming the first problem.
+ * Reads the dialog's fields and checks them (docs/product.md "Validation"). A refusal is the 400
+ * reply with each field's message and the 'Validation Error' toast of docs/product.md "Validation"
+ * naming the first problem.
  */
 export function readServiceForm(context: Readonly<RouterContextProvider>, formData: FormData) {
   const submission = parseWithZod(formData, { schema: serviceSchema });
@@ -40,8 +41,8 @@ export function readServiceForm(context: Readonly<RouterContextProvider>, formDa
 
 /**
  * The body of POST and PUT /api/services. Fields are read loosely here (a form-like client may
- * send the price as text) and checked by the domain's parseService, so the messages are the
- * spec's; only isActive must be a real boolean.
+ * send the price as text) and checked by the domain's parseService, so the messages are those
+ * of docs/product.md "Validation"; only isActive must be a real boolean.
  */
 export const serviceBody = z.object({
   name: z.unknown().optional(),

@@ -9,8 +9,8 @@ import { redirectWithSuccess } from "#app/web/toast.server";
 import type { Route } from "./+types/services.$id.delete";
 
 /**
- * Delete a service (spec section 4): one that any booking used is deactivated instead, so
- * that booking keeps its add-on; the toast says which of the two happened.
+ * Delete a service (docs/product.md "States and transitions"): one that any booking used is
+ * deactivated instead, so that booking keeps its add-on; the toast says which of the two happened.
  */
 export async function loader({ params }: Route.LoaderArgs) {
   const id = parseId(params.id);

@@ -8,7 +8,7 @@ import { readForm } from "#app/web/form.server";
 import { redirectWithSuccess } from "#app/web/toast.server";
 import type { Route } from "./+types/services.$id.edit";
 
-/** Edit a service (spec section 5: the same required fields as Add Service). */
+/** Edit a service (docs/product.md "Validation": the same required fields as Add Service). */
 function serviceOr404(param: string) {
   const id = parseId(param);
   const service = id === null ? undefined : getService(id);

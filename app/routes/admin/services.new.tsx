@@ -7,7 +7,7 @@ import { readForm } from "#app/web/form.server";
 import { redirectWithSuccess } from "#app/web/toast.server";
 import type { Route } from "./+types/services.new";
 
-/** 'Add Service' (spec sections 2 and 5): a new service is active. */
+/** 'Add Service' (docs/product.md "Screens" and "Validation"): a new service is active. */
 export async function action({ request, context }: Route.ActionArgs) {
   const read = readServiceForm(context, await readForm(request));
   if ("reply" in read) return read.reply;

@@ -14,9 +14,9 @@ import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
 import type { Route } from "./+types/services";
 
 /**
- * Manage Services (spec section 2): the add-ons of the booking form. Add, Edit and Delete are
- * dialogs that are URLs (child routes, like the customer's session dialogs): a page of their
- * own without JavaScript, a modal over this list with it.
+ * Manage Services (docs/product.md "Screens"): the add-ons of the booking form. Add, Edit and
+ * Delete are dialogs that are URLs (child routes, like the customer's session dialogs): a page of
+ * their own without JavaScript, a modal over this list with it.
  */
 export async function loader({ request }: Route.LoaderArgs) {
   return { services: listServicesPage(readPage(new URL(request.url))) };

@@ -31,7 +31,7 @@ const PATH = "/admin/sessions";
 const BULK_FORM = "bulk-update";
 
 /**
- * The Sessions tab (spec section 2 'Session Workflow Management'): the workflow list with the
+ * The Sessions tab (docs/product.md "Sessions tab"): the workflow list with the
  * bulk 'Update Status' menu. Without JavaScript the row checkboxes post with the menu's form
  * and 'Select all' is a link (`?selected=all`) that renders every row of the page checked.
  */

@@ -34,10 +34,11 @@ import { SupportUpdateError, updateSupportRequest } from "#app/workflows/support
 import type { Route } from "./+types/support";
 
 /**
- * The Support tab (spec section 2 'Technical Support Requests panel', section 4 statuses,
- * product-decisions "Support and chat"): every customer's requests, filtered by status in the
- * URL and paged in SQL, each with the booking it is about, worked by staff with the spec's
- * buttons. Mark Resolved needs resolution details, which the customer is e-mailed.
+ * The Support tab (docs/product.md "Support tab", "Technical assistance statuses",
+ * "Support and chat"): every customer's requests, filtered by status in the URL and paged in SQL,
+ * each with the booking it is about, worked by staff with the buttons of
+ * docs/product.md "Technical assistance statuses". Mark Resolved needs resolution details, which
+ * the customer is e-mailed.
  */
 const ERROR_TITLE = "Error updating request";
 

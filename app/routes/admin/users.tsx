@@ -19,7 +19,7 @@ import { readForm } from "#app/web/form.server";
 import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
 import type { Route } from "./+types/users";
 
-// User Management (spec section 2): who is an admin, who is a member.
+// User Management (docs/product.md "Screens"): who is an admin, who is a member.
 
 /** Usernames are at most 50 characters; a longer search cannot match anything. */
 const SEARCH_MAX = 50;

@@ -25,7 +25,7 @@ import { samePageUrl } from "#app/web/same-page.server";
  * The workflow forms of the Bookings and Sessions tabs and of a booking's page, told apart by
  * `intent`: `status` (one row: `id`, `status`, optional `note`) and `bulk` (`ids`, `status`).
  * Success goes back to the page it came from, filters kept (post, redirect, get); a refusal
- * re-renders it with the spec's error toast and changes nothing.
+ * re-renders it with the error toast of docs/product.md "Messages" and changes nothing.
  */
 export const WORKFLOW_INTENTS = ["status", "bulk"] as const;
 

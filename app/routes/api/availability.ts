@@ -7,7 +7,7 @@ import type { Route } from "./+types/availability";
 
 /**
  * GET /api/availability?date=yyyy-MM-dd&hours=2..8: every hourly start of that studio day for a
- * session of that length, free or not and why (product-decisions "Availability and holds").
+ * session of that length, free or not and why (docs/product.md "Availability and holds").
  * Public: it says when the studio is busy, never who booked it. Never cached: a slot can be
  * taken or released at any moment.
  */

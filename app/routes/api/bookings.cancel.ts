@@ -22,7 +22,7 @@ const cancelBodySchema = z.object({
 
 /**
  * GET /api/bookings/{id}/cancel: whether the caller may cancel their booking now and the
- * exact refund (product-decisions "Cancel, refund, reschedule"). Another customer's booking
+ * exact refund (docs/product.md "Cancel, refund, reschedule"). Another customer's booking
  * is reported as missing.
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {

@@ -7,7 +7,7 @@ import { env } from "#app/env.server";
 import type { Route } from "./+types/bookings.ics";
 
 /**
- * GET /api/bookings/{id}/ics: Download Details as an iCalendar file (product-decisions
+ * GET /api/bookings/{id}/ics: Download Details as an iCalendar file (docs/product.md
  * "Cancel, refund, reschedule"). The caller's own booking only: another customer's answers
  * 404 like one that does not exist.
  */

@@ -22,9 +22,10 @@ const amountField = z.preprocess(
 );
 
 /**
- * The spec's body: paymentMethod, cardName, cardNumber, expirationDate, cvv, amount and a
- * paymentDetails copy of the card fields. The copy is not read (the schema drops it), so the
- * card number and CVV exist in exactly one place, and go no further than the sandbox charge.
+ * The body of docs/product.md "The JSON API": paymentMethod, cardName, cardNumber, expirationDate,
+ * cvv, amount and a paymentDetails copy of the card fields. The copy is not read (the schema drops
+ * it), so the card number and CVV exist in exactly one place, and go no further than the sandbox
+ * charge.
  */
 function paymentBodySchema(now: number) {
   const [year, month] = studioDateOf(now).split("-").map(Number);
@@ -39,7 +40,7 @@ export function loader() {
 
 /**
  * POST /api/bookings/{id}/payments/direct: pays the caller's own unpaid booking by card with
- * the sandbox provider (product-decisions "Payment"). The server charges the booking's own
+ * the sandbox provider (docs/product.md "Payment"). The server charges the booking's own
  * total; an `amount` that differs is refused before anything is charged. Answers 200 with
  * { success, transactionId, booking }, 402 for a declined or invalid card, 409 when the booking
  * cannot be paid any more (already paid, hold run out, cancelled, free).

@@ -24,9 +24,9 @@ export function loader() {
 
 /**
  * PATCH /api/bookings/{id}/status with { status }. The client uses it for one thing: confirming
- * a free booking (spec section 4). The server already creates $0 bookings CONFIRMED, so a
- * customer's confirmation of their own $0 booking answers it unchanged; every other change is
- * refused (product-decisions "Payment"). Another customer's booking is reported as missing.
+ * a free booking (docs/product.md "States and transitions"). The server already creates $0 bookings
+ * CONFIRMED, so a customer's confirmation of their own $0 booking answers it unchanged; every other
+ * change is refused (docs/product.md "Payment"). Another customer's booking is reported as missing.
  * Admins change statuses in the admin area (their workflow keeps the booking history).
  */
 export async function action({ request, params, context }: Route.ActionArgs) {

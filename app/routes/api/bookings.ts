@@ -7,9 +7,9 @@ import { BookingError, bookSession } from "#app/workflows/book-session.server";
 import type { Route } from "./+types/bookings";
 
 /**
- * GET /api/bookings: the caller's own bookings, newest first (spec section 7). Holds that ran
- * out are cancelled first, so an unpaid booking whose slot was released is not offered for
- * payment.
+ * GET /api/bookings: the caller's own bookings, newest first (docs/product.md "The JSON API").
+ * Holds that ran out are cancelled first, so an unpaid booking whose slot was released is not
+ * offered for payment.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireApiUser(request, context);
@@ -19,9 +19,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 /**
- * POST /api/bookings with the create payload of spec section 3. The server prices the booking:
- * totalCost, originalCost, discountAmount, servicesCost and status in the body are ignored (the
- * schema drops them). A $0 booking is created CONFIRMED; any other waits for payment with its
+ * POST /api/bookings with the create payload of docs/product.md "Data". The server prices the
+ * booking: totalCost, originalCost, discountAmount, servicesCost and status in the body are ignored
+ * (the schema drops them). A $0 booking is created CONFIRMED; any other waits for payment with its
  * slot held for HOLD_MINUTES.
  */
 export async function action({ request, context }: Route.ActionArgs) {

@@ -7,7 +7,8 @@ import type { Route } from "./+types/coupons.validate";
 /**
  * GET /api/coupons/validate/{code}: { isValid, message, coupon: {code, value, type} | null }.
  * Signed-in users only, so codes cannot be probed anonymously. A coupon that cannot be used is
- * still a 200: the client shows the server's message (spec section 8, 'Invalid Coupon').
+ * still a 200: the client shows the server's message (docs/product.md "Messages",
+ * 'Invalid Coupon').
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   await requireApiUser(request, context);

@@ -10,7 +10,10 @@ export function loader() {
   return methodNotAllowed("POST");
 }
 
-/** POST /api/register with the registration payload of spec section 3: the new user, signed in. */
+/**
+ * POST /api/register with the registration payload of docs/product.md "Data": the new user, signed
+ * in.
+ */
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed("POST");
   const retryAfter = await takeAttempt("register", context.get(clientAddressContext));

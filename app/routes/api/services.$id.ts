@@ -13,9 +13,9 @@ export function loader() {
 }
 
 /**
- * PUT /api/services/{id} (the create body: the updated service) and DELETE (spec section 7):
- * {success: true} when deleted, {success: false} with a message when bookings used it and it
- * was deactivated instead.
+ * PUT /api/services/{id} (the create body: the updated service) and DELETE (docs/product.md
+ * "The JSON API"): {success: true} when deleted, {success: false} with a message when bookings used
+ * it and it was deactivated instead.
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
   if (request.method !== "PUT" && request.method !== "DELETE") {

@@ -6,9 +6,9 @@ import { requireApiAdmin, requireApiUser } from "#app/web/user-context.server";
 import type { Route } from "./+types/services";
 
 /**
- * GET /api/services?activeOnly=true|false (spec section 7). The active add-ons are public (the
- * booking form lists them for visitors too); the full list, inactive ones included, is the
- * admin's Services tab.
+ * GET /api/services?activeOnly=true|false (docs/product.md "The JSON API"). The active add-ons are
+ * public (the booking form lists them for visitors too); the full list, inactive ones included, is
+ * the admin's Services tab.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const activeOnly = new URL(request.url).searchParams.get("activeOnly");

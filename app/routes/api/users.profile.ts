@@ -17,8 +17,8 @@ export function loader() {
 }
 
 /**
- * PUT /api/users/{id}/profile (spec section 7): replaces the caller's profile fields and
- * answers the updated user, in the shape of GET /api/user.
+ * PUT /api/users/{id}/profile (docs/product.md "The JSON API"): replaces the caller's profile
+ * fields and answers the updated user, in the shape of GET /api/user.
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
   if (request.method !== "PUT") return methodNotAllowed("PUT");

@@ -7,8 +7,8 @@ import { requireOwnBooking } from "#app/web/own-booking.server";
 import type { Route } from "./+types/checkout";
 
 /**
- * The payment step after booking (spec section 5's card form). The Pay Now dialog of the
- * dashboard shares its loader and action (services/payments/checkout.server.ts).
+ * The payment step after booking (docs/product.md "Complete Your Payment", the card form). The Pay
+ * Now dialog of the dashboard shares its loader and action (services/payments/checkout.server.ts).
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { booking } = await requireOwnBooking(request, context, params.bookingId);

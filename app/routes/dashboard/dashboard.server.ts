@@ -16,7 +16,7 @@ import {
 } from "#app/routes/dashboard/support.server";
 
 /**
- * The customer's dashboard (spec section 2 "Client dashboard"): which tab is open, what it
+ * The customer's dashboard (docs/product.md "Client dashboard"): which tab is open, what it
  * shows, and where its forms go. /dashboard and the dashboard section of / both read it;
  * every form posts to /dashboard, told apart by `intent`.
  */

@@ -16,7 +16,7 @@ import { listBookingPayments } from "#app/models/payment.server";
 import { STUDIO } from "#app/domain/studio";
 
 /**
- * Session Details (spec section 2, product-decisions "Price"): everything the customer may
+ * Session Details (docs/product.md "Session Details", "Price"): everything the customer may
  * know about one of their bookings, shared by the dialog and the printable page. The rate is
  * the booking's own (recorded when it was priced), not today's.
  */

@@ -10,7 +10,7 @@ import type { Route } from "./+types/sessions.$id.pay";
 const CLOSE_TO = "/dashboard?tab=bookings";
 
 /**
- * Pay Now (spec section 2 'Complete Your Payment'): the checkout's payment form in a dialog
+ * Pay Now (docs/product.md "Complete Your Payment"): the checkout's payment form in a dialog
  * over the dashboard. A paid booking goes back to the list, which then confirms the payment
  * and says what happens next (`?paid=<id>`).
  */

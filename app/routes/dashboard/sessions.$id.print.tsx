@@ -6,7 +6,7 @@ import { requireOwnBooking } from "#app/web/own-booking.server";
 import type { Route } from "./+types/sessions.$id.print";
 
 /**
- * Download Details, the printable half (product-decisions "Cancel, refund, reschedule"): the
+ * Download Details, the printable half (docs/product.md "Cancel, refund, reschedule"): the
  * session's details on a page of their own, outside the dashboard, laid out for paper. The
  * site's navigation and footer are left off the printout (app.css, `data-print-sheet`).
  */

@@ -6,7 +6,10 @@ import { sessionDetails } from "#app/routes/dashboard/session-details.server";
 import { requireOwnBooking } from "#app/web/own-booking.server";
 import type { Route } from "./+types/sessions.$id";
 
-/** Session Details (spec section 2): one of the customer's own sessions, over the dashboard. */
+/**
+ * Session Details (docs/product.md "Screens"): one of the customer's own sessions, over the
+ * dashboard.
+ */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const now = Date.now();
   const { booking } = await requireOwnBooking(request, context, params.id, { expireHoldsAt: now });

@@ -17,8 +17,8 @@ import type { RouterContextProvider } from "react-router";
 import { redirectWithError, redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
 
 /**
- * The booking form on the landing page (spec section 2 "Booking section", section 4 "Booking
- * submit flow"). Without JavaScript every step is a post to `/?index` that re-renders the
+ * The booking form on the landing page (docs/product.md "Booking section",
+ * "Booking submit flow"). Without JavaScript every step is a post to `/?index` that re-renders the
  * form with what was entered: showing the free times of a date, applying or removing a
  * coupon, and booking. With JavaScript the same posts run in place and the times and the
  * price update live.

@@ -23,10 +23,10 @@ const statusBodySchema = z.object({
 });
 
 /**
- * PUT /api/admin/bookings/{id} with { status, note? } (spec section 7): the same rule and
- * model as the tabs' buttons. 400 a bad status, 404 an unknown booking, 409 a change the
- * workflow refuses (with its reason in `message`), 502 when a refund could not be made.
- * Answers the updated booking.
+ * PUT /api/admin/bookings/{id} with { status, note? } (docs/product.md "The JSON API"): the same
+ * rule and model as the tabs' buttons. 400 a bad status, 404 an unknown booking, 409 a change the
+ * workflow refuses (with its reason in `message`), 502 when a refund could not be made. Answers the
+ * updated booking.
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
   const user = currentAdmin(context);

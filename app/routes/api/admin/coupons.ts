@@ -28,10 +28,10 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 /**
- * The spec's client sends the value already converted (whole percent, or cents for a fixed
- * amount), so `value` is taken in stored units and must be a whole number in range; the
- * server does not round it again. `description` and `createdAt` are not trusted: the
- * description is generated from the value, createdAt is the server's clock. An ISO
+ * The original client (docs/product.md "The JSON API") sends the value already converted (whole
+ * percent, or cents for a fixed amount), so `value` is taken in stored units and must be a whole
+ * number in range; the server does not round it again. `description` and `createdAt` are not
+ * trusted: the description is generated from the value, createdAt is the server's clock. An ISO
  * `expiryDate` names the calendar day as written (the date input's day at UTC midnight).
  */
 const couponBody = z.object({

@@ -5,11 +5,12 @@ import { jsonError } from "#app/web/api.server";
 import type { Route } from "./+types/payments";
 
 /**
- * GET /api/admin/payments: the spec's list of {id, bookingId, amount, paymentDate} (section 7),
- * newest first, for the same period parameters as the Sales tab (`period`, `from`, `to`).
- * Paged: `?page=N` (1-based) gives 100 rows; when there are more, a `Link: <...>; rel="next"`
- * header points at the next page (the body stays the spec's plain list). paymentDate is an
- * ISO 8601 UTC instant; amounts are whole dollars, refunds negative.
+ * GET /api/admin/payments: the list of {id, bookingId, amount, paymentDate} of
+ * docs/product.md "The JSON API", newest first, for the same period parameters as the Sales tab
+ * (`period`, `from`, `to`). Paged: `?page=N` (1-based) gives 100 rows; when there are more, a
+ * `Link: <...>; rel="next"` header points at the next page (the body stays the plain list of
+ * docs/product.md "The JSON API"). paymentDate is an ISO 8601 UTC instant; amounts are whole
+ * dollars, refunds negative.
  */
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);

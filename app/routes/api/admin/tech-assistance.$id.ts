@@ -7,11 +7,11 @@ import { SupportUpdateError, updateSupportRequest } from "#app/workflows/support
 import type { Route } from "./+types/tech-assistance.$id";
 
 /**
- * PUT /api/admin/tech-assistance/{id} with { status, resolution } (spec section 7): the
- * updated request. The same model function as the Support tab's buttons, so the same rules:
- * 400 for a status that is not one of the four or a RESOLVED without resolution details,
- * 404 for an unknown id, 409 for a move the workflow does not allow (from RESOLVED or
- * CANCELLED, skipping IN_PROGRESS, or a second admin repeating the first one's move).
+ * PUT /api/admin/tech-assistance/{id} with { status, resolution } (docs/product.md "The JSON API"):
+ * the updated request. The same model function as the Support tab's buttons, so the same rules: 400
+ * for a status that is not one of the four or a RESOLVED without resolution details, 404 for an
+ * unknown id, 409 for a move the workflow does not allow (from RESOLVED or CANCELLED, skipping
+ * IN_PROGRESS, or a second admin repeating the first one's move).
  */
 export async function action({ request, params }: Route.ActionArgs) {
   const id = parseId(params.id);

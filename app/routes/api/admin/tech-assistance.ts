@@ -5,14 +5,14 @@ import { jsonError } from "#app/web/api.server";
 import type { Route } from "./+types/tech-assistance";
 
 /**
- * GET /api/admin/tech-assistance (spec section 7: "List of requests"), admins only.
+ * GET /api/admin/tech-assistance (docs/product.md "The JSON API": "List of requests"), admins only.
  *
  * Query: `status` = PENDING | IN_PROGRESS | RESOLVED | CANCELLED (absent: every status) and
- * `page` = 1, 2, ... (25 requests a page, newest first). The body stays the spec's bare list;
- * paging travels in headers: `X-Page` (this page) and, when there are more, a
- * `Link: </api/admin/tech-assistance?...&page=N+1>; rel="next"`. Each request carries the
- * spec's fields, `username`, and `booking` ({ id, startsAt, endsAt, status } or null).
- * A bad `status` or `page` is a 400 with `message`; a visitor 401, a customer 403.
+ * `page` = 1, 2, ... (25 requests a page, newest first). The body stays the bare list of
+ * docs/product.md "The JSON API"; paging travels in headers: `X-Page` (this page) and, when there
+ * are more, a `Link: </api/admin/tech-assistance?...&page=N+1>; rel="next"`. Each request carries
+ * the fields of docs/product.md "Data", `username`, and `booking` ({ id, startsAt, endsAt, status }
+ * or null). A bad `status` or `page` is a 400 with `message`; a visitor 401, a customer 403.
  */
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);

@@ -8,7 +8,7 @@ import type { Route } from "./+types/users";
 /**
  * GET /api/admin/users: [{id, username, isAdmin, isMember}], newest first, one page of the
  * Users tab (?page=N, ?membership=all|members|non-members); a Link rel="next" header says
- * that more follow, so the body stays the spec's list.
+ * that more follow, so the body stays the list of docs/product.md "The JSON API".
  */
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
