@@ -1,49 +1,28 @@
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { bookings, users } from "#db/schema";
+import { bookings } from "#db/schema";
 import { db } from "#app/db.server";
-import type { BookingRequest } from "#app/domain/booking-form";
-import { studioInstant } from "#app/domain/studio-time";
 import type { BookingFilters } from "#app/domain/booking-filters";
+import { studioInstant } from "#app/domain/studio-time";
 import { adminBookingsQuery, listAdminBookings } from "#app/models/admin-bookings.server";
-import { toPublicUser } from "#app/models/user.server";
-import { type BookingSettings, bookSession } from "#app/workflows/book-session.server";
+import { type BookingInput, createBooking } from "#tests/factories/booking";
+import { createUser, type FactoryUser } from "#tests/factories/user";
 
 /**
  * The staff's booking list against a real, freshly migrated SQLite file: filters, paging and
  * the query plans. (The workflow that changes statuses is tested beside it, in
  * workflows/move-session.server.test.ts.)
  */
-const BOOKING: BookingSettings = { holdMinutes: 30, bufferMinutes: 0, appUrl: "https://t.test" };
 const BOOKED_AT = studioInstant("2026-12-01", "09:00");
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
+const HOLD_MS = 30 * 60_000;
+const DAY = 24 * 60 * 60_000;
 
-let customer: ReturnType<typeof toPublicUser>;
+let customer: FactoryUser;
 let counter = 0;
 
-function makeUser(name: string, options: { isAdmin?: boolean; isMember?: boolean } = {}) {
+beforeEach(async () => {
   counter += 1;
-  const row = db
-    .insert(users)
-    .values({
-      username: `${name}_${counter}`,
-      passwordHash: "x",
-      firstName: "Cam",
-      lastName: "Celler",
-      phoneNumber: "404-555-0100",
-      email: `${name}${counter}@example.com`,
-      isAdmin: options.isAdmin ?? false,
-      isMember: options.isMember ?? false,
-    })
-    .returning()
-    .get();
-  return toPublicUser(row);
-}
-
-beforeEach(() => {
-  customer = makeUser("client");
+  customer = await createUser(db, { firstName: "Cam", lastName: "Celler" });
 });
 
 /** A unique date per test, so slots never collide across tests sharing the file. */
@@ -52,25 +31,18 @@ function day(offset = 0) {
   return new Date(base).toISOString().slice(0, 10);
 }
 
-function request(overrides: Partial<BookingRequest> = {}): BookingRequest {
-  return {
-    firstName: "Cam",
-    lastName: "Celler",
-    phoneNumber: "404-555-0100",
-    email: "cam@example.com",
-    stakeholder: "no",
-    recordingDate: day(),
-    recordingTime: "10:00",
-    guestCount: 1,
-    hoursNeeded: 2,
-    isRetainer: false,
-    selectedServices: [],
-    ...overrides,
-  };
-}
-
-function unpaidBooking(overrides: Partial<BookingRequest> = {}, user = customer) {
-  return bookSession(user, request(overrides), BOOKED_AT, BOOKING);
+/** A 2-hour session on this test's day, unpaid with its hold running, as just booked online. */
+function unpaidBooking(input: Omit<BookingInput, "user"> = {}, user = customer) {
+  return createBooking(db, {
+    user,
+    date: day(),
+    time: "10:00",
+    hours: 2,
+    status: "PENDING_PAYMENT",
+    holdExpiresAt: BOOKED_AT + HOLD_MS,
+    createdAt: BOOKED_AT,
+    ...input,
+  });
 }
 
 describe("the admin list", () => {
@@ -84,13 +56,13 @@ describe("the admin list", () => {
   });
 
   it("filters by studio day, status and membership, a day earliest first", async () => {
-    const member = makeUser("member", { isMember: true });
+    const member = await createUser(db, { isMember: true });
     const date = day();
-    const late = unpaidBooking({ recordingTime: "15:00" }, member);
-    const early = unpaidBooking({ recordingTime: "09:00" });
+    const late = unpaidBooking({ time: "15:00" }, member);
+    const early = unpaidBooking({ time: "09:00" });
     // 23:00 on the day is still that studio day, although it is the next day in UTC.
-    const night = unpaidBooking({ recordingTime: "22:00", hoursNeeded: 1 });
-    unpaidBooking({ recordingDate: day(1) });
+    const night = unpaidBooking({ time: "22:00", hours: 1 });
+    unpaidBooking({ date: day(1) });
     const ids = (rows: { id: number }[]) => rows.map((row) => row.id);
 
     expect(ids(listAdminBookings(filters({ date })).rows)).toEqual([early.id, late.id, night.id]);

@@ -1,8 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { blockedTimes, emailOutbox, users } from "#db/schema";
+import { blockedTimes } from "#db/schema";
 import { db } from "#app/db.server";
 import { blockedTimeSchema } from "#app/domain/blocked-times";
-import type { BookingRequest } from "#app/domain/booking-form";
 import { studioInstant } from "#app/domain/studio-time";
 import {
   createBlockedTime,
@@ -11,62 +10,38 @@ import {
 } from "#app/models/blocked-time.server";
 import { getAvailability, hasConflict } from "#app/models/booking.server";
 import { getEmail, listEmailsPage, retryEmail } from "#app/models/email.server";
-import { toPublicUser } from "#app/models/user.server";
-import { type BookingSettings, bookSession } from "#app/workflows/book-session.server";
+import { createBooking } from "#tests/factories/booking";
+import { createOutboxEmail } from "#tests/factories/support";
+import { createUser, type FactoryUser } from "#tests/factories/user";
 
 /**
  * The admin's blocked-time and e-mail tools against a real, freshly migrated SQLite file: a
  * block that availability and the conflict check respect at once, and the outbox as staff
- * read and retry it. (Working a support request is tested beside workflows/support.)
+ * read and retry it. (Working a support request is tested beside workflows/support; that the
+ * booking workflow refuses a blocked slot, beside workflows/book-session.)
  */
-const APP_URL = "https://studio.test";
-const SETTINGS: BookingSettings = { holdMinutes: 30, bufferMinutes: 0, appUrl: APP_URL };
 const NOW = studioInstant("2027-01-04", "09:00");
+const HOLD_MS = 30 * 60_000;
 
-let counter = 0;
-let customer: ReturnType<typeof toPublicUser>;
+let customer: FactoryUser;
 
-function makeUser() {
-  counter += 1;
-  const row = db
-    .insert(users)
-    .values({
-      username: `tools_${counter}`,
-      passwordHash: "x",
-      firstName: "Ada",
-      lastName: "Lovelace",
-      phoneNumber: "404-555-0100",
-      email: `tools${counter}@example.com`,
-    })
-    .returning()
-    .get();
-  return toPublicUser(row);
-}
-
-beforeEach(() => {
-  customer = makeUser();
+beforeEach(async () => {
+  customer = await createUser(db);
 });
 
-function booking(date: string, time: string, overrides: Partial<BookingRequest> = {}) {
-  return bookSession(
-    customer,
-    {
-      firstName: "Ada",
-      lastName: "Lovelace",
-      phoneNumber: "404-555-0100",
-      email: "ada@example.com",
-      stakeholder: "no",
-      recordingDate: date,
-      recordingTime: time,
-      guestCount: 1,
-      hoursNeeded: 2,
-      isRetainer: false,
-      selectedServices: [],
-      ...overrides,
-    },
-    NOW,
-    SETTINGS,
-  );
+/** An unpaid booking whose hold is still running at NOW, as the booking form leaves it. */
+function booking(
+  date: string,
+  time: string,
+  status: "PENDING_PAYMENT" | "CANCELLED" = "PENDING_PAYMENT",
+) {
+  return createBooking(db, {
+    user: customer,
+    date,
+    time,
+    status,
+    holdExpiresAt: status === "PENDING_PAYMENT" ? NOW + HOLD_MS : null,
+  });
 }
 
 const block = (startDate: string, startTime: string, endDate: string, endTime: string) =>
@@ -92,14 +67,11 @@ describe("blocked times", () => {
       expect(at(time)).toMatchObject({ available: false, reason: "taken" });
     }
     for (const time of ["09:00", "13:00"]) expect(at(time)).toMatchObject({ available: true });
-    // The insert itself refuses it too, not only the answers.
-    expect(() => booking(date, "10:00")).toThrow(/conflicts/);
 
     expect(removeBlockedTime(created.id)).toBe(true);
     expect(removeBlockedTime(created.id)).toBe(false);
     expect(hasConflict(slot, NOW, 0)).toBe(false);
     expect(getAvailability(date, 2, NOW, 0).find((o) => o.time === "10:00")?.available).toBe(true);
-    expect(booking(date, "10:00").status).toBe("PENDING_PAYMENT");
   });
 
   it("a block over several days closes each of them, buffer or not", () => {
@@ -118,6 +90,7 @@ describe("blocked times", () => {
   it("is created over live bookings and names them; cancelled ones and other days are left out", () => {
     const date = "2027-03-03";
     const kept = booking(date, "10:00");
+    const cancelled = booking(date, "14:00", "CANCELLED");
     const elsewhere = booking("2027-03-04", "10:00");
     const { overlapping } = createBlockedTime(
       block(date, "00:00", date, "23:59"),
@@ -125,8 +98,9 @@ describe("blocked times", () => {
       NOW,
     );
     expect(overlapping.map((session) => session.id)).toEqual([kept.id]);
+    expect(overlapping.map((session) => session.id)).not.toContain(cancelled.id);
     expect(overlapping.map((session) => session.id)).not.toContain(elsewhere.id);
-    expect(overlapping[0]).toMatchObject({ firstName: "Ada", email: "ada@example.com" });
+    expect(overlapping[0]).toMatchObject({ firstName: customer.firstName, email: customer.email });
   });
 
   it("lists upcoming blocks soonest first and past ones apart", () => {
@@ -156,20 +130,13 @@ describe("blocked times", () => {
 describe("the outbox as staff read it", () => {
   it("lists newest first by status and retries only a FAILED e-mail", () => {
     const insert = (status: "PENDING" | "SENT" | "FAILED") =>
-      db
-        .insert(emailOutbox)
-        .values({
-          kind: "test",
-          toAddress: "ops@example.com",
-          subject: `A ${status} e-mail`,
-          html: "<p>x</p>",
-          text: "x",
-          status,
-          attempts: status === "FAILED" ? 10 : 0,
-          lastError: status === "FAILED" ? "Error [ECONNREFUSED]: down" : null,
-        })
-        .returning()
-        .get();
+      createOutboxEmail(db, {
+        toAddress: "ops@example.com",
+        subject: `A ${status} e-mail`,
+        status,
+        attempts: status === "FAILED" ? 10 : 0,
+        lastError: status === "FAILED" ? "Error [ECONNREFUSED]: down" : null,
+      });
     const failed = insert("FAILED");
     const sent = insert("SENT");
 

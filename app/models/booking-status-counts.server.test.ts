@@ -1,8 +1,9 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { bookingStatusCounts, bookings, users } from "#db/schema";
+import { bookingStatusCounts, bookings } from "#db/schema";
 import { db } from "#app/db.server";
-import { studioSession } from "#app/domain/studio-time";
+import { createBooking } from "#tests/factories/booking";
+import { createUser } from "#tests/factories/user";
 
 /**
  * booking_status_counts is kept by triggers (migration 0003): after any mix of inserts,
@@ -31,41 +32,10 @@ function keptByTriggers() {
 }
 
 describe("booking status counts", () => {
-  it("follow inserts, status changes, other updates and deletes", () => {
-    const user = db
-      .insert(users)
-      .values({
-        username: `counts_${Date.now()}`,
-        passwordHash: "x",
-        firstName: "Count",
-        lastName: "Keeper",
-        phoneNumber: "404-555-0100",
-        email: "count@example.com",
-      })
-      .returning()
-      .get();
-    const insert = (day: string, status: "PENDING_PAYMENT" | "CONFIRMED") =>
-      db
-        .insert(bookings)
-        .values({
-          userId: user.id,
-          firstName: "Count",
-          lastName: "Keeper",
-          phoneNumber: "404-555-0100",
-          email: "count@example.com",
-          stakeholder: "no",
-          recordingDate: day,
-          recordingTime: "10:00",
-          guestCount: "1",
-          hoursNeeded: "2",
-          ...studioSession(day, "10:00", 2),
-          hourlyRate: 100,
-          totalCost: 200,
-          originalCost: 200,
-          status,
-        })
-        .returning()
-        .get();
+  it("follow inserts, status changes, other updates and deletes", async () => {
+    const user = await createUser(db);
+    const insert = (date: string, status: "PENDING_PAYMENT" | "CONFIRMED") =>
+      createBooking(db, { user, date, status });
 
     const first = insert("2031-01-06", "PENDING_PAYMENT");
     const second = insert("2031-01-07", "CONFIRMED");

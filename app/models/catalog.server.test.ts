@@ -1,9 +1,8 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { bookings, bookingServices, services, users } from "#db/schema";
+import { services, users } from "#db/schema";
 import { db } from "#app/db.server";
 import { parseCouponForm } from "#app/domain/coupons";
-import { studioSession } from "#app/domain/studio-time";
 import { PAGE_SIZE } from "#app/models/pagination.server";
 import { listUsers, makeAdmin, setMembership } from "#app/models/admin-users.server";
 import {
@@ -21,6 +20,7 @@ import {
   setServiceActive,
   updateService,
 } from "#app/models/service.server";
+import { addBookingService, createBooking } from "#tests/factories/booking";
 
 /** The Users, Coupons and Services tabs' writes, against a real, freshly migrated SQLite file. */
 let counter = 0;
@@ -158,30 +158,8 @@ describe("services", () => {
   it("deactivates a service any booking used instead of deleting it", () => {
     const service = createService(input);
     const user = makeUser();
-    const booking = db
-      .insert(bookings)
-      .values({
-        userId: user.id,
-        firstName: "Cat",
-        lastName: "Alog",
-        phoneNumber: "404-555-0100",
-        email: "cat@example.com",
-        stakeholder: "no",
-        recordingDate: "2031-02-03",
-        recordingTime: "10:00",
-        guestCount: "1",
-        hoursNeeded: "2",
-        ...studioSession("2031-02-03", "10:00", 2),
-        hourlyRate: 200,
-        totalCost: 550,
-        originalCost: 550,
-        status: "CANCELLED",
-      })
-      .returning()
-      .get();
-    db.insert(bookingServices)
-      .values({ bookingId: booking.id, serviceId: service.id, priceAtBooking: 150 })
-      .run();
+    const booking = createBooking(db, { user, date: "2031-02-03", status: "CANCELLED" });
+    addBookingService(db, { booking, service, priceAtBooking: 150 });
 
     const removal = deleteService(service.id);
     expect(removal).toMatchObject({ outcome: "deactivated", service: { isActive: false } });

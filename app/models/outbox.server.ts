@@ -1,12 +1,14 @@
+import { and, asc, eq, lte } from "drizzle-orm";
 import { emailOutbox } from "#db/schema";
 // Type only: importing db.server for real would open the database.
 import type { DB } from "#app/db.server";
 import type { EmailAttachment } from "#app/domain/outbox";
 
 /**
- * The e-mail outbox's writes: an e-mail is a row written in the same transaction as the change
- * that causes it, so a booking never exists without its e-mail and a rolled-back booking never
- * sends one. Delivery is the deliver-email workflow's.
+ * The e-mail outbox: an e-mail is a row written in the same transaction as the change that
+ * causes it, so a booking never exists without its e-mail and a rolled-back booking never sends
+ * one. Below, the rows the deliver-email workflow reads and marks; the sending and the retry
+ * rules are the workflow's.
  */
 
 export type OutgoingEmail = {
@@ -43,4 +45,68 @@ export function enqueueEmail(tx: OutboxWriter, message: OutgoingEmail): number {
     .returning({ id: emailOutbox.id })
     .get();
   return row.id;
+}
+
+export type OutboxRow = typeof emailOutbox.$inferSelect;
+
+/** The PENDING rows due at `now`, oldest first. */
+export function dueEmails(db: OutboxDatabase, now: number, limit: number): OutboxRow[] {
+  return db
+    .select()
+    .from(emailOutbox)
+    .where(and(eq(emailOutbox.status, "PENDING"), lte(emailOutbox.nextAttemptAt, now)))
+    .orderBy(asc(emailOutbox.id))
+    .limit(limit)
+    .all();
+}
+
+/**
+ * Claims a due row for one send by pushing its next attempt to `leaseUntil`, so an overlapping
+ * run (another process) skips it. False when it is no longer due: someone else has it.
+ */
+export function claimEmail(
+  db: OutboxDatabase,
+  id: number,
+  now: number,
+  leaseUntil: number,
+): boolean {
+  const claimed = db
+    .update(emailOutbox)
+    .set({ nextAttemptAt: leaseUntil })
+    .where(
+      and(
+        eq(emailOutbox.id, id),
+        eq(emailOutbox.status, "PENDING"),
+        lte(emailOutbox.nextAttemptAt, now),
+      ),
+    )
+    .run();
+  return claimed.changes === 1;
+}
+
+export function markEmailSent(db: OutboxDatabase, id: number, now: number): void {
+  db.update(emailOutbox)
+    .set({ status: "SENT", sentAt: now, lastError: null })
+    .where(eq(emailOutbox.id, id))
+    .run();
+}
+
+/**
+ * A send that failed: PENDING again at `retryAt`, or, with `retryAt` null, FAILED for good
+ * (the admin Emails page can retry it by hand).
+ */
+export function recordEmailFailure(
+  db: OutboxDatabase,
+  id: number,
+  failure: { attempts: number; lastError: string; now: number; retryAt: number | null },
+): void {
+  db.update(emailOutbox)
+    .set({
+      attempts: failure.attempts,
+      lastError: failure.lastError,
+      status: failure.retryAt === null ? "FAILED" : "PENDING",
+      nextAttemptAt: failure.retryAt ?? failure.now,
+    })
+    .where(eq(emailOutbox.id, id))
+    .run();
 }

@@ -2,8 +2,10 @@ import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { bookings, coupons, emailOutbox, users } from "#db/schema";
 import { db } from "#app/db.server";
+import { blockedTimeSchema } from "#app/domain/blocked-times";
 import type { BookingRequest } from "#app/domain/booking-form";
 import { studioInstant } from "#app/domain/studio-time";
+import { createBlockedTime, removeBlockedTime } from "#app/models/blocked-time.server";
 import { expireHolds, getActiveRetainer, HOLD_EXPIRED_REASON } from "#app/models/booking.server";
 import { toPublicUser } from "#app/models/user.server";
 import { recordPayment } from "#app/workflows/fulfil-payment.server";
@@ -220,5 +222,26 @@ describe("payment holds", () => {
     ).toThrow(/conflicts with an existing booking/);
     expect(db.select().from(bookings).all()).toHaveLength(before);
     expect(db.select().from(emailOutbox).all()).toHaveLength(mails);
+  });
+});
+
+describe("blocked times", () => {
+  it("refuse the booking over a block, not only the availability answer; removing frees it", () => {
+    const date = day(0);
+    const range = blockedTimeSchema(NOW).parse({
+      startDate: date,
+      startTime: "11:00",
+      endDate: date,
+      endTime: "12:30",
+      reason: "Maintenance",
+    });
+    const { block } = createBlockedTime(range, customer.id, NOW);
+    expect(() => bookSession(customer, request({ recordingDate: date }), NOW, SETTINGS)).toThrow(
+      /conflicts/,
+    );
+
+    expect(removeBlockedTime(block.id)).toBe(true);
+    const booked = bookSession(customer, request({ recordingDate: date }), NOW, SETTINGS);
+    expect(booked.status).toBe("PENDING_PAYMENT");
   });
 });

@@ -1,9 +1,17 @@
-import { and, asc, eq, lte } from "drizzle-orm";
-import nodemailer, { type SendMailOptions } from "nodemailer";
-import { emailOutbox } from "#db/schema";
-import type { OutboxDatabase } from "#app/models/outbox.server";
 import { env } from "#app/env.server";
+import {
+  createSmtpTransport,
+  type MailTransport,
+  smtpMessage,
+} from "#app/integrations/smtp.server";
 import { logError } from "#app/log.server";
+import {
+  claimEmail,
+  dueEmails,
+  markEmailSent,
+  type OutboxDatabase,
+  recordEmailFailure,
+} from "#app/models/outbox.server";
 
 /**
  * The e-mail outbox (docs/product.md "E-mail"). An e-mail is a row written in the same
@@ -15,15 +23,15 @@ import { logError } from "#app/log.server";
  * (a crash in between) goes out again after the claim lease.
  */
 
-/** The part of a nodemailer transport delivery uses, so tests may pass their own. */
-export type MailTransport = { sendMail(message: SendMailOptions): Promise<unknown> };
+export type { MailTransport };
 
 export const MAX_ATTEMPTS = 10;
 const MINUTE_MS = 60_000;
 const MAX_RETRY_DELAY_MS = 60 * MINUTE_MS;
 /**
  * A row being sent is pushed this far into the future first, so an overlapping run (another
- * process) skips it. Longer than a send can take with the transport timeouts set below.
+ * process) skips it. Longer than a send can take with the transport's timeouts
+ * (integrations/smtp.server.ts).
  */
 const CLAIM_LEASE_MS = 5 * MINUTE_MS;
 const MAX_ERROR_LENGTH = 500;
@@ -63,67 +71,38 @@ export async function deliverDueEmails({
   from?: string;
 }): Promise<DeliveryResult> {
   const result: DeliveryResult = { sent: 0, failed: 0, retried: 0 };
-  const due = db
-    .select()
-    .from(emailOutbox)
-    .where(and(eq(emailOutbox.status, "PENDING"), lte(emailOutbox.nextAttemptAt, now)))
-    .orderBy(asc(emailOutbox.id))
-    .limit(batchSize)
-    .all();
-
-  for (const row of due) {
-    const claimed = db
-      .update(emailOutbox)
-      .set({ nextAttemptAt: now + CLAIM_LEASE_MS })
-      .where(
-        and(
-          eq(emailOutbox.id, row.id),
-          eq(emailOutbox.status, "PENDING"),
-          lte(emailOutbox.nextAttemptAt, now),
-        ),
-      )
-      .run();
-    if (claimed.changes !== 1) continue;
+  for (const row of dueEmails(db, now, batchSize)) {
+    if (!claimEmail(db, row.id, now, now + CLAIM_LEASE_MS)) continue;
 
     // Only the send is guarded: a failure to record the outcome is not the message's fault.
     let sendError: { error: unknown } | undefined;
     try {
-      await transport.sendMail({
-        from,
-        to: row.toAddress,
-        subject: row.subject,
-        html: row.html,
-        text: row.text,
-        attachments: (row.attachments ?? []).map((attachment) => ({
-          filename: attachment.filename,
-          contentType: attachment.contentType,
-          content: attachment.content,
-          encoding: "base64",
-        })),
-        headers: { "Auto-Submitted": "auto-generated" },
-      });
+      await transport.sendMail(
+        smtpMessage({
+          from,
+          to: row.toAddress,
+          subject: row.subject,
+          html: row.html,
+          text: row.text,
+          attachments: row.attachments ?? [],
+        }),
+      );
     } catch (error) {
       sendError = { error };
     }
 
     if (!sendError) {
-      db.update(emailOutbox)
-        .set({ status: "SENT", sentAt: now, lastError: null })
-        .where(eq(emailOutbox.id, row.id))
-        .run();
+      markEmailSent(db, row.id, now);
       result.sent += 1;
     } else {
       const attempts = row.attempts + 1;
       const gaveUp = attempts >= MAX_ATTEMPTS;
-      db.update(emailOutbox)
-        .set({
-          attempts,
-          lastError: describeSendError(sendError.error),
-          status: gaveUp ? "FAILED" : "PENDING",
-          nextAttemptAt: gaveUp ? now : now + retryDelayMs(attempts),
-        })
-        .where(eq(emailOutbox.id, row.id))
-        .run();
+      recordEmailFailure(db, row.id, {
+        attempts,
+        lastError: describeSendError(sendError.error),
+        now,
+        retryAt: gaveUp ? null : now + retryDelayMs(attempts),
+      });
       if (gaveUp) result.failed += 1;
       else result.retried += 1;
     }
@@ -152,13 +131,7 @@ export function startEmailDelivery(options: {
     return async () => {};
   }
 
-  const transport = nodemailer.createTransport({
-    url: smtpUrl,
-    // Nodemailer's defaults wait minutes on a silent server; a poller should give up sooner.
-    connectionTimeout: 15_000,
-    greetingTimeout: 15_000,
-    socketTimeout: 60_000,
-  });
+  const transport = createSmtpTransport(smtpUrl);
   let running: Promise<void> | undefined;
   let stopped = false;
 
