@@ -42,6 +42,17 @@ export function getUserById(id: number): User | undefined {
   return userById.get({ id });
 }
 
+/**
+ * The account's own e-mail address, read in the caller's transaction: every e-mail about an
+ * account's bookings, payments and support requests goes here, never to an address typed in a
+ * form (docs/product.md "E-mail").
+ */
+export function accountEmail(userId: number, reader: Pick<typeof db, "select"> = db): string {
+  const row = reader.select({ email: users.email }).from(users).where(eq(users.id, userId)).get();
+  if (!row) throw new Error(`User ${userId} does not exist`);
+  return row.email;
+}
+
 export function getUserByUsername(username: string): User | undefined {
   return db.select().from(users).where(sql`lower(${users.username}) = lower(${username})`).get();
 }

@@ -18,6 +18,7 @@ import {
 } from "#app/models/booking.server";
 import { couponTerms, findCoupon, reserveCouponUse } from "#app/models/coupon.server";
 import { enqueueEmail } from "#app/models/outbox.server";
+import { accountEmail } from "#app/models/user.server";
 import { getActiveServices } from "#app/models/service.server";
 import type { PublicUser } from "#app/models/user.server";
 
@@ -160,7 +161,7 @@ export function bookSession(
     });
     enqueueEmail(tx, {
       kind: "booking-received",
-      to: booking.email,
+      to: accountEmail(booking.userId, tx),
       bookingId: booking.id,
       ...bookingReceivedEmail({
         booking,

@@ -28,6 +28,7 @@ import {
   writeRefund,
 } from "#app/models/cancellation.server";
 import { enqueueEmail } from "#app/models/outbox.server";
+import { accountEmail } from "#app/models/user.server";
 import { recordCheckoutSession } from "#app/workflows/fulfil-payment.server";
 import {
   CANCEL_UNAVAILABLE_MESSAGE,
@@ -328,7 +329,7 @@ function writeCancelled(
   if (!updated) throw new Error(`Booking ${current.id} changed during its cancellation`);
   enqueueEmail(tx, {
     kind: "booking-cancelled",
-    to: updated.email,
+    to: accountEmail(updated.userId, tx),
     bookingId: updated.id,
     ...bookingCancelledEmail({ booking: updated, quote, by: who.by }),
     // A CANCELLED event with the same UID takes the session out of the customer's calendar.

@@ -10,6 +10,7 @@ import type {
 import { PaymentProviderError, WebhookSignatureError } from "#app/integrations/payments/types";
 import { getBooking } from "#app/models/booking.server";
 import { enqueueEmail } from "#app/models/outbox.server";
+import { accountEmail } from "#app/models/user.server";
 import {
   applyPayment,
   eventSeen,
@@ -42,7 +43,7 @@ export function recordPayment(
     if (result.outcome === "paid") {
       enqueueEmail(tx, {
         kind: "payment-received",
-        to: result.booking.email,
+        to: accountEmail(result.booking.userId, tx),
         bookingId: result.booking.id,
         ...paymentReceivedEmail({
           booking: result.booking,

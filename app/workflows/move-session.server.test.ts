@@ -202,7 +202,8 @@ describe("moving a booking forward", () => {
     );
     const [email, ...more] = outboxFor(booking.id, "booking-confirmed");
     expect(more).toEqual([]);
-    expect(email?.toAddress).toBe("cam@example.com");
+    // The account's own address, never the contact e-mail typed in the form.
+    expect(email?.toAddress).toBe(customer.email);
     expect(email?.subject).toContain("is confirmed");
     const attachment = email?.attachments?.[0];
     expect(attachment?.filename).toBe(`studio-session-${booking.id}.ics`);

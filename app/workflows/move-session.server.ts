@@ -17,6 +17,7 @@ import {
 } from "#app/models/booking-claim.server";
 import { getBooking, readBusyRanges } from "#app/models/booking.server";
 import { enqueueEmail } from "#app/models/outbox.server";
+import { accountEmail } from "#app/models/user.server";
 import {
   CancellationError,
   type CancellationSettings,
@@ -183,7 +184,7 @@ function writeMove(
   if (to === "CONFIRMED") {
     enqueueEmail(tx, {
       kind: "booking-confirmed",
-      to: updated.email,
+      to: accountEmail(updated.userId, tx),
       bookingId: updated.id,
       ...bookingConfirmedEmail({
         booking: updated,

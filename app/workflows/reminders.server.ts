@@ -3,6 +3,7 @@ import { sessionCalendarAttachment } from "#app/emails/calendar.server";
 import { sessionReminderEmail } from "#app/emails/templates.server";
 import { listDueReminders, markReminderSent } from "#app/models/booking.server";
 import { enqueueEmail } from "#app/models/outbox.server";
+import { accountEmail } from "#app/models/user.server";
 
 /** Reminders go out this long before a confirmed session starts. */
 export const REMINDER_LEAD_MS = 24 * 60 * 60_000;
@@ -22,7 +23,7 @@ export function queueSessionReminders(now: number, appUrl: string): number {
       if (!markReminderSent(tx, booking, now)) continue;
       enqueueEmail(tx, {
         kind: "session-reminder",
-        to: booking.email,
+        to: accountEmail(booking.userId, tx),
         bookingId: booking.id,
         ...sessionReminderEmail({
           booking,

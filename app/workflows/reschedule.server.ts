@@ -20,6 +20,7 @@ import {
   recordBookingHistory,
 } from "#app/models/booking.server";
 import { enqueueEmail } from "#app/models/outbox.server";
+import { accountEmail } from "#app/models/user.server";
 
 /**
  * A customer moving their own session (docs/product.md "Cancel, refund, reschedule"): at
@@ -128,7 +129,7 @@ export function rescheduleOwnBooking(
     });
     enqueueEmail(tx, {
       kind: "booking-rescheduled",
-      to: moved.email,
+      to: accountEmail(moved.userId, tx),
       bookingId: moved.id,
       ...bookingRescheduledEmail({ booking: moved, previous: booking }),
       // The calendar event keeps its UID: opening the file moves it in the customer's calendar.

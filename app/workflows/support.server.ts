@@ -10,6 +10,7 @@ import {
 } from "#app/domain/support";
 import { supportResolvedEmail } from "#app/emails/templates.server";
 import { enqueueEmail } from "#app/models/outbox.server";
+import { accountEmail } from "#app/models/user.server";
 import {
   getSupportRequest,
   insertSupportRequest,
@@ -92,7 +93,7 @@ export function updateSupportRequest(
     if (update.status === "RESOLVED" && updated.resolution) {
       enqueueEmail(tx, {
         kind: "support-resolved",
-        to: updated.email,
+        to: accountEmail(updated.userId, tx),
         ...supportResolvedEmail({
           request: {
             id: updated.id,
