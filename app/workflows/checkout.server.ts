@@ -17,6 +17,7 @@ import {
   storeCheckoutSession,
 } from "#app/models/checkout.server";
 import { ALREADY_PAID_MESSAGE, notPayableMessage } from "#app/models/payment.server";
+import { accountEmail } from "#app/models/user.server";
 import { recordCheckoutSession, recordPayment } from "#app/workflows/fulfil-payment.server";
 import {
   PAYMENT_SERVICE_UNAVAILABLE_MESSAGE,
@@ -101,7 +102,9 @@ async function createPlanned(
       amount: booking.totalCost,
       name: `Studio session #${booking.id}`,
       description: lineDescription(booking),
-      customerEmail: booking.email,
+      // Stripe's receipt goes where our e-mails go: the account's own address, never the
+      // contact e-mail typed into the booking form (docs/product.md "E-mail").
+      customerEmail: accountEmail(booking.userId),
       successUrl: `${appUrl}/booking-success?session_id={CHECKOUT_SESSION_ID}`,
       cancelUrl: `${appUrl}/checkout/${booking.id}`,
       // Never outlives the hold: a session cannot be paid after its slot was released.

@@ -931,3 +931,48 @@ describe("logs", () => {
     expect(output).not.toContain(LUHN_FAILING_CARD);
   });
 });
+
+describe("who a booking's e-mails go to", () => {
+  it("mails the account's own address, never the contact e-mail typed in the form", async () => {
+    const tag = Date.now().toString(36);
+    const accountAddress = `owner_${tag}@example.com`;
+    const stranger = `stranger_${tag}@victim.example`;
+    const owner = await signUp({ email: accountAddress });
+    const { response, body } = await book(
+      owner,
+      bookingPayload(freshDate(), "10:00", 2, { email: stranger, firstName: "Hello stranger" }),
+    );
+    expect(response.status).toBe(201);
+    // The contact e-mail is kept on the booking for staff.
+    expect(bookingRow(body.id)?.email).toBe(stranger);
+
+    expect((await pay(owner, body.id, cardBody(body.totalCost))).status).toBe(200);
+    const cancelled = await api(`/api/bookings/${body.id}/cancel`, {
+      body: { expectedRefund: body.totalCost },
+      cookie: owner.cookie,
+    });
+    expect(cancelled.status).toBe(200);
+
+    const mails = server.db
+      .select()
+      .from(emailOutbox)
+      .where(eq(emailOutbox.bookingId, Number(body.id)))
+      .all();
+    expect(mails.map((mail) => mail.kind).sort()).toEqual([
+      "booking-cancelled",
+      "booking-received",
+      "payment-received",
+    ]);
+    expect(mails.map((mail) => mail.toAddress)).toEqual([
+      accountAddress,
+      accountAddress,
+      accountAddress,
+    ]);
+    const toStranger = server.db
+      .select()
+      .from(emailOutbox)
+      .where(eq(emailOutbox.toAddress, stranger))
+      .all();
+    expect(toStranger).toEqual([]);
+  });
+});

@@ -220,7 +220,8 @@ function expectCleanLogs() {
 
 describe("openHostedCheckout", () => {
   it("sends Stripe the server's price, an idempotency key and an expiry it accepts, after extending the hold", async () => {
-    const booking = createUnpaidBooking();
+    // The form's contact e-mail is a stranger's: Stripe is given the account's own address.
+    const booking = createUnpaidBooking({ email: "stranger@victim.example" });
     const before = Date.now();
     // Only the id is passed: the amount and the e-mail come from the database.
     const { url } = await openHostedCheckout(booking.id, APP_URL);
@@ -239,7 +240,7 @@ describe("openHostedCheckout", () => {
       "line_items[0][price_data][product_data][name]": `Studio session #${booking.id}`,
       client_reference_id: String(booking.id),
       "metadata[bookingId]": String(booking.id),
-      customer_email: booking.email,
+      customer_email: db.select().from(users).where(eq(users.id, booking.userId)).get()?.email,
       success_url: `${APP_URL}/booking-success?session_id={CHECKOUT_SESSION_ID}`,
       cancel_url: `${APP_URL}/checkout/${booking.id}`,
     });
