@@ -38,6 +38,7 @@ const schema = z
     CANCELLATION_FEE_PERCENT: z.coerce.number().int().min(0).max(100).default(50),
     LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
     REGISTER_RATE_LIMIT: z.coerce.number().int().min(1).default(5),
+    COUPON_LOOKUP_LIMIT: z.coerce.number().int().min(1).default(10),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === "production") {

@@ -7,6 +7,7 @@ import {
   type CouponRecord,
   couponDescription,
   couponProblem,
+  couponRefusalMessage,
   couponValueFromAmount,
   couponValueProblem,
   duplicateCouponMessage,
@@ -36,9 +37,31 @@ const coupon = (overrides: Partial<CouponRecord> = {}): CouponRecord => ({
 });
 
 describe("COUPON_MESSAGES", () => {
-  it("use the texts of docs/product.md 'Validation' for a missing code and an unknown coupon", () => {
+  it("use the texts of docs/product.md 'Validation' for a missing code and an unusable coupon", () => {
     expect(COUPON_MESSAGES.required).toBe("Please enter a coupon code");
-    expect(COUPON_MESSAGES.notFound).toBe("This coupon is invalid or has expired.");
+    expect(COUPON_MESSAGES.unusable).toBe("This coupon is invalid or has expired.");
+  });
+});
+
+describe("couponRefusalMessage", () => {
+  it("tells customers one message for every reason, so a code's state cannot be probed", () => {
+    for (const reason of ["notFound", "inactive", "expired", "usedUp"] as const) {
+      expect(couponRefusalMessage(reason)).toBe("This coupon is invalid or has expired.");
+    }
+  });
+
+  it("is the message for each real refusal", () => {
+    const cases = [
+      undefined,
+      coupon({ isActive: false }),
+      coupon({ expiryDate: "2020-01-01" }),
+      coupon({ maxUses: 1, currentUses: 1 }),
+    ];
+    for (const candidate of cases) {
+      const reason = couponProblem(candidate, TODAY);
+      expect(reason).not.toBeNull();
+      if (reason) expect(couponRefusalMessage(reason)).toBe(COUPON_MESSAGES.unusable);
+    }
   });
 });
 
@@ -49,12 +72,11 @@ describe("couponProblem", () => {
   });
 
   it("refuses an unknown coupon", () => {
-    expect(couponProblem(undefined, TODAY)).toBe(COUPON_MESSAGES.notFound);
+    expect(couponProblem(undefined, TODAY)).toBe("notFound");
   });
 
   it("refuses an inactive coupon", () => {
-    expect(couponProblem(coupon({ isActive: false }), TODAY)).toBe(COUPON_MESSAGES.inactive);
-    expect(COUPON_MESSAGES.inactive).toBe("This coupon is no longer active.");
+    expect(couponProblem(coupon({ isActive: false }), TODAY)).toBe("inactive");
   });
 
   describe("expiry", () => {
@@ -64,28 +86,17 @@ describe("couponProblem", () => {
     });
 
     it("is expired from the day after", () => {
-      expect(couponProblem(coupon({ expiryDate: "2026-06-14" }), TODAY)).toBe(
-        COUPON_MESSAGES.expired,
-      );
-      expect(couponProblem(coupon({ expiryDate: "2020-01-01" }), TODAY)).toBe(
-        COUPON_MESSAGES.expired,
-      );
-      expect(COUPON_MESSAGES.expired).toBe("This coupon has expired.");
+      expect(couponProblem(coupon({ expiryDate: "2026-06-14" }), TODAY)).toBe("expired");
+      expect(couponProblem(coupon({ expiryDate: "2020-01-01" }), TODAY)).toBe("expired");
     });
 
     it("compares across month and year ends", () => {
-      expect(couponProblem(coupon({ expiryDate: "2026-05-31" }), "2026-06-01")).toBe(
-        COUPON_MESSAGES.expired,
-      );
-      expect(couponProblem(coupon({ expiryDate: "2026-12-31" }), "2027-01-01")).toBe(
-        COUPON_MESSAGES.expired,
-      );
+      expect(couponProblem(coupon({ expiryDate: "2026-05-31" }), "2026-06-01")).toBe("expired");
+      expect(couponProblem(coupon({ expiryDate: "2026-12-31" }), "2027-01-01")).toBe("expired");
       expect(couponProblem(coupon({ expiryDate: "2026-12-31" }), "2026-12-31")).toBeNull();
       // The default expiry of docs/product.md "Coupons".
       expect(couponProblem(coupon({ expiryDate: "2099-12-31" }), "2099-12-31")).toBeNull();
-      expect(couponProblem(coupon({ expiryDate: "2099-12-31" }), "2100-01-01")).toBe(
-        COUPON_MESSAGES.expired,
-      );
+      expect(couponProblem(coupon({ expiryDate: "2099-12-31" }), "2100-01-01")).toBe("expired");
     });
 
     it("counts the day in studio time: late evening in Atlanta is still the expiry day", () => {
@@ -94,9 +105,7 @@ describe("couponProblem", () => {
       expect(today).toBe("2026-06-15");
       expect(couponProblem(coupon({ expiryDate: "2026-06-15" }), today)).toBeNull();
       const nextMorning = studioDateOf(Date.UTC(2026, 5, 16, 4, 0));
-      expect(couponProblem(coupon({ expiryDate: "2026-06-15" }), nextMorning)).toBe(
-        COUPON_MESSAGES.expired,
-      );
+      expect(couponProblem(coupon({ expiryDate: "2026-06-15" }), nextMorning)).toBe("expired");
     });
   });
 
@@ -107,16 +116,9 @@ describe("couponProblem", () => {
     });
 
     it("refuses a coupon that has reached its limit", () => {
-      expect(couponProblem(coupon({ maxUses: 5, currentUses: 5 }), TODAY)).toBe(
-        COUPON_MESSAGES.usedUp,
-      );
-      expect(couponProblem(coupon({ maxUses: 1, currentUses: 1 }), TODAY)).toBe(
-        COUPON_MESSAGES.usedUp,
-      );
-      expect(couponProblem(coupon({ maxUses: 5, currentUses: 9 }), TODAY)).toBe(
-        COUPON_MESSAGES.usedUp,
-      );
-      expect(COUPON_MESSAGES.usedUp).toBe("This coupon has reached its usage limit.");
+      expect(couponProblem(coupon({ maxUses: 5, currentUses: 5 }), TODAY)).toBe("usedUp");
+      expect(couponProblem(coupon({ maxUses: 1, currentUses: 1 }), TODAY)).toBe("usedUp");
+      expect(couponProblem(coupon({ maxUses: 5, currentUses: 9 }), TODAY)).toBe("usedUp");
     });
 
     it("treats maxUses 0 as unlimited", () => {
@@ -133,10 +135,8 @@ describe("couponProblem", () => {
       maxUses: 1,
       currentUses: 1,
     });
-    expect(couponProblem(everythingWrong, TODAY)).toBe(COUPON_MESSAGES.inactive);
-    expect(couponProblem({ ...everythingWrong, isActive: true }, TODAY)).toBe(
-      COUPON_MESSAGES.expired,
-    );
+    expect(couponProblem(everythingWrong, TODAY)).toBe("inactive");
+    expect(couponProblem({ ...everythingWrong, isActive: true }, TODAY)).toBe("expired");
   });
 });
 

@@ -6,7 +6,8 @@ import { z } from "#app/domain/zod";
 /**
  * Whether a coupon may be redeemed (docs/product.md "Coupons"): it exists, is active, is
  * not past the end of its expiry day (studio time) and has uses left (`maxUses` 0 =
- * unlimited). The messages are what the 'Invalid Coupon' toast shows.
+ * unlimited). Why not is kept to ourselves: every unusable code answers customers the same
+ * message (staff see the reason in the admin Coupons tab).
  */
 export type CouponRecord = CouponTerms & {
   code: string;
@@ -19,25 +20,34 @@ export type CouponRecord = CouponTerms & {
 
 export const COUPON_MESSAGES = {
   required: "Please enter a coupon code",
-  notFound: "This coupon is invalid or has expired.",
-  inactive: "This coupon is no longer active.",
-  expired: "This coupon has expired.",
-  usedUp: "This coupon has reached its usage limit.",
+  /** Unknown, inactive, expired or used up alike, so a code's state cannot be probed. */
+  unusable: "This coupon is invalid or has expired.",
   valid: "Coupon is valid",
 } as const;
+
+/** Why a coupon cannot be used: internal only, never shown to a customer. */
+export type CouponReason = "notFound" | "inactive" | "expired" | "usedUp";
+
+/** What a customer is told about a coupon that cannot be used, whatever the reason. */
+export function couponRefusalMessage(_reason: CouponReason): string {
+  return COUPON_MESSAGES.unusable;
+}
 
 /** Codes are compared case-insensitively and shown upper case. */
 export function normalizeCouponCode(code: string): string {
   return code.trim().toUpperCase();
 }
 
-/** Null when the coupon can be used on `today` (studio yyyy-MM-dd), else why not. */
-export function couponProblem(coupon: CouponRecord | undefined, today: string): string | null {
-  if (!coupon) return COUPON_MESSAGES.notFound;
-  if (!coupon.isActive) return COUPON_MESSAGES.inactive;
+/** Null when the coupon can be used on `today` (studio yyyy-MM-dd), else why not (internal). */
+export function couponProblem(
+  coupon: CouponRecord | undefined,
+  today: string,
+): CouponReason | null {
+  if (!coupon) return "notFound";
+  if (!coupon.isActive) return "inactive";
   // yyyy-MM-dd strings sort like the dates they name.
-  if (coupon.expiryDate < today) return COUPON_MESSAGES.expired;
-  if (coupon.maxUses > 0 && coupon.currentUses >= coupon.maxUses) return COUPON_MESSAGES.usedUp;
+  if (coupon.expiryDate < today) return "expired";
+  if (coupon.maxUses > 0 && coupon.currentUses >= coupon.maxUses) return "usedUp";
   return null;
 }
 

@@ -4,6 +4,7 @@ import { db, isUniqueViolation, type Tx, unlessBusy } from "#app/db.server";
 import {
   COUPON_MESSAGES,
   couponProblem,
+  couponRefusalMessage,
   duplicateCouponMessage,
   type NewCoupon,
   normalizeCouponCode,
@@ -35,7 +36,7 @@ export function checkCoupon(code: string, now: number, reader: Reader = db): Cou
   const coupon = findCoupon(code, reader);
   const problem = couponProblem(coupon, studioDateOf(now));
   return problem || !coupon
-    ? { isValid: false, message: problem ?? COUPON_MESSAGES.notFound, coupon: null }
+    ? { isValid: false, message: couponRefusalMessage(problem ?? "notFound"), coupon: null }
     : { isValid: true, message: COUPON_MESSAGES.valid, coupon };
 }
 

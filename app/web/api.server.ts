@@ -1,8 +1,13 @@
 import type { z } from "zod";
 
 /** JSON error bodies always carry `message` (docs/product.md "The JSON API"). */
-export function jsonError(status: number, message: string, extra?: Record<string, unknown>) {
-  return Response.json({ message, ...extra }, { status });
+export function jsonError(
+  status: number,
+  message: string,
+  extra?: Record<string, unknown>,
+  headers?: HeadersInit,
+) {
+  return Response.json({ message, ...extra }, { status, headers });
 }
 
 export function methodNotAllowed(allowed: string) {

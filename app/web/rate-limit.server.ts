@@ -26,6 +26,13 @@ const limiters = {
     points: env.LOGIN_RATE_LIMIT,
     duration: 15 * 60,
   }),
+  // Coupon lookups (the booking form's Apply and GET /api/coupons/validate), per client address
+  // and per account, so codes cannot be guessed by brute force from one place or one login.
+  couponLookup: new RateLimiterMemory({
+    keyPrefix: "coupon-lookup",
+    points: env.COUPON_LOOKUP_LIMIT,
+    duration: 15 * 60,
+  }),
 };
 
 export type RateLimitName = keyof typeof limiters;
@@ -49,4 +56,25 @@ export async function giveBackAttempt(name: RateLimitName, key: string): Promise
 export function tooManyAttemptsMessage(retryAfterSeconds: number) {
   const minutes = Math.ceil(retryAfterSeconds / 60);
   return `Too many attempts. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
+}
+
+/**
+ * Takes one coupon lookup from the client address's budget and, when signed in, the account's;
+ * null when both allow it, else the seconds to wait (the longer of the two).
+ */
+export async function takeCouponLookup(
+  clientAddress: string,
+  userId: number | null,
+): Promise<number | null> {
+  const waits = await Promise.all([
+    takeAttempt("couponLookup", `address:${clientAddress}`),
+    userId === null ? null : takeAttempt("couponLookup", `account:${userId}`),
+  ]);
+  const wait = Math.max(...waits.map((seconds) => seconds ?? 0));
+  return wait > 0 ? wait : null;
+}
+
+export function tooManyCouponLookupsMessage(retryAfterSeconds: number) {
+  const minutes = Math.ceil(retryAfterSeconds / 60);
+  return `Too many coupon codes tried. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
 }

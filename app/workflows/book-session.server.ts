@@ -3,7 +3,7 @@ import { writeTransaction } from "#app/db.server";
 import { env } from "#app/env.server";
 import { busyWindowFor, SLOT_TAKEN_MESSAGE, startProblem } from "#app/domain/availability";
 import type { BookingRequest } from "#app/domain/booking-form";
-import { couponProblem } from "#app/domain/coupons";
+import { couponProblem, couponRefusalMessage } from "#app/domain/coupons";
 import { isStakeholderAnswer, priceBooking, RETAINER_PACKAGE } from "#app/domain/pricing";
 import { retainerWindow } from "#app/domain/retainer";
 import { studioDateOf, studioSession } from "#app/domain/studio-time";
@@ -93,9 +93,11 @@ export function bookSession(
     const coupon = request.couponCode ? findCoupon(request.couponCode, tx) : undefined;
     if (request.couponCode) {
       const couponError = couponProblem(coupon, studioDateOf(now));
-      if (couponError || !coupon) throw new BookingError("coupon", couponError ?? "");
+      if (couponError || !coupon) {
+        throw new BookingError("coupon", couponRefusalMessage(couponError ?? "notFound"));
+      }
       if (!reserveCouponUse(tx, coupon.id)) {
-        throw new BookingError("coupon", "This coupon has reached its usage limit.");
+        throw new BookingError("coupon", couponRefusalMessage("usedUp"));
       }
     }
 

@@ -30,6 +30,7 @@ export function serverEnv(port: number, databasePath: string): Record<string, st
     PAYMENT_PROVIDER: "sandbox",
     LOGIN_RATE_LIMIT: "1000",
     REGISTER_RATE_LIMIT: "1000",
+    COUPON_LOOKUP_LIMIT: "1000",
   };
 }
 

@@ -18,7 +18,7 @@ const server = serverForThisFile();
 
 const SLOT_TAKEN =
   "The selected time slot conflicts with an existing booking. Please select a different time.";
-const USED_UP = "This coupon has reached its usage limit.";
+const USED_UP = "This coupon is invalid or has expired.";
 const ADVANCE_NOTICE = "Booking must be at least 48 hours in advance";
 const HOLD_EXPIRED_REASON = "Payment not received in time";
 const GOOD_CARD = "4242 4242 4242 4242";
@@ -513,8 +513,8 @@ describe("POST /api/bookings refusals write nothing", () => {
     });
     const cases: [string, string][] = [
       ["NO-SUCH-CODE", "This coupon is invalid or has expired."],
-      [inactive.code, "This coupon is no longer active."],
-      [expired.code, "This coupon has expired."],
+      [inactive.code, "This coupon is invalid or has expired."],
+      [expired.code, "This coupon is invalid or has expired."],
     ];
     for (const [code, message] of cases) {
       await expectRefused(
@@ -912,7 +912,7 @@ describe("GET /api/coupons/validate/{code}", () => {
     expect((await validate(usedUp.code)).body).toMatchObject({ isValid: false, message: USED_UP });
     expect((await validate(inactive.code)).body).toMatchObject({
       isValid: false,
-      message: "This coupon is no longer active.",
+      message: "This coupon is invalid or has expired.",
     });
     expect(await validate("  ")).toEqual({
       status: 400,

@@ -99,6 +99,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     SESSION_SECRET: INTEGRATION_SESSION_SECRET,
     LOGIN_RATE_LIMIT: "1000",
     REGISTER_RATE_LIMIT: "1000",
+    COUPON_LOOKUP_LIMIT: "1000",
     ...extraEnv,
   });
   const output = collectOutput(child);

@@ -12,6 +12,8 @@ import { listServices } from "#app/models/service.server";
 import type { PublicUser } from "#app/models/user.server";
 import { env } from "#app/env.server";
 import { readForm } from "#app/web/form.server";
+import { takeCouponLookup, tooManyCouponLookupsMessage } from "#app/web/rate-limit.server";
+import { clientAddressContext } from "#app/web/request-context.server";
 import { BookingError, bookSession } from "#app/workflows/book-session.server";
 import type { RouterContextProvider } from "react-router";
 import { redirectWithError, redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
@@ -83,10 +85,19 @@ function availabilityFor(formData: FormData, now: number) {
   };
 }
 
-/** The applied coupon, checked again on every post: it may have been used up meanwhile. */
-function appliedCoupon(formData: FormData, now: number) {
+/** The code a post carries as applied (the hidden field after an Apply), if any. */
+function carriedCouponCode(formData: FormData): string | null {
   const code = formData.get("couponCode");
-  if (typeof code !== "string" || code.trim() === "") return null;
+  return typeof code === "string" && code.trim() !== "" ? code : null;
+}
+
+/**
+ * The applied coupon, checked again: it may have been used up meanwhile. Its terms are only for
+ * the signed-in customer who applied it (Apply needs an account), and the check is a lookup like
+ * Apply, counted by the caller.
+ */
+function appliedCoupon(code: string | null, user: PublicUser | null, now: number) {
+  if (!user || code === null) return null;
   const check = checkCoupon(code, now);
   return check.isValid ? toCouponSummary(check.coupon) : null;
 }
@@ -103,15 +114,38 @@ export async function bookingFormAction(
   // Any post keeps what was entered; only "book" holds it to every rule.
   const keep = parseWithZod(formData, { schema: keepAsTyped }).reply();
   const toast = replyWithToast.bind(null, context, formData);
+  // No reply carries a coupon's terms unless this post passed the lookup limit (below).
   const reply = (extra: Partial<BookingFormReply>): BookingFormReply => ({
     intent: typeof intent === "string" ? intent : null,
     result: keep,
-    coupon: appliedCoupon(formData, now),
+    coupon: null,
     availability,
     ...extra,
   });
+  const clientAddress = context.get(clientAddressContext);
+  /** One coupon lookup from the address's and the account's budgets; the 429 past them. */
+  const lookupRefusal = async () => {
+    const retryAfter = await takeCouponLookup(clientAddress, user?.id ?? null);
+    if (retryAfter === null) return null;
+    const message = tooManyCouponLookupsMessage(retryAfter);
+    return toast(
+      reply({
+        result: parseWithZod(formData, { schema: keepAsTyped }).reply({
+          fieldErrors: { couponEntry: [message] },
+        }),
+      }),
+      { type: "error", message: "Too Many Attempts", description: message },
+      { status: 429, headers: { "Retry-After": String(retryAfter) } },
+    );
+  };
+  const carried = carriedCouponCode(formData);
 
-  if (intent === "check") return reply({});
+  if (intent === "check") {
+    if (carried === null) return reply({});
+    const refused = await lookupRefusal();
+    if (refused) return refused;
+    return reply({ coupon: appliedCoupon(carried, user, now) });
+  }
 
   if (intent === "remove-coupon") {
     return toast(reply({ coupon: null }), {
@@ -137,6 +171,8 @@ export async function bookingFormAction(
         { status: 400 },
       );
     }
+    const refused = await lookupRefusal();
+    if (refused) return refused;
     const check = checkCoupon(code, now);
     if (!check.isValid) {
       return toast(
@@ -155,9 +191,17 @@ export async function bookingFormAction(
   if (intent !== "book") return toast(reply({}), BOOKING_ERROR, { status: 400 });
 
   if (!user) throw await authenticationRequired();
+  /** A refused booking keeps the applied coupon only through a lookup that passes the limit. */
+  const keptCoupon = async () => {
+    if (carried === null) return null;
+    const retryAfter = await takeCouponLookup(clientAddress, user.id);
+    return retryAfter === null ? appliedCoupon(carried, user, now) : null;
+  };
   const submission = parseWithZod(formData, { schema: bookingFormSchema(now) });
   if (submission.status !== "success") {
-    return toast(reply({ result: submission.reply() }), BOOKING_ERROR, { status: 400 });
+    return toast(reply({ result: submission.reply(), coupon: await keptCoupon() }), BOOKING_ERROR, {
+      status: 400,
+    });
   }
   try {
     const booking = bookSession(user, submission.value, now);
@@ -178,13 +222,13 @@ export async function bookingFormAction(
     // Another connection held the database past busy_timeout: nothing was written, so the
     // customer keeps the filled-in form and is asked to send it again.
     if (isDatabaseBusyResponse(error)) {
-      return toast(reply({}), BOOKING_ERROR, { status: 503 });
+      return toast(reply({ coupon: await keptCoupon() }), BOOKING_ERROR, { status: 503 });
     }
     if (!(error instanceof BookingError)) throw error;
     const fresh = availabilityFor(formData, now);
     if (error.kind === "slot") {
       return toast(
-        reply({ availability: fresh }),
+        reply({ availability: fresh, coupon: await keptCoupon() }),
         { type: "error", message: "Time Slot Unavailable", description: SLOT_TAKEN_MESSAGE },
         { status: 409 },
       );
@@ -197,7 +241,7 @@ export async function bookingFormAction(
       );
     }
     return toast(
-      reply({}),
+      reply({ coupon: await keptCoupon() }),
       { type: "error", message: "Booking Failed", description: error.message },
       { status: 400 },
     );

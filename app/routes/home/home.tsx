@@ -26,6 +26,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   return bookingFormAction(request, context, await getUser(request, context));
 }
 
+/** A limited coupon lookup's Retry-After reaches the page too, not only its data request. */
+export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
+  const retryAfter = actionHeaders.get("Retry-After");
+  return retryAfter ? { "Retry-After": retryAfter } : new Headers();
+};
+
 export const meta: Route.MetaFunction = () => [
   { title: "ATL Creator Studio | Podcast & video recording studio in Atlanta" },
   {
