@@ -30,6 +30,9 @@ export function serverEnv(port: number, databasePath: string): Record<string, st
     PAYMENT_PROVIDER: "sandbox",
     LOGIN_RATE_LIMIT: "1000",
     REGISTER_RATE_LIMIT: "1000",
+    // Suites that book many sessions for one customer, years ahead; tests of these limits set their own.
+    MAX_UNPAID_HOLDS: "1000",
+    BOOKING_HORIZON_DAYS: "36500",
   };
 }
 
