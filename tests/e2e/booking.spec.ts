@@ -27,7 +27,7 @@ import {
   signIn,
 } from "#tests/e2e/fixtures";
 import { createBooking } from "#tests/factories/booking";
-import { E2E_MAX_UNPAID_HOLDS } from "#tests/e2e/env";
+import { E2E_BOOKING_HORIZON_DAYS, E2E_MAX_UNPAID_HOLDS } from "#tests/e2e/env";
 
 /**
  * The booking journeys of docs/product.md "Screens", "Booking submit flow", "Validation",
@@ -504,6 +504,11 @@ test.describe("booking", () => {
 
     await signIn(page, customer);
     const form = await openBookingForm(page);
+    // The date picker stops at BOOKING_HORIZON_DAYS.
+    await expect(form.getByLabel("Recording date")).toHaveAttribute(
+      "max",
+      addDays(studioToday(), E2E_BOOKING_HORIZON_DAYS),
+    );
     await chooseSlot(page, slot, 2);
     await form.getByRole("button", { name: "Book and Continue to Payment" }).click();
 
