@@ -2,6 +2,8 @@ import { eq } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { bookings, emailOutbox } from "#db/schema";
 import { addStudioDays, studioDateOf } from "#app/domain/studio-time";
+import { createBooking } from "#tests/factories/booking";
+import { openDatabaseFile } from "#tests/factories/database";
 import { cookiesFrom, registrationPayload } from "#tests/setup/server";
 import { bookingPayload } from "#tests/setup/payloads";
 import { serverForThisFile } from "#tests/setup/server-for-this-file";
@@ -72,9 +74,7 @@ it("refuses a third unpaid booking with 409, links to the open ones, and writes 
   expect(writes()).toEqual(before);
 
   // Once a hold runs out, there is room for one more.
-  const writer = await import("#tests/factories/database").then(({ openDatabaseFile }) =>
-    openDatabaseFile(server.dbPath),
-  );
+  const writer = openDatabaseFile(server.dbPath);
   writer
     .update(bookings)
     .set({ holdExpiresAt: Date.now() - 1000 })
@@ -109,4 +109,28 @@ it("books exactly at the horizon and refuses the day after with 400, writing not
     `Sessions can be booked up to ${last}. Please choose an earlier date.`,
   );
   expect(writes()).toEqual(before);
+});
+
+it("refuses to move a session beyond the horizon with 409, leaving it where it was", async () => {
+  const customer = await signUp();
+  const writer = openDatabaseFile(server.dbPath);
+  const session = createBooking(writer, {
+    user: { id: customer.id },
+    date: freshDate(),
+    time: "05:00",
+    status: "CONFIRMED",
+  });
+  writer.$client.close();
+  const last = addStudioDays(studioDateOf(Date.now()), 365);
+  const response = await fetch(`${server.url}/api/bookings/${session.id}/reschedule`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Cookie: customer.cookie },
+    body: JSON.stringify({ recordingDate: addStudioDays(last, 1), recordingTime: "05:00" }),
+  });
+  expect(response.status).toBe(409);
+  expect(((await response.json()) as { message: string }).message).toBe(
+    `Sessions can be booked up to ${last}. Please choose an earlier date.`,
+  );
+  const row = server.db.select().from(bookings).where(eq(bookings.id, session.id)).get();
+  expect(row?.recordingDate).toBe(session.recordingDate);
 });
