@@ -12,9 +12,20 @@ describe("parseEnv", () => {
       DATABASE_PATH: "./data/studio.db",
       PAYMENT_PROVIDER: "sandbox",
       HOLD_MINUTES: 30,
+      MAX_UNPAID_HOLDS: 2,
+      BOOKING_HORIZON_DAYS: 365,
       CANCELLATION_FEE_PERCENT: 50,
       TRUST_PROXY: false,
     });
+  });
+
+  it("reads the holding limits and refuses a cap or horizon below one", () => {
+    expect(parseEnv({ MAX_UNPAID_HOLDS: "5", BOOKING_HORIZON_DAYS: "90" })).toMatchObject({
+      MAX_UNPAID_HOLDS: 5,
+      BOOKING_HORIZON_DAYS: 90,
+    });
+    expect(() => parseEnv({ MAX_UNPAID_HOLDS: "0" })).toThrow(/MAX_UNPAID_HOLDS/);
+    expect(() => parseEnv({ BOOKING_HORIZON_DAYS: "0" })).toThrow(/BOOKING_HORIZON_DAYS/);
   });
 
   it("requires a long SESSION_SECRET and an explicit payment provider in production", () => {

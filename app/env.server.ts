@@ -34,6 +34,10 @@ const schema = z
       .min(5)
       .max(24 * 60)
       .default(30),
+    /** How many unpaid bookings with a live hold one customer may have at once. */
+    MAX_UNPAID_HOLDS: z.coerce.number().int().min(1).max(1000).default(2),
+    /** How many days ahead of today (studio time) a session may be booked or moved to. */
+    BOOKING_HORIZON_DAYS: z.coerce.number().int().min(1).max(36500).default(365),
     BUFFER_MINUTES: z.coerce.number().int().min(0).max(240).default(0),
     CANCELLATION_FEE_PERCENT: z.coerce.number().int().min(0).max(100).default(50),
     LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).default(10),

@@ -30,6 +30,7 @@ import {
   startProblem,
   startTimeOptions,
 } from "#app/domain/availability";
+import type { OpenHold } from "#app/domain/booking-limits";
 import { PAID_STATUSES } from "#app/domain/booking-status";
 import { type RetainerBalance, retainerHoursToDraw } from "#app/domain/retainer";
 import { studioDateOf } from "#app/domain/studio-time";
@@ -488,4 +489,27 @@ export function toBookingJson(booking: Booking) {
     retainerHoursDrawn: booking.retainerHoursDrawn,
     createdAt: new Date(booking.createdAt).toISOString(),
   };
+}
+
+/**
+ * The customer's unpaid bookings whose hold has not run out, oldest first. Read inside the
+ * booking's transaction, so two requests at once cannot both see room for one more.
+ */
+export function openUnpaidHolds(tx: Tx, userId: number, now: number): OpenHold[] {
+  return tx
+    .select({
+      id: bookings.id,
+      recordingDate: bookings.recordingDate,
+      recordingTime: bookings.recordingTime,
+    })
+    .from(bookings)
+    .where(
+      and(
+        eq(bookings.userId, userId),
+        eq(bookings.status, "PENDING_PAYMENT"),
+        gt(bookings.holdExpiresAt, now),
+      ),
+    )
+    .orderBy(asc(bookings.id))
+    .all();
 }

@@ -2,6 +2,12 @@ import type { Booking } from "#db/schema";
 import { writeTransaction } from "#app/db.server";
 import { env } from "#app/env.server";
 import { busyWindowFor, SLOT_TAKEN_MESSAGE, startProblem } from "#app/domain/availability";
+import {
+  horizonProblem,
+  type OpenHold,
+  tooManyUnpaidHolds,
+  unpaidHoldsMessage,
+} from "#app/domain/booking-limits";
 import type { BookingRequest } from "#app/domain/booking-form";
 import { couponProblem, couponRefusalMessage } from "#app/domain/coupons";
 import { isStakeholderAnswer, priceBooking, RETAINER_PACKAGE } from "#app/domain/pricing";
@@ -12,6 +18,7 @@ import {
   drawRetainerHours,
   expireHolds,
   insertBooking,
+  openUnpaidHolds,
   type RetainerDraw,
   readBusyRanges,
   recordBookingHistory,
@@ -34,6 +41,10 @@ export type BookingSettings = {
   bufferMinutes: number;
   /** Base URL for links in e-mails, e.g. https://studio.example */
   appUrl: string;
+  /** MAX_UNPAID_HOLDS; absent, a test's settings leave the cap off. */
+  maxUnpaidHolds?: number;
+  /** BOOKING_HORIZON_DAYS; absent, a test's settings leave the horizon off. */
+  horizonDays?: number;
 };
 
 /** The configured rules: what the site uses unless a test passes its own. */
@@ -42,13 +53,17 @@ export function configuredBookingSettings(): BookingSettings {
     holdMinutes: env.HOLD_MINUTES,
     bufferMinutes: env.BUFFER_MINUTES,
     appUrl: env.APP_URL,
+    maxUnpaidHolds: env.MAX_UNPAID_HOLDS,
+    horizonDays: env.BOOKING_HORIZON_DAYS,
   };
 }
 
 export class BookingError extends Error {
   constructor(
-    readonly kind: "slot" | "coupon" | "service" | "not-found",
+    readonly kind: "slot" | "coupon" | "service" | "not-found" | "horizon" | "unpaid-holds",
     message: string,
+    /** For "unpaid-holds": the customer's open unpaid bookings, to pay or cancel. */
+    readonly openHolds: OpenHold[] = [],
   ) {
     super(message);
     this.name = "BookingError";
@@ -72,6 +87,11 @@ export function bookSession(
 
   return writeTransaction((tx) => {
     expireHolds(now, tx);
+
+    if (settings.horizonDays !== undefined) {
+      const tooFar = horizonProblem(request.recordingDate, studioDateOf(now), settings.horizonDays);
+      if (tooFar) throw new BookingError("horizon", tooFar);
+    }
 
     const busy = readBusyRanges(busyWindowFor(request.recordingDate, settings.bufferMinutes), now);
     const problem = startProblem({
@@ -115,6 +135,13 @@ export function bookSession(
       retainerHoursDrawn: draw.drawn,
     });
     const status = price.totalCost === 0 ? "CONFIRMED" : "PENDING_PAYMENT";
+    if (status === "PENDING_PAYMENT" && settings.maxUnpaidHolds !== undefined) {
+      // Inside the IMMEDIATE transaction: a second request waits for this one's commit.
+      const open = openUnpaidHolds(tx, user.id, now);
+      if (tooManyUnpaidHolds(open.length, settings.maxUnpaidHolds)) {
+        throw new BookingError("unpaid-holds", unpaidHoldsMessage(settings.maxUnpaidHolds), open);
+      }
+    }
     const window = request.isRetainer ? retainerWindow(request.recordingDate) : null;
 
     const booking = insertBooking(

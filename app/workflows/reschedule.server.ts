@@ -8,9 +8,10 @@ import {
   startProblem,
 } from "#app/domain/availability";
 import { claimProblem } from "#app/domain/booking-claim";
+import { horizonProblem } from "#app/domain/booking-limits";
 import { canReschedule, RESCHEDULABLE_STATUSES } from "#app/domain/cancellation";
 import { retainerCovers } from "#app/domain/retainer";
-import { studioSession } from "#app/domain/studio-time";
+import { studioDateOf, studioSession } from "#app/domain/studio-time";
 import { sessionCalendarAttachment } from "#app/emails/calendar.server";
 import { bookingRescheduledEmail, formatSessionTime } from "#app/emails/templates.server";
 import {
@@ -42,11 +43,17 @@ export type RescheduleSettings = {
   bufferMinutes: number;
   /** Base URL for the calendar event's link, e.g. https://studio.example */
   appUrl: string;
+  /** BOOKING_HORIZON_DAYS; absent, a test's settings leave the horizon off. */
+  horizonDays?: number;
 };
 
 /** The configured rules: what the site uses unless a test passes its own. */
 export function configuredRescheduleSettings(): RescheduleSettings {
-  return { bufferMinutes: env.BUFFER_MINUTES, appUrl: env.APP_URL };
+  return {
+    bufferMinutes: env.BUFFER_MINUTES,
+    appUrl: env.APP_URL,
+    horizonDays: env.BOOKING_HORIZON_DAYS,
+  };
 }
 
 export const SAME_SLOT_MESSAGE = "Your session is already at that time: choose another one.";
@@ -80,6 +87,11 @@ export function rescheduleOwnBooking(
       booking.recordingTime === input.recordingTime
     ) {
       throw new RescheduleError("slot", SAME_SLOT_MESSAGE);
+    }
+
+    if (settings.horizonDays !== undefined) {
+      const tooFar = horizonProblem(input.recordingDate, studioDateOf(now), settings.horizonDays);
+      if (tooFar) throw new RescheduleError("slot", tooFar);
     }
 
     const retainerWindow = retainerWindowOf(booking, tx);

@@ -27,6 +27,7 @@ import {
   signIn,
 } from "#tests/e2e/fixtures";
 import { createBooking } from "#tests/factories/booking";
+import { E2E_BOOKING_HORIZON_DAYS, E2E_MAX_UNPAID_HOLDS } from "#tests/e2e/env";
 
 /**
  * The booking journeys of docs/product.md "Screens", "Booking submit flow", "Validation",
@@ -483,6 +484,49 @@ test.describe("booking", () => {
       .get();
     expect(written?.total).toBe(0);
     expect(liveBookingsOverlapping(slot.date, slot.time, 2)).toEqual([]);
+  });
+
+  test("a customer at MAX_UNPAID_HOLDS is refused and pointed to pay or cancel", async ({
+    page,
+    customer,
+  }, testInfo) => {
+    const slot = slotFor(testInfo, 9);
+    // The cap's worth of live unpaid bookings, far ahead of every other journey's days.
+    const year = testInfo.project.name === "js-off" ? 2081 : 2080;
+    const held = Array.from({ length: E2E_MAX_UNPAID_HOLDS }, (_, n) =>
+      createBooking(db(), {
+        user: customer,
+        date: `${year}-01-${String(1 + Math.floor(n / 12)).padStart(2, "0")}`,
+        time: hhmm((n % 12) * 2),
+        status: "PENDING_PAYMENT",
+      }),
+    );
+
+    await signIn(page, customer);
+    const form = await openBookingForm(page);
+    // The date picker stops at BOOKING_HORIZON_DAYS.
+    await expect(form.getByLabel("Recording date")).toHaveAttribute(
+      "max",
+      addDays(studioToday(), E2E_BOOKING_HORIZON_DAYS),
+    );
+    await chooseSlot(page, slot, 2);
+    await form.getByRole("button", { name: "Book and Continue to Payment" }).click();
+
+    const message = `You already have ${E2E_MAX_UNPAID_HOLDS} unpaid bookings waiting for payment. Please pay for or cancel one of them before booking another session.`;
+    await expect(toast(page)).toContainText("Unpaid Bookings");
+    const notice = form.getByRole("alert").filter({ hasText: message });
+    await expect(notice).toBeVisible();
+    const first = held[0]?.id;
+    await expect(notice.getByRole("link", { name: "Pay" }).first()).toHaveAttribute(
+      "href",
+      `/dashboard/sessions/${first}/pay`,
+    );
+    await expect(notice.getByRole("link", { name: "cancel" }).first()).toHaveAttribute(
+      "href",
+      `/dashboard/sessions/${first}/cancel`,
+    );
+    await expect(page).not.toHaveURL(/\/checkout\//);
+    expect(bookingsOf(customer.id)).toHaveLength(E2E_MAX_UNPAID_HOLDS);
   });
 
   test("a slot taken meanwhile is refused and shown as booked", async ({

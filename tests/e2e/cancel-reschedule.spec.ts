@@ -16,6 +16,7 @@ import {
   signIn,
 } from "#tests/e2e/fixtures";
 import { createBooking } from "#tests/factories/booking";
+import { E2E_BOOKING_HORIZON_DAYS } from "#tests/e2e/env";
 import { CARD_DETAILS, createPayment } from "#tests/factories/payment";
 
 /**
@@ -206,6 +207,11 @@ test.describe("cancelling and rescheduling", () => {
     await signIn(page, customer);
     await openRowAction(page, id, "Reschedule");
     const dialog = page.getByRole("dialog", { name: "Reschedule session" });
+    // The date picker stops at BOOKING_HORIZON_DAYS.
+    await expect(dialog.getByLabel("New date")).toHaveAttribute(
+      "max",
+      addDays(studioToday(), E2E_BOOKING_HORIZON_DAYS),
+    );
     await dialog.getByLabel("New date").fill(newDate);
     if (!jsOn(testInfo)) await dialog.getByRole("button", { name: "Show free times" }).click();
     await expect(dialog.getByText(`free start times on ${newDate} for 2 hours`)).toBeVisible();

@@ -17,6 +17,11 @@ export const E2E_DATABASE_PATH = join(PROJECT_ROOT, "data", "e2e.db");
 /** The server's SESSION_SECRET: the fixtures sign session cookies with it. */
 export const E2E_SESSION_SECRET = "e2e-only-session-secret-0123456789abcdefghij";
 
+/** Above what any journey books for one customer; booking.spec.ts seeds this many to reach it. */
+export const E2E_MAX_UNPAID_HOLDS = 50;
+/** Far enough for every journey's dates; the date pickers' max shows it. */
+export const E2E_BOOKING_HORIZON_DAYS = 36500;
+
 /** The environment of `node server.js` under test (and of scripts/screenshots.ts). */
 export function serverEnv(port: number, databasePath: string): Record<string, string> {
   return {
@@ -31,6 +36,9 @@ export function serverEnv(port: number, databasePath: string): Record<string, st
     LOGIN_RATE_LIMIT: "1000",
     REGISTER_RATE_LIMIT: "1000",
     COUPON_LOOKUP_LIMIT: "1000",
+    // Suites that book many sessions for one customer, years ahead; tests of these limits set their own.
+    MAX_UNPAID_HOLDS: String(E2E_MAX_UNPAID_HOLDS),
+    BOOKING_HORIZON_DAYS: String(E2E_BOOKING_HORIZON_DAYS),
   };
 }
 

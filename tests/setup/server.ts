@@ -100,6 +100,9 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     LOGIN_RATE_LIMIT: "1000",
     REGISTER_RATE_LIMIT: "1000",
     COUPON_LOOKUP_LIMIT: "1000",
+    // Suites that book many sessions for one customer, years ahead; tests of these limits set their own.
+    MAX_UNPAID_HOLDS: "1000",
+    BOOKING_HORIZON_DAYS: "36500",
     ...extraEnv,
   });
   const output = collectOutput(child);

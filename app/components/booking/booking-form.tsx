@@ -3,6 +3,7 @@ import { useEffect, useMemo } from "react";
 import { Form, useFetcher, useNavigation } from "react-router";
 import { GUEST_OPTIONS, HOUR_OPTIONS } from "#app/domain/availability";
 import { bookingFormSchema } from "#app/domain/booking-form";
+import type { OpenHold } from "#app/domain/booking-limits";
 import { formatDollars, priceBooking, RETAINER_PACKAGE } from "#app/domain/pricing";
 import { retainerHoursLeft, retainerHoursToDraw, retainerWindow } from "#app/domain/retainer";
 import { ErrorList } from "#app/components/ui/error-list";
@@ -117,6 +118,7 @@ function BookingFormFields({
       </button>
       <HydratedField />
       <ErrorList id={form.errorId} errors={form.errors} />
+      {reply?.unpaidHolds ? <UnpaidHoldsNotice {...reply.unpaidHolds} /> : null}
 
       <fieldset className="mt-6">
         <legend className="font-display text-lg font-bold">Your details</legend>
@@ -173,6 +175,7 @@ function BookingFormFields({
               })}
               key={fields.recordingDate.key}
               min={data.earliestDate}
+              max={data.latestDate}
               className="field-input"
             />
             <ErrorList id={fields.recordingDate.errorId} errors={fields.recordingDate.errors} />
@@ -436,6 +439,29 @@ function CouponField({
       </div>
       <ErrorList id={meta.errorId} errors={meta.errors} />
     </fieldset>
+  );
+}
+
+/** The booking was refused for MAX_UNPAID_HOLDS: say so, and link each open booking's pay and cancel pages. */
+function UnpaidHoldsNotice({ message, holds }: { message: string; holds: OpenHold[] }) {
+  return (
+    <div role="alert" className="mt-4 rounded-md border border-red-300 bg-red-50 p-4 text-ink">
+      <p>{message}</p>
+      <ul className="mt-2 list-disc pl-5">
+        {holds.map((hold) => (
+          <li key={hold.id}>
+            Session on {hold.recordingDate} at {hold.recordingTime}:{" "}
+            <a className="underline" href={`/dashboard/sessions/${hold.id}/pay`}>
+              Pay
+            </a>{" "}
+            or{" "}
+            <a className="underline" href={`/dashboard/sessions/${hold.id}/cancel`}>
+              cancel
+            </a>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 

@@ -1,5 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import type { StartTimeOption } from "#app/domain/availability";
+import type { OpenHold } from "#app/domain/booking-limits";
 import type { CouponTerms } from "#app/domain/pricing";
 import type { RetainerBalance } from "#app/domain/retainer";
 
@@ -7,6 +8,8 @@ import type { RetainerBalance } from "#app/domain/retainer";
 export type BookingFormData = {
   signedIn: boolean;
   earliestDate: string;
+  /** The last date within BOOKING_HORIZON_DAYS: the date picker's max. */
+  latestDate: string;
   services: {
     id: number;
     name: string;
@@ -35,4 +38,6 @@ export type BookingFormReply = {
   result: SubmissionResult<string[]>;
   coupon: AppliedCoupon | null;
   availability: Availability | null;
+  /** When booking was refused for MAX_UNPAID_HOLDS: the open unpaid bookings to pay or cancel. */
+  unpaidHolds?: { message: string; holds: OpenHold[] };
 };

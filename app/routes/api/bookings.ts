@@ -43,6 +43,19 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
   } catch (error) {
     if (!(error instanceof BookingError)) throw error;
+    if (error.kind === "unpaid-holds") {
+      // 409, not 429: waiting does not help; paying for or cancelling an open booking does.
+      return jsonError(409, error.message, {
+        title: "Unpaid Bookings",
+        openBookings: error.openHolds.map((hold) => ({
+          id: hold.id,
+          recordingDate: hold.recordingDate,
+          recordingTime: hold.recordingTime,
+          payUrl: `/dashboard/sessions/${hold.id}/pay`,
+          cancelUrl: `/dashboard/sessions/${hold.id}/cancel`,
+        })),
+      });
+    }
     if (error.kind === "slot" && error.message === SLOT_TAKEN_MESSAGE) {
       return jsonError(409, SLOT_TAKEN_MESSAGE, { title: "Time Slot Unavailable" });
     }

@@ -10,7 +10,9 @@ import { type FormReply, useSchemaForm } from "#app/components/ui/use-schema-for
 import { isDatabaseBusyResponse } from "#app/db.server";
 import { earliestBookableDate } from "#app/domain/availability";
 import { sessionDate, sessionTimeRange } from "#app/domain/booking-display";
+import { lastBookableDate } from "#app/domain/booking-limits";
 import { quoteQuerySchema, rescheduleSchema } from "#app/domain/booking-form";
+import { studioDateOf } from "#app/domain/studio-time";
 import { getAvailability } from "#app/models/booking.server";
 import {
   RescheduleError,
@@ -36,6 +38,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const now = Date.now();
   const hours = Number(booking.hoursNeeded);
   const earliestDate = earliestBookableDate(now);
+  const latestDate = lastBookableDate(studioDateOf(now), env.BOOKING_HORIZON_DAYS);
   const asked = quoteQuerySchema.safeParse({
     date: new URL(request.url).searchParams.get("recordingDate"),
     hours,
@@ -54,6 +57,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     },
     problem: rescheduleProblem(booking, now),
     earliestDate,
+    latestDate,
     availability: {
       date,
       hours,
@@ -142,7 +146,7 @@ function RescheduleForm({
   loaderData: Route.ComponentProps["loaderData"];
   result: FormReply;
 }) {
-  const { availability, earliestDate } = loaderData;
+  const { availability, earliestDate, latestDate } = loaderData;
   const schema = useMemo(() => rescheduleSchema(Date.now()), []);
   const [form, fields] = useSchemaForm({
     id: "reschedule-form",
@@ -170,6 +174,7 @@ function RescheduleForm({
           })}
           key={fields.recordingDate.key}
           min={earliestDate}
+          max={latestDate}
           onChange={(event) => {
             const date = event.currentTarget.value;
             // The free times of the new date come from this route's loader, which leaves

@@ -3,6 +3,8 @@ import type { BookingFormData, BookingFormReply } from "#app/components/booking/
 import { isDatabaseBusyResponse } from "#app/db.server";
 import { BOOKING_LIMITS, earliestBookableDate, SLOT_TAKEN_MESSAGE } from "#app/domain/availability";
 import { bookingFormSchema, quoteQuerySchema } from "#app/domain/booking-form";
+import { lastBookableDate } from "#app/domain/booking-limits";
+import { studioDateOf } from "#app/domain/studio-time";
 import { COUPON_MESSAGES } from "#app/domain/coupons";
 import { couponAppliedMessage, formatDollars } from "#app/domain/pricing";
 import { keepAsTyped } from "#app/domain/zod";
@@ -27,10 +29,12 @@ import { redirectWithError, redirectWithSuccess, replyWithToast } from "#app/web
  */
 export function loadBookingForm(user: PublicUser | null, now: number): BookingFormData {
   const earliestDate = earliestBookableDate(now);
+  const latestDate = lastBookableDate(studioDateOf(now), env.BOOKING_HORIZON_DAYS);
   const hours = BOOKING_LIMITS.minHours;
   return {
     signedIn: user !== null,
     earliestDate,
+    latestDate,
     services: listServices({ activeOnly: true }).map(
       ({ id, name, description, price, duration }) => ({
         id,
@@ -225,6 +229,20 @@ export async function bookingFormAction(
       return toast(reply({ coupon: await keptCoupon() }), BOOKING_ERROR, { status: 503 });
     }
     if (!(error instanceof BookingError)) throw error;
+    if (error.kind === "unpaid-holds") {
+      return toast(
+        reply({ unpaidHolds: { message: error.message, holds: error.openHolds } }),
+        { type: "error", message: "Unpaid Bookings", description: error.message },
+        { status: 409 },
+      );
+    }
+    if (error.kind === "horizon") {
+      return toast(
+        reply({}),
+        { type: "error", message: "Date Too Far Ahead", description: error.message },
+        { status: 400 },
+      );
+    }
     const fresh = availabilityFor(formData, now);
     if (error.kind === "slot") {
       return toast(
