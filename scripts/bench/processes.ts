@@ -65,6 +65,10 @@ export async function startApp(dbPath: string): Promise<BenchProcess> {
       // The bench signs up its own accounts; the limits are for people.
       LOGIN_RATE_LIMIT: "1000",
       REGISTER_RATE_LIMIT: "1000",
+      // The booking-creation run books many unpaid sessions for one account, far ahead: with
+      // the hold cap and horizon of a real site it would measure refusals, not bookings.
+      MAX_UNPAID_HOLDS: "1000",
+      BOOKING_HORIZON_DAYS: "36500",
     },
     port,
   );

@@ -61,6 +61,11 @@ export async function launchServer(
     // The load mixes in logins from one address; the limits have their own tests.
     LOGIN_RATE_LIMIT: "1000000",
     REGISTER_RATE_LIMIT: "1000000",
+    // One customer books many unpaid sessions, years ahead, under load; the hold cap, the
+    // horizon and the coupon lookup limit have their own tests.
+    MAX_UNPAID_HOLDS: "1000",
+    BOOKING_HORIZON_DAYS: "36500",
+    COUPON_LOOKUP_LIMIT: "1000000",
     ...extraEnv,
   });
   running.add(child);
