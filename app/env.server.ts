@@ -35,7 +35,7 @@ const schema = z
       .max(24 * 60)
       .default(30),
     /** How many unpaid bookings with a live hold one customer may have at once. */
-    MAX_UNPAID_HOLDS: z.coerce.number().int().min(1).max(1000).default(2),
+    MAX_UNPAID_HOLDS: z.coerce.number().int().min(1).max(100_000).default(2),
     /** How many days ahead of today (studio time) a session may be booked or moved to. */
     BOOKING_HORIZON_DAYS: z.coerce.number().int().min(1).max(36500).default(365),
     BUFFER_MINUTES: z.coerce.number().int().min(0).max(240).default(0),

@@ -67,7 +67,7 @@ export async function startApp(dbPath: string): Promise<BenchProcess> {
       REGISTER_RATE_LIMIT: "1000",
       // The booking-creation run books many unpaid sessions for one account, far ahead: with
       // the hold cap and horizon of a real site it would measure refusals, not bookings.
-      MAX_UNPAID_HOLDS: "1000",
+      MAX_UNPAID_HOLDS: "100000",
       BOOKING_HORIZON_DAYS: "36500",
     },
     port,
