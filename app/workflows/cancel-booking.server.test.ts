@@ -1,94 +1,41 @@
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { bookingHistory, bookings, coupons, emailOutbox, payments, users } from "#db/schema";
+import { bookingHistory, bookings, coupons, payments } from "#db/schema";
 import { db } from "#app/db.server";
-import type { BookingRequest } from "#app/domain/booking-form";
-import { studioInstant } from "#app/domain/studio-time";
 import { PaymentProviderError, type RefundRequest } from "#app/integrations/payments/types";
 import { getActiveRetainer, getBooking } from "#app/models/booking.server";
-import { type BookingSettings, bookSession } from "#app/workflows/book-session.server";
+import { bookSession } from "#app/workflows/book-session.server";
 import { paidFor } from "#app/models/cancellation.server";
-import { toPublicUser } from "#app/models/user.server";
 import { type CancellationSettings, cancelOwnBooking } from "#app/workflows/cancel-booking.server";
-import { recordPayment } from "#app/workflows/fulfil-payment.server";
 import { PaymentServiceError } from "#app/workflows/payment-provider.server";
+
+import {
+  BOOKED_AT,
+  DAY,
+  day,
+  HOUR,
+  MINUTE,
+  makeUser,
+  outboxFor,
+  paidBooking,
+  request,
+  SETTINGS,
+} from "#tests/setup/workflow-bookings";
+import type { PublicUser } from "#app/domain/user";
 
 /**
  * A customer cancelling (with refunds), against a real, freshly migrated SQLite file. The
  * payment provider is a recording fake with the provider's contract: one refund per booking,
  * returned again when asked again. (The races are in money-races.server.test.ts.)
  */
-const SETTINGS: BookingSettings = { holdMinutes: 30, bufferMinutes: 0, appUrl: "https://t.test" };
-const BOOKED_AT = studioInstant("2026-12-01", "09:00");
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
 
-let customer: ReturnType<typeof toPublicUser>;
-let other: ReturnType<typeof toPublicUser>;
-let counter = 0;
-
-function makeUser(name: string) {
-  counter += 1;
-  const row = db
-    .insert(users)
-    .values({
-      username: `${name}_${counter}`,
-      passwordHash: "x",
-      firstName: "Cam",
-      lastName: "Celler",
-      phoneNumber: "404-555-0100",
-      email: `${name}${counter}@example.com`,
-    })
-    .returning()
-    .get();
-  return toPublicUser(row);
-}
+let customer: PublicUser;
+let other: PublicUser;
 
 beforeEach(() => {
   customer = makeUser("cancel");
   other = makeUser("other");
 });
-
-/** A unique date per test, so slots never collide across tests sharing the file. */
-function day(offset = 0) {
-  const base = Date.UTC(2026, 11, 10) + (counter * 3 + offset) * DAY;
-  return new Date(base).toISOString().slice(0, 10);
-}
-
-function request(overrides: Partial<BookingRequest> = {}): BookingRequest {
-  return {
-    firstName: "Cam",
-    lastName: "Celler",
-    phoneNumber: "404-555-0100",
-    email: "cam@example.com",
-    stakeholder: "no",
-    recordingDate: day(),
-    recordingTime: "10:00",
-    guestCount: 1,
-    hoursNeeded: 2,
-    isRetainer: false,
-    selectedServices: [],
-    ...overrides,
-  };
-}
-
-function paidBooking(overrides: Partial<BookingRequest> = {}) {
-  const booking = bookSession(customer, request(overrides), BOOKED_AT, SETTINGS);
-  const paid = recordPayment(
-    {
-      bookingId: booking.id,
-      amount: booking.totalCost,
-      method: "card",
-      transactionId: `charge_${booking.id}`,
-      details: { brand: "visa", last4: "4242" },
-    },
-    BOOKED_AT + MINUTE,
-    0,
-  );
-  if (paid.outcome !== "paid") throw new Error("not paid");
-  return paid.booking;
-}
 
 /** The provider's contract: one refund per booking; asking again returns the one made. */
 function fakeProvider(options: { fail?: boolean } = {}) {
@@ -120,17 +67,9 @@ function fakeProvider(options: { fail?: boolean } = {}) {
   return { refunds, settings };
 }
 
-const outboxFor = (bookingId: number, kind: string) =>
-  db
-    .select()
-    .from(emailOutbox)
-    .where(eq(emailOutbox.bookingId, bookingId))
-    .all()
-    .filter((row) => row.kind === kind);
-
 describe("cancelling", () => {
   it("cancels an unpaid booking at no charge and gives its coupon use back", () => {
-    const code = `FREE10_${counter}`;
+    const code = `FREE10_${customer.id}`;
     const coupon = db
       .insert(coupons)
       .values({ code, type: "PERCENTAGE", value: 10, maxUses: 1 })
@@ -161,7 +100,7 @@ describe("cancelling", () => {
   });
 
   it("refunds in full at 24 hours and one minute before the start", async () => {
-    const booking = paidBooking();
+    const booking = paidBooking(customer);
     const { refunds, settings } = fakeProvider();
     const now = booking.startsAt - DAY - MINUTE;
     const { quote } = await cancelOwnBooking(
@@ -194,7 +133,7 @@ describe("cancelling", () => {
   });
 
   it("keeps the fee at 24 hours less one minute before the start", async () => {
-    const booking = paidBooking();
+    const booking = paidBooking(customer);
     const { refunds, settings } = fakeProvider();
     const { quote } = await cancelOwnBooking(
       { bookingId: booking.id, userId: customer.id, expectedRefund: 200 },
@@ -208,7 +147,7 @@ describe("cancelling", () => {
   });
 
   it("gives back the retainer hours a cancelled session drew", async () => {
-    const purchase = paidBooking({ isRetainer: true, hoursNeeded: 2 });
+    const purchase = paidBooking(customer, { isRetainer: true, hoursNeeded: 2 });
     const drawing = bookSession(
       customer,
       request({ recordingDate: day(1), hoursNeeded: 3 }),
@@ -224,7 +163,7 @@ describe("cancelling", () => {
   });
 
   it("refuses when the refund differs from the one shown, and changes nothing", async () => {
-    const booking = paidBooking();
+    const booking = paidBooking(customer);
     const { refunds, settings } = fakeProvider();
     await expect(
       cancelOwnBooking(
@@ -239,7 +178,7 @@ describe("cancelling", () => {
   });
 
   it("leaves the booking untouched when the provider cannot refund", async () => {
-    const booking = paidBooking();
+    const booking = paidBooking(customer);
     const { settings } = fakeProvider({ fail: true });
     await expect(
       cancelOwnBooking({ bookingId: booking.id, userId: customer.id }, BOOKED_AT, settings),
@@ -254,7 +193,7 @@ describe("cancelling", () => {
   });
 
   it("refunds once when the same cancellation arrives twice at once", async () => {
-    const booking = paidBooking();
+    const booking = paidBooking(customer);
     const { refunds, settings } = fakeProvider();
     const input = { bookingId: booking.id, userId: customer.id };
     const [first, second] = await Promise.allSettled([
@@ -279,7 +218,7 @@ describe("cancelling", () => {
   });
 
   it("records a refund an earlier attempt made but never recorded, as it was made", async () => {
-    const booking = paidBooking();
+    const booking = paidBooking(customer);
     const { settings } = fakeProvider();
     // An attempt more than 24 hours ahead refunded in full, but the answer was lost (a
     // timeout), so it released its claim and changed nothing.
@@ -301,7 +240,7 @@ describe("cancelling", () => {
   });
 
   it("refuses a retainer package while other sessions use its hours", async () => {
-    const purchase = paidBooking({ isRetainer: true, hoursNeeded: 2 });
+    const purchase = paidBooking(customer, { isRetainer: true, hoursNeeded: 2 });
     const drawing = bookSession(
       customer,
       request({ recordingDate: day(1), hoursNeeded: 2 }),
@@ -323,7 +262,7 @@ describe("cancelling", () => {
   });
 
   it("treats another customer's booking as missing", async () => {
-    const booking = paidBooking();
+    const booking = paidBooking(customer);
     const { refunds, settings } = fakeProvider();
     await expect(
       cancelOwnBooking({ bookingId: booking.id, userId: other.id }, BOOKED_AT, settings),
@@ -333,7 +272,7 @@ describe("cancelling", () => {
   });
 
   it("refuses a session that has started or been recorded", async () => {
-    const booking = paidBooking();
+    const booking = paidBooking(customer);
     const { settings } = fakeProvider();
     await expect(
       cancelOwnBooking({ bookingId: booking.id, userId: customer.id }, booking.startsAt, settings),

@@ -1,21 +1,11 @@
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import {
-  blockedTimes,
-  bookingHistory,
-  bookings,
-  coupons,
-  emailOutbox,
-  payments,
-  users,
-} from "#db/schema";
+import { blockedTimes, bookingHistory, bookings, coupons, payments } from "#db/schema";
 import { db } from "#app/db.server";
 import type { BookingRequest } from "#app/domain/booking-form";
-import { studioInstant } from "#app/domain/studio-time";
 import { PaymentProviderError, type RefundRequest } from "#app/integrations/payments/types";
 import { getBooking } from "#app/models/booking.server";
-import { type BookingSettings, bookSession } from "#app/workflows/book-session.server";
-import { toPublicUser } from "#app/models/user.server";
+import { bookSession } from "#app/workflows/book-session.server";
 import { recordPayment } from "#app/workflows/fulfil-payment.server";
 import {
   bulkChangeStatus,
@@ -26,70 +16,34 @@ import {
 } from "#app/workflows/move-session.server";
 import { PaymentServiceError } from "#app/workflows/payment-provider.server";
 
+import {
+  BOOKED_AT,
+  day,
+  HOUR,
+  MINUTE,
+  makeUser,
+  outboxFor,
+  request,
+  SETTINGS,
+} from "#tests/setup/workflow-bookings";
+import type { PublicUser } from "#app/domain/user";
+
 /**
  * The staff workflow against a real, freshly migrated SQLite file: history, e-mails, refunds
  * through a recording fake provider (one refund per booking, like the real ones), holds.
  * (The races with a provider in flight are in money-races.server.test.ts.)
  */
-const BOOKING: BookingSettings = { holdMinutes: 30, bufferMinutes: 0, appUrl: "https://t.test" };
-const BOOKED_AT = studioInstant("2026-12-01", "09:00");
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
 
-let customer: ReturnType<typeof toPublicUser>;
-let staff: ReturnType<typeof toPublicUser>;
-let counter = 0;
-
-function makeUser(name: string, options: { isAdmin?: boolean; isMember?: boolean } = {}) {
-  counter += 1;
-  const row = db
-    .insert(users)
-    .values({
-      username: `${name}_${counter}`,
-      passwordHash: "x",
-      firstName: "Cam",
-      lastName: "Celler",
-      phoneNumber: "404-555-0100",
-      email: `${name}${counter}@example.com`,
-      isAdmin: options.isAdmin ?? false,
-      isMember: options.isMember ?? false,
-    })
-    .returning()
-    .get();
-  return toPublicUser(row);
-}
+let customer: PublicUser;
+let staff: PublicUser;
 
 beforeEach(() => {
   customer = makeUser("client");
   staff = makeUser("staff", { isAdmin: true });
 });
 
-/** A unique date per test, so slots never collide across tests sharing the file. */
-function day(offset = 0) {
-  const base = Date.UTC(2026, 11, 10) + (counter * 3 + offset) * DAY;
-  return new Date(base).toISOString().slice(0, 10);
-}
-
-function request(overrides: Partial<BookingRequest> = {}): BookingRequest {
-  return {
-    firstName: "Cam",
-    lastName: "Celler",
-    phoneNumber: "404-555-0100",
-    email: "cam@example.com",
-    stakeholder: "no",
-    recordingDate: day(),
-    recordingTime: "10:00",
-    guestCount: 1,
-    hoursNeeded: 2,
-    isRetainer: false,
-    selectedServices: [],
-    ...overrides,
-  };
-}
-
 function unpaidBooking(overrides: Partial<BookingRequest> = {}, user = customer) {
-  return bookSession(user, request(overrides), BOOKED_AT, BOOKING);
+  return bookSession(user, request(overrides), BOOKED_AT, SETTINGS);
 }
 
 function paidBooking(overrides: Partial<BookingRequest> = {}) {
@@ -153,13 +107,6 @@ function fakeProvider(options: { fail?: boolean } = {}) {
 
 const historyOf = (bookingId: number) =>
   db.select().from(bookingHistory).where(eq(bookingHistory.bookingId, bookingId)).all();
-const outboxFor = (bookingId: number, kind: string) =>
-  db
-    .select()
-    .from(emailOutbox)
-    .where(eq(emailOutbox.bookingId, bookingId))
-    .all()
-    .filter((row) => row.kind === kind);
 const paymentsOf = (bookingId: number) =>
   db.select().from(payments).where(eq(payments.bookingId, bookingId)).all();
 
@@ -375,7 +322,7 @@ describe("staff cancelling", () => {
   });
 
   it("gives back an unpaid booking's coupon use, but not a paid one's", async () => {
-    const code = `STAFF_${counter}`;
+    const code = `STAFF_${customer.id}`;
     const coupon = db
       .insert(coupons)
       .values({ code, type: "PERCENTAGE", value: 10, maxUses: 0 })
