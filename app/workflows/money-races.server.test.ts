@@ -1,99 +1,42 @@
 import { and, eq, gt, ne } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { bookingHistory, bookings, payments, users } from "#db/schema";
+import { bookingHistory, bookings, payments } from "#db/schema";
 import { db } from "#app/db.server";
-import type { BookingRequest } from "#app/domain/booking-form";
-import { studioInstant } from "#app/domain/studio-time";
 import type {
   CheckoutSession,
   HostedCheckoutProvider,
   RefundRequest,
 } from "#app/integrations/payments/types";
 import { getBooking, isPayable } from "#app/models/booking.server";
-import { type BookingSettings, bookSession } from "#app/workflows/book-session.server";
+import { bookSession } from "#app/workflows/book-session.server";
 import { paidFor } from "#app/models/cancellation.server";
-import { toPublicUser } from "#app/models/user.server";
 import { cancelOwnBooking } from "#app/workflows/cancel-booking.server";
 import { openHostedCheckout } from "#app/workflows/checkout.server";
-import { recordPayment } from "#app/workflows/fulfil-payment.server";
 import { changeBookingStatus, type WorkflowSettings } from "#app/workflows/move-session.server";
+
+import {
+  BOOKED_AT,
+  day,
+  makeUser,
+  paidBooking,
+  request,
+  SETTINGS,
+} from "#tests/setup/workflow-bookings";
+import type { PublicUser } from "#app/domain/user";
 
 /**
  * The money races of issue 12, against a real SQLite file. The provider's refund waits on a
  * gate the test opens, so a second request really runs while the first one's refund is in
  * flight (the window between the check and the write that the old code left open).
  */
-const SETTINGS: BookingSettings = { holdMinutes: 30, bufferMinutes: 0, appUrl: "https://t.test" };
-const BOOKED_AT = studioInstant("2026-12-01", "09:00");
-const MINUTE = 60_000;
-const DAY = 24 * 60 * MINUTE;
 
-let customer: ReturnType<typeof toPublicUser>;
-let staff: ReturnType<typeof toPublicUser>;
-let counter = 0;
-
-function makeUser(name: string, isAdmin = false) {
-  counter += 1;
-  const row = db
-    .insert(users)
-    .values({
-      username: `${name}_${counter}`,
-      passwordHash: "x",
-      firstName: "Rae",
-      lastName: "Cer",
-      phoneNumber: "404-555-0100",
-      email: `${name}${counter}@example.com`,
-      isAdmin,
-    })
-    .returning()
-    .get();
-  return toPublicUser(row);
-}
+let customer: PublicUser;
+let staff: PublicUser;
 
 beforeEach(() => {
   customer = makeUser("racer");
-  staff = makeUser("staff", true);
+  staff = makeUser("staff", { isAdmin: true });
 });
-
-/** A unique date per test, so slots never collide across tests sharing the file. */
-function day(offset = 0) {
-  const base = Date.UTC(2026, 11, 10) + (counter * 3 + offset) * DAY;
-  return new Date(base).toISOString().slice(0, 10);
-}
-
-function request(overrides: Partial<BookingRequest> = {}): BookingRequest {
-  return {
-    firstName: "Rae",
-    lastName: "Cer",
-    phoneNumber: "404-555-0100",
-    email: "rae@example.com",
-    stakeholder: "no",
-    recordingDate: day(),
-    recordingTime: "10:00",
-    guestCount: 1,
-    hoursNeeded: 2,
-    isRetainer: false,
-    selectedServices: [],
-    ...overrides,
-  };
-}
-
-function paidBooking(overrides: Partial<BookingRequest> = {}) {
-  const booking = bookSession(customer, request(overrides), BOOKED_AT, SETTINGS);
-  const paid = recordPayment(
-    {
-      bookingId: booking.id,
-      amount: booking.totalCost,
-      method: "card",
-      transactionId: `charge_${booking.id}`,
-      details: { brand: "visa", last4: "4242" },
-    },
-    BOOKED_AT + MINUTE,
-    0,
-  );
-  if (paid.outcome !== "paid") throw new Error("not paid");
-  return paid.booking;
-}
 
 /**
  * A provider with the real contract (one refund per booking, the same one when asked again)
@@ -172,7 +115,7 @@ const liveDraws = (retainerId: number) =>
 
 describe("a retainer's refund vs a booking drawing its hours", () => {
   it("never both: a booking made while the $999 refund is in flight draws no hours from it", async () => {
-    const retainer = paidBooking({ isRetainer: true, hoursNeeded: 2 });
+    const retainer = paidBooking(customer, { isRetainer: true, hoursNeeded: 2 });
     expect(retainer.totalCost).toBe(999);
     const gated = gatedProvider();
 
@@ -216,7 +159,7 @@ describe("a retainer's refund vs a booking drawing its hours", () => {
   });
 
   it("refuses the refund, without asking the provider, once a booking draws the hours", async () => {
-    const retainer = paidBooking({ isRetainer: true, hoursNeeded: 2 });
+    const retainer = paidBooking(customer, { isRetainer: true, hoursNeeded: 2 });
     const drawing = bookSession(
       customer,
       request({ recordingDate: day(1), hoursNeeded: 6 }),
@@ -241,7 +184,7 @@ describe("a retainer's refund vs a booking drawing its hours", () => {
 
 describe("staff cancel vs staff Completed on one paid booking", () => {
   it("ends in one consistent state, never a refund recorded on a completed booking", async () => {
-    const booking = paidBooking();
+    const booking = paidBooking(customer);
     const plain = gatedProvider();
     plain.release();
     for (const to of ["CONFIRMED", "RECORDED", "POST_PRODUCTION"] as const) {
@@ -286,7 +229,7 @@ describe("staff cancel vs staff Completed on one paid booking", () => {
 
 describe("two refunds of one booking", () => {
   it("never both reach the provider: two cancels by the customer at once", async () => {
-    const booking = paidBooking();
+    const booking = paidBooking(customer);
     const gated = gatedProvider();
     const input = { bookingId: booking.id, userId: customer.id };
 
@@ -305,7 +248,7 @@ describe("two refunds of one booking", () => {
   });
 
   it("never both reach the provider: the customer and staff cancelling at once", async () => {
-    const booking = paidBooking();
+    const booking = paidBooking(customer);
     const gated = gatedProvider();
 
     const byCustomer = settle(

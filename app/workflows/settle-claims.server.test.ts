@@ -1,10 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { type Booking, bookingHistory, bookings, emailOutbox, payments, users } from "#db/schema";
+import { type Booking, bookingHistory, bookings, emailOutbox, payments } from "#db/schema";
 import { db, writeTransaction } from "#app/db.server";
 import { type BookingClaim, CLAIM_LEASE_MS } from "#app/domain/booking-claim";
-import type { BookingRequest } from "#app/domain/booking-form";
-import { studioInstant } from "#app/domain/studio-time";
 import {
   type MadeRefund,
   PaymentProviderError,
@@ -12,74 +10,31 @@ import {
 } from "#app/integrations/payments/types";
 import { claimBooking } from "#app/models/booking-claim.server";
 import { getBooking } from "#app/models/booking.server";
-import { type BookingSettings, bookSession } from "#app/workflows/book-session.server";
+import { bookSession } from "#app/workflows/book-session.server";
 import { paidFor } from "#app/models/cancellation.server";
-import { toPublicUser } from "#app/models/user.server";
 import { type CancellationSettings, cancelOwnBooking } from "#app/workflows/cancel-booking.server";
 import { recordPayment } from "#app/workflows/fulfil-payment.server";
 import { settleStaleClaims } from "#app/workflows/settle-claims.server";
+
+import { BOOKED_AT, MINUTE, makeUser, request, SETTINGS } from "#tests/setup/workflow-bookings";
+import type { PublicUser } from "#app/domain/user";
 
 /**
  * The claim sweeper: claims left by a request that was cut off (a crash, a provider failure
  * whose release failed too) are finished when the provider made the refund, and released
  * otherwise; claims inside their lease are left alone. Against a real SQLite file.
  */
-const SETTINGS: BookingSettings = { holdMinutes: 30, bufferMinutes: 0, appUrl: "https://t.test" };
-const BOOKED_AT = studioInstant("2026-12-01", "09:00");
-const MINUTE = 60_000;
-const DAY = 24 * 60 * MINUTE;
 const AFTER_LEASE = BOOKED_AT + CLAIM_LEASE_MS + MINUTE;
 
-let customer: ReturnType<typeof toPublicUser>;
-let staff: ReturnType<typeof toPublicUser>;
-let counter = 0;
-
-function makeUser(name: string, isAdmin = false) {
-  counter += 1;
-  const row = db
-    .insert(users)
-    .values({
-      username: `${name}_${counter}`,
-      passwordHash: "x",
-      firstName: "Swee",
-      lastName: "Per",
-      phoneNumber: "404-555-0100",
-      email: `${name}${counter}@example.com`,
-      isAdmin,
-    })
-    .returning()
-    .get();
-  return toPublicUser(row);
-}
+let customer: PublicUser;
+let staff: PublicUser;
 
 beforeEach(() => {
   customer = makeUser("swept");
-  staff = makeUser("staff", true);
+  staff = makeUser("staff", { isAdmin: true });
   // Every test sweeps the whole file: leave no claim from an earlier test behind.
   db.update(bookings).set({ claim: null, claimedAt: null, claimedBy: null }).run();
 });
-
-function day(offset = 0) {
-  const base = Date.UTC(2026, 11, 10) + (counter * 3 + offset) * DAY;
-  return new Date(base).toISOString().slice(0, 10);
-}
-
-function request(overrides: Partial<BookingRequest> = {}): BookingRequest {
-  return {
-    firstName: "Swee",
-    lastName: "Per",
-    phoneNumber: "404-555-0100",
-    email: "swept@example.com",
-    stakeholder: "no",
-    recordingDate: day(),
-    recordingTime: "10:00",
-    guestCount: 1,
-    hoursNeeded: 2,
-    isRetainer: false,
-    selectedServices: [],
-    ...overrides,
-  };
-}
 
 function paidBooking(): Booking {
   const booking = bookSession(customer, request(), BOOKED_AT, SETTINGS);
