@@ -27,6 +27,8 @@ const litestream = parseYaml(read("litestream.yml")) as LitestreamConfig;
 const fly = parseToml(read("fly.toml")) as {
   mounts: { destination: string }[];
   env: Record<string, string>;
+  http_service: { internal_port: number; checks: { path: string }[] };
+  checks: Record<string, { type: string; port: number; path: string }>;
 };
 
 /** `ENV A=b \ C=d` lines of the runtime stage. */
@@ -153,5 +155,17 @@ describe("scripts/start.sh", () => {
     expect(await run.exited).not.toBe(0);
     expect(run.output()).toMatch(/DATABASE_PATH must name the database file/);
     expect(run.recorded()).toEqual([]);
+  });
+});
+
+describe("fly.toml's checks", () => {
+  it("route by liveness and watch readiness on the service's port", () => {
+    expect(fly.http_service.checks.map((check) => check.path)).toEqual(["/healthz"]);
+    expect(fly.checks.ready).toMatchObject({
+      type: "http",
+      port: fly.http_service.internal_port,
+      path: "/healthz/ready",
+    });
+    expect(read("app/routes.ts")).toContain('route("healthz/ready"');
   });
 });
