@@ -34,6 +34,7 @@ export function serverEnv(port: number, databasePath: string): Record<string, st
     SESSION_SECRET: E2E_SESSION_SECRET,
     PAYMENT_PROVIDER: "sandbox",
     LOGIN_RATE_LIMIT: "1000",
+    LOGIN_ACCOUNT_LIMIT: "1000",
     REGISTER_RATE_LIMIT: "1000",
     COUPON_LOOKUP_LIMIT: "1000",
     // Suites that book many sessions for one customer, years ahead; tests of these limits set their own.
