@@ -27,6 +27,8 @@ export const STAFF_TWO_FACTOR_REQUIRED =
   "Staff accounts must turn on two-factor sign-in first: Profile Settings, Two-factor sign-in.";
 export const STAFF_MUST_KEEP_TWO_FACTOR =
   "Staff accounts must keep two-factor sign-in on; it cannot be turned off.";
+export const TWO_FACTOR_ALREADY_ON = "Two-factor sign-in is already on.";
+export const TWO_FACTOR_ALREADY_OFF = "Two-factor sign-in is already off.";
 export const PENDING_LOGIN_EXPIRED = "Your sign-in timed out. Please enter your password again.";
 
 /** The time step a moment falls in. */

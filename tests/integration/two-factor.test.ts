@@ -197,6 +197,11 @@ describe("setting up two-factor from Profile Settings", () => {
   });
 
   it("shows a QR code and the secret, refuses a wrong code, confirms with the right one", async () => {
+    const visit = await refused(() => get("/dashboard/two-factor", customer.cookie));
+    expect(await visit.text()).toContain("Set Up Two-Factor Sign-In");
+    const start = await postForm("/dashboard/two-factor", { intent: "start" }, customer.cookie);
+    expect(start.status).toBe(302);
+    expect(start.headers.get("Location")).toBe("/dashboard/two-factor");
     const page = await get("/dashboard/two-factor", customer.cookie);
     expect(page.status).toBe(200);
     const html = await page.text();

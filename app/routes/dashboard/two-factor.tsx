@@ -1,7 +1,7 @@
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { renderSVG } from "uqr";
-import { data, Form, Link } from "react-router";
+import { data, Form, Link, redirect } from "react-router";
 import { ErrorList } from "#app/components/ui/error-list";
 import { IntentButton } from "#app/components/ui/intent-button";
 import { Field } from "#app/components/ui/field";
@@ -12,6 +12,8 @@ import {
   INVALID_SETUP_CODE,
   looksLikeTotp,
   STAFF_MUST_KEEP_TWO_FACTOR,
+  TWO_FACTOR_ALREADY_OFF,
+  TWO_FACTOR_ALREADY_ON,
   WRONG_PASSWORD_OR_CODE,
 } from "#app/domain/two-factor";
 import { env } from "#app/env.server";
@@ -37,6 +39,7 @@ import type { Route } from "./+types/two-factor";
  * Plain posts: it works without JavaScript. A page of its own, outside the dashboard's layout.
  */
 const PROFILE_TAB = "/dashboard?tab=profile";
+const SETUP_PAGE = "/dashboard/two-factor";
 
 function staffMustHaveIt(user: { isAdmin: boolean }) {
   return user.isAdmin && env.REQUIRE_STAFF_2FA;
@@ -45,9 +48,9 @@ function staffMustHaveIt(user: { isAdmin: boolean }) {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   const state = twoFactorState(user.id);
-  // Until it is on, the page sets up with a secret kept for the account (the same one on every
-  // visit, so a scanned QR code stays right until the first code confirms it).
-  const secret = state.enabled ? null : await pendingSecretFor(user.id);
+  // Set Up stores a secret for the account (a post: a visit writes nothing); the page shows
+  // it on every visit until the first code confirms it, so a scanned QR code stays right.
+  const secret = state.pendingSecret;
   return {
     enabled: state.enabled,
     recoveryCodesLeft: state.recoveryCodesLeft,
@@ -65,6 +68,18 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
   const formData = await readForm(request);
   const intent = formData.get("intent");
+
+  if (intent === "start") {
+    if (twoFactorState(user.id).enabled) {
+      return dataWithError(
+        { intent, result: null },
+        { message: "Two-factor sign-in", description: TWO_FACTOR_ALREADY_ON },
+        { status: 409 },
+      );
+    }
+    await pendingSecretFor(user.id);
+    return redirect(SETUP_PAGE);
+  }
 
   if (intent === "confirm") {
     const submission = parseWithZod(formData, { schema: confirmTwoFactorSchema });
@@ -101,6 +116,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       return data({ intent, result: submission.reply({ hideFields: ["proof"] }) }, { status: 400 });
     }
     if (staffMustHaveIt(user)) return refuse(STAFF_MUST_KEEP_TWO_FACTOR, 403);
+    if (!twoFactorState(user.id).enabled) return refuse(TWO_FACTOR_ALREADY_OFF, 409);
     // Guesses at the password or a code, per account: the password change's budget.
     const limitKey = `user:${user.id}`;
     const wait = await takeAttempt("password", limitKey);
@@ -168,9 +184,28 @@ export default function TwoFactorPage({ loaderData, actionData }: Route.Componen
           />
         ) : loaderData.setup ? (
           <SetUp setup={loaderData.setup} result={replyTo(actionData, "confirm")} />
-        ) : null}
+        ) : (
+          <Start />
+        )}
       </div>
     </div>
+  );
+}
+
+/** Off, nothing set up yet: one button stores a fresh secret and shows it. */
+function Start() {
+  return (
+    <section aria-labelledby="start-title" className="mt-8">
+      <h2 id="start-title" className="font-display text-xl font-bold">
+        Two-factor sign-in is off
+      </h2>
+      <p className="mt-2">
+        You need an authenticator app on your phone (Google Authenticator, 1Password, Authy…).
+      </p>
+      <Form method="post" className="mt-6">
+        <IntentButton intent="start" label="Set Up Two-Factor Sign-In" busyLabel="Starting…" />
+      </Form>
+    </section>
   );
 }
 
