@@ -52,7 +52,8 @@ const pendingCookie = createCookie("__2fa_pending", {
   httpOnly: true,
   sameSite: "lax",
   secure: env.NODE_ENV === "production",
-  path: "/auth",
+  // "/", not "/auth": the page's data requests go to /auth.data, which "/auth" does not cover.
+  path: "/",
   secrets: [env.SESSION_SECRET],
   maxAge: PENDING_LOGIN_MINUTES * 60,
 });
