@@ -28,6 +28,22 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ BOOKING_HORIZON_DAYS: "0" })).toThrow(/BOOKING_HORIZON_DAYS/);
   });
 
+  it("requires staff two-factor in production only, unless set, and reads the idle limit", () => {
+    const production = {
+      NODE_ENV: "production",
+      SESSION_SECRET: secret,
+      PAYMENT_PROVIDER: "sandbox",
+    };
+    expect(parseEnv({}).REQUIRE_STAFF_2FA).toBe(false);
+    expect(parseEnv(production).REQUIRE_STAFF_2FA).toBe(true);
+    expect(parseEnv({ ...production, REQUIRE_STAFF_2FA: "false" }).REQUIRE_STAFF_2FA).toBe(false);
+    expect(parseEnv({ REQUIRE_STAFF_2FA: "true" }).REQUIRE_STAFF_2FA).toBe(true);
+    expect(parseEnv({}).STAFF_IDLE_MINUTES).toBe(60);
+    expect(parseEnv({ STAFF_IDLE_MINUTES: "15" }).STAFF_IDLE_MINUTES).toBe(15);
+    expect(() => parseEnv({ STAFF_IDLE_MINUTES: "0" })).toThrow(/STAFF_IDLE_MINUTES/);
+    expect(() => parseEnv({ REQUIRE_STAFF_2FA: "maybe" })).toThrow(/REQUIRE_STAFF_2FA/);
+  });
+
   it("requires a long SESSION_SECRET and an explicit payment provider in production", () => {
     expect(() => parseEnv({ NODE_ENV: "production" })).toThrow(
       /SESSION_SECRET: is required in production[\s\S]*PAYMENT_PROVIDER/,

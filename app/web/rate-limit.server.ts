@@ -35,6 +35,13 @@ const limiters = {
     points: env.COUPON_LOOKUP_LIMIT,
     duration: 15 * 60,
   }),
+  // Two-factor codes at sign-in, per account and per client address: six digits must not be
+  // guessed by brute force once a password is known (docs/product.md "Accounts").
+  twoFactor: new RateLimiterMemory({
+    keyPrefix: "two-factor",
+    points: env.TWO_FACTOR_CODE_LIMIT,
+    duration: 15 * 60,
+  }),
 };
 
 export type RateLimitName = keyof typeof limiters;
@@ -78,16 +85,33 @@ export function tooManyAttemptsMessage(retryAfterSeconds: number) {
  * Takes one coupon lookup from the client address's budget and, when signed in, the account's;
  * null when both allow it, else the seconds to wait (the longer of the two).
  */
-export async function takeCouponLookup(
+export function takeCouponLookup(
+  clientAddress: string,
+  userId: number | null,
+): Promise<number | null> {
+  return takeFromBoth("couponLookup", clientAddress, userId);
+}
+
+/**
+ * Takes one attempt from a budget kept per client address and per account; null when both
+ * allow it, else the seconds to wait (the longer of the two).
+ */
+async function takeFromBoth(
+  name: RateLimitName,
   clientAddress: string,
   userId: number | null,
 ): Promise<number | null> {
   const waits = await Promise.all([
-    takeAttempt("couponLookup", `address:${addressKey(clientAddress)}`),
-    userId === null ? null : takeAttempt("couponLookup", `account:${userId}`),
+    takeAttempt(name, `address:${addressKey(clientAddress)}`),
+    userId === null ? null : takeAttempt(name, `account:${userId}`),
   ]);
   const wait = Math.max(...waits.map((seconds) => seconds ?? 0));
   return wait > 0 ? wait : null;
+}
+
+/** One two-factor code tried for `userId` from `clientAddress` (TWO_FACTOR_CODE_LIMIT each). */
+export function takeTwoFactorAttempt(clientAddress: string, userId: number) {
+  return takeFromBoth("twoFactor", clientAddress, userId);
 }
 
 export function tooManyCouponLookupsMessage(retryAfterSeconds: number) {

@@ -12,6 +12,7 @@ import {
 } from "#tests/factories/catalog";
 import { openDatabaseFile, type TestDatabase } from "#tests/factories/database";
 import { createSession, SESSION_COOKIE_NAME, sessionCookieValue } from "#tests/factories/session";
+import { enableTwoFactor } from "#tests/factories/two-factor";
 import { type FactoryUser, createUser as insertUser } from "#tests/factories/user";
 
 /**
@@ -60,6 +61,8 @@ export async function createUser(
     isMember?: boolean;
     businessName?: string | null;
     firstName?: string;
+    /** Admins have two-factor on unless told otherwise (the server requires it of staff). */
+    twoFactor?: boolean;
   } = {},
 ): Promise<TestUser> {
   const isAdmin = options.isAdmin ?? false;
@@ -73,6 +76,7 @@ export async function createUser(
     isAdmin,
     isMember: options.isMember ?? false,
   });
+  if (options.twoFactor ?? isAdmin) enableTwoFactor(db(), user.id);
   return { ...user, fullName: `${user.firstName} ${user.lastName}` };
 }
 

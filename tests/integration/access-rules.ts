@@ -250,6 +250,14 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
     load: ownerOnly(toAuth, ok, status(404)),
     action: noAction,
   },
+  // Two-factor sign-in's setup: one's own account only. A code with no setup started (the
+  // form's) is refused, writing nothing; Set Up and Turn Off have their own tests.
+  "/dashboard/two-factor": {
+    kind: "page",
+    load: signedIn(toAuth, ok),
+    form: () => ({ intent: "confirm", code: "000000" }),
+    action: signedIn(toAuth, status(400)),
+  },
   // Public: it only says whether a payment reference was paid.
   "/booking-success": { kind: "page", load: everyone(ok), action: noAction },
   // Public diagnostics of the chat widget: the app id is sent to every browser anyway.

@@ -67,6 +67,10 @@ export async function launchServer(
     MAX_UNPAID_HOLDS: "1000",
     BOOKING_HORIZON_DAYS: "36500",
     COUPON_LOOKUP_LIMIT: "1000000",
+    // The loads' admins sign in with a session row, without a second factor; the staff gate
+    // and the code limit have their own tests.
+    REQUIRE_STAFF_2FA: "false",
+    TWO_FACTOR_CODE_LIMIT: "1000000",
     ...extraEnv,
   });
   running.add(child);

@@ -75,10 +75,15 @@ export const KNOWLEDGE: Record<string, Knowledge> = {
     query: ["booked", "index"],
   },
   "routes/auth.tsx": {
-    intents: ["login", "register"],
-    fields: REGISTER,
+    intents: ["login", "register", "code", "cancel-code"],
+    fields: [...REGISTER, "code"],
     extras: ["website", "_hydrated"],
     query: ["tab"],
+  },
+  "routes/dashboard/two-factor.tsx": {
+    intents: ["start", "confirm", "disable"],
+    fields: ["code", "proof"],
+    extras: ["_hydrated"],
   },
   "routes/dashboard/layout.tsx": {
     intents: ["profile", "password", "support"],
@@ -209,7 +214,7 @@ export const KNOWLEDGE: Record<string, Knowledge> = {
     fields: ["recordingDate", "recordingTime"],
     method: "POST",
   },
-  "routes/api/login.ts": { fields: ["username", "password"], method: "POST" },
+  "routes/api/login.ts": { fields: ["username", "password", "code"], method: "POST" },
   "routes/api/register.ts": { fields: REGISTER, method: "POST" },
   "routes/api/logout.ts": { method: "POST" },
   "routes/api/users.profile.ts": {

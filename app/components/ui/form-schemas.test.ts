@@ -28,6 +28,12 @@ import {
   supportRequestSchema,
   supportUpdateSchema,
 } from "#app/domain/support";
+import {
+  apiLoginSchema,
+  confirmTwoFactorSchema,
+  disableTwoFactorSchema,
+  loginCodeSchema,
+} from "#app/domain/two-factor";
 import { keepAsTyped, z } from "#app/domain/zod";
 import { schemaConstraint } from "#app/components/ui/use-schema-form";
 
@@ -106,6 +112,14 @@ const FORM_SCHEMAS: Entry[] = [
     form: { username: "ada.l", password: "long-enough" },
     json: { username: "ada.l", password: "long-enough" },
   },
+  {
+    name: "apiLoginSchema",
+    schema: apiLoginSchema,
+    json: { username: "ada.l", password: "long-enough", code: "123456" },
+  },
+  { name: "loginCodeSchema", schema: loginCodeSchema, form: { code: "123 456" } },
+  { name: "confirmTwoFactorSchema", schema: confirmTwoFactorSchema, form: { code: "123456" } },
+  { name: "disableTwoFactorSchema", schema: disableTwoFactorSchema, form: { proof: "a-password" } },
   {
     name: "registerFormSchema",
     schema: registerFormSchema,
