@@ -66,6 +66,8 @@ export async function launchServer(
     MAX_UNPAID_HOLDS: "1000",
     BOOKING_HORIZON_DAYS: "36500",
     COUPON_LOOKUP_LIMIT: "1000000",
+    BOOKING_RATE_LIMIT: "1000000",
+    PAYMENT_STATUS_LIMIT: "1000000",
     ...extraEnv,
   });
   running.add(child);
