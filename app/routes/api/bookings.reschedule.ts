@@ -14,6 +14,9 @@ export function loader() {
   return methodNotAllowed("POST");
 }
 
+/** The body the action reads (tests/integration/json-errors.test.ts walks every field). */
+export const jsonBody = rescheduleSchema;
+
 /**
  * POST /api/bookings/{id}/reschedule with { recordingDate, recordingTime }: moves the caller's
  * own paid or confirmed session, at least 24 hours ahead, to a free slot of the same length.
@@ -26,7 +29,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const id = parseId(params.id);
   if (id === null) return jsonError(404, NOT_FOUND);
   const now = Date.now();
-  const slot = await readJson(request, rescheduleSchema(now));
+  const slot = await readJson(request, jsonBody(now));
   const retryAfter = await takeBookingChange(context.get(clientAddressContext), user.id);
   if (retryAfter !== null) {
     return jsonError(429, tooManyBookingChangesMessage(retryAfter), undefined, {

@@ -20,6 +20,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return Response.json(listOwnBookings(user.id).map(toBookingJson));
 }
 
+/** The body the action reads (tests/integration/json-errors.test.ts walks every field). */
+export const jsonBody = bookingPayloadSchema;
+
 /**
  * POST /api/bookings with the create payload of docs/product.md "Data". The server prices the
  * booking: totalCost, originalCost, discountAmount, servicesCost and status in the body are ignored
@@ -31,7 +34,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed("GET, POST");
   const user = await requireApiUser(request, context);
   const now = Date.now();
-  const payload = await readJson(request, bookingPayloadSchema(now));
+  const payload = await readJson(request, jsonBody(now));
   if (payload.userId !== undefined && payload.userId !== user.id) {
     return jsonError(403, "You can only book for your own account");
   }

@@ -10,6 +10,9 @@ export function loader() {
   return methodNotAllowed("POST");
 }
 
+/** The body the action reads (tests/integration/json-errors.test.ts walks every field). */
+export const jsonBody = loginSchema;
+
 /** POST /api/login {username, password}: the user JSON and a session cookie. */
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed("POST");
@@ -17,7 +20,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (retryAfter !== null) {
     return jsonError(429, tooManyAttemptsMessage(retryAfter));
   }
-  const { username, password } = await readJson(request, loginSchema);
+  const { username, password } = await readJson(request, jsonBody);
   const user = await verifyLogin(username, password);
   // One message whether the username exists or not.
   if (!user) return jsonError(401, "Invalid username or password");

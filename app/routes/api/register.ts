@@ -10,6 +10,9 @@ export function loader() {
   return methodNotAllowed("POST");
 }
 
+/** The body the action reads (tests/integration/json-errors.test.ts walks every field). */
+export const jsonBody = registerSchema;
+
 /**
  * POST /api/register with the registration payload of docs/product.md "Data": the new user, signed
  * in.
@@ -18,7 +21,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed("POST");
   const retryAfter = await takeAttempt("register", context.get(clientAddressContext));
   if (retryAfter !== null) return jsonError(429, tooManyAttemptsMessage(retryAfter));
-  const input = await readJson(request, registerSchema);
+  const input = await readJson(request, jsonBody);
   try {
     const user = await createUser(input);
     const cookie = await createUserSession(request, user.id);
