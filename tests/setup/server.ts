@@ -120,12 +120,17 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     count: (table) => reader.select({ n: count() }).from(COUNTED[table]).get()?.n ?? 0,
     async stop() {
       reader.$client.close();
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGTERM");
-      await exited;
-      for (const suffix of ["", "-wal", "-shm"]) rmSync(`${dbPath}${suffix}`, { force: true });
+      await stopServerProcess(child, dbPath);
     },
   };
+}
+
+/** Stops a server started on its own SQLite file and deletes the file. */
+export async function stopServerProcess(child: ChildProcess, dbPath: string) {
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  await exited;
+  for (const suffix of ["", "-wal", "-shm"]) rmSync(`${dbPath}${suffix}`, { force: true });
 }
 
 /** Everything a child process prints, as it prints it. */
