@@ -41,6 +41,11 @@ const schema = z
     BUFFER_MINUTES: z.coerce.number().int().min(0).max(240).default(0),
     CANCELLATION_FEE_PERCENT: z.coerce.number().int().min(0).max(100).default(50),
     LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
+    /**
+     * Wrong passwords one username may take, from any addresses, before each further login
+     * for it waits (1 minute, doubling per failure, at most 15): docs/product.md "Signing in".
+     */
+    LOGIN_ACCOUNT_LIMIT: z.coerce.number().int().min(1).default(20),
     REGISTER_RATE_LIMIT: z.coerce.number().int().min(1).default(5),
     COUPON_LOOKUP_LIMIT: z.coerce.number().int().min(1).default(10),
     /** Bookings made plus sessions rescheduled per hour, per account and per client address. */

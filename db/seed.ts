@@ -16,8 +16,10 @@ import {
   studioDateOf,
   studioSession,
 } from "#app/domain/studio-time";
+import { passwordWeakness } from "#app/domain/password";
 import { hashPassword } from "#app/models/user.server";
 import { env } from "#app/env.server";
+import { passwordEstimatorReady } from "#app/web/passwords.server";
 import {
   bookingHistory,
   bookingServices,
@@ -528,6 +530,13 @@ function seedCustomerBookings(
 // Run
 
 async function main() {
+  // A chosen ADMIN_PASSWORD follows the rule every password set on the site follows.
+  await passwordEstimatorReady;
+  for (const user of seedUsers) {
+    const weakness = user.password.length < 8 ? "It is shorter than 8 characters." : null;
+    const why = weakness ?? passwordWeakness(user.password);
+    if (why) throw new Error(`The password for ${user.username} is refused: ${why}`);
+  }
   // argon2 is slow and asynchronous: hash before the transaction, never inside it.
   const hashes = new Map<string, string>();
   for (const user of seedUsers) hashes.set(user.username, await hashPassword(user.password));

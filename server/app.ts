@@ -4,6 +4,7 @@ import { RouterContextProvider } from "react-router";
 import { db } from "#app/db.server";
 import { startBackgroundJobs } from "#app/workflows/background.server";
 import { env } from "#app/env.server";
+import { passwordEstimatorReady } from "#app/web/passwords.server";
 import { clientAddressContext } from "#app/web/request-context.server";
 import { serverRoutesContext } from "#app/web/route-target.server";
 
@@ -61,6 +62,8 @@ app.use((req, res, next) => {
   if (Number(req.get("Content-Length") ?? 0) <= MAX_BODY_BYTES) return next();
   res.status(413).set(refusalHeaders).json({ message: "Request too large" });
 });
+
+await passwordEstimatorReady;
 
 const loadBuild = () => import("virtual:react-router/server-build");
 const productionBuild = import.meta.env.PROD ? await loadBuild() : undefined;

@@ -151,9 +151,9 @@ describe("profileApiSchema", () => {
 
 describe("passwordChangeSchema", () => {
   const change = {
-    currentPassword: "old-password",
-    newPassword: "new-password",
-    confirmNewPassword: "new-password",
+    currentPassword: "the-current-secret",
+    newPassword: "brand-new-secret",
+    confirmNewPassword: "brand-new-secret",
   };
 
   it("accepts a new password that follows the registration rules", () => {
@@ -167,10 +167,10 @@ describe("passwordChangeSchema", () => {
       "newPassword",
       "Password must be at least 8 characters",
     ],
-    [{ confirmNewPassword: "new-passwort" }, "confirmNewPassword", "Passwords don't match"],
+    [{ confirmNewPassword: "brand-new-secrets" }, "confirmNewPassword", "Passwords don't match"],
     [{ confirmNewPassword: undefined }, "confirmNewPassword", "Passwords don't match"],
     [
-      { newPassword: "old-password", confirmNewPassword: "old-password" },
+      { newPassword: "the-current-secret", confirmNewPassword: "the-current-secret" },
       "newPassword",
       "Choose a password different from your current one",
     ],

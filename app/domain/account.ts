@@ -1,10 +1,18 @@
+import { newPasswordSchema, PASSWORD_MIN } from "#app/domain/password";
 import { requiredText, z } from "#app/domain/zod";
 
 /**
  * Account form rules, shared by the server (parseWithZod), the browser (conform) and the
  * JSON API. Messages in quotes in docs/product.md "Validation" are used verbatim.
  */
-export const PASSWORD_MIN = 8;
+/**
+ * The form a username is matched by: a login finds its account case-insensitively (SQLite's
+ * lower(), ASCII letters only; usernames are ASCII by the registration rule), so the login
+ * throttle counts "Ada" and "ada " as one account.
+ */
+export function matchingUsername(username: string): string {
+  return username.trim().replace(/[A-Z]/g, (letter) => letter.toLowerCase());
+}
 
 export const loginSchema = z.object({
   username: requiredText("Username is required").max(50, "Username is required"),
@@ -54,11 +62,8 @@ export const profileFields = {
   isStakeholder: stakeholderFlag.default(false),
 };
 
-/** A password being chosen: at registration and when changing it. */
-const newPassword = z
-  .string({ error: `Password must be at least ${PASSWORD_MIN} characters` })
-  .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters`)
-  .max(200, "Password must be at most 200 characters");
+/** A password being chosen, at registration and when changing it: app/domain/password.ts. */
+const newPassword = newPasswordSchema;
 
 export const registerSchema = z
   .object({

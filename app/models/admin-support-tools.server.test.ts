@@ -157,4 +157,25 @@ describe("the outbox as staff read it", () => {
     });
     expect(retryEmail(failed.id, NOW)).toBe(false);
   });
+
+  it("re-addresses a failed booking e-mail to the account's own address, and leaves others as they were", () => {
+    // A row from before booking mail went to the account: addressed to what the form said.
+    const typed = createOutboxEmail(db, {
+      toAddress: "someone-else@example.net",
+      bookingId: booking("2027-01-20", "10:00").id,
+      status: "FAILED",
+      attempts: 10,
+    });
+    const unlinked = createOutboxEmail(db, {
+      toAddress: "ops@example.com",
+      status: "FAILED",
+      attempts: 10,
+    });
+
+    expect(retryEmail(typed.id, NOW)).toBe(true);
+    expect(retryEmail(unlinked.id, NOW)).toBe(true);
+
+    expect(getEmail(typed.id)?.toAddress).toBe(customer.email);
+    expect(getEmail(unlinked.id)?.toAddress).toBe("ops@example.com");
+  });
 });

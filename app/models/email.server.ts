@@ -1,5 +1,5 @@
-import { and, desc, eq } from "drizzle-orm";
-import { emailOutbox } from "#db/schema";
+import { and, desc, eq, sql } from "drizzle-orm";
+import { bookings, emailOutbox, users } from "#db/schema";
 import { db, writeTransaction } from "#app/db.server";
 import type { OutboxStatus } from "#app/domain/outbox";
 import { type Page, pageWindow, toPage } from "#app/models/pagination.server";
@@ -44,16 +44,32 @@ export function getEmail(id: number) {
 }
 
 /**
- * Sends a FAILED e-mail again: back to PENDING with a fresh count of attempts, due now. Only a
- * FAILED row moves (checked in the update itself), so a double click or a second admin
- * changes nothing twice; false says it was not FAILED (or not there).
+ * The current address of the account that owns the e-mail's booking. Booking mail goes to
+ * the account's own address (docs/product.md "E-mail"); a row written before that rule may
+ * name an address typed into the booking form, so a retry re-addresses it.
+ */
+const bookingOwnerEmail = sql`(
+  SELECT ${users.email} FROM ${bookings} JOIN ${users} ON ${users.id} = ${bookings.userId}
+  WHERE ${bookings.id} = ${emailOutbox.bookingId}
+)`;
+
+/**
+ * Sends a FAILED e-mail again: back to PENDING with a fresh count of attempts, due now, to the
+ * booking owner's address when it is about a booking. Only a FAILED row moves (checked in the
+ * update itself), so a double click or a second admin changes nothing twice; false says it
+ * was not FAILED (or not there).
  */
 export function retryEmail(id: number, now: number): boolean {
   return writeTransaction(
     (tx) =>
       tx
         .update(emailOutbox)
-        .set({ status: "PENDING", attempts: 0, nextAttemptAt: now })
+        .set({
+          status: "PENDING",
+          attempts: 0,
+          nextAttemptAt: now,
+          toAddress: sql`coalesce(${bookingOwnerEmail}, ${emailOutbox.toAddress})`,
+        })
         .where(and(eq(emailOutbox.id, id), eq(emailOutbox.status, "FAILED")))
         .run().changes === 1,
   );

@@ -6,10 +6,10 @@ import { Field } from "#app/components/ui/field";
 import { type FormReply, useSchemaForm } from "#app/components/ui/use-schema-form";
 import { loginSchema, registerFormSchema } from "#app/domain/account";
 import { createUser, UsernameTakenError } from "#app/models/user.server";
-import { authenticator, InvalidCredentialsError } from "#app/web/auth.server";
 import { requireAnonymous } from "#app/web/user-context.server";
 import { readForm } from "#app/web/form.server";
-import { takeAttempt, tooManyAttemptsMessage } from "#app/web/rate-limit.server";
+import { checkLoginPassword } from "#app/web/login-throttle.server";
+import { addressKey, takeAttempt, tooManyAttemptsMessage } from "#app/web/rate-limit.server";
 import { clientAddressContext } from "#app/web/request-context.server";
 import { createUserSession } from "#app/web/session.server";
 import { dataWithError, redirectWithSuccess } from "#app/web/toast.server";
@@ -25,8 +25,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   await requireAnonymous(request, context);
-  // remix-auth's form strategy reads the body itself, so conform parses a clone.
-  const formData = await readForm(request.clone());
+  const formData = await readForm(request);
   const intent = formData.get("intent");
   const clientAddress = context.get(clientAddressContext);
 
@@ -38,34 +37,27 @@ export async function action({ request, context }: Route.ActionArgs) {
         { status: 400 },
       );
     }
-    const retryAfter = await takeAttempt("login", clientAddress);
-    if (retryAfter !== null) {
-      const message = tooManyAttemptsMessage(retryAfter);
-      return dataWithError(
-        { intent, result: submission.reply({ formErrors: [message], hideFields: ["password"] }) },
-        { message: "Login failed", description: message },
-        { status: 429 },
-      );
-    }
-    try {
-      const user = await authenticator.authenticate("form", request);
-      const cookie = await createUserSession(request, user.id);
-      return redirectWithSuccess(
-        "/",
-        { message: "Login successful", description: "Welcome back!" },
-        { headers: { "Set-Cookie": cookie } },
-      );
-    } catch (error) {
-      if (!(error instanceof InvalidCredentialsError)) throw error;
+    const { username, password } = submission.value;
+    const check = await checkLoginPassword(clientAddress, username, password);
+    if (check.status === "refused") {
       return dataWithError(
         {
           intent,
-          result: submission.reply({ formErrors: [error.message], hideFields: ["password"] }),
+          result: submission.reply({ formErrors: [check.message], hideFields: ["password"] }),
         },
-        { message: "Login failed", description: error.message },
-        { status: 401 },
+        { message: "Login failed", description: check.message },
+        {
+          status: check.httpStatus,
+          headers: check.retryAfter === null ? {} : { "Retry-After": String(check.retryAfter) },
+        },
       );
     }
+    const cookie = await createUserSession(request, check.user.id);
+    return redirectWithSuccess(
+      "/",
+      { message: "Login successful", description: "Welcome back!" },
+      { headers: { "Set-Cookie": cookie } },
+    );
   }
 
   if (intent === "register") {
@@ -83,13 +75,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (submission.status !== "success") {
       return data({ intent, result: submission.reply({ hideFields: hidden }) }, { status: 400 });
     }
-    const retryAfter = await takeAttempt("register", clientAddress);
+    const retryAfter = await takeAttempt("register", addressKey(clientAddress));
     if (retryAfter !== null) {
       const message = tooManyAttemptsMessage(retryAfter);
       return dataWithError(
         { intent, result: submission.reply({ formErrors: [message], hideFields: hidden }) },
         { message: "Registration failed", description: message },
-        { status: 429 },
+        { status: 429, headers: { "Retry-After": String(retryAfter) } },
       );
     }
     try {
@@ -278,7 +270,7 @@ function RegisterForm({ result }: { result: Result }) {
         meta={fields.password}
         type="password"
         autoComplete="new-password"
-        hint="At least 8 characters."
+        hint="At least 8 characters, and not easy to guess."
       />
       <Field
         label="Confirm password"
@@ -313,6 +305,12 @@ function RegisterForm({ result }: { result: Result }) {
     </Form>
   );
 }
+
+/** A limited login's or registration's Retry-After reaches the page too, not only its data request. */
+export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
+  const retryAfter = actionHeaders.get("Retry-After");
+  return retryAfter ? { "Retry-After": retryAfter } : new Headers();
+};
 
 export const meta: Route.MetaFunction = () => [
   { title: "Sign in or register | ATL Creator Studio" },

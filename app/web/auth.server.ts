@@ -1,29 +1,7 @@
-import { Authenticator } from "remix-auth";
-import { FormStrategy } from "remix-auth-form";
-import { parseWithZod } from "@conform-to/zod/v4";
-import { loginSchema } from "#app/domain/account";
-import { getUserById, type PublicUser, toPublicUser, verifyLogin } from "#app/models/user.server";
+import { getUserById, type PublicUser, toPublicUser } from "#app/models/user.server";
 import { getSessionUserId } from "#app/web/session.server";
 
-export class InvalidCredentialsError extends Error {
-  constructor() {
-    super("Invalid username or password");
-  }
-}
-
-/** remix-auth v4 only authenticates; our sessions table (session.server.ts) remembers. */
-export const authenticator = new Authenticator<PublicUser>();
-
-authenticator.use(
-  new FormStrategy(async ({ form }) => {
-    const submission = parseWithZod(form, { schema: loginSchema });
-    if (submission.status !== "success") throw new InvalidCredentialsError();
-    const user = await verifyLogin(submission.value.username, submission.value.password);
-    if (!user) throw new InvalidCredentialsError();
-    return toPublicUser(user);
-  }),
-  "form",
-);
+// Credentials are checked by app/web/login-throttle.server.ts (behind the login limits).
 
 /**
  * Reads the session behind the request's cookie. Handlers never call this: they ask

@@ -1,11 +1,12 @@
+import ipaddr from "ipaddr.js";
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { env } from "#app/env.server";
-import { addressKey } from "#app/web/address-key.server";
 
 /**
  * Limits on the account endpoints. Login and registration are limited per client: the key is
  * the address the server itself saw (or Fly's Fly-Client-IP when TRUST_PROXY is on), never a
- * client-supplied X-Forwarded-For, so a spoofed header cannot buy fresh attempts. The password
+ * client-supplied X-Forwarded-For, so a spoofed header cannot buy fresh attempts; `addressKey`
+ * turns it into the key every per-address limit counts by. The password
  * change is limited per account. One process serves the site, so memory
  * is the right store; LiteFS replicas would need a shared one.
  */
@@ -51,6 +52,20 @@ const limiters = {
 };
 
 export type RateLimitName = keyof typeof limiters;
+
+/**
+ * The key a client address is counted by, for every per-address limit: an IPv4 address as it
+ * is (also when it arrives IPv4-mapped, ::ffff:203.0.113.5), an IPv6 address by its /64 (one
+ * customer's connection is given a whole /64, so counting single addresses would hand out
+ * 2^64 fresh budgets). Anything unparsable is counted as it was given.
+ */
+export function addressKey(clientAddress: string): string {
+  if (!ipaddr.isValid(clientAddress)) return clientAddress;
+  const address = ipaddr.process(clientAddress);
+  if (address.kind() === "ipv4") return address.toString();
+  const network = [...(address as ipaddr.IPv6).parts.slice(0, 4), 0, 0, 0, 0];
+  return `${new ipaddr.IPv6(network).toString()}/64`;
+}
 
 /** Takes one attempt; returns null when allowed, or the seconds to wait. */
 export async function takeAttempt(name: RateLimitName, key: string): Promise<number | null> {

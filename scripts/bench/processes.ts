@@ -64,6 +64,7 @@ export async function startApp(dbPath: string): Promise<BenchProcess> {
       PAYMENT_PROVIDER: "sandbox",
       // The bench signs up its own accounts; the limits are for people.
       LOGIN_RATE_LIMIT: "1000",
+      LOGIN_ACCOUNT_LIMIT: "1000",
       REGISTER_RATE_LIMIT: "1000",
       // The booking-creation run books many unpaid sessions for one account, far ahead: with
       // the hold cap and horizon of a real site it would measure refusals, not bookings.

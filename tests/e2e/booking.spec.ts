@@ -463,9 +463,12 @@ test.describe("booking", () => {
     await expect(dialog).toHaveCount(0);
   });
 
-  test("a visitor is sent to sign in and nothing is booked", async ({ page }, testInfo) => {
+  test("a visitor may apply a coupon, is sent to sign in to book, and nothing is booked", async ({
+    page,
+  }, testInfo) => {
     const slot = slotFor(testInfo, 4);
     const email = `${uniqueUsername(testInfo, "visitor")}@example.com`;
+    const coupon = createCoupon(testInfo, { type: "FIXED_AMOUNT", value: 2550 });
 
     const form = await openBookingForm(page);
     await expect(form).toContainText("Sign in to book");
@@ -475,6 +478,10 @@ test.describe("booking", () => {
     await form.getByLabel("Phone number").fill("(404) 555-0123");
     await form.getByLabel("Email").fill(email);
     await chooseSlot(page, slot, 2);
+    // The spec lets a visitor use the whole form but submit it: the coupon included.
+    await applyCoupon(page, coupon.code);
+    await expect(toast(page)).toContainText("Coupon Applied!");
+    await expect(priceSummary(page)).toContainText("$375.00");
     await form.getByRole("button", { name: "Book and Continue to Payment" }).click();
 
     await expect(page).toHaveURL(new RegExp(`/auth${FORM_FRAGMENT}$`));
@@ -487,6 +494,7 @@ test.describe("booking", () => {
       .get();
     expect(written?.total).toBe(0);
     expect(liveBookingsOverlapping(slot.date, slot.time, 2)).toEqual([]);
+    expect(couponUses(coupon.id)).toBe(0);
   });
 
   test("a customer at MAX_UNPAID_HOLDS is refused and pointed to pay or cancel", async ({

@@ -17,6 +17,12 @@ export const E2E_DATABASE_PATH = join(PROJECT_ROOT, "data", "e2e.db");
 /** The server's SESSION_SECRET: the fixtures sign session cookies with it. */
 export const E2E_SESSION_SECRET = "e2e-only-session-secret-0123456789abcdefghij";
 
+/**
+ * Wrong passwords per username before logins for it wait: low enough for login.spec.ts to meet
+ * the wait in a few tries; no other journey gets one user's password wrong more than once.
+ */
+export const E2E_LOGIN_ACCOUNT_LIMIT = 3;
+
 /** Above what any journey books for one customer; booking.spec.ts seeds this many to reach it. */
 export const E2E_MAX_UNPAID_HOLDS = 50;
 /** Far enough for every journey's dates; the date pickers' max shows it. */
@@ -34,6 +40,7 @@ export function serverEnv(port: number, databasePath: string): Record<string, st
     SESSION_SECRET: E2E_SESSION_SECRET,
     PAYMENT_PROVIDER: "sandbox",
     LOGIN_RATE_LIMIT: "1000",
+    LOGIN_ACCOUNT_LIMIT: String(E2E_LOGIN_ACCOUNT_LIMIT),
     REGISTER_RATE_LIMIT: "1000",
     COUPON_LOOKUP_LIMIT: "1000",
     // Suites book and reschedule many sessions from one address; the limit has its own tests.

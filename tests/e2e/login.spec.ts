@@ -1,4 +1,5 @@
-import { accountMenu, expect, test, toast } from "#tests/e2e/fixtures";
+import { E2E_LOGIN_ACCOUNT_LIMIT } from "#tests/e2e/env";
+import { accountMenu, expectNoAxeViolations, expect, test, toast } from "#tests/e2e/fixtures";
 
 test.describe("login", () => {
   test("signs in, greets and keeps the session", async ({ page, customer, context }) => {
@@ -42,5 +43,29 @@ test.describe("login", () => {
     await expect(page.getByText("Username is required")).toBeVisible();
     await expect(username).toHaveAttribute("aria-invalid", "true");
     await expect(page).toHaveURL(/\/auth$/);
+  });
+
+  test("after too many wrong passwords the account waits, and the right one is refused the same", async ({
+    page,
+    customer,
+  }) => {
+    const signInWith = async (password: string) => {
+      await page.getByLabel("Username").fill(customer.username);
+      await page.getByLabel("Password", { exact: true }).fill(password);
+      await page.getByRole("button", { name: "Sign In" }).click();
+    };
+    await page.goto("/auth");
+    for (let guess = 1; guess <= E2E_LOGIN_ACCOUNT_LIMIT; guess += 1) {
+      await signInWith(`wrong-guess-${guess}`);
+      await expect(page.locator("#login").getByText("Invalid username or password")).toBeVisible();
+    }
+    await signInWith(customer.password);
+
+    const message = "Too many attempts. Please try again in 1 minute.";
+    await expect(page.locator("#login").getByText(message)).toBeVisible();
+    await expect(page.locator("#login").getByText("Invalid username or password")).toHaveCount(0);
+    await expect(page).toHaveURL(/\/auth$/);
+    await expect(accountMenu(page)).toHaveCount(0);
+    await expectNoAxeViolations(page);
   });
 });

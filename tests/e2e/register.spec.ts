@@ -1,5 +1,13 @@
 import type { Page, TestInfo } from "@playwright/test";
-import { accountMenu, countUsers, expect, test, toast, uniqueUsername } from "#tests/e2e/fixtures";
+import {
+  accountMenu,
+  countUsers,
+  expect,
+  expectNoAxeViolations,
+  test,
+  toast,
+  uniqueUsername,
+} from "#tests/e2e/fixtures";
 
 type Registration = {
   firstName: string;
@@ -50,6 +58,29 @@ async function submitRegistration(page: Page, values: Registration) {
 }
 
 test.describe("register", () => {
+  test("a password that is easy to guess is refused with the reason", async ({
+    page,
+  }, testInfo) => {
+    const values = registration(testInfo, {
+      password: "password123",
+      confirmPassword: "password123",
+    });
+    await openRegisterTab(page);
+    await expect(page.getByText("At least 8 characters, and not easy to guess.")).toBeVisible();
+    await submitRegistration(page, values);
+
+    const password = page.getByLabel("Password", { exact: true });
+    await expect(
+      page.getByText(
+        "This password is too easy to guess: it is a commonly used password. Try three or four unrelated words, or a longer password.",
+      ),
+    ).toBeVisible();
+    await expect(password).toHaveAttribute("aria-invalid", "true");
+    await expect(page).toHaveURL(/\/auth\?tab=register$/);
+    expect(countUsers(values.username)).toBe(0);
+    await expectNoAxeViolations(page);
+  });
+
   test("a personal account is created and signed in", async ({ page }, testInfo) => {
     const values = registration(testInfo);
     await openRegisterTab(page);

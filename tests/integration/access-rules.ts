@@ -631,8 +631,8 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
   "/api/coupons/validate/:code": {
     kind: "resource",
     url: () => "/api/coupons/validate/NOSUCHCODE",
-    // Signed-in users only, so codes cannot be probed anonymously.
-    methods: getOnly(signedIn(status(401), ok)),
+    // Open to visitors, as the booking form is; the lookup limit stops probing.
+    methods: getOnly(everyone(ok)),
   },
   "/api/availability": {
     kind: "resource",

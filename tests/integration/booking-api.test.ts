@@ -874,10 +874,11 @@ describe("GET /api/services", () => {
 });
 
 describe("GET /api/coupons/validate/{code}", () => {
-  it("needs a signed-in user", async () => {
+  it("answers a visitor too", async () => {
     const coupon = createCoupon(writer, { type: "PERCENTAGE", value: 10 });
     const response = await api(`/api/coupons/validate/${coupon.code}`);
-    expect(response.status).toBe(401);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ isValid: true });
   });
 
   it("answers valid and invalid codes with the domain messages", async () => {

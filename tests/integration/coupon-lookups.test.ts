@@ -49,9 +49,9 @@ async function postForm(fields: Record<string, string>, client: string, cookie?:
   return { response, body: await response.text() };
 }
 
-async function validate(code: string, client: string, cookie: string) {
+async function validate(code: string, client: string, cookie?: string) {
   const response = await fetch(`${server.url}/api/coupons/validate/${encodeURIComponent(code)}`, {
-    headers: viaProxy(client, { Cookie: cookie }),
+    headers: viaProxy(client, cookie ? { Cookie: cookie } : {}),
   });
   return { response, body: (await response.json()) as Record<string, unknown> };
 }
@@ -68,21 +68,30 @@ function expectLimited(response: Response) {
 }
 
 describe("the booking form's coupon lookups", () => {
-  it("give a visitor's intent=check no terms, and the 11th from one address a 429 with Retry-After", async () => {
+  it("give a visitor's Apply and re-check the terms within the limit, and the 11th from one address a 429 with Retry-After", async () => {
     const coupon = fixedCoupon();
     const client = newClient();
-    for (let attempt = 1; attempt <= LIMIT; attempt += 1) {
+    const applied = await postForm({ intent: "apply-coupon", couponEntry: coupon.code }, client);
+    expect(applied.response.status).toBe(200);
+    expect(showsTerms(applied.body)).toBe(true);
+    for (let attempt = 2; attempt <= LIMIT; attempt += 1) {
       const { response, body } = await postForm(
         { intent: "check", couponCode: coupon.code },
         client,
       );
       expect(response.status).toBe(200);
-      expect(showsTerms(body)).toBe(false);
+      expect(showsTerms(body)).toBe(true);
     }
     const { response, body } = await postForm({ intent: "check", couponCode: coupon.code }, client);
     expectLimited(response);
     expect(body).toMatch(/Too many coupon codes tried\. Please try again in \d+ minutes?\./);
     expect(showsTerms(body)).toBe(false);
+    const refusedApply = await postForm(
+      { intent: "apply-coupon", couponEntry: coupon.code },
+      client,
+    );
+    expectLimited(refusedApply.response);
+    expect(showsTerms(refusedApply.body)).toBe(false);
     expect(usesOf(coupon.id)).toBe(0);
   });
 
@@ -196,6 +205,24 @@ describe("GET /api/coupons/validate/{code}", () => {
       expect(response.status).toBe(200);
       expect(body).toEqual({ isValid: false, message: UNUSABLE, coupon: null });
     }
+  });
+
+  it("answers a visitor, limited per address", async () => {
+    const coupon = fixedCoupon();
+    const client = newClient();
+    const first = await validate(coupon.code, client);
+    expect(first.response.status).toBe(200);
+    expect(first.body).toEqual({
+      isValid: true,
+      message: expect.any(String),
+      coupon: { code: coupon.code, type: "FIXED_AMOUNT", value: 1234 },
+    });
+    for (let attempt = 2; attempt <= LIMIT; attempt += 1) {
+      expect((await validate(coupon.code, client)).response.status).toBe(200);
+    }
+    const { response, body } = await validate(coupon.code, client);
+    expectLimited(response);
+    expect(body).toEqual({ message: expect.stringMatching(TOO_MANY) });
   });
 
   it("limits lookups per account, from any address", async () => {

@@ -60,6 +60,7 @@ export async function launchServer(
     SESSION_SECRET: "reliability-test-secret-0123456789abcdef",
     // The load mixes in logins from one address; the limits have their own tests.
     LOGIN_RATE_LIMIT: "1000000",
+    LOGIN_ACCOUNT_LIMIT: "1000000",
     REGISTER_RATE_LIMIT: "1000000",
     // One customer books many unpaid sessions, years ahead, under load; the hold cap, the
     // horizon and the coupon lookup limit have their own tests.

@@ -98,6 +98,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     ...(process.env.TZ ? { TZ: process.env.TZ } : {}),
     SESSION_SECRET: INTEGRATION_SESSION_SECRET,
     LOGIN_RATE_LIMIT: "1000",
+    LOGIN_ACCOUNT_LIMIT: "1000",
     REGISTER_RATE_LIMIT: "1000",
     COUPON_LOOKUP_LIMIT: "1000",
     // Suites that book many sessions for one customer, years ahead; tests of these limits set their own.

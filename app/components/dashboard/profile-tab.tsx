@@ -141,7 +141,7 @@ function PasswordForm({ result }: { result: FormReply }) {
           meta={fields.newPassword}
           type="password"
           autoComplete="new-password"
-          hint="At least 8 characters."
+          hint="At least 8 characters, and not easy to guess."
         />
         <Field
           label="Confirm new password"

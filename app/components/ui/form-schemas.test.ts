@@ -132,9 +132,9 @@ const FORM_SCHEMAS: Entry[] = [
     name: "passwordChangeSchema",
     schema: passwordChangeSchema,
     form: {
-      currentPassword: "old-password",
-      newPassword: "new-password",
-      confirmNewPassword: "new-password",
+      currentPassword: "the-current-secret",
+      newPassword: "brand-new-secret",
+      confirmNewPassword: "brand-new-secret",
     },
   },
   { name: "bookingFormSchema", schema: bookingFormSchema(NOW), form: booking },

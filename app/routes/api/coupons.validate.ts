@@ -3,21 +3,21 @@ import { checkCoupon, toCouponSummary } from "#app/models/coupon.server";
 import { jsonError, methodNotAllowed } from "#app/web/api.server";
 import { takeCouponLookup, tooManyCouponLookupsMessage } from "#app/web/rate-limit.server";
 import { clientAddressContext } from "#app/web/request-context.server";
-import { requireApiUser } from "#app/web/user-context.server";
+import { getUser } from "#app/web/user-context.server";
 import type { Route } from "./+types/coupons.validate";
 
 /**
  * GET /api/coupons/validate/{code}: { isValid, message, coupon: {code, value, type} | null }.
- * Signed-in users only, so codes cannot be probed anonymously, and limited per client address
- * and per account (COUPON_LOOKUP_LIMIT per 15 minutes; 429 with Retry-After past it). A coupon
+ * Open to visitors, as the booking form is, and limited per client address and, when signed in,
+ * per account (COUPON_LOOKUP_LIMIT per 15 minutes; 429 with Retry-After past it). A coupon
  * that cannot be used is still a 200 with one message whatever the reason (docs/product.md
  * "Coupons").
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const user = await requireApiUser(request, context);
+  const user = await getUser(request, context);
   const code = params.code ?? "";
   if (normalizeCouponCode(code) === "") return jsonError(400, COUPON_MESSAGES.required);
-  const retryAfter = await takeCouponLookup(context.get(clientAddressContext), user.id);
+  const retryAfter = await takeCouponLookup(context.get(clientAddressContext), user?.id ?? null);
   if (retryAfter !== null) {
     return jsonError(429, tooManyCouponLookupsMessage(retryAfter), undefined, {
       "Retry-After": String(retryAfter),

@@ -1,7 +1,7 @@
 import { registerSchema } from "#app/domain/account";
 import { createUser, toPublicUser, UsernameTakenError } from "#app/models/user.server";
 import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
-import { takeAttempt, tooManyAttemptsMessage } from "#app/web/rate-limit.server";
+import { addressKey, takeAttempt, tooManyAttemptsMessage } from "#app/web/rate-limit.server";
 import { clientAddressContext } from "#app/web/request-context.server";
 import { createUserSession } from "#app/web/session.server";
 import type { Route } from "./+types/register";
@@ -19,8 +19,12 @@ export const jsonBody = registerSchema;
  */
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed("POST");
-  const retryAfter = await takeAttempt("register", context.get(clientAddressContext));
-  if (retryAfter !== null) return jsonError(429, tooManyAttemptsMessage(retryAfter));
+  const retryAfter = await takeAttempt("register", addressKey(context.get(clientAddressContext)));
+  if (retryAfter !== null) {
+    return jsonError(429, tooManyAttemptsMessage(retryAfter), undefined, {
+      "Retry-After": String(retryAfter),
+    });
+  }
   const input = await readJson(request, jsonBody);
   try {
     const user = await createUser(input);

@@ -101,12 +101,11 @@ function carriedCouponCode(formData: FormData): string | null {
 }
 
 /**
- * The applied coupon, checked again: it may have been used up meanwhile. Its terms are only for
- * the signed-in customer who applied it (Apply needs an account), and the check is a lookup like
- * Apply, counted by the caller.
+ * The applied coupon, checked again: it may have been used up meanwhile. The check is a lookup
+ * like Apply, counted by the caller, so it gives terms only within the lookup limit.
  */
-function appliedCoupon(code: string | null, user: PublicUser | null, now: number) {
-  if (!user || code === null) return null;
+function appliedCoupon(code: string | null, now: number) {
+  if (code === null) return null;
   const check = checkCoupon(code, now);
   return check.isValid ? toCouponSummary(check.coupon) : null;
 }
@@ -153,7 +152,7 @@ export async function bookingFormAction(
     if (carried === null) return reply({});
     const refused = await lookupRefusal();
     if (refused) return refused;
-    return reply({ coupon: appliedCoupon(carried, user, now) });
+    return reply({ coupon: appliedCoupon(carried, now) });
   }
 
   if (intent === "remove-coupon") {
@@ -164,8 +163,9 @@ export async function bookingFormAction(
     });
   }
 
+  // Visitors may check a code too: they may use the whole form but submit it (docs/product.md
+  // "Coupons"); the lookup limit per address is what stops probing.
   if (intent === "apply-coupon") {
-    if (!user) throw await authenticationRequired();
     const entered = formData.get("couponEntry");
     const code = typeof entered === "string" ? entered.trim() : "";
     if (code === "") {
@@ -204,7 +204,7 @@ export async function bookingFormAction(
   const keptCoupon = async () => {
     if (carried === null) return null;
     const retryAfter = await takeCouponLookup(clientAddress, user.id);
-    return retryAfter === null ? appliedCoupon(carried, user, now) : null;
+    return retryAfter === null ? appliedCoupon(carried, now) : null;
   };
   const submission = parseWithZod(formData, { schema: bookingFormSchema(now) });
   if (submission.status !== "success") {

@@ -1,0 +1,118 @@
+import { matchingUsername } from "#app/domain/account";
+import { env } from "#app/env.server";
+import { verifyLogin } from "#app/models/user.server";
+import { addressKey, takeAttempt, tooManyAttemptsMessage } from "#app/web/rate-limit.server";
+
+/**
+ * Login's password step, the one place both entry points (the login page's action and
+ * POST /api/login) check a username and password (docs/product.md "Signing in").
+ *
+ * Two limits stand before the password is checked:
+ * - per client address (LOGIN_RATE_LIMIT per 15 minutes, IPv6 by its /64), and
+ * - per username, from whatever addresses, whether or not the account exists: after
+ *   LOGIN_ACCOUNT_LIMIT wrong passwords each further attempt waits, 1 minute and then twice as
+ *   long after every further wrong one, up to 15 minutes. A right password clears the count.
+ *
+ * An attempt that must wait is refused before the password is looked at, so a right password
+ * gets the very same 429 as a wrong one, as fast: the refusal tells a guesser nothing.
+ */
+
+export const FIRST_WAIT_SECONDS = 60;
+export const LONGEST_WAIT_SECONDS = 15 * 60;
+/** Wrong passwords are forgotten this long after the last one. */
+export const FORGET_AFTER_SECONDS = 24 * 60 * 60;
+
+type Failures = { count: number; lastAt: number; waitUntil: number };
+
+/**
+ * The per-username count, in memory like the other limits (one process serves the site). An
+ * attempt is counted as wrong when it is let through (and cleared if it was right), so guesses
+ * sent in parallel are all counted before any password is checked.
+ */
+export class AccountThrottle {
+  private readonly failures = new Map<string, Failures>();
+  private takes = 0;
+
+  constructor(
+    private readonly limit: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Lets one attempt through (counting it as wrong) and answers null, or the seconds to wait. */
+  take(username: string): number | null {
+    const key = matchingUsername(username);
+    const now = this.now();
+    if (++this.takes % 1000 === 0) this.forgetOld(now);
+    let entry = this.failures.get(key);
+    if (!entry || now - entry.lastAt > FORGET_AFTER_SECONDS * 1000) {
+      entry = { count: 0, lastAt: now, waitUntil: 0 };
+      this.failures.set(key, entry);
+    }
+    if (now < entry.waitUntil) return Math.ceil((entry.waitUntil - now) / 1000);
+    entry.count += 1;
+    entry.lastAt = now;
+    if (entry.count >= this.limit) {
+      entry.waitUntil = now + waitAfter(entry.count - this.limit) * 1000;
+    }
+    return null;
+  }
+
+  /** A right password: the username starts afresh. */
+  clear(username: string): void {
+    this.failures.delete(matchingUsername(username));
+  }
+
+  private forgetOld(now: number) {
+    for (const [key, entry] of this.failures) {
+      if (now - entry.lastAt > FORGET_AFTER_SECONDS * 1000 && now >= entry.waitUntil) {
+        this.failures.delete(key);
+      }
+    }
+  }
+}
+
+/** The wait after the limit's wrong password and each one past it: 1, 2, 4, 8, 15, 15… minutes. */
+export function waitAfter(pastLimit: number): number {
+  return Math.min(LONGEST_WAIT_SECONDS, FIRST_WAIT_SECONDS * 2 ** Math.min(pastLimit, 20));
+}
+
+const accounts = new AccountThrottle(env.LOGIN_ACCOUNT_LIMIT);
+
+export const INVALID_CREDENTIALS = "Invalid username or password";
+
+type User = NonNullable<Awaited<ReturnType<typeof verifyLogin>>>;
+
+export type PasswordCheck =
+  | { status: "verified"; user: User }
+  | { status: "refused"; httpStatus: 401 | 429; message: string; retryAfter: number | null };
+
+function tooMany(retryAfter: number): PasswordCheck {
+  return {
+    status: "refused",
+    httpStatus: 429,
+    message: tooManyAttemptsMessage(retryAfter),
+    retryAfter,
+  };
+}
+
+/**
+ * Checks a login's username and password behind both limits: the verified user, or the refusal
+ * to answer (401 with one message whether the username exists or not, or 429 with the wait).
+ * It creates no session: the caller does, after any further step.
+ */
+export async function checkLoginPassword(
+  clientAddress: string,
+  username: string,
+  password: string,
+): Promise<PasswordCheck> {
+  const addressWait = await takeAttempt("login", addressKey(clientAddress));
+  if (addressWait !== null) return tooMany(addressWait);
+  const accountWait = accounts.take(username);
+  if (accountWait !== null) return tooMany(accountWait);
+  const user = await verifyLogin(username, password);
+  if (!user) {
+    return { status: "refused", httpStatus: 401, message: INVALID_CREDENTIALS, retryAfter: null };
+  }
+  accounts.clear(username);
+  return { status: "verified", user };
+}
