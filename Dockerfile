@@ -23,8 +23,9 @@ WORKDIR /app
 ENV NODE_ENV=production \
     DATABASE_PATH=/data/studio.db \
     PORT=8080 \
-    HOST=0.0.0.0 \
-    TRUST_PROXY=true
+    HOST=0.0.0.0
+# TRUST_PROXY is not set here: only Fly's proxy sets Fly-Client-IP itself, so fly.toml turns it
+# on. Run anywhere else (plain Docker, another host), the image trusts no client header.
 # Owned by node so a fresh Docker named volume on /data is writable (Fly mounts its volume
 # with the image user's ownership itself).
 RUN mkdir -p /data && chown node:node /data

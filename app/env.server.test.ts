@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseEnv } from "#app/env.server";
 
@@ -16,7 +17,18 @@ describe("parseEnv", () => {
       BOOKING_HORIZON_DAYS: 365,
       CANCELLATION_FEE_PERCENT: 50,
       TRUST_PROXY: false,
+      BOOKING_RATE_LIMIT: 10,
+      PAYMENT_STATUS_LIMIT: 60,
     });
+  });
+
+  it("reads the booking and payment-check limits and refuses one below one", () => {
+    expect(parseEnv({ BOOKING_RATE_LIMIT: "3", PAYMENT_STATUS_LIMIT: "5" })).toMatchObject({
+      BOOKING_RATE_LIMIT: 3,
+      PAYMENT_STATUS_LIMIT: 5,
+    });
+    expect(() => parseEnv({ BOOKING_RATE_LIMIT: "0" })).toThrow(/BOOKING_RATE_LIMIT/);
+    expect(() => parseEnv({ PAYMENT_STATUS_LIMIT: "0" })).toThrow(/PAYMENT_STATUS_LIMIT/);
   });
 
   it("reads the holding limits and refuses a cap or horizon below one", () => {
@@ -84,5 +96,16 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ CANCELLATION_FEE_PERCENT: "150" })).toThrow(/CANCELLATION_FEE_PERCENT/);
     expect(() => parseEnv({ TRUST_PROXY: "maybe" })).toThrow(/TRUST_PROXY/);
     expect(parseEnv({ PORT: "" }).PORT).toBe(3000);
+  });
+});
+
+describe("TRUST_PROXY in the deployment files", () => {
+  it("is turned on by fly.toml only: the image itself trusts no client header", () => {
+    // Only Fly's proxy sets Fly-Client-IP itself; the same image run elsewhere (plain Docker,
+    // another host) would let any client name its own address for the rate limits.
+    const dockerfile = readFileSync("Dockerfile", "utf8");
+    expect(dockerfile.split("\n").filter((line) => /TRUST_PROXY=/.test(line))).toEqual([]);
+    expect(readFileSync("fly.toml", "utf8")).toMatch(/^\s*TRUST_PROXY = "true"$/m);
+    expect(parseEnv({}).TRUST_PROXY).toBe(false);
   });
 });

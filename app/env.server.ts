@@ -59,6 +59,10 @@ const schema = z
       .min(1)
       .max(24 * 60)
       .default(60),
+    /** Bookings made plus sessions rescheduled per hour, per account and per client address. */
+    BOOKING_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
+    /** Payment checks (/booking-success, GET /api/payments/status) per 15 minutes per address. */
+    PAYMENT_STATUS_LIMIT: z.coerce.number().int().min(1).default(60),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === "production") {

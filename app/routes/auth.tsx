@@ -24,7 +24,12 @@ import { createUser, UsernameTakenError } from "#app/models/user.server";
 import { requireAnonymous } from "#app/web/user-context.server";
 import { readForm } from "#app/web/form.server";
 import { checkLoginPassword } from "#app/web/login-throttle.server";
-import { addressKey, takeAttempt, tooManyAttemptsMessage } from "#app/web/rate-limit.server";
+import {
+  addressKey,
+  retryAfterHeaders,
+  takeAttempt,
+  tooManyAttemptsMessage,
+} from "#app/web/rate-limit.server";
 import { clientAddressContext } from "#app/web/request-context.server";
 import { createUserSession } from "#app/web/session.server";
 import { dataWithError, redirectWithError, redirectWithSuccess } from "#app/web/toast.server";
@@ -417,10 +422,7 @@ function RegisterForm({ result }: { result: Result }) {
  * A limited login's, code's or registration's Retry-After reaches the page too, not only its
  * data request.
  */
-export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
-  const retryAfter = actionHeaders.get("Retry-After");
-  return retryAfter ? { "Retry-After": retryAfter } : new Headers();
-};
+export const headers: Route.HeadersFunction = retryAfterHeaders;
 
 export const meta: Route.MetaFunction = () => [
   { title: "Sign in or register | ATL Creator Studio" },

@@ -71,6 +71,8 @@ export async function launchServer(
     // and the code limit have their own tests.
     REQUIRE_STAFF_2FA: "false",
     TWO_FACTOR_CODE_LIMIT: "1000000",
+    BOOKING_RATE_LIMIT: "1000000",
+    PAYMENT_STATUS_LIMIT: "1000000",
     ...extraEnv,
   });
   running.add(child);

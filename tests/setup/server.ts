@@ -108,6 +108,9 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     // Suites that book many sessions for one customer, years ahead; tests of these limits set their own.
     MAX_UNPAID_HOLDS: "1000",
     BOOKING_HORIZON_DAYS: "36500",
+    // Suites book and reschedule many sessions from one address; the limits' own tests set theirs.
+    BOOKING_RATE_LIMIT: "100000",
+    PAYMENT_STATUS_LIMIT: "100000",
     ...extraEnv,
   });
   const output = collectOutput(child);
@@ -122,12 +125,17 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     count: (table) => reader.select({ n: count() }).from(COUNTED[table]).get()?.n ?? 0,
     async stop() {
       reader.$client.close();
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGTERM");
-      await exited;
-      for (const suffix of ["", "-wal", "-shm"]) rmSync(`${dbPath}${suffix}`, { force: true });
+      await stopServerProcess(child, dbPath);
     },
   };
+}
+
+/** Stops a server started on its own SQLite file and deletes the file. */
+export async function stopServerProcess(child: ChildProcess, dbPath: string) {
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  await exited;
+  for (const suffix of ["", "-wal", "-shm"]) rmSync(`${dbPath}${suffix}`, { force: true });
 }
 
 /** Everything a child process prints, as it prints it. */

@@ -11,6 +11,9 @@ export function loader() {
   return methodNotAllowed("POST");
 }
 
+/** The body the action reads (tests/integration/json-errors.test.ts walks every field). */
+export const jsonBody = apiLoginSchema;
+
 /**
  * POST /api/login {username, password, code?}: the user JSON and a session cookie. An account
  * with two-factor on answers 401 `twoFactorRequired` until the body carries its code (the
@@ -19,7 +22,7 @@ export function loader() {
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed("POST");
   const clientAddress = context.get(clientAddressContext);
-  const { username, password, code } = await readJson(request, apiLoginSchema);
+  const { username, password, code } = await readJson(request, jsonBody);
   // The password step, behind the per-address and per-username limits: one 401 message whether
   // the username exists or not, one 429 whether the password was right or not.
   const check = await checkLoginPassword(clientAddress, username, password);
