@@ -22,8 +22,8 @@ import {
 import { hasTwoFactor } from "#app/models/two-factor.server";
 import { createUser, UsernameTakenError } from "#app/models/user.server";
 import { requireAnonymous } from "#app/web/user-context.server";
+import { authenticateLoginForm } from "#app/web/auth.server";
 import { readForm } from "#app/web/form.server";
-import { checkLoginPassword } from "#app/web/login-throttle.server";
 import {
   addressKey,
   retryAfterHeaders,
@@ -52,7 +52,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   await requireAnonymous(request, context);
-  const formData = await readForm(request);
+  // remix-auth's form strategy reads the login form itself, so conform parses a clone.
+  const formData = await readForm(request.clone());
   const intent = formData.get("intent");
   const clientAddress = context.get(clientAddressContext);
 
@@ -64,8 +65,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         { status: 400 },
       );
     }
-    const { username, password } = submission.value;
-    const check = await checkLoginPassword(clientAddress, username, password);
+    const check = await authenticateLoginForm(request, clientAddress);
     if (check.status === "refused") {
       return dataWithError(
         {
