@@ -23,8 +23,9 @@ WORKDIR /app
 ENV NODE_ENV=production \
     DATABASE_PATH=/data/studio.db \
     PORT=8080 \
-    HOST=0.0.0.0 \
-    TRUST_PROXY=true
+    HOST=0.0.0.0
+# TRUST_PROXY is not set here: only Fly's proxy sets Fly-Client-IP itself, so fly.toml turns it
+# on. Run anywhere else (plain Docker, another host), the image trusts no client header.
 # Litestream replicates the database to object storage while the site runs (scripts/start.sh,
 # litestream.yml, docs/deploy.md "Backups"); one static binary from its release.
 ARG LITESTREAM_VERSION=0.3.13

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseEnv } from "#app/env.server";
 
@@ -16,7 +17,18 @@ describe("parseEnv", () => {
       BOOKING_HORIZON_DAYS: 365,
       CANCELLATION_FEE_PERCENT: 50,
       TRUST_PROXY: false,
+      BOOKING_RATE_LIMIT: 10,
+      PAYMENT_STATUS_LIMIT: 60,
     });
+  });
+
+  it("reads the booking and payment-check limits and refuses one below one", () => {
+    expect(parseEnv({ BOOKING_RATE_LIMIT: "3", PAYMENT_STATUS_LIMIT: "5" })).toMatchObject({
+      BOOKING_RATE_LIMIT: 3,
+      PAYMENT_STATUS_LIMIT: 5,
+    });
+    expect(() => parseEnv({ BOOKING_RATE_LIMIT: "0" })).toThrow(/BOOKING_RATE_LIMIT/);
+    expect(() => parseEnv({ PAYMENT_STATUS_LIMIT: "0" })).toThrow(/PAYMENT_STATUS_LIMIT/);
   });
 
   it("reads the holding limits and refuses a cap or horizon below one", () => {
@@ -26,6 +38,22 @@ describe("parseEnv", () => {
     });
     expect(() => parseEnv({ MAX_UNPAID_HOLDS: "0" })).toThrow(/MAX_UNPAID_HOLDS/);
     expect(() => parseEnv({ BOOKING_HORIZON_DAYS: "0" })).toThrow(/BOOKING_HORIZON_DAYS/);
+  });
+
+  it("requires staff two-factor in production only, unless set, and reads the idle limit", () => {
+    const production = {
+      NODE_ENV: "production",
+      SESSION_SECRET: secret,
+      PAYMENT_PROVIDER: "sandbox",
+    };
+    expect(parseEnv({}).REQUIRE_STAFF_2FA).toBe(false);
+    expect(parseEnv(production).REQUIRE_STAFF_2FA).toBe(true);
+    expect(parseEnv({ ...production, REQUIRE_STAFF_2FA: "false" }).REQUIRE_STAFF_2FA).toBe(false);
+    expect(parseEnv({ REQUIRE_STAFF_2FA: "true" }).REQUIRE_STAFF_2FA).toBe(true);
+    expect(parseEnv({}).STAFF_IDLE_MINUTES).toBe(60);
+    expect(parseEnv({ STAFF_IDLE_MINUTES: "15" }).STAFF_IDLE_MINUTES).toBe(15);
+    expect(() => parseEnv({ STAFF_IDLE_MINUTES: "0" })).toThrow(/STAFF_IDLE_MINUTES/);
+    expect(() => parseEnv({ REQUIRE_STAFF_2FA: "maybe" })).toThrow(/REQUIRE_STAFF_2FA/);
   });
 
   it("requires a long SESSION_SECRET and an explicit payment provider in production", () => {
@@ -68,5 +96,16 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ CANCELLATION_FEE_PERCENT: "150" })).toThrow(/CANCELLATION_FEE_PERCENT/);
     expect(() => parseEnv({ TRUST_PROXY: "maybe" })).toThrow(/TRUST_PROXY/);
     expect(parseEnv({ PORT: "" }).PORT).toBe(3000);
+  });
+});
+
+describe("TRUST_PROXY in the deployment files", () => {
+  it("is turned on by fly.toml only: the image itself trusts no client header", () => {
+    // Only Fly's proxy sets Fly-Client-IP itself; the same image run elsewhere (plain Docker,
+    // another host) would let any client name its own address for the rate limits.
+    const dockerfile = readFileSync("Dockerfile", "utf8");
+    expect(dockerfile.split("\n").filter((line) => /TRUST_PROXY=/.test(line))).toEqual([]);
+    expect(readFileSync("fly.toml", "utf8")).toMatch(/^\s*TRUST_PROXY = "true"$/m);
+    expect(parseEnv({}).TRUST_PROXY).toBe(false);
   });
 });

@@ -48,6 +48,21 @@ const schema = z
     LOGIN_ACCOUNT_LIMIT: z.coerce.number().int().min(1).default(20),
     REGISTER_RATE_LIMIT: z.coerce.number().int().min(1).default(5),
     COUPON_LOOKUP_LIMIT: z.coerce.number().int().min(1).default(10),
+    /** Two-factor codes tried at sign-in, per account and per client address, per 15 minutes. */
+    TWO_FACTOR_CODE_LIMIT: z.coerce.number().int().min(1).default(10),
+    /** Staff (admin) accounts must have two-factor sign-in on; default: on in production only. */
+    REQUIRE_STAFF_2FA: boolean.optional(),
+    /** A staff session ends after this many minutes without a request. */
+    STAFF_IDLE_MINUTES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 60)
+      .default(60),
+    /** Bookings made plus sessions rescheduled per hour, per account and per client address. */
+    BOOKING_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
+    /** Payment checks (/booking-success, GET /api/payments/status) per 15 minutes per address. */
+    PAYMENT_STATUS_LIMIT: z.coerce.number().int().min(1).default(60),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === "production") {
@@ -89,6 +104,7 @@ const schema = z
 
 export type Env = z.infer<typeof schema> & {
   SESSION_SECRET: string;
+  REQUIRE_STAFF_2FA: boolean;
   PAYMENT_PROVIDER: "sandbox" | "stripe";
   APP_URL: string;
 };
@@ -107,6 +123,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     // Outside production a fixed secret keeps dev sessions alive across restarts.
     SESSION_SECRET: env.SESSION_SECRET ?? "development-only-session-secret-change-me",
     PAYMENT_PROVIDER: env.PAYMENT_PROVIDER ?? "sandbox",
+    REQUIRE_STAFF_2FA: env.REQUIRE_STAFF_2FA ?? env.NODE_ENV === "production",
     APP_URL: (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
   };
 }

@@ -12,6 +12,8 @@ export default [
   ]),
   // Outside the dashboard's layout: a page of its own, for paper.
   route("dashboard/sessions/:id/print", "routes/dashboard/sessions.$id.print.tsx"),
+  // Two-factor sign-in's setup, from Profile Settings; staff without it are sent here.
+  route("dashboard/two-factor", "routes/dashboard/two-factor.tsx"),
   route("logout", "routes/logout.tsx"),
   route("checkout/:bookingId", "routes/checkout/checkout.tsx"),
   route("booking-success", "routes/booking-success.tsx"),

@@ -44,6 +44,14 @@ export const users = sqliteTable(
     phoneNumber: text("phone_number").notNull(),
     email: text("email").notNull(),
     isStakeholder: flag("is_stakeholder"),
+    /**
+     * Two-factor sign-in (docs/product.md "Accounts"): the TOTP secret (base32), set while
+     * setting up and kept while on; on from `totpEnabledAt`; `totpLastStep` is the time step of
+     * the last code accepted, so a code is used once.
+     */
+    totpSecret: text("totp_secret"),
+    totpEnabledAt: integer("totp_enabled_at"),
+    totpLastStep: integer("totp_last_step"),
     createdAt: createdAt(),
   },
   (t) => [
@@ -62,9 +70,31 @@ export const sessions = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     expiresAt: integer("expires_at").notNull(),
+    /**
+     * The last request seen, written at most about once a minute; staff sessions end after
+     * STAFF_IDLE_MINUTES without one. Null on rows older than the column: `createdAt` stands in.
+     */
+    lastSeenAt: integer("last_seen_at"),
     createdAt: createdAt(),
   },
   (t) => [index("sessions_user_id").on(t.userId), index("sessions_expires_at").on(t.expiresAt)],
+);
+
+/**
+ * Two-factor recovery codes: ten per account, shown once. Only a SHA-256 of each is stored
+ * (decision 0079); a used code is deleted.
+ */
+export const recoveryCodes = sqliteTable(
+  "recovery_codes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("recovery_codes_user_hash").on(t.userId, t.codeHash)],
 );
 
 export const coupons = sqliteTable(

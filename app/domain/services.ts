@@ -130,3 +130,16 @@ export function parseService(input: {
   }
   return { errors, message: serviceRefusalMessage(all) };
 }
+
+/**
+ * The body of POST and PUT /api/services. Fields are read loosely here (a form-like client may
+ * send the price as text) and checked by the domain's parseService, so the messages are those
+ * of docs/product.md "Validation"; only isActive must be a real boolean.
+ */
+export const serviceBody = z.object({
+  name: z.unknown().optional(),
+  description: z.unknown().optional(),
+  price: z.unknown().optional(),
+  duration: z.unknown().optional(),
+  isActive: z.boolean({ error: "isActive must be true or false" }).optional(),
+});

@@ -1,6 +1,6 @@
 import { and, eq, isNull, or } from "drizzle-orm";
 import { type Booking, bookings } from "#db/schema";
-import type { Tx } from "#app/db.server";
+import { db, type Tx } from "#app/db.server";
 import { CLAIM_CLEARED } from "#app/models/booking-claim.server";
 import { extendHold, getBooking, isPayable } from "#app/models/booking.server";
 
@@ -105,4 +105,19 @@ function releasePlanClaim(tx: Tx, bookingId: number, until: number) {
       ),
     )
     .run();
+}
+
+/**
+ * Whether the site itself opened this Checkout Session (it is stored on a booking): the success
+ * page and GET /api/payments/status ask the provider about no other id (docs/product.md
+ * "Payments").
+ */
+export function isOwnCheckoutSession(sessionId: string): boolean {
+  return (
+    db
+      .select({ id: bookings.id })
+      .from(bookings)
+      .where(eq(bookings.checkoutSessionId, sessionId))
+      .get() !== undefined
+  );
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, gt, lt, sql } from "drizzle-orm";
-import { sessions } from "#db/schema";
-import { db, type Tx, unlessBusy, writeTransaction } from "#app/db.server";
+import { sessions, users } from "#db/schema";
+import { db, isDatabaseBusyResponse, type Tx, unlessBusy, writeTransaction } from "#app/db.server";
 
 /**
  * The sessions table: who a session id belongs to and until when (the cookie holds only the
@@ -15,16 +15,36 @@ export function newSessionId(): string {
 
 // Every signed-in request runs this: prepared once instead of rebuilt and re-prepared each time.
 const liveSession = db
-  .select({ userId: sessions.userId })
+  .select({
+    userId: sessions.userId,
+    isAdmin: users.isAdmin,
+    // Rows from before the column have no last-seen time: their start stands in.
+    lastSeenAt: sql<number>`coalesce(${sessions.lastSeenAt}, ${sessions.createdAt})`,
+  })
   .from(sessions)
+  .innerJoin(users, eq(users.id, sessions.userId))
   .where(
     and(eq(sessions.id, sql.placeholder("id")), gt(sessions.expiresAt, sql.placeholder("now"))),
   )
   .prepare();
 
-/** The user of a live session, or null when the id is unknown or expired. */
-export function liveSessionUserId(id: string, now: number): number | null {
-  return liveSession.get({ id, now })?.userId ?? null;
+export type LiveSession = { userId: number; isAdmin: boolean; lastSeenAt: number };
+
+/** A session not yet expired (who, whether staff, last request seen), or null. */
+export function findLiveSession(id: string, now: number): LiveSession | null {
+  return liveSession.get({ id, now }) ?? null;
+}
+
+/**
+ * Records a request on the session (the caller writes about once a minute, not on every
+ * request). A busy database skips it: the next request a minute on writes it instead.
+ */
+export function touchSession(id: string, now: number): void {
+  try {
+    unlessBusy(() => db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, id)).run());
+  } catch (error) {
+    if (!isDatabaseBusyResponse(error)) throw error;
+  }
 }
 
 /**
@@ -42,7 +62,7 @@ export function startSession(
   writeTransaction((tx) => {
     if (previous) tx.delete(sessions).where(eq(sessions.id, previous)).run();
     tx.delete(sessions).where(lt(sessions.expiresAt, now)).run();
-    tx.insert(sessions).values({ id, userId, expiresAt }).run();
+    tx.insert(sessions).values({ id, userId, expiresAt, lastSeenAt: now }).run();
   });
   return id;
 }
@@ -60,6 +80,6 @@ export function endSession(id: string): void {
 export function restartUserSessions(tx: Tx, userId: number, expiresAt: number): string {
   const id = newSessionId();
   tx.delete(sessions).where(eq(sessions.userId, userId)).run();
-  tx.insert(sessions).values({ id, userId, expiresAt }).run();
+  tx.insert(sessions).values({ id, userId, expiresAt, lastSeenAt: Date.now() }).run();
   return id;
 }

@@ -1,31 +1,59 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, useActionData, useNavigation, useSearchParams } from "react-router";
+import {
+  data,
+  Form,
+  Link,
+  redirect,
+  useActionData,
+  useLoaderData,
+  useSearchParams,
+} from "react-router";
 import { ErrorList } from "#app/components/ui/error-list";
+import { IntentButton } from "#app/components/ui/intent-button";
 import { Field } from "#app/components/ui/field";
 import { type FormReply, useSchemaForm } from "#app/components/ui/use-schema-form";
 import { loginSchema, registerFormSchema } from "#app/domain/account";
+import {
+  loginCodeSchema,
+  PENDING_LOGIN_EXPIRED,
+  TWO_FACTOR_REQUIRED,
+} from "#app/domain/two-factor";
+import { hasTwoFactor } from "#app/models/two-factor.server";
 import { createUser, UsernameTakenError } from "#app/models/user.server";
 import { requireAnonymous } from "#app/web/user-context.server";
+import { authenticateLoginForm } from "#app/web/auth.server";
 import { readForm } from "#app/web/form.server";
-import { checkLoginPassword } from "#app/web/login-throttle.server";
-import { addressKey, takeAttempt, tooManyAttemptsMessage } from "#app/web/rate-limit.server";
+import {
+  addressKey,
+  retryAfterHeaders,
+  takeAttempt,
+  tooManyAttemptsMessage,
+} from "#app/web/rate-limit.server";
 import { clientAddressContext } from "#app/web/request-context.server";
 import { createUserSession } from "#app/web/session.server";
-import { dataWithError, redirectWithSuccess } from "#app/web/toast.server";
+import { dataWithError, redirectWithError, redirectWithSuccess } from "#app/web/toast.server";
+import {
+  endPendingLogin,
+  pendingLoginUserId,
+  secondFactor,
+  startPendingLogin,
+} from "#app/web/two-factor.server";
 import type { Route } from "./+types/auth";
 
 /** Bots fill every field; people never see this one. */
 const HONEYPOT_FIELD = "website";
 
+/** `codeStep`: the password was right and the account's two-factor code is awaited. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAnonymous(request, context);
-  return null;
+  return { codeStep: (await pendingLoginUserId(request)) !== null };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   await requireAnonymous(request, context);
-  const formData = await readForm(request);
+  // remix-auth's form strategy reads the login form itself, so conform parses a clone.
+  const formData = await readForm(request.clone());
   const intent = formData.get("intent");
   const clientAddress = context.get(clientAddressContext);
 
@@ -37,8 +65,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         { status: 400 },
       );
     }
-    const { username, password } = submission.value;
-    const check = await checkLoginPassword(clientAddress, username, password);
+    const check = await authenticateLoginForm(request, clientAddress);
     if (check.status === "refused") {
       return dataWithError(
         {
@@ -52,12 +79,26 @@ export async function action({ request, context }: Route.ActionArgs) {
         },
       );
     }
+    // The password is verified: from here on, the second factor (docs/product.md "Accounts").
+    // The code is asked for on this page; until it comes there is no session, only a signed
+    // cookie naming the account for a few minutes (decision 0080).
+    if (hasTwoFactor(check.user.id)) {
+      throw redirect("/auth", {
+        headers: { "Set-Cookie": await startPendingLogin(check.user.id) },
+      });
+    }
     const cookie = await createUserSession(request, check.user.id);
     return redirectWithSuccess(
       "/",
       { message: "Login successful", description: "Welcome back!" },
       { headers: { "Set-Cookie": cookie } },
     );
+  }
+
+  if (intent === "code") return codeStep(request, formData, clientAddress);
+
+  if (intent === "cancel-code") {
+    throw redirect("/auth", { headers: { "Set-Cookie": await endPendingLogin() } });
   }
 
   if (intent === "register") {
@@ -114,9 +155,51 @@ export async function action({ request, context }: Route.ActionArgs) {
   return data({ intent: null, result: null }, { status: 400 });
 }
 
+/** The second step: the code of the account whose password was right. */
+async function codeStep(request: Request, formData: FormData, clientAddress: string) {
+  const intent = "code" as const;
+  const userId = await pendingLoginUserId(request);
+  if (userId === null) {
+    return redirectWithError(
+      "/auth",
+      { message: "Login failed", description: PENDING_LOGIN_EXPIRED },
+      { headers: { "Set-Cookie": await endPendingLogin() } },
+    );
+  }
+  const submission = parseWithZod(formData, { schema: loginCodeSchema });
+  if (submission.status !== "success") {
+    return data({ intent, result: submission.reply({ hideFields: ["code"] }) }, { status: 400 });
+  }
+  const second = await secondFactor(
+    userId,
+    submission.value.code,
+    clientAddress,
+    TWO_FACTOR_REQUIRED,
+  );
+  if (!second.ok) {
+    return dataWithError(
+      { intent, result: submission.reply({ formErrors: [second.message], hideFields: ["code"] }) },
+      { message: "Login failed", description: second.message },
+      {
+        status: second.status,
+        headers: second.retryAfter ? { "Retry-After": String(second.retryAfter) } : undefined,
+      },
+    );
+  }
+  const headers = new Headers();
+  headers.append("Set-Cookie", await createUserSession(request, userId));
+  headers.append("Set-Cookie", await endPendingLogin());
+  return redirectWithSuccess(
+    "/",
+    { message: "Login successful", description: "Welcome back!" },
+    { headers },
+  );
+}
+
 export default function AuthPage() {
   const [searchParams] = useSearchParams();
   const actionData = useActionData<typeof action>();
+  const { codeStep } = useLoaderData<typeof loader>();
   // After a failed register post, stay on Register even if the URL has no tab parameter.
   const tab =
     actionData?.intent === "register" ||
@@ -131,7 +214,11 @@ export default function AuthPage() {
       />
       <div className="mx-auto w-full max-w-md rounded-2xl bg-white p-6 shadow-2xl sm:p-8">
         <h1 className="font-display text-2xl font-bold">
-          {tab === "login" ? "Welcome back" : "Create your account"}
+          {tab === "register"
+            ? "Create your account"
+            : codeStep
+              ? "Two-factor sign-in"
+              : "Welcome back"}
         </h1>
         <p className="mt-1 text-sm text-ink-soft">
           {tab === "login"
@@ -149,7 +236,9 @@ export default function AuthPage() {
             Register
           </TabLink>
         </nav>
-        {tab === "login" ? (
+        {tab === "login" && codeStep ? (
+          <CodeForm result={actionData?.intent === "code" ? actionData.result : undefined} />
+        ) : tab === "login" ? (
           <LoginForm result={actionData?.intent === "login" ? actionData.result : undefined} />
         ) : (
           <RegisterForm
@@ -185,30 +274,6 @@ function TabLink({
 
 type Result = FormReply;
 
-function SubmitButton({
-  label,
-  busyLabel,
-  intent,
-}: {
-  label: string;
-  busyLabel: string;
-  intent: string;
-}) {
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
-  return (
-    <button
-      type="submit"
-      name="intent"
-      value={intent}
-      className="btn-primary mt-6 w-full"
-      disabled={busy}
-    >
-      {busy ? busyLabel : label}
-    </button>
-  );
-}
-
 function LoginForm({ result }: { result: Result }) {
   const [form, fields] = useSchemaForm({ id: "login", schema: loginSchema, lastResult: result });
   return (
@@ -227,8 +292,50 @@ function LoginForm({ result }: { result: Result }) {
         type="password"
         autoComplete="current-password"
       />
-      <SubmitButton label="Sign In" busyLabel="Signing in…" intent="login" />
+      <IntentButton
+        label="Sign In"
+        busyLabel="Signing in…"
+        intent="login"
+        className="btn-primary mt-6 w-full"
+      />
     </Form>
+  );
+}
+
+/** After a right password, on an account with two-factor on: the code, or a recovery code. */
+function CodeForm({ result }: { result: Result }) {
+  const [form, fields] = useSchemaForm({ id: "code", schema: loginCodeSchema, lastResult: result });
+  return (
+    <>
+      <Form method="post" action="/auth" {...getFormProps(form)} className="mt-6 space-y-4">
+        <ErrorList id={form.errorId} errors={form.errors} />
+        <Field
+          label="Authentication code"
+          meta={fields.code}
+          type="text"
+          autoComplete="one-time-code"
+          autoCapitalize="none"
+          spellCheck={false}
+          hint="The 6-digit code your authenticator app shows, or one of your recovery codes."
+        />
+        <IntentButton
+          label="Verify"
+          busyLabel="Verifying…"
+          intent="code"
+          className="btn-primary mt-6 w-full"
+        />
+      </Form>
+      <Form method="post" action="/auth" className="mt-3 text-center">
+        <button
+          type="submit"
+          name="intent"
+          value="cancel-code"
+          className="text-sm font-semibold text-brand-700 underline"
+        >
+          Sign in with a different account
+        </button>
+      </Form>
+    </>
   );
 }
 
@@ -301,16 +408,21 @@ function RegisterForm({ result }: { result: Result }) {
           autoComplete="off"
         />
       </div>
-      <SubmitButton label="Create Account" busyLabel="Creating account…" intent="register" />
+      <IntentButton
+        label="Create Account"
+        busyLabel="Creating account…"
+        intent="register"
+        className="btn-primary mt-6 w-full"
+      />
     </Form>
   );
 }
 
-/** A limited login's or registration's Retry-After reaches the page too, not only its data request. */
-export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
-  const retryAfter = actionHeaders.get("Retry-After");
-  return retryAfter ? { "Retry-After": retryAfter } : new Headers();
-};
+/**
+ * A limited login's, code's or registration's Retry-After reaches the page too, not only its
+ * data request.
+ */
+export const headers: Route.HeadersFunction = retryAfterHeaders;
 
 export const meta: Route.MetaFunction = () => [
   { title: "Sign in or register | ATL Creator Studio" },

@@ -63,6 +63,19 @@ describe("AccountThrottle", () => {
   });
 });
 
+describe("AccountThrottle's memory", () => {
+  it("tracks at most maxTracked usernames, forgetting the longest tracked first", () => {
+    const clock = { now: 1_000_000 };
+    const accounts = new AccountThrottle(1, () => clock.now, 2);
+    accounts.take("ada");
+    accounts.take("grace");
+    accounts.take("linus"); // Ada is forgotten to make room.
+    expect(accounts.take("grace")).toBe(60);
+    expect(accounts.take("linus")).toBe(60);
+    expect(accounts.take("ada")).toBeNull();
+  });
+});
+
 describe("checkLoginPassword", () => {
   let addresses = 0;
   /** A fresh client address per attempt: only the account's limit applies. */

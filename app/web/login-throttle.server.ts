@@ -33,9 +33,15 @@ export class AccountThrottle {
   private readonly failures = new Map<string, Failures>();
   private takes = 0;
 
+  /**
+   * `maxTracked` bounds the memory a spray of made-up usernames can take (about 100 bytes
+   * each); past it the longest-tracked username is forgotten. Pushing a real account out that
+   * way takes that many attempts, which the per-address limit makes cost as many addresses.
+   */
   constructor(
     private readonly limit: number,
     private readonly now: () => number = Date.now,
+    private readonly maxTracked = 100_000,
   ) {}
 
   /** Lets one attempt through (counting it as wrong) and answers null, or the seconds to wait. */
@@ -45,6 +51,11 @@ export class AccountThrottle {
     if (++this.takes % 1000 === 0) this.forgetOld(now);
     let entry = this.failures.get(key);
     if (!entry || now - entry.lastAt > FORGET_AFTER_SECONDS * 1000) {
+      if (!entry && this.failures.size >= this.maxTracked) {
+        // A Map iterates in insertion order: the first key is the longest tracked.
+        const oldest = this.failures.keys().next();
+        if (!oldest.done) this.failures.delete(oldest.value);
+      }
       entry = { count: 0, lastAt: now, waitUntil: 0 };
       this.failures.set(key, entry);
     }

@@ -35,6 +35,27 @@ const limiters = {
     points: env.COUPON_LOOKUP_LIMIT,
     duration: 15 * 60,
   }),
+  // Two-factor codes at sign-in, per account and per client address: six digits must not be
+  // guessed by brute force once a password is known (docs/product.md "Accounts").
+  twoFactor: new RateLimiterMemory({
+    keyPrefix: "two-factor",
+    points: env.TWO_FACTOR_CODE_LIMIT,
+    duration: 15 * 60,
+  }),
+  // Booking creation and rescheduling (page forms and the API), per client address and per
+  // account: each writes to the calendar and sends mail (docs/product.md "Limits").
+  bookingChange: new RateLimiterMemory({
+    keyPrefix: "booking-change",
+    points: env.BOOKING_RATE_LIMIT,
+    duration: 60 * 60,
+  }),
+  // /booking-success and GET /api/payments/status, per client address: each may ask the
+  // payment provider about a checkout.
+  paymentStatus: new RateLimiterMemory({
+    keyPrefix: "payment-status",
+    points: env.PAYMENT_STATUS_LIMIT,
+    duration: 15 * 60,
+  }),
 };
 
 export type RateLimitName = keyof typeof limiters;
@@ -70,27 +91,80 @@ export async function giveBackAttempt(name: RateLimitName, key: string): Promise
 }
 
 export function tooManyAttemptsMessage(retryAfterSeconds: number) {
-  const minutes = Math.ceil(retryAfterSeconds / 60);
-  return `Too many attempts. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
+  return `Too many attempts. ${retryIn(retryAfterSeconds)}`;
 }
 
 /**
  * Takes one coupon lookup from the client address's budget and, when signed in, the account's;
  * null when both allow it, else the seconds to wait (the longer of the two).
  */
-export async function takeCouponLookup(
+export function takeCouponLookup(
+  clientAddress: string,
+  userId: number | null,
+): Promise<number | null> {
+  return takeForAddressAndAccount("couponLookup", clientAddress, userId);
+}
+
+/** One two-factor code tried for `userId` from `clientAddress` (TWO_FACTOR_CODE_LIMIT each). */
+export function takeTwoFactorAttempt(clientAddress: string, userId: number) {
+  return takeForAddressAndAccount("twoFactor", clientAddress, userId);
+}
+
+export function tooManyCouponLookupsMessage(retryAfterSeconds: number) {
+  return `Too many coupon codes tried. ${retryIn(retryAfterSeconds)}`;
+}
+
+/**
+ * Takes one attempt from the client address's budget (an IPv6 address by its /64) and, when
+ * signed in, the account's; null when both allow it, else the seconds to wait (the longer).
+ */
+async function takeForAddressAndAccount(
+  name: RateLimitName,
   clientAddress: string,
   userId: number | null,
 ): Promise<number | null> {
   const waits = await Promise.all([
-    takeAttempt("couponLookup", `address:${addressKey(clientAddress)}`),
-    userId === null ? null : takeAttempt("couponLookup", `account:${userId}`),
+    takeAttempt(name, `address:${addressKey(clientAddress)}`),
+    userId === null ? null : takeAttempt(name, `account:${userId}`),
   ]);
   const wait = Math.max(...waits.map((seconds) => seconds ?? 0));
   return wait > 0 ? wait : null;
 }
 
-export function tooManyCouponLookupsMessage(retryAfterSeconds: number) {
+function retryIn(retryAfterSeconds: number) {
   const minutes = Math.ceil(retryAfterSeconds / 60);
-  return `Too many coupon codes tried. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
+  return `Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
+}
+
+/** One booking or reschedule, from the address's and the account's BOOKING_RATE_LIMIT. */
+export function takeBookingChange(clientAddress: string, userId: number) {
+  return takeForAddressAndAccount("bookingChange", clientAddress, userId);
+}
+
+export function tooManyBookingChangesMessage(retryAfterSeconds: number) {
+  return `Too many bookings and changes in a short time. ${retryIn(retryAfterSeconds)}`;
+}
+
+/** One payment-status check (success page or API), from the address's PAYMENT_STATUS_LIMIT. */
+export function takePaymentStatusCheck(clientAddress: string) {
+  return takeForAddressAndAccount("paymentStatus", clientAddress, null);
+}
+
+export function tooManyPaymentChecksMessage(retryAfterSeconds: number) {
+  return `Too many payment checks. ${retryIn(retryAfterSeconds)}`;
+}
+
+/**
+ * A page route's `headers`: the Retry-After of a limited action or loader reaches the document
+ * response too, not only the `.data` request of a browser with JavaScript.
+ */
+export function retryAfterHeaders({
+  actionHeaders,
+  loaderHeaders,
+}: {
+  actionHeaders: Headers;
+  loaderHeaders: Headers;
+}): HeadersInit {
+  const retryAfter = actionHeaders.get("Retry-After") ?? loaderHeaders.get("Retry-After");
+  return retryAfter ? { "Retry-After": retryAfter } : {};
 }

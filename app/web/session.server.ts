@@ -1,6 +1,12 @@
 import { createCookie } from "react-router";
 import { env } from "#app/env.server";
-import { endSession, liveSessionUserId, startSession } from "#app/models/session.server";
+import { isIdleTooLong, lastSeenIsStale } from "#app/domain/two-factor";
+import {
+  endSession,
+  findLiveSession,
+  startSession,
+  touchSession,
+} from "#app/models/session.server";
 
 const MAX_AGE_MS = env.SESSION_MAX_AGE_DAYS * 24 * 60 * 60 * 1000;
 
@@ -19,11 +25,23 @@ async function readSessionId(request: Request): Promise<string | null> {
   return typeof value === "string" && value.length > 0 ? value : null;
 }
 
-/** The signed-in user's id, or null when there is no live session. */
+/**
+ * The signed-in user's id, or null when there is no live session. A staff session ends after
+ * STAFF_IDLE_MINUTES without a request (docs/product.md "Accounts"); the last request seen is
+ * written at most about once a minute per session.
+ */
 export async function getSessionUserId(request: Request): Promise<number | null> {
   const id = await readSessionId(request);
   if (!id) return null;
-  return liveSessionUserId(id, Date.now());
+  const now = Date.now();
+  const session = findLiveSession(id, now);
+  if (!session) return null;
+  if (session.isAdmin && isIdleTooLong(session.lastSeenAt, now, env.STAFF_IDLE_MINUTES)) {
+    endSession(id);
+    return null;
+  }
+  if (lastSeenIsStale(session.lastSeenAt, now)) touchSession(id, now);
+  return session.userId;
 }
 
 /** The Set-Cookie header that hands the browser a session started elsewhere. */

@@ -4,10 +4,15 @@ import {
   redirect,
   type RouterContextProvider,
 } from "react-router";
+import { STAFF_TWO_FACTOR_REQUIRED } from "#app/domain/two-factor";
 import type { PublicUser } from "#app/models/user.server";
 import { methodNotAllowed } from "#app/web/api.server";
 import { findSessionUser } from "#app/web/auth.server";
 import { isWrite, refusedBeforeAnyHandler } from "#app/web/route-target.server";
+import { staffNeedsTwoFactor } from "#app/web/two-factor.server";
+
+/** Where an admin without two-factor is sent when REQUIRE_STAFF_2FA is on. */
+export const TWO_FACTOR_SETUP_PATH = "/dashboard/two-factor";
 
 /**
  * Who is asking, once per request. The first to ask (a layout's guard middleware, the root
@@ -40,9 +45,14 @@ function refuseVisitorPage(user: PublicUser | null): Response | null {
   return user ? null : redirect("/auth");
 }
 
-/** Admin pages: a visitor goes to /auth, a signed-in customer to their dashboard. */
+/**
+ * Admin pages: a visitor goes to /auth, a signed-in customer to their dashboard, and an admin
+ * without two-factor (when staff must have it) to its setup (docs/product.md "Accounts").
+ */
 function refuseNonAdminPage(user: PublicUser | null): Response | null {
-  return refuseVisitorPage(user) ?? (user?.isAdmin ? null : redirect("/dashboard"));
+  if (!user) return redirect("/auth");
+  if (!user.isAdmin) return redirect("/dashboard");
+  return staffNeedsTwoFactor(user.id) ? redirect(TWO_FACTOR_SETUP_PATH) : null;
 }
 
 /** JSON endpoints answer 401 instead of redirecting. */
@@ -50,12 +60,14 @@ function refuseVisitorApi(user: PublicUser | null): Response | null {
   return user ? null : Response.json({ message: "Not authenticated" }, { status: 401 });
 }
 
-/** Admin JSON: 401 for a visitor, 403 for a signed-in customer. */
+/** Admin JSON: 401 for a visitor, 403 for a signed-in customer or an admin without two-factor. */
 function refuseNonAdminApi(user: PublicUser | null): Response | null {
-  return (
-    refuseVisitorApi(user) ??
-    (user?.isAdmin ? null : Response.json({ message: "Admins only" }, { status: 403 }))
-  );
+  const visitor = refuseVisitorApi(user);
+  if (visitor || !user) return visitor;
+  if (!user.isAdmin) return Response.json({ message: "Admins only" }, { status: 403 });
+  return staffNeedsTwoFactor(user.id)
+    ? Response.json({ message: STAFF_TWO_FACTOR_REQUIRED }, { status: 403 })
+    : null;
 }
 
 /** The user, once `refuse` lets them through; its refusal is thrown as the answer otherwise. */

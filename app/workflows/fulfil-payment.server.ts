@@ -9,6 +9,7 @@ import type {
 } from "#app/integrations/payments/types";
 import { PaymentProviderError, WebhookSignatureError } from "#app/integrations/payments/types";
 import { getBooking } from "#app/models/booking.server";
+import { isOwnCheckoutSession } from "#app/models/checkout.server";
 import { enqueueEmail } from "#app/models/outbox.server";
 import { accountEmail } from "#app/models/user.server";
 import {
@@ -144,20 +145,24 @@ async function fulfilCheckout(
 
 /**
  * The success page's `session_id` (and GET /api/payments/status): paid or not, recording the
- * payment if the provider took it and the webhook has not come yet.
+ * payment if the provider took it and the webhook has not come yet. Null for a reference the
+ * site did not create: the provider is asked only about checkouts stored on a booking here, so
+ * the page cannot be used to make the site look up ids for someone else.
  */
 export async function verifyCheckout(
   reference: string,
   provider: PaymentProvider = paymentProvider(),
-): Promise<CheckoutVerification> {
-  if (!provider.isCheckoutReference(reference)) return { paid: false, bookingId: null };
+): Promise<CheckoutVerification | null> {
+  if (!provider.isCheckoutReference(reference)) return null;
   if (provider.checkout === "card-form") {
     // The card form recorded the payment before sending the customer on: look it up.
     const payment = getPaymentByTransaction(reference);
-    return payment && payment.amount > 0
+    if (!payment) return null;
+    return payment.amount > 0
       ? { paid: true, bookingId: payment.bookingId }
-      : { paid: false, bookingId: null };
+      : { paid: false, bookingId: payment.bookingId };
   }
+  if (!isOwnCheckoutSession(reference)) return null;
   const { retry: _retry, ...verification } = await fulfilCheckout(provider, reference);
   return verification;
 }

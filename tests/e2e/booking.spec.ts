@@ -25,6 +25,8 @@ import {
   jsOn,
   studioToday,
   signIn,
+  type OwnServer,
+  startOwnServer,
 } from "#tests/e2e/fixtures";
 import { createBooking } from "#tests/factories/booking";
 import { E2E_BOOKING_HORIZON_DAYS, E2E_MAX_UNPAID_HOLDS } from "#tests/e2e/env";
@@ -89,8 +91,9 @@ function priceSummary(page: Page): Locator {
 }
 
 /** The landing page's booking form, hydrated when JavaScript is on (it hydrates when near). */
-async function openBookingForm(page: Page): Promise<Locator> {
-  await page.goto("/#booking");
+/** `origin`: another server than the suite's (a test with settings of its own). */
+async function openBookingForm(page: Page, origin = ""): Promise<Locator> {
+  await page.goto(`${origin}/#booking`);
   const form = bookingForm(page);
   await form.scrollIntoViewIfNeeded();
   await expect(form.getByRole("heading", { name: "Book your session" })).toBeVisible();
@@ -535,6 +538,30 @@ test.describe("booking", () => {
     );
     await expect(page).not.toHaveURL(/\/checkout\//);
     expect(bookingsOf(customer.id)).toHaveLength(E2E_MAX_UNPAID_HOLDS);
+    await expectNoAxeViolations(page);
+  });
+
+  test("a date past BOOKING_HORIZON_DAYS is refused with the last bookable day", async ({
+    page,
+    customer,
+  }, testInfo) => {
+    const last = addDays(studioToday(), E2E_BOOKING_HORIZON_DAYS);
+    const tooFar = { ...slotFor(testInfo, 10), date: addDays(last, 1 + (jsOn() ? 0 : 1)) };
+
+    await signIn(page, customer);
+    const form = await openBookingForm(page);
+    await expect(form.getByLabel("Recording date")).toHaveAttribute("max", last);
+    await chooseSlot(page, tooFar, 2);
+    await form.getByRole("button", { name: "Book and Continue to Payment" }).click();
+
+    await expect(toast(page)).toContainText("Date Too Far Ahead");
+    await expect(toast(page)).toContainText(
+      `Sessions can be booked up to ${last}. Please choose an earlier date.`,
+    );
+    await expect(page).not.toHaveURL(/\/checkout\//);
+    await expect(form.getByLabel("Recording date")).toHaveValue(tooFar.date);
+    expect(bookingsOf(customer.id)).toEqual([]);
+    await expectNoAxeViolations(page);
   });
 
   test("a slot taken meanwhile is refused and shown as booked", async ({
@@ -742,5 +769,66 @@ test.describe("booking", () => {
 
     await page.goto("/booking-success?session_id=sandbox_no-such-payment");
     await expect(page.getByRole("heading", { level: 1, name: "Payment Issue" })).toBeVisible();
+  });
+});
+
+test.describe("booking and payment checks, past BOOKING_RATE_LIMIT and PAYMENT_STATUS_LIMIT", () => {
+  // A server of its own that allows one booking an hour (per account and per address: every
+  // browser here is one address, so each project gets its own server).
+  test.describe.configure({ mode: "serial", timeout: 60_000 });
+  let own: OwnServer | undefined;
+  test.beforeAll(async () => {
+    own = await startOwnServer({ BOOKING_RATE_LIMIT: "1", PAYMENT_STATUS_LIMIT: "1" });
+  });
+  test.afterAll(async () => {
+    await own?.stop();
+  });
+
+  test("the second booking within the hour is refused with the limit's message; nothing written", async ({
+    page,
+  }, testInfo) => {
+    if (!own) throw new Error("The server of this test did not start");
+    const customer = await createUser(testInfo, {}, own.db);
+    await signIn(page, customer, own.db);
+
+    const form = await openBookingForm(page, own.url);
+    await chooseSlot(page, slotFor(testInfo, 11), 2);
+    await form.getByRole("button", { name: "Book and Continue to Payment" }).click();
+    await checkoutBookingId(page);
+
+    await openBookingForm(page, own.url);
+    const second = slotFor(testInfo, 12);
+    await chooseSlot(page, second, 2);
+    await form.getByRole("button", { name: "Book and Continue to Payment" }).click();
+
+    const message =
+      /Too many bookings and changes in a short time\. Please try again in 60 minutes\./;
+    await expect(toast(page)).toContainText("Too Many Bookings");
+    await expect(form.getByText(message)).toBeVisible();
+    await expect(page).not.toHaveURL(/\/checkout\//);
+    // The form keeps what was entered.
+    await expect(form.getByLabel("Recording date")).toHaveValue(second.date);
+    const written = own.db.select().from(bookings).where(eq(bookings.userId, customer.id)).all();
+    expect(written).toHaveLength(1);
+    await expectNoAxeViolations(page);
+  });
+
+  test("the success page past PAYMENT_STATUS_LIMIT says so, with status 429", async ({ page }) => {
+    if (!own) throw new Error("The server of this test did not start");
+    await page.goto(`${own.url}/booking-success?session_id=sandbox_no-such-payment`);
+    await expect(page.getByRole("heading", { level: 1, name: "Payment Issue" })).toBeVisible();
+
+    const limited = await page.goto(
+      `${own.url}/booking-success?session_id=sandbox_no-such-payment`,
+    );
+    expect(limited?.status()).toBe(429);
+    expect(Number(limited?.headers()["retry-after"])).toBeGreaterThan(0);
+    await expect(
+      page.getByRole("heading", { level: 1, name: "Too Many Payment Checks" }),
+    ).toBeVisible();
+    await expect(
+      page.getByText(/Too many payment checks\. Please try again in 15 minutes\./),
+    ).toBeVisible();
+    await expectNoAxeViolations(page);
   });
 });

@@ -14,6 +14,8 @@ import {
   jsOn,
   studioToday,
   signIn,
+  type OwnServer,
+  startOwnServer,
 } from "#tests/e2e/fixtures";
 import { createBooking } from "#tests/factories/booking";
 import { E2E_BOOKING_HORIZON_DAYS } from "#tests/e2e/env";
@@ -242,5 +244,54 @@ test.describe("cancelling and rescheduling", () => {
       "Sessions can be rescheduled until 24 hours before they start",
     );
     await expect(page.getByRole("button", { name: "Move my session" })).toHaveCount(0);
+  });
+});
+
+test.describe("rescheduling, past BOOKING_RATE_LIMIT", () => {
+  // A server of its own that allows one booking or move an hour (each project its own server:
+  // every browser here is one address).
+  test.describe.configure({ mode: "serial", timeout: 60_000 });
+  let own: OwnServer | undefined;
+  test.beforeAll(async () => {
+    own = await startOwnServer({ BOOKING_RATE_LIMIT: "1" });
+  });
+  test.afterAll(async () => {
+    await own?.stop();
+  });
+
+  async function move(page: Page, server: OwnServer, id: number, date: string, time: string) {
+    await page.goto(`${server.url}/dashboard/sessions/${id}/reschedule`);
+    const dialog = page.getByRole("dialog", { name: "Reschedule session" });
+    await dialog.getByLabel("New date").fill(date);
+    if (!jsOn()) await dialog.getByRole("button", { name: "Show free times" }).click();
+    await expect(dialog.getByText(`free start times on ${date} for 2 hours`)).toBeVisible();
+    await dialog.getByLabel("Start time").selectOption(time);
+    await dialog.getByRole("button", { name: "Move my session" }).click();
+    return dialog;
+  }
+
+  test("the second move within the hour is refused with the limit's message; nothing written", async ({
+    page,
+  }, testInfo) => {
+    if (!own) throw new Error("The server of this test did not start");
+    const customer = await createUser(testInfo, {}, own.db);
+    const { date, time } = dayFor(testInfo, 5);
+    const session = createBooking(own.db, { user: customer, date, time, status: "CONFIRMED" });
+    const read = () => own?.db.select().from(bookings).where(eq(bookings.id, session.id)).get();
+    await signIn(page, customer, own.db);
+
+    await move(page, own, session.id, addDays(date, 1), time);
+    await expect(toast(page)).toContainText("Session rescheduled");
+    expect(read()).toMatchObject({ recordingDate: addDays(date, 1) });
+
+    const dialog = await move(page, own, session.id, addDays(date, 2), time);
+    await expect(toast(page)).toContainText("Too Many Changes");
+    await expect(
+      dialog.getByText(
+        /Too many bookings and changes in a short time\. Please try again in 60 minutes\./,
+      ),
+    ).toBeVisible();
+    expect(read()).toMatchObject({ recordingDate: addDays(date, 1), recordingTime: time });
+    await expectNoAxeViolations(page);
   });
 });

@@ -43,6 +43,13 @@ export function serverEnv(port: number, databasePath: string): Record<string, st
     LOGIN_ACCOUNT_LIMIT: String(E2E_LOGIN_ACCOUNT_LIMIT),
     REGISTER_RATE_LIMIT: "1000",
     COUPON_LOOKUP_LIMIT: "1000",
+    TWO_FACTOR_CODE_LIMIT: "1000",
+    // As in production: staff must have two-factor on. The fixtures' admins have it on
+    // (fixtures.ts createUser); two-factor.spec.ts makes one without it to see the gate.
+    REQUIRE_STAFF_2FA: "true",
+    // Suites book and reschedule many sessions from one address; the limit has its own tests.
+    BOOKING_RATE_LIMIT: "100000",
+    PAYMENT_STATUS_LIMIT: "100000",
     // Suites that book many sessions for one customer, years ahead; tests of these limits set their own.
     MAX_UNPAID_HOLDS: String(E2E_MAX_UNPAID_HOLDS),
     BOOKING_HORIZON_DAYS: String(E2E_BOOKING_HORIZON_DAYS),

@@ -1,9 +1,20 @@
+import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import axe from "axe-core";
 import { test as base, expect, type Page, type TestInfo } from "@playwright/test";
 import { count, sql } from "drizzle-orm";
 import { users } from "#db/schema";
-import { E2E_BASE_URL, E2E_DATABASE_PATH, E2E_SESSION_SECRET } from "#tests/e2e/env";
+import {
+  E2E_BASE_URL,
+  E2E_DATABASE_PATH,
+  E2E_SESSION_SECRET,
+  PROJECT_ROOT,
+  serverEnv,
+} from "#tests/e2e/env";
+import { collectOutput, freePort, stopServerProcess, waitUntilHealthy } from "#tests/setup/server";
 import {
   type Coupon,
   createCoupon as insertCoupon,
@@ -12,6 +23,7 @@ import {
 } from "#tests/factories/catalog";
 import { openDatabaseFile, type TestDatabase } from "#tests/factories/database";
 import { createSession, SESSION_COOKIE_NAME, sessionCookieValue } from "#tests/factories/session";
+import { enableTwoFactor } from "#tests/factories/two-factor";
 import { type FactoryUser, createUser as insertUser } from "#tests/factories/user";
 
 /**
@@ -60,11 +72,15 @@ export async function createUser(
     isMember?: boolean;
     businessName?: string | null;
     firstName?: string;
+    /** Admins have two-factor on unless told otherwise (the server requires it of staff). */
+    twoFactor?: boolean;
   } = {},
+  /** Another server's database (see `startOwnServer`). */
+  database: TestDatabase = db(),
 ): Promise<TestUser> {
   const isAdmin = options.isAdmin ?? false;
   const username = uniqueUsername(testInfo, isAdmin ? "admin" : "cust");
-  const user = await insertUser(db(), {
+  const user = await insertUser(database, {
     username,
     firstName: options.firstName ?? (isAdmin ? "Grace" : "Ada"),
     lastName: isAdmin ? "Hopper" : "Lovelace",
@@ -73,6 +89,7 @@ export async function createUser(
     isAdmin,
     isMember: options.isMember ?? false,
   });
+  if (options.twoFactor ?? isAdmin) enableTwoFactor(db(), user.id);
   return { ...user, fullName: `${user.firstName} ${user.lastName}` };
 }
 
@@ -112,8 +129,12 @@ export function createService(testInfo: TestInfo, label: string, price: number):
  * server's database and its signed `__session` cookie in the browser, as a login leaves them.
  * The page stays where it is; the next navigation is signed in.
  */
-export async function signIn(page: Page, user: Pick<TestUser, "id">) {
-  const session = createSession(db(), { userId: user.id });
+export async function signIn(
+  page: Page,
+  user: Pick<TestUser, "id">,
+  database: TestDatabase = db(),
+) {
+  const session = createSession(database, { userId: user.id });
   await page.context().addCookies([
     {
       name: SESSION_COOKIE_NAME,
@@ -282,3 +303,32 @@ export function studioToday(): string {
 }
 
 export { expect };
+
+export type OwnServer = { url: string; db: TestDatabase; stop(): Promise<void> };
+
+/**
+ * A server of the test's own, with its own database and settings (a limit low enough to reach,
+ * which the suite's shared server raises for every other journey). Sign in to it with
+ * `signIn(page, user, server.db)`: cookies are per host, not per port.
+ */
+export async function startOwnServer(settings: Record<string, string>): Promise<OwnServer> {
+  const port = await freePort();
+  const dbPath = join(tmpdir(), `studio-e2e-own-${randomUUID()}.db`);
+  const child = spawn(process.execPath, ["server.js"], {
+    cwd: PROJECT_ROOT,
+    env: { PATH: process.env.PATH, ...serverEnv(port, dbPath), ...settings },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const output = collectOutput(child);
+  const url = `http://localhost:${port}`;
+  await waitUntilHealthy(child, `http://127.0.0.1:${port}`, output);
+  const database = openDatabaseFile(dbPath);
+  return {
+    url,
+    db: database,
+    async stop() {
+      database.$client.close();
+      await stopServerProcess(child, dbPath);
+    },
+  };
+}

@@ -250,8 +250,22 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
     load: ownerOnly(toAuth, ok, status(404)),
     action: noAction,
   },
-  // Public: it only says whether a payment reference was paid.
-  "/booking-success": { kind: "page", load: everyone(ok), action: noAction },
+  // Two-factor sign-in's setup: one's own account only. A code with no setup started (the
+  // form's) is refused, writing nothing; Set Up and Turn Off have their own tests.
+  "/dashboard/two-factor": {
+    kind: "page",
+    load: signedIn(toAuth, ok),
+    form: () => ({ intent: "confirm", code: "000000" }),
+    action: signedIn(toAuth, status(400)),
+  },
+  // Public: it only says whether a payment reference the site made was paid ('Payment Issue'
+  // for any other, without asking the provider).
+  "/booking-success": {
+    kind: "page",
+    url: () => "/booking-success?session_id=sandbox_unknown-reference",
+    load: everyone(ok),
+    action: noAction,
+  },
   // Public diagnostics of the chat widget: the app id is sent to every browser anyway.
   "/intercom-test": { kind: "page", load: everyone(ok), action: noAction },
   // The control room: a visitor signs in, a customer goes back to their dashboard.
@@ -712,10 +726,12 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
     body: () => ({ ...SANDBOX_CARD, paymentMethod: "card" }),
     methods: postOnly(ownerOnly(status(401), { status: 200, writes: true }, status(404))),
   },
+  // Public, and only about checkouts the site opened: a reference it never made is a 404 for
+  // everyone, with no call to the provider (tests/integration/stripe.test.ts).
   "/api/payments/status": {
     kind: "resource",
     url: () => "/api/payments/status?session_id=unknown-reference",
-    methods: getOnly(everyone(ok)),
+    methods: getOnly(everyone(status(404))),
   },
   // Stripe's endpoint does not exist with the sandbox provider, whatever the method.
   "/api/payments/webhook": {

@@ -5,6 +5,7 @@ import { createCoupon } from "#tests/factories/catalog";
 import { openDatabaseFile, type TestDatabase } from "#tests/factories/database";
 import { cookiesFrom, registrationPayload } from "#tests/setup/server";
 import { serverForThisFile } from "#tests/setup/server-for-this-file";
+import { viaFlyProxy } from "#tests/setup/proxy";
 
 /**
  * Coupon lookups (docs/product.md "Coupons"): the booking form's Apply (and the re-check of an
@@ -25,20 +26,7 @@ afterAll(() => {
   writer?.$client.close();
 });
 
-let clientCounter = 0;
-const newClient = () => {
-  clientCounter += 1;
-  return `198.51.100.${clientCounter}`;
-};
-
-function viaProxy(client: string, headers: Record<string, string> = {}) {
-  return {
-    Origin: `https://${new URL(server.url).host}`,
-    "X-Forwarded-Proto": "https",
-    "Fly-Client-IP": client,
-    ...headers,
-  };
-}
+const { newClient, viaProxy } = viaFlyProxy(server, "198.51.100");
 
 async function signUp(client: string) {
   const response = await fetch(`${server.url}/api/register`, {

@@ -9,7 +9,7 @@ import { createCoupon, createService } from "#tests/factories/catalog";
 import { type Actor, actorsFor } from "#tests/setup/actors";
 import {
   type Body,
-  type Fixtures,
+  emptyFixtures,
   formBodies,
   jsonBodies,
   KNOWLEDGE,
@@ -54,16 +54,7 @@ const ACTORS = ["visitor", "customer", "admin"] as const;
 type ActorName = (typeof ACTORS)[number];
 
 const signedIn: Partial<Record<ActorName, Actor & { session: Session }>> = {};
-const fixtures: Fixtures = {
-  futureDates: [],
-  serviceIds: [],
-  inactiveServiceIds: [],
-  couponCodes: [],
-  usernames: [],
-  userIds: [],
-  bookingIds: [],
-  password: PASSWORD,
-};
+const fixtures = emptyFixtures(PASSWORD);
 
 async function createBooking(actor: Actor, date: string, time: string): Promise<number> {
   const response = await fetch(`${server.url}/api/bookings`, {

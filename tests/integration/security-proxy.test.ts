@@ -5,6 +5,7 @@ import { actorsFor } from "#tests/setup/actors";
 import { bookingFormFields, registerFormFields } from "#tests/setup/payloads";
 import { cookiesFrom, registrationPayload, uniqueUsername } from "#tests/setup/server";
 import { serverForThisFile } from "#tests/setup/server-for-this-file";
+import { viaFlyProxy } from "#tests/setup/proxy";
 
 /**
  * Behind Fly's TLS proxy (TRUST_PROXY=true): the browser's origin is https://<host> while the
@@ -20,22 +21,8 @@ const server = serverForThisFile({
 });
 const { snapshot } = actorsFor(server);
 
-let clientCounter = 0;
-/** Each test is its own client for the rate limits. */
-const newClient = () => {
-  clientCounter += 1;
-  return `203.0.113.${clientCounter}`;
-};
-
-/** What Fly's proxy adds to a browser's request. */
-function viaProxy(client: string, headers: Record<string, string> = {}) {
-  return {
-    Origin: `https://${new URL(server.url).host}`,
-    "X-Forwarded-Proto": "https",
-    "Fly-Client-IP": client,
-    ...headers,
-  };
-}
+/** Each test is its own client for the rate limits; requests as Fly's proxy forwards them. */
+const { newClient, viaProxy } = viaFlyProxy(server, "203.0.113");
 
 const postJson = (path: string, body: unknown, headers: Record<string, string>) =>
   fetch(`${server.url}${path}`, {

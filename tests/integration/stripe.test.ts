@@ -36,6 +36,7 @@ import { db } from "#app/db.server";
 import { studioDateOf, studioTimeOf } from "#app/domain/studio-time";
 import { getBooking } from "#app/models/booking.server";
 import * as statusRoute from "#app/routes/api/payments.status";
+import * as successPage from "#app/routes/booking-success";
 import * as webhookRoute from "#app/routes/api/payments.webhook";
 import { env } from "#app/env.server";
 import { checkoutAction } from "#app/routes/checkout/checkout.server";
@@ -51,6 +52,7 @@ import {
   paymentProvider,
 } from "#app/workflows/payment-provider.server";
 import { isCrossSiteWrite } from "#app/web/security.server";
+import { clientAddressContext } from "#app/web/request-context.server";
 
 const stripe = createStripeMock();
 const server = setupServer(...stripe.handlers);
@@ -204,9 +206,33 @@ function postWebhook(payload: string, signature: string | null) {
   return webhookRoute.action({ request, params: {}, context: {} } as unknown as WebhookArgs);
 }
 
-function getStatus(query: string) {
+let clientCounter = 0;
+/** Each call a client address of its own unless given: the check is limited per address. */
+function clientContext(client?: string) {
+  const context = new RouterContextProvider();
+  clientCounter += 1;
+  context.set(clientAddressContext, client ?? `192.0.2.${clientCounter % 250}`);
+  return context;
+}
+
+function getStatus(query: string, client?: string) {
   const request = new Request(`${APP_URL}/api/payments/status${query}`);
-  return statusRoute.loader({ request, params: {}, context: {} } as unknown as StatusArgs);
+  const context = clientContext(client);
+  return statusRoute.loader({ request, params: {}, context } as unknown as StatusArgs);
+}
+
+type SuccessArgs = Parameters<typeof successPage.loader>[0];
+async function successPageState(sessionId: string, client?: string) {
+  const request = new Request(
+    `${APP_URL}/booking-success?session_id=${encodeURIComponent(sessionId)}`,
+  );
+  const context = clientContext(client);
+  const answer = await successPage.loader({
+    request,
+    params: {},
+    context,
+  } as unknown as SuccessArgs);
+  return "data" in answer ? { ...answer.data, status: answer.init?.status } : answer;
 }
 
 function expectCleanLogs() {
@@ -623,16 +649,59 @@ describe("GET /api/payments/status", () => {
     },
   );
 
-  it("answers success: false for an unknown or malformed session id", async () => {
-    const unknown = await getStatus("?session_id=cs_test_doesnotexist");
-    expect(await unknown.json()).toEqual({ success: false });
-    const lookups = stripe.requests.length;
-    for (const junk of ["sandbox_123", "../../v1/charges", "cs_<script>", "x".repeat(200)]) {
-      const response = await getStatus(`?session_id=${encodeURIComponent(junk)}`);
-      expect(response.status).toBe(200);
-      expect(await response.json()).toEqual({ success: false });
+  it("answers 404 with our message, without asking Stripe, for an id the site did not open", async () => {
+    // A real, paid session on the same Stripe account that no booking here stored (another
+    // app's, or one guessed), a session id never seen, and junk: none reaches Stripe.
+    stripe.addSession({ id: "cs_test_notours", status: "complete", payment_status: "paid" });
+    const ids = [
+      "cs_test_notours",
+      "cs_test_doesnotexist",
+      "sandbox_123",
+      "../../v1/charges",
+      "cs_<script>",
+      "x".repeat(200),
+    ];
+    for (const id of ids) {
+      const response = await getStatus(`?session_id=${encodeURIComponent(id)}`);
+      expect(response.status, id).toBe(404);
+      expect(await response.json()).toEqual({
+        message: statusRoute.UNKNOWN_PAYMENT_MESSAGE,
+        success: false,
+      });
+      expect(await successPageState(id)).toEqual({ state: "failed", message: null });
     }
-    expect(stripe.requests).toHaveLength(lookups);
+    expect(stripe.requests).toHaveLength(0);
+  });
+
+  it("limits checks per client address (page and API together): 429, Retry-After, no Stripe call", async () => {
+    const { sessionId } = await bookingWithSession();
+    const client = "2001:db8:99:1::1";
+    for (let n = 0; n < env.PAYMENT_STATUS_LIMIT; n += 1) {
+      const neighbour = `2001:db8:99:1::${(n % 2 === 0 ? 1 : 2).toString(16)}`;
+      if (n % 2 === 0)
+        expect((await getStatus(`?session_id=${sessionId}`, neighbour)).status).toBe(200);
+      else expect((await successPageState(sessionId, neighbour)).state).toBe("failed");
+    }
+    stripe.reset();
+    const limited = await getStatus(`?session_id=${sessionId}`, client);
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect((await limited.json()).message).toMatch(
+      /^Too many payment checks\. Please try again in \d+ minutes?\.$/,
+    );
+    const page = await successPageState(sessionId, "2001:db8:99:1:ffff::7");
+    expect(page).toMatchObject({ state: "limited", status: 429 });
+    expect(page.message).toMatch(/^Too many payment checks/);
+    expect(stripe.requests).toHaveLength(0);
+    // Another address is not held back.
+    expect((await getStatus(`?session_id=${sessionId}`, "2001:db8:99:2::1")).status).toBe(200);
+  });
+
+  it("shows the success page paid for the site's own session once Stripe took the money", async () => {
+    const { booking, sessionId } = await bookingWithSession();
+    stripe.pay(sessionId);
+    expect(await successPageState(sessionId)).toEqual({ state: "paid", message: null });
+    expect(footprint(booking.id)).toMatchObject({ status: "PENDING", payments: 1 });
   });
 });
 

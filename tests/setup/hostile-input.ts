@@ -22,6 +22,20 @@ export type Fixtures = {
   password: string;
 };
 
+/** Fixtures to fill in a suite's beforeAll. */
+export function emptyFixtures(password: string): Fixtures {
+  return {
+    futureDates: [],
+    serviceIds: [],
+    inactiveServiceIds: [],
+    couponCodes: [],
+    usernames: [],
+    userIds: [],
+    bookingIds: [],
+    password,
+  };
+}
+
 /**
  * What each route module reads, from the route and its zod schema: the fields of a valid body,
  * the extras a client may add (server-computed figures, someone else's id) that are only sent
@@ -75,10 +89,15 @@ export const KNOWLEDGE: Record<string, Knowledge> = {
     query: ["booked", "index"],
   },
   "routes/auth.tsx": {
-    intents: ["login", "register"],
-    fields: REGISTER,
+    intents: ["login", "register", "code", "cancel-code"],
+    fields: [...REGISTER, "code"],
     extras: ["website", "_hydrated"],
     query: ["tab"],
+  },
+  "routes/dashboard/two-factor.tsx": {
+    intents: ["start", "confirm", "disable"],
+    fields: ["code", "proof"],
+    extras: ["_hydrated"],
   },
   "routes/dashboard/layout.tsx": {
     intents: ["profile", "password", "support"],
@@ -209,7 +228,7 @@ export const KNOWLEDGE: Record<string, Knowledge> = {
     fields: ["recordingDate", "recordingTime"],
     method: "POST",
   },
-  "routes/api/login.ts": { fields: ["username", "password"], method: "POST" },
+  "routes/api/login.ts": { fields: ["username", "password", "code"], method: "POST" },
   "routes/api/register.ts": { fields: REGISTER, method: "POST" },
   "routes/api/logout.ts": { method: "POST" },
   "routes/api/users.profile.ts": {
@@ -324,7 +343,7 @@ const hostileJson: fc.Arbitrary<unknown> = fc.oneof(
 );
 
 /** Values the route would accept: the base a single mutation is applied to. */
-function validValue(field: string, fx: Fixtures): fc.Arbitrary<unknown> {
+export function validValue(field: string, fx: Fixtures): fc.Arbitrary<unknown> {
   const pick = <T>(...values: T[]) => fc.constantFrom(...values);
   switch (field) {
     case "username":
@@ -338,6 +357,7 @@ function validValue(field: string, fx: Fixtures): fc.Arbitrary<unknown> {
       return pick(`${fx.password}-2`);
     case "isAdmin":
     case "isMember":
+    case "isActive":
       return pick<boolean | string>(true, "true");
     case "firstName":
       return pick("Ada", "Zoë", "李");
@@ -446,6 +466,17 @@ function validValue(field: string, fx: Fixtures): fc.Arbitrary<unknown> {
       return fc.subarray(fx.bookingIds, { minLength: 1 });
     case "note":
       return pick("", "Paid at the desk");
+    // A coupon as POST /api/admin/coupons takes it (app/domain/coupons.ts).
+    case "code":
+      return pick("SPRING10", "FUZZ-50");
+    case "type":
+      return pick("PERCENTAGE", "FIXED_AMOUNT");
+    case "value":
+      return pick(10, 25);
+    case "maxUses":
+      return pick(0, 5);
+    case "expiryDate":
+      return pick(null, ...fx.futureDates);
     default:
       return hostileString;
   }

@@ -1,10 +1,11 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
-import { Form, useNavigation } from "react-router";
+import { Form, Link } from "react-router";
 import { passwordChangeSchema, profileSchema } from "#app/domain/account";
 import type { PublicUser } from "#app/domain/user";
 import type { ProfileTabData } from "#app/components/dashboard/types";
 import { RATES } from "#app/components/landing/studio";
 import { ErrorList } from "#app/components/ui/error-list";
+import { IntentButton } from "#app/components/ui/intent-button";
 import { Field } from "#app/components/ui/field";
 import { HydratedField } from "#app/components/ui/hydrated-field";
 import {
@@ -41,6 +42,7 @@ export default function ProfileTab({
         result={replyTo(reply, "profile")}
       />
       <PasswordForm result={replyTo(reply, "password")} />
+      <TwoFactorSection twoFactor={data.twoFactor} />
     </div>
   );
 }
@@ -101,7 +103,7 @@ function ProfileForm({
             </span>
           </label>
         </div>
-        <SubmitButton intent="profile" label="Save Changes" busyLabel="Saving…" />
+        <IntentButton intent="profile" label="Save Changes" busyLabel="Saving…" />
       </Form>
     </section>
   );
@@ -149,26 +151,27 @@ function PasswordForm({ result }: { result: FormReply }) {
           type="password"
           autoComplete="new-password"
         />
-        <SubmitButton intent="password" label="Change Password" busyLabel="Changing…" />
+        <IntentButton intent="password" label="Change Password" busyLabel="Changing…" />
       </Form>
     </section>
   );
 }
 
-function SubmitButton({
-  intent,
-  label,
-  busyLabel,
-}: {
-  intent: "profile" | "password";
-  label: string;
-  busyLabel: string;
-}) {
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
+/** Two-factor sign-in: on or off; set up and turned off on a page of its own. */
+function TwoFactorSection({ twoFactor }: { twoFactor: ProfileTabData["twoFactor"] }) {
   return (
-    <button type="submit" name="intent" value={intent} className="btn-primary" disabled={busy}>
-      {busy ? busyLabel : label}
-    </button>
+    <section aria-labelledby="two-factor-title" className="border-t border-line pt-8">
+      <h3 id="two-factor-title" className="font-display text-xl font-bold">
+        Two-factor sign-in
+      </h3>
+      <p className="mt-1 text-sm text-ink-soft">
+        {twoFactor.enabled
+          ? `On: signing in asks for a code from your authenticator app. Recovery codes left: ${twoFactor.recoveryCodesLeft}.`
+          : "Off: add a code from an authenticator app to your password when you sign in."}
+      </p>
+      <Link to="/dashboard/two-factor" className="btn-primary mt-4 inline-block">
+        {twoFactor.enabled ? "Manage two-factor sign-in" : "Set up two-factor sign-in"}
+      </Link>
+    </section>
   );
 }

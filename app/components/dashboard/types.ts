@@ -51,6 +51,8 @@ export type ProfileTabData = {
     businessName: string;
     isStakeholder: boolean;
   };
+  /** Two-factor sign-in: on or off, and the recovery codes not yet used. */
+  twoFactor: { enabled: boolean; recoveryCodesLeft: number };
 };
 
 /**

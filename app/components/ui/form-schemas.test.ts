@@ -21,13 +21,19 @@ import {
 import { cardFormSchema } from "#app/domain/card";
 import { couponFormSchema } from "#app/domain/coupons";
 import { userActionSchema } from "#app/domain/user-actions";
-import { serviceSchema } from "#app/domain/services";
+import { serviceBody, serviceSchema } from "#app/domain/services";
 import { studioInstant } from "#app/domain/studio-time";
 import {
   supportActionSchema,
   supportRequestSchema,
   supportUpdateSchema,
 } from "#app/domain/support";
+import {
+  apiLoginSchema,
+  confirmTwoFactorSchema,
+  disableTwoFactorSchema,
+  loginCodeSchema,
+} from "#app/domain/two-factor";
 import { keepAsTyped, z } from "#app/domain/zod";
 import { schemaConstraint } from "#app/components/ui/use-schema-form";
 
@@ -107,6 +113,14 @@ const FORM_SCHEMAS: Entry[] = [
     json: { username: "ada.l", password: "long-enough" },
   },
   {
+    name: "apiLoginSchema",
+    schema: apiLoginSchema,
+    json: { username: "ada.l", password: "long-enough", code: "123456" },
+  },
+  { name: "loginCodeSchema", schema: loginCodeSchema, form: { code: "123 456" } },
+  { name: "confirmTwoFactorSchema", schema: confirmTwoFactorSchema, form: { code: "123456" } },
+  { name: "disableTwoFactorSchema", schema: disableTwoFactorSchema, form: { proof: "a-password" } },
+  {
     name: "registerFormSchema",
     schema: registerFormSchema,
     form: {
@@ -182,6 +196,12 @@ const FORM_SCHEMAS: Entry[] = [
     schema: serviceSchema,
     form: { name: "Teleprompter", description: "Reads your script", price: "40", duration: "30" },
     json: { name: "Teleprompter", description: "Reads your script", price: 40, duration: 30 },
+  },
+  {
+    // POST and PUT /api/services: read loosely, then checked by serviceSchema's rules.
+    name: "serviceBody",
+    schema: serviceBody,
+    json: { name: "Teleprompter", price: "40", duration: 30, isActive: true },
   },
   {
     name: "supportActionSchema",
@@ -428,8 +448,10 @@ function parsedSchemas(source: string): { name: string; how: string; imported: b
     // `{ schema }` without a value names a variable: the scan cannot follow it, so it fails.
     add(match[2] ?? "<a schema the scan cannot name>", "parseWithZod");
   }
+  // An API route hands readJson the schema it exports as `jsonBody`: follow it to its name.
+  const exported = source.match(/export const jsonBody = ([\w$]+)/)?.[1];
   for (const match of source.matchAll(/readJson\(\s*\w+\s*,\s*([\w$]+)/g))
-    add(match[1], "readJson");
+    add(match[1] === "jsonBody" && exported ? exported : match[1], "readJson");
   for (const match of source.matchAll(/\b([\w$]+)(?:\([^()]*\))?\.safeParse\(/g)) {
     add(match[1], "safeParse");
   }

@@ -6,7 +6,6 @@ import {
   serviceRefusalMessage,
   serviceSchema,
 } from "#app/domain/services";
-import { z } from "#app/domain/zod";
 import { replyWithToast } from "#app/web/toast.server";
 
 /** The Services list with its page, whichever dialog of it the request came from. */
@@ -38,16 +37,3 @@ export function readServiceForm(context: Readonly<RouterContextProvider>, formDa
     ),
   };
 }
-
-/**
- * The body of POST and PUT /api/services. Fields are read loosely here (a form-like client may
- * send the price as text) and checked by the domain's parseService, so the messages are those
- * of docs/product.md "Validation"; only isActive must be a real boolean.
- */
-export const serviceBody = z.object({
-  name: z.unknown().optional(),
-  description: z.unknown().optional(),
-  price: z.unknown().optional(),
-  duration: z.unknown().optional(),
-  isActive: z.boolean({ error: "isActive must be true or false" }).optional(),
-});

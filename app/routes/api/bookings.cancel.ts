@@ -40,13 +40,16 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   });
 }
 
+/** The body the action reads (tests/integration/json-errors.test.ts walks every field). */
+export const jsonBody = cancelBodySchema;
+
 /** POST /api/bookings/{id}/cancel with { expectedRefund? }: cancels and refunds. */
 export async function action({ request, params, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed("GET, POST");
   const user = await requireApiUser(request, context);
   const id = parseId(params.id);
   if (id === null) return jsonError(404, NOT_FOUND);
-  const { expectedRefund } = await readJson(request, cancelBodySchema);
+  const { expectedRefund } = await readJson(request, jsonBody);
   try {
     const { booking, quote } = await cancelOwnBooking(
       { bookingId: id, userId: user.id, expectedRefund },

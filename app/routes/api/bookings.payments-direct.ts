@@ -38,6 +38,9 @@ export function loader() {
   return methodNotAllowed("POST");
 }
 
+/** The body the action reads (tests/integration/json-errors.test.ts walks every field). */
+export const jsonBody = paymentBodySchema;
+
 /**
  * POST /api/bookings/{id}/payments/direct: pays the caller's own unpaid booking by card with
  * the sandbox provider (docs/product.md "Payment"). The server charges the booking's own
@@ -58,7 +61,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
 
   const now = Date.now();
-  const card = await readJson(request, paymentBodySchema(now));
+  const card = await readJson(request, jsonBody(now));
   if (card.paymentMethod !== "card") return jsonError(400, CARD_ONLY);
   if (card.amount !== undefined && card.amount !== booking.totalCost) {
     return jsonError(400, AMOUNT_MISMATCH);

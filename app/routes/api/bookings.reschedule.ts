@@ -3,6 +3,8 @@ import { rescheduleSchema } from "#app/domain/booking-form";
 import { toBookingJson } from "#app/models/booking.server";
 import { RescheduleError, rescheduleOwnBooking } from "#app/workflows/reschedule.server";
 import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
+import { takeBookingChange, tooManyBookingChangesMessage } from "#app/web/rate-limit.server";
+import { clientAddressContext } from "#app/web/request-context.server";
 import { requireApiUser } from "#app/web/user-context.server";
 import type { Route } from "./+types/bookings.reschedule";
 
@@ -12,10 +14,14 @@ export function loader() {
   return methodNotAllowed("POST");
 }
 
+/** The body the action reads (tests/integration/json-errors.test.ts walks every field). */
+export const jsonBody = rescheduleSchema;
+
 /**
  * POST /api/bookings/{id}/reschedule with { recordingDate, recordingTime }: moves the caller's
  * own paid or confirmed session, at least 24 hours ahead, to a free slot of the same length.
- * A taken slot or a booking that cannot move answers 409; another's booking 404.
+ * A taken slot or a booking that cannot move answers 409; another's booking 404. Limited with
+ * bookings, per account and per client address (BOOKING_RATE_LIMIT per hour; 429 past it).
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed("POST");
@@ -23,7 +29,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const id = parseId(params.id);
   if (id === null) return jsonError(404, NOT_FOUND);
   const now = Date.now();
-  const slot = await readJson(request, rescheduleSchema(now));
+  const slot = await readJson(request, jsonBody(now));
+  const retryAfter = await takeBookingChange(context.get(clientAddressContext), user.id);
+  if (retryAfter !== null) {
+    return jsonError(429, tooManyBookingChangesMessage(retryAfter), undefined, {
+      "Retry-After": String(retryAfter),
+    });
+  }
   try {
     const moved = rescheduleOwnBooking({ bookingId: id, userId: user.id, ...slot }, now);
     return Response.json(toBookingJson(moved));

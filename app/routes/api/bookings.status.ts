@@ -22,6 +22,9 @@ export function loader() {
   return methodNotAllowed("PATCH");
 }
 
+/** The body the action reads (tests/integration/json-errors.test.ts walks every field). */
+export const jsonBody = statusBodySchema;
+
 /**
  * PATCH /api/bookings/{id}/status with { status }. The client uses it for one thing: confirming
  * a free booking (docs/product.md "States and transitions"). The server already creates $0 bookings
@@ -34,7 +37,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const user = await requireApiUser(request, context);
   const id = parseId(params.id);
   if (id === null) return jsonError(404, NOT_FOUND);
-  const { status } = await readJson(request, statusBodySchema);
+  const { status } = await readJson(request, jsonBody);
 
   const own = getOwnBooking(id, user.id);
   if (own && status === "CONFIRMED") {

@@ -2,6 +2,8 @@ import { bookingPayloadSchema } from "#app/domain/booking-form";
 import { SLOT_TAKEN_MESSAGE } from "#app/domain/availability";
 import { expireHolds, listOwnBookings, toBookingJson } from "#app/models/booking.server";
 import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
+import { takeBookingChange, tooManyBookingChangesMessage } from "#app/web/rate-limit.server";
+import { clientAddressContext } from "#app/web/request-context.server";
 import { requireApiUser } from "#app/web/user-context.server";
 import { BookingError, bookSession } from "#app/workflows/book-session.server";
 import type { Route } from "./+types/bookings";
@@ -18,19 +20,29 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return Response.json(listOwnBookings(user.id).map(toBookingJson));
 }
 
+/** The body the action reads (tests/integration/json-errors.test.ts walks every field). */
+export const jsonBody = bookingPayloadSchema;
+
 /**
  * POST /api/bookings with the create payload of docs/product.md "Data". The server prices the
  * booking: totalCost, originalCost, discountAmount, servicesCost and status in the body are ignored
  * (the schema drops them). A $0 booking is created CONFIRMED; any other waits for payment with its
- * slot held for HOLD_MINUTES.
+ * slot held for HOLD_MINUTES. Bookings and reschedules are limited per account and per client
+ * address (BOOKING_RATE_LIMIT per hour; 429 with Retry-After past it, nothing written).
  */
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed("GET, POST");
   const user = await requireApiUser(request, context);
   const now = Date.now();
-  const payload = await readJson(request, bookingPayloadSchema(now));
+  const payload = await readJson(request, jsonBody(now));
   if (payload.userId !== undefined && payload.userId !== user.id) {
     return jsonError(403, "You can only book for your own account");
+  }
+  const retryAfter = await takeBookingChange(context.get(clientAddressContext), user.id);
+  if (retryAfter !== null) {
+    return jsonError(429, tooManyBookingChangesMessage(retryAfter), undefined, {
+      "Retry-After": String(retryAfter),
+    });
   }
   try {
     const booking = bookSession(user, payload, now);

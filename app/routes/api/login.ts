@@ -1,22 +1,31 @@
-import { loginSchema } from "#app/domain/account";
+import { apiLoginSchema, TWO_FACTOR_REQUIRED } from "#app/domain/two-factor";
 import { toPublicUser } from "#app/models/user.server";
 import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
 import { checkLoginPassword } from "#app/web/login-throttle.server";
 import { clientAddressContext } from "#app/web/request-context.server";
 import { createUserSession } from "#app/web/session.server";
+import { secondFactor } from "#app/web/two-factor.server";
 import type { Route } from "./+types/login";
 
 export function loader() {
   return methodNotAllowed("POST");
 }
 
-/** POST /api/login {username, password}: the user JSON and a session cookie. */
+/** The body the action reads (tests/integration/json-errors.test.ts walks every field). */
+export const jsonBody = apiLoginSchema;
+
+/**
+ * POST /api/login {username, password, code?}: the user JSON and a session cookie. An account
+ * with two-factor on answers 401 `twoFactorRequired` until the body carries its code (the
+ * app's current code or a recovery code).
+ */
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed("POST");
-  const { username, password } = await readJson(request, loginSchema);
+  const clientAddress = context.get(clientAddressContext);
+  const { username, password, code } = await readJson(request, jsonBody);
   // The password step, behind the per-address and per-username limits: one 401 message whether
   // the username exists or not, one 429 whether the password was right or not.
-  const check = await checkLoginPassword(context.get(clientAddressContext), username, password);
+  const check = await checkLoginPassword(clientAddress, username, password);
   if (check.status === "refused") {
     return jsonError(
       check.httpStatus,
@@ -24,6 +33,12 @@ export async function action({ request, context }: Route.ActionArgs) {
       undefined,
       check.retryAfter === null ? undefined : { "Retry-After": String(check.retryAfter) },
     );
+  }
+  // The password is verified: from here on, the second factor (docs/product.md "Accounts").
+  const second = await secondFactor(check.user.id, code, clientAddress, TWO_FACTOR_REQUIRED);
+  if (!second.ok) {
+    const headers = second.retryAfter ? { "Retry-After": String(second.retryAfter) } : undefined;
+    return jsonError(second.status, second.message, { twoFactorRequired: true }, headers);
   }
   const cookie = await createUserSession(request, check.user.id);
   return Response.json(toPublicUser(check.user), { headers: { "Set-Cookie": cookie } });

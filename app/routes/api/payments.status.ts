@@ -1,19 +1,42 @@
 import { jsonError, methodNotAllowed } from "#app/web/api.server";
+import { takePaymentStatusCheck, tooManyPaymentChecksMessage } from "#app/web/rate-limit.server";
+import { clientAddressContext } from "#app/web/request-context.server";
 import { verifyCheckout } from "#app/workflows/fulfil-payment.server";
 import type { Route } from "./+types/payments.status";
+
+/** An id the site never created, answered without asking the provider. */
+export const UNKNOWN_PAYMENT_MESSAGE =
+  "We could not find this payment. Please check your dashboard for your booking.";
 
 /**
  * GET /api/payments/status?session_id=...: whether the payment behind a checkout reference
  * went through. With Stripe this asks Stripe when the webhook has not arrived yet, and
- * records the payment if it has been made (idempotently, like the webhook).
+ * records the payment if it has been made (idempotently, like the webhook), but only for a
+ * checkout the site itself opened (404 otherwise). Limited per client address
+ * (PAYMENT_STATUS_LIMIT per 15 minutes; 429 with Retry-After past it).
  */
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const sessionId = new URL(request.url).searchParams.get("session_id")?.trim() ?? "";
   if (!sessionId || sessionId.length > 255) {
     return jsonError(400, "Missing payment information", { success: false });
   }
-  const { paid } = await verifyCheckout(sessionId);
-  return Response.json({ success: paid }, { headers: { "Cache-Control": "no-store" } });
+  const retryAfter = await takePaymentStatusCheck(context.get(clientAddressContext));
+  if (retryAfter !== null) {
+    return jsonError(
+      429,
+      tooManyPaymentChecksMessage(retryAfter),
+      { success: false },
+      {
+        "Retry-After": String(retryAfter),
+      },
+    );
+  }
+  const verification = await verifyCheckout(sessionId);
+  if (verification === null) return jsonError(404, UNKNOWN_PAYMENT_MESSAGE, { success: false });
+  return Response.json(
+    { success: verification.paid },
+    { headers: { "Cache-Control": "no-store" } },
+  );
 }
 
 export function action() {

@@ -10,6 +10,9 @@ export function loader() {
   return methodNotAllowed("POST");
 }
 
+/** The body the action reads (tests/integration/json-errors.test.ts walks every field). */
+export const jsonBody = registerSchema;
+
 /**
  * POST /api/register with the registration payload of docs/product.md "Data": the new user, signed
  * in.
@@ -22,7 +25,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       "Retry-After": String(retryAfter),
     });
   }
-  const input = await readJson(request, registerSchema);
+  const input = await readJson(request, jsonBody);
   try {
     const user = await createUser(input);
     const cookie = await createUserSession(request, user.id);

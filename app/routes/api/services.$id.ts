@@ -3,7 +3,7 @@ import { parseService } from "#app/domain/services";
 import { deleteService, toServiceJson, updateService } from "#app/models/service.server";
 import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
 import { requireApiAdmin } from "#app/web/user-context.server";
-import { serviceBody } from "#app/routes/admin/services-form.server";
+import { serviceBody } from "#app/domain/services";
 import type { Route } from "./+types/services.$id";
 
 const NOT_FOUND = "Service not found";
@@ -11,6 +11,9 @@ const NOT_FOUND = "Service not found";
 export function loader() {
   return methodNotAllowed("PUT, DELETE");
 }
+
+/** The body the action reads (tests/integration/json-errors.test.ts walks every field). */
+export const jsonBody = serviceBody;
 
 /**
  * PUT /api/services/{id} (the create body: the updated service) and DELETE (docs/product.md
@@ -38,7 +41,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     );
   }
 
-  const body = await readJson(request, serviceBody);
+  const body = await readJson(request, jsonBody);
   const parsed = parseService(body);
   if ("errors" in parsed) return jsonError(400, parsed.message, { errors: parsed.errors });
   const service = updateService(id, parsed.service, body.isActive);

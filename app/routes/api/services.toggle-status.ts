@@ -13,13 +13,16 @@ export function loader() {
   return methodNotAllowed("PATCH");
 }
 
+/** The body the action reads (tests/integration/json-errors.test.ts walks every field). */
+export const jsonBody = toggleBody;
+
 /** PATCH /api/services/{id}/toggle-status with {isActive}: the updated service. */
 export async function action({ request, params, context }: Route.ActionArgs) {
   if (request.method !== "PATCH") return methodNotAllowed("PATCH");
   await requireApiAdmin(request, context);
   const id = parseId(params.id);
   if (id === null) return jsonError(404, "Service not found");
-  const { isActive } = await readJson(request, toggleBody);
+  const { isActive } = await readJson(request, jsonBody);
   const service = setServiceActive(id, isActive);
   if (!service) return jsonError(404, "Service not found");
   return Response.json(toServiceJson(service));

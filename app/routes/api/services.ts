@@ -1,6 +1,6 @@
 import { createService, listServices, toServiceJson } from "#app/models/service.server";
 import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
-import { serviceBody } from "#app/routes/admin/services-form.server";
+import { serviceBody } from "#app/domain/services";
 import { parseService } from "#app/domain/services";
 import { requireApiAdmin, requireApiUser } from "#app/web/user-context.server";
 import type { Route } from "./+types/services";
@@ -22,11 +22,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return Response.json(listServices({ activeOnly: activeOnly !== "false" }).map(toServiceJson));
 }
 
+/** The body the action reads (tests/integration/json-errors.test.ts walks every field). */
+export const jsonBody = serviceBody;
+
 /** POST /api/services with {name, description, price, duration, isActive}: admins only. */
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed("GET, POST");
   await requireApiAdmin(request, context);
-  const body = await readJson(request, serviceBody);
+  const body = await readJson(request, jsonBody);
   const parsed = parseService(body);
   if ("errors" in parsed) return jsonError(400, parsed.message, { errors: parsed.errors });
   const service = createService(parsed.service, body.isActive ?? true);

@@ -12,6 +12,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return Response.json(requests.map(toSupportRequestJson));
 }
 
+/** The body the action reads (tests/integration/json-errors.test.ts walks every field). */
+export const jsonBody = supportRequestSchema;
+
 /**
  * POST /api/tech-assistance: files a request with the 'Get help' form's fields. The status,
  * owner and resolution are the server's: sent in the body, they are dropped by the schema.
@@ -22,7 +25,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed("GET, POST");
   const user = await requireApiUser(request, context);
-  const input = await readJson(request, supportRequestSchema);
+  const input = await readJson(request, jsonBody);
   try {
     const created = createSupportRequest(user.id, input, Date.now());
     return Response.json(toSupportRequestJson(created), { status: 201 });

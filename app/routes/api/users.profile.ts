@@ -16,6 +16,9 @@ export function loader() {
   return methodNotAllowed("PUT");
 }
 
+/** The body the action reads (tests/integration/json-errors.test.ts walks every field). */
+export const jsonBody = profileApiSchema;
+
 /**
  * PUT /api/users/{id}/profile (docs/product.md "The JSON API"): replaces the caller's profile
  * fields and answers the updated user, in the shape of GET /api/user.
@@ -24,7 +27,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (request.method !== "PUT") return methodNotAllowed("PUT");
   const user = await requireApiUser(request, context);
   if (parseId(params.id) !== user.id) return jsonError(404, NOT_FOUND);
-  const input = await readJson(request, profileApiSchema);
+  const input = await readJson(request, jsonBody);
   const updated = updateProfile(user.id, input);
   if (!updated) return jsonError(404, NOT_FOUND);
   return Response.json(toPublicUser(updated));

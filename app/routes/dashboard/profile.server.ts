@@ -3,6 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { RouterContextProvider } from "react-router";
 import type { ProfileFormReply, ProfileTabData } from "#app/components/dashboard/types";
 import { passwordChangeSchema, profileSchema, WRONG_CURRENT_PASSWORD } from "#app/domain/account";
+import { twoFactorState } from "#app/models/two-factor.server";
 import { type PublicUser, updateProfile } from "#app/models/user.server";
 import { giveBackAttempt, takeAttempt, tooManyAttemptsMessage } from "#app/web/rate-limit.server";
 import { sessionCookieFor } from "#app/web/session.server";
@@ -30,6 +31,9 @@ export function loadProfileTab(user: PublicUser): ProfileTabData {
       businessName: user.businessName ?? "",
       isStakeholder: user.isStakeholder,
     },
+    twoFactor: (({ enabled, recoveryCodesLeft }) => ({ enabled, recoveryCodesLeft }))(
+      twoFactorState(user.id),
+    ),
   };
 }
 

@@ -22,6 +22,12 @@ import {
 import { requireOwnBooking } from "#app/web/own-booking.server";
 import { env } from "#app/env.server";
 import { readForm } from "#app/web/form.server";
+import {
+  retryAfterHeaders,
+  takeBookingChange,
+  tooManyBookingChangesMessage,
+} from "#app/web/rate-limit.server";
+import { clientAddressContext } from "#app/web/request-context.server";
 import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
 import type { Route } from "./+types/sessions.$id.reschedule";
 
@@ -71,12 +77,25 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   };
 }
 
+/** A limited move's Retry-After reaches the page too, not only its data request. */
+export const headers: Route.HeadersFunction = retryAfterHeaders;
+
+const TOAST_TITLES: Record<number, string> = {
+  409: "Time Slot Unavailable",
+  429: "Too Many Changes",
+};
+
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { user, booking } = await requireOwnBooking(request, context, params.id);
   const now = Date.now();
   const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: rescheduleSchema(now) });
-  const fail = (message: string, status: number, field?: "recordingTime") =>
+  const fail = (
+    message: string,
+    status: number,
+    field?: "recordingTime",
+    headers?: Record<string, string>,
+  ) =>
     replyWithToast(
       context,
       formData,
@@ -87,13 +106,20 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       },
       {
         type: "error",
-        message: status === 409 ? "Time Slot Unavailable" : "Reschedule Failed",
+        message: TOAST_TITLES[status] ?? "Reschedule Failed",
         description: message,
       },
-      { status },
+      { status, headers },
     );
   if (submission.status !== "success") {
     return data({ result: submission.reply() }, { status: 400 });
+  }
+  // A move is a calendar write and a mail: limited with bookings, per account and per address.
+  const retryAfter = await takeBookingChange(context.get(clientAddressContext), user.id);
+  if (retryAfter !== null) {
+    return fail(tooManyBookingChangesMessage(retryAfter), 429, undefined, {
+      "Retry-After": String(retryAfter),
+    });
   }
   try {
     const moved = rescheduleOwnBooking(

@@ -14,7 +14,12 @@ import { listServices } from "#app/models/service.server";
 import type { PublicUser } from "#app/models/user.server";
 import { env } from "#app/env.server";
 import { readForm } from "#app/web/form.server";
-import { takeCouponLookup, tooManyCouponLookupsMessage } from "#app/web/rate-limit.server";
+import {
+  takeBookingChange,
+  takeCouponLookup,
+  tooManyBookingChangesMessage,
+  tooManyCouponLookupsMessage,
+} from "#app/web/rate-limit.server";
 import { clientAddressContext } from "#app/web/request-context.server";
 import { BookingError, bookSession } from "#app/workflows/book-session.server";
 import type { RouterContextProvider } from "react-router";
@@ -206,6 +211,19 @@ export async function bookingFormAction(
     return toast(reply({ result: submission.reply(), coupon: await keptCoupon() }), BOOKING_ERROR, {
       status: 400,
     });
+  }
+  // A booking is a calendar write and a mail: limited per account and per address.
+  const retryAfter = await takeBookingChange(clientAddress, user.id);
+  if (retryAfter !== null) {
+    const message = tooManyBookingChangesMessage(retryAfter);
+    return toast(
+      reply({
+        result: parseWithZod(formData, { schema: keepAsTyped }).reply({ formErrors: [message] }),
+        coupon: await keptCoupon(),
+      }),
+      { type: "error", message: "Too Many Bookings", description: message },
+      { status: 429, headers: { "Retry-After": String(retryAfter) } },
+    );
   }
   try {
     const booking = bookSession(user, submission.value, now);

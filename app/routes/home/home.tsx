@@ -1,6 +1,7 @@
 import { BookedDialog } from "#app/components/booking/booked-dialog";
 import { LandingPage } from "#app/components/landing/landing-page";
 import { getUser } from "#app/web/user-context.server";
+import { retryAfterHeaders } from "#app/web/rate-limit.server";
 import {
   bookedDialog,
   bookingFormAction,
@@ -26,11 +27,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   return bookingFormAction(request, context, await getUser(request, context));
 }
 
-/** A limited coupon lookup's Retry-After reaches the page too, not only its data request. */
-export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
-  const retryAfter = actionHeaders.get("Retry-After");
-  return retryAfter ? { "Retry-After": retryAfter } : new Headers();
-};
+/** A limited coupon lookup's or booking's Retry-After reaches the page too. */
+export const headers: Route.HeadersFunction = retryAfterHeaders;
 
 export const meta: Route.MetaFunction = () => [
   { title: "ATL Creator Studio | Podcast & video recording studio in Atlanta" },

@@ -22,6 +22,9 @@ const statusBodySchema = z.object({
     .nullish(),
 });
 
+/** The body the action reads (tests/integration/json-errors.test.ts walks every field). */
+export const jsonBody = statusBodySchema;
+
 /**
  * PUT /api/admin/bookings/{id} with { status, note? } (docs/product.md "The JSON API"): the same
  * rule and model as the tabs' buttons. 400 a bad status, 404 an unknown booking, 409 a change the
@@ -32,7 +35,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const user = currentAdmin(context);
   const id = parseId(params.id);
   if (id === null) return jsonError(404, NOT_FOUND);
-  const body = await readJson(request, statusBodySchema);
+  const body = await readJson(request, jsonBody);
   if (!body.status) return jsonError(400, "Please choose a valid status");
   try {
     const booking = await changeBookingStatus(id, body.status, user, body.note || null);

@@ -9,11 +9,14 @@ const couponUpdate = z.object({
   isActive: z.boolean({ error: "isActive must be true or false" }),
 });
 
+/** The body the action reads (tests/integration/json-errors.test.ts walks every field). */
+export const jsonBody = couponUpdate;
+
 /** PUT /api/admin/coupons/{id} with {isActive: true} (Activate): the updated coupon. */
 export async function action({ request, params }: Route.ActionArgs) {
   const id = parseId(params.id);
   if (id === null) return jsonError(404, "Coupon not found");
-  const { isActive } = await readJson(request, couponUpdate);
+  const { isActive } = await readJson(request, jsonBody);
   const coupon = setCouponActive(id, isActive);
   if (!coupon) return jsonError(404, "Coupon not found");
   return Response.json(toCouponJson(coupon));

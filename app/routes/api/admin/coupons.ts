@@ -48,8 +48,11 @@ const couponBody = z.object({
   isActive: z.boolean({ error: "isActive must be true or false" }).optional(),
 });
 
+/** The body the action reads (tests/integration/json-errors.test.ts walks every field). */
+export const jsonBody = couponBody;
+
 export async function action({ request }: Route.ActionArgs) {
-  const body = await readJson(request, couponBody);
+  const body = await readJson(request, jsonBody);
   const codeProblem = couponCodeProblem(body.code);
   if (codeProblem) return jsonError(400, COUPON_FORM_ERRORS[codeProblem].description);
   const valueProblem = couponValueProblem(body.type, body.value);

@@ -6,6 +6,9 @@ import { env } from "#app/env.server";
 import { SupportUpdateError, updateSupportRequest } from "#app/workflows/support.server";
 import type { Route } from "./+types/tech-assistance.$id";
 
+/** The body the action reads (tests/integration/json-errors.test.ts walks every field). */
+export const jsonBody = supportUpdateSchema;
+
 /**
  * PUT /api/admin/tech-assistance/{id} with { status, resolution } (docs/product.md "The JSON API"):
  * the updated request. The same model function as the Support tab's buttons, so the same rules: 400
@@ -16,7 +19,7 @@ import type { Route } from "./+types/tech-assistance.$id";
 export async function action({ request, params }: Route.ActionArgs) {
   const id = parseId(params.id);
   if (id === null) return jsonError(404, "Request not found");
-  const update = await readJson(request, supportUpdateSchema);
+  const update = await readJson(request, jsonBody);
   try {
     return Response.json(
       toSupportRequestJson(updateSupportRequest(id, update, Date.now(), env.APP_URL)),

@@ -8,11 +8,14 @@ const membershipBody = z.object({
   isMember: z.boolean({ error: "isMember must be true or false" }),
 });
 
+/** The body the action reads (tests/integration/json-errors.test.ts walks every field). */
+export const jsonBody = membershipBody;
+
 /** PUT /api/admin/users/{id}/membership with {isMember}: the updated user. */
 export async function action({ request, params }: Route.ActionArgs) {
   const id = parseId(params.id);
   if (id === null) return jsonError(404, "User not found");
-  const { isMember } = await readJson(request, membershipBody);
+  const { isMember } = await readJson(request, jsonBody);
   const user = setMembership(id, isMember);
   if (!user) return jsonError(404, "User not found");
   return Response.json(user);

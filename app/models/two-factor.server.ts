@@ -1,0 +1,186 @@
+import { generateTOTP, getTOTPAuthUri, verifyTOTP } from "@epic-web/totp";
+import { and, count, eq, isNotNull, isNull, lt, or } from "drizzle-orm";
+import { recoveryCodes, users } from "#db/schema";
+import { db, unlessBusy, writeTransaction } from "#app/db.server";
+import { hashRecoveryCode, newRecoveryCodes } from "#app/models/recovery-codes.server";
+import {
+  looksLikeTotp,
+  normalizeCode,
+  TOTP_DIGITS,
+  TOTP_PERIOD_SECONDS,
+  TOTP_WINDOW,
+  totpStep,
+} from "#app/domain/two-factor";
+
+/**
+ * Two-factor sign-in's storage (docs/product.md "Accounts"): the TOTP secret, when it was
+ * turned on and the last time step used on the users row; recovery codes as SHA-256 hashes
+ * (decision 0079). Codes are checked with @epic-web/totp, as the Epic Stack does.
+ */
+const TOTP = { period: TOTP_PERIOD_SECONDS, digits: TOTP_DIGITS, algorithm: "SHA-1" } as const;
+
+export type TwoFactorState = {
+  /** On: sign-in asks for a code. */
+  enabled: boolean;
+  /** The secret while setting up (not yet on): shown as text and as a QR code. */
+  pendingSecret: string | null;
+  recoveryCodesLeft: number;
+};
+
+function readTotp(userId: number) {
+  return db
+    .select({
+      secret: users.totpSecret,
+      enabledAt: users.totpEnabledAt,
+      lastStep: users.totpLastStep,
+    })
+    .from(users)
+    .where(eq(users.id, userId))
+    .get();
+}
+
+export function twoFactorState(userId: number): TwoFactorState {
+  const row = readTotp(userId);
+  const left =
+    db.select({ n: count() }).from(recoveryCodes).where(eq(recoveryCodes.userId, userId)).get()
+      ?.n ?? 0;
+  return {
+    enabled: row?.enabledAt != null,
+    pendingSecret: row?.enabledAt == null ? (row?.secret ?? null) : null,
+    recoveryCodesLeft: left,
+  };
+}
+
+/** Whether sign-in asks this account for a code. */
+export function hasTwoFactor(userId: number): boolean {
+  return readTotp(userId)?.enabledAt != null;
+}
+
+/**
+ * The secret to set up with: the one already waiting for its first code, or a fresh one
+ * (stored, not yet on). Null when two-factor is already on.
+ */
+export async function pendingSecretFor(userId: number): Promise<string | null> {
+  const row = readTotp(userId);
+  if (!row || row.enabledAt != null) return null;
+  if (row.secret) return row.secret;
+  const { secret } = await generateTOTP(TOTP);
+  unlessBusy(() =>
+    db
+      .update(users)
+      .set({ totpSecret: secret, totpLastStep: null })
+      .where(and(eq(users.id, userId), isNull(users.totpEnabledAt)))
+      .run(),
+  );
+  return readTotp(userId)?.secret ?? null;
+}
+
+/** The otpauth:// address an authenticator app reads from the QR code. */
+export function authUri(secret: string, accountName: string): string {
+  return getTOTPAuthUri({ ...TOTP, secret, accountName, issuer: "ATL Creator Studio" });
+}
+
+/** The time step a code belongs to, or null when it is not the secret's code near now. */
+async function stepOf(secret: string, code: string, now: number): Promise<number | null> {
+  const result = await verifyTOTP({
+    ...TOTP,
+    otp: normalizeCode(code),
+    secret,
+    window: TOTP_WINDOW,
+  });
+  return result ? totpStep(now) + result.delta : null;
+}
+
+/**
+ * Records `step` as used, provided no code of it or a later step was used before: a code works
+ * once, also when two requests bring it at the same moment (the update is the check).
+ */
+function claimStep(userId: number, step: number): boolean {
+  const claimed = unlessBusy(() =>
+    db
+      .update(users)
+      .set({ totpLastStep: step })
+      .where(
+        and(
+          eq(users.id, userId),
+          isNotNull(users.totpEnabledAt),
+          or(isNull(users.totpLastStep), lt(users.totpLastStep, step)),
+        ),
+      )
+      .run(),
+  );
+  return claimed.changes === 1;
+}
+
+/** Uses up one recovery code of the account; false when it is not one (or already used). */
+function spendRecoveryCode(userId: number, code: string): boolean {
+  const used = unlessBusy(() =>
+    db
+      .delete(recoveryCodes)
+      .where(
+        and(eq(recoveryCodes.userId, userId), eq(recoveryCodes.codeHash, hashRecoveryCode(code))),
+      )
+      .run(),
+  );
+  return used.changes === 1;
+}
+
+/**
+ * Checks a sign-in code of an account with two-factor on: the app's current code (once per
+ * time step) or an unused recovery code (used up). Which kind passed, or null.
+ */
+export async function spendSecondFactor(
+  userId: number,
+  code: string,
+  now = Date.now(),
+): Promise<"totp" | "recovery" | null> {
+  const row = readTotp(userId);
+  if (!row?.secret || row.enabledAt == null) return null;
+  if (looksLikeTotp(code)) {
+    const step = await stepOf(row.secret, code, now);
+    return step !== null && claimStep(userId, step) ? "totp" : null;
+  }
+  return spendRecoveryCode(userId, code) ? "recovery" : null;
+}
+
+/**
+ * Turns two-factor on with the app's first code, which must match the waiting secret: returns
+ * the ten recovery codes to show once, or null when the code is wrong (nothing written then).
+ */
+export async function confirmTwoFactor(
+  userId: number,
+  code: string,
+  now = Date.now(),
+): Promise<string[] | null> {
+  const row = readTotp(userId);
+  if (!row?.secret || row.enabledAt != null) return null;
+  const secret = row.secret;
+  const step = await stepOf(secret, code, now);
+  if (step === null) return null;
+  const codes = newRecoveryCodes();
+  const turnedOn = writeTransaction((tx) => {
+    const on = tx
+      .update(users)
+      .set({ totpEnabledAt: now, totpLastStep: step })
+      .where(and(eq(users.id, userId), eq(users.totpSecret, secret), isNull(users.totpEnabledAt)))
+      .run();
+    if (on.changes !== 1) return false;
+    tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)).run();
+    tx.insert(recoveryCodes)
+      .values(codes.map((c) => ({ userId, codeHash: hashRecoveryCode(c) })))
+      .run();
+    return true;
+  });
+  return turnedOn ? codes : null;
+}
+
+/** Turns two-factor off: the secret and the recovery codes are gone. */
+export function disableTwoFactor(userId: number): void {
+  writeTransaction((tx) => {
+    tx.update(users)
+      .set({ totpSecret: null, totpEnabledAt: null, totpLastStep: null })
+      .where(eq(users.id, userId))
+      .run();
+    tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)).run();
+  });
+}
