@@ -26,6 +26,15 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0
 # TRUST_PROXY is not set here: only Fly's proxy sets Fly-Client-IP itself, so fly.toml turns it
 # on. Run anywhere else (plain Docker, another host), the image trusts no client header.
+# Litestream replicates the database to object storage while the site runs (scripts/start.sh,
+# litestream.yml, docs/deploy.md "Backups"); one static binary from its release.
+ARG LITESTREAM_VERSION=0.3.13
+ARG TARGETARCH=amd64
+ADD https://github.com/benbjohnson/litestream/releases/download/v${LITESTREAM_VERSION}/litestream-v${LITESTREAM_VERSION}-linux-${TARGETARCH}.tar.gz /tmp/litestream.tar.gz
+RUN tar -C /usr/local/bin -xzf /tmp/litestream.tar.gz litestream \
+ && rm /tmp/litestream.tar.gz \
+ && litestream version
+COPY litestream.yml /etc/litestream.yml
 # Owned by node so a fresh Docker named volume on /data is writable (Fly mounts its volume
 # with the image user's ownership itself).
 RUN mkdir -p /data && chown node:node /data
@@ -35,12 +44,14 @@ COPY --from=build --chown=node:node /app/build ./build
 COPY --from=build --chown=node:node /app/server.js ./server.js
 # Applied at start by app/db.server.ts (read relative to the working directory).
 COPY --from=build --chown=node:node /app/db/migrations ./db/migrations
-# The backup (docs/deploy.md): Node 22 runs this TypeScript file itself, no tsx needed.
-COPY --from=build --chown=node:node /app/scripts/backup.ts ./scripts/backup.ts
+# The backup and restore (docs/deploy.md): Node 22 runs these TypeScript files itself, no tsx
+# needed. start.sh starts the site, under Litestream when a bucket is configured.
+COPY --from=build --chown=node:node /app/scripts/backup.ts /app/scripts/restore.ts /app/scripts/start.sh ./scripts/
 USER node
 EXPOSE 8080
 # Fly uses the checks in fly.toml; this one serves plain Docker.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/healthz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# node is PID 1 and handles SIGTERM itself (server.js drains requests, then closes SQLite).
-CMD ["node", "server.js"]
+# start.sh execs Litestream (which passes SIGTERM on to node and waits for it) or node itself,
+# so PID 1 gets Fly's SIGTERM; server.js drains requests, then closes SQLite.
+CMD ["scripts/start.sh"]

@@ -1,5 +1,5 @@
-import { mkdirSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { mkdirSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import Database from "better-sqlite3";
 import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
@@ -29,8 +29,23 @@ export function openDatabase(path: string): DB {
   sqlite.pragma(`busy_timeout = ${PRAGMAS.busy_timeout}`);
   assertPragmas(sqlite, path);
   const db = drizzle({ client: sqlite, schema });
-  migrate(db, { migrationsFolder: resolve("db/migrations") });
+  migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
   return db;
+}
+
+/** Read relative to the working directory, in the repository and in the image alike. */
+const MIGRATIONS_FOLDER = resolve("db/migrations");
+
+/** How many of the migrations this build ships the database has not recorded: 0 at head. */
+export function migrationsBehind(database: DB): number {
+  const journal = JSON.parse(
+    readFileSync(join(MIGRATIONS_FOLDER, "meta/_journal.json"), "utf8"),
+  ) as { entries: unknown[] };
+  const applied = database.$client
+    .prepare("SELECT count(*) FROM __drizzle_migrations")
+    .pluck()
+    .get() as number;
+  return journal.entries.length - applied;
 }
 
 /** Fail at start, not on the first booking, if SQLite ignored a pragma. */

@@ -49,6 +49,7 @@ export default [
   // admin resources outside the layout: sales
   route("admin/sales/export", "routes/admin/sales.export.ts"),
   route("healthz", "routes/healthz.ts"),
+  route("healthz/ready", "routes/healthz.ready.ts"),
   ...prefix("api", [
     route("user", "routes/api/user.ts"),
     route("login", "routes/api/login.ts"),

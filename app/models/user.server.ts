@@ -74,7 +74,10 @@ export class UsernameTakenError extends Error {
   }
 }
 
-export async function createUser(input: RegisterInput): Promise<User> {
+export async function createUser(
+  input: RegisterInput,
+  options: { isAdmin?: boolean } = {},
+): Promise<User> {
   // Hash before the write: an await inside a transaction would hold the write lock.
   const passwordHash = await hashPassword(input.password);
   try {
@@ -90,6 +93,7 @@ export async function createUser(input: RegisterInput): Promise<User> {
           phoneNumber: input.phoneNumber,
           email: input.email,
           isStakeholder: input.isStakeholder,
+          isAdmin: options.isAdmin ?? false,
         })
         .returning()
         .get(),
@@ -99,6 +103,19 @@ export async function createUser(input: RegisterInput): Promise<User> {
     if (isUniqueViolation(error)) throw new UsernameTakenError();
     throw error;
   }
+}
+
+/** Gives an account the admin flag; false when it had it already (or is not there). */
+export function makeAdmin(userId: number): boolean {
+  return (
+    unlessBusy(() =>
+      db
+        .update(users)
+        .set({ isAdmin: true })
+        .where(and(eq(users.id, userId), eq(users.isAdmin, false)))
+        .run(),
+    ).changes === 1
+  );
 }
 
 /** Replaces the profile fields a customer owns (Profile Settings, PUT /api/users/{id}/profile). */

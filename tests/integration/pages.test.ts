@@ -159,4 +159,43 @@ describe("pages and headers", () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ status: "ok" });
   });
+
+  it("reports readiness: writable, at the head of the migrations, outbox moving", async () => {
+    const ready = async () => {
+      const response = await fetch(`${server.url}/healthz/ready`);
+      expect(response.headers.get("Cache-Control")).toBe("no-store");
+      return { status: response.status, body: await response.json() };
+    };
+    expect(await ready()).toEqual({
+      status: 200,
+      body: { status: "ready", checks: { database: "ok", migrations: "ok", outbox: "ok" } },
+    });
+
+    // A database a migration behind this build (as after restoring an old backup by hand).
+    const writer = openDatabaseFile(server.dbPath);
+    try {
+      const last = writer.$client
+        .prepare("SELECT hash, created_at FROM __drizzle_migrations ORDER BY created_at DESC")
+        .get() as { hash: string; created_at: number };
+      writer.$client
+        .prepare("DELETE FROM __drizzle_migrations WHERE created_at = ?")
+        .run(last.created_at);
+      try {
+        expect(await ready()).toEqual({
+          status: 503,
+          body: {
+            status: "unavailable",
+            checks: { database: "ok", migrations: "1 migration(s) not applied", outbox: "ok" },
+          },
+        });
+      } finally {
+        writer.$client
+          .prepare("INSERT INTO __drizzle_migrations (hash, created_at) VALUES (?, ?)")
+          .run(last.hash, last.created_at);
+      }
+    } finally {
+      writer.$client.close();
+    }
+    expect((await ready()).status).toBe(200);
+  });
 });

@@ -35,7 +35,16 @@ export type ServerProcess = {
   kill(signal: "SIGKILL" | "SIGTERM"): Promise<void>;
   /** Resident memory in kB, from /proc (Linux). */
   rssKb(): number;
+  /** The highest resident memory so far in kB (VmHWM). */
+  peakRssKb(): number;
 };
+
+function procStatusKb(pid: number, field: "VmRSS" | "VmHWM"): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status);
+  if (!match?.[1]) throw new Error(`No ${field} in /proc status`);
+  return Number(match[1]);
+}
 
 export function tempDatabasePath(label: string): string {
   return join(tmpdir(), `studio-${label}-${randomUUID()}.db`);
@@ -51,30 +60,37 @@ process.once("exit", () => {
   for (const child of running) child.kill("SIGKILL");
 });
 
+/**
+ * What every reliability server runs with, before a test's own settings. The loads come from
+ * one address and one account at a time, book years ahead and sign staff in with a session row:
+ * every limit is raised, each has its own tests.
+ */
+const RELIABILITY_ENV: Record<string, string> = {
+  SESSION_SECRET: "reliability-test-secret-0123456789abcdef",
+  // The load mixes in logins from one address; the limits have their own tests.
+  LOGIN_RATE_LIMIT: "1000000",
+  LOGIN_ACCOUNT_LIMIT: "1000000",
+  REGISTER_RATE_LIMIT: "1000000",
+  // One customer books many unpaid sessions, years ahead, under load; the hold cap, the
+  // horizon and the coupon lookup limit have their own tests.
+  MAX_UNPAID_HOLDS: "1000",
+  BOOKING_HORIZON_DAYS: "36500",
+  COUPON_LOOKUP_LIMIT: "1000000",
+  // The loads' admins sign in with a session row, without a second factor; the staff gate
+  // and the code limit have their own tests.
+  REQUIRE_STAFF_2FA: "false",
+  TWO_FACTOR_CODE_LIMIT: "1000000",
+  BOOKING_RATE_LIMIT: "1000000",
+  PAYMENT_STATUS_LIMIT: "1000000",
+};
+
 export async function launchServer(
   dbPath: string,
   extraEnv: Record<string, string> = {},
+  options: { cgroupProcs?: string[] } = {},
 ): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawnServer(port, dbPath, {
-    SESSION_SECRET: "reliability-test-secret-0123456789abcdef",
-    // The load mixes in logins from one address; the limits have their own tests.
-    LOGIN_RATE_LIMIT: "1000000",
-    LOGIN_ACCOUNT_LIMIT: "1000000",
-    REGISTER_RATE_LIMIT: "1000000",
-    // One customer books many unpaid sessions, years ahead, under load; the hold cap, the
-    // horizon and the coupon lookup limit have their own tests.
-    MAX_UNPAID_HOLDS: "1000",
-    BOOKING_HORIZON_DAYS: "36500",
-    COUPON_LOOKUP_LIMIT: "1000000",
-    // The loads' admins sign in with a session row, without a second factor; the staff gate
-    // and the code limit have their own tests.
-    REQUIRE_STAFF_2FA: "false",
-    TWO_FACTOR_CODE_LIMIT: "1000000",
-    BOOKING_RATE_LIMIT: "1000000",
-    PAYMENT_STATUS_LIMIT: "1000000",
-    ...extraEnv,
-  });
+  const child = spawnServer(port, dbPath, { ...RELIABILITY_ENV, ...extraEnv }, options);
   running.add(child);
   child.once("exit", () => running.delete(child));
   const output = collectOutput(child);
@@ -92,12 +108,8 @@ export async function launchServer(
       child.kill(signal);
       await exited;
     },
-    rssKb() {
-      const status = readFileSync(`/proc/${pid}/status`, "utf8");
-      const match = /^VmRSS:\s+(\d+) kB/m.exec(status);
-      if (!match?.[1]) throw new Error("No VmRSS in /proc status");
-      return Number(match[1]);
-    },
+    rssKb: () => procStatusKb(pid, "VmRSS"),
+    peakRssKb: () => procStatusKb(pid, "VmHWM"),
   };
 }
 
@@ -114,8 +126,11 @@ export function databaseForThisFile(label: string, stopSignal: "SIGKILL" | "SIGT
   });
   return {
     dbPath,
-    async launch(extraEnv: Record<string, string> = {}): Promise<ServerProcess> {
-      const server = await launchServer(dbPath, extraEnv);
+    async launch(
+      extraEnv: Record<string, string> = {},
+      options: { cgroupProcs?: string[] } = {},
+    ): Promise<ServerProcess> {
+      const server = await launchServer(dbPath, extraEnv, options);
       servers.push(server);
       return server;
     },

@@ -44,9 +44,20 @@ export async function freePort(): Promise<number> {
  * `node server.js` on the production build, listening on 127.0.0.1:`port` with the sandbox
  * payment provider; `env` adds the secret, the limits and whatever the caller tests.
  */
-export function spawnServer(port: number, dbPath: string, env: Record<string, string>) {
+export function spawnServer(
+  port: number,
+  dbPath: string,
+  env: Record<string, string>,
+  options: { cgroupProcs?: string[] } = {},
+) {
   if (!existsSync("build/server/index.js")) throw new Error("Run `npm run build` first");
-  return spawn(process.execPath, ["server.js"], {
+  // In cgroups (tests/reliability/fly-machine.ts): the shell joins them, then becomes node, so
+  // the server is inside from its first allocation and its pid is the child's.
+  const joinThenExec = (options.cgroupProcs ?? []).map((file) => `echo $$ > ${file} && `).join("");
+  const [command, args] = joinThenExec
+    ? ["sh", ["-c", `${joinThenExec}exec "$0" server.js`, process.execPath]]
+    : [process.execPath, ["server.js"]];
+  return spawn(command, args, {
     env: {
       PATH: process.env.PATH,
       NODE_ENV: "production",

@@ -1,0 +1,40 @@
+import { and, eq, lte, min } from "drizzle-orm";
+import { emailOutbox } from "#db/schema";
+import { db, migrationsBehind } from "#app/db.server";
+
+/**
+ * What readiness (GET /healthz/ready) asks of the database: can it take a write, does it have
+ * every migration this build ships, and is the outbox moving. Each answers null when fine, or
+ * what is wrong in a few words for the operator.
+ */
+
+/** A write transaction that writes nothing: fails when the file is read-only or locked out. */
+export function databaseWriteProblem(): string | null {
+  try {
+    db.$client.exec("BEGIN IMMEDIATE");
+    db.$client.exec("ROLLBACK");
+    return null;
+  } catch (error) {
+    return `not writable: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+export function migrationProblem(): string | null {
+  const behind = migrationsBehind(db);
+  return behind === 0 ? null : `${behind} migration(s) not applied`;
+}
+
+/**
+ * Delivery claims a due e-mail by moving its next attempt forward, and a failed send schedules
+ * the next one, so an e-mail still due long after its time means delivery has stopped, not that
+ * the mail server refused it.
+ */
+export function outboxProblem(now: number, stuckAfterMs: number): string | null {
+  const oldest = db
+    .select({ dueAt: min(emailOutbox.nextAttemptAt) })
+    .from(emailOutbox)
+    .where(and(eq(emailOutbox.status, "PENDING"), lte(emailOutbox.nextAttemptAt, now)))
+    .get()?.dueAt;
+  if (oldest == null || now - oldest < stuckAfterMs) return null;
+  return `an e-mail due ${Math.round((now - oldest) / 60_000)} minutes ago is still waiting`;
+}

@@ -1,0 +1,44 @@
+import { env } from "#app/env.server";
+import { logError } from "#app/log.server";
+import { databaseWriteProblem, migrationProblem, outboxProblem } from "#app/models/health.server";
+import { methodNotAllowed } from "#app/web/api.server";
+
+/** Delivery runs every few seconds and leases an e-mail for 5 minutes: 15 is long past both. */
+const OUTBOX_STUCK_AFTER_MS = 15 * 60_000;
+
+/**
+ * Readiness, for fly.toml's `[checks.ready]` and operators: 200 when the database takes writes,
+ * has every migration of this build and the outbox is moving (when SMTP is set up; without it
+ * e-mails wait for admins by design); else 503 naming what is wrong. `/healthz` stays the
+ * liveness check that routing uses: a stalled outbox must not take the booking site offline.
+ */
+export function loader() {
+  const checks = {
+    database: safely("database", databaseWriteProblem),
+    migrations: safely("migrations", migrationProblem),
+    outbox: env.SMTP_URL
+      ? safely("outbox", () => outboxProblem(Date.now(), OUTBOX_STUCK_AFTER_MS))
+      : null,
+  };
+  const problems = Object.fromEntries(
+    Object.entries(checks).map(([name, problem]) => [name, problem ?? "ok"]),
+  );
+  const ready = Object.values(checks).every((problem) => problem === null);
+  return Response.json(
+    { status: ready ? "ready" : "unavailable", checks: problems },
+    { status: ready ? 200 : 503, headers: { "Cache-Control": "no-store" } },
+  );
+}
+
+function safely(name: string, check: () => string | null): string | null {
+  try {
+    return check();
+  } catch (error) {
+    logError(`readiness: ${name}`, error);
+    return "check failed";
+  }
+}
+
+export function action() {
+  return methodNotAllowed("GET");
+}

@@ -1,0 +1,123 @@
+// npm run create-admin -- --username NAME [--email ADDRESS --phone NUMBER] [--first-name F] [--last-name L]
+// Makes an account an admin: promotes it if it exists, else creates it (then --email and
+// --phone are needed, as at registration). The password of a new account comes from
+// ADMIN_PASSWORD or, in a terminal, is asked for twice without echo; a weak one is refused.
+// In the image (no tsx, no development dependencies): node build/cli/create-admin.js ...
+// (npm run build bundles this file there). docs/deploy.md "First deploy".
+import { parseArgs } from "node:util";
+import { passwordEstimatorReady } from "#app/web/passwords.server";
+import { createOrPromoteAdmin } from "#app/workflows/create-admin.server";
+
+const USAGE =
+  "Usage: create-admin --username NAME [--email ADDRESS --phone NUMBER] [--first-name F] [--last-name L]";
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(1);
+}
+
+const OPTIONS = {
+  username: { type: "string" },
+  email: { type: "string" },
+  phone: { type: "string" },
+  "first-name": { type: "string" },
+  "last-name": { type: "string" },
+} as const;
+
+function readOptions() {
+  let values: ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>["values"];
+  try {
+    values = parseArgs({ options: OPTIONS, strict: true, allowPositionals: false }).values;
+  } catch {
+    // Our words, naming the argument: parseArgs's own messages are written for programmers.
+    const known = new Set(Object.keys(OPTIONS).map((name) => `--${name}`));
+    const argv = process.argv.slice(2);
+    const unknown = argv.find((arg) => !known.has(arg.split("=")[0] ?? "") && arg.startsWith("-"));
+    const stray = argv.find((arg, i) => !arg.startsWith("-") && !argv[i - 1]?.startsWith("--"));
+    const last = argv.at(-1);
+    const problem = unknown
+      ? `${unknown} is not an option of create-admin.`
+      : stray
+        ? `"${stray}" is not an option of create-admin (options start with --).`
+        : `${last} needs a value.`;
+    return fail(`${problem}\n${USAGE}`);
+  }
+  if (!values.username) fail(`--username is required.\n${USAGE}`);
+  return { ...values, username: values.username };
+}
+
+/** One line typed in the terminal without echo (raw mode), ended by Enter; Ctrl-C aborts. */
+function askHidden(question: string): Promise<string> {
+  const input = process.stdin;
+  process.stdout.write(question);
+  input.setRawMode(true);
+  input.resume();
+  input.setEncoding("utf8");
+  return new Promise((resolve) => {
+    let typed = "";
+    const onData = (chunk: string) => {
+      for (const character of chunk) {
+        if (character === "\u0003") {
+          process.stdout.write("\n");
+          fail("Cancelled.");
+        }
+        if (character === "\r" || character === "\n") {
+          input.setRawMode(false);
+          input.pause();
+          input.off("data", onData);
+          process.stdout.write("\n");
+          resolve(typed);
+          return;
+        }
+        if (character === "\u007f" || character === "\b") typed = typed.slice(0, -1);
+        else typed += character;
+      }
+    };
+    input.on("data", onData);
+  });
+}
+
+async function askPassword(): Promise<string> {
+  const fromEnvironment = process.env.ADMIN_PASSWORD;
+  if (fromEnvironment) return fromEnvironment;
+  if (!process.stdin.isTTY) {
+    fail("A new account needs a password: set ADMIN_PASSWORD, or run this in a terminal.");
+  }
+  const first = await askHidden("Password for the new admin: ");
+  const again = await askHidden("The same password again: ");
+  if (first !== again) fail("The passwords do not match; nothing was changed.");
+  return first;
+}
+
+const options = readOptions();
+await passwordEstimatorReady;
+const outcome = await createOrPromoteAdmin(
+  {
+    username: options.username,
+    email: options.email,
+    phoneNumber: options.phone,
+    firstName: options["first-name"],
+    lastName: options["last-name"],
+  },
+  askPassword,
+);
+switch (outcome.kind) {
+  case "refused":
+    fail(`Nothing was changed:\n${outcome.problems.map((problem) => `- ${problem}`).join("\n")}`);
+    break;
+  case "created":
+    console.log(`Created admin ${outcome.username} (account ${outcome.id}).`);
+    break;
+  case "promoted":
+    console.log(
+      `Promoted ${outcome.username} (account ${outcome.id}) to admin; password unchanged.`,
+    );
+    break;
+  case "already-admin":
+    console.log(
+      `${outcome.username} (account ${outcome.id}) is already an admin; nothing changed.`,
+    );
+    break;
+}
+// The database closes with the process; nothing else keeps it alive.
+process.exit(0);
