@@ -70,9 +70,10 @@ const ARROWS = {
   domain: ["domain"],
   "db.server": ["db/schema", "env.server", "sqlite"],
   "env.server": [],
-  "log.server": [],
+  // The log reads its level and mode from the settings.
+  "log.server": ["env.server"],
   "db/schema": ["domain", "sqlite"],
-  server: ["web", "workflows", "db.server", "env.server", "log.server"],
+  server: ["server", "web", "workflows", "db.server", "env.server", "log.server"],
 };
 
 /** What a layer reaches through its arrows: a test (`*.test.ts`) may import all of it. */

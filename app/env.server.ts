@@ -43,6 +43,10 @@ const schema = z
     LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
     REGISTER_RATE_LIMIT: z.coerce.number().int().min(1).default(5),
     COUPON_LOOKUP_LIMIT: z.coerce.number().int().min(1).default(10),
+    /** The least important log line written (pino's levels); "info" has one line per request. */
+    LOG_LEVEL: z
+      .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
+      .default("info"),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === "production") {

@@ -4,6 +4,9 @@ import { RouterContextProvider } from "react-router";
 import { db } from "#app/db.server";
 import { startBackgroundJobs } from "#app/workflows/background.server";
 import { env } from "#app/env.server";
+import { routeConsoleToLog } from "#app/log.server";
+export { logger, noteRequestRoute } from "#app/log.server";
+export { observeRequest } from "./observe";
 import { clientAddressContext } from "#app/web/request-context.server";
 import { serverRoutesContext } from "#app/web/route-target.server";
 
@@ -12,6 +15,8 @@ import { serverRoutesContext } from "#app/web/route-target.server";
  * and the proxy trust that makes request.url https behind Fly's TLS proxy (so React Router's
  * and our own origin checks see the origin the browser used).
  */
+if (env.NODE_ENV === "production") routeConsoleToLog();
+
 export const app = express();
 app.disable("x-powered-by");
 app.set("trust proxy", env.TRUST_PROXY);

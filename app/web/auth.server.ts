@@ -4,11 +4,20 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { loginSchema } from "#app/domain/account";
 import { getUserById, type PublicUser, toPublicUser, verifyLogin } from "#app/models/user.server";
 import { getSessionUserId } from "#app/web/session.server";
+import { logEvent } from "#app/log.server";
 
 export class InvalidCredentialsError extends Error {
   constructor() {
     super("Invalid username or password");
   }
+}
+
+/**
+ * A wrong username or password, for the log: that it happened, under the request's id; not
+ * the username (people type their password into it by mistake).
+ */
+export function logLoginFailed() {
+  logEvent("login failed", {}, "warn");
 }
 
 /** remix-auth v4 only authenticates; our sessions table (session.server.ts) remembers. */
@@ -19,7 +28,10 @@ authenticator.use(
     const submission = parseWithZod(form, { schema: loginSchema });
     if (submission.status !== "success") throw new InvalidCredentialsError();
     const user = await verifyLogin(submission.value.username, submission.value.password);
-    if (!user) throw new InvalidCredentialsError();
+    if (!user) {
+      logLoginFailed();
+      throw new InvalidCredentialsError();
+    }
     return toPublicUser(user);
   }),
   "form",

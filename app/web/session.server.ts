@@ -1,5 +1,6 @@
 import { createCookie } from "react-router";
 import { env } from "#app/env.server";
+import { noteRequestUser } from "#app/log.server";
 import { endSession, liveSessionUserId, startSession } from "#app/models/session.server";
 
 const MAX_AGE_MS = env.SESSION_MAX_AGE_DAYS * 24 * 60 * 60 * 1000;
@@ -39,6 +40,7 @@ export async function createUserSession(request: Request, userId: number): Promi
   const previous = await readSessionId(request);
   const now = Date.now();
   const id = startSession(userId, now + MAX_AGE_MS, previous, now);
+  noteRequestUser(userId);
   return sessionCookie.serialize(id);
 }
 

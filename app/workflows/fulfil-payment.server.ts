@@ -1,7 +1,7 @@
 import { writeTransaction } from "#app/db.server";
 import { paymentReceivedEmail } from "#app/emails/templates.server";
 import { env } from "#app/env.server";
-import { logError } from "#app/log.server";
+import { logError, logEvent } from "#app/log.server";
 import type {
   CheckoutSession,
   HostedCheckoutProvider,
@@ -38,7 +38,7 @@ export function recordPayment(
   bufferMinutes: number,
   options: PaymentOptions = { refuseClaimed: false },
 ): FulfilmentOutcome {
-  return writeTransaction((tx) => {
+  const recorded = writeTransaction((tx) => {
     const result = applyPayment(tx, report, now, bufferMinutes, options);
     if (result.outcome === "paid") {
       enqueueEmail(tx, {
@@ -55,6 +55,10 @@ export function recordPayment(
     }
     return result;
   });
+  if (recorded.outcome === "paid") {
+    logEvent("booking paid", { bookingId: recorded.booking.id, amount: report.amount });
+  }
+  return recorded;
 }
 
 type EventRef = { id: string; provider: "stripe"; type: string };

@@ -136,6 +136,28 @@ export function collectOutput(child: ChildProcess): () => string {
   return () => output;
 }
 
+/** A line of the server's JSON log (pino: level 30 info, 40 warn, 50 error, 60 fatal). */
+export type LogLine = { level: number; msg: string; reqId?: string; [field: string]: unknown };
+
+/** The server's log, line by line; a line that is not JSON fails the test that reads it. */
+export function logLines(output: string): LogLine[] {
+  return output
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => {
+      try {
+        return JSON.parse(line) as LogLine;
+      } catch {
+        throw new Error(`The server wrote a line that is not JSON: ${line.slice(0, 200)}`);
+      }
+    });
+}
+
+/** The error (and fatal) lines of a server's log. */
+export function errorLines(output: string): LogLine[] {
+  return logLines(output).filter((line) => line.level >= 50);
+}
+
 /** The cookie pairs ("name=value") a response set, ready for a Cookie header. */
 export function cookiesFrom(response: Response): string {
   return response.headers
