@@ -29,6 +29,7 @@ import { accountEmail } from "#app/models/user.server";
 import { getActiveServices } from "#app/models/service.server";
 import type { PublicUser } from "#app/models/user.server";
 import { logEvent } from "#app/log.server";
+import { metrics } from "#app/metrics.server";
 
 /**
  * A customer books a session (the booking form and POST /api/bookings) at the server's price.
@@ -201,6 +202,7 @@ export function bookSession(
     });
     return booking;
   });
+  metrics.bookingsCreated.inc();
   logEvent("booking created", {
     bookingId: booking.id,
     status: booking.status,

@@ -7,6 +7,7 @@ import { sessionCalendarAttachment } from "#app/emails/calendar.server";
 import { bookingCancelledEmail } from "#app/emails/templates.server";
 import { env } from "#app/env.server";
 import { logError, logEvent } from "#app/log.server";
+import { metrics } from "#app/metrics.server";
 import type { PaymentProvider } from "#app/integrations/payments/types";
 import {
   type ClaimToken,
@@ -186,6 +187,7 @@ async function cancelBooking(
 }
 
 function logCancelled(booking: Booking, who: Canceller, refund: RecordedRefund | null) {
+  metrics.bookingsCancelled.inc({ by: who.by });
   logEvent("booking cancelled", { bookingId: booking.id, by: who.by });
   if (refund) {
     logEvent("booking refunded", { bookingId: booking.id, amount: refund.amount });

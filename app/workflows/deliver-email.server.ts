@@ -7,6 +7,7 @@ import {
 import { logError, logEvent, logger } from "#app/log.server";
 import {
   claimEmail,
+  outboxBacklog,
   dueEmails,
   markEmailSent,
   type OutboxDatabase,
@@ -24,6 +25,8 @@ import {
  */
 
 export type { MailTransport };
+/** The outbox's backlog, for the metrics (server/app.ts reads it at scrape time). */
+export { outboxBacklog };
 
 export const MAX_ATTEMPTS = 10;
 const MINUTE_MS = 60_000;

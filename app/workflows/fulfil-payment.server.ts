@@ -2,6 +2,7 @@ import { writeTransaction } from "#app/db.server";
 import { paymentReceivedEmail } from "#app/emails/templates.server";
 import { env } from "#app/env.server";
 import { logError, logEvent } from "#app/log.server";
+import { metrics } from "#app/metrics.server";
 import type {
   CheckoutSession,
   HostedCheckoutProvider,
@@ -56,6 +57,7 @@ export function recordPayment(
     return result;
   });
   if (recorded.outcome === "paid") {
+    metrics.bookingsPaid.inc();
     logEvent("booking paid", { bookingId: recorded.booking.id, amount: report.amount });
   }
   return recorded;

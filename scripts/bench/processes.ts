@@ -69,6 +69,9 @@ export async function startApp(dbPath: string): Promise<BenchProcess> {
       // the hold cap and horizon of a real site it would measure refusals, not bookings.
       MAX_UNPAID_HOLDS: "100000",
       BOOKING_HORIZON_DAYS: "36500",
+      // Metrics on, as in production, on a port of its own.
+      METRICS_PORT: String(await freePort()),
+      METRICS_HOST: "127.0.0.1",
     },
     port,
   );

@@ -33,6 +33,8 @@ export function serverEnv(port: number, databasePath: string): Record<string, st
     DATABASE_PATH: databasePath,
     SESSION_SECRET: E2E_SESSION_SECRET,
     PAYMENT_PROVIDER: "sandbox",
+    // Off: two checkouts' suites may run at once, and 9091 is one port.
+    METRICS_PORT: "0",
     LOGIN_RATE_LIMIT: "1000",
     REGISTER_RATE_LIMIT: "1000",
     COUPON_LOOKUP_LIMIT: "1000",

@@ -54,6 +54,8 @@ export function spawnServer(port: number, dbPath: string, env: Record<string, st
       PORT: String(port),
       DATABASE_PATH: dbPath,
       PAYMENT_PROVIDER: "sandbox",
+      // Off: servers run side by side and 9091 is one port. The metrics test picks its own.
+      METRICS_PORT: "0",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
