@@ -73,7 +73,12 @@ export function createLogger(
           : { reqId: record.reqId, userId: record.userId };
       },
       ...(options.pretty && !destination
-        ? { transport: { target: "pino-pretty", options: { translateTime: "SYS:HH:MM:ss" } } }
+        ? {
+            transport: {
+              target: "pino-pretty",
+              options: { translateTime: "SYS:HH:MM:ss", singleLine: true },
+            },
+          }
         : {}),
     },
     destination,
