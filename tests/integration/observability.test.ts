@@ -1,7 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { addStudioDays, studioDateOf } from "#app/domain/studio-time";
 import { bookingPayload, cardBody, SANDBOX_CARD } from "#tests/setup/payloads";
-import { cookiesFrom, type LogLine, logLines, registrationPayload } from "#tests/setup/server";
+import { randomUUID } from "node:crypto";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  collectOutput,
+  cookiesFrom,
+  freePort,
+  type LogLine,
+  logLines,
+  registrationPayload,
+  spawnServer,
+} from "#tests/setup/server";
 import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
 /**
@@ -168,5 +179,20 @@ describe("the request log", () => {
     expect(output).not.toContain(SANDBOX_CARD.cardNumber);
     expect(output).not.toContain(SANDBOX_CARD.cardNumber.replaceAll(" ", ""));
     expect(output).not.toContain(registrationPayload().password as string);
+  });
+});
+
+describe("a server that cannot start", () => {
+  it("says why in one JSON line, without a stack, and exits 1", async () => {
+    const child = spawnServer(await freePort(), join(tmpdir(), `studio-it-${randomUUID()}.db`), {
+      SESSION_SECRET: "too-short",
+    });
+    const output = collectOutput(child);
+    const code = await new Promise((resolve) => child.once("exit", resolve));
+    expect(code).toBe(1);
+    const lines = logLines(output());
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: 60, msg: expect.stringMatching(/SESSION_SECRET/) });
+    expect(output()).not.toMatch(/\n\s+at |too-short/);
   });
 });
