@@ -35,6 +35,8 @@ export function serverEnv(port: number, databasePath: string): Record<string, st
     PAYMENT_PROVIDER: "sandbox",
     // Off: two checkouts' suites may run at once, and 9091 is one port.
     METRICS_PORT: "0",
+    // Playwright prints the server's output: warnings and errors, not a line per request.
+    LOG_LEVEL: "warn",
     LOGIN_RATE_LIMIT: "1000",
     REGISTER_RATE_LIMIT: "1000",
     COUPON_LOOKUP_LIMIT: "1000",
