@@ -24,6 +24,7 @@ const LAYERS = {
   "db.server": "^app/db[.]server[.]ts$",
   "env.server": "^app/env[.]server[.]ts$",
   "log.server": "^app/log[.]server[.]ts$",
+  "metrics.server": "^app/metrics[.]server[.]ts$",
   "db/schema": "^db/schema[.]ts$",
   // The process entry (server.js hands requests to it) sits on top, beside the routes.
   server: "^server/",
@@ -63,16 +64,19 @@ const ARROWS = {
     "sqlite",
     "env.server",
     "log.server",
+    "metrics.server",
   ],
   integrations: ["integrations", "domain"],
   emails: ["emails", "domain"],
   models: ["models", "domain", "db.server", "db/schema", "sqlite"],
   domain: ["domain"],
-  "db.server": ["db/schema", "env.server", "sqlite"],
+  "db.server": ["db/schema", "env.server", "metrics.server", "sqlite"],
   "env.server": [],
-  "log.server": [],
+  // The log reads its level and mode from the settings.
+  "log.server": ["env.server"],
+  "metrics.server": [],
   "db/schema": ["domain", "sqlite"],
-  server: ["web", "workflows", "db.server", "env.server", "log.server"],
+  server: ["server", "web", "workflows", "db.server", "env.server", "log.server", "metrics.server"],
 };
 
 /** What a layer reaches through its arrows: a test (`*.test.ts`) may import all of it. */

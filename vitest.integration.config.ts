@@ -10,6 +10,8 @@ export default defineConfig({
   test: {
     include: ["tests/integration/**/*.test.ts"],
     setupFiles: ["tests/setup/env.ts"],
+    // Reads every server's log once all files ran: no secret, no line that is not JSON.
+    globalSetup: ["tests/setup/log-audit.ts"],
     // Each file starts a production server; two cores, so keep it modest.
     maxWorkers: 2,
     testTimeout: 20_000,

@@ -5,6 +5,7 @@ import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3"
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import * as schema from "#db/schema";
 import { env } from "#app/env.server";
+import { metrics } from "#app/metrics.server";
 
 export type DB = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
@@ -99,6 +100,7 @@ export function unlessBusy<T>(work: () => T): T {
     return work();
   } catch (error) {
     if (!isDatabaseBusy(error)) throw error;
+    metrics.sqliteBusy.inc();
     throw Response.json(
       { message: DATABASE_BUSY_MESSAGE },
       { status: 503, headers: { "Retry-After": String(BUSY_RETRY_AFTER_SECONDS) } },

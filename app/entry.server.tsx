@@ -82,5 +82,6 @@ export function handleError(error: unknown, { request }: { request: Request }) {
   // React Router's own 4xx answers (a POST to a page without an action) are the client's
   // mistake: logging them would let anyone fill the log with errors.
   if (isRouteErrorResponse(error) && error.status < 500) return;
-  logError(`${request.method} ${new URL(request.url).pathname}`, error);
+  // The request's line (same reqId) names its route; the URL may hold ids and a query.
+  logError(`${request.method} request failed`, error);
 }

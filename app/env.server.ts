@@ -63,6 +63,17 @@ const schema = z
     BOOKING_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
     /** Payment checks (/booking-success, GET /api/payments/status) per 15 minutes per address. */
     PAYMENT_STATUS_LIMIT: z.coerce.number().int().min(1).default(60),
+    /** The least important log line written (pino's levels); "info" has one line per request. */
+    /**
+     * The metrics port (Prometheus text at /metrics), never the public one; 0 or empty turns
+     * it off. fly.toml's [metrics] scrapes 9091.
+     */
+    METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9091),
+    /** "::" is every address, IPv4 too: Fly's scraper comes over the private (6PN) network. */
+    METRICS_HOST: z.string().min(1).default("::"),
+    LOG_LEVEL: z
+      .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
+      .default("info"),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === "production") {
@@ -112,6 +123,8 @@ export type Env = z.infer<typeof schema> & {
 export function parseEnv(source: Record<string, string | undefined>): Env {
   // Treat empty strings as unset so `FOO=` in an .env file means "use the default".
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ""));
+  // The one setting whose empty value is not its default: `METRICS_PORT=` turns metrics off.
+  if (source.METRICS_PORT === "") cleaned.METRICS_PORT = "0";
   const result = schema.safeParse(cleaned);
   if (!result.success) {
     const lines = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);

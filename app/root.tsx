@@ -18,12 +18,13 @@ import { SiteNav } from "#app/components/site-nav";
 import { Toaster } from "#app/components/toaster";
 import { chatUser } from "#app/workflows/chat-identity.server";
 import { publicEnv } from "#app/env.server";
+import { routeLogMiddleware } from "#app/web/request-log.server";
 import { securityMiddleware } from "#app/web/security.server";
 import { inlineToastContext } from "#app/web/request-context.server";
 import { readToast } from "#app/web/toast.server";
 import { getUser } from "#app/web/user-context.server";
 
-export const middleware: Route.MiddlewareFunction[] = [securityMiddleware];
+export const middleware: Route.MiddlewareFunction[] = [routeLogMiddleware, securityMiddleware];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const [user, flash] = await Promise.all([getUser(request, context), readToast(request)]);

@@ -2,9 +2,16 @@ import { createRequestHandler } from "@react-router/express";
 import express from "express";
 import { RouterContextProvider } from "react-router";
 import { db } from "#app/db.server";
+import type { Server } from "node:http";
+import { metrics } from "#app/metrics.server";
 import { startBackgroundJobs } from "#app/workflows/background.server";
+import { outboxBacklog } from "#app/workflows/deliver-email.server";
+import { startMetricsServer } from "./metrics";
 import { env } from "#app/env.server";
 import { passwordEstimatorReady } from "#app/web/passwords.server";
+import { routeConsoleToLog } from "#app/log.server";
+export { logger, noteRequestRoute } from "#app/log.server";
+export { observeRequest } from "./observe";
 import { clientAddressContext } from "#app/web/request-context.server";
 import { serverRoutesContext } from "#app/web/route-target.server";
 
@@ -13,6 +20,8 @@ import { serverRoutesContext } from "#app/web/route-target.server";
  * and the proxy trust that makes request.url https behind Fly's TLS proxy (so React Router's
  * and our own origin checks see the origin the browser used).
  */
+if (env.NODE_ENV === "production") routeConsoleToLog();
+
 export const app = express();
 app.disable("x-powered-by");
 app.set("trust proxy", env.TRUST_PROXY);
@@ -86,8 +95,14 @@ app.use(
 
 const stopBackgroundJobs = startBackgroundJobs(db);
 
+metrics.watchOutbox(() => outboxBacklog(db, Date.now()));
+// Kept on globalThis like the jobs: a dev reload must not bind the port a second time.
+const running = globalThis as { __studioMetricsServer?: Server };
+running.__studioMetricsServer ??= startMetricsServer(env.METRICS_PORT, env.METRICS_HOST);
+
 /** Called by server.js on SIGTERM after the HTTP server stopped taking requests. */
 export async function closeDatabase() {
+  running.__studioMetricsServer?.close();
   await stopBackgroundJobs();
   db.$client.close();
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, lte } from "drizzle-orm";
+import { and, asc, count, eq, lte, min } from "drizzle-orm";
 import { emailOutbox } from "#db/schema";
 // Type only: importing db.server for real would open the database.
 import type { DB } from "#app/db.server";
@@ -48,6 +48,26 @@ export function enqueueEmail(tx: OutboxWriter, message: OutgoingEmail): number {
 }
 
 export type OutboxRow = typeof emailOutbox.$inferSelect;
+
+/**
+ * How far behind the outbox is: its PENDING rows and the age of the oldest (0 when none), for
+ * the metrics. One indexed query (email_outbox_due starts with the status).
+ */
+export function outboxBacklog(
+  db: Pick<DB, "select">,
+  now: number,
+): { pending: number; oldestPendingAgeSeconds: number } {
+  const row = db
+    .select({ pending: count(), oldest: min(emailOutbox.createdAt) })
+    .from(emailOutbox)
+    .where(eq(emailOutbox.status, "PENDING"))
+    .get();
+  const oldest = row?.oldest ?? null;
+  return {
+    pending: row?.pending ?? 0,
+    oldestPendingAgeSeconds: oldest === null ? 0 : Math.max(0, (now - oldest) / 1000),
+  };
+}
 
 /** The PENDING rows due at `now`, oldest first. */
 export function dueEmails(db: OutboxDatabase, now: number, limit: number): OutboxRow[] {

@@ -1,5 +1,6 @@
 import { matchingUsername } from "#app/domain/account";
 import { env } from "#app/env.server";
+import { logEvent } from "#app/log.server";
 import { verifyLogin } from "#app/models/user.server";
 import { addressKey, takeAttempt, tooManyAttemptsMessage } from "#app/web/rate-limit.server";
 
@@ -119,9 +120,15 @@ export async function checkLoginPassword(
   const addressWait = await takeAttempt("login", addressKey(clientAddress));
   if (addressWait !== null) return tooMany(addressWait);
   const accountWait = accounts.take(username);
-  if (accountWait !== null) return tooMany(accountWait);
+  if (accountWait !== null) {
+    logEvent("rate limit hit", { limit: "loginAccount" }, "warn");
+    return tooMany(accountWait);
+  }
   const user = await verifyLogin(username, password);
   if (!user) {
+    // That it happened, under the request's id; not the username (people type their password
+    // into it by mistake).
+    logEvent("login failed", {}, "warn");
     return { status: "refused", httpStatus: 401, message: INVALID_CREDENTIALS, retryAfter: null };
   }
   accounts.clear(username);

@@ -1,6 +1,7 @@
 import ipaddr from "ipaddr.js";
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { env } from "#app/env.server";
+import { logEvent } from "#app/log.server";
 
 /**
  * Limits on the account endpoints. Login and registration are limited per client: the key is
@@ -80,7 +81,11 @@ export async function takeAttempt(name: RateLimitName, key: string): Promise<num
     await limiters[name].consume(key);
     return null;
   } catch (error) {
-    if (error instanceof RateLimiterRes) return Math.max(1, Math.ceil(error.msBeforeNext / 1000));
+    if (error instanceof RateLimiterRes) {
+      // The limit's name only: its key is a client address or an account.
+      logEvent("rate limit hit", { limit: name }, "warn");
+      return Math.max(1, Math.ceil(error.msBeforeNext / 1000));
+    }
     throw error;
   }
 }

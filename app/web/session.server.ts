@@ -1,5 +1,6 @@
 import { createCookie } from "react-router";
 import { env } from "#app/env.server";
+import { noteRequestUser } from "#app/log.server";
 import { isIdleTooLong, lastSeenIsStale } from "#app/domain/two-factor";
 import {
   endSession,
@@ -57,6 +58,7 @@ export async function createUserSession(request: Request, userId: number): Promi
   const previous = await readSessionId(request);
   const now = Date.now();
   const id = startSession(userId, now + MAX_AGE_MS, previous, now);
+  noteRequestUser(userId);
   return sessionCookie.serialize(id);
 }
 

@@ -7,6 +7,7 @@ import {
 import { STAFF_TWO_FACTOR_REQUIRED } from "#app/domain/two-factor";
 import type { PublicUser } from "#app/models/user.server";
 import { methodNotAllowed } from "#app/web/api.server";
+import { noteRequestUser } from "#app/log.server";
 import { findSessionUser } from "#app/web/auth.server";
 import { isWrite, refusedBeforeAnyHandler } from "#app/web/route-target.server";
 import { staffNeedsTwoFactor } from "#app/web/two-factor.server";
@@ -33,7 +34,10 @@ const lookupContext = createContext<Promise<PublicUser | null> | null>(null);
 export function getUser(request: Request, context: RequestContext): Promise<PublicUser | null> {
   const started = context.get(lookupContext);
   if (started) return started;
-  const lookup = findSessionUser(request);
+  const lookup = findSessionUser(request).then((user) => {
+    if (user) noteRequestUser(user.id);
+    return user;
+  });
   context.set(lookupContext, lookup);
   return lookup;
 }

@@ -4,7 +4,7 @@ import { queueSessionReminders } from "#app/workflows/reminders.server";
 import { env } from "#app/env.server";
 import { startEmailDelivery } from "#app/workflows/deliver-email.server";
 import { settleStaleClaims } from "#app/workflows/settle-claims.server";
-import { logError } from "#app/log.server";
+import { logError, logEvent } from "#app/log.server";
 
 const SWEEP_MS = 60_000;
 
@@ -49,7 +49,8 @@ function runJob(name: string, job: () => unknown) {
     job();
   } catch (error) {
     // Locked past busy_timeout by another connection: the next sweep does the work.
-    if (isDatabaseBusyResponse(error)) console.warn(`[${name}] database busy, skipped`);
+    if (isDatabaseBusyResponse(error))
+      logEvent("database busy, job skipped", { job: name }, "warn");
     else logError(name, error);
   }
 }

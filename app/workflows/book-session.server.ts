@@ -28,6 +28,8 @@ import { enqueueEmail } from "#app/models/outbox.server";
 import { accountEmail } from "#app/models/user.server";
 import { getActiveServices } from "#app/models/service.server";
 import type { PublicUser } from "#app/models/user.server";
+import { logEvent } from "#app/log.server";
+import { metrics } from "#app/metrics.server";
 
 /**
  * A customer books a session (the booking form and POST /api/bookings) at the server's price.
@@ -85,7 +87,7 @@ export function bookSession(
   const hours = request.hoursNeeded;
   const slot = studioSession(request.recordingDate, request.recordingTime, hours);
 
-  return writeTransaction((tx) => {
+  const booking = writeTransaction((tx) => {
     expireHolds(now, tx);
 
     if (settings.horizonDays !== undefined) {
@@ -200,4 +202,11 @@ export function bookSession(
     });
     return booking;
   });
+  metrics.bookingsCreated.inc();
+  logEvent("booking created", {
+    bookingId: booking.id,
+    status: booking.status,
+    totalCost: booking.totalCost,
+  });
+  return booking;
 }

@@ -6,7 +6,8 @@ import { formatDollars } from "#app/domain/pricing";
 import { sessionCalendarAttachment } from "#app/emails/calendar.server";
 import { bookingCancelledEmail } from "#app/emails/templates.server";
 import { env } from "#app/env.server";
-import { logError } from "#app/log.server";
+import { logError, logEvent } from "#app/log.server";
+import { metrics } from "#app/metrics.server";
 import type { PaymentProvider } from "#app/integrations/payments/types";
 import {
   type ClaimToken,
@@ -147,7 +148,10 @@ async function cancelBooking(
     if (!token) throw new Error(`Booking ${booking.id} was claimed during its check`);
     return { token, booking, quote };
   });
-  if ("done" in claimed) return claimed.done;
+  if ("done" in claimed) {
+    logCancelled(claimed.done.booking, who, null);
+    return claimed.done;
+  }
   const { token } = claimed;
 
   // 2. Call the provider, outside any transaction.
@@ -165,6 +169,7 @@ async function cancelBooking(
   try {
     const settled = refund ? settledQuote(quote, refund.amount) : quote;
     const booking = writeTransaction((tx) => recordClaimed(tx, token, who, settled, refund, now));
+    logCancelled(booking, who, refund);
     return { booking, quote: settled };
   } catch (error) {
     if (refund) {
@@ -178,6 +183,14 @@ async function cancelBooking(
       giveUp(token, error);
     }
     throw error;
+  }
+}
+
+function logCancelled(booking: Booking, who: Canceller, refund: RecordedRefund | null) {
+  metrics.bookingsCancelled.inc({ by: who.by });
+  logEvent("booking cancelled", { bookingId: booking.id, by: who.by });
+  if (refund) {
+    logEvent("booking refunded", { bookingId: booking.id, amount: refund.amount });
   }
 }
 

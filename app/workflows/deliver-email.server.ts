@@ -4,9 +4,10 @@ import {
   type MailTransport,
   smtpMessage,
 } from "#app/integrations/smtp.server";
-import { logError } from "#app/log.server";
+import { logError, logEvent, logger } from "#app/log.server";
 import {
   claimEmail,
+  outboxBacklog,
   dueEmails,
   markEmailSent,
   type OutboxDatabase,
@@ -24,6 +25,8 @@ import {
  */
 
 export type { MailTransport };
+/** The outbox's backlog, for the metrics (server/app.ts reads it at scrape time). */
+export { outboxBacklog };
 
 export const MAX_ATTEMPTS = 10;
 const MINUTE_MS = 60_000;
@@ -94,6 +97,7 @@ export async function deliverDueEmails({
     if (!sendError) {
       markEmailSent(db, row.id, now);
       result.sent += 1;
+      logEvent("e-mail sent", { emailId: row.id, kind: row.kind, bookingId: row.bookingId });
     } else {
       const attempts = row.attempts + 1;
       const gaveUp = attempts >= MAX_ATTEMPTS;
@@ -105,6 +109,21 @@ export async function deliverDueEmails({
       });
       if (gaveUp) result.failed += 1;
       else result.retried += 1;
+      // The error's kind only: an SMTP server's reply may quote the recipient's address.
+      const { error } = sendError;
+      logEvent(
+        "e-mail failed",
+        {
+          emailId: row.id,
+          kind: row.kind,
+          bookingId: row.bookingId,
+          attempts,
+          gaveUp,
+          error: error instanceof Error ? error.name : "Non-error thrown",
+          code: error instanceof Error && "code" in error ? String(error.code) : undefined,
+        },
+        "warn",
+      );
     }
   }
   return result;
@@ -127,7 +146,7 @@ export function startEmailDelivery(options: {
   const { db, from = env.MAIL_FROM, intervalMs = 5000, batchSize = 20 } = options;
   const smtpUrl = "smtpUrl" in options ? options.smtpUrl : env.SMTP_URL;
   if (!smtpUrl) {
-    console.log("[email] SMTP_URL is not set: e-mails stay in the outbox, readable by admins");
+    logger.info("SMTP_URL is not set: e-mails stay in the outbox, readable by admins");
     return async () => {};
   }
 
@@ -146,9 +165,7 @@ export function startEmailDelivery(options: {
           from,
         });
         if (failed > 0 || retried > 0) {
-          console.warn(
-            `[email] ${sent} sent, ${retried} to retry, ${failed} failed for good (see the outbox)`,
-          );
+          logEvent("e-mail delivery run", { sent, retried, failed }, "warn");
         }
       } catch (error) {
         // A database error, not a bad message: try again on the next tick.

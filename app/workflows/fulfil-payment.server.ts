@@ -1,7 +1,8 @@
 import { writeTransaction } from "#app/db.server";
 import { paymentReceivedEmail } from "#app/emails/templates.server";
 import { env } from "#app/env.server";
-import { logError } from "#app/log.server";
+import { logError, logEvent } from "#app/log.server";
+import { metrics } from "#app/metrics.server";
 import type {
   CheckoutSession,
   HostedCheckoutProvider,
@@ -39,7 +40,7 @@ export function recordPayment(
   bufferMinutes: number,
   options: PaymentOptions = { refuseClaimed: false },
 ): FulfilmentOutcome {
-  return writeTransaction((tx) => {
+  const recorded = writeTransaction((tx) => {
     const result = applyPayment(tx, report, now, bufferMinutes, options);
     if (result.outcome === "paid") {
       enqueueEmail(tx, {
@@ -56,6 +57,11 @@ export function recordPayment(
     }
     return result;
   });
+  if (recorded.outcome === "paid") {
+    metrics.bookingsPaid.inc();
+    logEvent("booking paid", { bookingId: recorded.booking.id, amount: report.amount });
+  }
+  return recorded;
 }
 
 type EventRef = { id: string; provider: "stripe"; type: string };

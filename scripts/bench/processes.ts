@@ -74,6 +74,9 @@ export async function startApp(dbPath: string): Promise<BenchProcess> {
       REQUIRE_STAFF_2FA: "false",
       // Thousands of bookings from one account and address: the limit is for people.
       BOOKING_RATE_LIMIT: "1000000",
+      // Metrics on, as in production, on a port of its own.
+      METRICS_PORT: String(await freePort()),
+      METRICS_HOST: "127.0.0.1",
     },
     port,
   );

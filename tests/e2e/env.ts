@@ -39,6 +39,10 @@ export function serverEnv(port: number, databasePath: string): Record<string, st
     DATABASE_PATH: databasePath,
     SESSION_SECRET: E2E_SESSION_SECRET,
     PAYMENT_PROVIDER: "sandbox",
+    // Off: two checkouts' suites may run at once, and 9091 is one port.
+    METRICS_PORT: "0",
+    // Playwright prints the server's output: warnings and errors, not a line per request.
+    LOG_LEVEL: "warn",
     LOGIN_RATE_LIMIT: "1000",
     LOGIN_ACCOUNT_LIMIT: String(E2E_LOGIN_ACCOUNT_LIMIT),
     REGISTER_RATE_LIMIT: "1000",

@@ -52,6 +52,7 @@ import {
   paymentProvider,
 } from "#app/workflows/payment-provider.server";
 import { isCrossSiteWrite } from "#app/web/security.server";
+import { logger } from "#app/log.server";
 import { clientAddressContext } from "#app/web/request-context.server";
 
 const stripe = createStripeMock();
@@ -62,9 +63,10 @@ beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
 beforeEach(() => {
   stripe.reset();
   logged = [];
-  vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
-    logged.push(args.map(String).join(" "));
-  });
+  // logError's lines, as "[error] context: what failed".
+  vi.spyOn(logger, "error").mockImplementation(((fields: { error?: string }, context: string) => {
+    logged.push(`[error] ${context}: ${fields.error}`);
+  }) as never);
 });
 afterEach(() => {
   vi.restoreAllMocks();

@@ -15,6 +15,14 @@ import {
   sleep,
   slotSequence,
 } from "#tests/reliability/support";
+import { freePort } from "#tests/setup/server";
+
+/** The metrics' count of writes answered 503 because the lock outlasted busy_timeout. */
+async function busyAnswers(): Promise<number> {
+  const text = await (await fetch(metricsUrl)).text();
+  const line = text.split("\n").find((l) => l.startsWith("studio_sqlite_busy_total "));
+  return Number(line?.split(" ")[1] ?? Number.NaN);
+}
 
 /**
  * docs/quality.md "Faults": a busy database is retried, not an error page. Another connection (here
@@ -28,9 +36,12 @@ const FORM_ERROR = "There was a problem processing your form. Please try again."
 const { dbPath, launch } = databaseForThisFile("busy");
 let server: ServerProcess;
 let customer: Customer;
+let metricsUrl: string;
 const nextSlot = slotSequence();
 beforeAll(async () => {
-  server = await launch();
+  const metricsPort = await freePort();
+  metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
+  server = await launch({ METRICS_PORT: String(metricsPort), METRICS_HOST: "127.0.0.1" });
   customer = await signUp(server.url);
 });
 
@@ -103,6 +114,7 @@ it("answers 503 with Retry-After, writes nothing and shows no error page when th
   expect(unpaid.status).toBe(201);
   const refusedSlot = nextSlot();
   const before = { bookings: count("bookings"), payments: count("payments") };
+  const busyBefore = await busyAnswers();
 
   const lock = holdWriteLock();
   let booking: Awaited<ReturnType<typeof postJson>>;
@@ -151,6 +163,8 @@ it("answers 503 with Retry-After, writes nothing and shows no error page when th
     expect(text).not.toMatch(/SQLITE|SqliteError|\n\s+at /);
   }
   expect({ bookings: count("bookings"), payments: count("payments") }).toEqual(before);
+  // Each of the three is counted (a background sweep meeting the lock would add to it).
+  expect((await busyAnswers()) - busyBefore).toBeGreaterThanOrEqual(3);
 
   // Once the lock is gone the same request goes through.
   const retried = await postJson(

@@ -1,12 +1,14 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync, rmSync } from "node:fs";
+import { appendFileSync, existsSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { count } from "drizzle-orm";
 import { bookings, sessions, users } from "#db/schema";
 import { openDatabaseFile, type TestDatabase } from "#tests/factories/database";
+import { sessionCookieValue } from "#tests/factories/session";
+import { LOG_DIR_VARIABLE, type ServerSecrets } from "#tests/setup/log-audit";
 
 /**
  * Starts the real production build (server.js + build/) on a free port with its own SQLite
@@ -65,6 +67,8 @@ export function spawnServer(
       PORT: String(port),
       DATABASE_PATH: dbPath,
       PAYMENT_PROVIDER: "sandbox",
+      // Off: servers run side by side and 9091 is one port. The metrics test picks its own.
+      METRICS_PORT: "0",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
@@ -124,10 +128,15 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     PAYMENT_STATUS_LIMIT: "100000",
     ...extraEnv,
   });
-  const output = collectOutput(child);
+  const logDir = process.env[LOG_DIR_VARIABLE];
+  const logName = logDir ? join(logDir, basename(dbPath, ".db")) : undefined;
+  const output = collectOutput(child, logName);
   const url = `http://127.0.0.1:${port}`;
   await waitUntilHealthy(child, url, output);
   const reader = openDatabaseFile(dbPath, { readonly: true });
+  const secretSettings = Object.entries({ SESSION_SECRET: INTEGRATION_SESSION_SECRET, ...extraEnv })
+    .filter(([name]) => /SECRET|PASSWORD|_KEY|SMTP_URL/.test(name))
+    .map(([, value]) => value);
   return {
     url,
     dbPath,
@@ -135,6 +144,10 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     output,
     count: (table) => reader.select({ n: count() }).from(COUNTED[table]).get()?.n ?? 0,
     async stop() {
+      if (logName) {
+        const sessionSecret = extraEnv.SESSION_SECRET ?? INTEGRATION_SESSION_SECRET;
+        await writeServerSecrets(`${logName}.secrets.json`, reader, sessionSecret, secretSettings);
+      }
       reader.$client.close();
       await stopServerProcess(child, dbPath);
     },
@@ -149,15 +162,61 @@ export async function stopServerProcess(child: ChildProcess, dbPath: string) {
   for (const suffix of ["", "-wal", "-shm"]) rmSync(`${dbPath}${suffix}`, { force: true });
 }
 
-/** Everything a child process prints, as it prints it. */
-export function collectOutput(child: ChildProcess): () => string {
+/**
+ * Everything a child process prints, as it prints it; with `logName`, also into
+ * `<logName>.stdout.log` and `.stderr.log`, which the suite's log audit reads.
+ */
+export function collectOutput(child: ChildProcess, logName?: string): () => string {
   let output = "";
-  const append = (chunk: Buffer) => {
+  const collect = (stream: "stdout" | "stderr") => (chunk: Buffer) => {
     output += chunk;
+    if (logName) appendFileSync(`${logName}.${stream}.log`, chunk);
   };
-  child.stdout?.on("data", append);
-  child.stderr?.on("data", append);
+  child.stdout?.on("data", collect("stdout"));
+  child.stderr?.on("data", collect("stderr"));
   return () => output;
+}
+
+/**
+ * What this server's log must not hold, for the log audit: the secret settings it was started
+ * with, and every session it made, as ids and as the cookie values that carry them.
+ */
+async function writeServerSecrets(
+  file: string,
+  reader: TestDatabase,
+  secret: string,
+  settings: string[],
+) {
+  const ids = reader
+    .select({ id: sessions.id })
+    .from(sessions)
+    .all()
+    .map((row) => row.id);
+  const cookies = await Promise.all(ids.map((id) => sessionCookieValue(id, secret)));
+  const content: ServerSecrets = { secrets: [...settings, ...ids, ...cookies] };
+  writeFileSync(file, JSON.stringify(content));
+}
+
+/** A line of the server's JSON log (pino: level 30 info, 40 warn, 50 error, 60 fatal). */
+export type LogLine = { level: number; msg: string; reqId?: string; [field: string]: unknown };
+
+/** The server's log, line by line; a line that is not JSON fails the test that reads it. */
+export function logLines(output: string): LogLine[] {
+  return output
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => {
+      try {
+        return JSON.parse(line) as LogLine;
+      } catch {
+        throw new Error(`The server wrote a line that is not JSON: ${line.slice(0, 200)}`);
+      }
+    });
+}
+
+/** The error (and fatal) lines of a server's log. */
+export function errorLines(output: string): LogLine[] {
+  return logLines(output).filter((line) => line.level >= 50);
 }
 
 /** The cookie pairs ("name=value") a response set, ready for a Cookie header. */
