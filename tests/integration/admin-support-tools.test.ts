@@ -119,12 +119,12 @@ describe("PUT /api/admin/tech-assistance/:id", () => {
       }),
     );
     expect(late).toEqual({
-      status: 409,
+      status: 422,
       body: { message: `Request #${id} is already Resolved: it cannot be changed any more.` },
     });
   });
 
-  it("of two admins starting the same request at once, one wins and the other gets 409", async () => {
+  it("of two admins starting the same request at once, one wins and the other gets 422", async () => {
     const id = await fileRequest();
     const other = await signUpAdmin();
     const answers = await Promise.all(
@@ -135,8 +135,8 @@ describe("PUT /api/admin/tech-assistance/:id", () => {
         }),
       ),
     );
-    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
-    const loser = answers.find((answer) => answer.status === 409);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 422]);
+    const loser = answers.find((answer) => answer.status === 422);
     expect(await loser?.json()).toEqual({
       message: `Request #${id} is In Progress: it cannot move to In Progress.`,
     });
@@ -155,7 +155,7 @@ describe("PUT /api/admin/tech-assistance/:id", () => {
     expect(answer).toMatchObject({ status, body: { message } });
   });
 
-  it("answers 409 to a skipped step and 404 to an unknown or malformed id", async () => {
+  it("answers 422 to a skipped step and 404 to an unknown or malformed id", async () => {
     const id = await fileRequest();
     const skipped = await refusedJson(() =>
       api(`/api/admin/tech-assistance/${id}`, {
@@ -163,7 +163,7 @@ describe("PUT /api/admin/tech-assistance/:id", () => {
         body: { status: "RESOLVED", resolution: "Fixed" },
       }),
     );
-    expect(skipped.status).toBe(409);
+    expect(skipped.status).toBe(422);
     for (const bad of ["987654321", "0", "1e3", "abc"]) {
       const answer = await refusedJson(() =>
         api(`/api/admin/tech-assistance/${bad}`, {
@@ -341,7 +341,7 @@ describe("blocked times", () => {
       cookie: customer.cookie,
       body: bookingPayload(date, "10:00", 2),
     });
-    expect(refused.status).toBe(409);
+    expect(refused.status).toBe(422);
 
     const block = server.db
       .select({ id: blockedTimes.id })

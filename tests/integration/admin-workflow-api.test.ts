@@ -175,7 +175,7 @@ describe("PUT /api/admin/bookings/{id}", () => {
     }
   });
 
-  it("moves forward, confirms with the .ics e-mail, and answers 409 when the rule refuses", async () => {
+  it("moves forward, confirms with the .ics e-mail, and answers 422 when the rule refuses", async () => {
     const review = await put(bookingId, { status: "pending", note: "Paid at the desk" });
     expect(review.status).toBe(200);
     expect(await review.json()).toMatchObject({
@@ -185,7 +185,7 @@ describe("PUT /api/admin/bookings/{id}", () => {
     });
 
     const again = await refused(() => put(bookingId, { status: "PENDING" }));
-    expect(again.status).toBe(409);
+    expect(again.status).toBe(422);
     expect(JSON.parse(again.body).message).toBe("This booking is already Pending Review.");
 
     const confirmed = await put(bookingId, { status: "CONFIRMED" });
@@ -197,7 +197,7 @@ describe("PUT /api/admin/bookings/{id}", () => {
     );
 
     const backwards = await refused(() => put(bookingId, { status: "PENDING" }));
-    expect(backwards.status).toBe(409);
+    expect(backwards.status).toBe(422);
     expect(JSON.parse(backwards.body).message).toBe(
       "A booking cannot go back from Confirmed to Pending Review.",
     );
@@ -227,7 +227,7 @@ describe("PUT /api/admin/bookings/{id}", () => {
     expect(cancelled.status).toBe(200);
     expect(await cancelled.json()).toMatchObject({ status: "CANCELLED" });
     const out = await refused(() => put(bookingId, { status: "COMPLETED" }));
-    expect(out.status).toBe(409);
+    expect(out.status).toBe(422);
     expect(JSON.parse(out.body).message).toBe("A cancelled booking cannot change status.");
   });
 });
@@ -274,7 +274,7 @@ describe("staff cancelling a paid booking", () => {
         body: { status: "CANCELLED" },
       }),
     );
-    expect(again.status).toBe(409);
+    expect(again.status).toBe(422);
   });
 });
 
