@@ -100,7 +100,7 @@ describe("GET /api/admin/bookings", () => {
   it("answers a filtered day as booking JSON, 25 to a page, with a Link to the next", async () => {
     const date = addStudioDays(earliestBookableDate(Date.now()), 200);
     insertBookings(customer, date, 27);
-    const first = await api(`/api/admin/bookings?date=${date}`, { cookie: admin.cookie });
+    const first = await api(`/api/admin/bookings?date=${date}&page=1`, { cookie: admin.cookie });
     expect(first.status).toBe(200);
     const rows = (await first.json()) as Json[];
     expect(rows).toHaveLength(25);
@@ -120,6 +120,19 @@ describe("GET /api/admin/bookings", () => {
       "23:00",
     ]);
     expect(second.headers.get("Link")).toBeNull();
+
+    // Without paging parameters: the whole day at once, in the same order, no Link.
+    const whole = await api(`/api/admin/bookings?date=${date}`, { cookie: admin.cookie });
+    expect(whole.headers.get("Link")).toBeNull();
+    const wholeRows = (await whole.json()) as Json[];
+    expect(wholeRows.map((row) => row.id)).toEqual([
+      ...rows.map((row) => row.id),
+      ...(
+        (await (
+          await api(`/api/admin/bookings?date=${date}&page=2`, { cookie: admin.cookie })
+        ).json()) as Json[]
+      ).map((row) => row.id),
+    ]);
 
     const none = await api(`/api/admin/bookings?date=${date}&status=COMPLETED`, {
       cookie: admin.cookie,
