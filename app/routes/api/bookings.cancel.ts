@@ -12,7 +12,7 @@ import type { Route } from "./+types/bookings.cancel";
 const NOT_FOUND = "Booking not found";
 
 const cancelBodySchema = z.object({
-  /** The refund the customer was shown; when given, a different one is refused (409). */
+  /** The refund the customer was shown; when given, a different one is refused (422). */
   expectedRefund: z
     .number({ error: "expectedRefund must be a whole number of dollars" })
     .int("expectedRefund must be a whole number of dollars")
@@ -59,7 +59,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   } catch (error) {
     if (error instanceof CancellationError) {
       if (error.kind === "not-found") return jsonError(404, NOT_FOUND);
-      return jsonError(409, error.message, error.quote ? { refund: error.quote } : undefined);
+      return jsonError(422, error.message, error.quote ? { refund: error.quote } : undefined);
     }
     if (error instanceof PaymentServiceError) return jsonError(502, error.message);
     throw error;

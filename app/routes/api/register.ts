@@ -31,7 +31,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const cookie = await createUserSession(request, user.id);
     return Response.json(toPublicUser(user), { status: 201, headers: { "Set-Cookie": cookie } });
   } catch (error) {
-    if (error instanceof UsernameTakenError) return jsonError(409, error.message);
+    if (error instanceof UsernameTakenError) return jsonError(400, error.message);
     throw error;
   }
 }
