@@ -9,6 +9,7 @@ import {
   expectNoAxeViolations,
   jsOn,
   type OwnServer,
+  type TestUser,
   signIn,
   startOwnServer,
   test,
@@ -49,6 +50,31 @@ function startStripeDouble(): Promise<Server> {
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
 }
 
+/** A booking whose customer finished on Stripe's page, the money still being processed. */
+function processingCheckout(own: OwnServer, customer: TestUser, time: string) {
+  const booking = createBooking(own.db, {
+    user: customer,
+    status: "PENDING_PAYMENT",
+    time,
+  });
+  // The customer finished on Stripe's page; the money is still being processed.
+  const sessionId = `cs_test_e2e_${booking.id}`;
+  stripe.addSession({
+    id: sessionId,
+    status: "complete",
+    payment_status: "unpaid",
+    amount_total: booking.totalCost * 100,
+    metadata: { bookingId: String(booking.id) },
+    url: null,
+  });
+  own.db
+    .update(bookings)
+    .set({ checkoutSessionId: sessionId })
+    .where(eq(bookings.id, booking.id))
+    .run();
+  return { booking, sessionId };
+}
+
 test.describe("the success page while Stripe confirms the payment", () => {
   test.describe.configure({ mode: "serial", timeout: 60_000 });
   let own: OwnServer | undefined;
@@ -74,26 +100,7 @@ test.describe("the success page while Stripe confirms the payment", () => {
     if (!own) throw new Error("The server of this test did not start");
     const customer = await createUser(testInfo, {}, own.db);
     await signIn(page, customer, own.db);
-    const booking = createBooking(own.db, {
-      user: customer,
-      status: "PENDING_PAYMENT",
-      time: jsOn() ? "10:00" : "14:00",
-    });
-    // The customer finished on Stripe's page; the money is still being processed.
-    const sessionId = `cs_test_e2e_${booking.id}_${jsOn() ? "on" : "off"}`;
-    stripe.addSession({
-      id: sessionId,
-      status: "complete",
-      payment_status: "unpaid",
-      amount_total: booking.totalCost * 100,
-      metadata: { bookingId: String(booking.id) },
-      url: null,
-    });
-    own.db
-      .update(bookings)
-      .set({ checkoutSessionId: sessionId })
-      .where(eq(bookings.id, booking.id))
-      .run();
+    const { booking, sessionId } = processingCheckout(own, customer, "10:00");
 
     // Without JavaScript the page reloads itself at once to its next check: the first such
     // request is noted and cancelled, so the pending page can be looked at; with JavaScript
@@ -149,5 +156,35 @@ test.describe("the success page while Stripe confirms the payment", () => {
       expect(page.url()).not.toContain("check=");
       expect(refreshes).toEqual([]);
     }
+  });
+
+  test("'Payment Issue' with the failure toast when the payment is still not confirmed after the last check", async ({
+    page,
+  }, testInfo) => {
+    if (!own) throw new Error("The server of this test did not start");
+    const customer = await createUser(testInfo, {}, own.db);
+    await signIn(page, customer, own.db);
+    const { sessionId } = processingCheckout(own, customer, "16:00");
+    const firstCheck = `${own.url}/booking-success?session_id=${sessionId}`;
+    if (jsOn()) {
+      // The browser's clock runs only when told: ten polls, 3 s apart, each answered pending.
+      await page.clock.install();
+      await page.goto(firstCheck);
+      await expect(
+        page.getByRole("heading", { level: 1, name: "Verifying payment status..." }),
+      ).toBeVisible();
+      for (let poll = 0; poll < 10; poll += 1) {
+        const answered = page.waitForResponse(/\/api\/payments\/status\?/);
+        await page.clock.runFor(3000);
+        expect(await (await answered).json()).toEqual({ success: false, pending: true });
+      }
+    } else {
+      // The last of the page's checks (the server pauses 4 s before it).
+      await page.goto(`${firstCheck}&check=6`);
+    }
+    await expect(page.getByRole("heading", { level: 1, name: "Payment Issue" })).toBeVisible();
+    await expect(toast(page)).toContainText("Payment Verification Failed");
+    await expect(toast(page)).toContainText("There was an issue verifying your payment");
+    await expectNoAxeViolations(page);
   });
 });
