@@ -103,6 +103,21 @@ describe("parseEnv", () => {
     );
   });
 
+  it("takes another address for Stripe's API (a test double) only with a test key", () => {
+    const stripe = { PAYMENT_PROVIDER: "stripe", STRIPE_WEBHOOK_SECRET: "whsec_x" };
+    const url = "http://127.0.0.1:12111";
+    expect(
+      parseEnv({ ...stripe, STRIPE_SECRET_KEY: "sk_test_abc", STRIPE_API_URL: url }).STRIPE_API_URL,
+    ).toBe(url);
+    expect(() =>
+      parseEnv({ ...stripe, STRIPE_SECRET_KEY: "sk_live_abc", STRIPE_API_URL: url }),
+    ).toThrow(/STRIPE_API_URL[\s\S]*test key/);
+    expect(() => parseEnv({ STRIPE_API_URL: url })).toThrow(/STRIPE_API_URL/);
+    expect(
+      parseEnv({ ...stripe, STRIPE_SECRET_KEY: "sk_live_abc" }).STRIPE_API_URL,
+    ).toBeUndefined();
+  });
+
   it("names the variable of a bad value, and treats empty values as unset", () => {
     expect(() => parseEnv({ PORT: "eighty" })).toThrow(/PORT/);
     expect(() => parseEnv({ CANCELLATION_FEE_PERCENT: "150" })).toThrow(/CANCELLATION_FEE_PERCENT/);

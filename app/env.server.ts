@@ -21,6 +21,8 @@ const schema = z
     PAYMENT_PROVIDER: z.enum(["sandbox", "stripe"]).optional(),
     STRIPE_SECRET_KEY: z.string().optional(),
     STRIPE_WEBHOOK_SECRET: z.string().optional(),
+    /** Another address for Stripe's API (a test double); only with a test key. */
+    STRIPE_API_URL: z.url().optional(),
     /** The site's public address, used for links in e-mails and payment return URLs. */
     APP_URL: z.url().optional(),
     SMTP_URL: z.url().optional(),
@@ -99,6 +101,13 @@ const schema = z
           message: 'must be chosen explicitly in production ("stripe", or "sandbox" for a demo)',
         });
       }
+    }
+    if (env.STRIPE_API_URL && !env.STRIPE_SECRET_KEY?.startsWith("sk_test_")) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["STRIPE_API_URL"],
+        message: "may only be set with a Stripe test key (sk_test_…)",
+      });
     }
     if (env.PAYMENT_PROVIDER === "stripe") {
       for (const key of ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"] as const) {

@@ -6,8 +6,10 @@ import {
   Scripts,
   ScrollRestoration,
   type ShouldRevalidateFunctionArgs,
+  useMatches,
   useRouteLoaderData,
 } from "react-router";
+import { useState } from "react";
 import type { Route } from "./+types/root";
 import "./app.css";
 import { ChatWidget } from "#app/components/chat/chat-widget";
@@ -15,7 +17,7 @@ import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { useNonce } from "#app/components/nonce";
 import { SiteFooter } from "#app/components/site-footer";
 import { SiteNav } from "#app/components/site-nav";
-import { Toaster } from "#app/components/toaster";
+import { ShowToastContext, Toaster } from "#app/components/toaster";
 import { chatUser } from "#app/workflows/chat-identity.server";
 import { publicEnv } from "#app/env.server";
 import { routeLogMiddleware } from "#app/web/request-log.server";
@@ -59,9 +61,25 @@ export function useRootData() {
   return useRouteLoaderData<typeof loader>("root");
 }
 
+type Toast = NonNullable<NonNullable<ReturnType<typeof useRootData>>["toast"]>;
+
+/**
+ * What the page's own loader asks of the layout: `pageToast`, a toast for the page as loaded
+ * (the root loader runs beside it and cannot see it); `refreshWithoutScript`, a URL a browser
+ * without JavaScript loads next (the success page's check again, decision 0090).
+ */
+function usePageSignals() {
+  const data = useMatches().at(-1)?.loaderData as
+    | { pageToast?: Toast; refreshWithoutScript?: string }
+    | undefined;
+  return { toast: data?.pageToast ?? null, refresh: data?.refreshWithoutScript ?? null };
+}
+
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   const rootData = useRootData();
+  const page = usePageSignals();
+  const [shownByPage, showToast] = useState<Toast | null>(null);
   return (
     <html lang="en">
       <head>
@@ -69,6 +87,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#0f0d17" />
         <Meta />
+        {page.refresh ? (
+          // Immediate, so no timed refresh (WCAG 2.2.1); the server paces the checks.
+          <noscript>
+            <meta httpEquiv="refresh" content={`0;url=${page.refresh}`} />
+          </noscript>
+        ) : null}
         <Links />
       </head>
       <body className="min-h-dvh bg-paper text-ink antialiased">
@@ -82,10 +106,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
         ) : null}
         <SiteNav user={rootData?.user ?? null} chatAppId={rootData?.env.intercomAppId ?? null} />
         <main id="main" tabIndex={-1} className="outline-none">
-          {children}
+          <ShowToastContext.Provider value={showToast}>{children}</ShowToastContext.Provider>
         </main>
         <SiteFooter />
-        <Toaster toast={rootData?.toast ?? null} />
+        <Toaster toast={rootData?.toast ?? page.toast} shownByPage={shownByPage} />
         <ChatWidget appId={rootData?.env.intercomAppId ?? null} user={rootData?.chatUser ?? null} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

@@ -1,10 +1,20 @@
-import { useEffect, useRef, useState } from "react";
+import { createContext, useContext, useEffect, useRef, useState } from "react";
 
 type Toast = {
   message: string;
   description?: string;
   type: "success" | "error" | "info" | "warning";
 };
+
+/**
+ * Shows a toast from the page itself, for a result learnt in the browser (the success page's
+ * polling); the layout provides it. Outside one it does nothing.
+ */
+export const ShowToastContext = createContext<(toast: Toast) => void>(() => {});
+
+export function useShowToast() {
+  return useContext(ShowToastContext);
+}
 
 const AUTO_CLOSE_MS = 5000;
 const SWIPE_THRESHOLD_PX = 50;
@@ -15,7 +25,14 @@ const SWIPE_THRESHOLD_PX = 50;
  * where a CSS animation hides it after the same delay. A small component on purpose: a toast
  * library would cost the landing page's JavaScript budget more than this whole file.
  */
-export function Toaster({ toast }: { toast: Toast | null }) {
+export function Toaster({
+  toast,
+  shownByPage = null,
+}: {
+  toast: Toast | null;
+  /** A toast the page showed (useShowToast): shown when it changes, like a new flash. */
+  shownByPage?: Toast | null;
+}) {
   const [current, setCurrent] = useState<Toast | null>(toast);
   const [hydrated, setHydrated] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
@@ -29,6 +46,11 @@ export function Toaster({ toast }: { toast: Toast | null }) {
     setCurrent(toast);
     setOffset(0);
   }, [toast]);
+  useEffect(() => {
+    if (!shownByPage) return;
+    setCurrent(shownByPage);
+    setOffset(0);
+  }, [shownByPage]);
 
   useEffect(() => {
     if (!current) return;

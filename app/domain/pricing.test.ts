@@ -8,7 +8,11 @@ import {
   hourlyRateFor,
   isStakeholderAnswer,
   type PriceInput,
+  formatQuoteAmount,
   priceBooking,
+  type QuoteLine,
+  quoteLines,
+  quoteTotal,
   RETAINER_PACKAGE,
 } from "#app/domain/pricing";
 
@@ -183,6 +187,119 @@ describe("priceBooking", () => {
         expect(price.discountAmount).toBe(price.originalCost - price.totalCost);
       }
     }
+  });
+});
+
+describe("quoteLines (the checkout's and the booking form's itemised list)", () => {
+  const services = [
+    { id: 1, name: "Video Editing", price: 150 },
+    { id: 2, name: "Teleprompter", price: 35 },
+  ];
+
+  /** The lines of what `priceBooking` charged, as the checkout lists them. */
+  function linesOf(input: PriceInput, couponCode: string | null = null) {
+    const price = priceBooking(input);
+    const lines = quoteLines({
+      hours: input.hours,
+      hourlyRate: price.hourlyRate,
+      buysRetainer: input.buysRetainer,
+      retainerHoursDrawn: input.retainerHoursDrawn,
+      services: services.filter((service) => input.servicePrices.includes(service.price)),
+      discountAmount: price.discountAmount,
+      couponCode,
+    });
+    return { price, lines };
+  }
+
+  const shown = (lines: QuoteLine[]) => lines.map((line) => [line.label, formatQuoteAmount(line)]);
+
+  it("lists hours x rate as the booking form does, each add-on, and adds up to the total", () => {
+    const { price, lines } = linesOf(booking({ hours: 3, servicePrices: [150, 35] }));
+    expect(shown(lines)).toEqual([
+      ["3 hours × $200.00", "$600.00"],
+      ["Video Editing", "$150.00"],
+      ["Teleprompter", "$35.00"],
+    ]);
+    expect(quoteTotal(lines)).toBe(price.totalCost);
+  });
+
+  it("lists the discount of a 100% coupon: the lines add up to $0", () => {
+    const { price, lines } = linesOf(
+      booking({ hours: 2, servicePrices: [35], coupon: percent(100) }),
+      "FREE100",
+    );
+    expect(price.totalCost).toBe(0);
+    expect(shown(lines).at(-1)).toEqual(["Discount (FREE100)", "−$435.00"]);
+    expect(quoteTotal(lines)).toBe(0);
+  });
+
+  it("lists a fixed-amount coupon's discount as rounded, so the lines still add up", () => {
+    // $400 - $10.50 = $389.50, rounded half up to $390: the discount shown is $10.
+    const { price, lines } = linesOf(booking({ hours: 2, coupon: fixedCents(1050) }), "TENFIFTY");
+    expect(price.totalCost).toBe(390);
+    expect(shown(lines)).toEqual([
+      ["2 hours × $200.00", "$400.00"],
+      ["Discount (TENFIFTY)", "−$10.00"],
+    ]);
+    expect(quoteTotal(lines)).toBe(390);
+    // $400 - $10.49 = $389.51 -> $390 too; $400 - $10.51 = $389.49 -> $389, $11 off.
+    expect(quoteTotal(linesOf(booking({ coupon: fixedCents(1051) })).lines)).toBe(389);
+  });
+
+  it("lists the retainer package at $999, with its add-ons and coupon", () => {
+    const { price, lines } = linesOf(
+      booking({ hours: 8, buysRetainer: true, servicePrices: [35], coupon: percent(10) }),
+      "TEN",
+    );
+    expect(shown(lines)).toEqual([
+      ["Retainer package (8 hours, 30 days; this session 8 hours)", "$999.00"],
+      ["Teleprompter", "$35.00"],
+      ["Discount (TEN)", "−$103.00"],
+    ]);
+    expect(quoteTotal(lines)).toBe(price.totalCost);
+    expect(price.totalCost).toBe(931);
+  });
+
+  it("lists the hours drawn from a retainer at no charge, and the rest at the rate", () => {
+    const partly = linesOf(booking({ hours: 3, stakeholder: "yes", retainerHoursDrawn: 1 }));
+    expect(shown(partly.lines)).toEqual([["2 hours × $150.00 (1 from your retainer)", "$300.00"]]);
+    expect(quoteTotal(partly.lines)).toBe(partly.price.totalCost);
+    const whole = linesOf(booking({ hours: 2, retainerHoursDrawn: 2, servicePrices: [35] }));
+    expect(quoteTotal(whole.lines)).toBe(35);
+  });
+
+  it("always adds up to priceBooking's total (every hour, rate, add-on set, coupon, retainer)", () => {
+    const coupons = [null, percent(1), percent(33), percent(50), percent(100)].concat([
+      fixedCents(1),
+      fixedCents(49),
+      fixedCents(50),
+      fixedCents(1050),
+      fixedCents(99_999),
+    ]);
+    for (const hours of [2, 5, 8])
+      for (const stakeholder of ["yes", "no"])
+        for (const servicePrices of [[], [35], [150, 35]])
+          for (const coupon of coupons)
+            for (const [buysRetainer, retainerHoursDrawn] of [
+              [false, 0],
+              [true, 0],
+              [false, 1],
+              [false, 8],
+            ] as const) {
+              const input = booking({
+                hours,
+                stakeholder,
+                servicePrices,
+                coupon,
+                buysRetainer,
+                retainerHoursDrawn,
+              });
+              const { price, lines } = linesOf(input, coupon ? "CODE" : null);
+              expect(quoteTotal(lines), JSON.stringify(input)).toBe(price.totalCost);
+              expect(lines.filter((line) => line.kind === "discount")).toHaveLength(
+                price.discountAmount > 0 ? 1 : 0,
+              );
+            }
   });
 });
 

@@ -59,10 +59,26 @@ export type Price = {
   totalCost: number;
 };
 
+/** The hours charged by the hour: those not drawn from a retainer. */
+function billedHours(hours: number, retainerHoursDrawn: number): number {
+  return Math.max(0, hours - retainerHoursDrawn);
+}
+
+/** What the hours cost: $999 for a retainer purchase, otherwise the billed hours x rate. */
+function sessionCostOf(input: {
+  hours: number;
+  hourlyRate: number;
+  buysRetainer: boolean;
+  retainerHoursDrawn: number;
+}): number {
+  return input.buysRetainer
+    ? RETAINER_PACKAGE.price
+    : billedHours(input.hours, input.retainerHoursDrawn) * input.hourlyRate;
+}
+
 export function priceBooking(input: PriceInput): Price {
   const hourlyRate = hourlyRateFor(input.stakeholder);
-  const billedHours = Math.max(0, input.hours - input.retainerHoursDrawn);
-  const sessionCost = input.buysRetainer ? RETAINER_PACKAGE.price : billedHours * hourlyRate;
+  const sessionCost = sessionCostOf({ ...input, hourlyRate });
   const servicesCost = input.servicePrices.reduce((sum, price) => sum + price, 0);
   const originalCost = sessionCost + servicesCost;
   const totalCost = applyCoupon(originalCost, input.coupon);
@@ -74,6 +90,77 @@ export function priceBooking(input: PriceInput): Price {
     discountAmount: originalCost - totalCost,
     totalCost,
   };
+}
+
+/** What a quote is made of, as the booking form's summary and the checkout list it. */
+export type QuoteInput = {
+  hours: number;
+  hourlyRate: number;
+  buysRetainer: boolean;
+  retainerHoursDrawn: number;
+  services: readonly { id: number; name: string; price: number }[];
+  /** Whole dollars off (`Price.discountAmount`); 0 without a coupon. */
+  discountAmount: number;
+  couponCode: string | null;
+};
+
+/** One line of a quote; `amount` in whole dollars, negative for the discount. */
+export type QuoteLine = {
+  kind: "session" | "service" | "discount";
+  /** Unique within a quote (a list key). */
+  key: string;
+  label: string;
+  amount: number;
+};
+
+/**
+ * The lines of a quote (docs/product.md "Price"): hours x rate (or the retainer package, or
+ * the hours drawn from one), each add-on, the discount. They add up to the total, because the
+ * discount is the difference `priceBooking` rounded to. The one place these lines are made.
+ */
+export function quoteLines(input: QuoteInput): QuoteLine[] {
+  const rate = formatDollars(input.hourlyRate);
+  const billed = billedHours(input.hours, input.retainerHoursDrawn);
+  const session: QuoteLine = {
+    kind: "session",
+    key: "session",
+    label: input.buysRetainer
+      ? `Retainer package (${RETAINER_PACKAGE.hours} hours, ${RETAINER_PACKAGE.days} days; this session ${input.hours} hours)`
+      : input.retainerHoursDrawn > 0
+        ? `${billed} hours × ${rate} (${input.hours - billed} from your retainer)`
+        : `${input.hours} hours × ${rate}`,
+    amount: sessionCostOf(input),
+  };
+  const services = input.services.map(
+    (service): QuoteLine => ({
+      kind: "service",
+      key: `service:${service.id}`,
+      label: service.name,
+      amount: service.price,
+    }),
+  );
+  const discount: QuoteLine[] =
+    input.discountAmount > 0
+      ? [
+          {
+            kind: "discount",
+            key: "discount",
+            label: input.couponCode ? `Discount (${input.couponCode})` : "Discount",
+            amount: -input.discountAmount,
+          },
+        ]
+      : [];
+  return [session, ...services, ...discount];
+}
+
+/** The sum of a quote's lines. */
+export function quoteTotal(lines: readonly QuoteLine[]): number {
+  return lines.reduce((sum, line) => sum + line.amount, 0);
+}
+
+/** A line's amount as shown: '−$20.00' for the discount. */
+export function formatQuoteAmount(line: QuoteLine): string {
+  return line.amount < 0 ? `−${formatDollars(-line.amount)}` : formatDollars(line.amount);
 }
 
 /** Made once: making a formatter costs far more than formatting (admin lists show many). */

@@ -33,6 +33,13 @@ export { WebhookSignatureError };
 
 export type CheckoutVerification = { paid: boolean; bookingId: number | null };
 
+/**
+ * What the success page and GET /api/payments/status learn: paid, or not (yet). `pending`:
+ * not paid, but it may still be: Stripe has the checkout open or still processing its payment,
+ * or could not be asked just now. Worth checking again (docs/product.md "Booking-success page").
+ */
+export type PaymentCheck = CheckoutVerification & { pending: boolean };
+
 /** The payment, its history row, the provider event and the receipt e-mail: one transaction. */
 export function recordPayment(
   report: PaymentReport,
@@ -137,16 +144,19 @@ async function fulfilCheckout(
   provider: HostedCheckoutProvider,
   checkoutId: string,
   event?: EventRef,
-): Promise<CheckoutVerification & { retry: boolean }> {
+): Promise<CheckoutVerification & { retry: boolean; stillPaying: boolean }> {
   let session: CheckoutSession;
   try {
     session = await provider.retrieveCheckout(checkoutId);
   } catch (error) {
     if (!(error instanceof PaymentProviderError)) throw error;
     logError(`Stripe: could not look up Checkout Session ${checkoutId}`, error);
-    return { paid: false, bookingId: null, retry: error.retryable };
+    return { paid: false, bookingId: null, retry: error.retryable, stillPaying: false };
   }
-  return { ...recordCheckoutSession(session, event), retry: false };
+  // Open, or complete with the money not taken yet (a payment still processing): it may
+  // still be paid. Expired can no longer be.
+  const stillPaying = !session.paid && session.status !== "expired";
+  return { ...recordCheckoutSession(session, event), retry: false, stillPaying };
 }
 
 /**
@@ -158,19 +168,35 @@ async function fulfilCheckout(
 export async function verifyCheckout(
   reference: string,
   provider: PaymentProvider = paymentProvider(),
-): Promise<CheckoutVerification | null> {
+): Promise<PaymentCheck | null> {
   if (!provider.isCheckoutReference(reference)) return null;
   if (provider.checkout === "card-form") {
     // The card form recorded the payment before sending the customer on: look it up.
     const payment = getPaymentByTransaction(reference);
     if (!payment) return null;
-    return payment.amount > 0
-      ? { paid: true, bookingId: payment.bookingId }
-      : { paid: false, bookingId: payment.bookingId };
+    // The card form decides at once: never pending.
+    return { paid: payment.amount > 0, bookingId: payment.bookingId, pending: false };
   }
   if (!isOwnCheckoutSession(reference)) return null;
-  const { retry: _retry, ...verification } = await fulfilCheckout(provider, reference);
-  return verification;
+  const { retry, stillPaying, ...verification } = await fulfilCheckout(provider, reference);
+  // Stripe could not be asked (and may answer later), or says the payment may still come.
+  const pending = !verification.paid && (retry || (stillPaying && verification.bookingId !== null));
+  return { ...verification, pending };
+}
+
+/**
+ * Whether a reference is a hosted checkout the site opened: the only kind that can be pending
+ * (asked without calling the provider). The success page paces its repeat checks only for these.
+ */
+export function mayBePending(
+  reference: string,
+  provider: PaymentProvider = paymentProvider(),
+): boolean {
+  return (
+    provider.checkout === "hosted" &&
+    provider.isCheckoutReference(reference) &&
+    isOwnCheckoutSession(reference)
+  );
 }
 
 /**

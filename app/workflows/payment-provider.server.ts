@@ -23,7 +23,11 @@ export function paymentProvider(): PaymentProvider {
   if (sharedStripe?.key !== key) {
     sharedStripe = {
       key,
-      provider: stripeProvider({ secretKey: key, webhookSecret: env.STRIPE_WEBHOOK_SECRET }),
+      provider: stripeProvider({
+        secretKey: key,
+        webhookSecret: env.STRIPE_WEBHOOK_SECRET,
+        apiUrl: env.STRIPE_API_URL,
+      }),
     };
   }
   return sharedStripe.provider;

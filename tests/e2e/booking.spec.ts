@@ -289,7 +289,14 @@ test.describe("booking", () => {
     await form.getByRole("button", { name: "Book and Continue to Payment" }).click();
     const bookingId = await checkoutBookingId(page);
     await expect(toast(page)).toContainText("Booking Submitted!");
+    // The checkout lists every line of the quote, as the form did; they add up to the total.
+    const items = page.locator('[aria-labelledby="summary-title"] dl');
+    await expect(items).toContainText(/3 hours × \$200\.00\s*\$600\.00/);
+    await expect(items).toContainText(new RegExp(`${mixing.name}\\s*\\$45\\.00`));
+    await expect(items).toContainText(new RegExp(`${clips.name}\\s*\\$78\\.00`));
+    await expect(items).toContainText(`Discount (${coupon.code})−$145.00`);
     await expect(page.getByText(/Total\s*\$578\.00/)).toBeVisible();
+    await expectNoAxeViolations(page);
     await payByCard(page, CARDS.good, "$578.00");
     await expectPaymentSuccessful(page);
 
@@ -640,7 +647,10 @@ test.describe("booking", () => {
 
     await form.getByRole("button", { name: "Book and Continue to Payment" }).click();
     const bookingId = await checkoutBookingId(page);
-    await expect(page.getByText("Retainer package (8 hours, 30 days)")).toBeVisible();
+    await expect(page.locator('[aria-labelledby="summary-title"] dl')).toContainText(
+      /Retainer package \(8 hours, 30 days; this session 8 hours\)\s*\$999\.00\s*Total\s*\$999\.00/,
+    );
+    await expectNoAxeViolations(page);
     await payByCard(page, CARDS.good, "$999.00");
     await expectPaymentSuccessful(page);
 

@@ -224,9 +224,9 @@ function getStatus(query: string, client?: string) {
 }
 
 type SuccessArgs = Parameters<typeof successPage.loader>[0];
-async function successPageState(sessionId: string, client?: string) {
+async function successPageState(sessionId: string, client?: string, extraQuery = "") {
   const request = new Request(
-    `${APP_URL}/booking-success?session_id=${encodeURIComponent(sessionId)}`,
+    `${APP_URL}/booking-success?session_id=${encodeURIComponent(sessionId)}${extraQuery}`,
   );
   const context = clientContext(client);
   const answer = await successPage.loader({
@@ -536,6 +536,7 @@ describe("POST /api/payments/webhook", () => {
       expect(await verifyCheckout(sessionId)).toEqual({
         paid: false,
         bookingId: booking.id,
+        pending: false,
       });
       expect(logged.join("\n")).toMatch(
         new RegExp(
@@ -600,12 +601,12 @@ describe("GET /api/payments/status", () => {
     expect(stripe.requests).toHaveLength(0);
   });
 
-  it("says not paid while the session is open, and writes nothing", async () => {
+  it("says not paid (yet: pending) while the session is open, and writes nothing", async () => {
     const { booking, sessionId } = await bookingWithSession();
     const before = footprint(booking.id);
     const response = await getStatus(`?session_id=${sessionId}`);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ success: false });
+    expect(await response.json()).toEqual({ success: false, pending: true });
     expect(footprint(booking.id)).toEqual(before);
   });
 
@@ -614,7 +615,7 @@ describe("GET /api/payments/status", () => {
     stripe.pay(sessionId, { brand: "mastercard", last4: "4444" });
 
     const first = await getStatus(`?session_id=${sessionId}`);
-    expect(await first.json()).toEqual({ success: true });
+    expect(await first.json()).toEqual({ success: true, pending: false });
     expect(
       stripe.requestsTo("GET", `/v1/checkout/sessions/${sessionId}`).at(-1)?.params,
     ).toMatchObject({ "expand[0]": "payment_intent.latest_charge" });
@@ -625,7 +626,7 @@ describe("GET /api/payments/status", () => {
     });
 
     const second = await getStatus(`?session_id=${sessionId}`);
-    expect(await second.json()).toEqual({ success: true });
+    expect(await second.json()).toEqual({ success: true, pending: false });
     const settled = footprint(booking.id);
     expect(settled.payments).toBe(1);
 
@@ -635,7 +636,7 @@ describe("GET /api/payments/status", () => {
   });
 
   it.each([["error" as const], ["unreachable" as const]])(
-    "keeps the booking unpaid and answers success: false when Stripe is failing (%s)",
+    "keeps the booking unpaid and answers success: false, pending (ask again), when Stripe is failing (%s)",
     async (outage) => {
       const { booking, sessionId } = await bookingWithSession();
       stripe.pay(sessionId);
@@ -644,7 +645,7 @@ describe("GET /api/payments/status", () => {
       const response = await getStatus(`?session_id=${sessionId}`);
 
       expect(response.status).toBe(200);
-      expect(await response.json()).toEqual({ success: false });
+      expect(await response.json()).toEqual({ success: false, pending: true });
       expect(footprint(booking.id)).toMatchObject({ status: "PENDING_PAYMENT", payments: 0 });
       expect(logged.join("\n")).toMatch(/\[error\] Stripe: could not look up Checkout Session/);
       expectCleanLogs();
@@ -670,7 +671,7 @@ describe("GET /api/payments/status", () => {
         message: statusRoute.UNKNOWN_PAYMENT_MESSAGE,
         success: false,
       });
-      expect(await successPageState(id)).toEqual({ state: "failed", message: null });
+      expect(await successPageState(id)).toMatchObject({ state: "failed", message: null });
     }
     expect(stripe.requests).toHaveLength(0);
   });
@@ -682,7 +683,8 @@ describe("GET /api/payments/status", () => {
       const neighbour = `2001:db8:99:1::${(n % 2 === 0 ? 1 : 2).toString(16)}`;
       if (n % 2 === 0)
         expect((await getStatus(`?session_id=${sessionId}`, neighbour)).status).toBe(200);
-      else expect((await successPageState(sessionId, neighbour)).state).toBe("failed");
+      // The session is open: still being paid, so the page says it is verifying.
+      else expect((await successPageState(sessionId, neighbour)).state).toBe("pending");
     }
     stripe.reset();
     const limited = await getStatus(`?session_id=${sessionId}`, client);
@@ -702,12 +704,124 @@ describe("GET /api/payments/status", () => {
   it("shows the success page paid for the site's own session once Stripe took the money", async () => {
     const { booking, sessionId } = await bookingWithSession();
     stripe.pay(sessionId);
-    expect(await successPageState(sessionId)).toEqual({ state: "paid", message: null });
+    expect(await successPageState(sessionId)).toEqual({
+      state: "paid",
+      message: null,
+      pageToast: successPage.PAID_TOAST,
+    });
     expect(footprint(booking.id)).toMatchObject({ status: "PENDING", payments: 1 });
   });
 });
 
 // ---------------------------------------------------------------------------------------------
+
+describe("the success page while Stripe is still confirming the payment", () => {
+  /** The customer finished on Stripe's page, but the money is not taken yet (processing). */
+  async function processingSession() {
+    const { booking, sessionId } = await bookingWithSession();
+    stripe.pay(sessionId, undefined, { payment_status: "unpaid" });
+    return { booking, sessionId };
+  }
+
+  it("says 'Verifying payment status...' (pending), names the next check for a browser without JavaScript, and writes nothing", async () => {
+    const { booking, sessionId } = await processingSession();
+    const before = footprint(booking.id);
+    expect(await successPageState(sessionId)).toEqual({
+      state: "pending",
+      message: null,
+      sessionId,
+      refreshWithoutScript: `/booking-success?session_id=${sessionId}&check=2`,
+    });
+    const api = await getStatus(`?session_id=${sessionId}`);
+    expect(await api.json()).toEqual({ success: false, pending: true });
+    expect(footprint(booking.id)).toEqual(before);
+  });
+
+  it("shows 'Payment Successful!' on a later check once the webhook came, and records one payment", async () => {
+    const { booking, sessionId } = await processingSession();
+    expect((await successPageState(sessionId)).state).toBe("pending");
+    // The JavaScript page polls the API: still pending.
+    expect(await (await getStatus(`?session_id=${sessionId}`)).json()).toEqual({
+      success: false,
+      pending: true,
+    });
+
+    // Stripe takes the money a little later, and its webhook arrives.
+    stripe.pay(sessionId, undefined, { payment_status: "paid" });
+    const event = signedEvent(
+      "checkout.session.async_payment_succeeded",
+      stripe.snapshot(sessionId),
+    );
+    expect((await postWebhook(event.payload, event.signature)).status).toBe(200);
+
+    expect(await (await getStatus(`?session_id=${sessionId}`)).json()).toEqual({
+      success: true,
+      pending: false,
+    });
+    // The refreshed page (no JavaScript) waits its pause, then answers paid, with the toast.
+    const started = Date.now();
+    expect(await successPageState(sessionId, undefined, "&check=2")).toEqual({
+      state: "paid",
+      message: null,
+      pageToast: successPage.PAID_TOAST,
+    });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(successPage.REFRESH_PAUSE_MS - 50);
+    expect(footprint(booking.id)).toMatchObject({ status: "PENDING", payments: 1, emails: 1 });
+  }, 15_000);
+
+  it("gives up after the last check: 'Payment Issue' with the failure toast, still nothing written", async () => {
+    const { booking, sessionId } = await processingSession();
+    const before = footprint(booking.id);
+    const last = await successPageState(sessionId, undefined, `&check=${successPage.PAGE_CHECKS}`);
+    expect(last).toEqual({ state: "failed", message: null, pageToast: successPage.FAILED_TOAST });
+    expect(footprint(booking.id)).toEqual(before);
+  }, 15_000);
+
+  it("treats a check number out of range as the first check (no pause, not the last)", async () => {
+    const { sessionId } = await processingSession();
+    for (const check of ["0", "-1", "99", "2.5", "abc"]) {
+      const started = Date.now();
+      expect((await successPageState(sessionId, undefined, `&check=${check}`)).state).toBe(
+        "pending",
+      );
+      expect(Date.now() - started).toBeLessThan(successPage.REFRESH_PAUSE_MS);
+    }
+  });
+
+  it("answers a repeat check at once, without asking Stripe, for a reference the site did not open", async () => {
+    const started = Date.now();
+    expect(await successPageState("cs_test_notours", undefined, "&check=3")).toMatchObject({
+      state: "failed",
+    });
+    expect(Date.now() - started).toBeLessThan(successPage.REFRESH_PAUSE_MS);
+    expect(stripe.requests).toHaveLength(0);
+  });
+
+  it("is not pending for an expired session or one paid for another sum: 'Payment Issue' at once", async () => {
+    const expired = await bookingWithSession();
+    const session = stripe.sessions.get(expired.sessionId);
+    if (!session) throw new Error("unreachable");
+    session.status = "expired";
+    expect(await successPageState(expired.sessionId)).toMatchObject({ state: "failed" });
+    expect(await (await getStatus(`?session_id=${expired.sessionId}`)).json()).toEqual({
+      success: false,
+      pending: false,
+    });
+
+    const wrongSum = await bookingWithSession();
+    stripe.pay(wrongSum.sessionId, undefined, { amount_total: 100 });
+    expect(await successPageState(wrongSum.sessionId)).toMatchObject({ state: "failed" });
+    expect(footprint(wrongSum.booking.id)).toMatchObject({ payments: 0 });
+  });
+
+  it("keeps a visit's checks well inside PAYMENT_STATUS_LIMIT", () => {
+    // The first page load, then the polls (JavaScript) or the refreshes (without).
+    const perVisit = Math.max(1 + successPage.POLL_ATTEMPTS, successPage.PAGE_CHECKS);
+    expect(perVisit * 4).toBeLessThanOrEqual(env.PAYMENT_STATUS_LIMIT);
+    // The polls are spread over half a minute, not fired at once.
+    expect(successPage.POLL_ATTEMPTS * successPage.POLL_INTERVAL_MS).toBeGreaterThanOrEqual(30_000);
+  });
+});
 
 describe("cancelling with Stripe", () => {
   const settings = () => ({ feePercent: 50, provider: paymentProvider() });

@@ -108,7 +108,7 @@ export const KNOWLEDGE: Record<string, Knowledge> = {
   "routes/checkout/checkout.tsx": { fields: CARD, extras: ["_hydrated"] },
   "routes/dashboard/sessions.$id.tsx": { query: ["list"] },
   "routes/dashboard/sessions.$id.pay.tsx": { fields: CARD, extras: ["_hydrated"] },
-  "routes/booking-success.tsx": { query: ["session_id"] },
+  "routes/booking-success.tsx": { query: ["session_id", "check"] },
   // admin knowledge: workflow (bookings, sessions, calendar)
   "routes/admin/bookings.tsx": {
     intents: ["status"],

@@ -4,7 +4,13 @@ import { Form, useFetcher, useNavigation } from "react-router";
 import { GUEST_OPTIONS, HOUR_OPTIONS } from "#app/domain/availability";
 import { bookingFormSchema } from "#app/domain/booking-form";
 import type { OpenHold } from "#app/domain/booking-limits";
-import { formatDollars, priceBooking, RETAINER_PACKAGE } from "#app/domain/pricing";
+import {
+  formatDollars,
+  formatQuoteAmount,
+  priceBooking,
+  quoteLines,
+  RETAINER_PACKAGE,
+} from "#app/domain/pricing";
 import { retainerHoursLeft, retainerHoursToDraw, retainerWindow } from "#app/domain/retainer";
 import { ErrorList } from "#app/components/ui/error-list";
 import { Field } from "#app/components/ui/field";
@@ -489,25 +495,17 @@ function PriceSummary({
         Price summary
       </h4>
       <dl className="mt-3 space-y-2 text-[0.9375rem]" aria-live="polite">
-        <PriceLine
-          label={
-            buysRetainer
-              ? `Retainer package (8 hours, 30 days; this session ${hours} hours)`
-              : drawn > 0
-                ? `${hours - drawn} hours × ${formatDollars(price.hourlyRate)} (${drawn} from your retainer)`
-                : `${hours} hours × ${formatDollars(price.hourlyRate)}`
-          }
-          amount={formatDollars(price.sessionCost)}
-        />
-        {services.map((service) => (
-          <PriceLine key={service.id} label={service.name} amount={formatDollars(service.price)} />
+        {quoteLines({
+          hours,
+          hourlyRate: price.hourlyRate,
+          buysRetainer,
+          retainerHoursDrawn: drawn,
+          services,
+          discountAmount: price.discountAmount,
+          couponCode: coupon?.code ?? null,
+        }).map((line) => (
+          <PriceLine key={line.key} label={line.label} amount={formatQuoteAmount(line)} />
         ))}
-        {coupon ? (
-          <PriceLine
-            label={`Discount (${coupon.code})`}
-            amount={`−${formatDollars(price.discountAmount)}`}
-          />
-        ) : null}
         <PriceTotal amount={formatDollars(price.totalCost)} />
       </dl>
     </section>

@@ -19,12 +19,22 @@ export type StripeSettings = {
   webhookSecret?: string;
   /** Tests (or a second account) may bring their own client. */
   client?: Stripe;
+  /** Another address for Stripe's API: a test double (STRIPE_API_URL, test keys only). */
+  apiUrl?: string;
 };
 
 const SESSION_ID_PATTERN = /^cs_[A-Za-z0-9_]{1,250}$/;
 
-export function createStripeClient(secretKey: string): Stripe {
+export function createStripeClient(secretKey: string, apiUrl?: string): Stripe {
+  const api = apiUrl ? new URL(apiUrl) : null;
   return new Stripe(secretKey, {
+    ...(api
+      ? {
+          host: api.hostname,
+          port: api.port || (api.protocol === "http:" ? "80" : "443"),
+          protocol: api.protocol === "http:" ? "http" : "https",
+        }
+      : {}),
     // Retried requests are safe: every POST carries an idempotency key.
     maxNetworkRetries: 2,
     // A customer waits on these calls; Stripe's default (80 s) is far too long.
@@ -36,7 +46,7 @@ export function createStripeClient(secretKey: string): Stripe {
 export function stripeProvider(settings: StripeSettings): HostedCheckoutProvider {
   let own = settings.client;
   const client = () => {
-    own ??= createStripeClient(settings.secretKey);
+    own ??= createStripeClient(settings.secretKey, settings.apiUrl);
     return own;
   };
 

@@ -13,7 +13,8 @@ export const UNKNOWN_PAYMENT_MESSAGE =
  * went through. With Stripe this asks Stripe when the webhook has not arrived yet, and
  * records the payment if it has been made (idempotently, like the webhook), but only for a
  * checkout the site itself opened (404 otherwise). Limited per client address
- * (PAYMENT_STATUS_LIMIT per 15 minutes; 429 with Retry-After past it).
+ * (PAYMENT_STATUS_LIMIT per 15 minutes; 429 with Retry-After past it). `pending` says the
+ * payment is still being confirmed: the success page polls while it is true.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const sessionId = new URL(request.url).searchParams.get("session_id")?.trim() ?? "";
@@ -33,8 +34,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
   const verification = await verifyCheckout(sessionId);
   if (verification === null) return jsonError(404, UNKNOWN_PAYMENT_MESSAGE, { success: false });
+  // `pending`: not paid yet, but it may still be; worth asking again (docs/product.md
+  // "Booking-success page"). A client that reads only `success` sees false, as before.
   return Response.json(
-    { success: verification.paid },
+    { success: verification.paid, pending: verification.pending },
     { headers: { "Cache-Control": "no-store" } },
   );
 }

@@ -3,6 +3,7 @@ import { data, type RouterContextProvider, redirect } from "react-router";
 import { holdDeadline, sessionDate, sessionTimeRange } from "#app/domain/booking-display";
 import { STATUS_LABELS } from "#app/domain/booking-status";
 import { type CardInput, cardFormSchema, studioMonth } from "#app/domain/card";
+import { type QuoteLine, quoteLines, quoteTotal } from "#app/domain/pricing";
 import { type getBooking, getBookingServices, isPayable } from "#app/models/booking.server";
 import { env } from "#app/env.server";
 import { readForm } from "#app/web/form.server";
@@ -26,6 +27,35 @@ type Booking = NonNullable<ReturnType<typeof getBooking>>;
  * where a successful card payment goes next. Callers have checked the booking is the
  * customer's own.
  */
+/**
+ * The booking's quote as its lines (docs/product.md "Complete Your Payment"), from what was
+ * stored when it was booked: the rate, the hours drawn from a retainer, each add-on's price then,
+ * the discount. They add up to the stored total; a booking whose do not is logged for staff.
+ */
+export function checkoutLines(booking: Booking): QuoteLine[] {
+  const lines = quoteLines({
+    hours: Number(booking.hoursNeeded),
+    hourlyRate: booking.hourlyRate,
+    buysRetainer: booking.isRetainer,
+    retainerHoursDrawn: booking.retainerHoursDrawn,
+    services: getBookingServices(booking.id).map((service) => ({
+      id: service.serviceId,
+      name: service.name,
+      price: service.priceAtBooking,
+    })),
+    discountAmount: booking.discountAmount,
+    couponCode: booking.couponCode,
+  });
+  const sum = quoteTotal(lines);
+  if (sum !== booking.totalCost) {
+    logError(
+      `Checkout of booking ${booking.id}`,
+      new Error(`its lines add up to ${sum} but its total is ${booking.totalCost}`),
+    );
+  }
+  return lines;
+}
+
 export function loadCheckout(booking: Booking, now: number) {
   const payable = isPayable(booking, now);
   return {
@@ -42,7 +72,7 @@ export function loadCheckout(booking: Booking, now: number) {
       discountAmount: booking.discountAmount,
       couponCode: booking.couponCode,
       totalCost: booking.totalCost,
-      services: getBookingServices(booking.id),
+      lines: checkoutLines(booking),
     },
     payable,
     problem: payable ? null : notPayableMessage(booking, now),

@@ -1,7 +1,7 @@
 import { Link, redirect } from "react-router";
 import { PaymentForm } from "#app/components/booking/card-form";
 import { PriceLine, PriceTotal } from "#app/components/booking/price-lines";
-import { formatDollars } from "#app/domain/pricing";
+import { formatDollars, formatQuoteAmount } from "#app/domain/pricing";
 import { checkoutAction, loadCheckout } from "#app/routes/checkout/checkout.server";
 import { requireOwnBooking } from "#app/web/own-booking.server";
 import type { Route } from "./+types/checkout";
@@ -38,22 +38,9 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
           <Row label="Duration" value={`${booking.hours} hours`} />
           <Row label="Guests" value={booking.guests} />
           <Row label="Status" value={booking.statusLabel} />
-          {booking.isRetainer ? (
-            <Row label="Package" value="Retainer package (8 hours, 30 days)" />
-          ) : null}
-          {booking.services.map((service) => (
-            <PriceLine
-              key={service.serviceId}
-              label={service.name}
-              amount={formatDollars(service.priceAtBooking)}
-            />
+          {booking.lines.map((line) => (
+            <PriceLine key={line.key} label={line.label} amount={formatQuoteAmount(line)} />
           ))}
-          {booking.discountAmount > 0 ? (
-            <PriceLine
-              label={`Discount${booking.couponCode ? ` (${booking.couponCode})` : ""}`}
-              amount={`−${formatDollars(booking.discountAmount)}`}
-            />
-          ) : null}
           <PriceTotal amount={formatDollars(booking.totalCost)} />
         </dl>
         {payable && heldUntil ? (
