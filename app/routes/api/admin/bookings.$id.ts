@@ -7,6 +7,8 @@ import { jsonError, readJson } from "#app/web/api.server";
 import { PaymentServiceError } from "#app/workflows/payment-provider.server";
 import { currentAdmin } from "#app/web/user-context.server";
 import type { Route } from "./+types/bookings.$id";
+import * as doc from "#app/web/api-doc";
+import * as shape from "#app/domain/api-shapes";
 
 const NOT_FOUND = "Booking not found";
 
@@ -48,3 +50,20 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     throw error;
   }
 }
+
+export const openapi: doc.ApiPaths = {
+  "/api/admin/bookings/{id}": {
+    put: {
+      summary: "Moves a booking along the workflow (the tabs' buttons)",
+      ...doc.idAndBody(jsonBody),
+      responses: {
+        200: doc.answers("The updated booking", shape.bookingJson),
+        ...doc.BODY_REFUSALS,
+        ...doc.ADMIN_GUARD,
+        404: doc.refused(NOT_FOUND),
+        409: doc.refused("The workflow refuses this change (the reason in `message`)"),
+        502: doc.refused("The refund could not be made"),
+      },
+    },
+  },
+};

@@ -4,6 +4,9 @@ import { pageResponse } from "#app/models/pagination.server";
 import { readBookingFilters } from "#app/models/booking-filters.server";
 import { expireHolds } from "#app/models/booking.server";
 import type { Route } from "./+types/bookings";
+import * as doc from "#app/web/api-doc";
+import * as shape from "#app/domain/api-shapes";
+import { z } from "#app/domain/zod";
 
 /**
  * GET /api/admin/bookings (docs/product.md "The JSON API"): the bookings as an array of booking
@@ -20,3 +23,23 @@ export async function loader({ request }: Route.LoaderArgs) {
   const page = listAdminBookings(filters);
   return pageResponse(request, { ...page, rows: page.rows.map(toBookingJson) });
 }
+
+export const openapi: doc.ApiPaths = {
+  "/api/admin/bookings": {
+    get: {
+      summary: "The bookings with the Bookings tab's filters and order, 25 a page (Link rel=next)",
+      requestParams: {
+        query: z.object({
+          date: z.string().optional().meta({ description: "yyyy-MM-dd" }),
+          status: z.string().optional(),
+          membership: z.enum(["all", "members", "non-members"]).optional(),
+          page: z.string().optional().meta({ description: "1-based" }),
+        }),
+      },
+      responses: {
+        200: doc.answers("One page of bookings", z.array(shape.bookingJson)),
+        ...doc.ADMIN_GUARD,
+      },
+    },
+  },
+};

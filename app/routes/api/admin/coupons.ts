@@ -20,6 +20,8 @@ import { jsonError, readJson } from "#app/web/api.server";
 import { pageResponse } from "#app/models/pagination.server";
 import { readPage } from "#app/models/pagination.server";
 import type { Route } from "./+types/coupons";
+import * as doc from "#app/web/api-doc";
+import * as shape from "#app/domain/api-shapes";
 
 /** GET /api/admin/coupons: the coupons, newest first, a page at a time (Link rel="next"). */
 export async function loader({ request }: Route.LoaderArgs) {
@@ -79,3 +81,26 @@ export async function action({ request }: Route.ActionArgs) {
     return jsonError(409, duplicateCouponMessage(code), { code });
   }
 }
+
+export const openapi: doc.ApiPaths = {
+  "/api/admin/coupons": {
+    get: {
+      summary: "The coupons, newest first, 25 a page (Link rel=next)",
+      requestParams: { query: z.object({ page: z.string().optional() }) },
+      responses: {
+        200: doc.answers("One page of coupons", z.array(shape.couponJson)),
+        ...doc.ADMIN_GUARD,
+      },
+    },
+    post: {
+      summary: "Creates a coupon",
+      ...doc.body(jsonBody),
+      responses: {
+        201: doc.answers("The new coupon", shape.couponJson),
+        ...doc.BODY_REFUSALS,
+        ...doc.ADMIN_GUARD,
+        409: doc.refused("The code is taken", { code: z.string() }),
+      },
+    },
+  },
+};

@@ -3,6 +3,9 @@ import { pageResponse, readPage } from "#app/models/pagination.server";
 import { periodError, paymentsPage } from "#app/routes/admin/sales.server";
 import { jsonError } from "#app/web/api.server";
 import type { Route } from "./+types/payments";
+import * as doc from "#app/web/api-doc";
+import * as shape from "#app/domain/api-shapes";
+import { z } from "#app/domain/zod";
 
 /**
  * GET /api/admin/payments: the list of {id, bookingId, amount, paymentDate} of
@@ -27,3 +30,24 @@ export async function loader({ request }: Route.LoaderArgs) {
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
+
+export const openapi: doc.ApiPaths = {
+  "/api/admin/payments": {
+    get: {
+      summary: "Payments and refunds of a period, newest first, 100 a page (Link rel=next)",
+      requestParams: {
+        query: z.object({
+          period: z.string().optional(),
+          from: z.string().optional(),
+          to: z.string().optional(),
+          page: z.string().optional(),
+        }),
+      },
+      responses: {
+        200: doc.answers("One page of payments", z.array(shape.paymentJson)),
+        400: doc.refused("A doc.refused period (`errors` by field)", { errors: shape.fieldErrors }),
+        ...doc.ADMIN_GUARD,
+      },
+    },
+  },
+};

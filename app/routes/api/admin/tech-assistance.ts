@@ -3,6 +3,9 @@ import { listSupportRequestsPage, toSupportRequestJson } from "#app/models/suppo
 import { MAX_PAGE, pageResponse } from "#app/models/pagination.server";
 import { jsonError } from "#app/web/api.server";
 import type { Route } from "./+types/tech-assistance";
+import * as doc from "#app/web/api-doc";
+import * as shape from "#app/domain/api-shapes";
+import { z } from "#app/domain/zod";
 
 /**
  * GET /api/admin/tech-assistance (docs/product.md "The JSON API": "List of requests"), admins only.
@@ -49,3 +52,22 @@ export async function loader({ request }: Route.LoaderArgs) {
     { headers: { "X-Page": String(page) } },
   );
 }
+
+export const openapi: doc.ApiPaths = {
+  "/api/admin/tech-assistance": {
+    get: {
+      summary: "Support requests, newest first, 25 a page (X-Page, Link rel=next)",
+      requestParams: {
+        query: z.object({
+          status: z.enum(["PENDING", "IN_PROGRESS", "RESOLVED", "CANCELLED"]).optional(),
+          page: z.string().optional(),
+        }),
+      },
+      responses: {
+        200: doc.answers("One page of requests", z.array(shape.adminSupportRequestJson)),
+        400: doc.refused("A bad status or page"),
+        ...doc.ADMIN_GUARD,
+      },
+    },
+  },
+};
