@@ -19,8 +19,11 @@ export const errorBody = z
   .looseObject({ message: z.string() })
   .meta({ id: "Error", description: "A refusal: `message` is written for a person" });
 
-/** A refused body field by field (readJson's 400, the service and period checks). */
+/** A refused body field by field (readJson's 400, the period checks): each field's messages. */
 export const fieldErrors = z.record(z.string(), z.array(z.string()));
+
+/** The service checks (parseService) give one message per field, not a list. */
+export const serviceFieldErrors = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
 
 export const publicUserJson = z
   .strictObject({

@@ -62,13 +62,15 @@ export const badBody = refused(
 export const notJson = refused("The body is not sent as application/json");
 
 /**
- * What any write can answer before its route runs (server/app.ts, app/web/security.server.ts):
- * the assembler adds these to every operation that does not say otherwise.
+ * What any write can answer outside its route's own code (server/app.ts,
+ * app/web/security.server.ts, app/db.server.ts): the assembler adds these to every write
+ * operation that does not say otherwise.
  */
 export const WRITE_REFUSALS = {
   403: refused("A cross-site write (`Cross-site request refused`)"),
   411: refused("A body streamed without Content-Length"),
   413: refused("A body over 1 MB"),
+  503: tooMany("The database is busy (app/db.server.ts unlessBusy): retry after Retry-After"),
 } as const;
 
 /** Answered by the admin API's guard, and by requireApiAdmin, before the route runs. */

@@ -97,8 +97,9 @@ export const openapi: doc.ApiPaths = {
             booking: shape.bookingJson,
           }),
         ),
+        ...doc.BODY_REFUSALS,
         400: doc.refused(
-          "A doc.refused field, an amount that is not the total, or Stripe's Checkout is the way to pay (`checkoutUrl`)",
+          "A refused field, an amount that is not the total, or Stripe's Checkout is the way to pay (`checkoutUrl`)",
           { errors: shape.fieldErrors.optional(), checkoutUrl: z.string().optional() },
         ),
         401: doc.notSignedIn,

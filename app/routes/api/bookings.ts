@@ -95,7 +95,8 @@ export const openapi: doc.ApiPaths = {
           "The new booking; `checkoutUrl` when it waits for payment",
           shape.createdBookingJson,
         ),
-        400: doc.refused("A doc.refused field or slot", { errors: shape.fieldErrors.optional() }),
+        ...doc.BODY_REFUSALS,
+        400: doc.refused("A refused field or slot", { errors: shape.fieldErrors.optional() }),
         401: doc.notSignedIn,
         403: doc.refused("A userId other than the caller's"),
         409: doc.refused("Too many unpaid bookings (`openBookings`), or the slot was just taken", {

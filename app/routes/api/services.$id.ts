@@ -60,6 +60,12 @@ export const openapi: doc.ApiPaths = {
       responses: {
         200: doc.answers("The updated service", shape.serviceJson),
         ...doc.BODY_REFUSALS,
+        400: doc.refused(
+          "A refused body; `errors` by field (the service checks give one message each)",
+          {
+            errors: shape.serviceFieldErrors.optional(),
+          },
+        ),
         ...doc.ADMIN_GUARD,
         404: doc.refused(NOT_FOUND),
       },

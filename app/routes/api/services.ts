@@ -59,6 +59,12 @@ export const openapi: doc.ApiPaths = {
       responses: {
         201: doc.answers("The new service", shape.serviceJson),
         ...doc.BODY_REFUSALS,
+        400: doc.refused(
+          "A refused body; `errors` by field (the service checks give one message each)",
+          {
+            errors: shape.serviceFieldErrors.optional(),
+          },
+        ),
         ...doc.ADMIN_GUARD,
       },
     },

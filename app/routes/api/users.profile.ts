@@ -38,7 +38,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 export const openapi: doc.ApiPaths = {
   "/api/users/{id}/profile": {
     put: {
-      summary: "Replaces the caller's profile fields (any other id doc.answers 404)",
+      summary: "Replaces the caller's profile fields (any other id answers 404)",
       ...doc.idAndBody(jsonBody),
       responses: {
         200: doc.answers("The updated user", shape.publicUserJson),

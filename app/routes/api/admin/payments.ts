@@ -45,7 +45,7 @@ export const openapi: doc.ApiPaths = {
       },
       responses: {
         200: doc.answers("One page of payments", z.array(shape.paymentJson)),
-        400: doc.refused("A doc.refused period (`errors` by field)", { errors: shape.fieldErrors }),
+        400: doc.refused("A refused period (`errors` by field)", { errors: shape.fieldErrors }),
         ...doc.ADMIN_GUARD,
       },
     },
