@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { apiPaths } from "#app/routes/api/openapi.server";
+import type { ApiPaths } from "#app/web/api-doc";
 import { errorBody } from "#app/domain/api-shapes";
 
 /**
@@ -19,15 +19,28 @@ type Operation = {
 };
 type Template = { path: string; pattern: RegExp; params: number };
 
-const paths = apiPaths();
-const templates: Template[] = Object.keys(paths)
-  .map((path) => ({
-    path,
-    pattern: new RegExp(`^${path.replace(/[.]/g, "\\.").replace(/\{\w+\}/g, "[^/]+")}$`),
-    params: (path.match(/\{/g) ?? []).length,
-  }))
-  // A literal segment wins over a parameter (/api/bookings/check-conflicts).
-  .sort((a, b) => a.params - b.params);
+type Described = { paths: ApiPaths; templates: Template[] };
+let described: Promise<Described> | undefined;
+
+/**
+ * The descriptions, loaded on the first check rather than when the setup file runs: the route
+ * modules read the settings as they load, and a test file sets its own first (stripe.test.ts).
+ */
+function descriptions(): Promise<Described> {
+  described ??= import("#app/routes/api/openapi.server").then(({ apiPaths }) => {
+    const paths = apiPaths();
+    const templates = Object.keys(paths)
+      .map((path) => ({
+        path,
+        pattern: new RegExp(`^${path.replace(/[.]/g, "\\.").replace(/\{\w+\}/g, "[^/]+")}$`),
+        params: (path.match(/\{/g) ?? []).length,
+      }))
+      // A literal segment wins over a parameter (/api/bookings/check-conflicts).
+      .sort((a, b) => a.params - b.params);
+    return { paths, templates };
+  });
+  return described;
+}
 
 export class ContractViolation extends Error {}
 
@@ -35,7 +48,7 @@ const isZod = (schema: unknown): schema is z.ZodType =>
   typeof schema === "object" && schema !== null && "safeParse" in schema;
 
 /** The description an answer to `method pathname` is checked against, or null if none. */
-function describedPath(pathname: string): string | null {
+function describedPath(templates: Template[], pathname: string): string | null {
   // React Router's own `.data` answers (turbo-stream) are not the JSON API.
   if (pathname.endsWith(".data")) return null;
   return templates.find((template) => template.pattern.test(pathname))?.path ?? null;
@@ -46,7 +59,8 @@ function describedPath(pathname: string): string | null {
  * Reads a clone, so the caller still reads the body.
  */
 export async function checkApiResponse(method: string, url: URL, response: Response) {
-  const path = describedPath(url.pathname);
+  const { paths, templates } = await descriptions();
+  const path = describedPath(templates, url.pathname);
   if (path === null || method === "HEAD" || method === "OPTIONS") return;
   const where = `${method} ${url.pathname}${url.search} answered ${response.status}`;
   const item = paths[path] as Record<string, Operation | undefined>;
