@@ -70,7 +70,7 @@ export const WRITE_REFUSALS = {
   403: refused("A cross-site write (`Cross-site request refused`)"),
   411: refused("A body streamed without Content-Length"),
   413: refused("A body over 1 MB"),
-  503: tooMany("The database is busy (app/db.server.ts unlessBusy): retry after Retry-After"),
+  503: tooMany("The database is busy right now: retry after Retry-After"),
 } as const;
 
 /** Answered by the admin API's guard, and by requireApiAdmin, before the route runs. */

@@ -76,7 +76,7 @@ const ROUTE_MODULES: { openapi: ApiPaths }[] = [
     openapi: {
       "/api/openapi.json": {
         get: {
-          summary: "This document (app/routes/api/openapi.ts)",
+          summary: "This document",
           responses: {
             200: answers(
               "The OpenAPI 3.1 document",

@@ -1,3 +1,4 @@
+import { BOOKING_STATUSES } from "#app/domain/booking-status";
 import { parseId } from "#app/domain/ids";
 import { parseStatus } from "#app/domain/admin-workflow";
 import { z } from "#app/domain/zod";
@@ -16,7 +17,9 @@ const statusBodySchema = z.object({
   status: z
     .unknown()
     .transform((value) => parseStatus(value))
-    .refine((status) => status !== null, { error: "Please choose a valid status" }),
+    .refine((status) => status !== null, { error: "Please choose a valid status" })
+    // What it accepts, for /api/openapi.json (the schema itself takes any value and refuses it).
+    .meta({ override: { type: "string", enum: [...BOOKING_STATUSES], description: "Any case" } }),
   note: z
     .string({ error: "note must be text" })
     .trim()
