@@ -81,8 +81,8 @@ const ADMIN_LISTS: { id: string; path: string; json?: boolean; scaleBar?: boolea
   { id: "admin-support", path: "/admin/support" },
   { id: "admin-emails", path: "/admin/emails" },
   { id: "admin-blocked-times", path: "/admin/blocked-times" },
-  { id: "admin-api-bookings", path: "/api/admin/bookings", json: true },
-  { id: "admin-api-payments", path: "/api/admin/payments", json: true },
+  { id: "admin-api-bookings", path: "/api/admin/bookings?page=1", json: true },
+  { id: "admin-api-payments", path: "/api/admin/payments?page=1", json: true },
   { id: "admin-sales-export", path: "/admin/sales/export?period=month", scaleBar: false },
 ];
 const isAdminRoute = (routeId: string) => /(^|\/)admin/.test(routeId);

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, lt, lte, or, type SQL } from "drizzle-orm";
 import { type Booking, bookingHistory, bookings, payments, users } from "#db/schema";
 import { db, type Tx } from "#app/db.server";
 import type { BookingStatus } from "#app/domain/booking-status";
@@ -49,23 +49,57 @@ export function writeStatusChange(
  * so what staff work on now is on the first pages. Both orders walk the starts_at index (with
  * the status in front of it when filtered) and stop after one page and one row: no count.
  */
-export function listAdminBookings(filters: BookingFilters): Page<Booking> {
-  return toPage(adminBookingsQuery(filters).all(), filters.page);
+export function listAdminBookings(filters: BookingFilters, size?: number): Page<Booking> {
+  return toPage(adminBookingsQuery(filters, size).all(), filters.page, size);
+}
+
+/** The tabs' order: a single day earliest first, otherwise latest first. */
+function adminBookingsOrder(filters: Pick<BookingFilters, "date">) {
+  return filters.date
+    ? [asc(bookings.startsAt), asc(bookings.id)]
+    : [desc(bookings.startsAt), desc(bookings.id)];
 }
 
 /** The page's query, unrun (its plan is checked by the model tests). */
-export function adminBookingsQuery(filters: BookingFilters) {
-  const { limit, offset } = pageWindow(filters.page);
-  const order = filters.date
-    ? [asc(bookings.startsAt), asc(bookings.id)]
-    : [desc(bookings.startsAt), desc(bookings.id)];
+export function adminBookingsQuery(filters: BookingFilters, size?: number) {
+  const { limit, offset } = pageWindow(filters.page, size);
   return db
     .select()
     .from(bookings)
     .where(bookingFilterWhere(filters))
-    .orderBy(...order)
+    .orderBy(...adminBookingsOrder(filters))
     .limit(limit)
     .offset(offset);
+}
+
+/** Where a walk through the admin bookings stopped: the last row it gave. */
+export type AdminBookingsCursor = { startsAt: number; id: number };
+
+/**
+ * The next `limit` bookings after `cursor`, in the tabs' order for the filters: the whole list of
+ * GET /api/admin/bookings is walked this way (by key, not by offset: each step is an index range
+ * however deep).
+ */
+export function adminBookingsAfter(
+  filters: Pick<BookingFilters, "date" | "status" | "membership">,
+  cursor: AdminBookingsCursor | null,
+  limit: number,
+): Booking[] {
+  const conditions: (SQL | undefined)[] = [bookingFilterWhere(filters)];
+  if (cursor) {
+    const [within, beyond] = filters.date ? [gte, gt] : [lte, lt];
+    conditions.push(
+      within(bookings.startsAt, cursor.startsAt),
+      or(beyond(bookings.startsAt, cursor.startsAt), beyond(bookings.id, cursor.id)),
+    );
+  }
+  return db
+    .select()
+    .from(bookings)
+    .where(and(...conditions))
+    .orderBy(...adminBookingsOrder(filters))
+    .limit(limit)
+    .all();
 }
 
 /** A booking's page: the booking, its client's account, money and history (oldest first). */

@@ -1,4 +1,4 @@
-import { and, desc, eq, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, lt, type SQL, sql } from "drizzle-orm";
 import { users } from "#db/schema";
 import { db, unlessBusy } from "#app/db.server";
 import type { MembershipFilter } from "#app/domain/membership";
@@ -28,24 +28,49 @@ export function listUsers(options: {
   filter: MembershipFilter;
   search?: string;
   page: number;
+  size?: number;
 }): Page<AdminUserRow> {
+  const { limit, offset } = pageWindow(options.page, options.size);
+  const rows = db
+    .select(columns)
+    .from(users)
+    .where(and(...usersWhere(options.filter, options.search)))
+    .orderBy(desc(users.id))
+    .limit(limit)
+    .offset(offset)
+    .all();
+  return toPage(rows, options.page, options.size);
+}
+
+function usersWhere(filter: MembershipFilter, rawSearch?: string): SQL[] {
   const where: SQL[] = [];
-  if (options.filter === "members") where.push(eq(users.isMember, true));
-  if (options.filter === "non-members") where.push(eq(users.isMember, false));
-  const search = options.search?.trim();
+  if (filter === "members") where.push(eq(users.isMember, true));
+  if (filter === "non-members") where.push(eq(users.isMember, false));
+  const search = rawSearch?.trim();
   if (search) {
     where.push(sql`lower(${users.username}) LIKE ${containsPattern(search)} ESCAPE '\\'`);
   }
-  const { limit, offset } = pageWindow(options.page);
-  const rows = db
+  return where;
+}
+
+/**
+ * The next `limit` accounts after the account `afterId`, in the Users tab's order (newest
+ * first): the whole list of GET /api/admin/users is walked this way, by key.
+ */
+export function usersAfter(
+  filter: MembershipFilter,
+  afterId: number | null,
+  limit: number,
+): AdminUserRow[] {
+  const where = usersWhere(filter);
+  if (afterId !== null) where.push(lt(users.id, afterId));
+  return db
     .select(columns)
     .from(users)
     .where(and(...where))
     .orderBy(desc(users.id))
     .limit(limit)
-    .offset(offset)
     .all();
-  return toPage(rows, options.page);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, lt, sql } from "drizzle-orm";
 import { coupons } from "#db/schema";
 import { db, isUniqueViolation, type Tx, unlessBusy } from "#app/db.server";
 import {
@@ -101,8 +101,8 @@ export function createCoupon(coupon: NewCoupon, now: number): Coupon {
 }
 
 /** Newest first, one page plus one row (no count of the whole table). */
-export function listCoupons(page: number): Page<Coupon> {
-  const { limit, offset } = pageWindow(page);
+export function listCoupons(page: number, size?: number): Page<Coupon> {
+  const { limit, offset } = pageWindow(page, size);
   const rows = db
     .select()
     .from(coupons)
@@ -110,7 +110,18 @@ export function listCoupons(page: number): Page<Coupon> {
     .limit(limit)
     .offset(offset)
     .all();
-  return toPage(rows, page);
+  return toPage(rows, page, size);
+}
+
+/** The next `limit` coupons after coupon `afterId`, newest first (the whole API list, by key). */
+export function couponsAfter(afterId: number | null, limit: number): Coupon[] {
+  return db
+    .select()
+    .from(coupons)
+    .where(afterId === null ? undefined : lt(coupons.id, afterId))
+    .orderBy(desc(coupons.id))
+    .limit(limit)
+    .all();
 }
 
 /**

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { MAX_PAGE, pageWindow, readPage, toPage } from "#app/models/pagination.server";
+import {
+  LIMIT_MESSAGE,
+  MAX_LIMIT,
+  MAX_PAGE,
+  PAGE_SIZE,
+  pageWindow,
+  readListRequest,
+  readPage,
+  toPage,
+} from "#app/models/pagination.server";
 
 const at = (query: string) => new URL(`http://studio.test/admin/bookings${query}`);
 
@@ -30,5 +39,34 @@ describe("pages", () => {
     });
     expect(toPage(rows.slice(0, 10), 2, 10).hasNext).toBe(false);
     expect(toPage([], 1, 10)).toEqual({ rows: [], page: 1, hasNext: false, size: 10 });
+  });
+});
+
+describe("readListRequest", () => {
+  const read = (query: string, size?: number) =>
+    readListRequest(new URL(`http://studio.test/api/admin/coupons${query}`), size);
+
+  it("asks for the whole list with neither page nor limit", () => {
+    expect(read("")).toEqual({ kind: "whole" });
+    expect(read("?status=PENDING&membership=all")).toEqual({ kind: "whole" });
+  });
+
+  it("pages with either, `limit` rows (the list's size by default)", () => {
+    expect(read("?page=3")).toEqual({ kind: "page", page: 3, size: PAGE_SIZE });
+    expect(read("?page=2", 100)).toEqual({ kind: "page", page: 2, size: 100 });
+    expect(read("?limit=1")).toEqual({ kind: "page", page: 1, size: 1 });
+    expect(read(`?page=4&limit=${MAX_LIMIT}`)).toEqual({ kind: "page", page: 4, size: 500 });
+  });
+
+  it.each([
+    "?limit=501",
+    "?limit=0",
+    "?limit=",
+    "?limit=-1",
+    "?limit=1.5",
+    "?limit=abc",
+    "?page=2&limit=9999999",
+  ])("refuses %s", (query) => {
+    expect(read(query)).toEqual({ kind: "refused", message: LIMIT_MESSAGE });
   });
 });

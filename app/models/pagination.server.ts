@@ -44,3 +44,27 @@ export function pageResponse<T>(
   }
   return Response.json(page.rows, { headers });
 }
+
+/** The most rows a client may ask for in one page of a JSON list (`?limit=`). */
+export const MAX_LIMIT = 500;
+export const LIMIT_MESSAGE = `limit must be a whole number from 1 to ${MAX_LIMIT}`;
+
+/**
+ * How a JSON list is asked for (docs/product.md "The JSON API"): with neither `page` nor `limit`
+ * the whole list (the spec's client reads no paging); with either, one page of `limit` rows
+ * (default `size`). A `limit` that is not a whole number from 1 to MAX_LIMIT is refused.
+ */
+export type ListRequest =
+  | { kind: "whole" }
+  | { kind: "page"; page: number; size: number }
+  | { kind: "refused"; message: string };
+
+export function readListRequest(url: URL, size = PAGE_SIZE): ListRequest {
+  const params = url.searchParams;
+  if (!params.has("page") && !params.has("limit")) return { kind: "whole" };
+  const rawLimit = params.get("limit");
+  if (rawLimit === null) return { kind: "page", page: readPage(url), size };
+  const limit = /^\d{1,6}$/.test(rawLimit) ? Number(rawLimit) : 0;
+  if (limit < 1 || limit > MAX_LIMIT) return { kind: "refused", message: LIMIT_MESSAGE };
+  return { kind: "page", page: readPage(url), size: limit };
+}

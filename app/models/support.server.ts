@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, lt, lte, or, type SQL, sql } from "drizzle-orm";
 import { bookings, technicalAssistanceRequests, users } from "#db/schema";
 import { db, type Tx } from "#app/db.server";
 import type { SupportRequestInput, SupportUpdate } from "#app/domain/support";
@@ -167,8 +167,9 @@ export type AdminSupportRequest = ReturnType<ReturnType<typeof adminRequests>["a
 export function listSupportRequestsPage(
   filter: { status: SupportStatus | null },
   page: number,
+  size?: number,
 ): Page<AdminSupportRequest> {
-  const { limit, offset } = pageWindow(page);
+  const { limit, offset } = pageWindow(page, size);
   const rows = filter.status
     ? adminRequests()
         .where(eq(technicalAssistanceRequests.status, filter.status))
@@ -181,7 +182,41 @@ export function listSupportRequestsPage(
         .limit(limit)
         .offset(offset)
         .all();
-  return toPage(rows, page);
+  return toPage(rows, page, size);
+}
+
+/** Where a walk through the requests stopped: the last row it gave. */
+export type SupportCursor = { createdAt: number; id: number };
+
+/**
+ * The next `limit` requests after `cursor`, in the Support tab's order (newest first): the whole
+ * list of GET /api/admin/tech-assistance is walked this way, by key.
+ */
+export function supportRequestsAfter(
+  filter: { status: SupportStatus | null },
+  cursor: SupportCursor | null,
+  limit: number,
+): AdminSupportRequest[] {
+  const t = technicalAssistanceRequests;
+  if (filter.status) {
+    const conditions: (SQL | undefined)[] = [eq(t.status, filter.status)];
+    if (cursor) {
+      conditions.push(
+        lte(t.createdAt, cursor.createdAt),
+        or(lt(t.createdAt, cursor.createdAt), lt(t.id, cursor.id)),
+      );
+    }
+    return adminRequests()
+      .where(and(...conditions))
+      .orderBy(desc(t.createdAt), desc(t.id))
+      .limit(limit)
+      .all();
+  }
+  return adminRequests()
+    .where(cursor ? lt(t.id, cursor.id) : undefined)
+    .orderBy(desc(t.id))
+    .limit(limit)
+    .all();
 }
 
 export function getSupportRequest(id: number, reader: Reader = db): SupportRequest | undefined {

@@ -711,8 +711,8 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
       const { date, time } = freshSlot();
       return { recordingDate: date, recordingTime: time };
     },
-    // The owner's booking is unpaid, so it cannot move yet (409).
-    methods: postOnly(ownerOnly(status(401), status(409), status(404))),
+    // The owner's booking is unpaid, so it cannot move yet (422).
+    methods: postOnly(ownerOnly(status(401), status(422), status(404))),
   },
   "/api/bookings/:id/ics": {
     kind: "resource",

@@ -119,12 +119,12 @@ describe("PUT /api/admin/tech-assistance/:id", () => {
       }),
     );
     expect(late).toEqual({
-      status: 409,
+      status: 422,
       body: { message: `Request #${id} is already Resolved: it cannot be changed any more.` },
     });
   });
 
-  it("of two admins starting the same request at once, one wins and the other gets 409", async () => {
+  it("of two admins starting the same request at once, one wins and the other gets 422", async () => {
     const id = await fileRequest();
     const other = await signUpAdmin();
     const answers = await Promise.all(
@@ -135,8 +135,8 @@ describe("PUT /api/admin/tech-assistance/:id", () => {
         }),
       ),
     );
-    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
-    const loser = answers.find((answer) => answer.status === 409);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 422]);
+    const loser = answers.find((answer) => answer.status === 422);
     expect(await loser?.json()).toEqual({
       message: `Request #${id} is In Progress: it cannot move to In Progress.`,
     });
@@ -155,7 +155,7 @@ describe("PUT /api/admin/tech-assistance/:id", () => {
     expect(answer).toMatchObject({ status, body: { message } });
   });
 
-  it("answers 409 to a skipped step and 404 to an unknown or malformed id", async () => {
+  it("answers 422 to a skipped step and 404 to an unknown or malformed id", async () => {
     const id = await fileRequest();
     const skipped = await refusedJson(() =>
       api(`/api/admin/tech-assistance/${id}`, {
@@ -163,7 +163,7 @@ describe("PUT /api/admin/tech-assistance/:id", () => {
         body: { status: "RESOLVED", resolution: "Fixed" },
       }),
     );
-    expect(skipped.status).toBe(409);
+    expect(skipped.status).toBe(422);
     for (const bad of ["987654321", "0", "1e3", "abc"]) {
       const answer = await refusedJson(() =>
         api(`/api/admin/tech-assistance/${bad}`, {
@@ -208,7 +208,10 @@ describe("GET /api/admin/tech-assistance", () => {
     });
     const all = await api("/api/admin/tech-assistance", { cookie: admin.cookie });
     expect(all.status).toBe(200);
-    expect(all.headers.get("X-Page")).toBe("1");
+    // The whole list: no page to name.
+    expect(all.headers.get("X-Page")).toBeNull();
+    const firstPage = await api("/api/admin/tech-assistance?page=1", { cookie: admin.cookie });
+    expect(firstPage.headers.get("X-Page")).toBe("1");
     const ids = ((await all.json()) as Json[]).map((row) => row.id);
     expect(ids.indexOf(newer)).toBeLessThan(ids.indexOf(older));
 
@@ -222,7 +225,9 @@ describe("GET /api/admin/tech-assistance", () => {
 
   it("pages 25 at a time with a Link to the next page", async () => {
     for (let i = 0; i < 26; i += 1) await fileRequest();
-    const first = await api("/api/admin/tech-assistance?status=PENDING", { cookie: admin.cookie });
+    const first = await api("/api/admin/tech-assistance?status=PENDING&page=1", {
+      cookie: admin.cookie,
+    });
     expect(((await first.json()) as Json[]).length).toBe(25);
     expect(first.headers.get("Link")).toBe(
       '</api/admin/tech-assistance?status=PENDING&page=2>; rel="next"',
@@ -233,7 +238,7 @@ describe("GET /api/admin/tech-assistance", () => {
     expect(((await second.json()) as Json[]).length).toBeGreaterThan(0);
   });
 
-  it.each(["?status=DONE", "?page=0", "?page=abc", "?page=999999"])(
+  it.each(["?status=DONE", "?page=0", "?page=abc", "?page=999999", "?limit=501", "?limit=0"])(
     "answers %s with 400",
     async (query) => {
       const answer = await refusedJson(() =>
@@ -341,7 +346,7 @@ describe("blocked times", () => {
       cookie: customer.cookie,
       body: bookingPayload(date, "10:00", 2),
     });
-    expect(refused.status).toBe(409);
+    expect(refused.status).toBe(422);
 
     const block = server.db
       .select({ id: blockedTimes.id })

@@ -100,7 +100,7 @@ describe("GET /api/admin/bookings", () => {
   it("answers a filtered day as booking JSON, 25 to a page, with a Link to the next", async () => {
     const date = addStudioDays(earliestBookableDate(Date.now()), 200);
     insertBookings(customer, date, 27);
-    const first = await api(`/api/admin/bookings?date=${date}`, { cookie: admin.cookie });
+    const first = await api(`/api/admin/bookings?date=${date}&page=1`, { cookie: admin.cookie });
     expect(first.status).toBe(200);
     const rows = (await first.json()) as Json[];
     expect(rows).toHaveLength(25);
@@ -120,6 +120,19 @@ describe("GET /api/admin/bookings", () => {
       "23:00",
     ]);
     expect(second.headers.get("Link")).toBeNull();
+
+    // Without paging parameters: the whole day at once, in the same order, no Link.
+    const whole = await api(`/api/admin/bookings?date=${date}`, { cookie: admin.cookie });
+    expect(whole.headers.get("Link")).toBeNull();
+    const wholeRows = (await whole.json()) as Json[];
+    expect(wholeRows.map((row) => row.id)).toEqual([
+      ...rows.map((row) => row.id),
+      ...(
+        (await (
+          await api(`/api/admin/bookings?date=${date}&page=2`, { cookie: admin.cookie })
+        ).json()) as Json[]
+      ).map((row) => row.id),
+    ]);
 
     const none = await api(`/api/admin/bookings?date=${date}&status=COMPLETED`, {
       cookie: admin.cookie,
@@ -175,7 +188,7 @@ describe("PUT /api/admin/bookings/{id}", () => {
     }
   });
 
-  it("moves forward, confirms with the .ics e-mail, and answers 409 when the rule refuses", async () => {
+  it("moves forward, confirms with the .ics e-mail, and answers 422 when the rule refuses", async () => {
     const review = await put(bookingId, { status: "pending", note: "Paid at the desk" });
     expect(review.status).toBe(200);
     expect(await review.json()).toMatchObject({
@@ -185,7 +198,7 @@ describe("PUT /api/admin/bookings/{id}", () => {
     });
 
     const again = await refused(() => put(bookingId, { status: "PENDING" }));
-    expect(again.status).toBe(409);
+    expect(again.status).toBe(422);
     expect(JSON.parse(again.body).message).toBe("This booking is already Pending Review.");
 
     const confirmed = await put(bookingId, { status: "CONFIRMED" });
@@ -197,7 +210,7 @@ describe("PUT /api/admin/bookings/{id}", () => {
     );
 
     const backwards = await refused(() => put(bookingId, { status: "PENDING" }));
-    expect(backwards.status).toBe(409);
+    expect(backwards.status).toBe(422);
     expect(JSON.parse(backwards.body).message).toBe(
       "A booking cannot go back from Confirmed to Pending Review.",
     );
@@ -227,7 +240,7 @@ describe("PUT /api/admin/bookings/{id}", () => {
     expect(cancelled.status).toBe(200);
     expect(await cancelled.json()).toMatchObject({ status: "CANCELLED" });
     const out = await refused(() => put(bookingId, { status: "COMPLETED" }));
-    expect(out.status).toBe(409);
+    expect(out.status).toBe(422);
     expect(JSON.parse(out.body).message).toBe("A cancelled booking cannot change status.");
   });
 });
@@ -274,7 +287,7 @@ describe("staff cancelling a paid booking", () => {
         body: { status: "CANCELLED" },
       }),
     );
-    expect(again.status).toBe(409);
+    expect(again.status).toBe(422);
   });
 });
 

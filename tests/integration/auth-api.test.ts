@@ -53,7 +53,7 @@ describe("POST /api/register", () => {
       "/api/register",
       registrationPayload({ username: payload.username.toUpperCase() }),
     );
-    expect(again.status).toBe(409);
+    expect(again.status).toBe(400);
     expect(await again.json()).toEqual({ message: "Username already exists" });
     expect(userCount()).toBe(before);
   });

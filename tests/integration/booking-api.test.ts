@@ -157,8 +157,8 @@ describe("POST /api/bookings under concurrency", () => {
         });
       }),
     );
-    expect(statusOf(responses)).toEqual({ 201: 1, 409: 19 });
-    for (const response of responses.filter((r) => r.status === 409)) {
+    expect(statusOf(responses)).toEqual({ 201: 1, 422: 19 });
+    for (const response of responses.filter((r) => r.status === 422)) {
       expect(await response.json()).toEqual({
         message: SLOT_TAKEN,
         title: "Time Slot Unavailable",
@@ -401,7 +401,7 @@ describe("payment holds", () => {
     expect(couponUses(coupon.id).currentUses).toBe(1);
 
     const whileHeld = await book(second, payload);
-    expect(whileHeld.response.status).toBe(409);
+    expect(whileHeld.response.status).toBe(422);
 
     writer
       .update(bookings)
@@ -425,7 +425,7 @@ describe("payment holds", () => {
 
     // The first customer can no longer pay the released booking.
     const late = await pay(first, held.body.id, cardBody(350));
-    expect(late.status).toBe(409);
+    expect(late.status).toBe(422);
     expect(paymentRows(held.body.id)).toHaveLength(0);
   });
 });
@@ -695,7 +695,7 @@ describe("POST /api/bookings/{id}/payments/direct", () => {
     const booking = await unpaidBooking(owner);
     expect((await pay(owner, booking.id, cardBody(booking.totalCost))).status).toBe(200);
     const again = await pay(owner, booking.id, cardBody(booking.totalCost));
-    expect(again.status).toBe(409);
+    expect(again.status).toBe(422);
     expect(await again.json()).toEqual({ message: "This booking has already been paid." });
     expect(paymentRows(booking.id)).toHaveLength(1);
   });
@@ -707,7 +707,7 @@ describe("POST /api/bookings/{id}/payments/direct", () => {
       pay(owner, booking.id, cardBody(booking.totalCost)),
       pay(owner, booking.id, cardBody(booking.totalCost)),
     ]);
-    expect(statusOf(responses)).toEqual({ 200: 1, 409: 1 });
+    expect(statusOf(responses)).toEqual({ 200: 1, 422: 1 });
     expect(paymentRows(booking.id)).toHaveLength(1);
     expect(bookingRow(booking.id)?.status).toBe("PENDING");
   });
@@ -756,7 +756,7 @@ describe("POST /api/bookings/{id}/payments/direct", () => {
       bookingPayload(freshDate(), "10:00", 2, { couponCode: coupon.code }),
     );
     const response = await pay(owner, body.id, cardBody(0));
-    expect(response.status).toBe(409);
+    expect(response.status).toBe(422);
     expect(paymentRows(body.id)).toHaveLength(0);
   });
 });

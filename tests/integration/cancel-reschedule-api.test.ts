@@ -115,7 +115,7 @@ describe("cancelling through the API", () => {
     expect(netPaid(booking.id)).toBe(0);
 
     const again = await api(`/api/bookings/${booking.id}/cancel`, customer.cookie, { body: {} });
-    expect(again.status).toBe(409);
+    expect(again.status).toBe(422);
     expect(await again.json()).toEqual({ message: "This booking is already cancelled." });
   });
 
@@ -131,7 +131,7 @@ describe("cancelling through the API", () => {
     const stale = await api(`/api/bookings/${booking.id}/cancel`, customer.cookie, {
       body: { expectedRefund: 400 },
     });
-    expect(stale.status).toBe(409);
+    expect(stale.status).toBe(422);
     expect(await stale.json()).toMatchObject({ refund: { refund: 200 } });
     expect(snapshot()).toEqual(before);
 
@@ -169,7 +169,7 @@ describe("cancelling through the API", () => {
     const taken = await api("/api/bookings", second.cookie, {
       body: bookingPayload(date, "14:00", 2),
     });
-    expect(taken.status).toBe(409);
+    expect(taken.status).toBe(422);
     await api(`/api/bookings/${booking.id}/cancel`, first.cookie, { body: {} });
     await book(second.cookie, date, "14:00");
   });
@@ -207,16 +207,16 @@ describe("rescheduling through the API", () => {
     const taken = await api(`/api/bookings/${booking.id}/reschedule`, customer.cookie, {
       body: { recordingDate: date, recordingTime: "11:00" },
     });
-    expect(taken.status).toBe(409);
+    expect(taken.status).toBe(422);
     expect(await taken.json()).toEqual({ message: SLOT_TAKEN });
 
     const slot = { recordingDate: freshDay(), recordingTime: "09:00" };
     const notPaid = await api(`/api/bookings/${unpaid.id}/reschedule`, customer.cookie, {
       body: slot,
     });
-    expect(notPaid.status).toBe(409);
+    expect(notPaid.status).toBe(422);
     const late = await api(`/api/bookings/${soon.id}/reschedule`, customer.cookie, { body: slot });
-    expect(late.status).toBe(409);
+    expect(late.status).toBe(422);
     expect(((await late.json()) as { message: string }).message).toMatch(/24 hours/);
     const foreign = await api(`/api/bookings/${booking.id}/reschedule`, stranger.cookie, {
       body: slot,
@@ -258,7 +258,7 @@ describe("racing for one slot", () => {
     ]);
     const statuses = answers.map((answer) => answer.status);
     expect(statuses.filter((code) => code === 200 || code === 201)).toHaveLength(1);
-    expect(statuses.filter((code) => code === 409)).toHaveLength(answers.length - 1);
+    expect(statuses.filter((code) => code === 422)).toHaveLength(answers.length - 1);
     const live = db()
       .select({ total: count() })
       .from(bookings)

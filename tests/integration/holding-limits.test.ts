@@ -49,7 +49,7 @@ function writes() {
   };
 }
 
-it("refuses a third unpaid booking with 409, links to the open ones, and writes nothing", async () => {
+it("refuses a third unpaid booking with 422, links to the open ones, and writes nothing", async () => {
   const customer = await signUp();
   const held: number[] = [];
   for (let n = 0; n < 2; n += 1) {
@@ -60,7 +60,7 @@ it("refuses a third unpaid booking with 409, links to the open ones, and writes 
 
   const before = writes();
   const response = await book(customer.cookie, freshDate());
-  expect(response.status).toBe(409);
+  expect(response.status).toBe(422);
   const body = (await response.json()) as {
     message: string;
     openBookings: { id: number; payUrl: string; cancelUrl: string }[];
@@ -91,7 +91,7 @@ it("lets only one of two simultaneous requests take the last place", async () =>
     book(customer.cookie, freshDate()),
     book(customer.cookie, freshDate()),
   ]).then((responses) => responses.map((response) => response.status).sort());
-  expect(statuses).toEqual([201, 409]);
+  expect(statuses).toEqual([201, 422]);
   const rows = server.db.select().from(bookings).where(eq(bookings.userId, customer.id)).all();
   expect(rows).toHaveLength(2);
 });
@@ -111,7 +111,7 @@ it("books exactly at the horizon and refuses the day after with 400, writing not
   expect(writes()).toEqual(before);
 });
 
-it("refuses to move a session beyond the horizon with 409, leaving it where it was", async () => {
+it("refuses to move a session beyond the horizon with 422, leaving it where it was", async () => {
   const customer = await signUp();
   const writer = openDatabaseFile(server.dbPath);
   const session = createBooking(writer, {
@@ -127,7 +127,7 @@ it("refuses to move a session beyond the horizon with 409, leaving it where it w
     headers: { "Content-Type": "application/json", Cookie: customer.cookie },
     body: JSON.stringify({ recordingDate: addStudioDays(last, 1), recordingTime: "05:00" }),
   });
-  expect(response.status).toBe(409);
+  expect(response.status).toBe(422);
   expect(((await response.json()) as { message: string }).message).toBe(
     `Sessions can be booked up to ${last}. Please choose an earlier date.`,
   );

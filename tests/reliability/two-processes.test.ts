@@ -80,11 +80,11 @@ it("never double-books with two server processes on one database file", async ()
       `answers ${JSON.stringify(statuses)}, winners per process ${JSON.stringify(winnersPerServer)}`,
   );
 
-  expect(statuses).toEqual({ 201: GROUPS, 409: GROUPS * (REQUESTS_PER_GROUP - 1) });
+  expect(statuses).toEqual({ 201: GROUPS, 422: GROUPS * (REQUESTS_PER_GROUP - 1) });
   for (let group = 0; group < GROUPS; group += 1) {
     expect(answers.filter((a) => a.group === group && a.status === 201)).toHaveLength(1);
   }
-  for (const answer of answers.filter((a) => a.status === 409)) {
+  for (const answer of answers.filter((a) => a.status === 422)) {
     expect(answer.json.title).toBe("Time Slot Unavailable");
   }
   const database = inspect(dbPath, (db) => ({

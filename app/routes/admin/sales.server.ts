@@ -102,16 +102,36 @@ export function periodError(reading: Extract<PeriodReading, { ok: false }>) {
  * GET /api/admin/payments: one page of the {id, bookingId, amount, paymentDate} of
  * docs/product.md "The JSON API".
  */
-export function paymentsPage(choice: PeriodChoice, page: number, now: number) {
-  const result = listSales(periodRange(choice, now), page, API_PAGE_SIZE);
+export function paymentsPage(
+  choice: PeriodChoice,
+  page: number,
+  now: number,
+  size = API_PAGE_SIZE,
+) {
+  const result = listSales(periodRange(choice, now), page, size);
+  return { payments: result.rows.map(toPaymentJson), hasNext: result.hasNext };
+}
+
+/** A payment as GET /api/admin/payments answers it. */
+export function toPaymentJson(row: SalesRow) {
   return {
-    payments: result.rows.map((row) => ({
-      id: row.id,
-      bookingId: row.bookingId,
-      amount: row.amount,
-      paymentDate: new Date(row.paymentDate).toISOString(),
-    })),
-    hasNext: result.hasNext,
+    id: row.id,
+    bookingId: row.bookingId,
+    amount: row.amount,
+    paymentDate: new Date(row.paymentDate).toISOString(),
+  };
+}
+
+/**
+ * The whole period for GET /api/admin/payments without paging: the payments walked by key,
+ * newest first, as the CSV export walks them.
+ */
+export function paymentsWalk(choice: PeriodChoice, now: number) {
+  const range = periodRange(choice, now);
+  return {
+    next: (cursor: SalesCursor | null, limit: number) => salesAfter(range, cursor, limit),
+    keyOf: (row: SalesRow): SalesCursor => ({ paymentDate: row.paymentDate, id: row.id }),
+    toJson: toPaymentJson,
   };
 }
 export const API_PAGE_SIZE = 100;

@@ -14,7 +14,7 @@ import * as shape from "#app/domain/api-shapes";
 const NOT_FOUND = "Booking not found";
 
 const cancelBodySchema = z.object({
-  /** The refund the customer was shown; when given, a different one is refused (409). */
+  /** The refund the customer was shown; when given, a different one is refused (422). */
   expectedRefund: z
     .number({ error: "expectedRefund must be a whole number of dollars" })
     .int("expectedRefund must be a whole number of dollars")
@@ -61,7 +61,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   } catch (error) {
     if (error instanceof CancellationError) {
       if (error.kind === "not-found") return jsonError(404, NOT_FOUND);
-      return jsonError(409, error.message, error.quote ? { refund: error.quote } : undefined);
+      return jsonError(422, error.message, error.quote ? { refund: error.quote } : undefined);
     }
     if (error instanceof PaymentServiceError) return jsonError(502, error.message);
     throw error;
@@ -87,7 +87,7 @@ export const openapi: doc.ApiPaths = {
         ...doc.BODY_REFUSALS,
         401: doc.notSignedIn,
         404: doc.refused(NOT_FOUND),
-        409: doc.refused("Cannot be cancelled now, or the refund differs from `expectedRefund`", {
+        422: doc.refused("Cannot be cancelled now, or the refund differs from `expectedRefund`", {
           refund: shape.refundQuoteJson.optional(),
         }),
         502: doc.refused("The refund could not be made"),

@@ -47,7 +47,7 @@ export const jsonBody = paymentBodySchema;
  * POST /api/bookings/{id}/payments/direct: pays the caller's own unpaid booking by card with
  * the sandbox provider (docs/product.md "Payment"). The server charges the booking's own
  * total; an `amount` that differs is refused before anything is charged. Answers 200 with
- * { success, transactionId, booking }, 402 for a declined or invalid card, 409 when the booking
+ * { success, transactionId, booking }, 402 for a declined or invalid card, 422 when the booking
  * cannot be paid any more (already paid, hold run out, cancelled, free).
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -68,7 +68,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (card.amount !== undefined && card.amount !== booking.totalCost) {
     return jsonError(400, AMOUNT_MISMATCH);
   }
-  if (!isPayable(booking, now)) return jsonError(409, notPayableMessage(booking, now));
+  if (!isPayable(booking, now)) return jsonError(422, notPayableMessage(booking, now));
 
   const result = chargeSandboxCard(booking, card, now);
   if (result.ok) {
@@ -80,7 +80,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
   const cardRefused =
     result.message === CARD_MESSAGES.declined || result.message === CARD_MESSAGES.invalidNumber;
-  return jsonError(cardRefused ? 402 : 409, result.message);
+  return jsonError(cardRefused ? 402 : 422, result.message);
 }
 
 export const openapi: doc.ApiPaths = {
@@ -105,7 +105,7 @@ export const openapi: doc.ApiPaths = {
         401: doc.notSignedIn,
         402: doc.refused("The card was declined or its number is invalid"),
         404: doc.refused(NOT_FOUND),
-        409: doc.refused(
+        422: doc.refused(
           "The booking cannot be paid any more (already paid, hold run out, cancelled, free)",
         ),
       },

@@ -22,7 +22,7 @@ export const jsonBody = rescheduleSchema;
 /**
  * POST /api/bookings/{id}/reschedule with { recordingDate, recordingTime }: moves the caller's
  * own paid or confirmed session, at least 24 hours ahead, to a free slot of the same length.
- * A taken slot or a booking that cannot move answers 409; another's booking 404. Limited with
+ * A taken slot or a booking that cannot move answers 422; another's booking 404. Limited with
  * bookings, per account and per client address (BOOKING_RATE_LIMIT per hour; 429 past it).
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -44,7 +44,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   } catch (error) {
     if (!(error instanceof RescheduleError)) throw error;
     if (error.kind === "not-found") return jsonError(404, NOT_FOUND);
-    return jsonError(409, error.message);
+    return jsonError(422, error.message);
   }
 }
 
@@ -58,7 +58,7 @@ export const openapi: doc.ApiPaths = {
         ...doc.BODY_REFUSALS,
         401: doc.notSignedIn,
         404: doc.refused(NOT_FOUND),
-        409: doc.refused("The slot is taken or the booking cannot move"),
+        422: doc.refused("The slot is taken or the booking cannot move"),
         429: doc.tooMany("Too many bookings and moves this hour"),
       },
     },

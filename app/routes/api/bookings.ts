@@ -59,8 +59,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch (error) {
     if (!(error instanceof BookingError)) throw error;
     if (error.kind === "unpaid-holds") {
-      // 409, not 429: waiting does not help; paying for or cancelling an open booking does.
-      return jsonError(409, error.message, {
+      // 422, not 429: waiting does not help; paying for or cancelling an open booking does.
+      // 409 is kept for a duplicate coupon code alone (docs/product.md "The JSON API").
+      return jsonError(422, error.message, {
         title: "Unpaid Bookings",
         openBookings: error.openHolds.map((hold) => ({
           id: hold.id,
@@ -72,7 +73,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       });
     }
     if (error.kind === "slot" && error.message === SLOT_TAKEN_MESSAGE) {
-      return jsonError(409, SLOT_TAKEN_MESSAGE, { title: "Time Slot Unavailable" });
+      return jsonError(422, SLOT_TAKEN_MESSAGE, { title: "Time Slot Unavailable" });
     }
     return jsonError(400, error.message);
   }
@@ -99,7 +100,7 @@ export const openapi: doc.ApiPaths = {
         400: doc.refused("A refused field or slot", { errors: shape.fieldErrors.optional() }),
         401: doc.notSignedIn,
         403: doc.refused("A userId other than the caller's"),
-        409: doc.refused("Too many unpaid bookings (`openBookings`), or the slot was just taken", {
+        422: doc.refused("Too many unpaid bookings (`openBookings`), or the slot was just taken", {
           title: z.string(),
           openBookings: z
             .array(

@@ -33,7 +33,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const cookie = await createUserSession(request, user.id);
     return Response.json(toPublicUser(user), { status: 201, headers: { "Set-Cookie": cookie } });
   } catch (error) {
-    if (error instanceof UsernameTakenError) return jsonError(409, error.message);
+    if (error instanceof UsernameTakenError) return jsonError(400, error.message);
     throw error;
   }
 }
@@ -46,7 +46,9 @@ export const openapi: doc.ApiPaths = {
       responses: {
         201: doc.answers("The new user (Set-Cookie carries the session)", shape.publicUserJson),
         ...doc.BODY_REFUSALS,
-        409: doc.refused("The username is taken"),
+        400: doc.refused("A refused field (`errors`), or the username is taken", {
+          errors: shape.fieldErrors.optional(),
+        }),
         429: doc.tooMany("Too many registrations from this address"),
       },
     },

@@ -32,7 +32,7 @@ export const jsonBody = statusBodySchema;
 
 /**
  * PUT /api/admin/bookings/{id} with { status, note? } (docs/product.md "The JSON API"): the same
- * rule and model as the tabs' buttons. 400 a bad status, 404 an unknown booking, 409 a change the
+ * rule and model as the tabs' buttons. 400 a bad status, 404 an unknown booking, 422 a change the
  * workflow refuses (with its reason in `message`), 502 when a refund could not be made. Answers the
  * updated booking.
  */
@@ -47,7 +47,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return Response.json(toBookingJson(booking));
   } catch (error) {
     if (error instanceof WorkflowError) {
-      return jsonError(error.kind === "not-found" ? 404 : 409, error.message);
+      return jsonError(error.kind === "not-found" ? 404 : 422, error.message);
     }
     if (error instanceof PaymentServiceError) return jsonError(502, error.message);
     throw error;
@@ -64,7 +64,7 @@ export const openapi: doc.ApiPaths = {
         ...doc.BODY_REFUSALS,
         ...doc.ADMIN_GUARD,
         404: doc.refused(NOT_FOUND),
-        409: doc.refused("The workflow refuses this change (the reason in `message`)"),
+        422: doc.refused("The workflow refuses this change (the reason in `message`)"),
         502: doc.refused("The refund could not be made"),
       },
     },

@@ -11,21 +11,35 @@ import {
 import { COUPON_TYPES } from "#app/domain/coupon-type";
 import { z } from "#app/domain/zod";
 import {
+  couponsAfter,
   createCoupon,
   DuplicateCouponError,
   listCoupons,
   toCouponJson,
 } from "#app/models/coupon.server";
 import { jsonError, readJson } from "#app/web/api.server";
-import { pageResponse } from "#app/models/pagination.server";
-import { readPage } from "#app/models/pagination.server";
+import { jsonListResponse } from "#app/web/json-list.server";
+import { pageResponse, readListRequest } from "#app/models/pagination.server";
 import type { Route } from "./+types/coupons";
 import * as doc from "#app/web/api-doc";
 import * as shape from "#app/domain/api-shapes";
 
-/** GET /api/admin/coupons: the coupons, newest first, a page at a time (Link rel="next"). */
+/**
+ * GET /api/admin/coupons: the coupons, newest first as the Coupons tab lists them. Without `page`
+ * or `limit` the whole list, streamed; with them one page (`limit` rows, 25 by default, at most
+ * 500) and a Link rel="next" header when more follow (docs/product.md "The JSON API").
+ */
 export async function loader({ request }: Route.LoaderArgs) {
-  const page = listCoupons(readPage(new URL(request.url)));
+  const list = readListRequest(new URL(request.url));
+  if (list.kind === "refused") return jsonError(400, list.message);
+  if (list.kind === "whole") {
+    return jsonListResponse({
+      next: (afterId: number | null, limit) => couponsAfter(afterId, limit),
+      keyOf: (row) => row.id,
+      toJson: toCouponJson,
+    });
+  }
+  const page = listCoupons(list.page, list.size);
   return pageResponse(request, { ...page, rows: page.rows.map(toCouponJson) });
 }
 
@@ -85,10 +99,12 @@ export async function action({ request }: Route.ActionArgs) {
 export const openapi: doc.ApiPaths = {
   "/api/admin/coupons": {
     get: {
-      summary: "The coupons, newest first, 25 a page (Link rel=next)",
+      summary:
+        "The coupons, newest first; the whole list, or a page with ?page=&limit= (Link rel=next)",
       requestParams: { query: z.object({ page: z.string().optional() }) },
       responses: {
-        200: doc.answers("One page of coupons", z.array(shape.couponJson)),
+        200: doc.answers("The list, or one page of it", z.array(shape.couponJson)),
+        400: doc.refused("A page or limit out of range"),
         ...doc.ADMIN_GUARD,
       },
     },

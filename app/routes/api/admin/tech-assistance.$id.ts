@@ -15,7 +15,7 @@ export const jsonBody = supportUpdateSchema;
  * PUT /api/admin/tech-assistance/{id} with { status, resolution } (docs/product.md "The JSON API"):
  * the updated request. The same model function as the Support tab's buttons, so the same rules: 400
  * for a status that is not one of the four or a RESOLVED without resolution details, 404 for an
- * unknown id, 409 for a move the workflow does not allow (from RESOLVED or CANCELLED, skipping
+ * unknown id, 422 for a move the workflow does not allow (from RESOLVED or CANCELLED, skipping
  * IN_PROGRESS, or a second admin repeating the first one's move).
  */
 export async function action({ request, params }: Route.ActionArgs) {
@@ -28,7 +28,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     );
   } catch (error) {
     if (!(error instanceof SupportUpdateError)) throw error;
-    const status = { "not-found": 404, "not-allowed": 409, "resolution-required": 400 }[error.kind];
+    const status = { "not-found": 404, "not-allowed": 422, "resolution-required": 400 }[error.kind];
     return jsonError(status, error.message);
   }
 }
@@ -43,7 +43,7 @@ export const openapi: doc.ApiPaths = {
         ...doc.BODY_REFUSALS,
         ...doc.ADMIN_GUARD,
         404: doc.refused("Request not found"),
-        409: doc.refused("The workflow does not allow this move"),
+        422: doc.refused("The workflow does not allow this move"),
       },
     },
   },

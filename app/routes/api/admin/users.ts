@@ -1,39 +1,56 @@
 import { MEMBERSHIP_FILTERS } from "#app/domain/membership";
-import { listUsers } from "#app/models/admin-users.server";
+import { listUsers, usersAfter } from "#app/models/admin-users.server";
 import { jsonError } from "#app/web/api.server";
-import { pageResponse } from "#app/models/pagination.server";
-import { readPage } from "#app/models/pagination.server";
+import { jsonListResponse } from "#app/web/json-list.server";
+import { pageResponse, readListRequest } from "#app/models/pagination.server";
 import type { Route } from "./+types/users";
 import * as doc from "#app/web/api-doc";
 import * as shape from "#app/domain/api-shapes";
 import { z } from "#app/domain/zod";
 
 /**
- * GET /api/admin/users: [{id, username, isAdmin, isMember}], newest first, one page of the
- * Users tab (?page=N, ?membership=all|members|non-members); a Link rel="next" header says
- * that more follow, so the body stays the list of docs/product.md "The JSON API".
+ * GET /api/admin/users: [{id, username, isAdmin, isMember}], newest first as the Users tab
+ * lists them (?membership=all|members|non-members). Without `page` or `limit` the whole list,
+ * streamed; with them one page (`limit` rows, 25 by default, at most 500) and a Link rel="next"
+ * header when more follow (docs/product.md "The JSON API").
  */
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const asked = url.searchParams.get("membership") ?? "all";
   const filter = MEMBERSHIP_FILTERS.find((known) => known === asked);
   if (!filter) return jsonError(400, "membership must be all, members or non-members");
-  return pageResponse(request, listUsers({ filter, page: readPage(url) }));
+  const list = readListRequest(url);
+  if (list.kind === "refused") return jsonError(400, list.message);
+  if (list.kind === "whole") {
+    return jsonListResponse({
+      next: (afterId: number | null, limit) => usersAfter(filter, afterId, limit),
+      keyOf: (row) => row.id,
+      toJson: (row) => row,
+    });
+  }
+  return pageResponse(request, listUsers({ filter, page: list.page, size: list.size }));
 }
 
 export const openapi: doc.ApiPaths = {
   "/api/admin/users": {
     get: {
-      summary: "The accounts, newest first, 25 a page (Link rel=next)",
+      summary:
+        "The accounts, newest first; the whole list, or a page with ?page=&limit= (Link rel=next)",
       requestParams: {
         query: z.object({
           membership: z.enum(["all", "members", "non-members"]).optional(),
-          page: z.string().optional(),
+          page: z
+            .string()
+            .optional()
+            .meta({ description: "1-based; without page and limit, the whole list" }),
+          limit: z.string().optional().meta({ description: "1 to 500" }),
         }),
       },
       responses: {
-        200: doc.answers("One page of accounts", z.array(shape.adminUserJson)),
-        400: doc.refused("membership must be all, members or non-members"),
+        200: doc.answers("The list, or one page of it", z.array(shape.adminUserJson)),
+        400: doc.refused(
+          "A membership other than all, members or non-members, or a page or limit out of range",
+        ),
         ...doc.ADMIN_GUARD,
       },
     },
