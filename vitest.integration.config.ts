@@ -9,7 +9,8 @@ export default defineConfig({
   resolve: { tsconfigPaths: true },
   test: {
     include: ["tests/integration/**/*.test.ts"],
-    setupFiles: ["tests/setup/env.ts"],
+    // After env.ts (the route modules the contract check reads open the database on import).
+    setupFiles: ["tests/setup/env.ts", "tests/setup/contract-check.ts"],
     // Reads every server's log once all files ran: no secret, no line that is not JSON.
     globalSetup: ["tests/setup/log-audit.ts"],
     // Each file starts a production server; two cores, so keep it modest.

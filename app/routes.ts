@@ -51,6 +51,8 @@ export default [
   route("healthz", "routes/healthz.ts"),
   route("healthz/ready", "routes/healthz.ready.ts"),
   ...prefix("api", [
+    // The OpenAPI description of every route below (docs/product.md "The JSON API").
+    route("openapi.json", "routes/api/openapi.ts"),
     route("user", "routes/api/user.ts"),
     route("login", "routes/api/login.ts"),
     route("register", "routes/api/register.ts"),

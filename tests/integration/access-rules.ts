@@ -570,6 +570,7 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
   },
   "/healthz": { kind: "resource", methods: getOnly(everyone(ok)) },
   "/healthz/ready": { kind: "resource", methods: getOnly(everyone(ok)) },
+  "/api/openapi.json": { kind: "resource", methods: getOnly(everyone(ok)) },
   "/api/user": { kind: "resource", methods: getOnly(signedIn(status(401), ok)) },
   "/api/login": {
     kind: "resource",

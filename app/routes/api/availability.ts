@@ -1,9 +1,12 @@
+import { z } from "#app/domain/zod";
 import { BOOKING_LIMITS, earliestBookableDate } from "#app/domain/availability";
 import { quoteQuerySchema } from "#app/domain/booking-form";
 import { getAvailability } from "#app/models/booking.server";
 import { jsonError, methodNotAllowed } from "#app/web/api.server";
 import { env } from "#app/env.server";
 import type { Route } from "./+types/availability";
+import * as doc from "#app/web/api-doc";
+import * as shape from "#app/domain/api-shapes";
 
 /**
  * GET /api/availability?date=yyyy-MM-dd&hours=2..8: every hourly start of that studio day for a
@@ -36,3 +39,21 @@ export function loader({ request }: Route.LoaderArgs) {
 export function action() {
   return methodNotAllowed("GET");
 }
+
+export const openapi: doc.ApiPaths = {
+  "/api/availability": {
+    get: {
+      summary: "Every start time of a studio day for a session of that length, free or not",
+      requestParams: {
+        query: z.object({
+          date: z.string().meta({ description: "yyyy-MM-dd" }),
+          hours: z.string().optional().meta({ description: "2 to 8 (default 2)" }),
+        }),
+      },
+      responses: {
+        200: doc.answers("The day's start times", shape.availabilityJson),
+        400: doc.refused("A date or a length out of range"),
+      },
+    },
+  },
+};

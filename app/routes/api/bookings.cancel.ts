@@ -8,6 +8,8 @@ import { requireApiUser } from "#app/web/user-context.server";
 import { env } from "#app/env.server";
 import { PaymentServiceError } from "#app/workflows/payment-provider.server";
 import type { Route } from "./+types/bookings.cancel";
+import * as doc from "#app/web/api-doc";
+import * as shape from "#app/domain/api-shapes";
 
 const NOT_FOUND = "Booking not found";
 
@@ -65,3 +67,31 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     throw error;
   }
 }
+
+export const openapi: doc.ApiPaths = {
+  "/api/bookings/{id}/cancel": {
+    get: {
+      summary: "Whether the caller may cancel their booking now, and the exact refund",
+      ...doc.ON_ID,
+      responses: {
+        200: doc.answers("The cancellation quote", shape.cancelQuoteJson),
+        401: doc.notSignedIn,
+        404: doc.refused(NOT_FOUND),
+      },
+    },
+    post: {
+      summary: "Cancels the caller's booking and refunds what the quote says",
+      ...doc.idAndBody(jsonBody),
+      responses: {
+        200: doc.answers("The cancelled booking and its refund", shape.cancelledJson),
+        ...doc.BODY_REFUSALS,
+        401: doc.notSignedIn,
+        404: doc.refused(NOT_FOUND),
+        422: doc.refused("Cannot be cancelled now, or the refund differs from `expectedRefund`", {
+          refund: shape.refundQuoteJson.optional(),
+        }),
+        502: doc.refused("The refund could not be made"),
+      },
+    },
+  },
+};

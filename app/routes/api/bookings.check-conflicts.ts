@@ -4,6 +4,7 @@ import { hasConflict } from "#app/models/booking.server";
 import { jsonError, methodNotAllowed } from "#app/web/api.server";
 import { env } from "#app/env.server";
 import type { Route } from "./+types/bookings.check-conflicts";
+import * as doc from "#app/web/api-doc";
 
 const fields = bookingFields();
 const conflictQuerySchema = z.object({
@@ -39,3 +40,22 @@ export function loader({ request }: Route.LoaderArgs) {
 export function action() {
   return methodNotAllowed("GET");
 }
+
+export const openapi: doc.ApiPaths = {
+  "/api/bookings/check-conflicts": {
+    get: {
+      summary: "Whether a session would clash with another booking or a blocked time",
+      requestParams: {
+        query: z.object({
+          recordingDate: z.string(),
+          recordingTime: z.string(),
+          hoursNeeded: z.string(),
+        }),
+      },
+      responses: {
+        200: doc.answers("Whether it clashes", z.strictObject({ hasConflict: z.boolean() })),
+        400: doc.refused("A field is missing or out of range"),
+      },
+    },
+  },
+};

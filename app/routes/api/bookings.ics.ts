@@ -5,6 +5,7 @@ import { requireApiUser } from "#app/web/user-context.server";
 import { sessionCalendar, sessionCalendarFilename } from "#app/emails/calendar.server";
 import { env } from "#app/env.server";
 import type { Route } from "./+types/bookings.ics";
+import * as doc from "#app/web/api-doc";
 
 /**
  * GET /api/bookings/{id}/ics: Download Details as an iCalendar file (docs/product.md
@@ -27,3 +28,20 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export function action() {
   return methodNotAllowed("GET");
 }
+
+export const openapi: doc.ApiPaths = {
+  "/api/bookings/{id}/ics": {
+    get: {
+      summary: "The caller's session as an iCalendar file (Download Details)",
+      ...doc.ON_ID,
+      responses: {
+        200: {
+          description: "The session as an event",
+          content: { "text/calendar": { schema: { type: "string" } } },
+        },
+        401: doc.notSignedIn,
+        404: doc.refused("Booking not found"),
+      },
+    },
+  },
+};

@@ -9,6 +9,8 @@ import { env } from "#app/env.server";
 import { notPayableMessage } from "#app/models/payment.server";
 import { chargeSandboxCard } from "#app/workflows/checkout.server";
 import type { Route } from "./+types/bookings.payments-direct";
+import * as doc from "#app/web/api-doc";
+import * as shape from "#app/domain/api-shapes";
 
 const NOT_FOUND = "Booking not found";
 const AMOUNT_MISMATCH = "The amount does not match the booking total";
@@ -80,3 +82,33 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     result.message === CARD_MESSAGES.declined || result.message === CARD_MESSAGES.invalidNumber;
   return jsonError(cardRefused ? 402 : 422, result.message);
 }
+
+export const openapi: doc.ApiPaths = {
+  "/api/bookings/{id}/payments/direct": {
+    post: {
+      summary: "Pays the caller's unpaid booking by card (sandbox payments only)",
+      ...doc.idAndBody(jsonBody(Date.now())),
+      responses: {
+        200: doc.answers(
+          "Paid",
+          z.strictObject({
+            success: z.literal(true),
+            transactionId: z.string(),
+            booking: shape.bookingJson,
+          }),
+        ),
+        ...doc.BODY_REFUSALS,
+        400: doc.refused(
+          "A refused field, an amount that is not the total, or Stripe's Checkout is the way to pay (`checkoutUrl`)",
+          { errors: shape.fieldErrors.optional(), checkoutUrl: z.string().optional() },
+        ),
+        401: doc.notSignedIn,
+        402: doc.refused("The card was declined or its number is invalid"),
+        404: doc.refused(NOT_FOUND),
+        422: doc.refused(
+          "The booking cannot be paid any more (already paid, hold run out, cancelled, free)",
+        ),
+      },
+    },
+  },
+};

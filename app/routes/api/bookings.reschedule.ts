@@ -7,6 +7,8 @@ import { takeBookingChange, tooManyBookingChangesMessage } from "#app/web/rate-l
 import { clientAddressContext } from "#app/web/request-context.server";
 import { requireApiUser } from "#app/web/user-context.server";
 import type { Route } from "./+types/bookings.reschedule";
+import * as doc from "#app/web/api-doc";
+import * as shape from "#app/domain/api-shapes";
 
 const NOT_FOUND = "Booking not found";
 
@@ -45,3 +47,20 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return jsonError(422, error.message);
   }
 }
+
+export const openapi: doc.ApiPaths = {
+  "/api/bookings/{id}/reschedule": {
+    post: {
+      summary: "Moves the caller's paid or confirmed session to a free slot of the same length",
+      ...doc.idAndBody(jsonBody(Date.now())),
+      responses: {
+        200: doc.answers("The moved booking", shape.bookingJson),
+        ...doc.BODY_REFUSALS,
+        401: doc.notSignedIn,
+        404: doc.refused(NOT_FOUND),
+        422: doc.refused("The slot is taken or the booking cannot move"),
+        429: doc.tooMany("Too many bookings and moves this hour"),
+      },
+    },
+  },
+};

@@ -5,6 +5,8 @@ import { confirmOwnFreeBooking, getOwnBooking, toBookingJson } from "#app/models
 import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
 import { requireApiUser } from "#app/web/user-context.server";
 import type { Route } from "./+types/bookings.status";
+import * as doc from "#app/web/api-doc";
+import * as shape from "#app/domain/api-shapes";
 
 const NOT_FOUND = "Booking not found";
 const ONLY_FREE = "You can only confirm your own free booking";
@@ -48,3 +50,19 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (!own) return jsonError(404, NOT_FOUND);
   return jsonError(403, ONLY_FREE);
 }
+
+export const openapi: doc.ApiPaths = {
+  "/api/bookings/{id}/status": {
+    patch: {
+      summary: "Confirms the caller's own free booking (the only change it allows)",
+      ...doc.idAndBody(jsonBody),
+      responses: {
+        200: doc.answers("The booking, confirmed", shape.bookingJson),
+        ...doc.BODY_REFUSALS,
+        401: doc.notSignedIn,
+        403: doc.refused(`${ONLY_FREE}; or, for an admin, ${ADMIN_ELSEWHERE}`),
+        404: doc.refused(NOT_FOUND),
+      },
+    },
+  },
+};

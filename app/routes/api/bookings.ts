@@ -1,3 +1,4 @@
+import { z } from "#app/domain/zod";
 import { bookingPayloadSchema } from "#app/domain/booking-form";
 import { SLOT_TAKEN_MESSAGE } from "#app/domain/availability";
 import { expireHolds, listOwnBookings, toBookingJson } from "#app/models/booking.server";
@@ -7,6 +8,8 @@ import { clientAddressContext } from "#app/web/request-context.server";
 import { requireApiUser } from "#app/web/user-context.server";
 import { BookingError, bookSession } from "#app/workflows/book-session.server";
 import type { Route } from "./+types/bookings";
+import * as doc from "#app/web/api-doc";
+import * as shape from "#app/domain/api-shapes";
 
 /**
  * GET /api/bookings: the caller's own bookings, newest first (docs/product.md "The JSON API").
@@ -75,3 +78,44 @@ export async function action({ request, context }: Route.ActionArgs) {
     return jsonError(400, error.message);
   }
 }
+
+export const openapi: doc.ApiPaths = {
+  "/api/bookings": {
+    get: {
+      summary: "The caller's own bookings, newest first",
+      responses: {
+        200: doc.answers("The bookings", z.array(shape.bookingJson)),
+        401: doc.notSignedIn,
+      },
+    },
+    post: {
+      summary: "Books a session; the server prices it",
+      ...doc.body(jsonBody(Date.now())),
+      responses: {
+        201: doc.answers(
+          "The new booking; `checkoutUrl` when it waits for payment",
+          shape.createdBookingJson,
+        ),
+        ...doc.BODY_REFUSALS,
+        400: doc.refused("A refused field or slot", { errors: shape.fieldErrors.optional() }),
+        401: doc.notSignedIn,
+        403: doc.refused("A userId other than the caller's"),
+        422: doc.refused("Too many unpaid bookings (`openBookings`), or the slot was just taken", {
+          title: z.string(),
+          openBookings: z
+            .array(
+              z.strictObject({
+                id: z.number().int(),
+                recordingDate: z.string(),
+                recordingTime: z.string(),
+                payUrl: z.string(),
+                cancelUrl: z.string(),
+              }),
+            )
+            .optional(),
+        }),
+        429: doc.tooMany("Too many bookings and moves this hour"),
+      },
+    },
+  },
+};

@@ -5,6 +5,9 @@ import { takeCouponLookup, tooManyCouponLookupsMessage } from "#app/web/rate-lim
 import { clientAddressContext } from "#app/web/request-context.server";
 import { getUser } from "#app/web/user-context.server";
 import type { Route } from "./+types/coupons.validate";
+import * as doc from "#app/web/api-doc";
+import * as shape from "#app/domain/api-shapes";
+import { z } from "#app/domain/zod";
 
 /**
  * GET /api/coupons/validate/{code}: { isValid, message, coupon: {code, value, type} | null }.
@@ -34,3 +37,20 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export function action() {
   return methodNotAllowed("GET");
 }
+
+export const openapi: doc.ApiPaths = {
+  "/api/coupons/validate/{code}": {
+    get: {
+      summary: "Whether a coupon code can be used now; open to visitors",
+      requestParams: { path: z.object({ code: z.string() }) },
+      responses: {
+        200: doc.answers(
+          "The check; a code that cannot be used is still a 200",
+          shape.couponCheckJson,
+        ),
+        400: doc.refused(COUPON_MESSAGES.required),
+        429: doc.tooMany("Too many coupon lookups"),
+      },
+    },
+  },
+};

@@ -6,6 +6,9 @@ import { clientAddressContext } from "#app/web/request-context.server";
 import { createUserSession } from "#app/web/session.server";
 import { secondFactor } from "#app/web/two-factor.server";
 import type { Route } from "./+types/login";
+import * as doc from "#app/web/api-doc";
+import * as shape from "#app/domain/api-shapes";
+import { z } from "#app/domain/zod";
 
 export function loader() {
   return methodNotAllowed("POST");
@@ -43,3 +46,23 @@ export async function action({ request, context }: Route.ActionArgs) {
   const cookie = await createUserSession(request, check.user.id);
   return Response.json(toPublicUser(check.user), { headers: { "Set-Cookie": cookie } });
 }
+
+export const openapi: doc.ApiPaths = {
+  "/api/login": {
+    post: {
+      summary: "Signs in: the user and a session cookie",
+      ...doc.body(jsonBody),
+      responses: {
+        200: doc.answers("Signed in (Set-Cookie carries the session)", shape.publicUserJson),
+        ...doc.BODY_REFUSALS,
+        401: doc.refused(
+          "Wrong username or password; or `twoFactorRequired` when the account's code is missing or wrong",
+          { twoFactorRequired: z.literal(true).optional() },
+        ),
+        429: doc.tooMany("Too many sign-in attempts", {
+          twoFactorRequired: z.literal(true).optional(),
+        }),
+      },
+    },
+  },
+};

@@ -1,6 +1,8 @@
 import { methodNotAllowed } from "#app/web/api.server";
 import { destroyUserSession } from "#app/web/session.server";
 import type { Route } from "./+types/logout";
+import * as doc from "#app/web/api-doc";
+import { z } from "#app/domain/zod";
 
 export function loader() {
   return methodNotAllowed("POST");
@@ -12,3 +14,12 @@ export async function action({ request }: Route.ActionArgs) {
   const cookie = await destroyUserSession(request);
   return Response.json({ success: true }, { headers: { "Set-Cookie": cookie } });
 }
+
+export const openapi: doc.ApiPaths = {
+  "/api/logout": {
+    post: {
+      summary: "Ends the session and clears the cookie (idempotent)",
+      responses: { 200: doc.answers("Signed out", z.strictObject({ success: z.literal(true) })) },
+    },
+  },
+};

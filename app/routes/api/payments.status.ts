@@ -3,6 +3,8 @@ import { takePaymentStatusCheck, tooManyPaymentChecksMessage } from "#app/web/ra
 import { clientAddressContext } from "#app/web/request-context.server";
 import { verifyCheckout } from "#app/workflows/fulfil-payment.server";
 import type { Route } from "./+types/payments.status";
+import * as doc from "#app/web/api-doc";
+import { z } from "#app/domain/zod";
 
 /** An id the site never created, answered without asking the provider. */
 export const UNKNOWN_PAYMENT_MESSAGE =
@@ -45,3 +47,20 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export function action() {
   return methodNotAllowed("GET");
 }
+
+const failed = { success: z.literal(false) };
+
+export const openapi: doc.ApiPaths = {
+  "/api/payments/status": {
+    get: {
+      summary: "Whether the payment behind a checkout reference went through",
+      requestParams: { query: z.object({ session_id: z.string() }) },
+      responses: {
+        200: doc.answers("Paid or not (yet)", z.strictObject({ success: z.boolean() })),
+        400: doc.refused("Missing payment information", failed),
+        404: doc.refused(UNKNOWN_PAYMENT_MESSAGE, failed),
+        429: doc.tooMany("Too many payment checks", failed),
+      },
+    },
+  },
+};

@@ -2,6 +2,8 @@ import { jsonError, methodNotAllowed } from "#app/web/api.server";
 import { env } from "#app/env.server";
 import { handlePaymentWebhook, WebhookSignatureError } from "#app/workflows/fulfil-payment.server";
 import type { Route } from "./+types/payments.webhook";
+import * as doc from "#app/web/api-doc";
+import { z } from "#app/domain/zod";
 
 /** Stripe events are a few kilobytes; anything far larger is not one. */
 const MAX_BODY_BYTES = 256 * 1024;
@@ -35,3 +37,22 @@ export async function action({ request }: Route.ActionArgs) {
     throw error;
   }
 }
+
+export const openapi: doc.ApiPaths = {
+  "/api/payments/webhook": {
+    post: {
+      summary: "Stripe's signed events (server to server; 404 when Stripe is not the provider)",
+      requestBody: { content: { "application/json": { schema: { type: "object" } } } },
+      responses: {
+        200: doc.answers(
+          "Recorded (or already recorded)",
+          z.strictObject({ received: z.literal(true) }),
+        ),
+        400: doc.refused("The signature does not match"),
+        404: doc.refused("Not found: the site does not take payments through Stripe"),
+        413: doc.refused("Payload too large"),
+        503: doc.refused("The payment could not be confirmed right now; Stripe retries later"),
+      },
+    },
+  },
+};

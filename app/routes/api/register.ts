@@ -5,6 +5,8 @@ import { addressKey, takeAttempt, tooManyAttemptsMessage } from "#app/web/rate-l
 import { clientAddressContext } from "#app/web/request-context.server";
 import { createUserSession } from "#app/web/session.server";
 import type { Route } from "./+types/register";
+import * as doc from "#app/web/api-doc";
+import * as shape from "#app/domain/api-shapes";
 
 export function loader() {
   return methodNotAllowed("POST");
@@ -35,3 +37,20 @@ export async function action({ request, context }: Route.ActionArgs) {
     throw error;
   }
 }
+
+export const openapi: doc.ApiPaths = {
+  "/api/register": {
+    post: {
+      summary: "Creates an account and signs it in",
+      ...doc.body(jsonBody),
+      responses: {
+        201: doc.answers("The new user (Set-Cookie carries the session)", shape.publicUserJson),
+        ...doc.BODY_REFUSALS,
+        400: doc.refused("A refused field (`errors`), or the username is taken", {
+          errors: shape.fieldErrors.optional(),
+        }),
+        429: doc.tooMany("Too many registrations from this address"),
+      },
+    },
+  },
+};

@@ -5,6 +5,9 @@ import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
 import { requireApiAdmin } from "#app/web/user-context.server";
 import { serviceBody } from "#app/domain/services";
 import type { Route } from "./+types/services.$id";
+import * as doc from "#app/web/api-doc";
+import * as shape from "#app/domain/api-shapes";
+import { z } from "#app/domain/zod";
 
 const NOT_FOUND = "Service not found";
 
@@ -48,3 +51,36 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (!service) return jsonError(404, NOT_FOUND);
   return Response.json(toServiceJson(service));
 }
+
+export const openapi: doc.ApiPaths = {
+  "/api/services/{id}": {
+    put: {
+      summary: "Edits a service (admins)",
+      ...doc.idAndBody(jsonBody),
+      responses: {
+        200: doc.answers("The updated service", shape.serviceJson),
+        ...doc.BODY_REFUSALS,
+        400: doc.refused(
+          "A refused body; `errors` by field (the service checks give one message each)",
+          {
+            errors: shape.serviceFieldErrors.optional(),
+          },
+        ),
+        ...doc.ADMIN_GUARD,
+        404: doc.refused(NOT_FOUND),
+      },
+    },
+    delete: {
+      summary: "Deletes a service, or deactivates it when bookings used it (admins)",
+      ...doc.ON_ID,
+      responses: {
+        200: doc.answers(
+          "Deleted (`success: true`) or deactivated instead (`success: false`)",
+          z.strictObject({ success: z.boolean(), message: z.string() }),
+        ),
+        ...doc.ADMIN_GUARD,
+        404: doc.refused(NOT_FOUND),
+      },
+    },
+  },
+};

@@ -4,6 +4,8 @@ import { setServiceActive, toServiceJson } from "#app/models/service.server";
 import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
 import { requireApiAdmin } from "#app/web/user-context.server";
 import type { Route } from "./+types/services.toggle-status";
+import * as doc from "#app/web/api-doc";
+import * as shape from "#app/domain/api-shapes";
 
 const toggleBody = z.object({
   isActive: z.boolean({ error: "isActive must be true or false" }),
@@ -27,3 +29,18 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (!service) return jsonError(404, "Service not found");
   return Response.json(toServiceJson(service));
 }
+
+export const openapi: doc.ApiPaths = {
+  "/api/services/{id}/toggle-status": {
+    patch: {
+      summary: "Activates or deactivates a service (admins)",
+      ...doc.idAndBody(jsonBody),
+      responses: {
+        200: doc.answers("The updated service", shape.serviceJson),
+        ...doc.BODY_REFUSALS,
+        ...doc.ADMIN_GUARD,
+        404: doc.refused("Service not found"),
+      },
+    },
+  },
+};

@@ -4,6 +4,9 @@ import { serviceBody } from "#app/domain/services";
 import { parseService } from "#app/domain/services";
 import { requireApiAdmin, requireApiUser } from "#app/web/user-context.server";
 import type { Route } from "./+types/services";
+import * as doc from "#app/web/api-doc";
+import * as shape from "#app/domain/api-shapes";
+import { z } from "#app/domain/zod";
 
 /**
  * GET /api/services?activeOnly=true|false (docs/product.md "The JSON API"). The active add-ons are
@@ -35,3 +38,35 @@ export async function action({ request, context }: Route.ActionArgs) {
   const service = createService(parsed.service, body.isActive ?? true);
   return Response.json(toServiceJson(service), { status: 201 });
 }
+
+export const openapi: doc.ApiPaths = {
+  "/api/services": {
+    get: {
+      summary: "The add-ons: active ones for everyone, all of them for admins (`activeOnly=false`)",
+      requestParams: {
+        query: z.object({ activeOnly: z.enum(["true", "false"]).optional() }),
+      },
+      responses: {
+        200: doc.answers("The services", z.array(shape.serviceJson)),
+        400: doc.refused("activeOnly must be true or false"),
+        401: doc.refused("`activeOnly=false` from a visitor (`Not authenticated`)"),
+        403: doc.refused("`activeOnly=false` from a customer"),
+      },
+    },
+    post: {
+      summary: "Adds a service (admins)",
+      ...doc.body(jsonBody),
+      responses: {
+        201: doc.answers("The new service", shape.serviceJson),
+        ...doc.BODY_REFUSALS,
+        400: doc.refused(
+          "A refused body; `errors` by field (the service checks give one message each)",
+          {
+            errors: shape.serviceFieldErrors.optional(),
+          },
+        ),
+        ...doc.ADMIN_GUARD,
+      },
+    },
+  },
+};

@@ -4,6 +4,9 @@ import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
 import { requireApiUser } from "#app/web/user-context.server";
 import { createSupportRequest, SupportBookingError } from "#app/workflows/support.server";
 import type { Route } from "./+types/tech-assistance";
+import * as doc from "#app/web/api-doc";
+import * as shape from "#app/domain/api-shapes";
+import { z } from "#app/domain/zod";
 
 /** GET /api/tech-assistance: the caller's own support requests, newest first. */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -34,3 +37,24 @@ export async function action({ request, context }: Route.ActionArgs) {
     return jsonError(400, error.message, { errors: { bookingId: [error.message] } });
   }
 }
+
+export const openapi: doc.ApiPaths = {
+  "/api/tech-assistance": {
+    get: {
+      summary: "The caller's own support requests, newest first",
+      responses: {
+        200: doc.answers("The requests", z.array(shape.supportRequestJson)),
+        401: doc.notSignedIn,
+      },
+    },
+    post: {
+      summary: "Files a support request ('Get help')",
+      ...doc.body(jsonBody),
+      responses: {
+        201: doc.answers("The new request", shape.supportRequestJson),
+        ...doc.BODY_REFUSALS,
+        401: doc.notSignedIn,
+      },
+    },
+  },
+};

@@ -1,6 +1,8 @@
 import { methodNotAllowed } from "#app/web/api.server";
 import { requireApiUser } from "#app/web/user-context.server";
 import type { Route } from "./+types/user";
+import * as doc from "#app/web/api-doc";
+import * as shape from "#app/domain/api-shapes";
 
 /** GET /api/user: the signed-in user, or 401 when signed out (docs/product.md "The JSON API"). */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -10,3 +12,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export function action() {
   return methodNotAllowed("GET");
 }
+
+export const openapi: doc.ApiPaths = {
+  "/api/user": {
+    get: {
+      summary: "The signed-in user",
+      responses: {
+        200: doc.answers("The user", shape.publicUserJson),
+        401: doc.notSignedIn,
+      },
+    },
+  },
+};

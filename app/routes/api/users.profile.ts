@@ -4,6 +4,8 @@ import { toPublicUser, updateProfile } from "#app/models/user.server";
 import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
 import { requireApiUser } from "#app/web/user-context.server";
 import type { Route } from "./+types/users.profile";
+import * as doc from "#app/web/api-doc";
+import * as shape from "#app/domain/api-shapes";
 
 /**
  * Any id but the caller's own is answered as missing, admins included: the API never says
@@ -32,3 +34,18 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (!updated) return jsonError(404, NOT_FOUND);
   return Response.json(toPublicUser(updated));
 }
+
+export const openapi: doc.ApiPaths = {
+  "/api/users/{id}/profile": {
+    put: {
+      summary: "Replaces the caller's profile fields (any other id answers 404)",
+      ...doc.idAndBody(jsonBody),
+      responses: {
+        200: doc.answers("The updated user", shape.publicUserJson),
+        ...doc.BODY_REFUSALS,
+        401: doc.notSignedIn,
+        404: doc.refused(NOT_FOUND),
+      },
+    },
+  },
+};

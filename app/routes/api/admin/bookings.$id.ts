@@ -1,3 +1,4 @@
+import { BOOKING_STATUSES } from "#app/domain/booking-status";
 import { parseId } from "#app/domain/ids";
 import { parseStatus } from "#app/domain/admin-workflow";
 import { z } from "#app/domain/zod";
@@ -7,6 +8,8 @@ import { jsonError, readJson } from "#app/web/api.server";
 import { PaymentServiceError } from "#app/workflows/payment-provider.server";
 import { currentAdmin } from "#app/web/user-context.server";
 import type { Route } from "./+types/bookings.$id";
+import * as doc from "#app/web/api-doc";
+import * as shape from "#app/domain/api-shapes";
 
 const NOT_FOUND = "Booking not found";
 
@@ -14,7 +17,9 @@ const statusBodySchema = z.object({
   status: z
     .unknown()
     .transform((value) => parseStatus(value))
-    .refine((status) => status !== null, { error: "Please choose a valid status" }),
+    .refine((status) => status !== null, { error: "Please choose a valid status" })
+    // What it accepts, for /api/openapi.json (the schema itself takes any value and refuses it).
+    .meta({ override: { type: "string", enum: [...BOOKING_STATUSES], description: "Any case" } }),
   note: z
     .string({ error: "note must be text" })
     .trim()
@@ -48,3 +53,20 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     throw error;
   }
 }
+
+export const openapi: doc.ApiPaths = {
+  "/api/admin/bookings/{id}": {
+    put: {
+      summary: "Moves a booking along the workflow (the tabs' buttons)",
+      ...doc.idAndBody(jsonBody),
+      responses: {
+        200: doc.answers("The updated booking", shape.bookingJson),
+        ...doc.BODY_REFUSALS,
+        ...doc.ADMIN_GUARD,
+        404: doc.refused(NOT_FOUND),
+        422: doc.refused("The workflow refuses this change (the reason in `message`)"),
+        502: doc.refused("The refund could not be made"),
+      },
+    },
+  },
+};

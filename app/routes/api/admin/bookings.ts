@@ -10,6 +10,9 @@ import { expireHolds } from "#app/models/booking.server";
 import { jsonError } from "#app/web/api.server";
 import { jsonListResponse } from "#app/web/json-list.server";
 import type { Route } from "./+types/bookings";
+import * as doc from "#app/web/api-doc";
+import * as shape from "#app/domain/api-shapes";
+import { z } from "#app/domain/zod";
 
 /**
  * GET /api/admin/bookings (docs/product.md "The JSON API"): the bookings as an array of booking
@@ -36,3 +39,29 @@ export async function loader({ request }: Route.LoaderArgs) {
   const page = listAdminBookings({ ...filters, page: list.page }, list.size);
   return pageResponse(request, { ...page, rows: page.rows.map(toBookingJson) });
 }
+
+export const openapi: doc.ApiPaths = {
+  "/api/admin/bookings": {
+    get: {
+      summary:
+        "The bookings with the Bookings tab's filters and order; the whole list, or a page with ?page=&limit= (Link rel=next)",
+      requestParams: {
+        query: z.object({
+          date: z.string().optional().meta({ description: "yyyy-MM-dd" }),
+          status: z.string().optional(),
+          membership: z.enum(["all", "members", "non-members"]).optional(),
+          page: z
+            .string()
+            .optional()
+            .meta({ description: "1-based; without page and limit, the whole list" }),
+          limit: z.string().optional().meta({ description: "1 to 500" }),
+        }),
+      },
+      responses: {
+        200: doc.answers("The list, or one page of it", z.array(shape.bookingJson)),
+        400: doc.refused("A page or limit out of range"),
+        ...doc.ADMIN_GUARD,
+      },
+    },
+  },
+};

@@ -3,6 +3,8 @@ import { z } from "#app/domain/zod";
 import { setCouponActive, toCouponJson } from "#app/models/coupon.server";
 import { jsonError, readJson } from "#app/web/api.server";
 import type { Route } from "./+types/coupons.$id";
+import * as doc from "#app/web/api-doc";
+import * as shape from "#app/domain/api-shapes";
 
 /** Only the active flag can change: a coupon's code and value are what bookings recorded. */
 const couponUpdate = z.object({
@@ -21,3 +23,18 @@ export async function action({ request, params }: Route.ActionArgs) {
   if (!coupon) return jsonError(404, "Coupon not found");
   return Response.json(toCouponJson(coupon));
 }
+
+export const openapi: doc.ApiPaths = {
+  "/api/admin/coupons/{id}": {
+    put: {
+      summary: "Activates (or deactivates) a coupon",
+      ...doc.idAndBody(jsonBody),
+      responses: {
+        200: doc.answers("The updated coupon", shape.couponJson),
+        ...doc.BODY_REFUSALS,
+        ...doc.ADMIN_GUARD,
+        404: doc.refused("Coupon not found"),
+      },
+    },
+  },
+};

@@ -2,6 +2,8 @@ import { parseId } from "#app/domain/ids";
 import { setCouponActive, toCouponJson } from "#app/models/coupon.server";
 import { jsonError } from "#app/web/api.server";
 import type { Route } from "./+types/coupons.deactivate";
+import * as doc from "#app/web/api-doc";
+import * as shape from "#app/domain/api-shapes";
 
 /** PUT /api/admin/coupons/{id}/deactivate with {}: the updated coupon. */
 export async function action({ params }: Route.ActionArgs) {
@@ -10,3 +12,17 @@ export async function action({ params }: Route.ActionArgs) {
   if (!coupon) return jsonError(404, "Coupon not found");
   return Response.json(toCouponJson(coupon));
 }
+
+export const openapi: doc.ApiPaths = {
+  "/api/admin/coupons/{id}/deactivate": {
+    put: {
+      summary: "Deactivates a coupon",
+      ...doc.ON_ID,
+      responses: {
+        200: doc.answers("The updated coupon", shape.couponJson),
+        ...doc.ADMIN_GUARD,
+        404: doc.refused("Coupon not found"),
+      },
+    },
+  },
+};

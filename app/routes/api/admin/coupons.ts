@@ -21,6 +21,8 @@ import { jsonError, readJson } from "#app/web/api.server";
 import { jsonListResponse } from "#app/web/json-list.server";
 import { pageResponse, readListRequest } from "#app/models/pagination.server";
 import type { Route } from "./+types/coupons";
+import * as doc from "#app/web/api-doc";
+import * as shape from "#app/domain/api-shapes";
 
 /**
  * GET /api/admin/coupons: the coupons, newest first as the Coupons tab lists them. Without `page`
@@ -93,3 +95,28 @@ export async function action({ request }: Route.ActionArgs) {
     return jsonError(409, duplicateCouponMessage(code), { code });
   }
 }
+
+export const openapi: doc.ApiPaths = {
+  "/api/admin/coupons": {
+    get: {
+      summary:
+        "The coupons, newest first; the whole list, or a page with ?page=&limit= (Link rel=next)",
+      requestParams: { query: z.object({ page: z.string().optional() }) },
+      responses: {
+        200: doc.answers("The list, or one page of it", z.array(shape.couponJson)),
+        400: doc.refused("A page or limit out of range"),
+        ...doc.ADMIN_GUARD,
+      },
+    },
+    post: {
+      summary: "Creates a coupon",
+      ...doc.body(jsonBody),
+      responses: {
+        201: doc.answers("The new coupon", shape.couponJson),
+        ...doc.BODY_REFUSALS,
+        ...doc.ADMIN_GUARD,
+        409: doc.refused("The code is taken", { code: z.string() }),
+      },
+    },
+  },
+};

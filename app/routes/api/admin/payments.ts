@@ -9,6 +9,9 @@ import {
 import { jsonError } from "#app/web/api.server";
 import { jsonListResponse } from "#app/web/json-list.server";
 import type { Route } from "./+types/payments";
+import * as doc from "#app/web/api-doc";
+import * as shape from "#app/domain/api-shapes";
+import { z } from "#app/domain/zod";
 
 const NO_STORE = { "Cache-Control": "private, no-store" };
 
@@ -36,3 +39,31 @@ export async function loader({ request }: Route.LoaderArgs) {
   const { payments, hasNext } = paymentsPage(reading.choice, list.page, now, list.size);
   return pageResponse(request, { rows: payments, page: list.page, hasNext }, { headers: NO_STORE });
 }
+
+export const openapi: doc.ApiPaths = {
+  "/api/admin/payments": {
+    get: {
+      summary:
+        "Payments and refunds of a period, newest first; the whole list, or a page with ?page=&limit= (Link rel=next)",
+      requestParams: {
+        query: z.object({
+          period: z.string().optional(),
+          from: z.string().optional(),
+          to: z.string().optional(),
+          page: z
+            .string()
+            .optional()
+            .meta({ description: "1-based; without page and limit, the whole list" }),
+          limit: z.string().optional().meta({ description: "1 to 500" }),
+        }),
+      },
+      responses: {
+        200: doc.answers("The list, or one page of it", z.array(shape.paymentJson)),
+        400: doc.refused("A refused period (`errors` by field), page or limit", {
+          errors: shape.fieldErrors.optional(),
+        }),
+        ...doc.ADMIN_GUARD,
+      },
+    },
+  },
+};

@@ -5,6 +5,8 @@ import { jsonError, readJson } from "#app/web/api.server";
 import { env } from "#app/env.server";
 import { SupportUpdateError, updateSupportRequest } from "#app/workflows/support.server";
 import type { Route } from "./+types/tech-assistance.$id";
+import * as doc from "#app/web/api-doc";
+import * as shape from "#app/domain/api-shapes";
 
 /** The body the action reads (tests/integration/json-errors.test.ts walks every field). */
 export const jsonBody = supportUpdateSchema;
@@ -30,3 +32,19 @@ export async function action({ request, params }: Route.ActionArgs) {
     return jsonError(status, error.message);
   }
 }
+
+export const openapi: doc.ApiPaths = {
+  "/api/admin/tech-assistance/{id}": {
+    put: {
+      summary: "Moves a support request (and records its resolution)",
+      ...doc.idAndBody(jsonBody),
+      responses: {
+        200: doc.answers("The updated request", shape.supportRequestJson),
+        ...doc.BODY_REFUSALS,
+        ...doc.ADMIN_GUARD,
+        404: doc.refused("Request not found"),
+        422: doc.refused("The workflow does not allow this move"),
+      },
+    },
+  },
+};

@@ -10,6 +10,9 @@ import { MAX_PAGE, pageResponse, readListRequest } from "#app/models/pagination.
 import { jsonError } from "#app/web/api.server";
 import { jsonListResponse } from "#app/web/json-list.server";
 import type { Route } from "./+types/tech-assistance";
+import * as doc from "#app/web/api-doc";
+import * as shape from "#app/domain/api-shapes";
+import { z } from "#app/domain/zod";
 
 /** A request as the list shows it: its fields, the requester and the booking it is about. */
 function toAdminRequestJson(row: AdminSupportRequest) {
@@ -68,3 +71,27 @@ export async function loader({ request }: Route.LoaderArgs) {
     { headers: { "X-Page": String(page) } },
   );
 }
+
+export const openapi: doc.ApiPaths = {
+  "/api/admin/tech-assistance": {
+    get: {
+      summary:
+        "Support requests, newest first; the whole list, or a page with ?page=&limit= (X-Page, Link rel=next)",
+      requestParams: {
+        query: z.object({
+          status: z.enum(["PENDING", "IN_PROGRESS", "RESOLVED", "CANCELLED"]).optional(),
+          page: z
+            .string()
+            .optional()
+            .meta({ description: "1-based; without page and limit, the whole list" }),
+          limit: z.string().optional().meta({ description: "1 to 500" }),
+        }),
+      },
+      responses: {
+        200: doc.answers("The list, or one page of it", z.array(shape.adminSupportRequestJson)),
+        400: doc.refused("A bad status, page or limit"),
+        ...doc.ADMIN_GUARD,
+      },
+    },
+  },
+};

@@ -4,6 +4,9 @@ import { jsonError } from "#app/web/api.server";
 import { jsonListResponse } from "#app/web/json-list.server";
 import { pageResponse, readListRequest } from "#app/models/pagination.server";
 import type { Route } from "./+types/users";
+import * as doc from "#app/web/api-doc";
+import * as shape from "#app/domain/api-shapes";
+import { z } from "#app/domain/zod";
 
 /**
  * GET /api/admin/users: [{id, username, isAdmin, isMember}], newest first as the Users tab
@@ -27,3 +30,29 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
   return pageResponse(request, listUsers({ filter, page: list.page, size: list.size }));
 }
+
+export const openapi: doc.ApiPaths = {
+  "/api/admin/users": {
+    get: {
+      summary:
+        "The accounts, newest first; the whole list, or a page with ?page=&limit= (Link rel=next)",
+      requestParams: {
+        query: z.object({
+          membership: z.enum(["all", "members", "non-members"]).optional(),
+          page: z
+            .string()
+            .optional()
+            .meta({ description: "1-based; without page and limit, the whole list" }),
+          limit: z.string().optional().meta({ description: "1 to 500" }),
+        }),
+      },
+      responses: {
+        200: doc.answers("The list, or one page of it", z.array(shape.adminUserJson)),
+        400: doc.refused(
+          "A membership other than all, members or non-members, or a page or limit out of range",
+        ),
+        ...doc.ADMIN_GUARD,
+      },
+    },
+  },
+};

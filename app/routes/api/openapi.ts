@@ -1,0 +1,18 @@
+import { methodNotAllowed } from "#app/web/api.server";
+import { openApiDocument } from "#app/routes/api/openapi.server";
+
+/**
+ * GET /api/openapi.json: the OpenAPI 3.1 description of every /api/* route (docs/product.md
+ * "The JSON API"). Public and the same for everyone, so caches may keep it for an hour; a new
+ * build is a new process, which rebuilds it. Its own description is in openapi.server.ts,
+ * beside the document it describes.
+ */
+export function loader() {
+  return Response.json(openApiDocument(), {
+    headers: { "Cache-Control": "public, max-age=3600" },
+  });
+}
+
+export function action() {
+  return methodNotAllowed("GET");
+}
