@@ -56,7 +56,10 @@ export const openapi: doc.ApiPaths = {
       summary: "Whether the payment behind a checkout reference went through",
       requestParams: { query: z.object({ session_id: z.string() }) },
       responses: {
-        200: doc.answers("Paid or not (yet)", z.strictObject({ success: z.boolean() })),
+        200: doc.answers(
+          "Paid or not; `pending`: not paid yet, but it may still be (ask again)",
+          z.strictObject({ success: z.boolean(), pending: z.boolean() }),
+        ),
         400: doc.refused("Missing payment information", failed),
         404: doc.refused(UNKNOWN_PAYMENT_MESSAGE, failed),
         429: doc.tooMany("Too many payment checks", failed),
