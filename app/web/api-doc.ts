@@ -45,6 +45,18 @@ export function jsonRequest(schema: z.ZodType): ZodOpenApiRequestBodyObject {
 /** `{id}` in the path: a positive whole number; anything else answers 404. */
 export const idPath = z.object({ id: z.string().meta({ description: "A positive whole number" }) });
 
+/**
+ * `?page=&limit=` of the admin lists (models/pagination.server.ts): without either, the whole
+ * list; with them, one page and a `Link` to the next.
+ */
+export const PAGING_QUERY = {
+  page: z
+    .string()
+    .optional()
+    .meta({ description: "1-based; without page and limit, the whole list" }),
+  limit: z.string().optional().meta({ description: "1 to 500" }),
+};
+
 // The answers many routes share, by the helper that gives them.
 
 /** requireApiUser and the admin guards: a visitor. */

@@ -1,10 +1,9 @@
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { bookings, emailOutbox, users } from "#db/schema";
+import { bookings, emailOutbox } from "#db/schema";
 import { db } from "#app/db.server";
 import type { BookingRequest } from "#app/domain/booking-form";
-import { studioInstant } from "#app/domain/studio-time";
-import { toPublicUser } from "#app/models/user.server";
+import type { PublicUser } from "#app/domain/user";
 import {
   BookingError,
   type BookingSettings,
@@ -12,60 +11,32 @@ import {
 } from "#app/workflows/book-session.server";
 import { recordPayment } from "#app/workflows/fulfil-payment.server";
 import { rescheduleOwnBooking } from "#app/workflows/reschedule.server";
+import {
+  SETTINGS as BASE_SETTINGS,
+  request as bookingRequest,
+  MINUTE,
+  makeUser,
+  BOOKED_AT as NOW,
+} from "#tests/setup/workflow-bookings";
 
 /**
  * Holding the calendar (docs/product.md "Availability and holds"): MAX_UNPAID_HOLDS live unpaid
  * bookings per customer, and no session beyond BOOKING_HORIZON_DAYS.
  */
-const SETTINGS: BookingSettings = {
-  holdMinutes: 30,
-  bufferMinutes: 0,
-  appUrl: "https://studio.test",
-  maxUnpaidHolds: 2,
-  horizonDays: 365,
-};
-const NOW = studioInstant("2026-12-01", "09:00");
-const MINUTE = 60_000;
+const SETTINGS: BookingSettings = { ...BASE_SETTINGS, maxUnpaidHolds: 2, horizonDays: 365 };
 
-let customer: ReturnType<typeof toPublicUser>;
-let counter = 0;
+let customer: PublicUser;
 
 beforeEach(() => {
-  counter += 1;
-  const row = db
-    .insert(users)
-    .values({
-      username: `holder_${counter}`,
-      passwordHash: "x",
-      firstName: "Hol",
-      lastName: "Der",
-      phoneNumber: "404-555-0100",
-      email: `holder${counter}@example.com`,
-    })
-    .returning()
-    .get();
-  customer = toPublicUser(row);
+  customer = makeUser("holder");
 });
 
-/** Each test books on its own day of 2027, so slots never collide. */
+/** Each booking on its own day of 2027, so slots never collide. */
 let slot = 0;
 function request(overrides: Partial<BookingRequest> = {}): BookingRequest {
   slot += 1;
   const date = new Date(Date.UTC(2027, 0, 1 + slot)).toISOString().slice(0, 10);
-  return {
-    firstName: "Hol",
-    lastName: "Der",
-    phoneNumber: "404-555-0100",
-    email: "holder@example.com",
-    stakeholder: "no",
-    recordingDate: date,
-    recordingTime: "10:00",
-    guestCount: 1,
-    hoursNeeded: 2,
-    isRetainer: false,
-    selectedServices: [],
-    ...overrides,
-  };
+  return bookingRequest({ recordingDate: date, ...overrides });
 }
 
 function rowsOf(userId: number) {
@@ -134,21 +105,7 @@ describe("MAX_UNPAID_HOLDS", () => {
     bookSession(customer, request(), NOW, SETTINGS);
     bookSession(customer, request(), NOW, SETTINGS);
     const mine = customer;
-    counter += 1;
-    const other = toPublicUser(
-      db
-        .insert(users)
-        .values({
-          username: `other_${counter}`,
-          passwordHash: "x",
-          firstName: "Oth",
-          lastName: "Er",
-          phoneNumber: "404-555-0101",
-          email: `other${counter}@example.com`,
-        })
-        .returning()
-        .get(),
-    );
+    const other = makeUser("other");
     expect(bookSession(other, request(), NOW, SETTINGS).userId).toBe(other.id);
     expect(rowsOf(mine.id)).toHaveLength(2);
   });

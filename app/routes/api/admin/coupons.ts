@@ -101,7 +101,7 @@ export const openapi: doc.ApiPaths = {
     get: {
       summary:
         "The coupons, newest first; the whole list, or a page with ?page=&limit= (Link rel=next)",
-      requestParams: { query: z.object({ page: z.string().optional() }) },
+      requestParams: { query: z.object(doc.PAGING_QUERY) },
       responses: {
         200: doc.answers("The list, or one page of it", z.array(shape.couponJson)),
         400: doc.refused("A page or limit out of range"),

@@ -50,11 +50,7 @@ export const openapi: doc.ApiPaths = {
           period: z.string().optional(),
           from: z.string().optional(),
           to: z.string().optional(),
-          page: z
-            .string()
-            .optional()
-            .meta({ description: "1-based; without page and limit, the whole list" }),
-          limit: z.string().optional().meta({ description: "1 to 500" }),
+          ...doc.PAGING_QUERY,
         }),
       },
       responses: {

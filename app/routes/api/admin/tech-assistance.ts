@@ -80,11 +80,7 @@ export const openapi: doc.ApiPaths = {
       requestParams: {
         query: z.object({
           status: z.enum(["PENDING", "IN_PROGRESS", "RESOLVED", "CANCELLED"]).optional(),
-          page: z
-            .string()
-            .optional()
-            .meta({ description: "1-based; without page and limit, the whole list" }),
-          limit: z.string().optional().meta({ description: "1 to 500" }),
+          ...doc.PAGING_QUERY,
         }),
       },
       responses: {

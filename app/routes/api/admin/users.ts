@@ -39,11 +39,7 @@ export const openapi: doc.ApiPaths = {
       requestParams: {
         query: z.object({
           membership: z.enum(["all", "members", "non-members"]).optional(),
-          page: z
-            .string()
-            .optional()
-            .meta({ description: "1-based; without page and limit, the whole list" }),
-          limit: z.string().optional().meta({ description: "1 to 500" }),
+          ...doc.PAGING_QUERY,
         }),
       },
       responses: {
