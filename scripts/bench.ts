@@ -303,8 +303,8 @@ function log(message: string) {
 
 const summarize = (result: LoadResult) =>
   `${Math.round(result.rps)}/s p99 ${result.p99} ms` +
-  (result.non2xx + result.timeouts + result.errors > 0
-    ? ` (non-2xx ${result.non2xx}, 5xx ${result.serverErrors}, timeouts ${result.timeouts}, errors ${result.errors})`
+  (result.non2xx + result.timeouts + result.errors + result.cutOff > 0
+    ? ` (non-2xx ${result.non2xx}, 5xx ${result.serverErrors}, timeouts ${result.timeouts}, errors ${result.errors}, cut off ${result.cutOff})`
     : "");
 
 /**
