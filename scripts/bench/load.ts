@@ -24,8 +24,6 @@ export type LoadResult = {
   timeouts: number;
   /** Connection errors other than timeouts. */
   errors: number;
-  /** Sent, but still unanswered when the run ended (at most one per connection). */
-  cutOff: number;
 };
 
 /** autocannon's own default: a request unanswered this long counts as a timeout. */
@@ -63,6 +61,5 @@ export async function load(
     timeouts: result.timeouts,
     // autocannon counts each timeout as an error too.
     errors: result.errors - result.timeouts,
-    cutOff: Math.max(0, result.requests.sent - result.requests.total - result.errors),
   };
 }

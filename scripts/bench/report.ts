@@ -269,7 +269,6 @@ function loadSection(results: BenchResults, run: BenchRun, checks: Check[]): str
         ms(app.p99),
         String(app.timeouts),
         String(app.errors),
-        String(app.cutOff),
         `${app.non2xx} (${app.serverErrors})`,
         bare ? num(bare.rps) : "",
         bare ? ms(bare.p99) : "",
@@ -290,7 +289,6 @@ function loadSection(results: BenchResults, run: BenchRun, checks: Check[]): str
         "p99",
         "Timeouts",
         "Errors",
-        "Cut off",
         "Non-2xx (5xx)",
         "Bare req/s",
         "Bare p99",
@@ -337,8 +335,7 @@ function loadNotes(results: BenchResults): string {
     "shape in a cgroup of its own, of the same size. Booking creation posts a different free slot",
     "each time, so every request books; login posts the right password (argon2 each time).",
     `Latencies are of the answered requests; a request unanswered after ${results.settings.timeoutSeconds} s is a timeout;`,
-    "errors are connection errors; cut off: requests still unanswered when the run ended (at most",
-    "one per connection, in no percentile). The other admin tabs and lists run in the main shape at",
+    "errors are connection errors. The other admin tabs and lists run in the main shape at",
     `${results.settings.scaleConnections} connections only, for the scale comparison below.`,
   ].join("\n");
 }
