@@ -1,8 +1,9 @@
 import autocannon from "autocannon";
 
 /**
- * One autocannon run (keep-alive connections, no pipelining): requests per second and the
- * latency percentiles. `body` makes a fresh body per request, for writes that must not collide.
+ * One autocannon run (keep-alive connections, no pipelining): requests per second, the latency
+ * percentiles of the answered requests, and what went wrong. `body` makes a fresh body per
+ * request, for writes that must not collide.
  */
 export type LoadTarget = {
   method: "GET" | "POST";
@@ -16,9 +17,17 @@ export type LoadResult = {
   p50: number;
   p99: number;
   requests: number;
-  /** Answers other than 2xx, plus connection errors and timeouts: should be 0. */
-  failures: number;
+  /** Answers other than 2xx (the 5xx among them counted again in `serverErrors`). */
+  non2xx: number;
+  serverErrors: number;
+  /** Requests unanswered after TIMEOUT_SECONDS (not in the percentiles). */
+  timeouts: number;
+  /** Connection errors other than timeouts. */
+  errors: number;
 };
+
+/** autocannon's own default: a request unanswered this long counts as a timeout. */
+export const TIMEOUT_SECONDS = 10;
 
 export async function load(
   baseUrl: string,
@@ -32,6 +41,7 @@ export async function load(
     connections,
     duration: seconds,
     pipelining: 1,
+    timeout: TIMEOUT_SECONDS,
     requests: [
       {
         method: target.method,
@@ -46,6 +56,10 @@ export async function load(
     p50: result.latency.p50,
     p99: result.latency.p99,
     requests: result.requests.total,
-    failures: result.non2xx + result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    serverErrors: result["5xx"],
+    timeouts: result.timeouts,
+    // autocannon counts each timeout as an error too.
+    errors: result.errors - result.timeouts,
   };
 }

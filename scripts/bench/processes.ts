@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { PROJECT_ROOT } from "#tests/e2e/env";
+import { inCgroups } from "#tests/setup/fly-machine";
 import { collectOutput, freePort, waitUntilHealthy } from "#tests/setup/server";
 
 /** The processes the bench measures: the production app and the bare baseline. */
@@ -21,13 +22,15 @@ function peakRssMb(pid: number): number {
   return kb / 1024;
 }
 
-/** Both answer /healthz: the app and the bare baseline. */
+/** Both answer /healthz: the app and the bare baseline; inside the cgroups of `cgroupProcs`, if any. */
 async function launch(
   args: string[],
   env: Record<string, string>,
   port: number,
+  cgroupProcs?: string[],
 ): Promise<BenchProcess> {
-  const child = spawn(process.execPath, args, {
+  const [command, commandArgs] = inCgroups(cgroupProcs, process.execPath, args);
+  const child = spawn(command, commandArgs, {
     cwd: PROJECT_ROOT,
     env: { PATH: process.env.PATH ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -42,7 +45,7 @@ async function launch(
     peakRssMb: () => peakRssMb(pid),
     output,
     async stop() {
-      if (child.exitCode !== null) return;
+      if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once("exit", resolve));
       child.kill("SIGTERM");
       await exited;
@@ -50,8 +53,11 @@ async function launch(
   };
 }
 
-/** `node server.js` on the production build, as `npm start` runs it, on its own database. */
-export async function startApp(dbPath: string): Promise<BenchProcess> {
+/**
+ * `node server.js` on the production build, as `npm start` runs it, on its own database;
+ * inside a Fly-shaped cgroup (tests/setup/fly-machine.ts) when given its procs files.
+ */
+export async function startApp(dbPath: string, cgroupProcs?: string[]): Promise<BenchProcess> {
   const port = await freePort();
   return launch(
     ["server.js"],
@@ -62,9 +68,10 @@ export async function startApp(dbPath: string): Promise<BenchProcess> {
       DATABASE_PATH: dbPath,
       SESSION_SECRET: "bench-only-session-secret-0123456789abcdef",
       PAYMENT_PROVIDER: "sandbox",
-      // The bench signs up its own accounts; the limits are for people.
-      LOGIN_RATE_LIMIT: "1000",
-      LOGIN_ACCOUNT_LIMIT: "1000",
+      // The bench signs up its own accounts and logs one in thousands of times from one
+      // address (the login run); the limits are for people.
+      LOGIN_RATE_LIMIT: "1000000",
+      LOGIN_ACCOUNT_LIMIT: "1000000",
       REGISTER_RATE_LIMIT: "1000",
       // The booking-creation run books many unpaid sessions for one account, far ahead: with
       // the hold cap and horizon of a real site it would measure refusals, not bookings.
@@ -79,15 +86,17 @@ export async function startApp(dbPath: string): Promise<BenchProcess> {
       METRICS_HOST: "127.0.0.1",
     },
     port,
+    cgroupProcs,
   );
 }
 
 /** The bare `node:http` baseline (bare-server.ts) on the same database file. */
-export async function startBare(dbPath: string): Promise<BenchProcess> {
+export async function startBare(dbPath: string, cgroupProcs?: string[]): Promise<BenchProcess> {
   const port = await freePort();
   return launch(
     ["--import", "tsx", "scripts/bench/bare-server.ts"],
     { BARE_PORT: String(port), DATABASE_PATH: dbPath },
     port,
+    cgroupProcs,
   );
 }

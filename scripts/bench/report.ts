@@ -20,25 +20,53 @@ export type EndpointSpec = {
   json?: boolean;
   /** Held to 2x between 100 and 100,000 bookings (the availability check and the lists). */
   scaleBar?: boolean;
+  /** Its budget in the Fly shape at FLY_BUDGET_CONNECTIONS: a p99, and maybe no timeout. */
+  fly?: { p99Ms: number; noTimeout?: boolean };
 };
 
+/** Where the server runs: as it is on this machine, or in a cgroup shaped like fly.toml's VM. */
+export const SHAPES = {
+  host: "unconstrained",
+  fly: "in a Fly-shaped cgroup",
+} as const;
+export type ShapeId = keyof typeof SHAPES;
+
 type Pair = { app: LoadResult; bare?: LoadResult };
+
+/** One server's runs: one scale, one shape. */
+export type BenchRun = {
+  bookings: number;
+  shape: ShapeId;
+  /** Seconds per autocannon run. */
+  duration: number;
+  load: Record<string, Record<number, Pair>>;
+  /** The server's resident-set high-water mark (VmHWM) after the run. */
+  peakRssMb: number;
+  /** The Fly shape's cgroup: its size, its peak (page cache included) and its OOM kills. */
+  cgroup?: { cpus: number; memoryMb: number; peakMemoryMb: number; oomKills: number };
+};
 
 export type BenchResults = {
   date: Date;
   command: string;
   settings: {
     duration: number;
+    flyDuration: number;
+    timeoutSeconds: number;
     lighthouseRuns: number;
     connections: number[];
     scaleConnections: number;
+    shapes: ShapeId[];
+    /** Where pages, Lighthouse, the admin lists and the scale comparison run. */
+    mainShape: ShapeId;
   };
   machine: Machine;
+  flyShape?: { cpus: number; memoryMb: number };
   pages: { spec: PageSpec; bytes: PageBytes; adminChunksLoaded: string[] }[];
   adminOnlyChunks: string[];
   lighthouse: ({ path: string; runs: LighthouseRun[] } & LighthouseRun)[];
   endpoints: Record<string, EndpointSpec>;
-  scales: { bookings: number; load: Record<string, Record<number, Pair>>; peakRssMb: number }[];
+  runs: BenchRun[];
 };
 
 type Check = { what: string; figure: string; budget: string; pass: boolean };
@@ -52,10 +80,22 @@ const kb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`;
 /** autocannon measures whole milliseconds. */
 const ms = (value: number) => (value < 1 ? "<1 ms" : `${Math.round(value)} ms`);
 const num = (value: number) => Math.round(value).toLocaleString("en-US");
+const seconds = (value: number) => `${(value / 1000).toFixed(1)} s`;
 const mark = (pass: boolean) => (pass ? "pass" : "**FAIL**");
 
 const SCALE_BAR = 2;
 const BARE_BAR = 0.5;
+/** docs/quality.md "Speed": Lighthouse, and the Fly shape's budgets at 50 connections. */
+const LIGHTHOUSE_PERFORMANCE = 98;
+const LIGHTHOUSE_LCP_MS = 1800;
+const FLY_BUDGET_CONNECTIONS = 50;
+const FLY_MEMORY_MB = 300;
+
+function shapeTitle(results: BenchResults, shape: ShapeId): string {
+  if (shape === "host") return `unconstrained on ${results.machine.cores} cores`;
+  const fly = results.flyShape;
+  return `in a Fly-shaped cgroup of ${fly?.cpus ?? "?"} CPU and ${fly?.memoryMb ?? "?"} MB, no swap`;
+}
 
 function table(header: string[], rows: string[][]): string {
   return [
@@ -122,14 +162,21 @@ function pagesSection(results: BenchResults, checks: Check[]): string {
 function lighthouseSection(results: BenchResults, checks: Check[]): string {
   const rows = results.lighthouse.map((page) => {
     const pass = {
-      performance: page.performance >= 95,
+      performance: page.performance >= LIGHTHOUSE_PERFORMANCE,
+      lcp: page.lcpMs <= LIGHTHOUSE_LCP_MS,
       rest: page.accessibility === 100 && page.bestPractices === 100 && page.seo === 100,
     };
     checks.push({
       what: `Lighthouse ${page.path} performance`,
       figure: String(page.performance),
-      budget: ">= 95",
+      budget: `>= ${LIGHTHOUSE_PERFORMANCE}`,
       pass: pass.performance,
+    });
+    checks.push({
+      what: `Lighthouse ${page.path} LCP`,
+      figure: seconds(page.lcpMs),
+      budget: `<= ${seconds(LIGHTHOUSE_LCP_MS)}`,
+      pass: pass.lcp,
     });
     checks.push({
       what: `Lighthouse ${page.path} accessibility / best practices / SEO`,
@@ -144,10 +191,10 @@ function lighthouseSection(results: BenchResults, checks: Check[]): string {
       String(page.accessibility),
       String(page.bestPractices),
       String(page.seo),
-      `${(page.lcpMs / 1000).toFixed(1)} s`,
+      seconds(page.lcpMs),
       ms(page.tbtMs),
       page.cls.toFixed(3),
-      `${mark(pass.performance)} / ${mark(pass.rest)}`,
+      `${mark(pass.performance)} / ${mark(pass.lcp)} / ${mark(pass.rest)}`,
     ];
   });
   const lost = results.lighthouse
@@ -166,7 +213,7 @@ function lighthouseSection(results: BenchResults, checks: Check[]): string {
         "LCP",
         "TBT",
         "CLS",
-        "perf >= 95 / others 100",
+        `perf >= ${LIGHTHOUSE_PERFORMANCE} / LCP <= ${seconds(LIGHTHOUSE_LCP_MS)} / others 100`,
       ],
       rows,
     ),
@@ -174,68 +221,127 @@ function lighthouseSection(results: BenchResults, checks: Check[]): string {
   ].join("\n");
 }
 
-function loadSection(results: BenchResults, checks: Check[]): string {
-  const first = results.scales[0];
-  if (!first) return "";
+/** One shape's runs at the first scale, every connection count, with their budgets. */
+function loadSection(results: BenchResults, run: BenchRun, checks: Check[]): string {
+  const tag = `[${run.shape}]`;
   const rows: string[][] = [];
-  for (const [id, byConnections] of Object.entries(first.load)) {
+  for (const [id, byConnections] of Object.entries(run.load)) {
     const spec = results.endpoints[id];
+    const name = spec?.name ?? id;
     for (const [connections, { app, bare }] of Object.entries(byConnections)) {
       const ratio = bare ? app.rps / bare.rps : undefined;
-      let verdict = bare ? "(reference, no bar)" : "(no bare baseline)";
+      const verdicts: string[] = [];
       if (ratio !== undefined && spec?.json) {
         const pass = ratio >= BARE_BAR;
         checks.push({
-          what: `${spec.name} app/bare at ${connections} connection${connections === "1" ? "" : "s"}`,
+          what: `${tag} ${name} app/bare at ${connections} connection${connections === "1" ? "" : "s"}`,
           figure: ratio.toFixed(2),
           budget: `>= ${BARE_BAR}`,
           pass,
         });
-        verdict = mark(pass);
+        verdicts.push(`JSON >= ${BARE_BAR}: ${mark(pass)}`);
+      }
+      if (run.shape === "fly" && spec?.fly && Number(connections) === FLY_BUDGET_CONNECTIONS) {
+        // Nothing answered has no p99 to pass with.
+        const pass = app.requests > 0 && app.p99 <= spec.fly.p99Ms;
+        checks.push({
+          what: `${tag} ${name} p99 at ${connections} connections`,
+          figure: app.requests > 0 ? ms(app.p99) : "nothing answered",
+          budget: `<= ${spec.fly.p99Ms} ms`,
+          pass,
+        });
+        verdicts.push(`p99 <= ${spec.fly.p99Ms} ms: ${mark(pass)}`);
+        if (spec.fly.noTimeout) {
+          checks.push({
+            what: `${tag} ${name} timeouts at ${connections} connections`,
+            figure: String(app.timeouts),
+            budget: "0",
+            pass: app.timeouts === 0,
+          });
+          verdicts.push(`no timeout: ${mark(app.timeouts === 0)}`);
+        }
       }
       rows.push([
-        spec?.name ?? id,
+        name,
         connections,
         num(app.rps),
         ms(app.p50),
         ms(app.p99),
-        String(app.failures),
+        String(app.timeouts),
+        String(app.errors),
+        `${app.non2xx} (${app.serverErrors})`,
         bare ? num(bare.rps) : "",
-        bare ? ms(bare.p50) : "",
         bare ? ms(bare.p99) : "",
         ratio === undefined ? "" : ratio.toFixed(2),
-        verdict,
+        verdicts.join("; ") || (bare ? "(reference, no bar)" : "(no bar)"),
       ]);
     }
   }
   return [
-    `### Throughput and latency at ${num(first.bookings)} bookings (autocannon, keep-alive, ${results.settings.duration} s per run)`,
+    `### Throughput and latency at ${num(run.bookings)} bookings, ${shapeTitle(results, run.shape)}: autocannon, keep-alive, ${run.duration} s per run`,
     "",
     table(
       [
         "Endpoint",
         "Connections",
-        "App req/s",
-        "App p50",
-        "App p99",
-        "App non-2xx",
+        "req/s",
+        "p50",
+        "p99",
+        "Timeouts",
+        "Errors",
+        "Non-2xx (5xx)",
         "Bare req/s",
-        "Bare p50",
         "Bare p99",
         "App/bare",
-        `JSON >= ${BARE_BAR}`,
+        "Budgets",
       ],
       rows,
     ),
-    "",
-    "Bare: a `node:http` server in the same run running the same SQL on the same file",
-    "(`scripts/bench/bare-server.ts`): no express, router, validation or rendering. Booking",
-    "creation posts a different free slot each time, so every request books.",
+  ].join("\n");
+}
+
+/** No 5xx in any run of a shape, at any scale. */
+function serverErrorChecks(results: BenchResults, checks: Check[]): void {
+  for (const shape of results.settings.shapes) {
+    const serverErrors = results.runs
+      .filter((run) => run.shape === shape)
+      .flatMap((run) => Object.values(run.load))
+      .flatMap((byConnections) => Object.values(byConnections))
+      .reduce((sum, { app }) => sum + app.serverErrors, 0);
+    checks.push({
+      what: `[${shape}] 5xx answers in every run`,
+      figure: String(serverErrors),
+      budget: "0",
+      pass: serverErrors === 0,
+    });
+  }
+}
+
+/** Budgets this run's settings left out (a shape, a connection count, Lighthouse). */
+function notMeasured(results: BenchResults): string[] {
+  const fly = results.runs.find((run) => run.shape === "fly");
+  const missing = Object.values(results.endpoints)
+    .filter((spec) => spec.fly && !fly?.load[spec.id]?.[FLY_BUDGET_CONNECTIONS])
+    .map((spec) => `${spec.name} in the Fly shape at ${FLY_BUDGET_CONNECTIONS} connections`);
+  if (!fly) missing.push("memory in the Fly shape");
+  if (results.lighthouse.length === 0) missing.push("Lighthouse");
+  return missing;
+}
+
+function loadNotes(results: BenchResults): string {
+  return [
+    "Bare: a `node:http` server in the same run and shape running the same SQL on the same file",
+    "(`scripts/bench/bare-server.ts`): no express, router, validation or rendering; in the Fly",
+    "shape in a cgroup of its own, of the same size. Booking creation posts a different free slot",
+    "each time, so every request books; login posts the right password (argon2 each time).",
+    `Latencies are of the answered requests; a request unanswered after ${results.settings.timeoutSeconds} s is a timeout;`,
+    "errors are connection errors. The other admin tabs and lists run in the main shape at",
+    `${results.settings.scaleConnections} connections only, for the scale comparison below.`,
   ].join("\n");
 }
 
 function scaleSection(results: BenchResults, checks: Check[]): string {
-  const [small, large] = results.scales;
+  const [small, large] = results.runs.filter((run) => run.shape === results.settings.mainShape);
   if (!small || !large) return "";
   const c = results.settings.scaleConnections;
   const rows: string[][] = [];
@@ -249,7 +355,7 @@ function scaleSection(results: BenchResults, checks: Check[]): string {
     if (spec.scaleBar) {
       const pass = ratio <= SCALE_BAR;
       checks.push({
-        what: `${spec.name} at ${num(large.bookings)} vs ${num(small.bookings)} bookings`,
+        what: `[${large.shape}] ${spec.name} at ${num(large.bookings)} vs ${num(small.bookings)} bookings`,
         figure: `${ratio.toFixed(2)}x`,
         budget: `<= ${SCALE_BAR}x`,
         pass,
@@ -269,7 +375,7 @@ function scaleSection(results: BenchResults, checks: Check[]): string {
     ]);
   }
   return [
-    `### ${num(small.bookings)} vs ${num(large.bookings)} bookings (${c} connections)`,
+    `### ${num(small.bookings)} vs ${num(large.bookings)} bookings, ${shapeTitle(results, large.shape)}, ${c} connections`,
     "",
     table(
       [
@@ -290,17 +396,55 @@ function scaleSection(results: BenchResults, checks: Check[]): string {
   ].join("\n");
 }
 
-function memorySection(results: BenchResults): string {
+function memorySection(results: BenchResults, checks: Check[]): string {
+  const rows = results.runs.map((run) => {
+    const verdicts: string[] = [];
+    if (run.cgroup) {
+      const tag = `[${run.shape}] at ${num(run.bookings)} bookings`;
+      const pass = run.peakRssMb <= FLY_MEMORY_MB;
+      checks.push({
+        what: `${tag}: the server's peak RSS`,
+        figure: `${run.peakRssMb.toFixed(0)} MB`,
+        budget: `<= ${FLY_MEMORY_MB} MB`,
+        pass,
+      });
+      checks.push({
+        what: `${tag}: OOM kills`,
+        figure: String(run.cgroup.oomKills),
+        budget: "0",
+        pass: run.cgroup.oomKills === 0,
+      });
+      verdicts.push(
+        `<= ${FLY_MEMORY_MB} MB: ${mark(pass)}`,
+        `no OOM kill: ${mark(run.cgroup.oomKills === 0)}`,
+      );
+    }
+    return [
+      num(run.bookings),
+      run.shape,
+      `${run.peakRssMb.toFixed(0)} MB`,
+      run.cgroup ? `${run.cgroup.peakMemoryMb} MB of ${run.cgroup.memoryMb} MB` : "",
+      run.cgroup ? String(run.cgroup.oomKills) : "",
+      verdicts.join("; ") || "(no bar)",
+    ];
+  });
   return [
     "### Peak memory of the server",
     "",
     table(
-      ["Bookings", "Peak RSS (VmHWM) after the load"],
-      results.scales.map((s) => [num(s.bookings), `${s.peakRssMb.toFixed(0)} MB`]),
+      [
+        "Bookings",
+        "Shape",
+        "Peak RSS (VmHWM) after the load",
+        "Cgroup peak (page cache included)",
+        "OOM kills",
+        "Budget",
+      ],
+      rows,
     ),
     "",
-    "The first scale's figure covers Lighthouse and every connection count, the second's only",
-    `the ${results.settings.scaleConnections}-connection runs: compare each with its own load.`,
+    "Each figure covers its own server's whole life: the first scale's main-shape run includes",
+    `Lighthouse and every connection count, a later scale's only the ${results.settings.scaleConnections}-connection runs.`,
   ].join("\n");
 }
 
@@ -310,23 +454,29 @@ function render(results: BenchResults): { markdown: string; checks: Check[] } {
   const sections = [
     pagesSection(results, checks),
     lighthouseSection(results, checks),
-    loadSection(results, checks),
+    ...results.runs
+      .filter((run) => run.bookings === results.runs[0]?.bookings)
+      .map((run) => loadSection(results, run, checks)),
+    loadNotes(results),
     scaleSection(results, checks),
-    memorySection(results),
+    memorySection(results, checks),
   ];
+  serverErrorChecks(results, checks);
   const failed = checks.filter((check) => !check.pass);
+  const missing = notMeasured(results);
   const stamp = `${results.date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
   const markdown = [
     MARK_START,
     `## ${stamp}: \`${results.command}\` (latest run)`,
     "",
-    `Command: \`${results.command}\` (BENCH_DURATION=${settings.duration}, BENCH_LIGHTHOUSE_RUNS=${settings.lighthouseRuns}, connections ${settings.connections.join(", ")}).`,
+    `Command: \`${results.command}\` (BENCH_DURATION=${settings.duration}, BENCH_FLY_DURATION=${settings.flyDuration}, BENCH_LIGHTHOUSE_RUNS=${settings.lighthouseRuns}, BENCH_SHAPES=${settings.shapes.join(",")}, connections ${settings.connections.join(", ")}).`,
     `Machine: ${machine.cores} cores (${machine.cpu}), ${machine.memoryGb} GB, Node ${machine.node}, ${machine.chromium}. Shared and noisy: compare figures within one run.`,
     "",
     `**${checks.length - failed.length} of ${checks.length} budgets pass.**${failed.length > 0 ? " Failing:" : ""}`,
     "",
     ...failed.map((f) => `- ${f.what}: ${f.figure} (budget ${f.budget})`),
     ...(failed.length > 0 ? [""] : []),
+    ...(missing.length > 0 ? [`Not measured in this run: ${missing.join("; ")}.`, ""] : []),
     ...sections.flatMap((section) => [section, ""]),
     MARK_END,
   ].join("\n");
@@ -335,16 +485,22 @@ function render(results: BenchResults): { markdown: string; checks: Check[] } {
 
 export function printSummary(results: BenchResults): void {
   const { checks } = render(results);
-  console.log("\nBudgets (quality.md):");
+  console.log("\nBudgets (docs/quality.md):");
   for (const check of checks) {
     console.log(
       `  ${check.pass ? "pass" : "FAIL"}  ${check.what}: ${check.figure} (budget ${check.budget})`,
     );
   }
-  const scales = results.scales
-    .map((s) => `${s.bookings} bookings ${s.peakRssMb.toFixed(0)} MB`)
+  const memory = results.runs
+    .map(
+      (run) =>
+        `${run.shape} at ${run.bookings} bookings ${run.peakRssMb.toFixed(0)} MB` +
+        (run.cgroup ? ` (cgroup peak ${run.cgroup.peakMemoryMb} MB)` : ""),
+    )
     .join(", ");
-  console.log(`  peak server memory: ${scales}`);
+  console.log(`  peak server memory: ${memory}`);
+  const missing = notMeasured(results);
+  if (missing.length > 0) console.log(`  not measured in this run: ${missing.join("; ")}`);
   console.log(`${checks.filter((c) => c.pass).length} of ${checks.length} budgets pass.`);
 }
 

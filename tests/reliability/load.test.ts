@@ -4,7 +4,7 @@ import { afterAll, expect, it } from "vitest";
 import { users } from "#db/schema";
 import { earliestBookableDate } from "#app/domain/availability";
 import { openDatabaseFile } from "#tests/factories/database";
-import { createFlyCgroup } from "#tests/reliability/fly-machine";
+import { createFlyCgroup } from "#tests/setup/fly-machine";
 import {
   type AckedBooking,
   bookingBody,

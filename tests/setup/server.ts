@@ -8,6 +8,7 @@ import { count } from "drizzle-orm";
 import { bookings, sessions, users } from "#db/schema";
 import { openDatabaseFile, type TestDatabase } from "#tests/factories/database";
 import { sessionCookieValue } from "#tests/factories/session";
+import { inCgroups } from "#tests/setup/fly-machine";
 import { LOG_DIR_VARIABLE, type ServerSecrets } from "#tests/setup/log-audit";
 
 /**
@@ -53,12 +54,8 @@ export function spawnServer(
   options: { cgroupProcs?: string[] } = {},
 ) {
   if (!existsSync("build/server/index.js")) throw new Error("Run `npm run build` first");
-  // In cgroups (tests/reliability/fly-machine.ts): the shell joins them, then becomes node, so
-  // the server is inside from its first allocation and its pid is the child's.
-  const joinThenExec = (options.cgroupProcs ?? []).map((file) => `echo $$ > ${file} && `).join("");
-  const [command, args] = joinThenExec
-    ? ["sh", ["-c", `${joinThenExec}exec "$0" server.js`, process.execPath]]
-    : [process.execPath, ["server.js"]];
+  // In cgroups (tests/setup/fly-machine.ts), from the server's first allocation.
+  const [command, args] = inCgroups(options.cgroupProcs, process.execPath, ["server.js"]);
   return spawn(command, args, {
     env: {
       PATH: process.env.PATH,

@@ -6,8 +6,9 @@ import { parse } from "smol-toml";
 
 /**
  * A Linux cgroup shaped like the Fly machine fly.toml asks for: its CPUs as a CFS quota and its
- * memory as a hard limit with no swap, so a server started inside (spawnServer's cgroupProcs)
- * runs as it would in production. cgroup v1, as these machines mount it (root only).
+ * memory as a hard limit with no swap, so a server started inside (`inCgroups`) runs as it would
+ * in production. cgroup v1, as these machines mount it (root only). Used by the reliability
+ * load test (tests/reliability/load.test.ts) and by `npm run bench` (scripts/bench/processes.ts).
  */
 const CPU_ROOT = "/sys/fs/cgroup/cpu";
 const MEMORY_ROOT = "/sys/fs/cgroup/memory";
@@ -37,6 +38,21 @@ export type FlyCgroup = {
   /** Kills whatever is still inside (a test that failed half-way), then removes the cgroups. */
   remove(): Promise<void>;
 };
+
+/**
+ * The command that starts `executable args` inside the cgroups whose cgroup.procs files are
+ * `procs`: a shell joins them, then becomes the executable, so the process is inside from its
+ * first allocation and its pid is the spawned child's. No procs: the executable itself.
+ */
+export function inCgroups(
+  procs: string[] | undefined,
+  executable: string,
+  args: string[],
+): [string, string[]] {
+  const joinThenExec = (procs ?? []).map((file) => `echo $$ > ${file} && `).join("");
+  if (!joinThenExec) return [executable, args];
+  return ["sh", ["-c", `${joinThenExec}exec "$0" "$@"`, executable, ...args]];
+}
 
 export function createFlyCgroup(label: string, shape = flyMachineShape()): FlyCgroup {
   if (!existsSync(join(MEMORY_ROOT, "memory.limit_in_bytes")) || !existsSync(CPU_ROOT)) {
