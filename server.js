@@ -1,9 +1,12 @@
 // @ts-check
-// The process entry: static files, the React Router app (server/app.ts), graceful shutdown.
+// The process entry: a plain node:http server (decision 0092) that logs and compresses every
+// answer, serves the build's static files, hands the rest to the React Router app
+// (server/app.ts), and shuts down gracefully.
 // Plain JavaScript so it runs on Node 20 without a TypeScript loader.
 import { readdirSync } from "node:fs";
+import { createServer } from "node:http";
 import compression from "compression";
-import express from "express";
+import serveStatic from "serve-static";
 
 const production = process.env.NODE_ENV === "production";
 const port = Number.parseInt(process.env.PORT || "3000", 10);
@@ -11,12 +14,14 @@ const host = process.env.HOST || "0.0.0.0";
 
 /**
  * What server.js uses of server/app.ts.
+ * @typedef {import("node:http").IncomingMessage} Req
+ * @typedef {import("node:http").ServerResponse} Res
  * @typedef {{
- *   app: import("express").Express,
+ *   handleRequest(req: Req, res: Res): void,
  *   closeDatabase(): Promise<void>,
  *   logger: import("pino").Logger,
  *   noteRequestRoute(route: string): void,
- *   observeRequest(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse, next: () => void): void,
+ *   observeRequest(req: Req, res: Res, next: () => void): void,
  * }} AppModule
  */
 /** @type {AppModule | undefined} */
@@ -36,21 +41,17 @@ if (production) {
   }
 }
 
-const server = express();
-server.disable("x-powered-by");
-// First: every answer (files too) gets its request id and its line in the log.
-if (appModule) {
-  const { observeRequest } = appModule;
-  server.use((req, res, next) => observeRequest(req, res, next));
-}
-// Before the static files, so JavaScript and CSS go out compressed too.
-server.use(compression());
+// Every answer (files too) goes out compressed when it is worth it: HTML, JSON, JS, CSS.
+// (The package's types name express's request; it reads only Node's.)
+const compress = /** @type {(req: Req, res: Res, next: () => void) => void} */ (
+  /** @type {unknown} */ (compression())
+);
 
 /**
  * Files are answered before the app's security middleware runs: they get the two headers of
  * it that matter for a file (a browser must not sniff a script out of a text file, and HTTPS
  * is remembered from any answer).
- * @param {import("node:http").ServerResponse} res
+ * @param {Res} res
  */
 function fileHeaders(res) {
   appModule?.noteRequestRoute("static");
@@ -58,30 +59,45 @@ function fileHeaders(res) {
   res.setHeader("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
 }
 
+/** @type {(req: Req, res: Res) => void} */
+let listener;
+
 if (production) {
+  const app = /** @type {AppModule} */ (appModule);
   // Fingerprinted assets never change; everything else in public/ may.
-  server.use(
-    "/assets",
-    express.static("build/client/assets", {
-      immutable: true,
-      maxAge: "1y",
-      index: false,
-      setHeaders: fileHeaders,
-    }),
-  );
-  const publicFiles = express.static("build/client", {
+  const assets = serveStatic("build/client/assets", {
+    immutable: true,
+    maxAge: "1y",
+    index: false,
+    setHeaders: fileHeaders,
+  });
+  const publicFiles = serveStatic("build/client", {
     maxAge: "1h",
     index: false,
     setHeaders: fileHeaders,
   });
   // The build's files never change while it runs: a request whose first path segment names
   // none of its top-level entries (every page, .data and /api/ call, /healthz) skips the
-  // disk lookup express.static would otherwise make before the app answers.
+  // disk lookup serve-static would otherwise make before the app answers.
   const publicEntries = new Set(readdirSync("build/client"));
-  server.use((req, res, next) =>
-    publicEntries.has(req.path.split("/", 2)[1] ?? "") ? publicFiles(req, res, next) : next(),
-  );
-  server.use(/** @type {AppModule} */ (appModule).app);
+  /** @type {(req: Req, res: Res) => void} */
+  const files = (req, res) => {
+    const url = req.url ?? "/";
+    const entry = url.slice(1).split(/[/?]/, 1)[0] ?? "";
+    if (!publicEntries.has(entry)) return app.handleRequest(req, res);
+    const next = () => {
+      req.url = url;
+      app.handleRequest(req, res);
+    };
+    if (entry !== "assets" || url[7] !== "/") return publicFiles(req, res, next);
+    // serve-static answers /assets/x from build/client/assets as express mounted it: the
+    // path below the mount, the whole one kept for its redirects.
+    Object.assign(req, { originalUrl: url });
+    req.url = url.slice(7);
+    assets(req, res, next);
+  };
+  listener = (req, res) =>
+    app.observeRequest(req, res, () => compress(req, res, () => files(req, res)));
 } else {
   const vite = await import("vite");
   const viteDevServer = await vite.createServer({ server: { middlewareMode: true } });
@@ -89,23 +105,28 @@ if (production) {
     /** @type {AppModule} */ (await viteDevServer.ssrLoadModule("./server/app.ts"));
   // Loaded now for the logger (and so the database opens at start, as in production).
   appModule = await loadApp();
-  server.use(viteDevServer.middlewares);
-  server.use(async (req, res, next) => {
+  /** @type {(req: Req, res: Res) => Promise<void>} */
+  const toApp = async (req, res) => {
     try {
       const source = await loadApp();
       appModule = source;
-      return source.observeRequest(req, res, () => source.app(req, res, next));
+      source.observeRequest(req, res, () => source.handleRequest(req, res));
     } catch (error) {
       if (error instanceof Error) viteDevServer.ssrFixStacktrace(error);
-      next(error);
+      console.error(error);
+      res.statusCode = 500;
+      res.end("Internal Server Error");
     }
-  });
+  };
+  listener = (req, res) =>
+    compress(req, res, () => viteDevServer.middlewares(req, res, () => toApp(req, res)));
 }
 
 /** The app's logger (pino), loaded above in both modes. */
 const logger = /** @type {AppModule} */ (appModule).logger;
 
-const httpServer = server.listen(port, host, () => {
+const httpServer = createServer(listener);
+httpServer.listen(port, host, () => {
   logger.info(
     `Studio booking site listening on http://${host === "0.0.0.0" ? "localhost" : host}:${port}`,
   );

@@ -4,7 +4,7 @@ import { defineConfig } from "vite";
 
 export default defineConfig(({ isSsrBuild }) => ({
   // The production server (server.js) imports server/app.ts from the SSR build,
-  // so the express app and the routes share one module graph.
+  // so the request listener and the routes share one module graph.
   build: isSsrBuild ? { rollupOptions: { input: "./server/app.ts" } } : {},
   resolve: { tsconfigPaths: true },
   plugins: [tailwindcss(), reactRouter()],

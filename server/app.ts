@@ -1,51 +1,108 @@
-import { createRequestHandler } from "@react-router/express";
-import express from "express";
-import { RouterContextProvider } from "react-router";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import {
+  createReadableStreamFromReadable,
+  writeReadableStreamToWritable,
+} from "@react-router/node";
+import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import { db } from "#app/db.server";
-import type { Server } from "node:http";
 import { metrics } from "#app/metrics.server";
 import { startBackgroundJobs } from "#app/workflows/background.server";
 import { outboxBacklog } from "#app/workflows/deliver-email.server";
 import { startMetricsServer } from "./metrics";
 import { env } from "#app/env.server";
 import { passwordEstimatorReady } from "#app/web/passwords.server";
-import { routeConsoleToLog } from "#app/log.server";
+import { logError, routeConsoleToLog } from "#app/log.server";
 export { logger, noteRequestRoute } from "#app/log.server";
 export { observeRequest } from "./observe";
 import { clientAddressContext } from "#app/web/request-context.server";
 import { serverRoutesContext } from "#app/web/route-target.server";
 
 /**
- * The express app around React Router: the client address for rate limits,
- * and the proxy trust that makes request.url https behind Fly's TLS proxy (so React Router's
- * and our own origin checks see the origin the browser used).
+ * The React Router app as a plain `node:http` request listener (decision 0092): the body
+ * limits, the client address for rate limits, and the one conversion of Node's request into
+ * a Fetch `Request` and of the `Response` back. No express: its router, request and response
+ * decorations cost more per request than the query of a JSON endpoint.
  */
 if (env.NODE_ENV === "production") routeConsoleToLog();
 
-export const app = express();
-app.disable("x-powered-by");
-app.set("trust proxy", env.TRUST_PROXY);
+function firstValue(header: string | string[] | undefined): string | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  return value?.split(",", 1)[0]?.trim() || undefined;
+}
 
-function clientAddress(req: express.Request): string {
+function clientAddress(req: IncomingMessage): string {
   // Fly sets Fly-Client-IP itself; X-Forwarded-For is client-controlled and never trusted.
-  const flyIp = env.TRUST_PROXY ? req.get("Fly-Client-IP") : undefined;
+  const flyIp = env.TRUST_PROXY ? firstValue(req.headers["fly-client-ip"]) : undefined;
   return flyIp ?? req.socket.remoteAddress ?? "unknown";
 }
 
 /**
- * A request body the app never read (a 401 or 405 answered before it) is drained once the
- * response is out. The adapter stops reading when its buffer fills, and Node parses nothing
- * more on that keep-alive connection, so the next request sent on it (a proxy reuses
- * connections) would hang. Found by tests/integration/hostile-input.test.ts.
+ * The URL the browser asked for. Behind Fly's TLS proxy (TRUST_PROXY) its forwarded protocol
+ * and host, so React Router's and our own origin checks see the origin the browser used.
+ * Anything after a character that cannot be in a host is dropped, as express did.
  */
-app.use((req, res, next) => {
-  res.once("finish", () => {
-    if (req.complete) return;
-    req.removeAllListeners("data");
-    req.resume();
+function requestUrl(req: IncomingMessage): string {
+  const forwardedHost = env.TRUST_PROXY ? firstValue(req.headers["x-forwarded-host"]) : undefined;
+  const host = (forwardedHost ?? req.headers.host ?? "").split(/[\\/?#@]/, 1)[0] || "localhost";
+  const forwardedProto = env.TRUST_PROXY ? firstValue(req.headers["x-forwarded-proto"]) : undefined;
+  const protocol = forwardedProto ?? ("encrypted" in req.socket ? "https" : "http");
+  return `${protocol}://${host}${req.url ?? "/"}`;
+}
+
+function toRequest(req: IncomingMessage, res: ServerResponse): Request {
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i] as string, raw[i + 1] as string);
+  // Aborted when the client goes away before the answer is out: loaders and the render stop.
+  const controller = new AbortController();
+  res.once("close", () => {
+    if (!res.writableFinished) controller.abort();
   });
-  next();
-});
+  const method = req.method ?? "GET";
+  const hasBody = method !== "GET" && method !== "HEAD";
+  return new Request(requestUrl(req), {
+    method,
+    headers,
+    signal: controller.signal,
+    ...(hasBody ? { body: createReadableStreamFromReadable(req), duplex: "half" } : {}),
+  } as RequestInit);
+}
+
+/**
+ * Writes the Response out. A body of one chunk (every JSON answer) goes out in one `end`,
+ * with its Content-Length, so it is one write and the compression threshold applies; a
+ * longer one (a streamed page or export) is streamed as it comes.
+ */
+async function send(res: ServerResponse, response: Response): Promise<void> {
+  if (res.destroyed || res.writableEnded) {
+    await response.body?.cancel();
+    return;
+  }
+  res.statusCode = response.status;
+  if (response.statusText) res.statusMessage = response.statusText;
+  for (const [key, value] of response.headers) res.appendHeader(key, value);
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  const first = await reader.read();
+  if (first.done) {
+    res.end();
+    return;
+  }
+  const second = await reader.read();
+  if (second.done) {
+    // (Compression, when it applies, takes the length off again.)
+    res.setHeader("Content-Length", first.value.byteLength);
+    res.end(first.value);
+    return;
+  }
+  reader.releaseLock();
+  res.write(first.value);
+  res.write(second.value);
+  await writeReadableStreamToWritable(response.body, res);
+}
 
 /**
  * No form or JSON call of the site comes near 1 MB; a bigger body would only be buffered whole
@@ -55,43 +112,88 @@ const MAX_BODY_BYTES = 1_000_000;
 /** Answered before the app's security middleware, which would add these. */
 const refusalHeaders = {
   Connection: "close",
+  "Content-Type": "application/json; charset=utf-8",
   "X-Content-Type-Options": "nosniff",
   ...(env.NODE_ENV === "production"
     ? { "Strict-Transport-Security": "max-age=63072000; includeSubDomains" }
     : {}),
 };
-app.use((req, res, next) => {
+
+function refuse(res: ServerResponse, status: number, message: string) {
+  res.writeHead(status, refusalHeaders);
+  res.end(JSON.stringify({ message }));
+}
+
+/** A refusal of the body by its announced size, or false to go on. */
+function refusedBody(req: IncomingMessage, res: ServerResponse): boolean {
+  const length = req.headers["content-length"];
   // A body streamed without a length (chunked) could only be measured by reading it, and
   // nothing of the site sends one (browsers, Stripe and fetch with a text body all give the
   // length): it is refused as HTTP says, so the limit below cannot be walked around.
-  if (req.get("Transfer-Encoding") !== undefined && req.get("Content-Length") === undefined) {
-    res.status(411).set(refusalHeaders).json({ message: "Send the body with a Content-Length" });
-    return;
+  if (req.headers["transfer-encoding"] !== undefined && length === undefined) {
+    refuse(res, 411, "Send the body with a Content-Length");
+    return true;
   }
-  if (Number(req.get("Content-Length") ?? 0) <= MAX_BODY_BYTES) return next();
-  res.status(413).set(refusalHeaders).json({ message: "Request too large" });
-});
+  if (Number(length ?? 0) <= MAX_BODY_BYTES) return false;
+  refuse(res, 413, "Request too large");
+  return true;
+}
 
 await passwordEstimatorReady;
 
-const loadBuild = () => import("virtual:react-router/server-build");
+const loadBuild = () => import("virtual:react-router/server-build") as Promise<ServerBuild>;
 const productionBuild = import.meta.env.PROD ? await loadBuild() : undefined;
+// Given a function, React Router rebuilds its route tables on every request (for reloads in
+// development): in production the build never changes, so it gets the module once.
+const handleFetch = createRequestHandler(productionBuild ?? loadBuild);
 
-app.use(
-  createRequestHandler({
-    // Given a function, React Router rebuilds its route tables on every request (for reloads
-    // in development): in production the build never changes, so it gets the module once.
-    build: productionBuild ?? loadBuild,
-    async getLoadContext(req) {
-      const context = new RouterContextProvider();
-      context.set(clientAddressContext, clientAddress(req));
-      // The guards tell React Router's own 405s (a post to a page without a form) by the route
-      // modules; see app/web/route-target.server.ts.
-      context.set(serverRoutesContext, (productionBuild ?? (await loadBuild())).routes);
-      return context;
-    },
-  }),
-);
+/** What the app's handlers get beside the request (the load context). */
+async function loadContext(req: IncomingMessage): Promise<RouterContextProvider> {
+  const context = new RouterContextProvider();
+  context.set(clientAddressContext, clientAddress(req));
+  // The guards tell React Router's own 405s (a post to a page without a form) by the route
+  // modules; see app/web/route-target.server.ts.
+  context.set(serverRoutesContext, (productionBuild ?? (await loadBuild())).routes);
+  return context;
+}
+
+/** Node's request listener for every request that is not a static file (server.js). */
+export function handleRequest(req: IncomingMessage, res: ServerResponse): void {
+  /**
+   * A request body the app never read (a 401 or 405 answered before it) is drained once the
+   * response is out. The adapter stops reading when its buffer fills, and Node parses nothing
+   * more on that keep-alive connection, so the next request sent on it (a proxy reuses
+   * connections) would hang. Found by tests/integration/hostile-input.test.ts.
+   */
+  res.once("finish", () => {
+    if (req.complete) return;
+    req.removeAllListeners("data");
+    req.resume();
+  });
+  if (refusedBody(req, res)) return;
+  answer(req, res).catch((error: unknown) => {
+    logError("request handling", error);
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" });
+    res.end("Internal Server Error");
+  });
+}
+
+async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  let request: Request;
+  try {
+    request = toRequest(req, res);
+  } catch {
+    // A Host header that makes no URL.
+    res.writeHead(400, { "Content-Type": "text/plain; charset=utf-8", Connection: "close" });
+    res.end("Bad Request");
+    return;
+  }
+  await send(res, await handleFetch(request, await loadContext(req)));
+}
 
 const stopBackgroundJobs = startBackgroundJobs(db);
 

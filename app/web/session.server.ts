@@ -1,4 +1,3 @@
-import { createCookie } from "react-router";
 import { env } from "#app/env.server";
 import { noteRequestUser } from "#app/log.server";
 import { isIdleTooLong, lastSeenIsStale } from "#app/domain/two-factor";
@@ -11,19 +10,32 @@ import {
 
 const MAX_AGE_MS = env.SESSION_MAX_AGE_DAYS * 24 * 60 * 60 * 1000;
 
-/** The cookie holds only the session id; the sessions table says who and until when. */
-export const sessionCookie = createCookie("__session", {
-  httpOnly: true,
-  sameSite: "lax",
-  secure: env.NODE_ENV === "production",
-  path: "/",
-  secrets: [env.SESSION_SECRET],
-  maxAge: MAX_AGE_MS / 1000,
-});
+/**
+ * The cookie holds only the session id; the sessions table says who and until when. The id is
+ * 256 random bits (models/session.server.ts), so it is not signed (decision 0092): a forger
+ * would have to guess a live id, and a signature check was a WebCrypto call on every request.
+ */
+export const SESSION_COOKIE_NAME = "__session";
+/** A session id as `newSessionId` makes it: 32 bytes in base64url. */
+const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;
+const ATTRIBUTES = `Path=/; HttpOnly; SameSite=Lax${env.NODE_ENV === "production" ? "; Secure" : ""}`;
 
-async function readSessionId(request: Request): Promise<string | null> {
-  const value: unknown = await sessionCookie.parse(request.headers.get("Cookie"));
-  return typeof value === "string" && value.length > 0 ? value : null;
+function readSessionId(request: Request): string | null {
+  const header = request.headers.get("Cookie");
+  if (!header) return null;
+  for (const pair of header.split(";")) {
+    const equals = pair.indexOf("=");
+    if (equals === -1 || pair.slice(0, equals).trim() !== SESSION_COOKIE_NAME) continue;
+    const value = pair.slice(equals + 1).trim();
+    // A cookie of the signed format before decision 0092, or anything else, is no session.
+    if (SESSION_ID.test(value)) return value;
+  }
+  return null;
+}
+
+function serializeSessionCookie(id: string, maxAgeSeconds: number): string {
+  const expires = maxAgeSeconds > 0 ? "" : "; Expires=Thu, 01 Jan 1970 00:00:00 GMT";
+  return `${SESSION_COOKIE_NAME}=${id}; Max-Age=${maxAgeSeconds}${expires}; ${ATTRIBUTES}`;
 }
 
 /**
@@ -32,7 +44,7 @@ async function readSessionId(request: Request): Promise<string | null> {
  * written at most about once a minute per session.
  */
 export async function getSessionUserId(request: Request): Promise<number | null> {
-  const id = await readSessionId(request);
+  const id = readSessionId(request);
   if (!id) return null;
   const now = Date.now();
   const session = findLiveSession(id, now);
@@ -46,8 +58,8 @@ export async function getSessionUserId(request: Request): Promise<number | null>
 }
 
 /** The Set-Cookie header that hands the browser a session started elsewhere. */
-export function sessionCookieFor(id: string): Promise<string> {
-  return sessionCookie.serialize(id);
+export async function sessionCookieFor(id: string): Promise<string> {
+  return serializeSessionCookie(id, MAX_AGE_MS / 1000);
 }
 
 /**
@@ -55,16 +67,16 @@ export function sessionCookieFor(id: string): Promise<string> {
  * returns the Set-Cookie header. Any session the browser carried before is ended.
  */
 export async function createUserSession(request: Request, userId: number): Promise<string> {
-  const previous = await readSessionId(request);
+  const previous = readSessionId(request);
   const now = Date.now();
   const id = startSession(userId, now + MAX_AGE_MS, previous, now);
   noteRequestUser(userId);
-  return sessionCookie.serialize(id);
+  return serializeSessionCookie(id, MAX_AGE_MS / 1000);
 }
 
 /** Ends the session in the database (so a copied cookie dies too) and clears the cookie. */
 export async function destroyUserSession(request: Request): Promise<string> {
-  const id = await readSessionId(request);
+  const id = readSessionId(request);
   if (id) endSession(id);
-  return sessionCookie.serialize("", { maxAge: 0, expires: new Date(0) });
+  return serializeSessionCookie("", 0);
 }

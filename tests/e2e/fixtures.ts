@@ -7,13 +7,7 @@ import axe from "axe-core";
 import { test as base, expect, type Page, type TestInfo } from "@playwright/test";
 import { count, sql } from "drizzle-orm";
 import { users } from "#db/schema";
-import {
-  E2E_BASE_URL,
-  E2E_DATABASE_PATH,
-  E2E_SESSION_SECRET,
-  PROJECT_ROOT,
-  serverEnv,
-} from "#tests/e2e/env";
+import { E2E_BASE_URL, E2E_DATABASE_PATH, PROJECT_ROOT, serverEnv } from "#tests/e2e/env";
 import { collectOutput, freePort, stopServerProcess, waitUntilHealthy } from "#tests/setup/server";
 import {
   type Coupon,
@@ -126,7 +120,7 @@ export function createService(testInfo: TestInfo, label: string, price: number):
 
 /**
  * Signs the browser in as `user` the way decision 0003 says tests do: a session row in the
- * server's database and its signed `__session` cookie in the browser, as a login leaves them.
+ * server's database and its `__session` cookie in the browser, as a login leaves them.
  * The page stays where it is; the next navigation is signed in.
  */
 export async function signIn(
@@ -138,7 +132,7 @@ export async function signIn(
   await page.context().addCookies([
     {
       name: SESSION_COOKIE_NAME,
-      value: await sessionCookieValue(session.id, E2E_SESSION_SECRET),
+      value: sessionCookieValue(session.id),
       domain: new URL(E2E_BASE_URL).hostname,
       path: "/",
       expires: Math.floor(session.expiresAt / 1000),

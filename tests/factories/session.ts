@@ -1,11 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { createCookie } from "react-router";
 import { sessions } from "#db/schema";
 import type { FactoryDb } from "#tests/factories/database";
 
 type Session = typeof sessions.$inferSelect;
 
-/** The cookie app/web/session.server.ts reads: only the session id, signed with the secret. */
+/** The cookie app/web/session.server.ts reads: only the session id (decision 0092: unsigned). */
 export const SESSION_COOKIE_NAME = "__session";
 
 /** SESSION_MAX_AGE_DAYS's default. */
@@ -30,12 +29,9 @@ export function createSession(db: FactoryDb, input: SessionInput): Session {
 }
 
 /**
- * The cookie's value for a session id, signed as the server signs it (react-router's cookie
- * with the server's SESSION_SECRET), for a browser context or a Cookie header.
+ * The cookie's value for a session id, for a browser context or a Cookie header: the id itself
+ * (decision 0092), as the server writes it.
  */
-export async function sessionCookieValue(sessionId: string, secret: string): Promise<string> {
-  const cookie = createCookie(SESSION_COOKIE_NAME, { secrets: [secret] });
-  const header = await cookie.serialize(sessionId);
-  const pair = header.split(";")[0] ?? "";
-  return pair.slice(pair.indexOf("=") + 1);
+export function sessionCookieValue(sessionId: string): string {
+  return sessionId;
 }

@@ -4,7 +4,7 @@ import { coupons, sessions, users } from "#db/schema";
 import { createSession, sessionCookieValue } from "#tests/factories/session";
 import { currentCode, enableTwoFactor } from "#tests/factories/two-factor";
 import { actorsFor } from "#tests/setup/actors";
-import { INTEGRATION_SESSION_SECRET, registrationPayload } from "#tests/setup/server";
+import { registrationPayload } from "#tests/setup/server";
 import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
 /**
@@ -42,7 +42,7 @@ async function refused(request: () => Promise<Response>) {
 /** A signed-in session for `userId` whose last request was `idleMs` ago. */
 async function sessionIdleFor(userId: number, idleMs: number) {
   const session = createSession(db(), { userId, lastSeenAt: Date.now() - idleMs });
-  const cookie = `__session=${await sessionCookieValue(session.id, INTEGRATION_SESSION_SECRET)}`;
+  const cookie = `__session=${sessionCookieValue(session.id)}`;
   return { id: session.id, cookie };
 }
 

@@ -13,7 +13,7 @@ import { LOG_DIR_VARIABLE, type ServerSecrets } from "#tests/setup/log-audit";
 
 /**
  * Starts the real production build (server.js + build/) on a free port with its own SQLite
- * file, so integration tests go through express, the middleware and real cookies.
+ * file, so integration tests go through server.js, the middleware and real cookies.
  * `npm test` builds first; run `npm run build` before running these files alone.
  */
 const COUNTED = { users, sessions, bookings };
@@ -142,8 +142,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     count: (table) => reader.select({ n: count() }).from(COUNTED[table]).get()?.n ?? 0,
     async stop() {
       if (logName) {
-        const sessionSecret = extraEnv.SESSION_SECRET ?? INTEGRATION_SESSION_SECRET;
-        await writeServerSecrets(`${logName}.secrets.json`, reader, sessionSecret, secretSettings);
+        writeServerSecrets(`${logName}.secrets.json`, reader, secretSettings);
       }
       reader.$client.close();
       await stopServerProcess(child, dbPath);
@@ -178,18 +177,13 @@ export function collectOutput(child: ChildProcess, logName?: string): () => stri
  * What this server's log must not hold, for the log audit: the secret settings it was started
  * with, and every session it made, as ids and as the cookie values that carry them.
  */
-async function writeServerSecrets(
-  file: string,
-  reader: TestDatabase,
-  secret: string,
-  settings: string[],
-) {
+function writeServerSecrets(file: string, reader: TestDatabase, settings: string[]) {
   const ids = reader
     .select({ id: sessions.id })
     .from(sessions)
     .all()
     .map((row) => row.id);
-  const cookies = await Promise.all(ids.map((id) => sessionCookieValue(id, secret)));
+  const cookies = ids.map((id) => sessionCookieValue(id));
   const content: ServerSecrets = { secrets: [...settings, ...ids, ...cookies] };
   writeFileSync(file, JSON.stringify(content));
 }
