@@ -10,6 +10,7 @@ import {
 import { NonceProvider } from "#app/components/nonce";
 import { logError } from "#app/log.server";
 import { nonceContext } from "#app/web/request-context.server";
+import { keepPageAsRendered, keptPage, sharedPageKey } from "#app/web/shared-pages.server";
 
 export const streamTimeout = 5_000;
 
@@ -25,9 +26,17 @@ export default function handleRequest(
   }
   // Every inline script React Router writes carries this response's nonce (see the CSP).
   const nonce = loadContext.get(nonceContext);
+  responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+  // A page every visitor shares is rendered once (app/web/shared-pages.server.ts).
+  const sharedKey = nonce ? sharedPageKey(request, routerContext) : null;
+  const kept = sharedKey ? keptPage(sharedKey, nonce) : undefined;
+  if (kept !== undefined) {
+    return new Response(kept, { headers: responseHeaders, status: responseStatusCode });
+  }
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
+    let failed = false;
     // The whole document is rendered before it is sent: loaders stream nothing, and the
     // booking form is a lazy island (components/booking) whose HTML must be complete for
     // browsers without JavaScript, never a fallback waiting for a streamed script.
@@ -48,14 +57,13 @@ export default function handleRequest(
         progressiveChunkSize: Number.POSITIVE_INFINITY,
         [readyOption]() {
           shellRendered = true;
-          const body = new PassThrough({
-            final(callback) {
-              clearTimeout(timeoutId);
-              timeoutId = undefined;
-              callback();
-            },
+          const body = sharedKey
+            ? keepPageAsRendered(sharedKey, nonce, () => !failed)
+            : new PassThrough();
+          body.once("finish", () => {
+            clearTimeout(timeoutId);
+            timeoutId = undefined;
           });
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           pipe(body);
           resolve(
             new Response(createReadableStreamFromReadable(body), {
@@ -68,6 +76,7 @@ export default function handleRequest(
           reject(error);
         },
         onError(error: unknown) {
+          failed = true;
           responseStatusCode = 500;
           if (shellRendered) logError("render", error);
         },
