@@ -1,4 +1,3 @@
-import { Transform } from "node:stream";
 import type { EntryContext } from "react-router";
 
 /**
@@ -45,27 +44,8 @@ export function keptPage(key: string, nonce: string): string | undefined {
   return page.html.replaceAll(page.nonce, nonce);
 }
 
-/**
- * Passes the rendered HTML through unchanged and keeps it once the render has finished
- * (`isComplete` says whether it finished without an error).
- */
-export function keepPageAsRendered(
-  key: string,
-  nonce: string,
-  isComplete: () => boolean,
-): Transform {
-  const chunks: Buffer[] = [];
-  return new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      chunks.push(chunk);
-      callback(null, chunk);
-    },
-    flush(callback) {
-      if (isComplete()) {
-        pages.set(key, { html: Buffer.concat(chunks).toString("utf8"), nonce });
-        if (pages.size > MAX_PAGES) pages.delete(pages.keys().next().value as string);
-      }
-      callback();
-    },
-  });
+/** Keeps a page as rendered for `key`, with the nonce it carries. */
+export function keepPage(key: string, html: Buffer, nonce: string) {
+  pages.set(key, { html: html.toString("utf8"), nonce });
+  if (pages.size > MAX_PAGES) pages.delete(pages.keys().next().value as string);
 }
