@@ -1,5 +1,4 @@
-import { PassThrough } from "node:stream";
-import { createReadableStreamFromReadable } from "@react-router/node";
+import { Writable } from "node:stream";
 import { type RenderToPipeableStreamOptions, renderToPipeableStream } from "react-dom/server";
 import {
   type EntryContext,
@@ -10,8 +9,30 @@ import {
 import { NonceProvider } from "#app/components/nonce";
 import { logError } from "#app/log.server";
 import { nonceContext } from "#app/web/request-context.server";
+import { keepPage, keptPage, sharedPageKey } from "#app/web/shared-pages.server";
 
 export const streamTimeout = 5_000;
+
+/**
+ * The rendered document, whole. Every loader has answered before rendering starts and the
+ * page is sent once all of it is ready (below), so streaming would save nothing; one buffer
+ * is compressed in one pass and written in one go, where React's hundreds of small chunks
+ * each cost a trip through the stream, the compressor and the socket.
+ */
+function wholeDocument(done: (html: Buffer<ArrayBuffer>) => void): Writable {
+  const chunks: Buffer[] = [];
+  return new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      chunks.push(chunk);
+      callback();
+    },
+    final(callback) {
+      // Buffer.concat allocates a plain ArrayBuffer, never a shared one.
+      done(Buffer.concat(chunks) as Buffer<ArrayBuffer>);
+      callback();
+    },
+  });
+}
 
 export default function handleRequest(
   request: Request,
@@ -25,17 +46,22 @@ export default function handleRequest(
   }
   // Every inline script React Router writes carries this response's nonce (see the CSP).
   const nonce = loadContext.get(nonceContext);
+  responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+  // A page every visitor shares is rendered once (app/web/shared-pages.server.ts).
+  const sharedKey = nonce ? sharedPageKey(request, routerContext) : null;
+  const kept = sharedKey ? keptPage(sharedKey, nonce) : undefined;
+  if (kept !== undefined) {
+    return new Response(kept, { headers: responseHeaders, status: responseStatusCode });
+  }
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
+    let failed = false;
     // The whole document is rendered before it is sent: loaders stream nothing, and the
     // booking form is a lazy island (components/booking) whose HTML must be complete for
     // browsers without JavaScript, never a fallback waiting for a streamed script.
     const readyOption: keyof RenderToPipeableStreamOptions = "onAllReady";
-    let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(
-      () => abort(),
-      streamTimeout + 1000,
-    );
+    const timeoutId = setTimeout(() => abort(), streamTimeout + 1000);
 
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
@@ -48,19 +74,11 @@ export default function handleRequest(
         progressiveChunkSize: Number.POSITIVE_INFINITY,
         [readyOption]() {
           shellRendered = true;
-          const body = new PassThrough({
-            final(callback) {
+          pipe(
+            wholeDocument((html) => {
               clearTimeout(timeoutId);
-              timeoutId = undefined;
-              callback();
-            },
-          });
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          pipe(body);
-          resolve(
-            new Response(createReadableStreamFromReadable(body), {
-              headers: responseHeaders,
-              status: responseStatusCode,
+              if (sharedKey && !failed) keepPage(sharedKey, html, nonce);
+              resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }));
             }),
           );
         },
@@ -68,6 +86,7 @@ export default function handleRequest(
           reject(error);
         },
         onError(error: unknown) {
+          failed = true;
           responseStatusCode = 500;
           if (shellRendered) logError("render", error);
         },

@@ -96,6 +96,14 @@ describe("blockedTimeSchema", () => {
     expect(parse({}, studioInstant("2027-03-10", "12:00")).success).toBe(true);
   });
 
+  it("reads a clock at each check when built with one", () => {
+    let clock = studioInstant("2027-03-10", "12:00");
+    const kept = blockedTimeSchema(() => clock);
+    expect(kept.safeParse(valid).success).toBe(true);
+    clock = studioInstant("2027-03-10", "18:00");
+    expect(kept.safeParse(valid).success).toBe(false);
+  });
+
   it("refuses a block longer than a year", () => {
     expect(errorsOf({ endDate: "2028-03-11" })).toEqual({ endDate: BLOCK_MESSAGES.tooLong });
     expect(parse({ endDate: "2028-03-10", endTime: "09:00" }).success).toBe(true);

@@ -1,5 +1,5 @@
 import { isStudioWallTime, studioInstant } from "#app/domain/studio-time";
-import { z } from "#app/domain/zod";
+import { readNow, type SchemaNow, z } from "#app/domain/zod";
 
 /**
  * Blocked times (docs/product.md "Blocked times"): staff close the studio for a
@@ -60,7 +60,7 @@ function clockTime(message: string) {
  * after the start, both must exist on the studio's clock (the spring-forward hour does not),
  * and the range must not be over already (a block in the past changes nothing).
  */
-export function blockedTimeSchema(now: number) {
+export function blockedTimeSchema(now: SchemaNow) {
   return z
     .object({
       startDate: calendarDate(BLOCK_MESSAGES.startDate),
@@ -90,7 +90,7 @@ export function blockedTimeSchema(now: number) {
       const problem =
         endsAt <= startsAt
           ? BLOCK_MESSAGES.order
-          : endsAt <= now
+          : endsAt <= readNow(now)
             ? BLOCK_MESSAGES.past
             : endsAt - startsAt > BLOCK_LIMITS.maxDays * DAY_MS
               ? BLOCK_MESSAGES.tooLong

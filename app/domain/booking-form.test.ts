@@ -156,6 +156,17 @@ describe("bookingFormSchema (posted form)", () => {
       expect(ADVANCE_NOTICE_MESSAGE).toBe("Booking must be at least 48 hours in advance");
     });
 
+    it("reads a clock at each check when built with one, for a form's schema kept for the page's life", () => {
+      let clock = NOW;
+      const kept = bookingFormSchema(() => clock);
+      const start = form({ ...valid, recordingDate: "2026-06-03", recordingTime: "12:00" });
+      expect(parseWithZod(start, { schema: kept }).status).toBe("success");
+      clock = NOW + 1;
+      expect(errorsOfSubmission(parseWithZod(start, { schema: kept }))).toEqual({
+        recordingDate: ["Booking must be at least 48 hours in advance"],
+      });
+    });
+
     it("refuses earlier starts, today and past days", () => {
       for (const [recordingDate, recordingTime] of [
         ["2026-06-03", "11:00"],

@@ -6,7 +6,7 @@ import {
   meetsAdvanceNotice,
 } from "#app/domain/availability";
 import { isStudioWallTime, studioInstant } from "#app/domain/studio-time";
-import { z } from "#app/domain/zod";
+import { readNow, type SchemaNow, z } from "#app/domain/zod";
 
 /**
  * The booking form (docs/product.md "Data" and "Validation"), one schema for the server's parse,
@@ -103,7 +103,7 @@ export function bookingFields() {
 /** The 48-hour rule and the clock-change hour, checked once date and time parse. */
 function withTimeRules<S extends z.ZodType<{ recordingDate: string; recordingTime: string }>>(
   schema: S,
-  now: number,
+  now: SchemaNow,
 ): S {
   return schema.superRefine((value, ctx) => {
     // zod 4 runs this refinement even when a field's own refine failed (those issues are
@@ -118,13 +118,15 @@ function withTimeRules<S extends z.ZodType<{ recordingDate: string; recordingTim
       });
       return;
     }
-    if (!meetsAdvanceNotice(studioInstant(value.recordingDate, value.recordingTime), now)) {
+    if (
+      !meetsAdvanceNotice(studioInstant(value.recordingDate, value.recordingTime), readNow(now))
+    ) {
       ctx.addIssue({ code: "custom", path: ["recordingDate"], message: ADVANCE_NOTICE_MESSAGE });
     }
   });
 }
 
-export function bookingFormSchema(now: number) {
+export function bookingFormSchema(now: SchemaNow) {
   return withTimeRules(
     z.object({
       ...bookingFields(),
@@ -142,7 +144,7 @@ export type BookingRequest = z.output<ReturnType<typeof bookingFormSchema>>;
  * originalCost, discountAmount, servicesCost) and retainer dates are accepted and ignored: the
  * server computes them.
  */
-export function bookingPayloadSchema(now: number) {
+export function bookingPayloadSchema(now: SchemaNow) {
   return withTimeRules(
     z.object({
       ...bookingFields(),
@@ -157,7 +159,7 @@ export function bookingPayloadSchema(now: number) {
 }
 
 /** Moving a booking: a new date and start time, under the same time rules as booking. */
-export function rescheduleSchema(now: number) {
+export function rescheduleSchema(now: SchemaNow) {
   const { recordingDate, recordingTime } = bookingFields();
   return withTimeRules(z.object({ recordingDate, recordingTime }), now);
 }

@@ -22,3 +22,13 @@ export function requiredText(message: string) {
  * (the booking form's coupon and free-times posts, and the buttons that post unchecked).
  */
 export const keepAsTyped = z.object({});
+
+/**
+ * The "now" of a schema's time rules: one instant (a request's clock, the same for every check
+ * of it), or a clock read at each check, for a form's schema built once and kept.
+ */
+export type SchemaNow = number | (() => number);
+
+export function readNow(now: SchemaNow): number {
+  return typeof now === "number" ? now : now();
+}

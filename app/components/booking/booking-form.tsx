@@ -1,5 +1,5 @@
 import { type FieldMetadata, getFormProps, getInputProps, getSelectProps } from "@conform-to/react";
-import { useEffect, useMemo } from "react";
+import { useEffect } from "react";
 import { Form, useFetcher, useNavigation } from "react-router";
 import { GUEST_OPTIONS, HOUR_OPTIONS } from "#app/domain/availability";
 import { bookingFormSchema } from "#app/domain/booking-form";
@@ -24,6 +24,13 @@ import type {
   BookingFormData,
   BookingFormReply,
 } from "#app/components/booking/types";
+
+/**
+ * Built once for every render (a schema and its constraints cost more than the rest of the
+ * form's render); the 48-hour rule reads the clock at each check, and the server checks again
+ * with its own at submit.
+ */
+const formSchema = bookingFormSchema(Date.now);
 
 /**
  * The booking form (docs/product.md "Screens"). Every button is a real submit to `/?index`, so the
@@ -52,11 +59,9 @@ function BookingFormFields({
 }) {
   const navigation = useNavigation();
   const coupon: AppliedCoupon | null = reply ? reply.coupon : null;
-  // The 48-hour rule needs a clock; the server checks again with its own at submit.
-  const schema = useMemo(() => bookingFormSchema(Date.now()), []);
   const [form, fields] = useSchemaForm({
     id: "booking-form",
-    schema,
+    schema: formSchema,
     lastResult: reply?.result,
     defaultValue: {
       ...data.prefill,

@@ -40,6 +40,21 @@ export function schemaConstraint(schema: z.ZodType) {
   return getZodConstraint(fields);
 }
 
+/**
+ * A schema's constraints never change, and reading them walks the whole schema: every form's
+ * schema is built once (at module level), so each is read once rather than on every render.
+ */
+const constraints = new WeakMap<z.ZodType, ReturnType<typeof schemaConstraint>>();
+
+function constraintOf(schema: z.ZodType) {
+  let known = constraints.get(schema);
+  if (!known) {
+    known = schemaConstraint(schema);
+    constraints.set(schema, known);
+  }
+  return known;
+}
+
 type Options<Schema extends z.ZodType<Record<string, unknown>, Record<string, unknown>>> = {
   /** The form's id; its fields' ids, error ids and hint ids start with it. */
   id: string;
@@ -79,7 +94,7 @@ export function useSchemaForm<
     id,
     lastResult,
     defaultValue,
-    constraint: schemaConstraint(schema),
+    constraint: constraintOf(schema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }): Submission<z.input<Schema>, string[], z.output<Schema>> => {

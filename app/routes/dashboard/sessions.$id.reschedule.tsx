@@ -1,6 +1,5 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useMemo } from "react";
 import { data, Form, Link, useNavigation, useSubmit } from "react-router";
 import { StartTimeSelect } from "#app/components/booking/start-time-select";
 import { ErrorList, FormErrors } from "#app/components/ui/error-list";
@@ -30,6 +29,9 @@ import {
 import { clientAddressContext } from "#app/web/request-context.server";
 import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
 import type { Route } from "./+types/sessions.$id.reschedule";
+
+/** Built once; the 48-hour rule reads the clock at each check, the server's too. */
+const formSchema = rescheduleSchema(Date.now);
 
 /**
  * Reschedule: a new date and start time for the same session length, with the free start
@@ -173,10 +175,9 @@ function RescheduleForm({
   result: FormReply;
 }) {
   const { availability, earliestDate, latestDate } = loaderData;
-  const schema = useMemo(() => rescheduleSchema(Date.now()), []);
   const [form, fields] = useSchemaForm({
     id: "reschedule-form",
-    schema,
+    schema: formSchema,
     lastResult: result,
     defaultValue: { recordingDate: availability.date, recordingTime: "" },
   });
