@@ -7,7 +7,6 @@ import { createBooking } from "#tests/factories/booking";
 import { createService } from "#tests/factories/catalog";
 import { createSession, SESSION_COOKIE_NAME, sessionCookieValue } from "#tests/factories/session";
 import { createUser } from "#tests/factories/user";
-import { INTEGRATION_SESSION_SECRET } from "#tests/setup/server";
 import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
 /**
@@ -39,7 +38,7 @@ async function signedIn(firstName: string) {
   const db = writer();
   const user = await createUser(db, { firstName });
   const session = createSession(db, { userId: user.id });
-  const value = await sessionCookieValue(session.id, INTEGRATION_SESSION_SECRET);
+  const value = sessionCookieValue(session.id);
   return { Cookie: `${SESSION_COOKIE_NAME}=${value}` };
 }
 
