@@ -2,9 +2,24 @@ import { TZDate } from "@date-fns/tz";
 import { format } from "date-fns";
 import { STUDIO_TIME_ZONE } from "#app/domain/studio-time";
 
+/**
+ * A session's dates and times read the same on every request (a list shows the same sessions
+ * again and again), and formatting one in the studio's zone costs tens of microseconds: the
+ * recent answers are kept, up to a bound.
+ */
+const FORMATTED_LIMIT = 10_000;
+const formatted = new Map<string, string>();
+
 /** How sessions read to people: studio wall time, whatever the reader's zone. */
 export function formatStudioInstant(epochMs: number, pattern: string): string {
-  return format(new TZDate(epochMs, STUDIO_TIME_ZONE), pattern);
+  const key = `${epochMs} ${pattern}`;
+  let text = formatted.get(key);
+  if (text === undefined) {
+    text = format(new TZDate(epochMs, STUDIO_TIME_ZONE), pattern);
+    if (formatted.size >= FORMATTED_LIMIT) formatted.clear();
+    formatted.set(key, text);
+  }
+  return text;
 }
 
 /** "Tuesday, November 24, 2026" */

@@ -143,8 +143,15 @@ export function getActiveRetainer(
   now: number,
   reader: Reader = db,
 ): RetainerBalance | null {
+  // Only the balance's columns: a whole booking row costs drizzle more to build than the query.
   const row = reader
-    .select()
+    .select({
+      id: bookings.id,
+      retainerStartDate: bookings.retainerStartDate,
+      retainerEndDate: bookings.retainerEndDate,
+      retainerTotalHours: bookings.retainerTotalHours,
+      retainerHoursUsed: bookings.retainerHoursUsed,
+    })
     .from(bookings)
     .where(
       and(
