@@ -39,6 +39,9 @@ type ElementProps = {
 export function PageScripts(props: ScriptsProps) {
   // Called as a function, not rendered, to rewrite its output; its hooks run as this component's.
   const rendered = Scripts(props);
+  // Only the server's HTML counts: the browser keeps it while hydrating, then `<Scripts>` renders
+  // nothing. The client build carries no markup or bootstrap code for it.
+  const server = import.meta.env.SSR;
   const deferred: string[] = [];
   const kept: ReactElement[] = [];
   let moduleScript: string | null = null;
@@ -47,7 +50,7 @@ export function PageScripts(props: ScriptsProps) {
       if (!isValidElement<ElementProps>(child)) return;
       const { rel, href, type, children, dangerouslySetInnerHTML } = child.props;
       if (child.type === "link" && rel === "modulepreload" && href) {
-        deferred.push(`<link rel="modulepreload" href="${escapeAttribute(href)}">`);
+        if (server) deferred.push(`<link rel="modulepreload" href="${escapeAttribute(href)}">`);
       } else if (child.type === "script" && type === "module") {
         moduleScript = dangerouslySetInnerHTML?.__html ?? "";
       } else if (typeof child.type === "symbol") visit(children);
@@ -56,9 +59,6 @@ export function PageScripts(props: ScriptsProps) {
   };
   visit(rendered);
   if (moduleScript === null) return rendered;
-  // Only the server's HTML counts: the browser keeps it while hydrating, then `<Scripts>` renders
-  // nothing. The client build carries no markup or bootstrap code for it.
-  const server = import.meta.env.SSR;
   if (server) {
     const nonce = props.nonce ? ` nonce="${escapeAttribute(props.nonce)}"` : "";
     deferred.push(`<script type="module"${nonce}>${moduleScript}</script>`);
