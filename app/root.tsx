@@ -3,19 +3,18 @@ import {
   Links,
   Meta,
   Outlet,
-  Scripts,
   ScrollRestoration,
   type ShouldRevalidateFunctionArgs,
   useMatches,
   useRouteLoaderData,
 } from "react-router";
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import type { Route } from "./+types/root";
 import "./app.css";
 import { ChatWidget } from "#app/components/chat/chat-widget";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { useNonce } from "#app/components/nonce";
-import { SiteFooter } from "#app/components/site-footer";
+import { PageScripts } from "#app/components/page-scripts";
 import { SiteNav } from "#app/components/site-nav";
 import { ShowToastContext, Toaster } from "#app/components/toaster";
 import { chatUser } from "#app/workflows/chat-identity.server";
@@ -56,6 +55,16 @@ export const links: Route.LinksFunction = () => [
   { rel: "apple-touch-icon", href: "/apple-touch-icon.png" },
   { rel: "manifest", href: "/site.webmanifest" },
 ];
+
+/**
+ * The footer is the same on every page and under the first screen: a lazy island (decision
+ * 0094). The server renders it whole; the browser keeps that HTML, working without JavaScript,
+ * until its chunk arrives after the page's own and hydrates it. The layout stays mounted across
+ * navigations, so it never shows the (empty) fallback after that.
+ */
+const SiteFooter = lazy(() =>
+  import("#app/components/site-footer").then((module) => ({ default: module.SiteFooter })),
+);
 
 export function useRootData() {
   return useRouteLoaderData<typeof loader>("root");
@@ -108,11 +117,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <main id="main" tabIndex={-1} className="outline-none">
           <ShowToastContext.Provider value={showToast}>{children}</ShowToastContext.Provider>
         </main>
-        <SiteFooter />
+        <Suspense fallback={null}>
+          <SiteFooter />
+        </Suspense>
         <Toaster toast={rootData?.toast ?? page.toast} shownByPage={shownByPage} />
         <ChatWidget appId={rootData?.env.intercomAppId ?? null} user={rootData?.chatUser ?? null} />
         <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        <PageScripts nonce={nonce} />
       </body>
     </html>
   );

@@ -18,8 +18,12 @@ export const SECTION_LINKS = [
 function useDisclosureMenu() {
   const ref = useRef<HTMLDetailsElement>(null);
   const { key: locationKey } = useLocation();
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every navigation on purpose.
+  // After a navigation, not when the page hydrates: a menu opened before that stays open
+  // (the page's JavaScript comes after its first paint, decision 0094).
+  const shownAt = useRef(locationKey);
   useEffect(() => {
+    if (shownAt.current === locationKey) return;
+    shownAt.current = locationKey;
     if (ref.current) ref.current.open = false;
   }, [locationKey]);
   useEffect(() => {

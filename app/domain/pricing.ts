@@ -6,7 +6,9 @@
  * Money is whole US dollars; coupon arithmetic is done in cents and the total rounded half up
  * to whole dollars, never below 0.
  */
-export const HOURLY_RATES = { stakeholder: 150, nonMember: 200 } as const;
+import { HOURLY_RATES } from "#app/domain/rates";
+
+export { HOURLY_RATES };
 
 export const RETAINER_PACKAGE = { price: 999, hours: 8, days: 30 } as const;
 

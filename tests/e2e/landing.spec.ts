@@ -1,5 +1,5 @@
 import { expect, type Page } from "@playwright/test";
-import { test } from "#tests/e2e/fixtures";
+import { jsOn, test } from "#tests/e2e/fixtures";
 
 const SECTIONS = ["features", "who-is-it-for", "faq", "booking"] as const;
 const NAV_LINKS = [
@@ -42,6 +42,27 @@ test.describe("landing page", () => {
     await visibleNavLink(page, "FAQ").click();
     await expect(page).toHaveURL(/\/#faq$/);
     await expect(page.locator("#faq")).toBeInViewport();
+  });
+
+  test("Watch Now plays the promo: in a dialog with JavaScript, as the file without", async ({
+    page,
+  }, testInfo) => {
+    await page.goto("/");
+    const link = page.getByRole("link", { name: /Watch Now/ });
+    await expect(link).toHaveAttribute("href", "/videos/promo.mp4");
+    if (!jsOn(testInfo)) return; // the browser plays the linked file itself
+    // Until the page hydrates (after its first paint) the link is a plain link, as without it.
+    await expect
+      .poll(() => link.evaluate((a) => Object.keys(a).some((k) => k.startsWith("__reactProps"))))
+      .toBe(true);
+    await link.click();
+    const dialog = page.getByRole("dialog", { name: "ATL Creator Studio in 9 seconds" });
+    await expect(dialog).toBeVisible();
+    await expect(dialog.locator("video")).toHaveAttribute("src", "/videos/promo.mp4");
+    await expect(dialog.locator("track")).toHaveAttribute("src", "/videos/promo.vtt");
+    await page.keyboard.press("Escape");
+    await expect(dialog).toHaveCount(0);
+    await expect(link).toBeFocused();
   });
 
   test("the FAQ opens one answer at a time", async ({ page }) => {

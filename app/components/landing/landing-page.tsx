@@ -1,14 +1,9 @@
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useState } from "react";
 import type { PublicUser } from "#app/domain/user";
 import type { DashboardData } from "#app/components/dashboard/types";
 import type { BookingFormData, BookingFormReply } from "#app/components/booking/types";
 import type { IntentReply } from "#app/components/ui/use-schema-form";
-import { Audiences } from "#app/components/landing/audiences";
-import { BookingInfo } from "#app/components/landing/booking-info";
-import { Faq } from "#app/components/landing/faq";
-import { Features } from "#app/components/landing/features";
 import { Hero } from "#app/components/landing/hero";
-import { Partnership } from "#app/components/landing/partnership";
 
 /**
  * Only signed-in customers see the dashboard section, and it brings the studio's clock
@@ -19,6 +14,25 @@ const DashboardSection = lazy(() =>
   import("#app/components/landing/dashboard-section").then((module) => ({
     default: module.DashboardSection,
   })),
+);
+
+/**
+ * Everything under the hero, a lazy island like the booking form (decision 0094): its texts and
+ * components stay out of the first load. The server renders it whole and the browser keeps that
+ * HTML, readable and working without JavaScript, until the chunk arrives and hydrates it. A
+ * client-side navigation to the page waits for the chunk (the routes' clientLoader calls
+ * `loadBelowTheFold`), so the page shows whole at once and a link's #section is there to scroll to.
+ */
+type BelowTheFoldComponent = typeof import("#app/components/landing/below-the-fold").BelowTheFold;
+let loaded: BelowTheFoldComponent | undefined;
+export function loadBelowTheFold(): Promise<BelowTheFoldComponent> {
+  return import("#app/components/landing/below-the-fold").then((module) => {
+    loaded = module.BelowTheFold;
+    return loaded;
+  });
+}
+const LazyBelowTheFold = lazy(() =>
+  loadBelowTheFold().then((component) => ({ default: component })),
 );
 
 /**
@@ -45,6 +59,8 @@ export function LandingPage({
   /** The answer of /dashboard's action (profile, password, support) to the last post. */
   dashboardReply?: IntentReply;
 }) {
+  // Chosen once per mount, so the island never remounts (and loses what is typed in it).
+  const [BelowTheFold] = useState(() => loaded ?? LazyBelowTheFold);
   const section =
     user && dashboard ? (
       <Suspense fallback={<p className="section text-ink-soft">Loading your dashboard…</p>}>
@@ -55,11 +71,9 @@ export function LandingPage({
     <>
       {dashboardFirst ? section : null}
       <Hero />
-      <Features />
-      <Audiences />
-      <Faq />
-      <BookingInfo bookingForm={bookingForm} bookingReply={bookingReply} />
-      <Partnership />
+      <Suspense fallback={<p className="section text-ink-soft">Loading…</p>}>
+        <BelowTheFold bookingForm={bookingForm} bookingReply={bookingReply} />
+      </Suspense>
       {dashboardFirst ? null : section}
     </>
   );

@@ -1,13 +1,20 @@
-import { useEffect, useId, useRef, useState } from "react";
-import { VIDEOS, type VideoKey } from "#app/components/landing/studio";
+import { lazy, Suspense, useRef, useState } from "react";
+import { type VideoKey, videoFile } from "#app/components/landing/studio";
 import { Icon } from "#app/components/landing/icons";
 
 /**
  * A link to a video file that opens it in a modal <dialog>. Without JavaScript it is a plain
  * link and the browser plays the file itself. The <video> element is only created when the
  * dialog opens, so nothing is downloaded before the visitor asks for it, and removed when it
- * closes, which also stops playback.
+ * closes, which also stops playback. The dialog's code is fetched on the first click
+ * (decision 0094): no page's first load carries it.
  */
+const VideoDialog = lazy(() =>
+  import("#app/components/landing/video-dialog").then((module) => ({
+    default: module.VideoDialog,
+  })),
+);
+
 export function VideoLink({
   video,
   className,
@@ -23,7 +30,7 @@ export function VideoLink({
     <>
       <a
         ref={trigger}
-        href={VIDEOS[video].src}
+        href={videoFile(video)}
         className={className}
         onClick={(event) => {
           // Let "open in new tab" and similar gestures do what the visitor asked for.
@@ -36,68 +43,17 @@ export function VideoLink({
       </a>
       {/* Rendered beside the link, but showModal() lifts it into the top layer. */}
       {open ? (
-        <VideoDialog
-          video={video}
-          onClose={() => {
-            setOpen(false);
-            trigger.current?.focus();
-          }}
-        />
+        <Suspense fallback={null}>
+          <VideoDialog
+            video={video}
+            onClose={() => {
+              setOpen(false);
+              trigger.current?.focus();
+            }}
+          />
+        </Suspense>
       ) : null}
     </>
-  );
-}
-
-function VideoDialog({ video, onClose }: { video: VideoKey; onClose: () => void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  const transcriptId = useId();
-  const { src, captions, title, transcript } = VIDEOS[video];
-
-  useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-  }, []);
-
-  return (
-    // biome-ignore lint/a11y/useKeyWithClickEvents: the click only closes on the backdrop; the keyboard closes with Escape, natively.
-    <dialog
-      ref={dialog}
-      aria-labelledby={titleId}
-      aria-describedby={transcriptId}
-      // Escape and the close button both end in the native close event.
-      onClose={onClose}
-      // A click on the backdrop lands on the <dialog> itself; clicks inside land on children.
-      onClick={(event) => {
-        if (event.target === event.currentTarget) event.currentTarget.close();
-      }}
-      className="video-dialog m-auto w-[min(56rem,calc(100vw-2rem))] max-w-none overflow-visible bg-transparent p-0 text-white backdrop:bg-night/85 backdrop:backdrop-blur-sm"
-    >
-      <div className="max-h-[calc(100dvh-2rem)] overflow-y-auto rounded-2xl bg-night-soft shadow-2xl ring-1 ring-white/10">
-        <div className="flex items-center justify-between gap-4 px-5 py-3">
-          <h2 id={titleId} className="font-display text-base font-semibold sm:text-lg">
-            {title}
-          </h2>
-          <button
-            type="button"
-            onClick={() => dialog.current?.close()}
-            className="-mr-2 rounded-full p-2 text-white/90 hover:bg-white/10 hover:text-white"
-          >
-            <Icon name="close" className="size-6" />
-            <span className="sr-only">Close video</span>
-          </button>
-        </div>
-        <div className="aspect-video bg-black">
-          <video className="size-full" src={src} controls autoPlay playsInline preload="none">
-            <track kind="captions" src={captions} srcLang="en" label="English" />
-          </video>
-        </div>
-        <p id={transcriptId} className="px-5 py-3 text-sm text-white/80">
-          <span className="font-semibold text-white">Transcript: </span>
-          {transcript}
-        </p>
-      </div>
-    </dialog>
   );
 }
 

@@ -1,7 +1,7 @@
 import { Outlet, type ShouldRevalidateFunctionArgs } from "react-router";
 import { PaidDialog } from "#app/components/dashboard/paid-dialog";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
-import { LandingPage } from "#app/components/landing/landing-page";
+import { LandingPage, loadBelowTheFold } from "#app/components/landing/landing-page";
 import { loadBookingForm } from "#app/routes/home/booking-form.server";
 import {
   dashboardAction,
@@ -40,6 +40,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     // After Pay Now (?paid=<id>): only the owner's booking, and only once it is paid.
     paid: paidConfirmation(url, user),
   };
+}
+
+/** As /'s (routes/home/home.tsx): a navigation here waits for the landing page's lazy part. */
+export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
+  const [data] = await Promise.all([serverLoader(), loadBelowTheFold()]);
+  return data;
 }
 
 /**

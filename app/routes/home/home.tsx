@@ -1,5 +1,5 @@
-import { BookedDialog } from "#app/components/booking/booked-dialog";
-import { LandingPage } from "#app/components/landing/landing-page";
+import { lazy, Suspense } from "react";
+import { LandingPage, loadBelowTheFold } from "#app/components/landing/landing-page";
 import { getUser } from "#app/web/user-context.server";
 import { retryAfterHeaders } from "#app/web/rate-limit.server";
 import {
@@ -9,6 +9,16 @@ import {
 } from "#app/routes/home/booking-form.server";
 import { loadDashboard } from "#app/routes/dashboard/dashboard.server";
 import type { Route } from "./+types/home";
+
+/**
+ * Shown once, after a free booking: its own chunk, out of the landing page's first load
+ * (decision 0094). The server renders it open; that HTML stays until the chunk hydrates it.
+ */
+const BookedDialog = lazy(() =>
+  import("#app/components/booking/booked-dialog").then((module) => ({
+    default: module.BookedDialog,
+  })),
+);
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await getUser(request, context);
@@ -20,6 +30,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     dashboard: user ? loadDashboard(user, "bookings", now) : null,
     booked: bookedDialog(new URL(request.url), user),
   };
+}
+
+/**
+ * In the browser, a navigation to the page also waits for the landing page's lazy part (see
+ * LandingPage), so it shows whole. Not run when the page is first loaded: it hydrates as served.
+ */
+export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
+  const [data] = await Promise.all([serverLoader(), loadBelowTheFold()]);
+  return data;
 }
 
 /** The booking form's posts: free times, coupon, booking (services/booking-form.server.ts). */
@@ -48,7 +67,11 @@ export default function Home({ loaderData, actionData }: Route.ComponentProps) {
         dashboard={loaderData.dashboard}
         bookingReply={actionData}
       />
-      {loaderData.booked ? <BookedDialog /> : null}
+      {loaderData.booked ? (
+        <Suspense fallback={null}>
+          <BookedDialog />
+        </Suspense>
+      ) : null}
     </>
   );
 }

@@ -1,0 +1,28 @@
+import type { BookingFormData, BookingFormReply } from "#app/components/booking/types";
+import { Audiences } from "#app/components/landing/audiences";
+import { BookingInfo } from "#app/components/landing/booking-info";
+import { Faq } from "#app/components/landing/faq";
+import { Features } from "#app/components/landing/features";
+import { Partnership } from "#app/components/landing/partnership";
+
+/**
+ * The landing page under the hero: features, audiences, FAQ, booking and partners. Its own
+ * chunk (landing-page.tsx loads it lazily), so the first screen hydrates without its texts.
+ */
+export function BelowTheFold({
+  bookingForm,
+  bookingReply,
+}: {
+  bookingForm: BookingFormData;
+  bookingReply?: BookingFormReply;
+}) {
+  return (
+    <>
+      <Features />
+      <Audiences />
+      <Faq />
+      <BookingInfo bookingForm={bookingForm} bookingReply={bookingReply} />
+      <Partnership />
+    </>
+  );
+}
