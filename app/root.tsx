@@ -8,7 +8,7 @@ import {
   useMatches,
   useRouteLoaderData,
 } from "react-router";
-import { lazy, Suspense, useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import type { Route } from "./+types/root";
 import "./app.css";
 import { ChatWidget } from "#app/components/chat/chat-widget";
@@ -89,6 +89,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const rootData = useRootData();
   const page = usePageSignals();
   const [shownByPage, showToast] = useState<Toast | null>(null);
+  // The page's JavaScript arrives after its first paint (decision 0094): until this mark, the
+  // page works as it does without JavaScript. The browser suite waits for it (tests/e2e/fixtures.ts).
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
   return (
     <html lang="en">
       <head>

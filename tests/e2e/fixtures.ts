@@ -268,6 +268,35 @@ type Fixtures = {
 };
 
 export const test = base.extend<Fixtures>({
+  /**
+   * With JavaScript on, a page loaded by `goto` or `reload` is used once it has hydrated: its
+   * scripts arrive after the first paint (decision 0094), and until then a field or link works
+   * as it does without JavaScript. Pages of the app only (they carry React Router's context);
+   * a file, a JSON answer or a stored e-mail is used as it arrives.
+   */
+  page: async ({ page }, use, testInfo) => {
+    if (jsOn(testInfo)) {
+      const untilHydrated = async () => {
+        const isAppPage = await page
+          .evaluate(() => "__reactRouterContext" in window)
+          .catch(() => false);
+        if (isAppPage) await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+      };
+      const goto = page.goto.bind(page);
+      page.goto = async (...args) => {
+        const response = await goto(...args);
+        await untilHydrated();
+        return response;
+      };
+      const reload = page.reload.bind(page);
+      page.reload = async (...args) => {
+        const response = await reload(...args);
+        await untilHydrated();
+        return response;
+      };
+    }
+    await use(page);
+  },
   // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their deps this way.
   customer: async ({}, use, testInfo) => {
     await use(await createUser(testInfo));
