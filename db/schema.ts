@@ -409,5 +409,69 @@ export const emailOutbox = sqliteTable(
   ],
 );
 
+/**
+ * Files staff hand to a customer after their session (docs/product.md "Session files"). The
+ * bytes live in storage (a directory on the volume, or S3) under `storageKey`; a row exists only
+ * for a whole, finished upload. Delivery starts the retention clock: `expiresAt` is set when
+ * staff mark the files delivered, and the sweeper deletes the file then. `deletedAt` hides a
+ * file at once (staff delete, expiry) while its bytes are removed from storage.
+ */
+export const bookingFiles = sqliteTable(
+  "booking_files",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    bookingId: integer("booking_id")
+      .notNull()
+      .references(() => bookings.id),
+    /** The name shown and offered on download: no path separators, no control characters. */
+    name: text("name").notNull(),
+    contentType: text("content_type").notNull(),
+    size: integer("size").notNull(),
+    storageKey: text("storage_key").notNull(),
+    /** sha256 of the stored bytes, hex, when storage computed it. */
+    sha256: text("sha256"),
+    uploadedBy: integer("uploaded_by").references(() => users.id),
+    createdAt: createdAt(),
+    deliveredAt: integer("delivered_at"),
+    expiresAt: integer("expires_at"),
+    expiryReminderSentAt: integer("expiry_reminder_sent_at"),
+    deletedAt: integer("deleted_at"),
+  },
+  (t) => [
+    index("booking_files_booking").on(t.bookingId),
+    index("booking_files_expires").on(t.expiresAt),
+    uniqueIndex("booking_files_storage_key").on(t.storageKey),
+    check("booking_files_size", sql`${t.size} >= 0`),
+  ],
+);
+
+/**
+ * A receipt for every payment and a credit note for every refund (docs/product.md
+ * "Receipts"), numbered per kind and per studio-time year without gaps: the number is taken in
+ * the transaction that records the payment, so a payment and its number land together or not at
+ * all. `details` is the receipt as issued (customer, booking lines, amount, method), so the PDF
+ * stays the same when the profile or the booking changes later.
+ */
+export const receipts = sqliteTable(
+  "receipts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    paymentId: integer("payment_id")
+      .notNull()
+      .references(() => payments.id),
+    kind: text("kind", { enum: ["RECEIPT", "CREDIT_NOTE"] }).notNull(),
+    year: integer("year").notNull(),
+    number: integer("number").notNull(),
+    issuedAt: integer("issued_at").notNull().default(now),
+    details: text("details", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+  },
+  (t) => [
+    uniqueIndex("receipts_payment").on(t.paymentId),
+    uniqueIndex("receipts_number").on(t.kind, t.year, t.number),
+    check("receipts_kind", sql`${t.kind} IN ('RECEIPT', 'CREDIT_NOTE')`),
+    check("receipts_number_positive", sql`${t.number} >= 1`),
+  ],
+);
+
 export type User = typeof users.$inferSelect;
 export type Booking = typeof bookings.$inferSelect;
