@@ -1,3 +1,5 @@
+import { formatStudioInstant } from "#app/domain/booking-display";
+import { formatDollars } from "#app/domain/pricing";
 import { studioDateOf } from "#app/domain/studio-time";
 
 /**
@@ -78,3 +80,32 @@ export type ReceiptDetails = {
   /** A credit note: the receipt of the charge it refunds (null if none was issued). */
   refundOf: { receiptNumber: string | null; bookingId: number } | null;
 };
+
+/** One document in a booking's list of receipts (My Sessions, the admin booking page). */
+export type ReceiptLink = {
+  paymentId: number;
+  /** "Receipt 2026-000001", "Credit note CN-2026-000001". */
+  label: string;
+  /** "$400.00 paid on Nov 27, 2026", "$400.00 refunded on Nov 28, 2026". */
+  summary: string;
+  url: string;
+  filename: string;
+};
+
+export function receiptLink(row: {
+  bookingId: number;
+  paymentId: number;
+  kind: ReceiptKind;
+  numberText: string;
+  amount: number;
+  paymentDate: number;
+}): ReceiptLink {
+  const verb = row.kind === "CREDIT_NOTE" ? "refunded" : "paid";
+  return {
+    paymentId: row.paymentId,
+    label: `${receiptTitle(row.kind)} ${row.numberText}`,
+    summary: `${formatDollars(Math.abs(row.amount))} ${verb} on ${formatStudioInstant(row.paymentDate, "MMM d, yyyy")}`,
+    url: receiptUrl(row.bookingId, row.paymentId),
+    filename: receiptFilename(row.kind, row.numberText),
+  };
+}

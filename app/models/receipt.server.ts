@@ -202,6 +202,7 @@ export function getBookingReceipt(bookingId: number, paymentId: number) {
 export function listBookingReceipts(bookingId: number) {
   return db
     .select({
+      bookingId: payments.bookingId,
       paymentId: payments.id,
       amount: payments.amount,
       paymentDate: payments.paymentDate,
