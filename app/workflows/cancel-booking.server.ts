@@ -347,7 +347,12 @@ function writeCancelled(
     kind: "booking-cancelled",
     to: accountEmail(updated.userId, tx),
     bookingId: updated.id,
-    ...bookingCancelledEmail({ booking: updated, quote, by: who.by }),
+    ...bookingCancelledEmail({
+      booking: updated,
+      quote,
+      by: who.by,
+      creditNoteNumber: (creditNote?.details as ReceiptDetails | undefined)?.number,
+    }),
     // A CANCELLED event with the same UID takes the session out of the customer's calendar.
     attachments: [
       sessionCalendarAttachment(updated, env.APP_URL, now),

@@ -64,6 +64,7 @@ export function recordPayment(
           amount: report.amount,
           brand: report.details.brand,
           last4: report.details.last4,
+          receiptNumber: (result.receipt.details as ReceiptDetails).number,
         }),
         // The receipt, issued in this transaction (docs/product.md "Receipts").
         attachments: [receiptAttachment(result.receipt.details as ReceiptDetails)],

@@ -19,21 +19,25 @@ export type PaymentInput = Partial<Omit<NewPayment, "bookingId" | "userId">> & {
 export function createPayment(db: FactoryDb, input: PaymentInput): Payment {
   const { booking, ...columns } = input;
   const amount = columns.amount ?? booking.totalCost ?? 400;
-  return db.transaction((tx) => {
-    const payment = tx
-      .insert(payments)
-      .values({
-        paymentMethod: amount < 0 ? "refund" : "card",
-        ...columns,
-        amount,
-        bookingId: booking.id,
-        userId: booking.userId,
-      })
-      .returning()
-      .get();
-    issueReceipt(tx, payment.id);
-    return payment;
-  });
+  return db.transaction(
+    (tx) => {
+      const payment = tx
+        .insert(payments)
+        .values({
+          paymentMethod: amount < 0 ? "refund" : "card",
+          ...columns,
+          amount,
+          bookingId: booking.id,
+          userId: booking.userId,
+        })
+        .returning()
+        .get();
+      issueReceipt(tx, payment.id);
+      return payment;
+    },
+    // IMMEDIATE as the app's writes: beside a running server, the number is read under the lock.
+    { behavior: "immediate" },
+  );
 }
 
 /** What the sandbox records for a card: brand and last four digits, never the number. */
