@@ -245,7 +245,7 @@ describe("a refund's credit note", () => {
 });
 
 describe("numbers", () => {
-  it("stay gap-free and unique when the site and another process record payments at once", async () => {
+  it("stay gap-free and unique when the site and another writer on the file record payments together", async () => {
     const customer = await people.signUp();
     const db = people.db();
     // Bookings paid through the site's API and, at the same time, by this process's own
@@ -260,9 +260,10 @@ describe("numbers", () => {
     );
     const site = viaSite.map((booking) => payByCard(customer, booking));
     const local = (async () => {
-      for (const booking of direct) {
-        // Between the site's requests: each of its transactions may come before or after this.
-        await new Promise((resolve) => setImmediate(resolve));
+      for (const [i, booking] of direct.entries()) {
+        // As each of the site's payments is answered, this process records one while the site
+        // goes on with its next ones: the two writers' transactions alternate and collide.
+        await site[i];
         createPayment(db, { booking, paymentDate: Date.now() });
       }
     })();
