@@ -76,6 +76,8 @@ export type ReceiptDetails = {
     amount: string;
     method: string;
     date: string;
+    /** A credit note of a late cancellation: the fee the studio kept (null when none). */
+    feeKept?: string | null;
   };
   /** A credit note: the receipt of the charge it refunds (null if none was issued). */
   refundOf: { receiptNumber: string | null; bookingId: number } | null;

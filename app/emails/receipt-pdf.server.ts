@@ -100,6 +100,9 @@ function draw(doc: PDFKit.PDFDocument, details: ReceiptDetails, title: string) {
     width,
   );
   doc.font("Helvetica");
+  if (details.payment.feeKept) {
+    row(doc, "Cancellation fee kept", details.payment.feeKept, left, width);
+  }
   row(
     doc,
     details.kind === "CREDIT_NOTE" ? "Refunded to" : "Method",

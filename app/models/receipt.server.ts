@@ -146,6 +146,7 @@ function receiptDetails(
       amount: formatDollars(Math.abs(payment.amount)),
       method: paymentMethodLabel(methodOf.paymentMethod, methodOf.paymentDetails ?? null),
       date: formatStudioInstant(payment.paymentDate, "MMMM d, yyyy, h:mm a"),
+      feeKept: kind === "CREDIT_NOTE" ? feeKept(payment) : null,
     },
     refundOf:
       kind === "CREDIT_NOTE"
@@ -155,6 +156,12 @@ function receiptDetails(
           }
         : null,
   };
+}
+
+/** The cancellation fee a refund's details record (writeRefund), when one was kept. */
+function feeKept(refund: PaymentRow): string | null {
+  const fee = refund.paymentDetails?.fee;
+  return typeof fee === "number" && fee > 0 ? formatDollars(fee) : null;
 }
 
 /** The charge a refund goes back to: the one its details name, else the booking's latest. */

@@ -153,6 +153,25 @@ describe("a refund", () => {
     expect(text).toMatch(/Refunded to Visa .{1,6}4242/);
   });
 
+  it("a late cancellation's credit note says what was refunded and the fee kept", async () => {
+    const booking = paidBooking(customer);
+    // An hour before the session: half is kept (feePercent 50).
+    await cancelOwnBooking(
+      { bookingId: booking.id, userId: customer.id },
+      booking.startsAt - 60 * MINUTE,
+      refundingProvider(),
+    );
+    const refund = paymentsOf(booking.id).find((p) => p.amount < 0);
+    if (!refund) throw new Error("no refund");
+    const half = booking.totalCost / 2;
+    expect(refund.amount).toBe(-half);
+    const [email] = outboxFor(booking.id, "booking-cancelled");
+    const text = pdfWords(pdfOf(email?.attachments));
+    expect(text).toContain(`Amount refunded ${formatDollars(half)}`);
+    expect(text).toContain(`Cancellation fee kept ${formatDollars(half)}`);
+    expect(text).toContain(`Booking total ${formatDollars(booking.totalCost)}`);
+  });
+
   it("a cancellation that refunds nothing sends no credit note", async () => {
     const booking = bookSession(customer, request(), BOOKED_AT, SETTINGS);
     await cancelOwnBooking(
