@@ -68,6 +68,8 @@ export default [
     route("bookings/:id/reschedule", "routes/api/bookings.reschedule.ts"),
     route("bookings/:id/ics", "routes/api/bookings.ics.ts"),
     route("bookings/:id/payments/direct", "routes/api/bookings.payments-direct.ts"),
+    // A payment's receipt or a refund's credit note, as a PDF (docs/product.md "Receipts").
+    route("bookings/:id/payments/:paymentId/receipt", "routes/api/bookings.receipt.ts"),
     route("payments/status", "routes/api/payments.status.ts"),
     route("payments/webhook", "routes/api/payments.webhook.ts"),
     route("tech-assistance", "routes/api/tech-assistance.ts"),

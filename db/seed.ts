@@ -17,6 +17,7 @@ import {
   studioSession,
 } from "#app/domain/studio-time";
 import { passwordWeakness } from "#app/domain/password";
+import { insertPayment } from "#app/models/receipt.server";
 import { hashPassword } from "#app/models/user.server";
 import { env } from "#app/env.server";
 import { passwordEstimatorReady } from "#app/web/passwords.server";
@@ -25,7 +26,6 @@ import {
   bookingServices,
   bookings,
   coupons,
-  payments,
   services,
   technicalAssistanceRequests,
   users,
@@ -476,30 +476,27 @@ function seedCustomerBookings(
     const card = { brand: "visa", last4: "4242" };
     const paymentTransaction = transactionId("pay");
     if (paid && totalCost > 0) {
-      tx.insert(payments)
-        .values({
-          bookingId: booking.id,
-          userId: user.id,
-          amount: totalCost,
-          paymentMethod: "card",
-          paymentDate: paidAt,
-          transactionId: paymentTransaction,
-          paymentDetails: card,
-        })
-        .run();
+      // Each payment with its receipt, as the site records them (docs/product.md "Receipts").
+      insertPayment(tx, {
+        bookingId: booking.id,
+        userId: user.id,
+        amount: totalCost,
+        paymentMethod: "card",
+        paymentDate: paidAt,
+        transactionId: paymentTransaction,
+        paymentDetails: card,
+      });
     }
     if (item.refunded && totalCost > 0) {
-      tx.insert(payments)
-        .values({
-          bookingId: booking.id,
-          userId: user.id,
-          amount: -totalCost,
-          paymentMethod: "card",
-          paymentDate: cancelledAt,
-          transactionId: transactionId("refund"),
-          paymentDetails: { ...card, refundOf: paymentTransaction },
-        })
-        .run();
+      insertPayment(tx, {
+        bookingId: booking.id,
+        userId: user.id,
+        amount: -totalCost,
+        paymentMethod: "card",
+        paymentDate: cancelledAt,
+        transactionId: transactionId("refund"),
+        paymentDetails: { ...card, refundOf: paymentTransaction },
+      });
     }
 
     // One history row per step: who (null is the system), when, from, to, why.

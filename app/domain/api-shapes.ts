@@ -78,6 +78,28 @@ export const bookingJson = z
   })
   .meta({ id: "Booking" });
 
+/** A payment (or a refund) of a booking, with where its receipt (credit note) downloads. */
+export const bookingPaymentJson = z
+  .strictObject({
+    id,
+    /** Whole dollars; negative for a refund. */
+    amount: z.number().int(),
+    paymentDate: instant,
+    kind: z.enum(["payment", "refund"]),
+    receiptUrl: z
+      .string()
+      .nullable()
+      .meta({
+        description: "The PDF receipt (credit note for a refund); the owner and staff only",
+      }),
+  })
+  .meta({ id: "BookingPayment" });
+
+/** GET /api/bookings: the caller's booking with its payments, oldest first. */
+export const ownBookingJson = bookingJson
+  .extend({ payments: z.array(bookingPaymentJson) })
+  .meta({ id: "OwnBooking" });
+
 export const createdBookingJson = bookingJson
   .extend({ checkoutUrl: z.string().nullable() })
   .meta({ id: "CreatedBooking" });

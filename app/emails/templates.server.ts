@@ -313,12 +313,15 @@ export function paymentReceivedEmail({
   amount,
   brand,
   last4,
+  receiptNumber,
 }: {
   booking: EmailBooking;
   /** Whole dollars charged. */
   amount: number;
   brand: string;
   last4: string;
+  /** The receipt the caller attaches (docs/product.md "Receipts"). */
+  receiptNumber?: string;
 }): EmailContent {
   return render({
     subject: `Payment received for your session on ${sessionDay(booking)}`,
@@ -329,6 +332,14 @@ export function paymentReceivedEmail({
         kind: "paragraph",
         text: `We received your payment of ${formatDollars(amount)} (${cardLabel(brand, last4)}) for booking #${booking.id}.`,
       },
+      ...(receiptNumber
+        ? [
+            {
+              kind: "paragraph" as const,
+              text: `Your receipt ${receiptNumber} is attached as a PDF for your records.`,
+            },
+          ]
+        : []),
       {
         kind: "paragraph",
         text: "Your booking is now pending review by our staff. You will receive a confirmation e-mail as soon as they confirm your session.",
@@ -370,9 +381,12 @@ export function bookingCancelledEmail({
   booking,
   quote,
   by = "customer",
+  creditNoteNumber,
 }: {
   booking: EmailBooking;
   quote: RefundQuote;
+  /** The refund's credit note the caller attaches (docs/product.md "Receipts"). */
+  creditNoteNumber?: string;
   /** The studio cancelling says so and apologises; the refund is then always in full. */
   by?: "customer" | "studio";
 }): EmailContent {
@@ -397,6 +411,14 @@ export function bookingCancelledEmail({
             : `Booking #${booking.id} is cancelled and its time slot is released.`,
       },
       { kind: "paragraph", text: money[quote.kind] },
+      ...(creditNoteNumber
+        ? [
+            {
+              kind: "paragraph" as const,
+              text: `The credit note ${creditNoteNumber} for this refund is attached as a PDF.`,
+            },
+          ]
+        : []),
       { kind: "paragraph", text: "We hope to see you in the studio another time." },
       { kind: "details", heading: "The cancelled session", items: bookingDetails(booking) },
     ],

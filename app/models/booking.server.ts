@@ -357,8 +357,8 @@ export function getOwnBooking(id: number, userId: number): Booking | undefined {
     .get();
 }
 
-export function getBookingServices(bookingId: number) {
-  return db
+export function getBookingServices(bookingId: number, reader: Reader = db) {
+  return reader
     .select({
       serviceId: bookingServices.serviceId,
       name: services.name,

@@ -6,6 +6,7 @@ import { claimProblem } from "#app/domain/booking-claim";
 import { canCancel, type RefundQuote, refundQuote } from "#app/domain/cancellation";
 import { CLAIM_CLEARED } from "#app/models/booking-claim.server";
 import { releaseRetainerHours, releaseUnpaidBooking } from "#app/models/booking.server";
+import { insertPayment, type Receipt } from "#app/models/receipt.server";
 
 /**
  * Cancellations' reads (what may be cancelled, what it would refund) and writes (the
@@ -100,8 +101,9 @@ export type RecordedRefund = { refundId: string; amount: number; of: string };
 /**
  * The cancellation's writes, in the caller's transaction: the booking cancelled (and any
  * claim on it released), what it took given back (an unpaid booking's coupon use; retainer
- * hours either way), the refund as a negative payment, the history row. Returns the
- * cancelled booking, or undefined when `current` changed meanwhile.
+ * hours either way), the refund as a negative payment with its credit note, the history row.
+ * Returns the cancelled booking and the credit note, or undefined when `current` changed
+ * meanwhile.
  */
 export function writeCancellation(
   tx: Tx,
@@ -114,7 +116,7 @@ export function writeCancellation(
     refund: RecordedRefund | null;
     now: number;
   },
-): Booking | undefined {
+): { booking: Booking; creditNote: Receipt | undefined } | undefined {
   const updated = tx
     .update(bookings)
     .set({
@@ -130,7 +132,9 @@ export function writeCancellation(
   if (!updated) return undefined;
   if (change.quote.paid === 0) releaseUnpaidBooking(tx, current);
   else releaseRetainerHours(tx, current);
-  if (change.refund) writeRefund(tx, current, change.refund, change.now);
+  const creditNote = change.refund
+    ? writeRefund(tx, current, change.refund, change.now)
+    : undefined;
   tx.insert(bookingHistory)
     .values({
       bookingId: current.id,
@@ -141,13 +145,22 @@ export function writeCancellation(
       createdAt: change.now,
     })
     .run();
-  return updated;
+  return { booking: updated, creditNote };
 }
 
-/** A refund as a negative payment; a repeated one (same provider id) is kept once. */
-export function writeRefund(tx: Tx, booking: Booking, refund: RecordedRefund, now: number) {
-  tx.insert(payments)
-    .values({
+/**
+ * A refund as a negative payment, with its credit note (docs/product.md "Receipts"); a
+ * repeated one (same provider id) is kept once. Returns the credit note when one was issued.
+ */
+export function writeRefund(
+  tx: Tx,
+  booking: Booking,
+  refund: RecordedRefund,
+  now: number,
+): Receipt | undefined {
+  return insertPayment(
+    tx,
+    {
       bookingId: booking.id,
       userId: booking.userId,
       amount: -refund.amount,
@@ -155,7 +168,7 @@ export function writeRefund(tx: Tx, booking: Booking, refund: RecordedRefund, no
       paymentDate: now,
       transactionId: refund.refundId,
       paymentDetails: { refundOf: refund.of, fee: booking.totalCost - refund.amount },
-    })
-    .onConflictDoNothing()
-    .run();
+    },
+    { skipDuplicate: true, issuedAt: now },
+  )?.receipt;
 }

@@ -10,6 +10,7 @@ import { db } from "#app/db.server";
 import { busyWindowFor, conflictsWith } from "#app/domain/availability";
 import { claimProblem } from "#app/domain/booking-claim";
 import { HOLD_EXPIRED_REASON, readBusyRanges, type Tx } from "#app/models/booking.server";
+import { insertPayment, type Receipt } from "#app/models/receipt.server";
 
 /**
  * Payments: a provider says a booking was paid (workflows/fulfil-payment.server.ts wraps this
@@ -31,7 +32,7 @@ export type PaymentReport = {
 };
 
 export type FulfilmentOutcome =
-  | { outcome: "paid"; booking: Booking }
+  | { outcome: "paid"; booking: Booking; receipt: Receipt }
   | { outcome: "already-recorded"; booking: Booking | undefined }
   | { outcome: "not-payable"; booking: Booking | undefined; reason: string };
 
@@ -92,8 +93,10 @@ export function applyPayment(
   const held = options.refuseClaimed ? claimProblem(booking.claim) : null;
   if (held) return { outcome: "not-payable" as const, booking, reason: held };
 
-  tx.insert(payments)
-    .values({
+  // The receipt is issued in this transaction (docs/product.md "Receipts").
+  const recorded = insertPayment(
+    tx,
+    {
       bookingId: booking.id,
       userId: booking.userId,
       amount: report.amount,
@@ -101,8 +104,10 @@ export function applyPayment(
       paymentDate: now,
       transactionId: report.transactionId,
       paymentDetails: report.details,
-    })
-    .run();
+    },
+    { issuedAt: now },
+  );
+  if (!recorded) throw new Error("Payment not recorded");
   const paid = tx
     .update(bookings)
     .set({
@@ -129,7 +134,7 @@ export function applyPayment(
     })
     .run();
   markEventSeen(tx, report, now);
-  return { outcome: "paid" as const, booking: paid };
+  return { outcome: "paid" as const, booking: paid, receipt: recorded.receipt };
 }
 
 /** Whether a provider event was already applied (a webhook's replay). */

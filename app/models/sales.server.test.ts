@@ -1,11 +1,12 @@
 import { and, eq, gte, lt, sql } from "drizzle-orm";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { bookings, payments, salesRollup, users } from "#db/schema";
+import { bookings, payments, receipts, salesRollup, users } from "#db/schema";
 import { db } from "#app/db.server";
 import { BLOCK_LEVELS } from "#app/domain/rollup-blocks";
 import { type PeriodChoice, periodRange } from "#app/domain/sales-period";
 import { studioInstant, studioSession } from "#app/domain/studio-time";
+import { issueReceipt } from "#app/models/receipt.server";
 import { listSales, salesAfter, salesChart, salesTotals } from "#app/models/sales.server";
 
 /**
@@ -65,18 +66,23 @@ function makeBooking(
 
 function pay(booking: { id: number; userId: number }, amount: number, at: number) {
   counter += 1;
-  return db
-    .insert(payments)
-    .values({
-      bookingId: booking.id,
-      userId: booking.userId,
-      amount,
-      paymentMethod: amount < 0 ? "refund" : "card",
-      paymentDate: at,
-      transactionId: `sales-test-${counter}`,
-    })
-    .returning()
-    .get();
+  // Every payment has its receipt (docs/product.md "Receipts"), as the app records them.
+  return db.transaction((tx) => {
+    const payment = tx
+      .insert(payments)
+      .values({
+        bookingId: booking.id,
+        userId: booking.userId,
+        amount,
+        paymentMethod: amount < 0 ? "refund" : "card",
+        paymentDate: at,
+        transactionId: `sales-test-${counter}`,
+      })
+      .returning()
+      .get();
+    issueReceipt(tx, payment.id);
+    return payment;
+  });
 }
 
 /** What the payments table itself says for [start, end): the truth the rollup must match. */
@@ -160,6 +166,8 @@ describe("the sales rollup", () => {
             } else if (step.op === "amount" && target !== undefined) {
               db.update(payments).set({ amount: step.amount }).where(eq(payments.id, target)).run();
             } else if (step.op === "delete" && target !== undefined) {
+              // The app never deletes a payment; its receipt goes first (a foreign key).
+              db.delete(receipts).where(eq(receipts.paymentId, target)).run();
               db.delete(payments).where(eq(payments.id, target)).run();
               made.splice(made.indexOf(target), 1);
             }

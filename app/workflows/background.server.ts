@@ -1,5 +1,6 @@
 import { type DB, isDatabaseBusyResponse } from "#app/db.server";
 import { expireHolds } from "#app/models/booking.server";
+import { backfillReceipts } from "#app/workflows/receipts-backfill.server";
 import { queueSessionReminders } from "#app/workflows/reminders.server";
 import { env } from "#app/env.server";
 import { startEmailDelivery } from "#app/workflows/deliver-email.server";
@@ -18,6 +19,8 @@ const SWEEP_MS = 60_000;
 export function startBackgroundJobs(db: DB): () => Promise<void> {
   const running = globalThis as { __studioJobs?: () => Promise<void> };
   if (running.__studioJobs) return running.__studioJobs;
+  // Once, before the first request: payments from before receipts existed get theirs.
+  runJob("receipts-backfill", () => backfillReceipts(Date.now()));
   // The claim sweep asks the payment provider: one at a time, never overlapping itself.
   let claims: Promise<unknown> | null = null;
   const sweep = setInterval(() => {

@@ -3,7 +3,9 @@ import { type DB, type Tx, writeTransaction } from "#app/db.server";
 import type { BookingClaim } from "#app/domain/booking-claim";
 import { type RefundQuote, studioRefundQuote } from "#app/domain/cancellation";
 import { formatDollars } from "#app/domain/pricing";
+import type { ReceiptDetails } from "#app/domain/receipts";
 import { sessionCalendarAttachment } from "#app/emails/calendar.server";
+import { receiptAttachment } from "#app/emails/receipt-pdf.server";
 import { bookingCancelledEmail } from "#app/emails/templates.server";
 import { env } from "#app/env.server";
 import { logError, logEvent } from "#app/log.server";
@@ -331,7 +333,7 @@ function writeCancelled(
   refund: RecordedRefund | null,
   now: number,
 ): Booking {
-  const updated = writeCancellation(tx, current, {
+  const written = writeCancellation(tx, current, {
     reason: who.by === "customer" ? CANCELLED_BY_CUSTOMER : CANCELLED_BY_STUDIO,
     actorUserId: who.actorUserId,
     note: historyNote(who, quote),
@@ -339,14 +341,24 @@ function writeCancelled(
     refund,
     now,
   });
-  if (!updated) throw new Error(`Booking ${current.id} changed during its cancellation`);
+  if (!written) throw new Error(`Booking ${current.id} changed during its cancellation`);
+  const { booking: updated, creditNote } = written;
   enqueueEmail(tx, {
     kind: "booking-cancelled",
     to: accountEmail(updated.userId, tx),
     bookingId: updated.id,
-    ...bookingCancelledEmail({ booking: updated, quote, by: who.by }),
+    ...bookingCancelledEmail({
+      booking: updated,
+      quote,
+      by: who.by,
+      creditNoteNumber: (creditNote?.details as ReceiptDetails | undefined)?.number,
+    }),
     // A CANCELLED event with the same UID takes the session out of the customer's calendar.
-    attachments: [sessionCalendarAttachment(updated, env.APP_URL, now)],
+    attachments: [
+      sessionCalendarAttachment(updated, env.APP_URL, now),
+      // A refund's credit note, issued in this transaction (docs/product.md "Receipts").
+      ...(creditNote ? [receiptAttachment(creditNote.details as ReceiptDetails)] : []),
+    ],
   });
   return updated;
 }

@@ -1,4 +1,6 @@
 import { writeTransaction } from "#app/db.server";
+import type { ReceiptDetails } from "#app/domain/receipts";
+import { receiptAttachment } from "#app/emails/receipt-pdf.server";
 import { paymentReceivedEmail } from "#app/emails/templates.server";
 import { env } from "#app/env.server";
 import { logError, logEvent } from "#app/log.server";
@@ -40,7 +42,10 @@ export type CheckoutVerification = { paid: boolean; bookingId: number | null };
  */
 export type PaymentCheck = CheckoutVerification & { pending: boolean };
 
-/** The payment, its history row, the provider event and the receipt e-mail: one transaction. */
+/**
+ * The payment, its receipt, its history row, the provider event and the e-mail carrying the
+ * receipt: one transaction.
+ */
 export function recordPayment(
   report: PaymentReport,
   now: number,
@@ -59,7 +64,10 @@ export function recordPayment(
           amount: report.amount,
           brand: report.details.brand,
           last4: report.details.last4,
+          receiptNumber: (result.receipt.details as ReceiptDetails).number,
         }),
+        // The receipt, issued in this transaction (docs/product.md "Receipts").
+        attachments: [receiptAttachment(result.receipt.details as ReceiptDetails)],
       });
     }
     return result;

@@ -30,6 +30,11 @@ export type PerActor = Record<ActorName, Outcome>;
 export type RequestContext = {
   /** An unpaid booking of `customer`, new for this request (only when the rule asks for it). */
   bookingId: number;
+  /**
+   * A booking of `customer` paid by card, its payment with its receipt (only when the rule asks
+   * `paidBooking`): the receipt URLs.
+   */
+  payment: { bookingId: number; paymentId: number };
   /** A free two-hour slot, new on every call. */
   freshSlot(): { date: string; time: string };
   /** A username nobody has yet. */
@@ -74,6 +79,7 @@ export type ResourceRule = {
   kind: "resource";
   url?: Make<string>;
   ownedBooking?: boolean;
+  paidBooking?: boolean;
   freshRows?: boolean;
   methods: Record<Method, PerActor>;
   body?: Make<Record<string, unknown>>;
@@ -719,6 +725,15 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
     url: ({ bookingId }) => `/api/bookings/${bookingId}/ics`,
     ownedBooking: true,
     methods: getOnly(ownerOnly(status(401), ok, status(404))),
+  },
+  // The receipt of the customer's payment: the owner and staff; another customer finds
+  // nothing there (404), a visitor is told to sign in, as on every /api route.
+  "/api/bookings/:id/payments/:paymentId/receipt": {
+    kind: "resource",
+    url: ({ payment }) =>
+      `/api/bookings/${payment.bookingId}/payments/${payment.paymentId}/receipt`,
+    paidBooking: true,
+    methods: getOnly({ visitor: status(401), customer: ok, otherCustomer: status(404), admin: ok }),
   },
   "/api/bookings/:id/payments/direct": {
     kind: "resource",

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { earliestBookableDate } from "#app/domain/availability";
 import { addStudioDays } from "#app/domain/studio-time";
 import { createCoupon, createService } from "#tests/factories/catalog";
+import { createPayment } from "#tests/factories/payment";
 import { createUser } from "#tests/factories/user";
 import { type Actor, actorsFor } from "#tests/setup/actors";
 import { bookingPayload, PASSWORD } from "#tests/setup/payloads";
@@ -100,6 +101,17 @@ async function ownedBooking(): Promise<number> {
   return ((await response.json()) as { id: number }).id;
 }
 
+/** A booking of the customer's paid by card, with its receipt (the receipt URLs). */
+async function paidBooking(): Promise<{ bookingId: number; paymentId: number }> {
+  const bookingId = await ownedBooking();
+  const payment = createPayment(db(), {
+    booking: { id: bookingId, userId: actors.customer.id },
+    paymentDetails: { brand: "visa", last4: "4242" },
+  });
+  return { bookingId, paymentId: payment.id };
+}
+const NO_PAYMENT = { bookingId: 0, paymentId: 0 };
+
 /** The rows of one admin request, written straight into the file (see RequestContext.rows). */
 async function freshRows(): Promise<FreshRows> {
   const coupon = (isActive: boolean) =>
@@ -118,6 +130,7 @@ async function contextFor(actor: ActorName, rule: AccessRule): Promise<RequestCo
   return {
     rows: rule.freshRows ? await freshRows() : NO_ROWS,
     bookingId: rule.ownedBooking ? await ownedBooking() : 0,
+    payment: "paidBooking" in rule && rule.paidBooking ? await paidBooking() : NO_PAYMENT,
     freshSlot,
     freshUsername: () => uniqueUsername("matrix"),
     customerId: actors.customer.id,

@@ -6,6 +6,7 @@ import { sessions } from "#db/schema";
 import { earliestBookableDate } from "#app/domain/availability";
 import { addStudioDays } from "#app/domain/studio-time";
 import { createCoupon, createService } from "#tests/factories/catalog";
+import { createPayment } from "#tests/factories/payment";
 import { type Actor, actorsFor } from "#tests/setup/actors";
 import {
   type Body,
@@ -102,6 +103,16 @@ beforeAll(async () => {
     await createBooking(other, day, "16:00"),
     await createBooking(admin, day, "20:00"),
   );
+  // Paid bookings of the customer and of someone else, each with its receipt, so receipt URLs
+  // in the generated requests hit real documents of both owners.
+  for (const [actor, time] of [
+    [customer, "10:00"],
+    [other, "14:00"],
+  ] as const) {
+    const id = await createBooking(actor, addStudioDays(earliest, 101), time);
+    fixtures.paymentIds.push(createPayment(db, { booking: { id, userId: actor.id } }).id);
+    fixtures.bookingIds.push(id);
+  }
   for (const [name, actor] of [
     ["customer", customer],
     ["admin", admin],

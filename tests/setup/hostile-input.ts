@@ -19,6 +19,8 @@ export type Fixtures = {
   usernames: string[];
   userIds: number[];
   bookingIds: number[];
+  /** Payments (with their receipts) of those bookings: a receipt URL's second id. */
+  paymentIds: number[];
   password: string;
 };
 
@@ -32,6 +34,7 @@ export function emptyFixtures(password: string): Fixtures {
     usernames: [],
     userIds: [],
     bookingIds: [],
+    paymentIds: [],
     password,
   };
 }
@@ -243,6 +246,7 @@ export const KNOWLEDGE: Record<string, Knowledge> = {
   },
   "routes/api/bookings.status.ts": { fields: ["status"], method: "PATCH" },
   "routes/api/bookings.ics.ts": { fileType: "text/calendar; charset=utf-8" },
+  "routes/api/bookings.receipt.ts": { fileType: "application/pdf" },
   "routes/api/bookings.payments-direct.ts": {
     fields: CARD,
     extras: ["amount", "paymentDetails"],
@@ -859,6 +863,7 @@ export function paramValue(fx: Fixtures): fc.Arbitrary<string> {
   const encoded = (arb: fc.Arbitrary<string>) => arb.map(percentEncode);
   return fc.oneof(
     { weight: 4, arbitrary: fc.constantFrom(...fx.bookingIds.map(String)) },
+    { weight: 2, arbitrary: fc.constantFrom(...fx.paymentIds.map(String)) },
     fc.constantFrom(
       "-1",
       "0",

@@ -1,6 +1,7 @@
 import { data, Link } from "react-router";
 import { AdminPage } from "#app/components/admin/admin-page";
 import { StatusForm } from "#app/components/admin/status-form";
+import { ReceiptsList } from "#app/components/receipts-list";
 import { TableRegion, TD, TH, WorkflowBadge } from "#app/components/admin/workflow";
 import { formatStudioInstant, sessionTimeRange } from "#app/domain/booking-display";
 import { STATUS_LABELS } from "#app/domain/booking-status";
@@ -8,6 +9,8 @@ import { parseId } from "#app/domain/ids";
 import { formatDollars } from "#app/domain/pricing";
 import { guestsLabel, hoursLabel, paymentMethodLabel } from "#app/domain/session-list";
 import { getAdminBookingDetails } from "#app/models/admin-bookings.server";
+import { listBookingReceipts } from "#app/models/receipt.server";
+import { receiptLink } from "#app/domain/receipts";
 import { workflowAction } from "#app/routes/admin/workflow-actions.server";
 import { currentAdmin } from "#app/web/user-context.server";
 import { FormErrors } from "#app/components/ui/error-list";
@@ -46,6 +49,7 @@ export async function loader({ params }: Route.LoaderArgs) {
     },
     client,
     paid,
+    receipts: listBookingReceipts(booking.id).map(receiptLink),
     payments: payments.map((payment) => ({
       id: payment.id,
       amount: payment.amount,
@@ -217,6 +221,8 @@ export default function AdminBooking({ loaderData, actionData }: Route.Component
           </div>
         )}
       </section>
+
+      <ReceiptsList receipts={loaderData.receipts} />
 
       <section aria-labelledby="booking-history" className="mt-8">
         <h3 id="booking-history" className="font-display text-lg font-bold">

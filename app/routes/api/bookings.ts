@@ -2,6 +2,7 @@ import { z } from "#app/domain/zod";
 import { bookingPayloadSchema } from "#app/domain/booking-form";
 import { SLOT_TAKEN_MESSAGE } from "#app/domain/availability";
 import { expireHolds, listOwnBookings, toBookingJson } from "#app/models/booking.server";
+import { bookingPaymentsOf } from "#app/models/receipt.server";
 import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
 import { takeBookingChange, tooManyBookingChangesMessage } from "#app/web/rate-limit.server";
 import { clientAddressContext } from "#app/web/request-context.server";
@@ -12,7 +13,8 @@ import * as doc from "#app/web/api-doc";
 import * as shape from "#app/domain/api-shapes";
 
 /**
- * GET /api/bookings: the caller's own bookings, newest first (docs/product.md "The JSON API").
+ * GET /api/bookings: the caller's own bookings, newest first (docs/product.md "The JSON API"),
+ * each with `payments` (docs/product.md "Receipts").
  * Holds that ran out are cancelled first, so an unpaid booking whose slot was released is not
  * offered for payment.
  */
@@ -20,7 +22,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireApiUser(request, context);
   const now = Date.now();
   expireHolds(now);
-  return Response.json(listOwnBookings(user.id).map(toBookingJson));
+  // Each with its payments and their receipts' URLs (docs/product.md "Receipts").
+  const payments = bookingPaymentsOf(user.id);
+  return Response.json(
+    listOwnBookings(user.id).map((booking) => ({
+      ...toBookingJson(booking),
+      payments: payments.get(booking.id) ?? [],
+    })),
+  );
 }
 
 /** The body the action reads (tests/integration/json-errors.test.ts walks every field). */
@@ -84,7 +93,10 @@ export const openapi: doc.ApiPaths = {
     get: {
       summary: "The caller's own bookings, newest first",
       responses: {
-        200: doc.answers("The bookings", z.array(shape.bookingJson)),
+        200: doc.answers(
+          "The bookings, each with its payments and refunds (`receiptUrl`: its PDF)",
+          z.array(shape.ownBookingJson),
+        ),
         401: doc.notSignedIn,
       },
     },

@@ -17,6 +17,7 @@ import * as bookingsCancel from "#app/routes/api/bookings.cancel";
 import * as bookingsCheckConflicts from "#app/routes/api/bookings.check-conflicts";
 import * as bookingsIcs from "#app/routes/api/bookings.ics";
 import * as bookingsPaymentsDirect from "#app/routes/api/bookings.payments-direct";
+import * as bookingsReceipt from "#app/routes/api/bookings.receipt";
 import * as bookingsReschedule from "#app/routes/api/bookings.reschedule";
 import * as bookingsStatus from "#app/routes/api/bookings.status";
 import * as bookings from "#app/routes/api/bookings";
@@ -56,6 +57,7 @@ const ROUTE_MODULES: { openapi: ApiPaths }[] = [
   bookingsReschedule,
   bookingsIcs,
   bookingsPaymentsDirect,
+  bookingsReceipt,
   paymentsStatus,
   paymentsWebhook,
   techAssistance,

@@ -1,6 +1,9 @@
 import { Link, useSearchParams } from "react-router";
 import { SessionDetailsBody } from "#app/components/dashboard/session-details";
+import { ReceiptsList } from "#app/components/receipts-list";
 import { RouteDialog } from "#app/components/ui/route-dialog";
+import { receiptLink } from "#app/domain/receipts";
+import { listBookingReceipts } from "#app/models/receipt.server";
 import { sessionListParam } from "#app/domain/session-list";
 import { sessionDetails } from "#app/routes/dashboard/session-details.server";
 import { requireOwnBooking } from "#app/web/own-booking.server";
@@ -13,7 +16,10 @@ import type { Route } from "./+types/sessions.$id";
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const now = Date.now();
   const { booking } = await requireOwnBooking(request, context, params.id, { expireHoldsAt: now });
-  return { details: sessionDetails(booking, now) };
+  return {
+    details: sessionDetails(booking, now),
+    receipts: listBookingReceipts(booking.id).map(receiptLink),
+  };
 }
 
 export default function SessionDetailsDialog({ loaderData }: Route.ComponentProps) {
@@ -25,6 +31,7 @@ export default function SessionDetailsDialog({ loaderData }: Route.ComponentProp
   return (
     <RouteDialog title="Session Details" closeTo={closeTo} wide>
       <SessionDetailsBody details={details} />
+      <ReceiptsList receipts={loaderData.receipts} />
       <div className="mt-8 border-t border-line pt-6">
         <h3 className="font-display text-base font-bold">Download Details</h3>
         <div className="mt-2 flex flex-wrap gap-2">
