@@ -86,12 +86,9 @@ export const bookingPaymentJson = z
     amount: z.number().int(),
     paymentDate: instant,
     kind: z.enum(["payment", "refund"]),
-    receiptUrl: z
-      .string()
-      .nullable()
-      .meta({
-        description: "The PDF receipt (credit note for a refund); the owner and staff only",
-      }),
+    receiptUrl: z.string().nullable().meta({
+      description: "The PDF receipt (credit note for a refund); the owner and staff only",
+    }),
   })
   .meta({ id: "BookingPayment" });
 
