@@ -1,3 +1,4 @@
+import { dirname, join } from "node:path";
 import { z } from "zod";
 
 /**
@@ -65,6 +66,22 @@ const schema = z
     BOOKING_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
     /** Payment checks (/booking-success, GET /api/payments/status) per 15 minutes per address. */
     PAYMENT_STATUS_LIMIT: z.coerce.number().int().min(1).default(60),
+    /** The largest session file staff may upload, in GB (docs/product.md "Session files"). */
+    MAX_FILE_GB: z.coerce.number().positive().max(5000).default(20),
+    /** The largest file the no-JavaScript upload form takes, in MB (the uploader takes more). */
+    MAX_FORM_UPLOAD_MB: z.coerce.number().int().min(1).max(5000).default(200),
+    /** The folder of session files when S3_BUCKET is not set; default: `files` beside the database. */
+    FILES_DIR: z.string().min(1).optional(),
+    /** Space left free on FILES_DIR's volume after any upload, in MB: the database lives there too. */
+    FILES_RESERVE_MB: z.coerce.number().int().min(0).default(1024),
+    /** Delivered files are deleted this many days after delivery; the customer is reminded a week before. */
+    FILES_RETENTION_DAYS: z.coerce.number().int().min(8).max(3650).default(90),
+    /** S3-compatible object storage for session files (Tigris on Fly), used when S3_BUCKET is set. */
+    S3_BUCKET: z.string().min(1).optional(),
+    S3_ENDPOINT: z.url().optional(),
+    S3_REGION: z.string().min(1).default("auto"),
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
     /** The least important log line written (pino's levels); "info" has one line per request. */
     /**
      * The metrics port (Prometheus text at /metrics), never the public one; 0 or empty turns
@@ -109,6 +126,17 @@ const schema = z
         message: "may only be set with a Stripe test key (sk_test_…)",
       });
     }
+    if (env.S3_BUCKET) {
+      for (const key of ["S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const) {
+        if (!env[key]) {
+          ctx.addIssue({
+            code: "custom",
+            path: [key],
+            message: "is required when S3_BUCKET is set",
+          });
+        }
+      }
+    }
     if (env.PAYMENT_PROVIDER === "stripe") {
       for (const key of ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"] as const) {
         if (!env[key]) {
@@ -127,6 +155,7 @@ export type Env = z.infer<typeof schema> & {
   REQUIRE_STAFF_2FA: boolean;
   PAYMENT_PROVIDER: "sandbox" | "stripe";
   APP_URL: string;
+  FILES_DIR: string;
 };
 
 export function parseEnv(source: Record<string, string | undefined>): Env {
@@ -147,6 +176,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     PAYMENT_PROVIDER: env.PAYMENT_PROVIDER ?? "sandbox",
     REQUIRE_STAFF_2FA: env.REQUIRE_STAFF_2FA ?? env.NODE_ENV === "production",
     APP_URL: (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
+    FILES_DIR: env.FILES_DIR ?? join(dirname(env.DATABASE_PATH), "files"),
   };
 }
 

@@ -5,6 +5,7 @@ import { STUDIO, studioAddress } from "#app/domain/studio";
 import type { RefundQuote } from "#app/domain/cancellation";
 import { formatDollars } from "#app/domain/pricing";
 import { STUDIO_TIME_ZONE, studioInstant, studioSession } from "#app/domain/studio-time";
+import { formatBytes } from "#app/domain/session-files";
 
 /**
  * Transactional e-mails: pure functions from a booking to a subject, an HTML body and an
@@ -529,6 +530,82 @@ export function supportResolvedEmail({
         text: "If anything is still not right, reply to this e-mail or send a new request from your dashboard.",
       },
       { kind: "button", label: "Open Help & Support", href: dashboardUrl },
+    ],
+  });
+}
+
+/** A session file as its e-mails list it. */
+export type EmailFile = { name: string; size: number; expiresAt: number | null };
+
+/** "Mar 3, 2027": a studio day, for expiry dates. */
+function formatStudioDate(epochMs: number): string {
+  return format(zoned(epochMs), "MMM d, yyyy");
+}
+
+function fileItems(files: EmailFile[]): Detail[] {
+  return files.map((file) => ({ label: file.name, value: formatBytes(file.size) }));
+}
+
+/**
+ * Sent when staff mark a session's files delivered (docs/product.md "Session files"): a link
+ * to the session's page, where the customer downloads them; never the files as attachments.
+ */
+export function filesReadyEmail({
+  booking,
+  files,
+  sessionUrl,
+}: {
+  booking: EmailBooking;
+  files: EmailFile[];
+  sessionUrl: string;
+}): EmailContent {
+  const expiries = files.flatMap((file) => (file.expiresAt === null ? [] : [file.expiresAt]));
+  const firstExpiry = expiries.length > 0 ? Math.min(...expiries) : null;
+  return render({
+    subject: "Your files are ready",
+    heading: "Your files are ready",
+    greeting: `Hi ${booking.firstName},`,
+    blocks: [
+      {
+        kind: "paragraph",
+        text: `The files of your session on ${sessionDay(booking)} are ready to download from your session's page.`,
+      },
+      { kind: "button", label: "Download your files", href: sessionUrl },
+      { kind: "details", heading: "Your files", items: fileItems(files) },
+      {
+        kind: "paragraph",
+        text:
+          firstExpiry === null
+            ? "Please download them soon: we keep delivered files for a limited time."
+            : `Please download them by ${formatStudioDate(firstExpiry)}: we delete delivered files after that, and we will remind you a week before.`,
+      },
+    ],
+  });
+}
+
+/** Sent a week before delivered files are deleted (docs/product.md "Session files"). */
+export function filesExpiringEmail({
+  booking,
+  files,
+  sessionUrl,
+}: {
+  booking: EmailBooking;
+  files: EmailFile[];
+  sessionUrl: string;
+}): EmailContent {
+  const expiries = files.flatMap((file) => (file.expiresAt === null ? [] : [file.expiresAt]));
+  const firstExpiry = expiries.length > 0 ? Math.min(...expiries) : Date.now();
+  return render({
+    subject: "Your session files will be deleted soon",
+    heading: "Your files will be deleted soon",
+    greeting: `Hi ${booking.firstName},`,
+    blocks: [
+      {
+        kind: "paragraph",
+        text: `The files of your session on ${sessionDay(booking)} will be deleted on ${formatStudioDate(firstExpiry)}. If you have not downloaded them yet, please do so before then.`,
+      },
+      { kind: "button", label: "Download your files", href: sessionUrl },
+      { kind: "details", heading: "Files to be deleted", items: fileItems(files) },
     ],
   });
 }

@@ -1,0 +1,326 @@
+import { randomBytes } from "node:crypto";
+import type { Readable } from "node:stream";
+import { isDatabaseBusyResponse, writeTransaction } from "#app/db.server";
+import {
+  canUploadFiles,
+  fileExpiresAt,
+  fileNameProblem,
+  fileSizeProblem,
+  fitsInFreeSpace,
+  isAllowedContentType,
+  megabytes,
+  noSpaceForFormMessage,
+  noSpaceMessage,
+  resolveContentType,
+  SESSION_FILE_MESSAGES,
+  sessionFileNameSchema,
+  uploadedFileName,
+  uploadKey,
+  EXPIRY_REMINDER_LEAD_MS,
+} from "#app/domain/session-files";
+import { filesExpiringEmail, filesReadyEmail } from "#app/emails/templates.server";
+import { env } from "#app/env.server";
+
+import { logError, logEvent } from "#app/log.server";
+import {
+  type BookingFile,
+  type BookingFileView,
+  claimExpiredFiles,
+  claimFileDeletion,
+  insertBookingFile,
+  listBookingFiles,
+  listDueExpiryReminders,
+  listStaleDeletions,
+  markExpiryRemindersSent,
+  markFilesDelivered,
+  releaseFileDeletion,
+  removeBookingFile,
+  renameBookingFile,
+  toBookingFileView,
+} from "#app/models/booking-file.server";
+import { getBooking } from "#app/models/booking.server";
+import { enqueueEmail } from "#app/models/outbox.server";
+import { accountEmail } from "#app/models/user.server";
+import { fileStorage } from "#app/workflows/file-storage.server";
+
+/**
+ * What staff do with a session's files, and the sweeper that keeps them tidy
+ * (docs/product.md "Session files"). Storage is the outside world here: a deletion claims the
+ * row (hides it) in one transaction, deletes the bytes outside any transaction, then removes
+ * the row; the sweeper finishes a deletion a crash left halfway.
+ */
+
+type Outcome = { ok: true } | { ok: false; message: string };
+
+export function renameSessionFile(i: {
+  bookingId: number;
+  fileId: number;
+  name: string;
+  actorId: number;
+}): Outcome {
+  const parsed = sessionFileNameSchema.safeParse(i.name);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      message: parsed.error.issues[0]?.message ?? SESSION_FILE_MESSAGES.nameRequired,
+    };
+  }
+  const renamed = writeTransaction((tx) =>
+    renameBookingFile(tx, i.bookingId, i.fileId, parsed.data),
+  );
+  if (!renamed) return { ok: false, message: SESSION_FILE_MESSAGES.fileNotFound };
+  logEvent("session file renamed", {
+    bookingId: i.bookingId,
+    fileId: i.fileId,
+    actorId: i.actorId,
+  });
+  return { ok: true };
+}
+
+export async function deleteSessionFile(i: {
+  bookingId: number;
+  fileId: number;
+  actorId: number;
+}): Promise<Outcome> {
+  const now = Date.now();
+  const claimed = writeTransaction((tx) => claimFileDeletion(tx, i.bookingId, i.fileId, now));
+  if (!claimed) return { ok: false, message: SESSION_FILE_MESSAGES.fileNotFound };
+  const deleted = await finishDeletion(claimed, { releaseOnFailure: true });
+  if (!deleted) return { ok: false, message: SESSION_FILE_MESSAGES.storageUnavailable };
+  logEvent("session file deleted", {
+    bookingId: i.bookingId,
+    fileId: i.fileId,
+    actorId: i.actorId,
+  });
+  return { ok: true };
+}
+
+/**
+ * Deletes a claimed file's bytes, then its row. When storage fails, a staff deletion gives the
+ * file back (it shows again, staff are told); the sweeper leaves its claim for the next sweep.
+ */
+async function finishDeletion(
+  file: BookingFile,
+  { releaseOnFailure }: { releaseOnFailure: boolean },
+): Promise<boolean> {
+  try {
+    await fileStorage().remove(file.storageKey);
+  } catch (error) {
+    logError("session-file-delete", error);
+    if (releaseOnFailure) writeTransaction((tx) => releaseFileDeletion(tx, file.id));
+    return false;
+  }
+  writeTransaction((tx) => removeBookingFile(tx, file.id));
+  return true;
+}
+
+/**
+ * Marks every undelivered file of the booking delivered, sets when each expires and queues the
+ * customer's 'Your files are ready' e-mail (a link to the session, never the files), all in
+ * one transaction. Any status: a booking cancelled after its session keeps its files
+ * (docs/product.md "Session files").
+ */
+export function deliverSessionFiles(i: {
+  bookingId: number;
+  actorId: number;
+}): { ok: true; delivered: number } | { ok: false; message: string } {
+  const now = Date.now();
+  const expiresAt = fileExpiresAt(now, env.FILES_RETENTION_DAYS);
+  return writeTransaction((tx) => {
+    const booking = getBooking(i.bookingId, tx);
+    if (!booking) return { ok: false as const, message: SESSION_FILE_MESSAGES.bookingNotFound };
+    const delivered = markFilesDelivered(tx, booking.id, now, expiresAt);
+    if (delivered.length === 0) {
+      return { ok: false as const, message: SESSION_FILE_MESSAGES.nothingToDeliver };
+    }
+    enqueueEmail(tx, {
+      kind: "files-ready",
+      to: accountEmail(booking.userId, tx),
+      bookingId: booking.id,
+      ...filesReadyEmail({
+        booking,
+        files: listBookingFiles(booking.id, { deliveredOnly: true }, tx),
+        sessionUrl: `${env.APP_URL}/dashboard/sessions/${booking.id}`,
+      }),
+    });
+    logEvent("session files delivered", {
+      bookingId: booking.id,
+      count: delivered.length,
+      actorId: i.actorId,
+    });
+    return { ok: true as const, delivered: delivered.length };
+  });
+}
+
+/** The largest file each way in: the resumable uploader, and the plain form. */
+export function uploadLimits() {
+  return {
+    tusBytes: Math.floor(env.MAX_FILE_GB * 1024 ** 3),
+    formBytes: megabytes(env.MAX_FORM_UPLOAD_MB),
+  };
+}
+
+export type UploadCheck =
+  | { ok: true; name: string; contentType: string }
+  | { ok: false; status: 400 | 404 | 413 | 415 | 422 | 507; message: string };
+
+/**
+ * Whether a new upload may start: the booking exists and is recorded or later, the name and
+ * the content type are allowed, the declared size is within `limitBytes` and fits in the
+ * free space with the reserve kept. Nothing is stored until this says yes. A size not known
+ * yet (the form) is checked against the free space as the limit itself.
+ */
+export async function checkNewUpload(i: {
+  bookingId: number;
+  name: string;
+  contentType: string;
+  size: number | null;
+  limitBytes: number;
+}): Promise<UploadCheck> {
+  const booking = getBooking(i.bookingId);
+  if (!booking) return { ok: false, status: 404, message: SESSION_FILE_MESSAGES.bookingNotFound };
+  if (!canUploadFiles(booking.status)) {
+    return { ok: false, status: 422, message: SESSION_FILE_MESSAGES.notRecorded };
+  }
+  const name = uploadedFileName(i.name);
+  const nameProblem = fileNameProblem(name);
+  if (nameProblem) return { ok: false, status: 400, message: nameProblem };
+  const contentType = resolveContentType(i.contentType, name);
+  if (!isAllowedContentType(contentType)) {
+    return { ok: false, status: 415, message: SESSION_FILE_MESSAGES.contentType };
+  }
+  if (i.size !== null) {
+    const sizeProblem = fileSizeProblem(i.size, i.limitBytes);
+    if (sizeProblem) return { ok: false, status: i.size === 0 ? 400 : 413, message: sizeProblem };
+  }
+  const needed = i.size ?? i.limitBytes;
+  const free = await fileStorage().freeBytes();
+  if (free !== null && !fitsInFreeSpace(needed, free, megabytes(env.FILES_RESERVE_MB))) {
+    const message = i.size === null ? noSpaceForFormMessage(needed) : noSpaceMessage(needed);
+    return { ok: false, status: 507, message };
+  }
+  return { ok: true, name, contentType };
+}
+
+/** A fresh storage key for a new upload to `bookingId`. */
+export function newUploadKey(bookingId: number): string {
+  return uploadKey(bookingId, randomBytes(16).toString("hex"));
+}
+
+/**
+ * Records a whole uploaded file (a tus upload that received its last byte, or the form's
+ * file). The booking is checked again in the transaction: if it left the statuses that take
+ * files meanwhile, or vanished, the bytes are deleted and nothing is recorded.
+ */
+export async function recordUploadedFile(i: {
+  bookingId: number;
+  key: string;
+  name: string;
+  contentType: string;
+  size: number;
+  sha256: string | null;
+  actorId: number | null;
+}): Promise<{ ok: true; file: BookingFileView } | { ok: false; message: string }> {
+  const result = writeTransaction((tx) => {
+    const booking = getBooking(i.bookingId, tx);
+    if (!booking) return { ok: false as const, message: SESSION_FILE_MESSAGES.bookingNotFound };
+    if (!canUploadFiles(booking.status)) {
+      return { ok: false as const, message: SESSION_FILE_MESSAGES.notRecorded };
+    }
+    const file = insertBookingFile(tx, {
+      bookingId: i.bookingId,
+      name: i.name,
+      contentType: i.contentType,
+      size: i.size,
+      storageKey: i.key,
+      sha256: i.sha256,
+      uploadedBy: i.actorId,
+    });
+    return { ok: true as const, file: toBookingFileView(file) };
+  });
+  if (!result.ok) await discardUpload(i.key);
+  else
+    logEvent("session file uploaded", {
+      bookingId: i.bookingId,
+      fileId: result.file.id,
+      size: i.size,
+    });
+  return result;
+}
+
+/** Deletes bytes that will never be recorded; a failure is left to the abandoned-upload sweep. */
+export async function discardUpload(key: string): Promise<void> {
+  await fileStorage()
+    .remove(key)
+    .catch((error: unknown) => logError("session-file-discard", error));
+}
+
+/**
+ * Streams a whole file to storage under a new key; on any failure (the request was cut, the
+ * size limit tripped) the partial file is gone before this throws.
+ */
+export function saveUploadStream(key: string, source: Readable, contentType: string) {
+  return fileStorage().saveStream(key, source, contentType);
+}
+
+/** A deletion claimed this long ago and not finished was cut off by a crash or a storage failure. */
+const STALE_DELETION_MS = 10 * 60_000;
+const SWEEP_BATCH = 100;
+
+/**
+ * The retention sweep (background jobs, every minute): queue the "your files will be deleted"
+ * reminder a week before expiry (once per file, one e-mail per booking), delete expired files,
+ * finish deletions a crash left halfway, and delete uploads abandoned unfinished.
+ */
+export async function sweepSessionFiles(now: number): Promise<void> {
+  queueExpiryReminders(now);
+  const expired = writeTransaction((tx) => claimExpiredFiles(tx, now, SWEEP_BATCH));
+  for (const file of expired) await finishDeletion(file, { releaseOnFailure: false });
+  for (const file of listStaleDeletions(now - STALE_DELETION_MS, SWEEP_BATCH)) {
+    await finishDeletion(file, { releaseOnFailure: false });
+  }
+  const abandoned = await fileStorage().sweepAbandonedUploads();
+  if (expired.length > 0 || abandoned > 0) {
+    logEvent("session files swept", { expired: expired.length, abandonedUploads: abandoned });
+  }
+}
+
+/** Queues the reminders due at `now`; returns how many e-mails. */
+export function queueExpiryReminders(now: number): number {
+  const due = listDueExpiryReminders(now, now + EXPIRY_REMINDER_LEAD_MS);
+  if (due.length === 0) return 0;
+  const byBooking = new Map<number, BookingFile[]>();
+  for (const file of due)
+    byBooking.set(file.bookingId, [...(byBooking.get(file.bookingId) ?? []), file]);
+  let queued = 0;
+  for (const [bookingId, files] of byBooking) {
+    try {
+      writeTransaction((tx) => {
+        const marked = new Set(
+          markExpiryRemindersSent(
+            tx,
+            files.map((file) => file.id),
+            now,
+          ),
+        );
+        const booking = getBooking(bookingId, tx);
+        if (marked.size === 0 || !booking) return;
+        const expiring = files.filter((file) => marked.has(file.id)).map(toBookingFileView);
+        enqueueEmail(tx, {
+          kind: "files-expiring",
+          to: accountEmail(booking.userId, tx),
+          bookingId,
+          ...filesExpiringEmail({
+            booking,
+            files: expiring,
+            sessionUrl: `${env.APP_URL}/dashboard/sessions/${bookingId}`,
+          }),
+        });
+        queued++;
+      });
+    } catch (error) {
+      if (!isDatabaseBusyResponse(error)) throw error;
+    }
+  }
+  return queued;
+}
