@@ -6,7 +6,7 @@ import { sessions } from "#db/schema";
 import { earliestBookableDate } from "#app/domain/availability";
 import { addStudioDays } from "#app/domain/studio-time";
 import { createCoupon, createService } from "#tests/factories/catalog";
-import { createPayment } from "#tests/factories/payment";
+import { CARD_DETAILS, createPayment } from "#tests/factories/payment";
 import { type Actor, actorsFor } from "#tests/setup/actors";
 import {
   type Body,
@@ -110,7 +110,14 @@ beforeAll(async () => {
     [other, "14:00"],
   ] as const) {
     const id = await createBooking(actor, addStudioDays(earliest, 101), time);
-    fixtures.paymentIds.push(createPayment(db, { booking: { id, userId: actor.id } }).id);
+    // A card charge with its provider reference, as the app records one: staff cancelling the
+    // booking in the generated requests refund it through the sandbox.
+    const payment = createPayment(db, {
+      booking: { id, userId: actor.id },
+      transactionId: `sandbox_hostile_${id}`,
+      paymentDetails: CARD_DETAILS,
+    });
+    fixtures.paymentIds.push(payment.id);
     fixtures.bookingIds.push(id);
   }
   for (const [name, actor] of [
