@@ -3,6 +3,8 @@ import { SessionDetailsBody } from "#app/components/dashboard/session-details";
 import { RouteDialog } from "#app/components/ui/route-dialog";
 import { sessionListParam } from "#app/domain/session-list";
 import { sessionDetails } from "#app/routes/dashboard/session-details.server";
+import { YourFiles } from "#app/components/dashboard/session-files";
+import { customerSessionFiles } from "#app/routes/dashboard/session-files.server";
 import { requireOwnBooking } from "#app/web/own-booking.server";
 import type { Route } from "./+types/sessions.$id";
 
@@ -13,11 +15,11 @@ import type { Route } from "./+types/sessions.$id";
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const now = Date.now();
   const { booking } = await requireOwnBooking(request, context, params.id, { expireHoldsAt: now });
-  return { details: sessionDetails(booking, now) };
+  return { details: sessionDetails(booking, now), files: customerSessionFiles(booking) };
 }
 
 export default function SessionDetailsDialog({ loaderData }: Route.ComponentProps) {
-  const { details } = loaderData;
+  const { details, files } = loaderData;
   const base = `/dashboard/sessions/${details.id}`;
   // Opened from Past Sessions (?list=past): that list stays behind the dialog and Close returns to it.
   const [params] = useSearchParams();
@@ -25,6 +27,7 @@ export default function SessionDetailsDialog({ loaderData }: Route.ComponentProp
   return (
     <RouteDialog title="Session Details" closeTo={closeTo} wide>
       <SessionDetailsBody details={details} />
+      <YourFiles data={files} bookingId={details.id} />
       <div className="mt-8 border-t border-line pt-6">
         <h3 className="font-display text-base font-bold">Download Details</h3>
         <div className="mt-2 flex flex-wrap gap-2">
