@@ -20,7 +20,17 @@ const FAMILIES: Record<string, string> = {
   text: "Text",
 };
 
-/** "Audio (WAV)", "Video (MP4)", "PDF", "Zip archive": the type column and the customer's list. */
+/** Subtypes whose name is not the format people know. */
+const FORMATS: Record<string, string> = {
+  "audio/mpeg": "MP3",
+  "audio/mp4": "M4A",
+  "audio/wave": "WAV",
+  "video/quicktime": "MOV",
+  "video/x-matroska": "MKV",
+  "text/markdown": "Markdown",
+};
+
+/** "Audio (WAV)", "Video (MOV)", "PDF", "Zip archive": the type column and the customer's list. */
 export function fileKindLabel(contentType: string): string {
   const type = (contentType.split(";")[0] ?? "").trim().toLowerCase();
   const known = KINDS[type];
@@ -28,10 +38,12 @@ export function fileKindLabel(contentType: string): string {
   const [family = "", subtype = ""] = type.split("/");
   const label = FAMILIES[family];
   if (!label) return "File";
-  const format = subtype
-    .replace(/^(x-|vnd\.)/, "")
-    .split(/[.+]/)[0]
-    ?.toUpperCase();
+  const format =
+    FORMATS[type] ??
+    subtype
+      .replace(/^(x-|vnd\.)/, "")
+      .split(/[.+]/)[0]
+      ?.toUpperCase();
   return format ? `${label} (${format})` : label;
 }
 
