@@ -10,14 +10,7 @@ import {
   sessionFileUrl,
 } from "#app/domain/session-file-display";
 import { fileDeleteSchema, fileRenameSchema } from "#app/domain/session-file-forms";
-import {
-  ALLOWED_FILE_ACCEPT,
-  canUploadFiles,
-  formatBytes,
-  gigabytes,
-  megabytes,
-} from "#app/domain/session-files";
-import { env } from "#app/env.server";
+import { ALLOWED_FILE_ACCEPT, canUploadFiles, formatBytes } from "#app/domain/session-files";
 import { listBookingFiles } from "#app/models/booking-file.server";
 import { getBooking } from "#app/models/booking.server";
 import type { PublicUser } from "#app/models/user.server";
@@ -28,6 +21,7 @@ import {
   deleteSessionFile,
   deliverSessionFiles,
   renameSessionFile,
+  uploadLimits,
 } from "#app/workflows/session-files.server";
 
 /**
@@ -43,6 +37,7 @@ type FileIntent = (typeof FILE_INTENTS)[number];
 
 export function adminSessionFiles(booking: { id: number; status: BookingStatus }): AdminFilesData {
   const files = listBookingFiles(booking.id, { deliveredOnly: false });
+  const limits = uploadLimits();
   return {
     bookingId: booking.id,
     files: files.map((file) => ({
@@ -61,9 +56,9 @@ export function adminSessionFiles(booking: { id: number; status: BookingStatus }
           allowed: true,
           url: sessionFileUploadUrl(booking.id),
           accept: ALLOWED_FILE_ACCEPT,
-          formLimit: formatBytes(megabytes(env.MAX_FORM_UPLOAD_MB)),
-          fileLimit: formatBytes(gigabytes(env.MAX_FILE_GB)),
-          maxFileBytes: gigabytes(env.MAX_FILE_GB),
+          formLimit: formatBytes(limits.formBytes),
+          fileLimit: formatBytes(limits.tusBytes),
+          maxFileBytes: limits.tusBytes,
         }
       : { allowed: false, reason: uploadBlockedReason(booking.status) },
   };
