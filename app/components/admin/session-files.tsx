@@ -1,8 +1,8 @@
-import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
 import { lazy, Suspense, useSyncExternalStore } from "react";
 import { Form, useNavigation } from "react-router";
 import { TableRegion, TD, TH } from "#app/components/admin/workflow";
-import { Field } from "#app/components/ui/field";
+import { ErrorList } from "#app/components/ui/error-list";
 import { HydratedField } from "#app/components/ui/hydrated-field";
 import { useSchemaForm } from "#app/components/ui/use-schema-form";
 import { fileRenameSchema } from "#app/domain/session-file-forms";
@@ -180,25 +180,28 @@ function RenameFile({ file, reply }: { file: AdminFileRow; reply: FileFormReply 
     submitCheckedBy: "server",
   });
   const busy = useBusy("file-rename", file.id);
+  const { key, ...nameProps } = getInputProps(fields.name, { type: "text" });
   return (
     <details open={reply ? true : undefined}>
       <summary className={`${SMALL_BUTTON} w-fit`}>
         Rename…<span className="sr-only"> {file.name}</span>
       </summary>
-      <Form method="post" preventScrollReset {...getFormProps(form)} className="mt-2 space-y-2">
+      <Form method="post" preventScrollReset {...getFormProps(form)} className="mt-2">
         <HydratedField />
         <input type="hidden" name="intent" value="file-rename" />
         <input type="hidden" name="fileId" value={file.id} />
-        <Field
-          label={`New name for ${file.name}`}
-          meta={fields.name}
-          type="text"
-          maxLength={FILE_NAME_MAX}
-          className="w-full min-w-56"
-        />
-        <button type="submit" className={SMALL_BUTTON} disabled={busy}>
-          {busy ? "Renaming…" : "Save name"}
-        </button>
+        {/* The button sits beside the field, not under it: an error shown as the field is left
+            (the press on the button leaves it) must not move the button from under the pointer. */}
+        <div className="grid grid-cols-[minmax(12rem,1fr)_auto] items-end gap-x-2">
+          <label htmlFor={fields.name.id} className="field-label col-span-2">
+            New name for {file.name}
+          </label>
+          <input key={key} {...nameProps} maxLength={FILE_NAME_MAX} className="field-input" />
+          <button type="submit" className={SMALL_BUTTON} disabled={busy}>
+            {busy ? "Renaming…" : "Save name"}
+          </button>
+          <ErrorList id={fields.name.errorId} errors={fields.name.errors} className="col-span-2" />
+        </div>
       </Form>
     </details>
   );
