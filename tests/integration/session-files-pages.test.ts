@@ -97,7 +97,8 @@ describe("the booking page's Files section", () => {
     expect(body).toContain("Audio (WAV)");
     expect(body).toContain(`href="/api/bookings/${bookingId}/files/${fileId}"`);
     expect(body).toContain(`action="/api/admin/bookings/${bookingId}/files"`);
-    expect(body).toContain('enctype="multipart/form-data"');
+    // HTML attribute names are case-insensitive; React writes this one `encType`.
+    expect(body).toMatch(/<form[^>]* enctype="multipart\/form-data"/i);
     expect(body).toContain("One file at a time, up to 1 MB");
     expect(body).toContain("Mark files delivered");
   });
