@@ -68,6 +68,9 @@ export default [
     route("bookings/:id/reschedule", "routes/api/bookings.reschedule.ts"),
     route("bookings/:id/ics", "routes/api/bookings.ics.ts"),
     route("bookings/:id/payments/direct", "routes/api/bookings.payments-direct.ts"),
+    // Session files: the owner's delivered files, staff's all (docs/product.md "Session files").
+    route("bookings/:id/files", "routes/api/bookings.files.ts"),
+    route("bookings/:id/files/:fileId", "routes/api/bookings.files.$fileId.ts"),
     route("payments/status", "routes/api/payments.status.ts"),
     route("payments/webhook", "routes/api/payments.webhook.ts"),
     route("tech-assistance", "routes/api/tech-assistance.ts"),
@@ -80,6 +83,9 @@ export default [
       // admin API: workflow (bookings)
       route("admin/bookings", "routes/api/admin/bookings.ts"),
       route("admin/bookings/:id", "routes/api/admin/bookings.$id.ts"),
+      // admin API: session files (tus uploads and the no-JavaScript form)
+      route("admin/bookings/:id/files", "routes/api/admin/bookings.files.ts"),
+      route("admin/bookings/:id/files/:uploadId", "routes/api/admin/bookings.files.$uploadId.ts"),
       // admin API: sales (payments)
       route("admin/payments", "routes/api/admin/payments.ts"),
       // admin API: users, coupons, services

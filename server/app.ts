@@ -124,8 +124,20 @@ function refuse(res: ServerResponse, status: number, message: string) {
   res.end(JSON.stringify({ message }));
 }
 
+/**
+ * Session file uploads (a tus creation or PATCH, the no-JavaScript form's post): bodies of up
+ * to MAX_FILE_GB, streamed to storage by their route, which counts them against its own limits
+ * (docs/product.md "Session files"). Every other route keeps the limit below.
+ */
+const FILE_UPLOAD_PATH = /^\/api\/admin\/bookings\/\d+\/files(?:\/[^/?#]+)?(?:\?.*)?$/;
+
+function isFileUpload(req: IncomingMessage): boolean {
+  return (req.method === "POST" || req.method === "PATCH") && FILE_UPLOAD_PATH.test(req.url ?? "");
+}
+
 /** A refusal of the body by its announced size, or false to go on. */
 function refusedBody(req: IncomingMessage, res: ServerResponse): boolean {
+  if (isFileUpload(req)) return false;
   const length = req.headers["content-length"];
   // A body streamed without a length (chunked) could only be measured by reading it, and
   // nothing of the site sends one (browsers, Stripe and fetch with a text body all give the

@@ -188,3 +188,19 @@ export const availabilityJson = z.strictObject({
     }),
   ),
 });
+
+/** A session file (models/booking-file.server.ts toBookingFileJson); never its storage key. */
+export const sessionFileJson = z
+  .strictObject({
+    id,
+    name: z.string(),
+    size: z.number().int().nonnegative().meta({ description: "Bytes" }),
+    contentType: z.string(),
+    createdAt: instant,
+    deliveredAt: instant.nullable().meta({ description: "Null until staff deliver it" }),
+    expiresAt: instant
+      .nullable()
+      .meta({ description: "When it is deleted (delivery + retention); null until delivered" }),
+    downloadUrl: z.string().meta({ description: "GET it for the bytes (or a redirect to them)" }),
+  })
+  .meta({ id: "SessionFile" });

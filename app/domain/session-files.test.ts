@@ -81,10 +81,11 @@ describe("file names", () => {
     );
   });
 
-  it("keeps the last segment of a declared upload name (old browsers send a fake path)", () => {
-    expect(uploadedFileName("C:\\fakepath\\take1.wav")).toBe("take1.wav");
-    expect(uploadedFileName(" dir/sub/take 2.wav ")).toBe("take 2.wav");
-    expect(uploadedFileName("..")).toBe("..");
+  it("keeps a declared upload name whole (a path is refused, not cut down)", () => {
+    expect(uploadedFileName(" Cafe\u0301 take.wav ")).toBe("Café take.wav");
+    expect(fileNameProblem(uploadedFileName("C:\\fakepath\\take1.wav"))).toBe(
+      SESSION_FILE_MESSAGES.nameSeparator,
+    );
   });
 });
 

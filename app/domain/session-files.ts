@@ -50,6 +50,12 @@ export const SESSION_FILE_MESSAGES = {
     "File storage is not reachable right now. Nothing was changed; please try again in a moment.",
 } as const;
 
+/** The download routes' 404s: the same for a missing id and another customer's. */
+export const FILES_API_NOT_FOUND = {
+  booking: "Booking not found",
+  file: "File not found",
+} as const;
+
 /** "The file is too large..." with the limit, in our words. */
 export function tooLargeMessage(limitBytes: number): string {
   return `This file is too large. Files can be up to ${formatBytes(limitBytes)}.`;
@@ -97,13 +103,12 @@ export const sessionFileNameSchema: z.ZodType<string> = z
   });
 
 /**
- * The name of an upload as the browser or tus client declared it, made storable: the last path
- * segment only (old browsers send "C:\\fakepath\\take1.wav"), composed Unicode, trimmed. The
- * result still goes through `fileNameProblem`.
+ * The name of an upload as the browser or tus client declared it, made storable: composed
+ * Unicode, trimmed. A path is not cut down to its last part: a name with a separator is
+ * refused by `fileNameProblem`, whatever sent it.
  */
 export function uploadedFileName(declared: string): string {
-  const last = declared.split(/[/\\]/).pop() ?? "";
-  return last.normalize("NFC").trim();
+  return declared.normalize("NFC").trim();
 }
 
 /**
@@ -256,4 +261,20 @@ export function formatBytes(bytes: number): string {
   }
   const rounded = value >= 10 || Number.isInteger(value) ? Math.round(value) : value.toFixed(1);
   return `${String(rounded).replace(/\.0$/, "")} ${units[unit]}`;
+}
+
+const STORAGE_KEY = /^b(\d{1,15})-([0-9a-f]{32})$/;
+
+/**
+ * A new storage key for a file of `bookingId`: the booking's id, then 128 random bits. The id
+ * inside lets the tus routes refuse an upload URL used under another booking's path.
+ */
+export function uploadKey(bookingId: number, random: string): string {
+  return `b${bookingId}-${random}`;
+}
+
+/** The booking a key belongs to, or undefined when `key` is not one of ours. */
+export function bookingOfKey(key: string): number | undefined {
+  const match = STORAGE_KEY.exec(key);
+  return match ? Number(match[1]) : undefined;
 }

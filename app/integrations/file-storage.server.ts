@@ -1,5 +1,6 @@
 import type { Readable } from "node:stream";
 import type { DataStore } from "@tus/server";
+import { bookingOfKey } from "#app/domain/session-files";
 
 /**
  * Where session files live (docs/product.md "Session files"): a directory on the volume
@@ -57,22 +58,6 @@ export interface FileStorage {
 
 /** Resumable uploads left this long without finishing are deleted with their parts. */
 export const UPLOAD_EXPIRY_MS = 24 * 60 * 60_000;
-
-const KEY = /^b(\d{1,15})-([0-9a-f]{32})$/;
-
-/**
- * A new storage key for a file of `bookingId`: the booking's id, then 128 random bits. The id
- * inside lets the tus routes refuse an upload URL used under another booking's path.
- */
-export function uploadKey(bookingId: number, random: string): string {
-  return `b${bookingId}-${random}`;
-}
-
-/** The booking a key belongs to, or undefined when `key` is not one of ours. */
-export function bookingOfKey(key: string): number | undefined {
-  const match = KEY.exec(key);
-  return match ? Number(match[1]) : undefined;
-}
 
 /** Keys are ours; anything else reaching a storage path is a bug, never a name to trust. */
 export function checkedKey(key: string): string {

@@ -166,8 +166,11 @@ export function adminApiGuard(methods: Record<string, string>): MiddlewareFuncti
   return async ({ request, context, pattern }, next) => {
     const allow = methods[pattern.replace(/^\/|\/$/g, "")];
     if (allow === undefined) throw new Error(`No methods declared for the admin API's ${pattern}`);
-    // React Router gives a loader every method that is not a write (HEAD, OPTIONS): as GET.
-    const method = isWrite(request.method) ? request.method.toUpperCase() : "GET";
+    // React Router gives a loader every method that is not a write (HEAD, OPTIONS): as GET,
+    // unless the endpoint names HEAD itself (a tus upload's offset, without any GET).
+    const asked = request.method.toUpperCase();
+    const head = asked === "HEAD" && allow.split(", ").includes("HEAD");
+    const method = isWrite(asked) ? asked : head ? "HEAD" : "GET";
     if (!allow.split(", ").includes(method)) return methodNotAllowed(allow);
     pass(context, await admit(request, context, refuseNonAdminApi));
     return next();

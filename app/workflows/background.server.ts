@@ -4,6 +4,7 @@ import { queueSessionReminders } from "#app/workflows/reminders.server";
 import { env } from "#app/env.server";
 import { startEmailDelivery } from "#app/workflows/deliver-email.server";
 import { settleStaleClaims } from "#app/workflows/settle-claims.server";
+import { sweepSessionFiles } from "#app/workflows/session-files.server";
 import { logError, logEvent } from "#app/log.server";
 
 const SWEEP_MS = 60_000;
@@ -12,7 +13,8 @@ const SWEEP_MS = 60_000;
  * The jobs that run beside the requests: cancelling unpaid bookings whose hold ran out (which
  * gives back their coupon use; availability ignores expired holds anyway), queueing the
  * reminders of tomorrow's confirmed sessions, finishing or releasing booking claims left by a
- * cut-off request (workflows/settle-claims.server.ts), and delivering the e-mail outbox. Kept
+ * cut-off request (workflows/settle-claims.server.ts), the session files' retention sweep
+ * (workflows/session-files.server.ts), and delivering the e-mail outbox. Kept
  * on globalThis like the database, so a dev reload does not start a second set. Returns the stop function the graceful shutdown awaits before closing the database.
  */
 export function startBackgroundJobs(db: DB): () => Promise<void> {
@@ -20,6 +22,9 @@ export function startBackgroundJobs(db: DB): () => Promise<void> {
   if (running.__studioJobs) return running.__studioJobs;
   // The claim sweep asks the payment provider: one at a time, never overlapping itself.
   let claims: Promise<unknown> | null = null;
+  // The session files' sweep (reminders, expired files, cut-off deletions and uploads) talks
+  // to storage: likewise one at a time.
+  let files: Promise<unknown> | null = null;
   const sweep = setInterval(() => {
     const now = Date.now();
     runJob("expire-holds", () => expireHolds(now));
@@ -33,12 +38,22 @@ export function startBackgroundJobs(db: DB): () => Promise<void> {
       .finally(() => {
         claims = null;
       });
+    files ??= sweepSessionFiles(now)
+      .catch((error: unknown) =>
+        runJob("session-files", () => {
+          throw error;
+        }),
+      )
+      .finally(() => {
+        files = null;
+      });
   }, SWEEP_MS);
   sweep.unref();
   const stopEmail = startEmailDelivery({ db });
   running.__studioJobs = async () => {
     clearInterval(sweep);
     await claims;
+    await files;
     await stopEmail();
   };
   return running.__studioJobs;

@@ -14,11 +14,12 @@ import {
   SESSION_FILE_MESSAGES,
   sessionFileNameSchema,
   uploadedFileName,
+  uploadKey,
   EXPIRY_REMINDER_LEAD_MS,
 } from "#app/domain/session-files";
 import { filesExpiringEmail, filesReadyEmail } from "#app/emails/templates.server";
 import { env } from "#app/env.server";
-import { uploadKey } from "#app/integrations/file-storage.server";
+
 import { logError, logEvent } from "#app/log.server";
 import {
   type BookingFile,

@@ -82,6 +82,11 @@ export async function checkApiResponse(method: string, url: URL, response: Respo
   }
   const type = (response.headers.get("Content-Type") ?? "").split(";")[0]?.trim() ?? "";
   const content = answer.content ?? {};
+  // A body-less answer (a redirect; tus's creation and its 204s, which the tus protocol sends
+  // without a body) to a status the operation lists.
+  if (type === "" && text === "") return;
+  // A download answers the file's own type: described as any type.
+  if ("*/*" in content && type !== "application/json") return;
   if (!(type in content)) {
     throw new ContractViolation(`${where}: ${type} is not described (${Object.keys(content)})`);
   }

@@ -6,6 +6,8 @@ import { join } from "node:path";
 // real SQLite file, freshly migrated, never the developer's data/studio.db.
 process.env.DATABASE_PATH = join(tmpdir(), `studio-unit-${randomUUID()}.db`);
 process.env.NODE_ENV = "test";
+// Session files beside that database, not in a folder every test file shares.
+process.env.FILES_DIR = `${process.env.DATABASE_PATH}.files`;
 
 // The server loads the password strength estimator at start (app/web/passwords.server.ts); so
 // do the unit tests, which parse the schemas that set a password.

@@ -24,6 +24,9 @@ export function serverForThisFile(extraEnv: Record<string, string> = {}): Omit<T
     get dbPath() {
       return current().dbPath;
     },
+    get filesDir() {
+      return current().filesDir;
+    },
     get db() {
       return current().db;
     },

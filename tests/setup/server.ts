@@ -21,6 +21,8 @@ const COUNTED = { users, sessions, bookings };
 export type TestServer = {
   url: string;
   dbPath: string;
+  /** The server's own FILES_DIR (session files), deleted with its database. */
+  filesDir: string;
   /** A read-only drizzle handle on the server's database, to prove what was (not) written. */
   db: TestDatabase;
   /** Rows in a table, to prove a refused request wrote nothing. */
@@ -104,7 +106,9 @@ export const INTEGRATION_SESSION_SECRET = "integration-test-secret-0123456789abc
 export async function startServer(extraEnv: Record<string, string> = {}): Promise<TestServer> {
   const port = await freePort();
   const dbPath = join(tmpdir(), `studio-it-${randomUUID()}.db`);
+  const filesDir = extraEnv.FILES_DIR ?? `${dbPath}.files`;
   const child = spawnServer(port, dbPath, {
+    FILES_DIR: filesDir,
     // The server runs in the zone the suite runs in (npm run test:integration: Auckland's,
     // far from both UTC and the studio's, so a date taken from the host's zone shows).
     ...(process.env.TZ ? { TZ: process.env.TZ } : {}),
@@ -137,6 +141,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
   return {
     url,
     dbPath,
+    filesDir,
     db: reader,
     output,
     count: (table) => reader.select({ n: count() }).from(COUNTED[table]).get()?.n ?? 0,
@@ -146,6 +151,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
       }
       reader.$client.close();
       await stopServerProcess(child, dbPath);
+      rmSync(filesDir, { recursive: true, force: true });
     },
   };
 }

@@ -3,6 +3,8 @@ import { z } from "#app/domain/zod";
 import { answers, type ApiOperation, type ApiPaths, WRITE_REFUSALS } from "#app/web/api-doc";
 import * as adminBookingsId from "#app/routes/api/admin/bookings.$id";
 import * as adminBookings from "#app/routes/api/admin/bookings";
+import * as adminBookingFiles from "#app/routes/api/admin/bookings.files";
+import * as adminBookingUpload from "#app/routes/api/admin/bookings.files.$uploadId";
 import * as adminCouponsId from "#app/routes/api/admin/coupons.$id";
 import * as adminCouponsDeactivate from "#app/routes/api/admin/coupons.deactivate";
 import * as adminCoupons from "#app/routes/api/admin/coupons";
@@ -16,6 +18,8 @@ import * as availability from "#app/routes/api/availability";
 import * as bookingsCancel from "#app/routes/api/bookings.cancel";
 import * as bookingsCheckConflicts from "#app/routes/api/bookings.check-conflicts";
 import * as bookingsIcs from "#app/routes/api/bookings.ics";
+import * as bookingsFiles from "#app/routes/api/bookings.files";
+import * as bookingsFile from "#app/routes/api/bookings.files.$fileId";
 import * as bookingsPaymentsDirect from "#app/routes/api/bookings.payments-direct";
 import * as bookingsReschedule from "#app/routes/api/bookings.reschedule";
 import * as bookingsStatus from "#app/routes/api/bookings.status";
@@ -56,6 +60,8 @@ const ROUTE_MODULES: { openapi: ApiPaths }[] = [
   bookingsReschedule,
   bookingsIcs,
   bookingsPaymentsDirect,
+  bookingsFiles,
+  bookingsFile,
   paymentsStatus,
   paymentsWebhook,
   techAssistance,
@@ -63,6 +69,8 @@ const ROUTE_MODULES: { openapi: ApiPaths }[] = [
   servicesToggleStatus,
   adminBookings,
   adminBookingsId,
+  adminBookingFiles,
+  adminBookingUpload,
   adminPayments,
   adminUsers,
   adminUsersMakeAdmin,

@@ -9,6 +9,8 @@ import type { Route } from "./+types/layout";
 const METHODS: Record<string, string> = {
   "api/admin/bookings": "GET",
   "api/admin/bookings/:id": "PUT",
+  "api/admin/bookings/:id/files": "POST",
+  "api/admin/bookings/:id/files/:uploadId": "HEAD, PATCH, DELETE",
   "api/admin/payments": "GET",
   "api/admin/users": "GET",
   "api/admin/users/:id/make-admin": "PUT",
