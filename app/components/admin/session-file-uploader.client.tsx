@@ -38,7 +38,7 @@ const STATE_TEXT: Record<State, string> = {
   retrying: "Connection lost, trying again…",
   paused: "Paused",
   done: "Uploaded",
-  failed: "Stopped",
+  failed: "Not uploaded",
 };
 
 let tusModule: Promise<typeof import("tus-js-client")> | undefined;

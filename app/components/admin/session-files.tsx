@@ -156,7 +156,7 @@ export function SessionFilesSection({
         </div>
       )}
 
-      {files.length > 0 ? <DeliverFiles bookingId={bookingId} undelivered={undelivered} /> : null}
+      {files.length > 0 ? <DeliverFiles undelivered={undelivered} /> : null}
 
       <div className="mt-6">
         <h4 className="font-display text-base font-bold">Upload files</h4>
@@ -237,7 +237,7 @@ function DeleteFile({ file }: { file: AdminFileRow }) {
 }
 
 /** Delivers every file not delivered yet, and e-mails the client once for all of them. */
-function DeliverFiles({ bookingId, undelivered }: { bookingId: number; undelivered: number }) {
+function DeliverFiles({ undelivered }: { undelivered: number }) {
   const busy = useBusy("files-deliver", null);
   if (undelivered === 0) {
     return (
@@ -254,8 +254,8 @@ function DeliverFiles({ bookingId, undelivered }: { bookingId: number; undeliver
         {busy ? "Delivering…" : "Mark files delivered"}
       </button>
       <p className="text-sm text-ink-soft">
-        {undelivered === 1 ? "1 file is" : `${undelivered} files are`} not delivered yet. The client
-        is e-mailed that their files are ready (booking #{bookingId}).
+        {undelivered === 1 ? "1 file is" : `${undelivered} files are`} not delivered yet. Delivering
+        e-mails the client once that their files are ready.
       </p>
     </Form>
   );
