@@ -116,7 +116,10 @@ export default function SessionFileUploader({
       // The server may refuse a file only once it has looked at it (space, the booking's
       // status): its answer is the message staff see, never retried.
       onShouldRetry: (error: DetailedError) => {
-        const retry = shouldRetryUpload(error.originalResponse?.getStatus() ?? 0);
+        const retry = shouldRetryUpload(
+          error.originalResponse?.getStatus() ?? 0,
+          error.originalRequest?.getMethod() ?? "",
+        );
         if (retry) update(key, { state: "retrying" });
         return retry;
       },
@@ -131,8 +134,9 @@ export default function SessionFileUploader({
         const response = "originalResponse" in error ? error.originalResponse : null;
         const status = response?.getStatus() ?? 0;
         const message = uploadErrorMessage(status, response?.getBody() ?? "", maxFileBytes);
+        const method = "originalRequest" in error ? error.originalRequest?.getMethod() : "";
         // A refusal would only be refused again: no Resume for it.
-        if (!shouldRetryUpload(status)) uploads.current.delete(key);
+        if (!shouldRetryUpload(status, method ?? "")) uploads.current.delete(key);
         update(key, { state: "failed", message });
         setAnnouncement(`${name}: ${message}`);
       },

@@ -64,24 +64,47 @@ describe("the server's refusals, in our words", () => {
     );
     expect(uploadErrorMessage(415, "", LIMIT)).toBe(SESSION_FILE_MESSAGES.contentType);
     expect(uploadErrorMessage(423, "", LIMIT)).toBe(UPLOAD_MESSAGES.busy);
+    expect(uploadErrorMessage(409, "", LIMIT)).toBe(UPLOAD_MESSAGES.refused);
+    expect(uploadErrorMessage(507, "", LIMIT)).toBe(UPLOAD_MESSAGES.server);
   });
 
-  it("keeps a server error's own message once the retries are spent", () => {
+  it("keeps a server error's own message (after the retries, or no space at once)", () => {
     const body = JSON.stringify({ message: SESSION_FILE_MESSAGES.storageUnavailable });
     expect(uploadErrorMessage(503, body, LIMIT)).toBe(SESSION_FILE_MESSAGES.storageUnavailable);
+    const noSpace = JSON.stringify({
+      message: "There is not enough free space to store this file (2 GB).",
+    });
+    expect(uploadErrorMessage(507, noSpace, LIMIT)).toBe(
+      "There is not enough free space to store this file (2 GB).",
+    );
   });
 });
 
 describe("which failures are tried again", () => {
-  it("retries a dropped connection, a server error and the protocol's try-later answers", () => {
-    for (const status of [0, 500, 502, 503, 409, 423]) {
-      expect(shouldRetryUpload(status), String(status)).toBe(true);
+  it("retries a dropped connection and a server error, whatever the request", () => {
+    for (const method of ["POST", "HEAD", "PATCH"]) {
+      for (const status of [0, 500, 502, 503, 504]) {
+        expect(shouldRetryUpload(status, method), `${method} ${status}`).toBe(true);
+      }
     }
   });
 
-  it("never retries a refusal", () => {
-    for (const status of [400, 401, 403, 404, 410, 413, 415]) {
-      expect(shouldRetryUpload(status), String(status)).toBe(false);
+  it("retries the protocol's try-later answers on an upload under way", () => {
+    for (const method of ["HEAD", "PATCH", "patch"]) {
+      for (const status of [409, 423]) {
+        expect(shouldRetryUpload(status, method), `${method} ${status}`).toBe(true);
+      }
     }
+  });
+
+  it("never retries a refusal: a 4xx, a 409 to the creation, no space left", () => {
+    for (const status of [400, 401, 403, 404, 409, 410, 413, 415]) {
+      expect(shouldRetryUpload(status, "POST"), String(status)).toBe(false);
+    }
+    for (const status of [400, 403, 404, 413]) {
+      expect(shouldRetryUpload(status, "PATCH"), String(status)).toBe(false);
+    }
+    expect(shouldRetryUpload(507, "POST")).toBe(false);
+    expect(shouldRetryUpload(507, "PATCH")).toBe(false);
   });
 });

@@ -53,7 +53,7 @@ export function uploadErrorMessage(status: number, body: string, maxFileBytes: n
   if (status === 404 || status === 410) return UPLOAD_MESSAGES.gone;
   if (status === 413) return tooLargeMessage(maxFileBytes);
   if (status === 415) return SESSION_FILE_MESSAGES.contentType;
-  if (status === 409 || status === 423) return UPLOAD_MESSAGES.busy;
+  if (status === 423) return UPLOAD_MESSAGES.busy;
   if (status >= 500) return own ?? UPLOAD_MESSAGES.server;
   return UPLOAD_MESSAGES.refused;
 }
@@ -74,10 +74,15 @@ function ownMessage(body: string): string | null {
 
 /**
  * Whether tus-js-client should try a failed request again: a dropped connection or a server
- * error, and the two "try later" answers of the tus protocol (409 offset mismatch, 423 locked);
- * never a refusal, which would only be refused again.
+ * error; and, on an upload already under way (HEAD, PATCH), the protocol's "try again" answers
+ * (409: the offset moved, 423: locked). Never a refusal, which would only be refused again:
+ * any other 4xx, a 409 to the creation (the booking is not recorded yet) or to the last PATCH
+ * the server could not record, and 507 (no space left).
  */
-export function shouldRetryUpload(status: number): boolean {
-  if (status === 0 || status >= 500) return true;
-  return status === 409 || status === 423;
+export function shouldRetryUpload(status: number, method: string): boolean {
+  if (status === 0) return true;
+  if (status === 507) return false;
+  if (status >= 500) return true;
+  const underWay = method.toUpperCase() === "HEAD" || method.toUpperCase() === "PATCH";
+  return underWay && (status === 409 || status === 423);
 }
