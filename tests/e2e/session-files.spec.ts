@@ -1,8 +1,9 @@
 import { readFile } from "node:fs/promises";
 import type { Page, Route, TestInfo } from "@playwright/test";
 import { and, eq, isNull } from "drizzle-orm";
-import { bookingFiles, emailOutbox } from "#db/schema";
+import { bookingFiles, bookings, emailOutbox } from "#db/schema";
 import type { BookingStatus } from "#app/domain/booking-status";
+import { SESSION_FILE_MESSAGES } from "#app/domain/session-files";
 import {
   addDays,
   db,
@@ -388,5 +389,20 @@ test.describe("session files", () => {
     expect(row?.size).toBe(episode.buffer.length);
     const response = await page.request.get(`/api/bookings/${bookingId}/files/${row?.id}`);
     expect((await response.body()).equals(episode.buffer)).toBe(true);
+
+    // A refusal from the server (the booking was cancelled meanwhile, in another tab) shows at
+    // once in our words, with no retries and no Resume, and nothing is stored.
+    db().update(bookings).set({ status: "CANCELLED" }).where(eq(bookings.id, bookingId)).run();
+    await section.getByLabel("Files to upload").setInputFiles({
+      name: "late.wav",
+      mimeType: "audio/wav",
+      buffer: wav(1),
+    });
+    await section.getByRole("button", { name: "Upload", exact: true }).click();
+    const late = uploads.getByRole("listitem").filter({ hasText: "late.wav" });
+    await expect(late).toContainText(SESSION_FILE_MESSAGES.notRecorded);
+    await expect(late).toContainText("Not uploaded");
+    await expect(late.getByRole("button", { name: /Resume/ })).toHaveCount(0);
+    expect(storedFiles(bookingId).map((file) => file.name)).toEqual(["episode.wav"]);
   });
 });
