@@ -22,6 +22,20 @@ import {
   UPLOAD_EXPIRY_MS,
 } from "#app/integrations/file-storage.server";
 
+/**
+ * @tus/s3-store, plus one thing: giving up an upload (a tus termination) also deletes the
+ * piece smaller than a part it keeps aside (`<key>.part`), which its own remove leaves behind.
+ */
+class SessionFilesS3Store extends S3Store {
+  override async remove(id: string): Promise<void> {
+    try {
+      await super.remove(id);
+    } finally {
+      await this.deleteIncompletePart(id);
+    }
+  }
+}
+
 export type S3Settings = {
   bucket: string;
   endpoint?: string;
@@ -59,8 +73,10 @@ export function s3FileStorage(settings: S3Settings): FileStorage {
   };
   const client = new S3Client(config);
   const bucket = settings.bucket;
-  const datastore = new S3Store({
+  const datastore = new SessionFilesS3Store({
     partSize: PART_SIZE,
+    // No object tags: expiry is our sweep (ListMultipartUploads), not a bucket lifecycle rule.
+    useTags: false,
     expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS,
     s3ClientConfig: { ...config, bucket },
   });

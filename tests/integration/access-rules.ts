@@ -365,6 +365,28 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
       DELETE: everyone(status(405)),
     },
   },
+  // Session files: a tus creation or the no-JavaScript form. A JSON body is neither: 415 for
+  // staff, after the guard (tests/integration/session-files.test.ts has the uploads).
+  "/api/admin/bookings/:id/files": {
+    kind: "resource",
+    url: ({ bookingId }) => `/api/admin/bookings/${bookingId}/files`,
+    ownedBooking: true,
+    methods: adminMethod("POST", status(415)),
+  },
+  // A tus upload's URL (none in progress here): without Tus-Resumable staff get 412.
+  "/api/admin/bookings/:id/files/:uploadId": {
+    kind: "resource",
+    url: ({ bookingId }) =>
+      `/api/admin/bookings/${bookingId}/files/b${bookingId}-${"0".repeat(32)}`,
+    ownedBooking: true,
+    methods: {
+      GET: everyone(status(405)),
+      POST: everyone(status(405)),
+      PUT: everyone(status(405)),
+      PATCH: adminApi(status(412)),
+      DELETE: adminApi(status(412)),
+    },
+  },
   // admin rules: sales
   // The CSV export is a download linked from the Sales tab: refused like the admin pages.
   "/admin/sales/export": {
@@ -719,6 +741,21 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
     url: ({ bookingId }) => `/api/bookings/${bookingId}/ics`,
     ownedBooking: true,
     methods: getOnly(ownerOnly(status(401), ok, status(404))),
+  },
+  // Session files: the owner and staff; another customer gets 404 (the downloads' 200s and
+  // 206s, with real files, are in tests/integration/session-files.test.ts).
+  "/api/bookings/:id/files": {
+    kind: "resource",
+    url: ({ bookingId }) => `/api/bookings/${bookingId}/files`,
+    ownedBooking: true,
+    methods: getOnly({ ...ownerOnly(status(401), ok, status(404)), admin: ok }),
+  },
+  // No such file on the fresh booking: 404 to everyone signed in, 401 to a visitor.
+  "/api/bookings/:id/files/:fileId": {
+    kind: "resource",
+    url: ({ bookingId }) => `/api/bookings/${bookingId}/files/999999`,
+    ownedBooking: true,
+    methods: getOnly(signedIn(status(401), status(404))),
   },
   "/api/bookings/:id/payments/direct": {
     kind: "resource",

@@ -455,14 +455,14 @@ describe("the no-JavaScript form", () => {
     const response = await post(
       booking.id,
       admin.cookie,
-      form({ bytes, name: "clip.mp4", type: "video/mp4" }),
+      form({ bytes, name: "Épisode clip.mp4", type: "video/mp4" }),
     );
     expect(response.status).toBe(201);
     const { file } = (await response.json()) as {
       file: { id: number; name: string; downloadUrl: string };
     };
     expect(file).toMatchObject({
-      name: "clip.mp4",
+      name: "Épisode clip.mp4",
       contentType: "video/mp4",
       size: 500_000,
       deliveredAt: null,

@@ -131,6 +131,9 @@ export const KNOWLEDGE: Record<string, Knowledge> = {
   // What the JSON list reads (it has no views).
   "routes/api/admin/bookings.ts": { query: ["date", "status", "membership", "page"] },
   "routes/api/admin/bookings.$id.ts": { fields: ["status", "note"], method: "PUT" },
+  // Session files: the form's field (a JSON body is refused), a tus upload's PATCH.
+  "routes/api/admin/bookings.files.ts": { fields: ["file", "intent"], method: "POST" },
+  "routes/api/admin/bookings.files.$uploadId.ts": { method: "PATCH" },
   // admin knowledge: sales
   "routes/admin/sales.tsx": {
     intents: ["refresh"],
@@ -244,6 +247,9 @@ export const KNOWLEDGE: Record<string, Knowledge> = {
   },
   "routes/api/bookings.status.ts": { fields: ["status"], method: "PATCH" },
   "routes/api/bookings.ics.ts": { fileType: "text/calendar; charset=utf-8" },
+  // A session file's download is the file's own type; none exist in this suite's database.
+  "routes/api/bookings.files.ts": {},
+  "routes/api/bookings.files.$fileId.ts": {},
   "routes/api/bookings.payments-direct.ts": {
     fields: CARD,
     extras: ["amount", "paymentDetails"],

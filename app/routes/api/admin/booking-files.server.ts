@@ -260,6 +260,8 @@ async function receiveForm(
       headers: { "content-type": type },
       // The name as sent, so a path in it is refused rather than quietly cut to its last part.
       preservePath: true,
+      // Browsers send the file name's UTF-8 bytes as they are (busboy would read them as Latin-1).
+      defParamCharset: "utf8",
       limits: { files: 1, fileSize: formBytes, fields: 20, fieldSize: 1024, parts: 30 },
     });
   } catch {
@@ -328,7 +330,12 @@ async function saveFormFile(
   let stored: Awaited<ReturnType<typeof saveUploadStream>>;
   try {
     stored = await saveUploadStream(key, stream, check.contentType);
-  } catch {
+  } catch (error) {
+    // Usually the browser went away mid-file; a storage failure is logged as one.
+    if (!stream.destroyed || stream.readableEnded) {
+      logError("form upload", error);
+      return { ok: false, status: 503, message: SESSION_FILE_MESSAGES.storageUnavailable };
+    }
     return { ok: false, status: 400, message: SESSION_FILE_MESSAGES.uploadCut };
   }
   if (stream.truncated) {
