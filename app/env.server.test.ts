@@ -97,6 +97,27 @@ describe("parseEnv", () => {
     expect(parseEnv({ INTERCOM_APP_ID: "abc123" }).INTERCOM_APP_ID).toBe("abc123");
   });
 
+  it("reads the session files' settings: limits, the folder beside the database, S3 with its keys", () => {
+    expect(parseEnv({ DATABASE_PATH: "/data/studio.db" })).toMatchObject({
+      MAX_FILE_GB: 20,
+      MAX_FORM_UPLOAD_MB: 200,
+      FILES_DIR: "/data/files",
+      FILES_RESERVE_MB: 1024,
+      FILES_RETENTION_DAYS: 90,
+      S3_REGION: "auto",
+    });
+    expect(parseEnv({ FILES_DIR: "/volume/files", MAX_FILE_GB: "0.5" })).toMatchObject({
+      FILES_DIR: "/volume/files",
+      MAX_FILE_GB: 0.5,
+    });
+    expect(() => parseEnv({ MAX_FILE_GB: "0" })).toThrow(/MAX_FILE_GB/);
+    expect(() => parseEnv({ FILES_RETENTION_DAYS: "7" })).toThrow(/FILES_RETENTION_DAYS/);
+    expect(() => parseEnv({ S3_BUCKET: "files" })).toThrow(
+      /S3_ACCESS_KEY_ID[\s\S]*S3_SECRET_ACCESS_KEY/,
+    );
+    expect(() => parseEnv({ S3_BUCKET: "files", S3_ENDPOINT: "not a url" })).toThrow(/S3_ENDPOINT/);
+  });
+
   it("requires Stripe keys when Stripe is chosen", () => {
     expect(() => parseEnv({ PAYMENT_PROVIDER: "stripe" })).toThrow(
       /STRIPE_SECRET_KEY[\s\S]*STRIPE_WEBHOOK_SECRET/,

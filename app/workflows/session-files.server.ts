@@ -161,7 +161,7 @@ export function uploadLimits() {
 
 export type UploadCheck =
   | { ok: true; name: string; contentType: string }
-  | { ok: false; status: 400 | 404 | 409 | 413 | 415 | 507; message: string };
+  | { ok: false; status: 400 | 404 | 413 | 415 | 422 | 507; message: string };
 
 /**
  * Whether a new upload may start: the booking exists and is recorded or later, the name and
@@ -179,7 +179,7 @@ export async function checkNewUpload(i: {
   const booking = getBooking(i.bookingId);
   if (!booking) return { ok: false, status: 404, message: SESSION_FILE_MESSAGES.bookingNotFound };
   if (!canUploadFiles(booking.status)) {
-    return { ok: false, status: 409, message: SESSION_FILE_MESSAGES.notRecorded };
+    return { ok: false, status: 422, message: SESSION_FILE_MESSAGES.notRecorded };
   }
   const name = uploadedFileName(i.name);
   const nameProblem = fileNameProblem(name);

@@ -169,7 +169,7 @@ describe("session files in S3", () => {
       name: "a.wav",
       type: "audio/wav",
     });
-    expect(response.status).toBe(409);
+    expect(response.status).toBe(422);
     expect(bucketEntries()).toEqual(before);
     expect(openUploads()).toEqual([]);
   });

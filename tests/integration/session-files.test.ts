@@ -236,7 +236,7 @@ describe("tus uploads", () => {
           name: "a.wav",
           type: "audio/wav",
         });
-        expect(response.status).toBe(409);
+        expect(response.status).toBe(422);
         expect(await message(response)).toBe(SESSION_FILE_MESSAGES.notRecorded);
         expect(people.snapshot()).toEqual(before);
       },
@@ -357,7 +357,7 @@ describe("tus uploads", () => {
       .where(eq(bookings.id, booking.id))
       .run();
     const last = await client.patch(location, 4, Buffer.alloc(6));
-    expect(last.status).toBe(409);
+    expect(last.status).toBe(422);
     expect(await message(last)).toBe(SESSION_FILE_MESSAGES.notRecorded);
     const key = location.split("/").pop() ?? "";
     expect(filesOf(booking.id)).toEqual([]);
@@ -551,7 +551,7 @@ describe("the no-JavaScript form", () => {
       admin.cookie,
       form({ bytes: Buffer.from("x"), name: "a.txt", type: "text/plain" }),
     );
-    expect(early.status).toBe(409);
+    expect(early.status).toBe(422);
     expect(await message(early)).toBe(SESSION_FILE_MESSAGES.notRecorded);
     expect(filesOf(booking.id)).toEqual([]);
     expect(filesOf(confirmed.id)).toEqual([]);
@@ -755,5 +755,31 @@ describe("downloads", () => {
     const response = await get(`/api/bookings/${booking.id}/files/${delivered.id}`, owner);
     expect(response.status).toBe(200);
     await response.arrayBuffer();
+  });
+});
+
+describe("the body limit", () => {
+  it("lets an upload past 1 MB through to the files route while every other route keeps it", async () => {
+    const { admin, booking, client } = await setup();
+    const big = Buffer.alloc(1_500_000, 1);
+    const elsewhere = await fetch(`${server.url}/api/admin/bookings/${booking.id}`, {
+      method: "PUT",
+      headers: { Cookie: admin.cookie, "Content-Type": "application/json" },
+      body: new Uint8Array(big),
+    });
+    expect(elsewhere.status).toBe(413);
+    expect(await message(elsewhere)).toBe("Request too large");
+    const created = await client.create(booking.id, {
+      size: 1_050_000,
+      name: "a.wav",
+      type: "audio/wav",
+    });
+    const patched = await client.patch(
+      created.headers.get("Location") ?? "",
+      0,
+      big.subarray(0, 1_050_000),
+    );
+    expect(patched.status).toBe(204);
+    expect(filesOf(booking.id)).toHaveLength(1);
   });
 });

@@ -127,7 +127,7 @@ async function recordFinishedUpload(
     sha256: stored.sha256,
     actorId: admin.id,
   });
-  if (!result.ok) throw new TusRefusal(409, result.message);
+  if (!result.ok) throw new TusRefusal(422, result.message);
   return result.file;
 }
 
@@ -355,5 +355,5 @@ async function saveFormFile(
     sha256: stored.sha256,
     actorId: admin.id,
   });
-  return result.ok ? result : { ok: false, status: 409, message: result.message };
+  return result.ok ? result : { ok: false, status: 422, message: result.message };
 }

@@ -64,7 +64,9 @@ export const openapi: doc.ApiPaths = {
           description: "Received (Upload-Offset: the new offset); the last PATCH stores the file",
         },
         400: doc.refused("A tus header is not valid"),
-        409: doc.refused("The offset does not match, or the booking no longer takes files"),
+        // The tus protocol's own status (clients ask HEAD and resume), not the JSON API's 409.
+        409: doc.refused("Upload-Offset does not match the bytes received"),
+        422: doc.refused("The booking no longer takes files (the bytes are deleted)"),
         413: doc.refused("More bytes than the upload's size"),
         415: doc.refused("A body not sent as application/offset+octet-stream"),
         ...tusRefusals,

@@ -69,7 +69,7 @@ export const openapi: doc.ApiPaths = {
         400: doc.refused("A bad name, an empty file, a missing size, or a form without a file"),
         ...doc.ADMIN_GUARD,
         404: doc.refused(NOT_FOUND),
-        409: doc.refused("The booking is not recorded yet (files come after the session)"),
+        422: doc.refused("The booking is not recorded yet (files come after the session)"),
         412: doc.refused("A tus request of another protocol version"),
         413: doc.refused("Over MAX_FILE_GB (tus) or MAX_FORM_UPLOAD_MB (the form)"),
         415: doc.refused("A content type outside audio, video, images, PDF, zip and text"),
