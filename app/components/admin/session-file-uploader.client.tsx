@@ -112,6 +112,9 @@ export default function SessionFileUploader({
     const upload = new tus.Upload(file, {
       endpoint,
       retryDelays: RETRY_DELAYS,
+      // A finished upload is a stored file: choosing the same file again later (after deleting
+      // it, say) must upload it again, not "resume" the finished one.
+      removeFingerprintOnSuccess: true,
       metadata: { filename: name, filetype: declaredType(file) },
       // The server may refuse a file only once it has looked at it (space, the booking's
       // status): its answer is the message staff see, never retried.
