@@ -65,6 +65,11 @@ export function formLimitMessage(limitBytes: number): string {
   return `This form takes files up to ${formatBytes(limitBytes)}. Use the uploader (with JavaScript on) for larger files.`;
 }
 
+/** The form's refusal: its file's size is known only as it arrives, so its limit must fit. */
+export function noSpaceForFormMessage(limitBytes: number): string {
+  return `There is not enough free space to take a file of up to ${formatBytes(limitBytes)}. Please delete old files or ask for more storage.`;
+}
+
 export function noSpaceMessage(sizeBytes: number): string {
   return `There is not enough free space to store this file (${formatBytes(sizeBytes)}). Please delete old files or ask for more storage.`;
 }

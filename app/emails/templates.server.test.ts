@@ -6,6 +6,8 @@ import {
   bookingReceivedEmail,
   type EmailBooking,
   escapeHtml,
+  filesExpiringEmail,
+  filesReadyEmail,
   formatSessionTime,
   formatStudioDateTime,
   paymentReceivedEmail,
@@ -286,5 +288,37 @@ describe("supportResolvedEmail", () => {
     expect(html).toContain("Replaced the &quot;XLR&quot; cable &lt;img src=x onerror=alert(1)&gt;");
     expect(html).toContain("The mic crackles &amp; &lt;script&gt;");
     expect(html).toContain('href="https://t.test/d?a=1&amp;b=2"');
+  });
+});
+
+describe("session files e-mails", () => {
+  const booking = makeBooking({ status: "COMPLETED" });
+  const files = [
+    { name: "Episode <1>.mp3", size: 48 * 1024 ** 2, expiresAt: utc("2027-02-22T20:00:00Z") },
+    { name: "Raw tracks.zip", size: 3 * 1024 ** 3, expiresAt: utc("2027-02-23T20:00:00Z") },
+  ];
+  const sessionUrl = "https://studio.example/dashboard/sessions/42";
+
+  it("'Your files are ready' links to the session, lists the files and says until when", () => {
+    const email = filesReadyEmail({ booking, files, sessionUrl });
+    expect(email.subject).toBe("Your files are ready");
+    expect(email.text).toContain("Hi Ada,");
+    expect(email.text).toContain("your session on Tuesday, November 24, 2026");
+    expect(email.text).toContain(`Download your files:\n${sessionUrl}`);
+    expect(email.text).toContain("Episode <1>.mp3: 48 MB");
+    expect(email.text).toContain("Raw tracks.zip: 3 GB");
+    // The earliest expiry, on the studio's calendar.
+    expect(email.text).toContain("Please download them by Feb 22, 2027");
+    expect(email.html).toContain("Episode &lt;1&gt;.mp3");
+    expect(email.html).not.toContain("Episode <1>");
+    expect(email.html).toContain(`href="${sessionUrl}"`);
+  });
+
+  it("the reminder names the day the files go", () => {
+    const email = filesExpiringEmail({ booking, files, sessionUrl });
+    expect(email.subject).toBe("Your session files will be deleted soon");
+    expect(email.text).toContain("will be deleted on Feb 22, 2027");
+    expect(email.text).toContain("Files to be deleted");
+    expect(email.text).toContain(sessionUrl);
   });
 });

@@ -54,6 +54,27 @@ describe("contentSecurityPolicy", () => {
     expect(parsed["frame-ancestors"]).toEqual(["'none'"]);
   });
 
+  it("lets the audio player follow a download to object storage, and only then", () => {
+    const local = directives(contentSecurityPolicy(NONCE, base));
+    expect(local["media-src"]).toEqual(["'self'"]);
+    const tigris = contentSecurityPolicy(NONCE, {
+      ...base,
+      S3_BUCKET: "files",
+      S3_ENDPOINT: "https://fly.storage.tigris.dev/",
+    });
+    expect(directives(tigris)["media-src"]).toEqual(["'self'", "https://fly.storage.tigris.dev"]);
+    expect(directives(tigris)["connect-src"]).toEqual(["'self'"]);
+    const aws = contentSecurityPolicy(NONCE, {
+      ...base,
+      S3_BUCKET: "files",
+      S3_REGION: "us-east-2",
+    });
+    expect(directives(aws)["media-src"]).toEqual([
+      "'self'",
+      "https://files.s3.us-east-2.amazonaws.com",
+    ]);
+  });
+
   it("allows Stripe's checkout only with the Stripe provider", () => {
     const stripe = contentSecurityPolicy(NONCE, {
       ...base,

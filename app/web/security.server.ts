@@ -67,7 +67,19 @@ export const INTERCOM_SOURCES = {
   "frame-src": ["https://intercom-sheets.com", "https://www.intercom-reporting.com"],
 } as const;
 
-type PolicySettings = Pick<typeof env, "PAYMENT_PROVIDER" | "INTERCOM_APP_ID" | "NODE_ENV">;
+type PolicySettings = Pick<typeof env, "PAYMENT_PROVIDER" | "INTERCOM_APP_ID" | "NODE_ENV"> &
+  Partial<Pick<typeof env, "S3_BUCKET" | "S3_ENDPOINT" | "S3_REGION">>;
+
+/**
+ * Where session files are downloaded from when they are in object storage (docs/product.md
+ * "Session files"): a download redirects there, and the session page's audio player follows
+ * that redirect, which media-src must allow. Empty with files on the volume.
+ */
+export function fileStorageOrigin(settings: PolicySettings): string {
+  if (!settings.S3_BUCKET) return "";
+  if (settings.S3_ENDPOINT) return new URL(settings.S3_ENDPOINT).origin;
+  return `https://${settings.S3_BUCKET}.s3.${settings.S3_REGION ?? "us-east-1"}.amazonaws.com`;
+}
 
 export function contentSecurityPolicy(nonce: string, settings: PolicySettings = env): string {
   // Third-party chat hosts are allowed only on a site that runs the chat.
@@ -79,7 +91,7 @@ export function contentSecurityPolicy(nonce: string, settings: PolicySettings = 
     "style-src 'self' 'unsafe-inline'",
     `img-src 'self' data:${chat("img-src")}`,
     `font-src 'self'${chat("font-src")}`,
-    `media-src 'self'${chat("media-src")}`,
+    `media-src 'self'${chat("media-src")}${settings.S3_BUCKET ? ` ${fileStorageOrigin(settings)}` : ""}`,
     `connect-src 'self'${chat("connect-src")}`,
     `frame-src 'self'${chat("frame-src")}`,
     // A checkout form's redirect to Stripe is a form navigation, so it needs Stripe here.

@@ -9,6 +9,7 @@ import {
   fitsInFreeSpace,
   isAllowedContentType,
   megabytes,
+  noSpaceForFormMessage,
   noSpaceMessage,
   resolveContentType,
   SESSION_FILE_MESSAGES,
@@ -195,7 +196,8 @@ export async function checkNewUpload(i: {
   const needed = i.size ?? i.limitBytes;
   const free = await fileStorage().freeBytes();
   if (free !== null && !fitsInFreeSpace(needed, free, megabytes(env.FILES_RESERVE_MB))) {
-    return { ok: false, status: 507, message: noSpaceMessage(needed) };
+    const message = i.size === null ? noSpaceForFormMessage(needed) : noSpaceMessage(needed);
+    return { ok: false, status: 507, message };
   }
   return { ok: true, name, contentType };
 }

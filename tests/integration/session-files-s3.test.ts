@@ -128,6 +128,11 @@ describe("session files in S3", () => {
       signed.searchParams.get("response-content-disposition"),
     );
     expect(sha256(Buffer.from(await fetched.arrayBuffer()))).toBe(sha256(bytes));
+    // A resumed download asks storage itself for the rest.
+    const rest = await fetch(signed, { headers: { Range: "bytes=150000-" } });
+    expect(rest.status).toBe(206);
+    expect(rest.headers.get("Content-Range")).toBe("bytes 150000-199999/200000");
+    expect(Buffer.from(await rest.arrayBuffer()).equals(bytes.subarray(150_000))).toBe(true);
 
     // The owner gets nothing until it is delivered, another customer never.
     const stranger: Actor = await people.signUp();
