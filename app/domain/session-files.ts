@@ -14,7 +14,10 @@ const BYTES_PER_MB = 1024 * 1024;
 const BYTES_PER_GB = 1024 * BYTES_PER_MB;
 const DAY_MS = 24 * 60 * 60_000;
 
-/** The customer's reminder goes out this long before a delivered file is deleted. */
+/**
+ * The customer's reminder goes out this long before a delivered file is deleted (the window
+ * the reminder sweep reads, models/booking-file.server.ts listDueExpiryReminders).
+ */
 export const EXPIRY_REMINDER_LEAD_MS = 7 * DAY_MS;
 
 /** Bookings whose session has happened: recorded, or further along the studio's workflow. */
@@ -247,11 +250,6 @@ export function fitsInFreeSpace(size: number, freeBytes: number, reserveBytes: n
 /** When a file delivered at `deliveredAt` is deleted. */
 export function fileExpiresAt(deliveredAt: number, retentionDays: number): number {
   return deliveredAt + retentionDays * DAY_MS;
-}
-
-/** Whether the customer's "your files will be deleted soon" reminder is due. */
-export function expiryReminderDue(expiresAt: number, now: number): boolean {
-  return now >= expiresAt - EXPIRY_REMINDER_LEAD_MS && now < expiresAt;
 }
 
 /** "1.5 GB", "200 MB", "12 KB", "512 bytes": sizes as people read them (binary units). */

@@ -426,6 +426,72 @@ describe("tus uploads", () => {
   });
 });
 
+describe("hostile tus headers", () => {
+  it.each([
+    ["Upload-Length", "abc"],
+    ["Upload-Length", "-5"],
+    ["Upload-Length", "1e3"],
+    ["Upload-Length", "99999999999999999999999"],
+    ["Upload-Length", ""],
+    ["Upload-Metadata", "filename !!!"],
+    ["Upload-Metadata", "filename"],
+    ["Upload-Metadata", "filename YS53YXY=,filename YS53YXY="],
+    [
+      "Upload-Metadata",
+      `filename ${Buffer.from("a.wav").toString("base64")},filetype ${Buffer.from("audio/wav\r\nX: 1").toString("base64")}`,
+    ],
+    ["Upload-Concat", "final;/a /b"],
+  ])("creation with %s: %j is refused in our words, nothing stored", async (header, value) => {
+    const { admin, booking } = await setup();
+    const before = people.snapshot();
+    const uploadsBefore = listDir(uploadsDir());
+    const response = await fetch(`${server.url}/api/admin/bookings/${booking.id}/files`, {
+      method: "POST",
+      headers: {
+        ...TUS,
+        Cookie: admin.cookie,
+        "Upload-Length": "5",
+        "Upload-Metadata": tusMetadata({ filename: "a.wav", filetype: "audio/wav" }),
+        [header]: value,
+      },
+    });
+    expect(response.status).toBeGreaterThanOrEqual(400);
+    expect(response.status).toBeLessThan(500);
+    const text = await message(response);
+    expect(text).not.toMatch(/\n|Maximum size|Invalid |upload-/);
+    expect(people.snapshot()).toEqual(before);
+    expect(listDir(uploadsDir())).toEqual(uploadsBefore);
+  });
+
+  it.each(["abc", "-1", "1.5", "999999999999"])(
+    "a PATCH with Upload-Offset %j is refused, the upload untouched",
+    async (offset) => {
+      const { admin, booking, client } = await setup();
+      const created = await client.create(booking.id, {
+        size: 5,
+        name: "a.txt",
+        type: "text/plain",
+      });
+      const location = created.headers.get("Location") ?? "";
+      const response = await fetch(`${server.url}${location}`, {
+        method: "PATCH",
+        headers: {
+          ...TUS,
+          Cookie: admin.cookie,
+          "Upload-Offset": offset,
+          "Content-Type": "application/offset+octet-stream",
+        },
+        body: "abcde",
+      });
+      expect(response.status).toBeGreaterThanOrEqual(400);
+      expect(response.status).toBeLessThan(500);
+      await response.arrayBuffer();
+      expect((await client.head(location)).headers.get("Upload-Offset")).toBe("0");
+      expect(filesOf(booking.id)).toEqual([]);
+    },
+  );
+});
+
 describe("the no-JavaScript form", () => {
   function form(file?: { bytes: Buffer; name: string; type: string }) {
     const body = new FormData();

@@ -150,6 +150,9 @@ function tusMessage(status: number, body: string, limitBytes: number): string {
   if (body === ERRORS.INVALID_METADATA.body) {
     return "The upload's metadata (Upload-Metadata) could not be read.";
   }
+  if (status === 501) {
+    return "This site takes each file as one upload with its size: no parallel or deferred-length uploads.";
+  }
   if (body === ERRORS.ABORTED.body) return SESSION_FILE_MESSAGES.uploadCut;
   if (body.startsWith("Tus-Resumable") || /^Invalid .*tus-resumable/i.test(body)) {
     return "Uploads speak the tus protocol: send Tus-Resumable: 1.0.0.";
@@ -182,7 +185,9 @@ export async function handleTus(
   headers.set("Content-Type", "application/json; charset=utf-8");
   headers.delete("Content-Length");
   const message = ourMessage(response.status, await response.text());
-  return new Response(JSON.stringify({ message }), { status: response.status, headers });
+  // A tus extension we do not offer (501 from @tus/server) is the client's request to change.
+  const status = response.status === 501 ? 400 : response.status;
+  return new Response(JSON.stringify({ message }), { status, headers });
 }
 
 /** Ours from onResponseError, or one of @tus/server's direct answers put in our words. */
