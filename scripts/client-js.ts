@@ -5,7 +5,8 @@
  *   root down to the page, each with the static imports React Router's client manifest lists),
  *   gzipped at level 9 like `scripts/bench/pages.ts` counts it; plus the admin-only chunks;
  * - a scan of every client chunk for server code: drizzle, the schema's table definitions,
- *   better-sqlite3. It exits 1 when one is found, so CI can run it after the build.
+ *   better-sqlite3; and of every page's first load for tus-js-client (decision 0100). It exits
+ *   1 when one is found, so CI can run it after the build.
  *
  * Usage: `npx tsx scripts/client-js.ts [--json]`.
  */
@@ -111,6 +112,15 @@ for (const name of readdirSync(ASSETS).filter((n) => n.endsWith(".js"))) {
   const code = readFileSync(join(ASSETS, name), "utf8");
   const markers = SERVER_MARKERS.flatMap((m) => code.match(m)?.[0] ?? []);
   if (markers.length > 0) offenders.push({ file: name, markers });
+}
+
+// The resumable uploader's library loads on its first use on the admin booking page (decision
+// 0100): no page may fetch it with its first load, least of all the landing and customer pages.
+const TUS_MARKER = /Tus-Resumable/;
+for (const p of pages) {
+  const tus = p.files.filter((f) => TUS_MARKER.test(readFileSync(join(CLIENT, f), "utf8")));
+  if (tus.length > 0)
+    offenders.push({ file: `${p.url} first load: ${tus.join(", ")}`, markers: ["tus-js-client"] });
 }
 
 if (process.argv.includes("--json")) {

@@ -126,8 +126,9 @@ export const KNOWLEDGE: Record<string, Knowledge> = {
     query: [...ADMIN_BOOKING_QUERY, "cal", "around", "selected"],
   },
   "routes/admin/bookings.$id.tsx": {
-    intents: ["status"],
-    fields: ["id", "status", "note"],
+    // The Files section's forms (docs/product.md "Booking page") post here too.
+    intents: ["status", "file-rename", "file-delete", "files-deliver"],
+    fields: ["id", "status", "note", "fileId", "name"],
     extras: ["_hydrated", "ids"],
   },
   // What the JSON list reads (it has no views).

@@ -12,6 +12,12 @@ import { getAdminBookingDetails } from "#app/models/admin-bookings.server";
 import { listBookingReceipts } from "#app/models/receipt.server";
 import { receiptLink } from "#app/domain/receipts";
 import { workflowAction } from "#app/routes/admin/workflow-actions.server";
+import { isFileFormReply, SessionFilesSection } from "#app/components/admin/session-files";
+import {
+  adminSessionFiles,
+  isFileForm,
+  sessionFilesAction,
+} from "#app/routes/admin/booking-files.server";
 import { currentAdmin } from "#app/web/user-context.server";
 import { FormErrors } from "#app/components/ui/error-list";
 import type { Route } from "./+types/bookings.$id";
@@ -65,6 +71,7 @@ export async function loader({ params }: Route.LoaderArgs) {
       to: STATUS_LABELS[row.toStatus],
       note: row.note ?? "",
     })),
+    files: adminSessionFiles(booking),
   };
 }
 
@@ -72,11 +79,15 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const admin = currentAdmin(context);
   const id = parseId(params.id);
   if (id === null) throw data("Booking not found", { status: 404 });
+  if (await isFileForm(request)) return sessionFilesAction(request, context, admin, id);
   return workflowAction(request, context, admin, ["status"], id);
 }
 
 export default function AdminBooking({ loaderData, actionData }: Route.ComponentProps) {
-  const { booking, client, paid, payments, history } = loaderData;
+  const { booking, client, paid, payments, history, files } = loaderData;
+  // The file forms answer with their own reply (docs/product.md "Session files").
+  const fileReply = actionData && isFileFormReply(actionData) ? actionData : null;
+  const statusReply = actionData && !isFileFormReply(actionData) ? actionData : undefined;
   return (
     <AdminPage
       title={`Booking #${booking.id}`}
@@ -156,7 +167,7 @@ export default function AdminBooking({ loaderData, actionData }: Route.Component
           Change status
         </h3>
         <FormErrors
-          errors={actionData ? [actionData.message] : null}
+          errors={statusReply ? [statusReply.message] : null}
           className="mt-2 font-semibold"
         />
         <div className="mt-2">
@@ -166,7 +177,7 @@ export default function AdminBooking({ loaderData, actionData }: Route.Component
             id={booking.id}
             status={booking.status}
             who={booking.name}
-            reply={actionData?.result}
+            reply={statusReply?.result}
           />
           {booking.status === "CANCELLED" || booking.status === "COMPLETED" ? (
             <p className="text-sm text-ink-soft">
@@ -223,6 +234,7 @@ export default function AdminBooking({ loaderData, actionData }: Route.Component
       </section>
 
       <ReceiptsList receipts={loaderData.receipts} />
+      <SessionFilesSection data={files} reply={fileReply} />
 
       <section aria-labelledby="booking-history" className="mt-8">
         <h3 id="booking-history" className="font-display text-lg font-bold">

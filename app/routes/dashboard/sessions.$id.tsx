@@ -6,6 +6,8 @@ import { receiptLink } from "#app/domain/receipts";
 import { listBookingReceipts } from "#app/models/receipt.server";
 import { sessionListParam } from "#app/domain/session-list";
 import { sessionDetails } from "#app/routes/dashboard/session-details.server";
+import { YourFiles } from "#app/components/dashboard/session-files";
+import { customerSessionFiles } from "#app/routes/dashboard/session-files.server";
 import { requireOwnBooking } from "#app/web/own-booking.server";
 import type { Route } from "./+types/sessions.$id";
 
@@ -18,12 +20,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { booking } = await requireOwnBooking(request, context, params.id, { expireHoldsAt: now });
   return {
     details: sessionDetails(booking, now),
+    files: customerSessionFiles(booking),
     receipts: listBookingReceipts(booking.id).map(receiptLink),
   };
 }
 
 export default function SessionDetailsDialog({ loaderData }: Route.ComponentProps) {
-  const { details } = loaderData;
+  const { details, files } = loaderData;
   const base = `/dashboard/sessions/${details.id}`;
   // Opened from Past Sessions (?list=past): that list stays behind the dialog and Close returns to it.
   const [params] = useSearchParams();
@@ -31,6 +34,7 @@ export default function SessionDetailsDialog({ loaderData }: Route.ComponentProp
   return (
     <RouteDialog title="Session Details" closeTo={closeTo} wide>
       <SessionDetailsBody details={details} />
+      <YourFiles data={files} bookingId={details.id} />
       <ReceiptsList receipts={loaderData.receipts} />
       <div className="mt-8 border-t border-line pt-6">
         <h3 className="font-display text-base font-bold">Download Details</h3>
