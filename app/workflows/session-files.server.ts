@@ -20,7 +20,6 @@ import {
 } from "#app/domain/session-files";
 import { filesExpiringEmail, filesReadyEmail } from "#app/emails/templates.server";
 import { env } from "#app/env.server";
-
 import { logError, logEvent } from "#app/log.server";
 import {
   type BookingFile,

@@ -3,14 +3,14 @@ import { parseId } from "#app/domain/ids";
 import { attachmentDisposition, FILES_API_NOT_FOUND } from "#app/domain/session-files";
 import { type BookingFile, getBookingFile } from "#app/models/booking-file.server";
 import { getBooking } from "#app/models/booking.server";
-
-type Booking = NonNullable<ReturnType<typeof getBooking>>;
 import type { PublicUser } from "#app/models/user.server";
 import { jsonError } from "#app/web/api.server";
 import { parseRange, rangeStillValid } from "#app/web/byte-range";
 import { requireApiUser } from "#app/web/user-context.server";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { fileStorage } from "#app/workflows/file-storage.server";
+
+type Booking = NonNullable<ReturnType<typeof getBooking>>;
 
 /**
  * Who may see a booking's files (docs/product.md "Session files"): its owner (delivered files
