@@ -22,6 +22,7 @@ import { cardFormSchema } from "#app/domain/card";
 import { couponFormSchema } from "#app/domain/coupons";
 import { userActionSchema } from "#app/domain/user-actions";
 import { serviceBody, serviceSchema } from "#app/domain/services";
+import { fileDeleteSchema, fileRenameSchema } from "#app/domain/session-file-forms";
 import { studioInstant } from "#app/domain/studio-time";
 import {
   supportActionSchema,
@@ -228,6 +229,12 @@ const FORM_SCHEMAS: Entry[] = [
     schema: userActionSchema,
     form: { intent: "make-admin", userId: "7" },
   },
+  {
+    name: "fileRenameSchema",
+    schema: fileRenameSchema,
+    form: { fileId: "12", name: "Episode 4 - final mix.wav" },
+  },
+  { name: "fileDeleteSchema", schema: fileDeleteSchema, form: { fileId: "12" } },
 ];
 
 // ------------------------------------------------------------------ what a default looks like
