@@ -131,9 +131,6 @@ function refuse(res: ServerResponse, status: number, message: string) {
  */
 const FILE_UPLOAD_PATH = /^\/api\/admin\/bookings\/\d+\/files(?:\/[^/?#]+)?(?:\?.*)?$/;
 
-/** How much of a refused upload's body is read before its connection is closed. */
-const UPLOAD_DRAIN_BYTES = 1024 * 1024;
-
 function isFileUpload(req: IncomingMessage): boolean {
   return (req.method === "POST" || req.method === "PATCH") && FILE_UPLOAD_PATH.test(req.url ?? "");
 }
@@ -183,16 +180,6 @@ export function handleRequest(req: IncomingMessage, res: ServerResponse): void {
   res.once("finish", () => {
     if (req.complete) return;
     req.removeAllListeners("data");
-    // An upload's body may be gigabytes (a visitor's, or one to a booking that is not
-    // recorded): a little is read so the answer reaches the client, then the connection
-    // closes rather than the server reading all of it.
-    if (isFileUpload(req)) {
-      let unread = UPLOAD_DRAIN_BYTES;
-      req.on("data", (chunk: Buffer) => {
-        unread -= chunk.length;
-        if (unread < 0) req.socket.destroy();
-      });
-    }
     req.resume();
   });
   if (refusedBody(req, res)) return;
