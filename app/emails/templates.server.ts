@@ -546,6 +546,12 @@ function fileItems(files: EmailFile[]): Detail[] {
   return files.map((file) => ({ label: file.name, value: formatBytes(file.size) }));
 }
 
+/** The first day any of these files is deleted: the date the e-mails ask the customer to beat. */
+function earliestExpiry(files: EmailFile[]): number | null {
+  const expiries = files.flatMap((file) => (file.expiresAt === null ? [] : [file.expiresAt]));
+  return expiries.length > 0 ? Math.min(...expiries) : null;
+}
+
 /**
  * Sent when staff mark a session's files delivered (docs/product.md "Session files"): a link
  * to the session's page, where the customer downloads them; never the files as attachments.
@@ -559,8 +565,7 @@ export function filesReadyEmail({
   files: EmailFile[];
   sessionUrl: string;
 }): EmailContent {
-  const expiries = files.flatMap((file) => (file.expiresAt === null ? [] : [file.expiresAt]));
-  const firstExpiry = expiries.length > 0 ? Math.min(...expiries) : null;
+  const firstExpiry = earliestExpiry(files);
   return render({
     subject: "Your files are ready",
     heading: "Your files are ready",
@@ -593,8 +598,7 @@ export function filesExpiringEmail({
   files: EmailFile[];
   sessionUrl: string;
 }): EmailContent {
-  const expiries = files.flatMap((file) => (file.expiresAt === null ? [] : [file.expiresAt]));
-  const firstExpiry = expiries.length > 0 ? Math.min(...expiries) : Date.now();
+  const firstExpiry = earliestExpiry(files) ?? Date.now();
   return render({
     subject: "Your session files will be deleted soon",
     heading: "Your files will be deleted soon",
