@@ -66,6 +66,8 @@ const schema = z
     BOOKING_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
     /** Payment checks (/booking-success, GET /api/payments/status) per 15 minutes per address. */
     PAYMENT_STATUS_LIMIT: z.coerce.number().int().min(1).default(60),
+    /** Calendar feed requests per hour, per feed token and per client address. */
+    CALENDAR_FEED_LIMIT: z.coerce.number().int().min(1).default(120),
     /** The largest session file staff may upload, in GB (docs/product.md "Session files"). */
     MAX_FILE_GB: z.coerce.number().positive().max(5000).default(20),
     /** The largest file the no-JavaScript upload form takes, in MB (the uploader takes more). */

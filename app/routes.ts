@@ -48,6 +48,9 @@ export default [
   ]),
   // admin resources outside the layout: sales
   route("admin/sales/export", "routes/admin/sales.export.ts"),
+  // A private calendar feed, {token}.ics (docs/product.md "Calendar feeds"); the route checks
+  // the .ics ending itself, as a route cannot match a fixed suffix after a parameter.
+  route("calendar/:file", "routes/calendar.$file.ts"),
   route("healthz", "routes/healthz.ts"),
   route("healthz/ready", "routes/healthz.ready.ts"),
   ...prefix("api", [

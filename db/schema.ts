@@ -473,5 +473,32 @@ export const receipts = sqliteTable(
   ],
 );
 
+/**
+ * Calendar feeds (docs/product.md "Calendar feeds"): one private subscription token per
+ * account and kind (CUSTOMER: the account's own sessions; STUDIO: staff's feed of every live
+ * session). The token is kept as it was given so the dashboard can show it again (decision
+ * 0102); a new one replaces it, so the old URL stops working at once. `etag` and `modifiedAt`
+ * are the feed's content version and when the server first served it, for cheap polling.
+ */
+export const calendarFeeds = sqliteTable(
+  "calendar_feeds",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["CUSTOMER", "STUDIO"] }).notNull(),
+    token: text("token").notNull(),
+    etag: text("etag"),
+    modifiedAt: integer("modified_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("calendar_feeds_token").on(t.token),
+    uniqueIndex("calendar_feeds_user_kind").on(t.userId, t.kind),
+    check("calendar_feeds_kind", sql`${t.kind} IN ('CUSTOMER', 'STUDIO')`),
+  ],
+);
+
 export type User = typeof users.$inferSelect;
 export type Booking = typeof bookings.$inferSelect;

@@ -14,7 +14,7 @@ import { passwordEstimatorReady } from "#app/web/passwords.server";
 import { logError, routeConsoleToLog } from "#app/log.server";
 export { logger, noteRequestRoute } from "#app/log.server";
 export { observeRequest } from "./observe";
-import { clientAddressContext } from "#app/web/request-context.server";
+import { clientAddressContext, safeMethodContext } from "#app/web/request-context.server";
 import { serverRoutesContext } from "#app/web/route-target.server";
 
 /**
@@ -163,6 +163,7 @@ const handleFetch = createRequestHandler(productionBuild ?? loadBuild);
 async function loadContext(req: IncomingMessage): Promise<RouterContextProvider> {
   const context = new RouterContextProvider();
   context.set(clientAddressContext, clientAddress(req));
+  context.set(safeMethodContext, req.method === "GET" || req.method === "HEAD");
   // The guards tell React Router's own 405s (a post to a page without a form) by the route
   // modules; see app/web/route-target.server.ts.
   context.set(serverRoutesContext, (productionBuild ?? (await loadBuild())).routes);

@@ -57,6 +57,14 @@ const limiters = {
     points: env.PAYMENT_STATUS_LIMIT,
     duration: 15 * 60,
   }),
+  // Calendar feed fetches (GET /calendar/{token}.ics), per feed token and per client address:
+  // calendar apps poll about hourly, so a feed asked far more often is a misbehaving client
+  // (docs/product.md "Calendar feeds").
+  calendarFeed: new RateLimiterMemory({
+    keyPrefix: "calendar-feed",
+    points: env.CALENDAR_FEED_LIMIT,
+    duration: 60 * 60,
+  }),
 };
 
 export type RateLimitName = keyof typeof limiters;
@@ -153,6 +161,26 @@ export function tooManyBookingChangesMessage(retryAfterSeconds: number) {
 /** One payment-status check (success page or API), from the address's PAYMENT_STATUS_LIMIT. */
 export function takePaymentStatusCheck(clientAddress: string) {
   return takeForAddressAndAccount("paymentStatus", clientAddress, null);
+}
+
+/**
+ * One calendar feed fetch, from the client address's CALENDAR_FEED_LIMIT and, for a known
+ * feed, the feed token's; null when both allow it, else the seconds to wait.
+ */
+export async function takeCalendarFeedFetch(
+  clientAddress: string,
+  token: string | null,
+): Promise<number | null> {
+  const waits = await Promise.all([
+    takeAttempt("calendarFeed", `address:${addressKey(clientAddress)}`),
+    token === null ? null : takeAttempt("calendarFeed", `token:${token}`),
+  ]);
+  const wait = Math.max(...waits.map((seconds) => seconds ?? 0));
+  return wait > 0 ? wait : null;
+}
+
+export function tooManyFeedFetchesMessage(retryAfterSeconds: number) {
+  return `Too many calendar requests. ${retryIn(retryAfterSeconds)}`;
 }
 
 export function tooManyPaymentChecksMessage(retryAfterSeconds: number) {

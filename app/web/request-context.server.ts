@@ -3,6 +3,13 @@ import { createContext } from "react-router";
 /** The client's address as the server saw it (set in server/app.ts, used for rate limits). */
 export const clientAddressContext = createContext<string>("unknown");
 
+/**
+ * Whether the request is a GET or HEAD. Only such a request makes a calendar link on its first
+ * view (docs/product.md "Calendar feeds"): a refused form post re-renders its page in the same
+ * request, and a refusal must write nothing.
+ */
+export const safeMethodContext = createContext<boolean>(false);
+
 /** The per-response CSP nonce, made by the security middleware and used by entry.server. */
 export const nonceContext = createContext<string>("");
 

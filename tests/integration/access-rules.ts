@@ -596,6 +596,22 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
       DELETE: everyone(status(405)),
     },
   },
+  // A calendar feed: its token is the credential, not the caller (docs/product.md "Calendar
+  // feeds"); a token nobody holds is a 404 for everyone, cookie or not. A known token's answers
+  // (200, 304, 429, a replaced token's 404) are in calendar-feeds.test.ts.
+  "/calendar/:file": {
+    kind: "resource",
+    url: () => `/calendar/${"A".repeat(43)}.ics`,
+    methods: getOnly(everyone(status(404))),
+    extra: [
+      {
+        name: "a name without the .ics ending",
+        method: "GET",
+        url: () => `/calendar/${"A".repeat(43)}`,
+        expect: everyone(status(404)),
+      },
+    ],
+  },
   "/healthz": { kind: "resource", methods: getOnly(everyone(ok)) },
   "/healthz/ready": { kind: "resource", methods: getOnly(everyone(ok)) },
   "/api/openapi.json": { kind: "resource", methods: getOnly(everyone(ok)) },

@@ -103,7 +103,7 @@ export const KNOWLEDGE: Record<string, Knowledge> = {
     extras: ["_hydrated"],
   },
   "routes/dashboard/layout.tsx": {
-    intents: ["profile", "password", "support"],
+    intents: ["profile", "password", "support", "new-calendar-link"],
     fields: [...PROFILE, ...PASSWORD_CHANGE, ...SUPPORT],
     extras: ["_hydrated", "status", "userId"],
     query: ["tab", "list", "paid"],
@@ -120,7 +120,7 @@ export const KNOWLEDGE: Record<string, Knowledge> = {
     query: [...ADMIN_BOOKING_QUERY, "cal", "around"],
   },
   "routes/admin/sessions.tsx": {
-    intents: ["status", "bulk"],
+    intents: ["status", "bulk", "new-studio-calendar-link"],
     fields: ["id", "ids", "status", "note"],
     extras: ["_hydrated"],
     query: [...ADMIN_BOOKING_QUERY, "cal", "around", "selected"],
@@ -219,6 +219,9 @@ export const KNOWLEDGE: Record<string, Knowledge> = {
     query: ["status", "page"],
   },
   "routes/admin/emails.$id.html.ts": { fileType: "text/html; charset=utf-8" },
+  // A calendar feed (docs/product.md "Calendar feeds"): its refusals are plain text, for
+  // calendar apps, not JSON.
+  "routes/calendar.$file.ts": { fileType: "text/calendar; charset=utf-8" },
   "routes/api/admin/tech-assistance.ts": { query: ["status", "page"] },
   "routes/api/admin/tech-assistance.$id.ts": {
     fields: ["status", "resolution"],

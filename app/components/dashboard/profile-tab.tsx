@@ -4,6 +4,8 @@ import { passwordChangeSchema, profileSchema } from "#app/domain/account";
 import type { PublicUser } from "#app/domain/user";
 import type { ProfileTabData } from "#app/components/dashboard/types";
 import { RATES } from "#app/components/landing/studio";
+import { CalendarFeedLink } from "#app/components/calendar-feed-link";
+import { NEW_CALENDAR_LINK } from "#app/domain/calendar-feed";
 import { ErrorList } from "#app/components/ui/error-list";
 import { IntentButton } from "#app/components/ui/intent-button";
 import { Field } from "#app/components/ui/field";
@@ -43,6 +45,16 @@ export default function ProfileTab({
       />
       <PasswordForm result={replyTo(reply, "password")} />
       <TwoFactorSection twoFactor={data.twoFactor} />
+      <div className="border-t border-line pt-8">
+        <CalendarFeedLink
+          id="calendar-feed"
+          title="Your sessions in your calendar"
+          description="Subscribe to this private link in Google Calendar, Apple Calendar or Outlook: your sessions appear there and stay up to date, cancelled ones marked as cancelled."
+          urls={data.calendarFeed}
+          action={ACTION}
+          intent={NEW_CALENDAR_LINK}
+        />
+      </div>
     </div>
   );
 }

@@ -53,6 +53,8 @@ export type ProfileTabData = {
   };
   /** Two-factor sign-in: on or off, and the recovery codes not yet used. */
   twoFactor: { enabled: boolean; recoveryCodesLeft: number };
+  /** The customer's private calendar feed (docs/product.md "Calendar feeds"). */
+  calendarFeed: { https: string; webcal: string } | null;
 };
 
 /**

@@ -23,7 +23,11 @@ import { STATUS_LABELS } from "#app/domain/booking-status";
 import { studioInstant } from "#app/domain/studio-time";
 import { loadBookingsTab } from "#app/routes/admin/bookings-tab.server";
 import { workflowAction } from "#app/routes/admin/workflow-actions.server";
+import { loadStudioFeed, studioFeedAction } from "#app/routes/admin/studio-feed.server";
+import { NEW_STUDIO_CALENDAR_LINK } from "#app/domain/calendar-feed";
+import { CalendarFeedLink } from "#app/components/calendar-feed-link";
 import { currentAdmin } from "#app/web/user-context.server";
+import { safeMethodContext } from "#app/web/request-context.server";
 import { FormErrors } from "#app/components/ui/error-list";
 import type { Route } from "./+types/sessions";
 
@@ -35,19 +39,25 @@ const BULK_FORM = "bulk-update";
  * bulk 'Update Status' menu. Without JavaScript the row checkboxes post with the menu's form
  * and 'Select all' is a link (`?selected=all`) that renders every row of the page checked.
  */
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const tab = loadBookingsTab(request);
   const selectedAll = new URL(request.url).searchParams.get("selected") === "all";
-  return { ...tab, selectedAll };
+  return {
+    ...tab,
+    selectedAll,
+    studioFeed: loadStudioFeed(currentAdmin(context), context.get(safeMethodContext)),
+  };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = currentAdmin(context);
+  const newFeedLink = await studioFeedAction(request, admin, PATH);
+  if (newFeedLink) return newFeedLink;
   return workflowAction(request, context, admin, ["status", "bulk"]);
 }
 
 export default function SessionsTab({ loaderData, actionData }: Route.ComponentProps) {
-  const { filters, search, list, calendar, selectedAll } = loaderData;
+  const { filters, search, list, calendar, selectedAll, studioFeed } = loaderData;
   const location = useLocation();
   const params = new URLSearchParams(search);
   return (
@@ -140,6 +150,17 @@ export default function SessionsTab({ loaderData, actionData }: Route.ComponentP
             <Pagination page={list.page} hasNext={list.hasNext} label="Sessions pages" />
           </>
         ) : null}
+      </div>
+
+      <div className="mt-10 rounded-xl bg-paper p-6 ring-1 ring-line">
+        <CalendarFeedLink
+          id="studio-calendar-feed"
+          title="The studio in your calendar"
+          description="Your private link to every live session, with client names and phone numbers. Subscribe to it in Google Calendar, Apple Calendar or Outlook; it stays up to date."
+          urls={studioFeed}
+          action={PATH}
+          intent={NEW_STUDIO_CALENDAR_LINK}
+        />
       </div>
     </AdminPage>
   );

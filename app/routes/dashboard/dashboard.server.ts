@@ -25,11 +25,17 @@ export function dashboardTab(url: URL): DashboardTab {
   return DASHBOARD_TABS.find((tab) => tab === asked) ?? "bookings";
 }
 
-export function loadDashboard(user: PublicUser, tab: DashboardTab, now: number): DashboardData {
+/** `createFeed`: a GET, which may make the customer's calendar link (see profile.server). */
+export function loadDashboard(
+  user: PublicUser,
+  tab: DashboardTab,
+  now: number,
+  createFeed = false,
+): DashboardData {
   return {
     tab,
     sessions: tab === "bookings" ? loadSessionsTab(user, now) : null,
-    profile: tab === "profile" ? loadProfileTab(user) : null,
+    profile: tab === "profile" ? loadProfileTab(user, createFeed) : null,
     support: tab === "support" ? loadSupportTab(user) : null,
   };
 }

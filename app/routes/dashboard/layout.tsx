@@ -10,6 +10,7 @@ import {
 } from "#app/routes/dashboard/dashboard.server";
 import { paidConfirmation } from "#app/routes/dashboard/sessions.server";
 import { currentUser, customerPagesGuard } from "#app/web/user-context.server";
+import { safeMethodContext } from "#app/web/request-context.server";
 import type { Route } from "./+types/layout";
 
 // The dashboard section is its own chunk (visitors of / never load it). This page always
@@ -36,7 +37,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     user,
     bookingForm: loadBookingForm(user, now),
-    dashboard: loadDashboard(user, dashboardTab(url), now),
+    dashboard: loadDashboard(user, dashboardTab(url), now, context.get(safeMethodContext)),
     // After Pay Now (?paid=<id>): only the owner's booking, and only once it is paid.
     paid: paidConfirmation(url, user),
   };

@@ -3,6 +3,9 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { RouterContextProvider } from "react-router";
 import type { ProfileFormReply, ProfileTabData } from "#app/components/dashboard/types";
 import { passwordChangeSchema, profileSchema, WRONG_CURRENT_PASSWORD } from "#app/domain/account";
+import { feedUrls, NEW_CALENDAR_LINK } from "#app/domain/calendar-feed";
+import { env } from "#app/env.server";
+import { feedToken, regenerateFeedToken } from "#app/models/calendar-feed.server";
 import { twoFactorState } from "#app/models/two-factor.server";
 import { type PublicUser, updateProfile } from "#app/models/user.server";
 import { giveBackAttempt, takeAttempt, tooManyAttemptsMessage } from "#app/web/rate-limit.server";
@@ -12,7 +15,13 @@ import { changePassword } from "#app/workflows/change-password.server";
 
 /** Profile Settings: the profile form and the password change. */
 type ProfileIntent = ProfileFormReply["form"];
-export const PROFILE_INTENTS = ["profile", "password"] as const satisfies readonly ProfileIntent[];
+
+export const PROFILE_INTENTS = [
+  "profile",
+  "password",
+  NEW_CALENDAR_LINK,
+  // The calendar feed's New link: no fields, so nothing to refuse (a redirect and a toast).
+] as const satisfies readonly (ProfileIntent | typeof NEW_CALENDAR_LINK)[];
 
 /** Where both forms land after success (post, redirect, get). */
 const PROFILE_TAB = "/dashboard?tab=profile";
@@ -21,7 +30,7 @@ const PROFILE_TAB = "/dashboard?tab=profile";
 const PASSWORD_FIELDS = ["currentPassword", "newPassword", "confirmNewPassword"];
 
 /** The form starts from what is stored: the loader reads the user afresh on every request. */
-export function loadProfileTab(user: PublicUser): ProfileTabData {
+export function loadProfileTab(user: PublicUser, createFeed: boolean): ProfileTabData {
   return {
     profile: {
       firstName: user.firstName,
@@ -34,6 +43,8 @@ export function loadProfileTab(user: PublicUser): ProfileTabData {
     twoFactor: (({ enabled, recoveryCodesLeft }) => ({ enabled, recoveryCodesLeft }))(
       twoFactorState(user.id),
     ),
+    // Made on the first view of the tab (docs/product.md "Calendar feeds").
+    calendarFeed: feedUrls(env.APP_URL, feedToken(user.id, "CUSTOMER", createFeed)),
   };
 }
 
@@ -61,6 +72,14 @@ export async function profileAction(
       { type: "error", message: "Error", description },
       { status },
     );
+
+  if (formData.get("intent") === NEW_CALENDAR_LINK) {
+    regenerateFeedToken(user.id, "CUSTOMER");
+    return redirectWithSuccess(PROFILE_TAB, {
+      message: "New calendar link made",
+      description: "The old link has stopped working. Subscribe again with the new one.",
+    });
+  }
 
   if (formData.get("intent") === "password") {
     const submission = parseWithZod(formData, { schema: passwordChangeSchema });

@@ -1,0 +1,73 @@
+import { Form } from "react-router";
+import { IntentButton } from "#app/components/ui/intent-button";
+
+export type CalendarFeedUrls = { https: string; webcal: string } | null;
+
+/**
+ * A private calendar feed's link (docs/product.md "Calendar feeds"): the URL in a read-only
+ * field to copy into any calendar app, a Subscribe link (webcal://) that opens one directly,
+ * and a New link form that replaces the token. A plain post: it works without JavaScript, and
+ * the page answers with a toast.
+ */
+export function CalendarFeedLink({
+  id,
+  title,
+  description,
+  urls,
+  action,
+  intent,
+}: {
+  id: string;
+  title: string;
+  description: string;
+  urls: CalendarFeedUrls;
+  action: string;
+  intent: string;
+}) {
+  return (
+    <section aria-labelledby={`${id}-title`} data-slot="calendar-feed" className="space-y-4">
+      <h3 id={`${id}-title`} className="font-display text-xl font-bold">
+        {title}
+      </h3>
+      <p className="text-sm text-ink-soft">{description}</p>
+      {urls ? <FeedLink id={id} urls={urls} /> : null}
+      <Form method="post" action={action} preventScrollReset className="space-y-2">
+        {urls ? (
+          <p className="text-sm text-ink-soft">
+            A new link stops the old one at once: calendars subscribed with it stop updating.
+          </p>
+        ) : null}
+        <IntentButton
+          intent={intent}
+          label={urls ? "New link" : "Make my link"}
+          busyLabel="Making a new link…"
+          className={urls ? "btn-secondary" : "btn-primary"}
+        />
+      </Form>
+    </section>
+  );
+}
+
+/** The link to copy and to subscribe with. */
+function FeedLink({ id, urls }: { id: string; urls: NonNullable<CalendarFeedUrls> }) {
+  return (
+    <>
+      <div>
+        <label htmlFor={`${id}-url`} className="block text-sm font-semibold">
+          Calendar link (keep it private: anyone with it can see these sessions)
+        </label>
+        <input
+          id={`${id}-url`}
+          type="text"
+          readOnly
+          value={urls.https}
+          spellCheck={false}
+          className="mt-1 w-full rounded border border-line bg-surface px-3 py-2 font-mono text-sm"
+        />
+      </div>
+      <a href={urls.webcal} className="btn-primary inline-block">
+        Subscribe in your calendar app
+      </a>
+    </>
+  );
+}

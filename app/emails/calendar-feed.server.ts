@@ -1,0 +1,108 @@
+import { createHash } from "node:crypto";
+import ical, { ICalEventStatus } from "ical-generator";
+import { sessionDate, sessionTimeRange } from "#app/domain/booking-display";
+import type { CalendarFeedKind, FeedBooking } from "#app/domain/calendar-feed";
+import { guestsLabel, hoursLabel, statusLabel } from "#app/domain/session-list";
+import { STUDIO, studioAddress } from "#app/domain/studio";
+
+/**
+ * A calendar feed's file (docs/product.md "Calendar feeds"). Times are UTC instants, so every
+ * calendar app shows the studio's wall time in its own zone, across the clock changes. The
+ * events are built first as plain data: their hash is the feed's content version (its ETag),
+ * and DTSTAMP and SEQUENCE come from the moment that version was first served, so polling an
+ * unchanged feed gives the very same bytes.
+ */
+type FeedEvent = {
+  id: string;
+  start: number;
+  end: number;
+  summary: string;
+  location: string;
+  url: string;
+  status: ICalEventStatus;
+  description: string;
+};
+
+export function feedEvents(
+  kind: CalendarFeedKind,
+  rows: FeedBooking[],
+  appUrl: string,
+): FeedEvent[] {
+  const host = new URL(appUrl).host;
+  return rows.map((booking) => {
+    const when = `${sessionDate(booking)}, ${sessionTimeRange(booking)} (Atlanta time)`;
+    const common = {
+      // Not the Download Details file's UID: a subscribed calendar and an imported event are
+      // separate copies, and one must not overwrite the other.
+      id: `feed-booking-${booking.id}@${host}`,
+      start: booking.startsAt,
+      end: booking.endsAt,
+      location: studioAddress(),
+      status: eventStatus(booking.status),
+    };
+    if (kind === "STUDIO") {
+      const client = `${booking.firstName} ${booking.lastName}`;
+      return {
+        ...common,
+        summary: `${client} (#${booking.id})`,
+        url: `${appUrl}/admin/bookings/${booking.id}`,
+        description: [
+          `Booking #${booking.id}`,
+          `Client: ${client}${booking.businessName ? `, ${booking.businessName}` : ""}`,
+          `Phone: ${booking.phoneNumber}`,
+          `Status: ${statusLabel(booking.status)}`,
+          when,
+          `Duration: ${hoursLabel(booking.hoursNeeded)}`,
+          `Guests: ${guestsLabel(booking.guestCount)}`,
+        ].join("\n"),
+      };
+    }
+    return {
+      ...common,
+      summary: `Recording session at ${STUDIO.name}`,
+      url: `${appUrl}/dashboard/sessions/${booking.id}`,
+      description: [
+        `Booking #${booking.id}`,
+        `Status: ${statusLabel(booking.status)}`,
+        when,
+        `Duration: ${hoursLabel(booking.hoursNeeded)}`,
+        `Guests: ${guestsLabel(booking.guestCount)}`,
+        `Questions? ${STUDIO.email} or ${STUDIO.phone}`,
+      ].join("\n"),
+    };
+  });
+}
+
+/** The content version of a feed's events: a hash, quoted into the ETag. */
+export function feedContentHash(kind: CalendarFeedKind, events: FeedEvent[]): string {
+  return createHash("sha256")
+    .update(JSON.stringify([kind, events]))
+    .digest("base64url")
+    .slice(0, 32);
+}
+
+export function feedCalendar(kind: CalendarFeedKind, events: FeedEvent[], version: number): string {
+  const calendar = ical({
+    prodId: { company: STUDIO.name, product: "Calendar feed", language: "EN" },
+    name: kind === "STUDIO" ? `${STUDIO.name}: studio` : STUDIO.name,
+    // Calendar apps that honour it ask again about every hour; ETag makes that cheap.
+    ttl: 60 * 60,
+  });
+  for (const event of events) {
+    calendar.createEvent({
+      ...event,
+      start: new Date(event.start),
+      end: new Date(event.end),
+      stamp: new Date(version),
+      sequence: Math.floor(version / 1000),
+    });
+  }
+  return calendar.toString();
+}
+
+function eventStatus(status: FeedBooking["status"]): ICalEventStatus {
+  if (status === "CANCELLED") return ICalEventStatus.CANCELLED;
+  // Unpaid or awaiting staff review: the time is held, not yet confirmed.
+  if (status === "PENDING_PAYMENT" || status === "PENDING") return ICalEventStatus.TENTATIVE;
+  return ICalEventStatus.CONFIRMED;
+}
