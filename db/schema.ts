@@ -16,7 +16,9 @@ import { BOOKING_STATUSES } from "#app/domain/booking-status";
 import { COUPON_TYPES } from "#app/domain/coupon-type";
 import { CUSTOMER_TYPES } from "#app/domain/customer-type";
 import { OUTBOX_STATUSES } from "#app/domain/outbox";
+import { SERIES_REPEATS } from "#app/domain/series-repeat";
 import { SUPPORT_STATUSES } from "#app/domain/support-status";
+import { WAITLIST_STATUSES } from "#app/domain/waitlist-status";
 
 /**
  * Conventions: instants are UTC epoch milliseconds (`*_at`); the studio-local text fields of
@@ -201,10 +203,13 @@ export const bookings = sqliteTable(
     claim: text("claim", { enum: BOOKING_CLAIMS }),
     claimedAt: integer("claimed_at"),
     claimedBy: integer("claimed_by").references(() => users.id),
+    /** The weekly series this session belongs to (booked together); null for a single booking. */
+    seriesId: integer("series_id").references((): AnySQLiteColumn => bookingSeries.id),
     createdAt: createdAt(),
   },
   (t) => [
     index("bookings_starts_at").on(t.startsAt),
+    index("bookings_series").on(t.seriesId).where(sql`${t.seriesId} IS NOT NULL`),
     index("bookings_user_starts_at").on(t.userId, t.startsAt),
     index("bookings_status_starts_at").on(t.status, t.startsAt),
     // The sweeper's look for claims past their lease: only claimed rows are in it.
@@ -500,5 +505,73 @@ export const calendarFeeds = sqliteTable(
   ],
 );
 
+/**
+ * A weekly series (docs/product.md "Weekly series"): sessions booked together in one
+ * transaction, at the same studio wall time every week or every other week, paid in one
+ * checkout. Each session is an ordinary booking row pointing here; `occurrences` is how many
+ * the customer asked for (dates they dropped because they were taken are not booked).
+ * The hosted checkout opened for the whole series is kept here, as a single booking keeps its own.
+ */
+export const bookingSeries = sqliteTable(
+  "booking_series",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    repeatEvery: text("repeat_every", { enum: SERIES_REPEATS }).notNull(),
+    occurrences: integer("occurrences").notNull(),
+    checkoutSessionId: text("checkout_session_id"),
+    checkoutExpiresAt: integer("checkout_expires_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("booking_series_user").on(t.userId),
+    check("booking_series_repeat_every", inList("repeat_every", SERIES_REPEATS)),
+    check("booking_series_occurrences", sql`${t.occurrences} BETWEEN 2 AND 12`),
+  ],
+);
+
+/**
+ * The waitlist (docs/product.md "Waitlist"): a customer asks to be told when a taken range
+ * (studio date, start, hours) frees up. When it does, the earliest waiting entry is OFFERED:
+ * the range is held for that customer until `offerExpiresAt` (it counts as busy for everyone
+ * else), and a claim books it through every booking rule. `startsAt`/`endsAt` are the range
+ * as UTC instants, as on bookings.
+ */
+export const waitlistEntries = sqliteTable(
+  "waitlist_entries",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    recordingDate: text("recording_date").notNull(),
+    recordingTime: text("recording_time").notNull(),
+    hoursNeeded: integer("hours_needed").notNull(),
+    startsAt: integer("starts_at").notNull(),
+    endsAt: integer("ends_at").notNull(),
+    status: text("status", { enum: WAITLIST_STATUSES }).notNull().default("WAITING"),
+    offeredAt: integer("offered_at"),
+    offerExpiresAt: integer("offer_expires_at"),
+    /** The booking made from the offer, once CLAIMED. */
+    bookingId: integer("booking_id").references(() => bookings.id),
+    endedAt: integer("ended_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("waitlist_entries_status_starts_at").on(t.status, t.startsAt),
+    index("waitlist_entries_user_status").on(t.userId, t.status),
+    index("waitlist_entries_offer_expires_at")
+      .on(t.offerExpiresAt)
+      .where(sql`${t.status} = 'OFFERED'`),
+    check("waitlist_entries_status", inList("status", WAITLIST_STATUSES)),
+    check("waitlist_entries_slot", sql`${t.endsAt} > ${t.startsAt}`),
+    check("waitlist_entries_hours", sql`${t.hoursNeeded} BETWEEN 2 AND 8`),
+  ],
+);
+
 export type User = typeof users.$inferSelect;
 export type Booking = typeof bookings.$inferSelect;
+export type BookingSeries = typeof bookingSeries.$inferSelect;
+export type WaitlistEntry = typeof waitlistEntries.$inferSelect;
