@@ -205,7 +205,20 @@ async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> 
     res.end("Bad Request");
     return;
   }
-  await send(res, await handleFetch(request, await loadContext(req)));
+  const response = await handleFetch(request, await loadContext(req));
+  if (isFileUpload(req) && !req.complete) closeAfterAnswer(res);
+  await send(res, response);
+}
+
+/**
+ * An upload answered before its body was read to the end (a visitor's 401, a booking not yet
+ * recorded, a file refused midway) would otherwise be drained to its end, gigabytes perhaps,
+ * only to be thrown away. Its answer says `Connection: close`: no client sends another request
+ * on that connection, and Node closes it once the answer is out, so the server stops reading
+ * the rest. (Draining stays for every other unread body, which the limit above keeps small.)
+ */
+function closeAfterAnswer(res: ServerResponse) {
+  res.setHeader("Connection", "close");
 }
 
 const stopBackgroundJobs = startBackgroundJobs(db);

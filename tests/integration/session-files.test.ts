@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { connect } from "node:net";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import * as tus from "tus-js-client";
@@ -847,5 +848,57 @@ describe("the body limit", () => {
     );
     expect(patched.status).toBe(204);
     expect(filesOf(booking.id)).toHaveLength(1);
+  });
+});
+
+describe("an upload refused before its body is read", () => {
+  /**
+   * Streams `total` bytes as the body of a post to the upload URL, as fast as the connection
+   * takes them, and reports how many the server took before it answered and closed.
+   */
+  function postHugeBody(bookingId: number, total: number) {
+    const { hostname, port } = new URL(server.url);
+    return new Promise<{ head: string; written: number; closed: boolean }>((resolve) => {
+      const socket = connect(Number(port), hostname);
+      let reply = "";
+      let written = 0;
+      let closed = false;
+      socket.on("data", (chunk: Buffer) => {
+        reply += chunk.toString("latin1");
+      });
+      socket.on("error", () => {});
+      socket.on("close", () => {
+        closed = true;
+      });
+      const chunk = Buffer.alloc(256 * 1024, 7);
+      const pump = () => {
+        while (!closed && written < total) {
+          written += chunk.length;
+          if (!socket.write(chunk)) return void socket.once("drain", pump);
+        }
+      };
+      socket.write(
+        `POST /api/admin/bookings/${bookingId}/files HTTP/1.1\r\nHost: ${hostname}\r\n` +
+          `Tus-Resumable: 1.0.0\r\nContent-Type: application/offset+octet-stream\r\n` +
+          `Content-Length: ${total}\r\n\r\n`,
+      );
+      pump();
+      // Whatever happened, look after the server has had ample time to read it all.
+      setTimeout(() => {
+        socket.destroy();
+        resolve({ head: reply.split("\r\n\r\n", 1)[0] ?? "", written, closed });
+      }, 3_000);
+    });
+  }
+
+  it("answers a visitor 401 with Connection: close and stops reading the rest", async () => {
+    const { booking } = await setup();
+    const total = 2 * 1024 ** 3;
+    const { head, written, closed } = await postHugeBody(booking.id, total);
+    expect(head).toMatch(/^HTTP\/1\.1 401/);
+    expect(head).toMatch(/\r\nConnection: close/i);
+    expect(closed).toBe(true);
+    // Socket buffers take some megabytes; drained, the 2 GiB would have gone through.
+    expect(written).toBeLessThan(256 * 1024 ** 2);
   });
 });
