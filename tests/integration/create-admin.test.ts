@@ -215,9 +215,10 @@ describe("create-admin in the image layout", () => {
     );
     const output = collectOutput(child);
     const exited = new Promise<number | null>((done) => child.once("exit", done));
-    await expect.poll(output).toContain("Password for the new admin: ");
+    // The CLI's start (Node, the bundle, the database) can take seconds on a loaded machine.
+    await expect.poll(output, { timeout: 30_000 }).toContain("Password for the new admin: ");
     child.stdin.write(typed);
-    await expect.poll(output).toContain("The same password again: ");
+    await expect.poll(output, { timeout: 30_000 }).toContain("The same password again: ");
     child.stdin.write(typed);
     expect(await exited).toBe(0);
     expect(output()).toMatch(/Created admin at-the-keyboard \(account \d+\)\./);
