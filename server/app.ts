@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import {
   createReadableStreamFromReadable,
   writeReadableStreamToWritable,
@@ -206,19 +207,38 @@ async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> 
     return;
   }
   const response = await handleFetch(request, await loadContext(req));
-  if (isFileUpload(req) && !req.complete) closeAfterAnswer(res);
+  if (isFileUpload(req) && !req.complete) closeAfterAnswer(res, req.socket);
   await send(res, response);
 }
 
 /**
  * An upload answered before its body was read to the end (a visitor's 401, a booking not yet
  * recorded, a file refused midway) would otherwise be drained to its end, gigabytes perhaps,
- * only to be thrown away. Its answer says `Connection: close`: no client sends another request
- * on that connection, and Node closes it once the answer is out, so the server stops reading
- * the rest. (Draining stays for every other unread body, which the limit above keeps small.)
+ * only to be thrown away. Its answer says `Connection: close`, so no client sends another
+ * request on that connection, and the connection closes the way web servers close one a client
+ * is still sending on ("lingering close"): the server ends its side after the answer and reads
+ * on for a moment, discarding. A client that was sending a modest body finishes, reads the
+ * answer and hangs up; one sending gigabytes is cut off after LINGER_BYTES. Closing at once
+ * would reset the connection under a client still writing, which then loses the answer.
  */
-function closeAfterAnswer(res: ServerResponse) {
+const LINGER_MS = 5_000;
+const LINGER_BYTES = 16 * 1024 ** 2;
+
+function closeAfterAnswer(res: ServerResponse, socket: Socket) {
   res.setHeader("Connection", "close");
+  // Node ends a connection whose answer said close with `destroySoon` (end, then destroy once
+  // the answer is flushed): this socket lingers instead.
+  socket.destroySoon = () => {
+    socket.end();
+    let read = 0;
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    timer.unref();
+    socket.once("close", () => clearTimeout(timer));
+    socket.on("data", (chunk: Buffer) => {
+      read += chunk.length;
+      if (read > LINGER_BYTES) socket.destroy();
+    });
+  };
 }
 
 const stopBackgroundJobs = startBackgroundJobs(db);

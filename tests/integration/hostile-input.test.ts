@@ -181,7 +181,10 @@ async function attempt(actor: ActorName, request: RawRequest) {
   // whose not-found page is the specified answer for unknown /api/ paths too).
   const handler = routeFileFor(request.path);
   const fileType = handler ? KNOWLEDGE[handler]?.fileType : undefined;
-  if (fileType && reply.status === 200) {
+  // A `.data` URL is the router's data request for the page without the suffix (for
+  // `/calendar/.data`, the catch-all's), never the file route's file.
+  const dataRequest = new URL(request.path, "http://host").pathname.endsWith(".data");
+  if (fileType && reply.status === 200 && !dataRequest) {
     expect(String(reply.headers["content-type"]), `not the file: ${what}`).toBe(fileType);
   } else if (handler?.startsWith("routes/api/") && request.method !== "HEAD") {
     expectJsonAnswer(reply, what);

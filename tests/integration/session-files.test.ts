@@ -891,6 +891,19 @@ describe("an upload refused before its body is read", () => {
     });
   }
 
+  it("lets a client finish sending a body of some megabytes, so it reads its 401", async () => {
+    const { booking } = await setup();
+    // More than the connection's buffers hold: closed at once, the client's write would fail.
+    const form = new FormData();
+    form.append("file", new Blob([new Uint8Array(8 * 1024 ** 2)]), "take.wav");
+    const response = await fetch(`${server.url}/api/admin/bookings/${booking.id}/files`, {
+      method: "POST",
+      body: form,
+    });
+    expect(response.status).toBe(401);
+    expect(response.headers.get("Connection")).toBe("close");
+  });
+
   it("answers a visitor 401 with Connection: close and stops reading the rest", async () => {
     const { booking } = await setup();
     const total = 2 * 1024 ** 3;
