@@ -80,6 +80,19 @@ export function lapseDueEntries(tx: Tx, now: number, earliestStart: number): num
     .run().changes;
 }
 
+// The background loop asks every minute; almost always there is nothing open.
+const anyOpen = db
+  .select({ id: waitlistEntries.id })
+  .from(waitlistEntries)
+  .where(inArray(waitlistEntries.status, [...OPEN_WAITLIST_STATUSES]))
+  .limit(1)
+  .prepare();
+
+/** Whether any entry is waiting or offered: without one there is nothing to offer or lapse. */
+export function hasOpenEntries(): boolean {
+  return anyOpen.get() !== undefined;
+}
+
 /** Waiting entries in the order they joined: the earliest gets a freed range first. */
 export function waitingEntries(tx: Tx): WaitlistEntry[] {
   return tx

@@ -10,6 +10,7 @@ import { enqueueEmail } from "#app/models/outbox.server";
 import { accountEmail, getUserById } from "#app/models/user.server";
 import {
   claimPath,
+  hasOpenEntries,
   insertWaitlistEntry,
   lapseDueEntries,
   markOffered,
@@ -189,6 +190,8 @@ export function offerFreedRangesNow(
   settings: WaitlistSettings = configuredWaitlistSettings(),
 ): number {
   try {
+    // A read says there is nothing to do without taking the write lock (as expireHolds does).
+    if (!hasOpenEntries()) return 0;
     return writeTransaction((tx) => offerFreedRanges(tx, now, settings));
   } catch (error) {
     if (isDatabaseBusyResponse(error)) {

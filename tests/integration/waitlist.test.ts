@@ -283,6 +283,9 @@ describe("offers and claims", () => {
     const html = await own.text();
     expect(html).toContain("The time you waited for is held for you");
     expect(html).toContain(`name="waitlistEntryId" value="${id}"`);
+    // Signed in from the link's sign-in page, the customer lands on / : the form opens on it.
+    const landing = await fetch(`${server.url}/`, { headers: { Cookie: waiter.cookie } });
+    expect(await landing.text()).toContain(`name="waitlistEntryId" value="${id}"`);
 
     const claimed = await postForm(waiter, "/?index", {
       ...bookingFormFields(date, "10:00"),
