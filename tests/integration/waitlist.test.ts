@@ -5,6 +5,13 @@ import { addStudioDays, studioDateOf } from "#app/domain/studio-time";
 import { createBooking } from "#tests/factories/booking";
 import { type Actor, actorsFor } from "#tests/setup/actors";
 import { bookingFormFields, bookingPayload } from "#tests/setup/payloads";
+import {
+  collectOutput,
+  freePort,
+  INTEGRATION_SESSION_SECRET,
+  spawnServer,
+  waitUntilHealthy,
+} from "#tests/setup/server";
 import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
 /**
@@ -47,9 +54,9 @@ const join = (actor: Actor | null, date: string, time = "10:00", hours = 2) =>
     hoursNeeded: hours,
   });
 
-/** A page form posted without JavaScript. */
-function postForm(actor: Actor, path: string, fields: Record<string, string>) {
-  return fetch(`${server.url}${path}`, {
+/** A page form posted without JavaScript (to `origin`: this file's server unless told). */
+function postForm(actor: Actor, path: string, fields: Record<string, string>, origin = server.url) {
+  return fetch(`${origin}${path}`, {
     method: "POST",
     redirect: "manual",
     headers: { Cookie: actor.cookie },
@@ -318,19 +325,37 @@ describe("offers and claims", () => {
     await cancel(owner, booking.id);
     expect(entry(firstId)?.status).toBe("OFFERED");
     expect(entry(secondId)?.status).toBe("WAITING");
-    // Each claims with their own entry, and the second also tries the plain API, all at once:
-    // whichever runs second runs after the first's transaction, in the gap before any sweep.
-    const claim = (actor: Actor, entryId: number) =>
-      postForm(actor, "/?index", {
-        ...bookingFormFields(date, "10:00"),
-        intent: "book",
-        waitlistEntryId: String(entryId),
-      });
+    // A second server process on the same database file, as production may run: the second
+    // waiter's requests go there, so they really run while the first's is in flight, each
+    // process's transaction waiting on SQLite's write lock rather than on one event loop.
+    const port = await freePort();
+    const other = spawnServer(port, server.dbPath, {
+      SESSION_SECRET: INTEGRATION_SESSION_SECRET,
+      BOOKING_RATE_LIMIT: "1000",
+      MAX_UNPAID_HOLDS: "50",
+    });
+    const otherUrl = `http://127.0.0.1:${port}`;
+    await waitUntilHealthy(other, otherUrl, collectOutput(other));
+    const claim = (actor: Actor, entryId: number, origin: string) =>
+      postForm(
+        actor,
+        "/?index",
+        { ...bookingFormFields(date, "10:00"), intent: "book", waitlistEntryId: String(entryId) },
+        origin,
+      );
     const [secondClaim, firstClaim, secondApi] = await Promise.all([
-      claim(second, secondId),
-      claim(first, firstId),
-      api(second, "POST", "/api/bookings", bookingPayload(date, "10:00")),
-    ]);
+      claim(second, secondId, otherUrl),
+      claim(first, firstId, server.url),
+      fetch(`${otherUrl}/api/bookings`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Cookie: second.cookie },
+        body: JSON.stringify(bookingPayload(date, "10:00")),
+      }),
+    ]).finally(async () => {
+      const exited = new Promise((resolve) => other.once("exit", resolve));
+      other.kill("SIGTERM");
+      await exited;
+    });
     expect(firstClaim.status).toBe(302);
     expect(secondClaim.status).toBe(400);
     expect(await secondClaim.text()).toContain(
