@@ -237,6 +237,27 @@ describe("the booking form and the dashboard, without JavaScript", () => {
     expect(entry(row?.id ?? 0)?.status).toBe("REMOVED");
   });
 
+  it("sends a visitor to sign in from either form, writing nothing", async () => {
+    const before = people.snapshot();
+    const visit = (path: string, fields: Record<string, string>) =>
+      fetch(`${server.url}${path}`, {
+        method: "POST",
+        redirect: "manual",
+        body: new URLSearchParams(fields),
+      });
+    const joining = await visit("/?index", {
+      ...bookingFormFields(freshDate(), ""),
+      intent: "join-waitlist",
+      waitlistTime: "10:00",
+    });
+    expect(joining.status).toBe(302);
+    expect(joining.headers.get("Location")).toBe("/auth#main");
+    const removing = await visit("/dashboard?tab=bookings", { intent: "remove-waitlist", id: "1" });
+    expect(removing.status).toBe(302);
+    expect(removing.headers.get("Location")).toMatch(/^\/auth/);
+    expect(people.snapshot()).toEqual(before);
+  });
+
   it("refuses to join for a free time with our message, writing nothing", async () => {
     const waiter = await people.signUp();
     const before = people.snapshot();
