@@ -39,6 +39,8 @@ const schema = z
       .default(30),
     /** How many unpaid bookings with a live hold one customer may have at once. */
     MAX_UNPAID_HOLDS: z.coerce.number().int().min(1).max(100_000).default(2),
+    /** Open waitlist entries one customer may have at once (docs/product.md "Waitlist"). */
+    MAX_WAITLIST: z.coerce.number().int().min(1).max(1000).default(5),
     /** How many days ahead of today (studio time) a session may be booked or moved to. */
     BOOKING_HORIZON_DAYS: z.coerce.number().int().min(1).max(36500).default(365),
     BUFFER_MINUTES: z.coerce.number().int().min(0).max(240).default(0),

@@ -76,6 +76,9 @@ export default [
     // Session files: the owner's delivered files, staff's all (docs/product.md "Session files").
     route("bookings/:id/files", "routes/api/bookings.files.ts"),
     route("bookings/:id/files/:fileId", "routes/api/bookings.files.$fileId.ts"),
+    // The caller's waitlist (docs/product.md "Waitlist").
+    route("waitlist", "routes/api/waitlist.ts"),
+    route("waitlist/:id", "routes/api/waitlist.$id.ts"),
     route("payments/status", "routes/api/payments.status.ts"),
     route("payments/webhook", "routes/api/payments.webhook.ts"),
     route("tech-assistance", "routes/api/tech-assistance.ts"),

@@ -169,3 +169,9 @@ export const quoteQuerySchema = z.object({
   date: z.string({ error: BOOKING_MESSAGES.date }).refine(isCalendarDate, BOOKING_MESSAGES.date),
   hours: choice(BOOKING_LIMITS.minHours, BOOKING_LIMITS.maxHours, BOOKING_MESSAGES.hours),
 });
+
+/** Joining the waitlist (docs/product.md "Waitlist"): the range wanted, under the same time rules. */
+export function waitlistRequestSchema(now: SchemaNow) {
+  const { recordingDate, recordingTime, hoursNeeded } = bookingFields();
+  return withTimeRules(z.object({ recordingDate, recordingTime, hoursNeeded }), now);
+}

@@ -613,3 +613,37 @@ export function filesExpiringEmail({
     ],
   });
 }
+
+/**
+ * Sent when a range a customer waits for frees up (docs/product.md "Waitlist"): it is held for
+ * them until `expiresAt`; the link opens the booking form filled in with it.
+ */
+export function waitlistOfferEmail({
+  firstName,
+  range,
+  claimUrl,
+  expiresAt,
+}: {
+  firstName: string;
+  range: { recordingDate: string; recordingTime: string; hoursNeeded: number };
+  claimUrl: string;
+  expiresAt: number;
+}): EmailContent {
+  const when = formatSessionTime({ ...range, hoursNeeded: String(range.hoursNeeded) });
+  return render({
+    subject: "The studio time you waited for is free: it is held for you",
+    heading: "Your waitlist time is free",
+    greeting: `Hi ${firstName},`,
+    blocks: [
+      {
+        kind: "paragraph",
+        text: `The time you asked us to watch at ${STUDIO.name} has freed up: ${when}.`,
+      },
+      {
+        kind: "paragraph",
+        text: `We hold it for you until ${formatStudioDateTime(expiresAt)}. After that it passes to the next person waiting.`,
+      },
+      { kind: "button", label: "Book this time", href: claimUrl },
+    ],
+  });
+}

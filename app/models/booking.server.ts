@@ -21,6 +21,7 @@ import {
   bookings,
   coupons,
   services,
+  waitlistEntries,
 } from "#db/schema";
 import { db, writeTransaction } from "#app/db.server";
 import {
@@ -86,14 +87,33 @@ const blockedRanges = db
   )
   .prepare();
 
+// A waitlist offer holds its range for its customer until it runs out (docs/product.md
+// "Waitlist"): busy for everyone else, like a booking with its buffer.
+const offeredRanges = db
+  .select({ startsAt: waitlistEntries.startsAt, endsAt: waitlistEntries.endsAt })
+  .from(waitlistEntries)
+  .where(
+    and(
+      eq(waitlistEntries.status, "OFFERED"),
+      gt(waitlistEntries.offerExpiresAt, sql.placeholder("now")),
+      lt(waitlistEntries.startsAt, sql.placeholder("to")),
+      gt(waitlistEntries.endsAt, sql.placeholder("from")),
+      // 0 excludes nothing: AUTOINCREMENT ids start at 1.
+      ne(waitlistEntries.id, sql.placeholder("excludeOfferId")),
+    ),
+  )
+  .prepare();
+
 /**
- * The instants a live booking or a blocked range keeps from others near `date`. Inside a write
- * transaction this reads what the transaction sees: there is one connection per process.
+ * The instants a live booking, a waitlist offer or a blocked range keeps from others near
+ * `date`. Inside a write transaction this reads what the transaction sees: there is one
+ * connection per process. A claim passes its own offer, which does not stand in its way.
  */
 export function readBusyRanges(
   window: { from: number; to: number },
   now: number,
   excludeBookingId?: number,
+  excludeOfferId?: number,
 ): BusyRange[] {
   const liveBookings = liveBookingRanges.all({
     from: window.from,
@@ -103,15 +123,23 @@ export function readBusyRanges(
     excludeId: excludeBookingId ?? 0,
   });
   const blocked = blockedRanges.all({ from: window.from, to: window.to });
+  const offers = offeredRanges.all({
+    from: window.from,
+    to: window.to,
+    now,
+    excludeOfferId: excludeOfferId ?? 0,
+  });
   return [
     ...liveBookings.map((range) => ({ ...range, kind: "booking" as const })),
+    ...offers.map((range) => ({ ...range, kind: "booking" as const })),
     ...blocked.map((range) => ({ ...range, kind: "blocked" as const })),
   ];
 }
 
 /**
  * The start times of `date` for a session of `hours`, free or not (GET /api/availability).
- * Moving a booking passes its id: its own current slot does not stand in its way.
+ * Moving a booking passes its id: its own current slot does not stand in its way; a waitlist
+ * claim passes its offer's.
  */
 export function getAvailability(
   date: string,
@@ -119,8 +147,14 @@ export function getAvailability(
   now: number,
   bufferMinutes: number,
   excludeBookingId?: number,
+  excludeOfferId?: number,
 ) {
-  const busy = readBusyRanges(busyWindowFor(date, bufferMinutes), now, excludeBookingId);
+  const busy = readBusyRanges(
+    busyWindowFor(date, bufferMinutes),
+    now,
+    excludeBookingId,
+    excludeOfferId,
+  );
   return startTimeOptions({ date, hours, busy, now, bufferMinutes });
 }
 

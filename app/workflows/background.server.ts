@@ -6,6 +6,7 @@ import { env } from "#app/env.server";
 import { startEmailDelivery } from "#app/workflows/deliver-email.server";
 import { settleStaleClaims } from "#app/workflows/settle-claims.server";
 import { sweepSessionFiles } from "#app/workflows/session-files.server";
+import { offerFreedRangesNow } from "#app/workflows/waitlist.server";
 import { logError, logEvent } from "#app/log.server";
 
 const SWEEP_MS = 60_000;
@@ -31,6 +32,8 @@ export function startBackgroundJobs(db: DB): () => Promise<void> {
   const sweep = setInterval(() => {
     const now = Date.now();
     runJob("expire-holds", () => expireHolds(now));
+    // After the holds: a range an expired hold freed is offered to the waitlist in this sweep.
+    runJob("waitlist-offers", () => offerFreedRangesNow(now));
     runJob("session-reminders", () => queueSessionReminders(now, env.APP_URL));
     claims ??= settleStaleClaims(now)
       .catch((error: unknown) =>

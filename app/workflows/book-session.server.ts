@@ -13,6 +13,7 @@ import { couponProblem, couponRefusalMessage } from "#app/domain/coupons";
 import { isStakeholderAnswer, priceBooking, RETAINER_PACKAGE } from "#app/domain/pricing";
 import { retainerWindow } from "#app/domain/retainer";
 import { studioDateOf, studioSession } from "#app/domain/studio-time";
+import { sameRange, WAITLIST_MESSAGES } from "#app/domain/waitlist";
 import { bookingReceivedEmail } from "#app/emails/templates.server";
 import {
   drawRetainerHours,
@@ -27,6 +28,7 @@ import { couponTerms, findCoupon, reserveCouponUse } from "#app/models/coupon.se
 import { enqueueEmail } from "#app/models/outbox.server";
 import { accountEmail } from "#app/models/user.server";
 import { getActiveServices } from "#app/models/service.server";
+import { liveOfferOf, markClaimed } from "#app/models/waitlist.server";
 import type { PublicUser } from "#app/models/user.server";
 import { logEvent } from "#app/log.server";
 import { metrics } from "#app/metrics.server";
@@ -62,7 +64,14 @@ export function configuredBookingSettings(): BookingSettings {
 
 export class BookingError extends Error {
   constructor(
-    readonly kind: "slot" | "coupon" | "service" | "not-found" | "horizon" | "unpaid-holds",
+    readonly kind:
+      | "slot"
+      | "coupon"
+      | "service"
+      | "not-found"
+      | "horizon"
+      | "unpaid-holds"
+      | "waitlist",
     message: string,
     /** For "unpaid-holds": the customer's open unpaid bookings, to pay or cancel. */
     readonly openHolds: OpenHold[] = [],
@@ -76,13 +85,16 @@ const NO_DRAW: RetainerDraw = { retainerBookingId: null, drawn: 0 };
 
 /**
  * Creates a booking at the server's price. Throws a BookingError when the slot is taken, the
- * coupon cannot be used or a service is not offered; nothing is written then.
+ * coupon cannot be used or a service is not offered; nothing is written then. `claim` books
+ * the customer's waitlist offer (docs/product.md "Waitlist"): its own hold is not busy for
+ * them, and it becomes CLAIMED with the booking in the same transaction.
  */
 export function bookSession(
   user: PublicUser,
   request: BookingRequest,
   now: number,
   settings: BookingSettings = configuredBookingSettings(),
+  claim?: { waitlistEntryId: number },
 ): Booking {
   const hours = request.hoursNeeded;
   const slot = studioSession(request.recordingDate, request.recordingTime, hours);
@@ -95,7 +107,17 @@ export function bookSession(
       if (tooFar) throw new BookingError("horizon", tooFar);
     }
 
-    const busy = readBusyRanges(busyWindowFor(request.recordingDate, settings.bufferMinutes), now);
+    const offer = claim ? liveOfferOf(tx, claim.waitlistEntryId, user.id, now) : undefined;
+    if (claim && !offer) throw new BookingError("waitlist", WAITLIST_MESSAGES.claimGone);
+    if (offer && !sameRange(offer, request)) {
+      throw new BookingError("waitlist", WAITLIST_MESSAGES.claimDifferent);
+    }
+    const busy = readBusyRanges(
+      busyWindowFor(request.recordingDate, settings.bufferMinutes),
+      now,
+      undefined,
+      offer?.id,
+    );
     const problem = startProblem({
       date: request.recordingDate,
       time: request.recordingTime,
@@ -182,6 +204,9 @@ export function bookSession(
       },
       chosen,
     );
+    if (offer && !markClaimed(tx, offer.id, booking.id, now)) {
+      throw new Error(`Waitlist offer ${offer.id} changed during its claim`);
+    }
     recordBookingHistory(tx, {
       bookingId: booking.id,
       actorUserId: user.id,

@@ -38,6 +38,7 @@ import {
   callProvider,
   paymentProvider,
 } from "#app/workflows/payment-provider.server";
+import { offerFreedRangesNow } from "#app/workflows/waitlist.server";
 
 /**
  * Cancelling a session, by its customer (docs/product.md "Cancel, refund, reschedule") or by
@@ -87,12 +88,15 @@ export async function cancelOwnBooking(
   now: number,
   settings: CancellationSettings = configuredCancellationSettings(),
 ): Promise<{ booking: Booking; quote: RefundQuote }> {
-  return cancelBooking(
+  const cancelled = await cancelBooking(
     input.bookingId,
     { by: "customer", actorUserId: input.userId, expectedRefund: input.expectedRefund },
     now,
     settings,
   );
+  // The freed range goes to the waitlist now (docs/product.md "Waitlist").
+  offerFreedRangesNow(now);
+  return cancelled;
 }
 
 /**
@@ -105,12 +109,15 @@ export async function cancelForStudio(
   now: number,
   settings: CancellationSettings = configuredCancellationSettings(),
 ): Promise<{ booking: Booking; quote: RefundQuote }> {
-  return cancelBooking(
+  const cancelled = await cancelBooking(
     input.bookingId,
     { by: "studio", actorUserId: input.actorUserId, note: input.note },
     now,
     settings,
   );
+  // The freed range goes to the waitlist now (docs/product.md "Waitlist").
+  offerFreedRangesNow(now);
+  return cancelled;
 }
 
 /** The refund's idempotency key: one refund per booking, whoever asks and however often. */

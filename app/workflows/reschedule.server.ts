@@ -22,6 +22,7 @@ import {
 } from "#app/models/booking.server";
 import { enqueueEmail } from "#app/models/outbox.server";
 import { accountEmail } from "#app/models/user.server";
+import { offerFreedRanges } from "#app/workflows/waitlist.server";
 
 /**
  * A customer moving their own session (docs/product.md "Cancel, refund, reschedule"): at
@@ -147,6 +148,8 @@ export function rescheduleOwnBooking(
       // The calendar event keeps its UID: opening the file moves it in the customer's calendar.
       attachments: [sessionCalendarAttachment(moved, settings.appUrl, now)],
     });
+    // The range it left goes to the waitlist in the same transaction (docs/product.md "Waitlist").
+    offerFreedRanges(tx, now);
     return moved;
   });
 }

@@ -734,6 +734,34 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
       DELETE: everyone(status(405)),
     },
   },
+  // The waitlist (docs/product.md "Waitlist"): each caller's own. A free range is refused
+  // (422: book it instead); an entry that is not the caller's is missing. Joining a taken range,
+  // the limits and removing one's own are in waitlist.test.ts.
+  "/api/waitlist": {
+    kind: "resource",
+    body: ({ freshSlot }) => {
+      const { date, time } = freshSlot();
+      return { recordingDate: date, recordingTime: time, hoursNeeded: 2 };
+    },
+    methods: {
+      GET: signedIn(status(401), ok),
+      POST: signedIn(status(401), status(422)),
+      PUT: everyone(status(405)),
+      PATCH: everyone(status(405)),
+      DELETE: everyone(status(405)),
+    },
+  },
+  "/api/waitlist/:id": {
+    kind: "resource",
+    url: () => "/api/waitlist/999999",
+    methods: {
+      GET: everyone(status(405)),
+      POST: everyone(status(405)),
+      PUT: everyone(status(405)),
+      PATCH: everyone(status(405)),
+      DELETE: signedIn(status(401), status(404)),
+    },
+  },
   "/api/bookings/:id/cancel": {
     kind: "resource",
     url: ({ bookingId }) => `/api/bookings/${bookingId}/cancel`,

@@ -86,10 +86,10 @@ const ADMIN_BOOKING_QUERY = ["date", "status", "membership", "view", "page"];
 
 export const KNOWLEDGE: Record<string, Knowledge> = {
   "routes/home/home.tsx": {
-    intents: ["check", "remove-coupon", "apply-coupon", "book"],
-    fields: [...BOOKING, "couponEntry"],
+    intents: ["check", "remove-coupon", "apply-coupon", "book", "join-waitlist"],
+    fields: [...BOOKING, "couponEntry", "waitlistTime", "waitlistEntryId"],
     extras: ["_hydrated"],
-    query: ["booked", "index"],
+    query: ["booked", "index", "claim"],
   },
   "routes/auth.tsx": {
     intents: ["login", "register", "code", "cancel-code"],
@@ -103,7 +103,7 @@ export const KNOWLEDGE: Record<string, Knowledge> = {
     extras: ["_hydrated"],
   },
   "routes/dashboard/layout.tsx": {
-    intents: ["profile", "password", "support", "new-calendar-link"],
+    intents: ["profile", "password", "support", "new-calendar-link", "remove-waitlist"],
     fields: [...PROFILE, ...PASSWORD_CHANGE, ...SUPPORT],
     extras: ["_hydrated", "status", "userId"],
     query: ["tab", "list", "paid"],
@@ -252,6 +252,13 @@ export const KNOWLEDGE: Record<string, Knowledge> = {
     method: "POST",
   },
   "routes/api/bookings.status.ts": { fields: ["status"], method: "PATCH" },
+  // The waitlist (docs/product.md "Waitlist").
+  "routes/api/waitlist.ts": {
+    fields: ["recordingDate", "recordingTime", "hoursNeeded"],
+    extras: ["userId", "status"],
+    method: "POST",
+  },
+  "routes/api/waitlist.$id.ts": { method: "DELETE" },
   "routes/api/bookings.ics.ts": { fileType: "text/calendar; charset=utf-8" },
   "routes/api/bookings.receipt.ts": { fileType: "application/pdf" },
   // A session file's download is the file's own type; none exist in this suite's database.
@@ -393,6 +400,7 @@ export function validValue(field: string, fx: Fixtures): fc.Arbitrary<unknown> {
     case "date":
       return pick(...fx.futureDates);
     case "recordingTime":
+    case "waitlistTime":
       return pick(...START_TIMES);
     case "guestCount":
       return fc.integer({ min: BOOKING_LIMITS.minGuests, max: BOOKING_LIMITS.maxGuests });
@@ -476,6 +484,10 @@ export function validValue(field: string, fx: Fixtures): fc.Arbitrary<unknown> {
       return pick(...fx.futureDates);
     case "id":
       return pick(...fx.bookingIds);
+    // A waitlist entry's id, or the link's (?claim=): someone's, or nobody's.
+    case "waitlistEntryId":
+    case "claim":
+      return pick("1", "2", "999999");
     case "ids":
       return fc.subarray(fx.bookingIds, { minLength: 1 });
     case "note":

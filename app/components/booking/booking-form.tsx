@@ -24,6 +24,11 @@ import type {
   BookingFormData,
   BookingFormReply,
 } from "#app/components/booking/types";
+import {
+  claimDefaults,
+  WaitlistClaimNotice,
+  WaitlistJoin,
+} from "#app/components/booking/waitlist-offer";
 
 /**
  * Built once for every render (a schema and its constraints cost more than the rest of the
@@ -47,7 +52,9 @@ export default function BookingForm({
   reply?: BookingFormReply;
 }) {
   // conform keeps its first defaults: a profile saved on the same page must start afresh.
-  return <BookingFormFields key={JSON.stringify(data.prefill)} data={data} reply={reply} />;
+  return (
+    <BookingFormFields key={JSON.stringify([data.prefill, data.claim])} data={data} reply={reply} />
+  );
 }
 
 function BookingFormFields({
@@ -70,6 +77,7 @@ function BookingFormFields({
       recordingTime: "",
       guestCount: "1",
       hoursNeeded: "2",
+      ...claimDefaults(data.claim),
     },
     checkedIntent: "book",
   });
@@ -128,6 +136,7 @@ function BookingFormFields({
         Book
       </button>
       <HydratedField />
+      <WaitlistClaimNotice claim={data.claim} />
       <ErrorList id={form.errorId} errors={form.errors} />
       {reply?.unpaidHolds ? <UnpaidHoldsNotice {...reply.unpaidHolds} /> : null}
 
@@ -253,6 +262,7 @@ function BookingFormFields({
             Show free times and update the price
           </button>
         </noscript>
+        <WaitlistJoin availability={availability} chosen={String(value.recordingTime ?? "")} />
       </fieldset>
 
       <fieldset className="mt-8">

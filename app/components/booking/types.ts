@@ -3,6 +3,7 @@ import type { StartTimeOption } from "#app/domain/availability";
 import type { OpenHold } from "#app/domain/booking-limits";
 import type { CouponTerms } from "#app/domain/pricing";
 import type { RetainerBalance } from "#app/domain/retainer";
+import type { WaitlistClaimData } from "#app/components/booking/waitlist-types";
 
 /** What the server gives the booking form (loader) and answers to its posts (action). */
 export type BookingFormData = {
@@ -27,6 +28,8 @@ export type BookingFormData = {
     email: string;
     stakeholder: "yes" | "no";
   } | null;
+  /** The waitlist offer the form opens on (docs/product.md "Waitlist"). */
+  claim?: WaitlistClaimData | null;
 };
 
 export type Availability = { date: string; hours: number; times: StartTimeOption[] };

@@ -3,6 +3,7 @@ import type { BookingStatus } from "#app/domain/booking-status";
 import type { DashboardTab } from "#app/domain/dashboard";
 import type { StatusTone } from "#app/domain/session-list";
 import type { SupportStatus } from "#app/domain/support-status";
+import type { WaitlistRow } from "#app/components/dashboard/waitlist-panel";
 
 /**
  * What the dashboard's components draw, as the server must build it: the page controllers in
@@ -92,6 +93,8 @@ export type DashboardData = {
   sessions: SessionsTabData | null;
   profile: ProfileTabData | null;
   support: SupportTabData | null;
+  /** Beside My Sessions: the open waitlist entries (docs/product.md "Waitlist"). */
+  waitlist: WaitlistRow[] | null;
 };
 
 /** Session Details: everything the customer may know about one of their bookings. */

@@ -9,6 +9,7 @@ import { SupportPanel } from "#app/components/dashboard/support-panel";
 import { SectionLink } from "#app/components/site-nav";
 import { RATES } from "#app/components/landing/studio";
 import { Icon } from "#app/components/landing/icons";
+import { WaitlistPanel } from "#app/components/dashboard/waitlist-panel";
 
 /**
  * The original site had the first two (docs/product.md "Client dashboard"); Help & Support is ours
@@ -94,6 +95,7 @@ export function DashboardSection({
             </nav>
             <div className="p-6 sm:p-8">
               {dashboard.sessions ? <SessionsPanel data={dashboard.sessions} /> : null}
+              {dashboard.waitlist ? <WaitlistPanel rows={dashboard.waitlist} /> : null}
               {dashboard.profile ? (
                 <ProfilePanel user={user} data={dashboard.profile} reply={reply} />
               ) : null}

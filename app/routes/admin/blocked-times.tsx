@@ -29,6 +29,7 @@ import { currentAdmin } from "#app/web/user-context.server";
 import { readForm } from "#app/web/form.server";
 import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
 import type { Route } from "./+types/blocked-times";
+import { offerFreedRangesNow } from "#app/workflows/waitlist.server";
 
 /** Built once; the "already over" rule reads the clock at each check, the server's too. */
 const createSchema = blockedTimeSchema(Date.now);
@@ -116,6 +117,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (id === null || !removeBlockedTime(id)) {
         return fail("Error removing blocked time", "This blocked time was already removed.", 404);
       }
+      // The freed times go to the waitlist now (docs/product.md "Waitlist").
+      offerFreedRangesNow(Date.now());
       return redirectWithSuccess(back, {
         message: "Blocked time removed",
         description: "Those times can be booked again.",

@@ -37,6 +37,8 @@ import * as services from "#app/routes/api/services";
 import * as techAssistance from "#app/routes/api/tech-assistance";
 import * as user from "#app/routes/api/user";
 import * as usersProfile from "#app/routes/api/users.profile";
+import * as waitlistEntry from "#app/routes/api/waitlist.$id";
+import * as waitlist from "#app/routes/api/waitlist";
 
 /**
  * The OpenAPI 3.1 document of the JSON API (docs/product.md "The JSON API"), served at
@@ -58,6 +60,8 @@ const ROUTE_MODULES: { openapi: ApiPaths }[] = [
   bookingsCheckConflicts,
   bookingsStatus,
   bookingsCancel,
+  waitlist,
+  waitlistEntry,
   bookingsReschedule,
   bookingsIcs,
   bookingsPaymentsDirect,

@@ -14,6 +14,11 @@ import {
   SUPPORT_INTENTS,
   supportAction,
 } from "#app/routes/dashboard/support.server";
+import {
+  loadWaitlistRows,
+  WAITLIST_INTENTS,
+  waitlistAction,
+} from "#app/routes/dashboard/waitlist.server";
 
 /**
  * The customer's dashboard (docs/product.md "Client dashboard"): which tab is open, what it
@@ -37,6 +42,7 @@ export function loadDashboard(
     sessions: tab === "bookings" ? loadSessionsTab(user, now) : null,
     profile: tab === "profile" ? loadProfileTab(user, createFeed) : null,
     support: tab === "support" ? loadSupportTab(user) : null,
+    waitlist: tab === "bookings" ? loadWaitlistRows(user, now) : null,
   };
 }
 
@@ -52,6 +58,9 @@ export async function dashboardAction(
   }
   if (SUPPORT_INTENTS.some((known) => known === intent)) {
     return supportAction(request, context, user, formData);
+  }
+  if (WAITLIST_INTENTS.some((known) => known === intent)) {
+    return waitlistAction(context, user, formData);
   }
   throw data("Unknown form", { status: 400 });
 }

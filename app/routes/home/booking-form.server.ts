@@ -24,6 +24,8 @@ import { clientAddressContext } from "#app/web/request-context.server";
 import { BookingError, bookSession } from "#app/workflows/book-session.server";
 import type { RouterContextProvider } from "react-router";
 import { redirectWithError, redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
+import { WAITLIST_JOIN_INTENT } from "#app/components/booking/waitlist-offer";
+import { claimFrom, joinFromBookingForm } from "#app/routes/home/waitlist-form.server";
 
 /**
  * The booking form on the landing page (docs/product.md "Booking section",
@@ -197,6 +199,13 @@ export async function bookingFormAction(
     });
   }
 
+  if (intent === WAITLIST_JOIN_INTENT) {
+    if (!user) throw await authenticationRequired();
+    return joinFromBookingForm(formData, user, now, (message, description, status) =>
+      toast(reply({}), { type: "error", message, description }, { status }),
+    );
+  }
+
   if (intent !== "book") return toast(reply({}), BOOKING_ERROR, { status: 400 });
 
   if (!user) throw await authenticationRequired();
@@ -226,7 +235,8 @@ export async function bookingFormAction(
     );
   }
   try {
-    const booking = bookSession(user, submission.value, now);
+    const claim = claimFrom(formData, user, submission.value);
+    const booking = bookSession(user, submission.value, now, undefined, claim);
     if (booking.status === "CONFIRMED") {
       return redirectWithSuccess(`/?booked=${booking.id}${PAGE_TOP}`, {
         message: "Booking Confirmed!",

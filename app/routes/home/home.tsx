@@ -9,6 +9,11 @@ import {
 } from "#app/routes/home/booking-form.server";
 import { loadDashboard } from "#app/routes/dashboard/dashboard.server";
 import type { Route } from "./+types/home";
+import {
+  loadWaitlistClaim,
+  signInToClaim,
+  withWaitlistClaim,
+} from "#app/routes/home/waitlist-form.server";
 
 /**
  * Shown once, after a free booking: its own chunk, out of the landing page's first load
@@ -23,12 +28,15 @@ const BookedDialog = lazy(() =>
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await getUser(request, context);
   const now = Date.now();
+  const url = new URL(request.url);
+  // A waitlist offer's e-mail link (docs/product.md "Waitlist"): signed in first.
+  if (!user && url.searchParams.has("claim")) throw await signInToClaim();
   return {
     user,
-    bookingForm: loadBookingForm(user, now),
+    bookingForm: withWaitlistClaim(loadBookingForm(user, now), loadWaitlistClaim(url, user, now)),
     // The section at the foot of / always shows My Sessions; its tabs lead to /dashboard.
     dashboard: user ? loadDashboard(user, "bookings", now) : null,
-    booked: bookedDialog(new URL(request.url), user),
+    booked: bookedDialog(url, user),
   };
 }
 

@@ -1,0 +1,86 @@
+import { formatTime } from "#app/components/booking/start-time-select";
+import type { Availability } from "#app/components/booking/types";
+import type { WaitlistClaimData } from "#app/components/booking/waitlist-types";
+
+/** The booking form's post that joins the waitlist (docs/product.md "Waitlist"). */
+export const WAITLIST_JOIN_INTENT = "join-waitlist";
+
+/** The form's starting values for an offer: its date, start and hours. */
+export function claimDefaults(claim: WaitlistClaimData | null | undefined) {
+  if (claim?.kind !== "offer") return {};
+  return { recordingDate: claim.date, recordingTime: claim.time, hoursNeeded: String(claim.hours) };
+}
+
+/**
+ * Above the form: the time held for the customer, and the entry the booking claims (a hidden
+ * field; the server books it as the claim only for that same date, start and hours).
+ */
+export function WaitlistClaimNotice({ claim }: { claim: WaitlistClaimData | null | undefined }) {
+  if (!claim) return null;
+  if (claim.kind === "gone") {
+    return (
+      <p role="status" className="mt-4 rounded-xl bg-paper p-4 ring-1 ring-line">
+        {claim.message}
+      </p>
+    );
+  }
+  return (
+    <div role="status" className="mt-4 rounded-xl bg-paper p-4 ring-1 ring-line">
+      <input type="hidden" name="waitlistEntryId" value={claim.entryId} />
+      <p className="font-semibold">The time you waited for is held for you</p>
+      <p className="text-sm">
+        {claim.date} at {formatTime(claim.time)} for {claim.hours} hours, until {claim.until}. The
+        form below is filled in with it: book it to keep it.
+      </p>
+    </div>
+  );
+}
+
+/**
+ * Under the start times: when a time the customer wants is booked, "Tell me if it frees up"
+ * puts them on the waitlist for it (the date and hours chosen above). A plain submit of the
+ * booking form, so it works without JavaScript.
+ */
+export function WaitlistJoin({
+  availability,
+  chosen,
+}: {
+  availability: Availability;
+  /** The start the customer chose, when it is one of the booked ones. */
+  chosen: string;
+}) {
+  const taken = availability.times.filter((option) => option.reason === "taken");
+  if (taken.length === 0) return null;
+  const preferred = taken.some((option) => option.time === chosen) ? chosen : taken[0]?.time;
+  return (
+    <div className="mt-4 rounded-xl bg-paper p-4 ring-1 ring-line">
+      <label htmlFor="waitlist-time" className="field-label">
+        Want a booked time? We can tell you if it frees up
+      </label>
+      <div className="mt-2 flex flex-wrap items-end gap-3">
+        <select
+          id="waitlist-time"
+          name="waitlistTime"
+          key={`${availability.date}-${availability.hours}-${preferred}`}
+          defaultValue={preferred}
+          className="field-input w-auto"
+        >
+          {taken.map((option) => (
+            <option key={option.time} value={option.time}>
+              {formatTime(option.time)}
+            </option>
+          ))}
+        </select>
+        <button
+          type="submit"
+          name="intent"
+          value={WAITLIST_JOIN_INTENT}
+          formNoValidate
+          className="btn-secondary text-ink"
+        >
+          Tell me if it frees up
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import {
+  joinRefusal,
+  sameRange,
+  tooManyWaitlistMessage,
+  WAITLIST_MESSAGES,
+} from "#app/domain/waitlist";
+
+describe("joinRefusal", () => {
+  const base = { startProblem: "taken" as const, duplicate: false, openEntries: 0, max: 5 };
+
+  it("lets a customer wait for a taken range under the limit", () => {
+    expect(joinRefusal(base)).toBeNull();
+    expect(joinRefusal({ ...base, openEntries: 4 })).toBeNull();
+  });
+
+  it("refuses a free range: book it instead", () => {
+    expect(joinRefusal({ ...base, startProblem: null })).toEqual({
+      kind: "not-taken",
+      message: WAITLIST_MESSAGES.notTaken,
+    });
+  });
+
+  it("refuses a start that could not be booked even if it freed", () => {
+    expect(joinRefusal({ ...base, startProblem: "too-soon" })?.kind).toBe("slot");
+    expect(joinRefusal({ ...base, startProblem: "skipped" })?.kind).toBe("slot");
+  });
+
+  it("refuses the customer's own open entry twice", () => {
+    expect(joinRefusal({ ...base, duplicate: true })).toEqual({
+      kind: "duplicate",
+      message: WAITLIST_MESSAGES.duplicate,
+    });
+  });
+
+  it("refuses past MAX_WAITLIST open entries", () => {
+    expect(joinRefusal({ ...base, openEntries: 5 })).toEqual({
+      kind: "too-many",
+      message:
+        "You already have 5 open waitlist entries. Please remove one before joining another.",
+    });
+    expect(tooManyWaitlistMessage(1)).toBe(
+      "You already have one open waitlist entry. Please remove one before joining another.",
+    );
+  });
+});
+
+describe("sameRange", () => {
+  const range = { recordingDate: "2027-01-05", recordingTime: "10:00", hoursNeeded: 2 };
+  it("is the same date, start and hours", () => {
+    expect(sameRange(range, { ...range })).toBe(true);
+    expect(sameRange(range, { ...range, hoursNeeded: 3 })).toBe(false);
+    expect(sameRange(range, { ...range, recordingTime: "11:00" })).toBe(false);
+    expect(sameRange(range, { ...range, recordingDate: "2027-01-06" })).toBe(false);
+  });
+});

@@ -1,0 +1,79 @@
+import type { StartTimeOption } from "#app/domain/availability";
+import { WAITLIST_STATUSES } from "#app/domain/waitlist-status";
+import { z } from "#app/domain/zod";
+
+/**
+ * The waitlist's rules and words (docs/product.md "Waitlist"). Pure: the workflow reads the
+ * calendar and the customer's entries in its transaction and asks these what they mean.
+ */
+export const WAITLIST_MESSAGES = {
+  notTaken: "That time is free: you can book it now instead of joining the waitlist.",
+  duplicate: "You are already on the waitlist for this time.",
+  notFound: "This waitlist entry does not exist.",
+  notOpen: "This waitlist entry is no longer open.",
+  claimGone:
+    "This waitlist offer is no longer yours to claim: it ran out, was removed or belongs to someone else.",
+  claimDifferent:
+    "A waitlist offer is for its own date, start time and hours: book those, or book another time without the offer.",
+} as const;
+
+export function tooManyWaitlistMessage(max: number): string {
+  const entries = max === 1 ? "one open waitlist entry" : `${max} open waitlist entries`;
+  return `You already have ${entries}. Please remove one before joining another.`;
+}
+
+export type JoinRefusal = {
+  kind: "not-taken" | "duplicate" | "too-many" | "slot";
+  message: string;
+};
+
+/**
+ * Whether a customer may wait for a range: only one that is taken now (anything else about the
+ * start, such as the 48 hours, refuses it: it could not be booked even if it freed), not twice,
+ * and at most `max` open entries.
+ */
+export function joinRefusal(input: {
+  startProblem: Exclude<StartTimeOption["reason"], "current">;
+  duplicate: boolean;
+  openEntries: number;
+  max: number;
+}): JoinRefusal | null {
+  if (input.startProblem === null)
+    return { kind: "not-taken", message: WAITLIST_MESSAGES.notTaken };
+  if (input.startProblem !== "taken") {
+    return { kind: "slot", message: "This start time cannot be booked." };
+  }
+  if (input.duplicate) return { kind: "duplicate", message: WAITLIST_MESSAGES.duplicate };
+  if (input.openEntries >= input.max) {
+    return { kind: "too-many", message: tooManyWaitlistMessage(input.max) };
+  }
+  return null;
+}
+
+/** The same range: the claim must book exactly what was offered. */
+export function sameRange(
+  a: { recordingDate: string; recordingTime: string; hoursNeeded: number },
+  b: { recordingDate: string; recordingTime: string; hoursNeeded: number },
+): boolean {
+  return (
+    a.recordingDate === b.recordingDate &&
+    a.recordingTime === b.recordingTime &&
+    a.hoursNeeded === b.hoursNeeded
+  );
+}
+
+/** A waitlist entry as the JSON API shows it (GET/POST /api/waitlist). */
+export const waitlistEntryJson = z.strictObject({
+  id: z.number().int(),
+  recordingDate: z.string(),
+  recordingTime: z.string(),
+  hoursNeeded: z.number().int(),
+  startsAt: z.string(),
+  endsAt: z.string(),
+  status: z.enum(WAITLIST_STATUSES),
+  offerExpiresAt: z.string().nullable(),
+  /** While OFFERED: the booking form, filled in with the offer. */
+  claimUrl: z.string().nullable(),
+  bookingId: z.number().int().nullable(),
+  createdAt: z.string(),
+});

@@ -1,0 +1,204 @@
+import { writeTransaction, isDatabaseBusyResponse } from "#app/db.server";
+import { env } from "#app/env.server";
+import { BOOKING_LIMITS, busyWindowFor, startProblem } from "#app/domain/availability";
+import { horizonProblem } from "#app/domain/booking-limits";
+import { studioDateOf, studioSession } from "#app/domain/studio-time";
+import { joinRefusal, WAITLIST_MESSAGES, type JoinRefusal } from "#app/domain/waitlist";
+import { waitlistOfferEmail } from "#app/emails/templates.server";
+import { readBusyRanges, type Tx } from "#app/models/booking.server";
+import { enqueueEmail } from "#app/models/outbox.server";
+import { accountEmail, getUserById } from "#app/models/user.server";
+import {
+  claimPath,
+  hasOpenEntries,
+  insertWaitlistEntry,
+  lapseDueEntries,
+  markOffered,
+  markRemoved,
+  openEntriesOf,
+  type WaitlistEntry,
+  waitingEntries,
+} from "#app/models/waitlist.server";
+import { logError, logEvent } from "#app/log.server";
+
+/**
+ * The waitlist (docs/product.md "Waitlist"): joining for a taken range, leaving it, and the
+ * one place offers are made, `offerFreedRanges`. Each read-check-write is one IMMEDIATE
+ * transaction with no await inside, like booking.
+ */
+
+export type WaitlistSettings = {
+  holdMinutes: number;
+  bufferMinutes: number;
+  appUrl: string;
+  maxWaitlist: number;
+  /** BOOKING_HORIZON_DAYS; absent, a test's settings leave the horizon off. */
+  horizonDays?: number;
+};
+
+export function configuredWaitlistSettings(): WaitlistSettings {
+  return {
+    holdMinutes: env.HOLD_MINUTES,
+    bufferMinutes: env.BUFFER_MINUTES,
+    appUrl: env.APP_URL,
+    maxWaitlist: env.MAX_WAITLIST,
+    horizonDays: env.BOOKING_HORIZON_DAYS,
+  };
+}
+
+export class WaitlistError extends Error {
+  constructor(
+    readonly kind: JoinRefusal["kind"] | "horizon" | "not-found" | "not-open",
+    message: string,
+  ) {
+    super(message);
+    this.name = "WaitlistError";
+  }
+}
+
+const HOUR_MS = 3_600_000;
+
+/** The earliest start that can still be booked: anything before it is past offering. */
+function earliestBookableStart(now: number): number {
+  return now + BOOKING_LIMITS.advanceNoticeHours * HOUR_MS;
+}
+
+/**
+ * Puts the customer on the waitlist for a range that is taken now. Throws a WaitlistError
+ * (nothing written) when it is free, cannot be booked at all, is past the horizon, is already
+ * on their list, or they have MAX_WAITLIST open entries.
+ */
+export function joinWaitlist(
+  userId: number,
+  range: { recordingDate: string; recordingTime: string; hoursNeeded: number },
+  now: number,
+  settings: WaitlistSettings = configuredWaitlistSettings(),
+): WaitlistEntry {
+  const slot = studioSession(range.recordingDate, range.recordingTime, range.hoursNeeded);
+  const entry = writeTransaction((tx) => {
+    if (settings.horizonDays !== undefined) {
+      const tooFar = horizonProblem(range.recordingDate, studioDateOf(now), settings.horizonDays);
+      if (tooFar) throw new WaitlistError("horizon", tooFar);
+    }
+    const busy = readBusyRanges(busyWindowFor(range.recordingDate, settings.bufferMinutes), now);
+    const open = openEntriesOf(userId, tx);
+    const refusal = joinRefusal({
+      startProblem: startProblem({
+        date: range.recordingDate,
+        time: range.recordingTime,
+        hours: range.hoursNeeded,
+        busy,
+        now,
+        bufferMinutes: settings.bufferMinutes,
+      }),
+      duplicate: open.some(
+        (entry) => entry.startsAt === slot.startsAt && entry.endsAt === slot.endsAt,
+      ),
+      openEntries: open.length,
+      max: settings.maxWaitlist,
+    });
+    if (refusal) throw new WaitlistError(refusal.kind, refusal.message);
+    return insertWaitlistEntry(tx, {
+      userId,
+      recordingDate: range.recordingDate,
+      recordingTime: range.recordingTime,
+      hoursNeeded: range.hoursNeeded,
+      startsAt: slot.startsAt,
+      endsAt: slot.endsAt,
+      status: "WAITING",
+      createdAt: now,
+    });
+  });
+  logEvent("waitlist joined", { entryId: entry.id });
+  return entry;
+}
+
+/**
+ * Takes the customer's own open entry off the list. A removed offer frees its range, which
+ * passes to the next one waiting in the same transaction.
+ */
+export function removeWaitlistEntry(
+  userId: number,
+  entryId: number,
+  now: number,
+  settings: WaitlistSettings = configuredWaitlistSettings(),
+): WaitlistEntry {
+  const removed = writeTransaction((tx) => {
+    const entry = markRemoved(tx, entryId, userId, now);
+    if (!entry) throw new WaitlistError("not-found", WAITLIST_MESSAGES.notFound);
+    if (entry.offerExpiresAt !== null) offerFreedRanges(tx, now, settings);
+    return entry;
+  });
+  logEvent("waitlist removed", { entryId });
+  return removed;
+}
+
+/**
+ * The one place offers are made (docs/product.md "Waitlist"): offers past their expiry and
+ * entries too close to start end LAPSED; then each waiting entry, earliest joined first, whose
+ * range is now wholly free becomes OFFERED, held for HOLD_MINUTES, with its e-mail in the same
+ * transaction. An offer is busy for every later entry, so one range is offered once. Whatever
+ * freed the range (a cancellation, an expired hold, a move, a block removed, a lapsed offer),
+ * the next run finds it: the background loop runs this every minute, and the app's own
+ * cancellations and moves right after. Returns the offers made.
+ */
+export function offerFreedRanges(
+  tx: Tx,
+  now: number,
+  settings: WaitlistSettings = configuredWaitlistSettings(),
+): number {
+  lapseDueEntries(tx, now, earliestBookableStart(now));
+  let offered = 0;
+  for (const entry of waitingEntries(tx)) {
+    const busy = readBusyRanges(busyWindowFor(entry.recordingDate, settings.bufferMinutes), now);
+    const problem = startProblem({
+      date: entry.recordingDate,
+      time: entry.recordingTime,
+      hours: entry.hoursNeeded,
+      busy,
+      now,
+      bufferMinutes: settings.bufferMinutes,
+    });
+    if (problem !== null) continue;
+    const expiresAt = now + settings.holdMinutes * 60_000;
+    const offer = markOffered(tx, entry.id, now, expiresAt);
+    if (!offer) continue;
+    const user = getUserById(offer.userId);
+    enqueueEmail(tx, {
+      kind: "waitlist-offer",
+      to: accountEmail(offer.userId, tx),
+      ...waitlistOfferEmail({
+        firstName: user?.firstName ?? "there",
+        range: offer,
+        claimUrl: `${settings.appUrl}${claimPath(offer.id)}`,
+        expiresAt,
+      }),
+    });
+    offered += 1;
+    logEvent("waitlist offered", { entryId: offer.id });
+  }
+  return offered;
+}
+
+/**
+ * Offers what a cancellation or a move just freed, in a transaction of its own. The change
+ * itself is done: a failure here is logged, and the background loop makes the offer a minute
+ * later.
+ */
+export function offerFreedRangesNow(
+  now: number,
+  settings: WaitlistSettings = configuredWaitlistSettings(),
+): number {
+  try {
+    // A read says there is nothing to do without taking the write lock (as expireHolds does).
+    if (!hasOpenEntries()) return 0;
+    return writeTransaction((tx) => offerFreedRanges(tx, now, settings));
+  } catch (error) {
+    if (isDatabaseBusyResponse(error)) {
+      logEvent("database busy, waitlist offers left to the next sweep", {}, "warn");
+    } else {
+      logError("waitlist-offers", error);
+    }
+    return 0;
+  }
+}
