@@ -17,6 +17,7 @@ import {
   bookingPayloadSchema,
   quoteQuerySchema,
   rescheduleSchema,
+  waitlistRequestSchema,
 } from "#app/domain/booking-form";
 import { cardFormSchema } from "#app/domain/card";
 import { couponFormSchema } from "#app/domain/coupons";
@@ -163,6 +164,12 @@ const FORM_SCHEMAS: Entry[] = [
     schema: rescheduleSchema(NOW),
     form: { recordingDate: "2027-03-10", recordingTime: "10:00" },
     json: { recordingDate: "2027-03-10", recordingTime: "10:00" },
+  },
+  {
+    name: "waitlistRequestSchema",
+    schema: waitlistRequestSchema(NOW),
+    form: { recordingDate: "2027-03-10", recordingTime: "10:00", hoursNeeded: "2" },
+    json: { recordingDate: "2027-03-10", recordingTime: "10:00", hoursNeeded: 2 },
   },
   {
     name: "quoteQuerySchema",
