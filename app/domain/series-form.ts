@@ -1,0 +1,49 @@
+import { SERIES_MESSAGES } from "#app/domain/series";
+import { SERIES_MAX_COUNT, SERIES_MIN_COUNT, SERIES_REPEATS } from "#app/domain/series-repeat";
+import { z } from "#app/domain/zod";
+
+/**
+ * The "Repeat" part of a booking (docs/product.md "Weekly series"), the same for the form
+ * (fields `repeat.every`, `repeat.count`, `repeat.skip`) and POST /api/bookings (`repeat`).
+ * The form's "No repeat" posts `repeat.every=none`, which is no series at all.
+ */
+const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+
+const count = z.preprocess(
+  (value) => (typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value),
+  z
+    .number({ error: SERIES_MESSAGES.count })
+    .int(SERIES_MESSAGES.count)
+    .min(SERIES_MIN_COUNT, SERIES_MESSAGES.count)
+    .max(SERIES_MAX_COUNT, SERIES_MESSAGES.count),
+);
+
+/** Dates to leave out: one or several (checkboxes post either), or none. */
+const skip = z.preprocess(
+  (value) => (value === undefined || value === null || value === "" ? [] : [value].flat()),
+  z
+    .array(z.string({ error: SERIES_MESSAGES.skip }).regex(DATE_PATTERN, SERIES_MESSAGES.skip), {
+      error: SERIES_MESSAGES.skip,
+    })
+    .max(SERIES_MAX_COUNT, SERIES_MESSAGES.skip)
+    .transform((dates) => [...new Set(dates)]),
+);
+
+export const seriesRepeatSchema = z.preprocess(
+  (value) =>
+    value !== null && typeof value === "object" && (value as { every?: unknown }).every === "none"
+      ? undefined
+      : value,
+  z
+    .object(
+      {
+        every: z.enum(SERIES_REPEATS, { error: SERIES_MESSAGES.repeat }),
+        count,
+        skip,
+      },
+      { error: SERIES_MESSAGES.repeat },
+    )
+    .optional(),
+);
+
+export type SeriesRepeatRequest = NonNullable<z.output<typeof seriesRepeatSchema>>;
