@@ -43,6 +43,10 @@ export const seriesRepeatSchema = z.preprocess(
       },
       { error: SERIES_MESSAGES.repeat },
     )
+    .meta({
+      description:
+        "A weekly series: `every` week or 2 weeks, `count` 2-12 sessions from recordingDate at the same studio time; `skip` the series' dates to leave out (taken ones, say). All its sessions are booked, or none.",
+    })
     .optional(),
 );
 

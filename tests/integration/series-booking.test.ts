@@ -1,0 +1,444 @@
+import type { ChildProcess } from "node:child_process";
+import { count, eq, inArray } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bookingSeries, bookings, coupons, emailOutbox } from "#db/schema";
+import { addStudioDays, studioDateOf } from "#app/domain/studio-time";
+import { createCoupon } from "#tests/factories/catalog";
+import { openDatabaseFile, type TestDatabase } from "#tests/factories/database";
+import { bookingPayload, cardBody } from "#tests/setup/payloads";
+import {
+  collectOutput,
+  cookiesFrom,
+  freePort,
+  INTEGRATION_SESSION_SECRET,
+  registrationPayload,
+  spawnServer,
+  waitUntilHealthy,
+} from "#tests/setup/server";
+import { serverForThisFile } from "#tests/setup/server-for-this-file";
+
+/**
+ * Booking a weekly series through POST /api/bookings (docs/product.md "Weekly series") against
+ * the production build: the 201 with every session, each refusal with nothing written, and the
+ * series race between two server processes on one database file.
+ */
+const server = serverForThisFile();
+// A second site with the hold cap and the horizon production has (both off on the first).
+const limited = serverForThisFile({ MAX_UNPAID_HOLDS: "2", BOOKING_HORIZON_DAYS: "60" });
+
+const CONFLICTS =
+  "Some sessions of this series cannot be booked. Leave out the taken dates or choose another time.";
+
+let writer: TestDatabase;
+beforeAll(() => {
+  writer = openDatabaseFile(server.dbPath);
+});
+afterAll(() => {
+  writer?.$client.close();
+});
+
+type Json = Record<string, unknown>;
+type Session = { id: number; cookie: string };
+type Site = { url: string };
+
+async function post(site: Site, path: string, body: unknown, cookie?: string) {
+  const response = await fetch(`${site.url}${path}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...(cookie ? { Cookie: cookie } : {}) },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as Json };
+}
+
+async function signUp(site: Site = server): Promise<Session> {
+  const response = await fetch(`${site.url}/api/register`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(registrationPayload()),
+  });
+  expect(response.status).toBe(201);
+  const user = (await response.json()) as { id: number };
+  return { id: user.id, cookie: cookiesFrom(response) };
+}
+
+// Each test's series starts on days of its own, 100 days after the last one's.
+let firstDay = addStudioDays(studioDateOf(Date.now()), 3);
+function freshStart(): string {
+  firstDay = addStudioDays(firstDay, 100);
+  return firstDay;
+}
+
+function series(
+  site: Site,
+  customer: Session,
+  date: string,
+  repeat: unknown,
+  overrides: Json = {},
+  time = "19:00",
+  hours = 2,
+) {
+  return post(
+    site,
+    "/api/bookings",
+    bookingPayload(date, time, hours, { repeat, ...overrides }),
+    customer.cookie,
+  );
+}
+
+function rowsOf(db: TestDatabase, userId: number) {
+  return db
+    .select()
+    .from(bookings)
+    .where(eq(bookings.userId, userId))
+    .orderBy(bookings.startsAt)
+    .all();
+}
+
+/** Rows everywhere a refused series could have written. */
+function written(db: TestDatabase) {
+  const n = (table: typeof bookings | typeof bookingSeries | typeof emailOutbox) =>
+    db.select({ n: count() }).from(table).get()?.n ?? 0;
+  return { bookings: n(bookings), series: n(bookingSeries), mail: n(emailOutbox) };
+}
+
+/** A refused request: its answer, after proving it wrote nothing. */
+async function refused(db: TestDatabase, request: () => Promise<{ status: number; body: Json }>) {
+  const before = written(db);
+  const answer = await request();
+  expect(written(db)).toEqual(before);
+  return answer;
+}
+
+describe("POST /api/bookings with repeat", () => {
+  it("books every session at the same studio time and answers 201 with each booking", async () => {
+    const customer = await signUp();
+    const date = freshStart();
+    const { status, body } = await series(server, customer, date, { every: "2weeks", count: 3 });
+    expect(status).toBe(201);
+    const seriesId = body.seriesId as number;
+    expect(Number.isInteger(seriesId)).toBe(true);
+    const items = body.bookings as Json[];
+    expect(items.map((item) => item.recordingDate)).toEqual([
+      date,
+      addStudioDays(date, 14),
+      addStudioDays(date, 28),
+    ]);
+    for (const item of items) {
+      expect(item).toMatchObject({
+        userId: customer.id,
+        recordingTime: "19:00",
+        status: "PENDING_PAYMENT",
+        totalCost: 400,
+        checkoutUrl: `/checkout/series/${seriesId}`,
+      });
+    }
+    const rows = rowsOf(server.db, customer.id);
+    expect(rows.map((row) => [row.id, row.seriesId])).toEqual(
+      items.map((item) => [item.id, seriesId]),
+    );
+    const mails = server.db
+      .select()
+      .from(emailOutbox)
+      .where(
+        inArray(
+          emailOutbox.bookingId,
+          rows.map((row) => row.id),
+        ),
+      )
+      .all();
+    expect(mails).toHaveLength(1);
+    expect(mails[0]?.text).toContain(`/checkout/series/${seriesId}`);
+  });
+
+  it("refuses a bad repeat with our messages and writes nothing", async () => {
+    const customer = await signUp();
+    const date = freshStart();
+    const cases: [unknown, string, string][] = [
+      [{ every: "month", count: 3 }, "repeat.every", "Please choose how often the session repeats"],
+      [{ count: 3 }, "repeat.every", "Please choose how often the session repeats"],
+      [{ every: "week", count: 1 }, "repeat.count", "Please choose between 2 and 12 sessions"],
+      [{ every: "week", count: 13 }, "repeat.count", "Please choose between 2 and 12 sessions"],
+      [{ every: "week", count: 2.5 }, "repeat.count", "Please choose between 2 and 12 sessions"],
+      [{ every: "week" }, "repeat.count", "Please choose between 2 and 12 sessions"],
+      [
+        { every: "week", count: 3, skip: ["soon"] },
+        "repeat.skip.0",
+        "Please leave out only dates of this series",
+      ],
+      ["weekly", "repeat", "Please choose how often the session repeats"],
+    ];
+    for (const [repeat, field, message] of cases) {
+      const { status, body } = await refused(server.db, () =>
+        series(server, customer, date, repeat),
+      );
+      expect(status, JSON.stringify(repeat)).toBe(400);
+      expect((body.errors as Record<string, string[]>)[field]).toEqual([message]);
+    }
+  });
+
+  it("refuses left-out dates that are not the series', leaving fewer than two, and a retainer", async () => {
+    const customer = await signUp();
+    const date = freshStart();
+    const cases: [Json, Json, string][] = [
+      [
+        { every: "week", count: 3, skip: [addStudioDays(date, 1)] },
+        {},
+        "Please leave out only dates of this series",
+      ],
+      [
+        { every: "week", count: 2, skip: [date, addStudioDays(date, 7)] },
+        {},
+        "A series needs at least 2 sessions. Book a single session instead, or keep more dates.",
+      ],
+      [
+        { every: "week", count: 2 },
+        { isRetainer: true },
+        "A retainer package cannot be repeated. Please book it as a single session.",
+      ],
+    ];
+    for (const [repeat, overrides, message] of cases) {
+      const { status, body } = await refused(server.db, () =>
+        series(server, customer, date, repeat, overrides),
+      );
+      expect(status).toBe(400);
+      expect(body.message).toBe(message);
+    }
+  });
+
+  it("answers 422 with each taken date's nearest free times; leaving them out books the rest", async () => {
+    const other = await signUp();
+    const customer = await signUp();
+    const date = freshStart();
+    const taken = addStudioDays(date, 14);
+    const single = await post(
+      server,
+      "/api/bookings",
+      bookingPayload(taken, "18:00", 4),
+      other.cookie,
+    );
+    expect(single.status).toBe(201);
+
+    const { status, body } = await refused(server.db, () =>
+      series(server, customer, date, { every: "week", count: 6 }),
+    );
+    expect(status).toBe(422);
+    expect(body).toEqual({
+      message: CONFLICTS,
+      conflicts: [{ recordingDate: taken, alternatives: ["16:00", "22:00", "15:00"] }],
+    });
+
+    const booked = await series(server, customer, date, {
+      every: "week",
+      count: 6,
+      skip: [taken],
+    });
+    expect(booked.status).toBe(201);
+    expect((booked.body.bookings as Json[]).map((item) => item.recordingDate)).toEqual(
+      [0, 7, 21, 28, 35].map((days) => addStudioDays(date, days)),
+    );
+  });
+
+  it("refuses a first session inside 48 hours", async () => {
+    const customer = await signUp();
+    const tomorrow = addStudioDays(studioDateOf(Date.now()), 1);
+    const { status, body } = await refused(server.db, () =>
+      series(server, customer, tomorrow, { every: "week", count: 2 }),
+    );
+    expect(status).toBe(400);
+    expect(body.errors).toEqual({
+      recordingDate: ["Booking must be at least 48 hours in advance"],
+    });
+  });
+
+  it("uses a coupon once for the whole series", async () => {
+    const customer = await signUp();
+    const coupon = createCoupon(writer, { type: "PERCENTAGE", value: 10, maxUses: 1 });
+    const { status, body } = await series(
+      server,
+      customer,
+      freshStart(),
+      { every: "week", count: 3 },
+      { couponCode: coupon.code },
+    );
+    expect(status).toBe(201);
+    expect(
+      (body.bookings as Json[]).map((item) => [item.totalCost, item.discountAmount, item.couponId]),
+    ).toEqual([
+      [360, 40, coupon.id],
+      [360, 40, null],
+      [360, 40, null],
+    ]);
+    const uses = server.db.select().from(coupons).where(eq(coupons.id, coupon.id)).get();
+    expect(uses?.currentUses).toBe(1);
+    // Its one use is taken: the next series is refused whole.
+    const again = await refused(server.db, () =>
+      series(
+        server,
+        customer,
+        freshStart(),
+        { every: "week", count: 2 },
+        { couponCode: coupon.code },
+      ),
+    );
+    expect(again.status).toBe(400);
+    expect(again.body.message).toBe("This coupon is invalid or has expired.");
+  });
+
+  it("draws retainer hours in date order", async () => {
+    const customer = await signUp();
+    const start = freshStart();
+    const retainer = await post(
+      server,
+      "/api/bookings",
+      bookingPayload(start, "08:00", 2, { isRetainer: true }),
+      customer.cookie,
+    );
+    expect(retainer.status).toBe(201);
+    const paid = await post(
+      server,
+      `/api/bookings/${retainer.body.id}/payments/direct`,
+      cardBody(retainer.body.totalCost),
+      customer.cookie,
+    );
+    expect(paid.status).toBe(200);
+    // 6 of its 8 hours are left: 4 for the first session, 2 for the second, none for the third.
+    const { status, body } = await series(
+      server,
+      customer,
+      addStudioDays(start, 1),
+      { every: "week", count: 3 },
+      {},
+      "19:00",
+      4,
+    );
+    expect(status).toBe(201);
+    expect(
+      (body.bookings as Json[]).map((item) => [
+        item.retainerHoursDrawn,
+        item.totalCost,
+        item.status,
+      ]),
+    ).toEqual([
+      [4, 0, "CONFIRMED"],
+      [2, 400, "PENDING_PAYMENT"],
+      [0, 800, "PENDING_PAYMENT"],
+    ]);
+  });
+});
+
+describe("the hold cap and the horizon (MAX_UNPAID_HOLDS=2, BOOKING_HORIZON_DAYS=60)", () => {
+  it("counts a series as one unpaid hold", async () => {
+    const customer = await signUp(limited);
+    const start = addStudioDays(studioDateOf(Date.now()), 5);
+    const first = await series(limited, customer, start, { every: "week", count: 4 });
+    expect(first.status).toBe(201);
+    // Four unpaid sessions, one hold: room for one more.
+    const single = await post(
+      limited,
+      "/api/bookings",
+      bookingPayload(start, "08:00"),
+      customer.cookie,
+    );
+    expect(single.status).toBe(201);
+    const third = await refused(limited.db, () =>
+      series(limited, customer, addStudioDays(start, 1), { every: "week", count: 2 }),
+    );
+    expect(third.status).toBe(422);
+    expect(third.body.openBookings).toEqual([
+      expect.objectContaining({
+        id: (first.body.bookings as Json[])[0]?.id,
+        payUrl: `/checkout/series/${first.body.seriesId}`,
+      }),
+      expect.objectContaining({ id: single.body.id }),
+    ]);
+  });
+
+  it("refuses a series whose last session is past the horizon", async () => {
+    const customer = await signUp(limited);
+    const last = addStudioDays(studioDateOf(Date.now()), 60);
+    const { status, body } = await refused(limited.db, () =>
+      series(limited, customer, addStudioDays(last, -6), { every: "week", count: 2 }),
+    );
+    expect(status).toBe(400);
+    expect(body.message).toBe(
+      `Sessions can be booked up to ${last}. Please choose an earlier date.`,
+    );
+  });
+});
+
+describe("the series race", () => {
+  /** A second server process on the first one's database file: only SQLite's lock between them. */
+  let second: { url: string; child: ChildProcess } | undefined;
+  beforeAll(async () => {
+    const port = await freePort();
+    const child = spawnServer(port, server.dbPath, {
+      SESSION_SECRET: INTEGRATION_SESSION_SECRET,
+      REGISTER_RATE_LIMIT: "1000",
+      MAX_UNPAID_HOLDS: "1000",
+      BOOKING_HORIZON_DAYS: "36500",
+      BOOKING_RATE_LIMIT: "100000",
+      ...(process.env.TZ ? { TZ: process.env.TZ } : {}),
+    });
+    const output = collectOutput(child);
+    const url = `http://127.0.0.1:${port}`;
+    await waitUntilHealthy(child, url, output);
+    second = { url, child };
+  });
+  afterAll(async () => {
+    if (!second) return;
+    const exited = new Promise((resolve) => second?.child.once("exit", resolve));
+    second.child.kill("SIGTERM");
+    await exited;
+  });
+
+  it("lets exactly one of two overlapping series win whole; the other gets 422 and no rows", async () => {
+    if (!second) throw new Error("The second server is not running");
+    const GROUPS = 8;
+    const groups = await Promise.all(
+      Array.from({ length: GROUPS }, async (_, group) => {
+        const [a, b] = await Promise.all([signUp(), signUp()]);
+        if (!a || !b) throw new Error("no customers");
+        const start = freshStart();
+        // A: 4 weeks from `start` at 19:00; B: 4 weeks from a week later at 18:00 for 3 hours,
+        // so three of their sessions collide. Sent at once, each to its own process, the
+        // first to reach the lock alternating between groups.
+        const sites = group % 2 === 0 ? [server, second as Site] : [second as Site, server];
+        const [first, other] = await Promise.all([
+          series(sites[0] as Site, a, start, { every: "week", count: 4 }),
+          series(
+            sites[1] as Site,
+            b,
+            addStudioDays(start, 7),
+            { every: "week", count: 4 },
+            {},
+            "18:00",
+            3,
+          ),
+        ]);
+        return { a, b, start, answers: [first, other] };
+      }),
+    );
+    for (const { a, b, start, answers } of groups) {
+      expect(answers.map((answer) => answer.status).sort()).toEqual([201, 422]);
+      const winner = answers[0]?.status === 201 ? a : b;
+      const loser = winner === a ? b : a;
+      const lost = answers.find((answer) => answer.status === 422);
+      expect(lost?.body.message).toBe(CONFLICTS);
+      const conflictDates = ((lost?.body.conflicts ?? []) as { recordingDate: string }[]).map(
+        (conflict) => conflict.recordingDate,
+      );
+      // Whichever won, the loser's three sessions that collide are named.
+      expect(conflictDates).toEqual([7, 14, 21].map((days) => addStudioDays(start, days)));
+      const won = rowsOf(server.db, winner.id);
+      expect(won).toHaveLength(4);
+      expect(new Set(won.map((row) => row.seriesId)).size).toBe(1);
+      expect(rowsOf(server.db, loser.id)).toEqual([]);
+      const seriesOfLoser = server.db
+        .select()
+        .from(bookingSeries)
+        .where(eq(bookingSeries.userId, loser.id))
+        .all();
+      expect(seriesOfLoser).toEqual([]);
+    }
+  });
+});
