@@ -9,7 +9,15 @@ import { z } from "#app/domain/zod";
  */
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
-const count = z.preprocess(
+/** A real calendar date early enough that twelve sessions later is still a yyyy-MM-dd date. */
+export function isSeriesStart(date: string): boolean {
+  if (!DATE_PATTERN.test(date) || date >= "9999-01-01") return false;
+  const parsed = new Date(`${date}T00:00:00Z`);
+  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().startsWith(date);
+}
+
+/** 2 to 12 sessions, as a number or (from a form) its digits. */
+export const seriesCountSchema = z.preprocess(
   (value) => (typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value),
   z
     .number({ error: SERIES_MESSAGES.count })
@@ -38,7 +46,7 @@ export const seriesRepeatSchema = z.preprocess(
     .object(
       {
         every: z.enum(SERIES_REPEATS, { error: SERIES_MESSAGES.repeat }),
-        count,
+        count: seriesCountSchema,
         skip,
       },
       { error: SERIES_MESSAGES.repeat },

@@ -1,7 +1,7 @@
 import type { Booking } from "#db/schema";
 import { writeTransaction } from "#app/db.server";
 import { busyWindowFor } from "#app/domain/availability";
-import type { BookingRequest } from "#app/domain/booking-form";
+import { BOOKING_MESSAGES, type BookingRequest } from "#app/domain/booking-form";
 
 import {
   checkOccurrences,
@@ -13,7 +13,8 @@ import {
   seriesConflicts,
   seriesDates,
 } from "#app/domain/series";
-import type { SeriesRepeatRequest } from "#app/domain/series-form";
+import { isSeriesStart, type SeriesRepeatRequest } from "#app/domain/series-form";
+import type { SeriesPreview, SeriesPreviewQuery } from "#app/domain/series-preview";
 import { seriesReceivedEmail } from "#app/emails/templates.server";
 import { logEvent } from "#app/log.server";
 import { metrics } from "#app/metrics.server";
@@ -54,12 +55,39 @@ export type BookedSeries = { seriesId: number; bookings: Booking[] };
 
 /** The studio dates a request asks for: the series' dates less the ones left out. */
 export function requestedDates(request: BookingRequest, repeat: SeriesRepeatRequest): string[] {
+  if (!isSeriesStart(request.recordingDate))
+    throw new BookingError("series", BOOKING_MESSAGES.date);
   const kept = keptDates(
     seriesDates(request.recordingDate, repeat.every, repeat.count),
     repeat.skip,
   );
   if (kept.problem !== null) throw new BookingError("series", kept.problem);
   return kept.dates;
+}
+
+/**
+ * The preview of a series as the booking form and GET /api/availability/series show it, read
+ * now (outside any write: booking checks again in its transaction).
+ */
+export function seriesPreview(
+  query: SeriesPreviewQuery,
+  now: number,
+  settings: BookingSettings = configuredBookingSettings(),
+): SeriesPreview {
+  const checks = previewSeries(
+    { recordingDate: query.date, recordingTime: query.time, hoursNeeded: query.hours },
+    query,
+    now,
+    settings,
+  );
+  return {
+    ...query,
+    occurrences: checks.map(({ recordingDate, problem, alternatives }) => ({
+      recordingDate,
+      problem,
+      alternatives,
+    })),
+  };
 }
 
 /**

@@ -17,6 +17,7 @@ import { Field } from "#app/components/ui/field";
 import { HydratedField } from "#app/components/ui/hydrated-field";
 import { PriceLine, PriceTotal } from "#app/components/booking/price-lines";
 import { StartTimeSelect } from "#app/components/booking/start-time-select";
+import { SeriesFields } from "#app/components/booking/series-fields";
 import { useSchemaForm } from "#app/components/ui/use-schema-form";
 import type {
   AppliedCoupon,
@@ -24,6 +25,13 @@ import type {
   BookingFormData,
   BookingFormReply,
 } from "#app/components/booking/types";
+
+/** The form's `repeat` fields, as conform reads a nested object. */
+type RepeatMeta = FieldMetadata<
+  { every: string; count: string; skip: string[] },
+  Record<string, unknown>,
+  string[]
+>;
 
 /**
  * Built once for every render (a schema and its constraints cost more than the rest of the
@@ -70,6 +78,8 @@ function BookingFormFields({
       recordingTime: "",
       guestCount: "1",
       hoursNeeded: "2",
+      // The schema's input type for `repeat` is `unknown` (it turns "No repeat" into none).
+      repeat: { every: "none", count: "4" } as never,
     },
     checkedIntent: "book",
   });
@@ -254,6 +264,14 @@ function BookingFormFields({
           </button>
         </noscript>
       </fieldset>
+
+      <SeriesFields
+        repeat={(fields.repeat as unknown as RepeatMeta).getFieldset()}
+        date={date}
+        time={String(value.recordingTime ?? "")}
+        hours={hours}
+        initial={reply?.seriesPreview ?? null}
+      />
 
       <fieldset className="mt-8">
         <legend className="font-display text-lg font-bold">Retainer package</legend>

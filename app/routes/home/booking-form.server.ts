@@ -22,6 +22,7 @@ import {
 } from "#app/web/rate-limit.server";
 import { clientAddressContext } from "#app/web/request-context.server";
 import { BookingError, bookSession } from "#app/workflows/book-session.server";
+import { seriesPreviewFor, submitSeries } from "#app/routes/home/series-form.server";
 import type { RouterContextProvider } from "react-router";
 import { redirectWithError, redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
 
@@ -128,6 +129,7 @@ export async function bookingFormAction(
     result: keep,
     coupon: null,
     availability,
+    seriesPreview: seriesPreviewFor(formData, now),
     ...extra,
   });
   const clientAddress = context.get(clientAddressContext);
@@ -154,6 +156,9 @@ export async function bookingFormAction(
     if (refused) return refused;
     return reply({ coupon: appliedCoupon(carried, now) });
   }
+
+  // "Check dates" without JavaScript: the reply carries the series' preview (above).
+  if (intent === "check-dates") return reply({});
 
   if (intent === "remove-coupon") {
     return toast(reply({ coupon: null }), {
@@ -224,6 +229,21 @@ export async function bookingFormAction(
       { type: "error", message: "Too Many Bookings", description: message },
       { status: 429, headers: { "Retry-After": String(retryAfter) } },
     );
+  }
+  if (submission.value.repeat) {
+    return submitSeries(user, submission.value, submission.value.repeat, now, {
+      refuse: async (message, title, status) =>
+        toast(
+          reply({
+            result: parseWithZod(formData, { schema: keepAsTyped }).reply({
+              formErrors: [message],
+            }),
+            coupon: await keptCoupon(),
+          }),
+          { type: "error", message: title, description: message },
+          { status },
+        ),
+    });
   }
   try {
     const booking = bookSession(user, submission.value, now);
