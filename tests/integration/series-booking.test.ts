@@ -5,7 +5,7 @@ import { bookingSeries, bookings, coupons, emailOutbox } from "#db/schema";
 import { addStudioDays, studioDateOf } from "#app/domain/studio-time";
 import { createCoupon } from "#tests/factories/catalog";
 import { openDatabaseFile, type TestDatabase } from "#tests/factories/database";
-import { bookingPayload, cardBody } from "#tests/setup/payloads";
+import { bookingFormFields, bookingPayload, cardBody } from "#tests/setup/payloads";
 import {
   collectOutput,
   cookiesFrom,
@@ -440,5 +440,131 @@ describe("the series race", () => {
         .all();
       expect(seriesOfLoser).toEqual([]);
     }
+  });
+});
+
+describe("the booking form's series and GET /api/availability/series", () => {
+  async function postForm(fields: Record<string, string>, cookie?: string) {
+    const response = await fetch(`${server.url}/?index`, {
+      method: "POST",
+      redirect: "manual",
+      headers: cookie ? { Cookie: cookie } : {},
+      body: new URLSearchParams(fields),
+    });
+    return { response, body: await response.text() };
+  }
+  const formFields = (date: string, repeat: Record<string, string>, intent = "book") => ({
+    intent,
+    ...bookingFormFields(date, "19:00", 2, { businessName: "" }),
+    ...repeat,
+  });
+
+  it("previews every session for anyone, with our messages for a bad query", async () => {
+    const other = await signUp();
+    const date = freshStart();
+    const taken = addStudioDays(date, 7);
+    expect(
+      (await post(server, "/api/bookings", bookingPayload(taken, "18:00", 4), other.cookie)).status,
+    ).toBe(201);
+    const response = await fetch(
+      `${server.url}/api/availability/series?date=${date}&time=19:00&hours=2&every=week&count=3`,
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Cache-Control")).toBe("no-store");
+    expect(await response.json()).toEqual({
+      date,
+      time: "19:00",
+      hours: 2,
+      every: "week",
+      count: 3,
+      occurrences: [
+        { recordingDate: date, problem: null, alternatives: [] },
+        { recordingDate: taken, problem: "taken", alternatives: ["16:00", "22:00", "15:00"] },
+        { recordingDate: addStudioDays(date, 14), problem: null, alternatives: [] },
+      ],
+    });
+    const bad: [string, string][] = [
+      [
+        `date=${date}&time=19:00&hours=2&every=week&count=13`,
+        "Please choose between 2 and 12 sessions",
+      ],
+      [
+        `date=${date}&time=19:00&hours=2&every=month&count=3`,
+        "Please choose how often the session repeats",
+      ],
+      [`date=2026-02-30&time=19:00&hours=2&every=week&count=3`, "Please select a date"],
+      [`date=9999-12-30&time=19:00&hours=2&every=week&count=12`, "Please select a date"],
+      [`date=${date}&time=19:30&hours=2&every=week&count=3`, "Please select a time"],
+    ];
+    for (const [query, message] of bad) {
+      const answer = await fetch(`${server.url}/api/availability/series?${query}`);
+      expect(answer.status, query).toBe(400);
+      expect(await answer.json()).toEqual({ message });
+    }
+  });
+
+  it("refuses a visitor's series (sent to sign in) and another account's userId, writing nothing", async () => {
+    const customer = await signUp();
+    const other = await signUp();
+    const date = freshStart();
+    const repeat = { "repeat.every": "week", "repeat.count": "3" };
+    const before = written(server.db);
+    const visitor = await postForm(formFields(date, repeat));
+    expect(visitor.response.status).toBe(302);
+    expect(visitor.response.headers.get("Location")).toBe("/auth#main");
+    const api = await post(
+      server,
+      "/api/bookings",
+      bookingPayload(date, "19:00", 2, { repeat: { every: "week", count: 3 } }),
+    );
+    expect(api.status).toBe(401);
+    const forOther = await series(
+      server,
+      customer,
+      date,
+      { every: "week", count: 3 },
+      {
+        userId: other.id,
+      },
+    );
+    expect(forOther.status).toBe(403);
+    expect(written(server.db)).toEqual(before);
+    // "Check dates" is open to visitors, as the form is; it writes nothing either.
+    const check = await postForm(formFields(date, repeat, "check-dates"));
+    expect(check.response.status).toBe(200);
+    expect(check.body).toContain(`data-date="${addStudioDays(date, 14)}"`);
+    expect(written(server.db)).toEqual(before);
+  });
+
+  it("books a series from the form and sends the customer to pay for it", async () => {
+    const customer = await signUp();
+    const other = await signUp();
+    const date = freshStart();
+    const taken = addStudioDays(date, 7);
+    expect(
+      (await post(server, "/api/bookings", bookingPayload(taken, "18:00", 4), other.cookie)).status,
+    ).toBe(201);
+    const repeat = { "repeat.every": "week", "repeat.count": "3" };
+
+    const refusedPost = await refused(server.db, async () => {
+      const { response, body } = await postForm(formFields(date, repeat), customer.cookie);
+      return { status: response.status, body: { page: body } };
+    });
+    expect(refusedPost.status).toBe(409);
+    expect(String(refusedPost.body.page)).toContain(CONFLICTS);
+    expect(String(refusedPost.body.page)).toContain("Nearest free times that day: 4:00 PM");
+
+    const { response } = await postForm(
+      { ...formFields(date, repeat), "repeat.skip": taken },
+      customer.cookie,
+    );
+    expect(response.status).toBe(302);
+    const location = response.headers.get("Location") ?? "";
+    expect(location).toMatch(/^\/checkout\/series\/\d+#main$/);
+    const seriesId = Number(location.split("/").pop()?.split("#")[0]);
+    expect(rowsOf(server.db, customer.id).map((row) => [row.recordingDate, row.seriesId])).toEqual([
+      [date, seriesId],
+      [addStudioDays(date, 14), seriesId],
+    ]);
   });
 });
