@@ -353,6 +353,38 @@ describe("the hold cap and the horizon (MAX_UNPAID_HOLDS=2, BOOKING_HORIZON_DAYS
     ]);
   });
 
+  it("refuses a series posted from the form past the cap, linking the open series' checkout", async () => {
+    const customer = await signUp(limited);
+    const start = addStudioDays(studioDateOf(Date.now()), 6);
+    const first = await series(limited, customer, start, { every: "week", count: 2 });
+    expect(first.status).toBe(201);
+    const single = await post(
+      limited,
+      "/api/bookings",
+      bookingPayload(start, "08:00"),
+      customer.cookie,
+    );
+    expect(single.status).toBe(201);
+    const before = written(limited.db);
+    const response = await fetch(`${limited.url}/?index`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { Cookie: customer.cookie },
+      body: new URLSearchParams({
+        intent: "book",
+        ...bookingFormFields(addStudioDays(start, 1), "19:00", 2, { businessName: "" }),
+        "repeat.every": "2weeks",
+        "repeat.count": "2",
+      }),
+    });
+    expect(response.status).toBe(409);
+    const page = await response.text();
+    expect(page).toContain("You already have 2 unpaid bookings waiting for payment.");
+    expect(page).toContain(`href="/checkout/series/${first.body.seriesId}"`);
+    expect(page).toContain(`href="/dashboard/sessions/${single.body.id}/pay"`);
+    expect(written(limited.db)).toEqual(before);
+  });
+
   it("refuses a series whose last session is past the horizon", async () => {
     const customer = await signUp(limited);
     const last = addStudioDays(studioDateOf(Date.now()), 60);

@@ -480,7 +480,14 @@ function UnpaidHoldsNotice({ message, holds }: { message: string; holds: OpenHol
         {holds.map((hold) => (
           <li key={hold.id}>
             Session on {hold.recordingDate} at {hold.recordingTime}:{" "}
-            <a className="underline" href={`/dashboard/sessions/${hold.id}/pay`}>
+            <a
+              className="underline"
+              href={
+                hold.seriesId
+                  ? `/checkout/series/${hold.seriesId}`
+                  : `/dashboard/sessions/${hold.id}/pay`
+              }
+            >
               Pay
             </a>{" "}
             or{" "}

@@ -232,13 +232,15 @@ export async function bookingFormAction(
   }
   if (submission.value.repeat) {
     return submitSeries(user, submission.value, submission.value.repeat, now, {
-      refuse: async (message, title, status) =>
+      refuse: async (message, title, status, holds) =>
         toast(
           reply({
+            // The unpaid-holds notice says it with its links; anything else is the form's error.
             result: parseWithZod(formData, { schema: keepAsTyped }).reply({
-              formErrors: [message],
+              formErrors: holds ? [] : [message],
             }),
             coupon: await keptCoupon(),
+            ...(holds ? { unpaidHolds: { message, holds } } : {}),
           }),
           { type: "error", message: title, description: message },
           { status },

@@ -43,7 +43,16 @@ export async function submitSeries<T>(
   request: BookingRequest,
   repeat: SeriesRepeatRequest,
   now: number,
-  { refuse }: { refuse: (message: string, title: string, status: number) => Promise<T> },
+  {
+    refuse,
+  }: {
+    refuse: (
+      message: string,
+      title: string,
+      status: number,
+      unpaidHolds?: BookingError["openHolds"],
+    ) => Promise<T>;
+  },
 ) {
   try {
     const { seriesId, bookings } = bookSeries(user, request, repeat, now);
@@ -73,6 +82,7 @@ export async function submitSeries<T>(
     if (!(error instanceof BookingError)) throw error;
     const status =
       error instanceof SeriesConflictError || error.kind === "unpaid-holds" ? 409 : 400;
-    return refuse(error.message, TITLES[error.kind] ?? "Booking Failed", status);
+    const holds = error.kind === "unpaid-holds" ? error.openHolds : undefined;
+    return refuse(error.message, TITLES[error.kind] ?? "Booking Failed", status, holds);
   }
 }
