@@ -1,4 +1,5 @@
 import type { ChildProcess } from "node:child_process";
+import Database from "better-sqlite3";
 import { count, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bookingSeries, bookings, coupons, emailOutbox } from "#db/schema";
@@ -426,30 +427,47 @@ describe("the series race", () => {
   it("lets exactly one of two overlapping series win whole; the other gets 422 and no rows", async () => {
     if (!second) throw new Error("The second server is not running");
     const GROUPS = 8;
-    const groups = await Promise.all(
-      Array.from({ length: GROUPS }, async (_, group) => {
+    // Customers and dates first, so the requests below are nothing but the series.
+    const pairs = await Promise.all(
+      Array.from({ length: GROUPS }, async () => {
         const [a, b] = await Promise.all([signUp(), signUp()]);
         if (!a || !b) throw new Error("no customers");
-        const start = freshStart();
-        // A: 4 weeks from `start` at 19:00; B: 4 weeks from a week later at 18:00 for 3 hours,
-        // so three of their sessions collide. Sent at once, each to its own process, the
-        // first to reach the lock alternating between groups.
-        const sites = group % 2 === 0 ? [server, second as Site] : [second as Site, server];
-        const [first, other] = await Promise.all([
-          series(sites[0] as Site, a, start, { every: "week", count: 4 }),
-          series(
-            sites[1] as Site,
-            b,
-            addStudioDays(start, 7),
-            { every: "week", count: 4 },
-            {},
-            "18:00",
-            3,
-          ),
-        ]);
-        return { a, b, start, answers: [first, other] };
+        return { a, b, start: freshStart() };
       }),
     );
+    // Another connection holds the write lock while every request is sent, as a third process
+    // would: both processes stop at their transaction's BEGIN IMMEDIATE with their series in
+    // hand and, once the lock is let go, race for it; the one that loses runs after the other
+    // committed, in the gap a lock-free check-then-write would leave open.
+    const lock = new Database(server.dbPath);
+    lock.exec("BEGIN IMMEDIATE");
+    let answered = 0;
+    const sent = pairs.map(({ a, b, start }, group) => {
+      // A: 4 weeks from `start` at 19:00; B: 4 weeks from a week later at 18:00 for 3 hours,
+      // so three of their sessions collide. Each to its own process, alternating.
+      const sites = group % 2 === 0 ? [server, second as Site] : [second as Site, server];
+      return Promise.all([
+        series(sites[0] as Site, a, start, { every: "week", count: 4 }),
+        series(
+          sites[1] as Site,
+          b,
+          addStudioDays(start, 7),
+          { every: "week", count: 4 },
+          {},
+          "18:00",
+          3,
+        ),
+      ]).then((answers) => {
+        answered += 1;
+        return { a, b, start, answers };
+      });
+    });
+    // Well inside busy_timeout (5 s): the requests arrive and wait; none can be answered.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(answered).toBe(0);
+    lock.exec("COMMIT");
+    lock.close();
+    const groups = await Promise.all(sent);
     for (const { a, b, start, answers } of groups) {
       expect(answers.map((answer) => answer.status).sort()).toEqual([201, 422]);
       const winner = answers[0]?.status === 201 ? a : b;
