@@ -64,6 +64,7 @@ export default [
     route("services", "routes/api/services.ts"),
     route("coupons/validate/:code", "routes/api/coupons.validate.ts"),
     route("availability", "routes/api/availability.ts"),
+    route("availability/series", "routes/api/availability.series.ts"),
     route("bookings", "routes/api/bookings.ts"),
     route("bookings/check-conflicts", "routes/api/bookings.check-conflicts.ts"),
     route("bookings/:id/status", "routes/api/bookings.status.ts"),

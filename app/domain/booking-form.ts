@@ -5,6 +5,7 @@ import {
   START_TIMES,
   meetsAdvanceNotice,
 } from "#app/domain/availability";
+import { seriesRepeatSchema } from "#app/domain/series-form";
 import { isStudioWallTime, studioInstant } from "#app/domain/studio-time";
 import { readNow, type SchemaNow, z } from "#app/domain/zod";
 
@@ -97,6 +98,8 @@ export function bookingFields() {
     selectedServices: serviceIds,
     /** The coupon the customer applied (the visible field is disabled while one is applied). */
     couponCode: optionalCode,
+    /** A weekly series (docs/product.md "Weekly series"); absent for a single session. */
+    repeat: seriesRepeatSchema,
   };
 }
 

@@ -6,8 +6,16 @@ import { addStudioDays } from "#app/domain/studio-time";
  * Both numbers come from settings (MAX_UNPAID_HOLDS, BOOKING_HORIZON_DAYS).
  */
 
-/** An unpaid booking of the customer's whose hold has not run out. */
-export type OpenHold = { id: number; recordingDate: string; recordingTime: string };
+/**
+ * An unpaid booking of the customer's whose hold has not run out; for a weekly series (one
+ * hold), its first unpaid session and the series' id.
+ */
+export type OpenHold = {
+  id: number;
+  recordingDate: string;
+  recordingTime: string;
+  seriesId?: number | null;
+};
 
 export function unpaidHoldsMessage(max: number): string {
   const holds = max === 1 ? "one unpaid booking" : `${max} unpaid bookings`;

@@ -308,6 +308,66 @@ export function bookingReceivedEmail({
   });
 }
 
+/**
+ * Sent once when a weekly series is booked (docs/product.md "Weekly series"): every session
+ * with its own price, and one pay link for all of them while any waits for payment.
+ */
+export function seriesReceivedEmail({
+  bookings,
+  payUrl,
+  holdExpiresAt,
+}: {
+  bookings: readonly EmailBooking[];
+  payUrl: string;
+  holdExpiresAt: number | null;
+}): EmailContent {
+  const first = bookings[0];
+  if (!first) throw new Error("A series has sessions");
+  const toPay = bookings
+    .filter((booking) => booking.status === "PENDING_PAYMENT")
+    .reduce((sum, booking) => sum + booking.totalCost, 0);
+  const sessions = bookings.map(
+    (booking, i): Block => ({
+      kind: "details",
+      heading: `Session ${i + 1} of ${bookings.length}`,
+      items: bookingDetails(booking),
+    }),
+  );
+  const intro = `Thank you for booking a series of ${bookings.length} sessions at ${STUDIO.name}, starting ${sessionDay(first)}.`;
+  if (toPay > 0) {
+    const hold =
+      holdExpiresAt === null
+        ? "Your time slots are held for a short while until you pay."
+        : `Your time slots are held for you until ${formatStudioDateTime(holdExpiresAt)}. If payment has not arrived by then, they are released for others to book.`;
+    return render({
+      subject: `Complete your booking: pay ${formatDollars(toPay)} to keep your ${bookings.length} sessions`,
+      heading: "We have received your series",
+      greeting: `Hi ${first.firstName},`,
+      blocks: [
+        {
+          kind: "paragraph",
+          text: `${intro} To keep them, please pay ${formatDollars(toPay)} in one payment.`,
+        },
+        { kind: "paragraph", text: hold },
+        { kind: "button", label: `Pay ${formatDollars(toPay)} now`, href: payUrl },
+        ...sessions,
+      ],
+    });
+  }
+  return render({
+    subject: `Your ${bookings.length} sessions from ${sessionDay(first)} are confirmed`,
+    heading: "Your series is confirmed",
+    greeting: `Hi ${first.firstName},`,
+    blocks: [
+      {
+        kind: "paragraph",
+        text: `${intro} There is nothing to pay: your sessions are confirmed.`,
+      },
+      ...sessions,
+    ],
+  });
+}
+
 /** Sent when a payment is recorded: the booking now waits for staff to confirm it. */
 export function paymentReceivedEmail({
   booking,

@@ -533,15 +533,18 @@ export function toBookingJson(booking: Booking) {
 }
 
 /**
- * The customer's unpaid bookings whose hold has not run out, oldest first. Read inside the
- * booking's transaction, so two requests at once cannot both see room for one more.
+ * The customer's unpaid holds that have not run out, oldest first: each unpaid booking, except
+ * that a weekly series is one hold (docs/product.md "Weekly series"), named by its first
+ * session. Read inside the booking's transaction, so two requests at once cannot both see room
+ * for one more.
  */
 export function openUnpaidHolds(tx: Tx, userId: number, now: number): OpenHold[] {
-  return tx
+  const rows = tx
     .select({
       id: bookings.id,
       recordingDate: bookings.recordingDate,
       recordingTime: bookings.recordingTime,
+      seriesId: bookings.seriesId,
     })
     .from(bookings)
     .where(
@@ -553,4 +556,11 @@ export function openUnpaidHolds(tx: Tx, userId: number, now: number): OpenHold[]
     )
     .orderBy(asc(bookings.id))
     .all();
+  const seen = new Set<number>();
+  return rows.filter((row) => {
+    if (row.seriesId === null) return true;
+    if (seen.has(row.seriesId)) return false;
+    seen.add(row.seriesId);
+    return true;
+  });
 }

@@ -4,13 +4,20 @@ import { env } from "#app/env.server";
 import { busyWindowFor, SLOT_TAKEN_MESSAGE, startProblem } from "#app/domain/availability";
 import {
   horizonProblem,
+  lastBookableDate,
   type OpenHold,
   tooManyUnpaidHolds,
   unpaidHoldsMessage,
 } from "#app/domain/booking-limits";
 import type { BookingRequest } from "#app/domain/booking-form";
 import { couponProblem, couponRefusalMessage } from "#app/domain/coupons";
-import { isStakeholderAnswer, priceBooking, RETAINER_PACKAGE } from "#app/domain/pricing";
+import {
+  type CouponTerms,
+  isStakeholderAnswer,
+  type Price,
+  priceBooking,
+  RETAINER_PACKAGE,
+} from "#app/domain/pricing";
 import { retainerWindow } from "#app/domain/retainer";
 import { studioDateOf, studioSession } from "#app/domain/studio-time";
 import { sameRange, WAITLIST_MESSAGES } from "#app/domain/waitlist";
@@ -19,10 +26,12 @@ import {
   drawRetainerHours,
   expireHolds,
   insertBooking,
+  type NewBooking,
   openUnpaidHolds,
   type RetainerDraw,
   readBusyRanges,
   recordBookingHistory,
+  type Tx,
 } from "#app/models/booking.server";
 import { couponTerms, findCoupon, reserveCouponUse } from "#app/models/coupon.server";
 import { enqueueEmail } from "#app/models/outbox.server";
@@ -71,7 +80,8 @@ export class BookingError extends Error {
       | "not-found"
       | "horizon"
       | "unpaid-holds"
-      | "waitlist",
+      | "waitlist"
+      | "series",
     message: string,
     /** For "unpaid-holds": the customer's open unpaid bookings, to pay or cancel. */
     readonly openHolds: OpenHold[] = [],
@@ -82,6 +92,175 @@ export class BookingError extends Error {
 }
 
 const NO_DRAW: RetainerDraw = { retainerBookingId: null, drawn: 0 };
+
+/*
+ * The rules a new booking must pass, one place each, shared by a single session (below) and a
+ * weekly series (book-series.server.ts). Each runs inside the caller's IMMEDIATE transaction
+ * and throws a BookingError, so a refusal writes nothing.
+ */
+
+/** The booking horizon (BOOKING_HORIZON_DAYS): the last studio date that may be booked. */
+export function lastDateFor(now: number, settings: BookingSettings): string | null {
+  return settings.horizonDays === undefined
+    ? null
+    : lastBookableDate(studioDateOf(now), settings.horizonDays);
+}
+
+export function checkHorizon(date: string, now: number, settings: BookingSettings) {
+  if (settings.horizonDays === undefined) return;
+  const tooFar = horizonProblem(date, studioDateOf(now), settings.horizonDays);
+  if (tooFar) throw new BookingError("horizon", tooFar);
+}
+
+/** The services chosen, all still offered. */
+export function chosenServices(tx: Tx, request: BookingRequest) {
+  const chosen = getActiveServices(request.selectedServices, tx);
+  if (chosen.length !== request.selectedServices.length) {
+    throw new BookingError("service", "One of the selected services is no longer offered.");
+  }
+  return chosen;
+}
+
+/** The applied coupon, checked and its one use taken; undefined without one. */
+export function takeCoupon(tx: Tx, code: string | undefined, now: number) {
+  if (!code) return undefined;
+  const coupon = findCoupon(code, tx);
+  const couponError = couponProblem(coupon, studioDateOf(now));
+  if (couponError || !coupon) {
+    throw new BookingError("coupon", couponRefusalMessage(couponError ?? "notFound"));
+  }
+  if (!reserveCouponUse(tx, coupon.id)) {
+    throw new BookingError("coupon", couponRefusalMessage("usedUp"));
+  }
+  return coupon;
+}
+
+/** MAX_UNPAID_HOLDS: room for one more unpaid hold (a single session or a whole series). */
+export function checkHoldRoom(tx: Tx, userId: number, now: number, settings: BookingSettings) {
+  if (settings.maxUnpaidHolds === undefined) return;
+  // Inside the IMMEDIATE transaction: a second request waits for this one's commit.
+  const open = openUnpaidHolds(tx, userId, now);
+  if (tooManyUnpaidHolds(open.length, settings.maxUnpaidHolds)) {
+    throw new BookingError("unpaid-holds", unpaidHoldsMessage(settings.maxUnpaidHolds), open);
+  }
+}
+
+/** A session's row: the customer's details, its slot, its price and what it drew. */
+export function newBookingRow(input: {
+  user: PublicUser;
+  request: BookingRequest;
+  recordingDate: string;
+  slot: { startsAt: number; endsAt: number };
+  price: Price;
+  coupon: { id: number; code: string } | null;
+  /** Whether this row holds the coupon's use (a series' first session holds it once). */
+  holdsCouponUse: boolean;
+  draw: RetainerDraw;
+  now: number;
+  settings: BookingSettings;
+  seriesId?: number;
+}): NewBooking {
+  const { request, price, now } = input;
+  const status = price.totalCost === 0 ? "CONFIRMED" : "PENDING_PAYMENT";
+  const window = request.isRetainer ? retainerWindow(input.recordingDate) : null;
+  return {
+    userId: input.user.id,
+    firstName: request.firstName,
+    lastName: request.lastName,
+    businessName: request.businessName ?? null,
+    phoneNumber: request.phoneNumber,
+    email: request.email,
+    stakeholder: isStakeholderAnswer(request.stakeholder) ? "yes" : "no",
+    recordingDate: input.recordingDate,
+    recordingTime: request.recordingTime,
+    guestCount: String(request.guestCount),
+    hoursNeeded: String(request.hoursNeeded),
+    startsAt: input.slot.startsAt,
+    endsAt: input.slot.endsAt,
+    hourlyRate: price.hourlyRate,
+    totalCost: price.totalCost,
+    originalCost: price.originalCost,
+    // Releasing an unpaid booking gives its coupon use back: only the row that took it names it.
+    couponId: input.holdsCouponUse ? (input.coupon?.id ?? null) : null,
+    couponCode: input.coupon?.code ?? null,
+    discountAmount: price.discountAmount,
+    status,
+    holdExpiresAt: status === "PENDING_PAYMENT" ? now + input.settings.holdMinutes * 60_000 : null,
+    isRetainer: request.isRetainer,
+    retainerStartDate: window?.startDate ?? null,
+    retainerEndDate: window?.endDate ?? null,
+    // The purchase schedules the package's first session, which uses its hours.
+    retainerHoursUsed: request.isRetainer ? request.hoursNeeded : 0,
+    retainerTotalHours: RETAINER_PACKAGE.hours,
+    retainerBookingId: input.draw.retainerBookingId,
+    retainerHoursDrawn: input.draw.drawn,
+    seriesId: input.seriesId ?? null,
+    createdAt: now,
+  };
+}
+
+/** Prices one session: its hours, services, coupon terms and the retainer hours it drew. */
+export function priceSession(
+  request: BookingRequest,
+  servicePrices: number[],
+  coupon: CouponTerms | null,
+  draw: RetainerDraw,
+): Price {
+  return priceBooking({
+    hours: request.hoursNeeded,
+    stakeholder: request.stakeholder,
+    servicePrices,
+    coupon,
+    buysRetainer: request.isRetainer,
+    retainerHoursDrawn: draw.drawn,
+  });
+}
+
+/** Writes the row, its services and the first line of its history. */
+export function createBooking(
+  tx: Tx,
+  row: NewBooking,
+  chosen: readonly { id: number; price: number }[],
+): Booking {
+  const booking = insertBooking(tx, row, chosen);
+  recordBookingHistory(tx, {
+    bookingId: booking.id,
+    actorUserId: booking.userId,
+    fromStatus: null,
+    toStatus: booking.status,
+    note: booking.status === "CONFIRMED" ? "Free booking, confirmed at creation" : "Booked online",
+    createdAt: booking.createdAt,
+  });
+  return booking;
+}
+
+/**
+ * The slot of one session, free by the single booking's rules; else a "slot" refusal. A
+ * waitlist offer being claimed (`exceptOfferId`) is not busy for its own customer.
+ */
+function checkSlot(
+  request: BookingRequest,
+  now: number,
+  settings: BookingSettings,
+  exceptOfferId?: number,
+) {
+  const busy = readBusyRanges(
+    busyWindowFor(request.recordingDate, settings.bufferMinutes),
+    now,
+    undefined,
+    exceptOfferId,
+  );
+  const problem = startProblem({
+    date: request.recordingDate,
+    time: request.recordingTime,
+    hours: request.hoursNeeded,
+    busy,
+    now,
+    bufferMinutes: settings.bufferMinutes,
+  });
+  if (problem === "taken") throw new BookingError("slot", SLOT_TAKEN_MESSAGE);
+  if (problem !== null) throw new BookingError("slot", "This start time cannot be booked.");
+}
 
 /**
  * Creates a booking at the server's price. Throws a BookingError when the slot is taken, the
@@ -96,125 +275,55 @@ export function bookSession(
   settings: BookingSettings = configuredBookingSettings(),
   claim?: { waitlistEntryId: number },
 ): Booking {
-  const hours = request.hoursNeeded;
-  const slot = studioSession(request.recordingDate, request.recordingTime, hours);
+  const slot = studioSession(request.recordingDate, request.recordingTime, request.hoursNeeded);
 
   const booking = writeTransaction((tx) => {
     expireHolds(now, tx);
-
-    if (settings.horizonDays !== undefined) {
-      const tooFar = horizonProblem(request.recordingDate, studioDateOf(now), settings.horizonDays);
-      if (tooFar) throw new BookingError("horizon", tooFar);
-    }
-
+    checkHorizon(request.recordingDate, now, settings);
     const offer = claim ? liveOfferOf(tx, claim.waitlistEntryId, user.id, now) : undefined;
     if (claim && !offer) throw new BookingError("waitlist", WAITLIST_MESSAGES.claimGone);
     if (offer && !sameRange(offer, request)) {
       throw new BookingError("waitlist", WAITLIST_MESSAGES.claimDifferent);
     }
-    const busy = readBusyRanges(
-      busyWindowFor(request.recordingDate, settings.bufferMinutes),
-      now,
-      undefined,
-      offer?.id,
-    );
-    const problem = startProblem({
-      date: request.recordingDate,
-      time: request.recordingTime,
-      hours,
-      busy,
-      now,
-      bufferMinutes: settings.bufferMinutes,
-    });
-    if (problem === "taken") throw new BookingError("slot", SLOT_TAKEN_MESSAGE);
-    if (problem !== null) throw new BookingError("slot", "This start time cannot be booked.");
-
-    const chosen = getActiveServices(request.selectedServices, tx);
-    if (chosen.length !== request.selectedServices.length) {
-      throw new BookingError("service", "One of the selected services is no longer offered.");
-    }
-
-    const coupon = request.couponCode ? findCoupon(request.couponCode, tx) : undefined;
-    if (request.couponCode) {
-      const couponError = couponProblem(coupon, studioDateOf(now));
-      if (couponError || !coupon) {
-        throw new BookingError("coupon", couponRefusalMessage(couponError ?? "notFound"));
-      }
-      if (!reserveCouponUse(tx, coupon.id)) {
-        throw new BookingError("coupon", couponRefusalMessage("usedUp"));
-      }
-    }
+    checkSlot(request, now, settings, offer?.id);
+    const chosen = chosenServices(tx, request);
+    const coupon = takeCoupon(tx, request.couponCode, now);
 
     // A retainer purchase pays its own hours; any other session draws from a paid retainer.
     const draw = request.isRetainer
       ? NO_DRAW
-      : drawRetainerHours(tx, { userId: user.id, date: request.recordingDate, hours }, now);
+      : drawRetainerHours(
+          tx,
+          { userId: user.id, date: request.recordingDate, hours: request.hoursNeeded },
+          now,
+        );
+    const price = priceSession(
+      request,
+      chosen.map((service) => service.price),
+      coupon ? couponTerms(coupon) : null,
+      draw,
+    );
+    if (price.totalCost > 0) checkHoldRoom(tx, user.id, now, settings);
 
-    const price = priceBooking({
-      hours,
-      stakeholder: request.stakeholder,
-      servicePrices: chosen.map((service) => service.price),
-      coupon: coupon ? couponTerms(coupon) : null,
-      buysRetainer: request.isRetainer,
-      retainerHoursDrawn: draw.drawn,
-    });
-    const status = price.totalCost === 0 ? "CONFIRMED" : "PENDING_PAYMENT";
-    if (status === "PENDING_PAYMENT" && settings.maxUnpaidHolds !== undefined) {
-      // Inside the IMMEDIATE transaction: a second request waits for this one's commit.
-      const open = openUnpaidHolds(tx, user.id, now);
-      if (tooManyUnpaidHolds(open.length, settings.maxUnpaidHolds)) {
-        throw new BookingError("unpaid-holds", unpaidHoldsMessage(settings.maxUnpaidHolds), open);
-      }
-    }
-    const window = request.isRetainer ? retainerWindow(request.recordingDate) : null;
-
-    const booking = insertBooking(
+    const booking = createBooking(
       tx,
-      {
-        userId: user.id,
-        firstName: request.firstName,
-        lastName: request.lastName,
-        businessName: request.businessName ?? null,
-        phoneNumber: request.phoneNumber,
-        email: request.email,
-        stakeholder: isStakeholderAnswer(request.stakeholder) ? "yes" : "no",
+      newBookingRow({
+        user,
+        request,
         recordingDate: request.recordingDate,
-        recordingTime: request.recordingTime,
-        guestCount: String(request.guestCount),
-        hoursNeeded: String(hours),
-        startsAt: slot.startsAt,
-        endsAt: slot.endsAt,
-        hourlyRate: price.hourlyRate,
-        totalCost: price.totalCost,
-        originalCost: price.originalCost,
-        couponId: coupon?.id ?? null,
-        couponCode: coupon?.code ?? null,
-        discountAmount: price.discountAmount,
-        status,
-        holdExpiresAt: status === "PENDING_PAYMENT" ? now + settings.holdMinutes * 60_000 : null,
-        isRetainer: request.isRetainer,
-        retainerStartDate: window?.startDate ?? null,
-        retainerEndDate: window?.endDate ?? null,
-        // The purchase schedules the package's first session, which uses its hours.
-        retainerHoursUsed: request.isRetainer ? hours : 0,
-        retainerTotalHours: RETAINER_PACKAGE.hours,
-        retainerBookingId: draw.retainerBookingId,
-        retainerHoursDrawn: draw.drawn,
-        createdAt: now,
-      },
+        slot,
+        price,
+        coupon: coupon ?? null,
+        holdsCouponUse: true,
+        draw,
+        now,
+        settings,
+      }),
       chosen,
     );
     if (offer && !markClaimed(tx, offer.id, booking.id, now)) {
       throw new Error(`Waitlist offer ${offer.id} changed during its claim`);
     }
-    recordBookingHistory(tx, {
-      bookingId: booking.id,
-      actorUserId: user.id,
-      fromStatus: null,
-      toStatus: status,
-      note: status === "CONFIRMED" ? "Free booking, confirmed at creation" : "Booked online",
-      createdAt: now,
-    });
     enqueueEmail(tx, {
       kind: "booking-received",
       to: accountEmail(booking.userId, tx),

@@ -693,6 +693,15 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
     url: ({ freshSlot }) => `/api/availability?date=${freshSlot().date}&hours=2`,
     methods: getOnly(everyone(ok)),
   },
+  // The preview of a weekly series (docs/product.md "Weekly series"): public like the above.
+  "/api/availability/series": {
+    kind: "resource",
+    url: ({ freshSlot }) => {
+      const { date, time } = freshSlot();
+      return `/api/availability/series?date=${date}&time=${time}&hours=2&every=week&count=3`;
+    },
+    methods: getOnly(everyone(ok)),
+  },
   "/api/bookings": {
     kind: "resource",
     body: ({ freshSlot }) => {

@@ -86,8 +86,16 @@ const ADMIN_BOOKING_QUERY = ["date", "status", "membership", "view", "page"];
 
 export const KNOWLEDGE: Record<string, Knowledge> = {
   "routes/home/home.tsx": {
-    intents: ["check", "remove-coupon", "apply-coupon", "book", "join-waitlist"],
-    fields: [...BOOKING, "couponEntry", "waitlistTime", "waitlistEntryId"],
+    intents: ["check", "remove-coupon", "apply-coupon", "book", "join-waitlist", "check-dates"],
+    fields: [
+      ...BOOKING,
+      "couponEntry",
+      "waitlistTime",
+      "waitlistEntryId",
+      "repeat.every",
+      "repeat.count",
+      "repeat.skip",
+    ],
     extras: ["_hydrated"],
     query: ["booked", "index", "claim"],
   },
@@ -247,7 +255,7 @@ export const KNOWLEDGE: Record<string, Knowledge> = {
     method: "PUT",
   },
   "routes/api/bookings.ts": {
-    fields: BOOKING,
+    fields: [...BOOKING, "repeat"],
     extras: ["userId", "totalCost", "originalCost", "discountAmount", "status"],
     method: "POST",
   },
@@ -273,6 +281,7 @@ export const KNOWLEDGE: Record<string, Knowledge> = {
     query: ["recordingDate", "recordingTime", "hoursNeeded"],
   },
   "routes/api/availability.ts": { query: ["date", "hours"] },
+  "routes/api/availability.series.ts": { query: ["date", "time", "hours", "every", "count"] },
   "routes/api/services.ts": {
     fields: [...SERVICE, "isActive"],
     extras: ["id", "createdAt"],
@@ -401,7 +410,23 @@ export function validValue(field: string, fx: Fixtures): fc.Arbitrary<unknown> {
       return pick(...fx.futureDates);
     case "recordingTime":
     case "waitlistTime":
+    case "time":
       return pick(...START_TIMES);
+    // A weekly series (docs/product.md "Weekly series"): the API's object, the form's fields.
+    case "repeat":
+      return fc.record({
+        every: pick("week", "2weeks"),
+        count: fc.integer({ min: 2, max: 12 }),
+        skip: fc.subarray(fx.futureDates),
+      });
+    case "repeat.every":
+    case "every":
+      return pick("none", "week", "2weeks");
+    case "repeat.count":
+    case "count":
+      return fc.integer({ min: 2, max: 12 });
+    case "repeat.skip":
+      return pick(...fx.futureDates);
     case "guestCount":
       return fc.integer({ min: BOOKING_LIMITS.minGuests, max: BOOKING_LIMITS.maxGuests });
     case "hoursNeeded":
@@ -516,7 +541,27 @@ function nearMiss(field: string, fx: Fixtures): fc.Arbitrary<unknown> {
     case "date":
       return pick("2020-01-01", (fx.futureDates[0] ?? "2099-01-01").replace(/-\d\d$/, "-31"));
     case "recordingTime":
+    case "time":
       return pick("02:00", "23:30", "24:00", "9:00");
+    case "repeat":
+      return pick(
+        { every: "week", count: 1 },
+        { every: "week", count: 13 },
+        { every: "monthly", count: 3 },
+        { every: "week", count: 2, skip: ["2020-01-01"] },
+        { every: "week", count: 2, skip: "2020-01-01" },
+        { every: "2weeks", count: "12" },
+        "week",
+        null,
+      );
+    case "repeat.every":
+    case "every":
+      return pick("month", "", "WEEK");
+    case "repeat.count":
+    case "count":
+      return pick(1, 13, "2.5", -1, "1e1");
+    case "repeat.skip":
+      return pick("2020-01-01", "9999-12-31", "soon");
     case "guestCount":
       return pick(0, 5, "1.5", -1);
     case "hoursNeeded":

@@ -17,6 +17,7 @@ import { Field } from "#app/components/ui/field";
 import { HydratedField } from "#app/components/ui/hydrated-field";
 import { PriceLine, PriceTotal } from "#app/components/booking/price-lines";
 import { StartTimeSelect } from "#app/components/booking/start-time-select";
+import { SeriesFields } from "#app/components/booking/series-fields";
 import { useSchemaForm } from "#app/components/ui/use-schema-form";
 import type {
   AppliedCoupon,
@@ -29,6 +30,13 @@ import {
   WaitlistClaimNotice,
   WaitlistJoin,
 } from "#app/components/booking/waitlist-offer";
+
+/** The form's `repeat` fields, as conform reads a nested object. */
+type RepeatMeta = FieldMetadata<
+  { every: string; count: string; skip: string[] },
+  Record<string, unknown>,
+  string[]
+>;
 
 /**
  * Built once for every render (a schema and its constraints cost more than the rest of the
@@ -77,6 +85,8 @@ function BookingFormFields({
       recordingTime: "",
       guestCount: "1",
       hoursNeeded: "2",
+      // The schema's input type for `repeat` is `unknown` (it turns "No repeat" into none).
+      repeat: { every: "none", count: "4" } as never,
       ...claimDefaults(data.claim),
     },
     checkedIntent: "book",
@@ -264,6 +274,14 @@ function BookingFormFields({
         </noscript>
         <WaitlistJoin availability={availability} chosen={String(value.recordingTime ?? "")} />
       </fieldset>
+
+      <SeriesFields
+        repeat={(fields.repeat as unknown as RepeatMeta).getFieldset()}
+        date={date}
+        time={String(value.recordingTime ?? "")}
+        hours={hours}
+        initial={reply?.seriesPreview ?? null}
+      />
 
       <fieldset className="mt-8">
         <legend className="font-display text-lg font-bold">Retainer package</legend>
@@ -472,7 +490,14 @@ function UnpaidHoldsNotice({ message, holds }: { message: string; holds: OpenHol
         {holds.map((hold) => (
           <li key={hold.id}>
             Session on {hold.recordingDate} at {hold.recordingTime}:{" "}
-            <a className="underline" href={`/dashboard/sessions/${hold.id}/pay`}>
+            <a
+              className="underline"
+              href={
+                hold.seriesId
+                  ? `/checkout/series/${hold.seriesId}`
+                  : `/dashboard/sessions/${hold.id}/pay`
+              }
+            >
               Pay
             </a>{" "}
             or{" "}

@@ -4,6 +4,7 @@ import type { OpenHold } from "#app/domain/booking-limits";
 import type { CouponTerms } from "#app/domain/pricing";
 import type { RetainerBalance } from "#app/domain/retainer";
 import type { WaitlistClaimData } from "#app/components/booking/waitlist-types";
+import type { SeriesPreview } from "#app/domain/series-preview";
 
 /** What the server gives the booking form (loader) and answers to its posts (action). */
 export type BookingFormData = {
@@ -43,4 +44,6 @@ export type BookingFormReply = {
   availability: Availability | null;
   /** When booking was refused for MAX_UNPAID_HOLDS: the open unpaid bookings to pay or cancel. */
   unpaidHolds?: { message: string; holds: OpenHold[] };
+  /** The weekly series the post describes, every session free or not (null: no series yet). */
+  seriesPreview?: SeriesPreview | null;
 };

@@ -24,6 +24,7 @@ import { couponFormSchema } from "#app/domain/coupons";
 import { userActionSchema } from "#app/domain/user-actions";
 import { serviceBody, serviceSchema } from "#app/domain/services";
 import { fileDeleteSchema, fileRenameSchema } from "#app/domain/session-file-forms";
+import { seriesPreviewQuerySchema } from "#app/domain/series-preview";
 import { studioInstant } from "#app/domain/studio-time";
 import {
   supportActionSchema,
@@ -175,6 +176,11 @@ const FORM_SCHEMAS: Entry[] = [
     name: "quoteQuerySchema",
     schema: quoteQuerySchema,
     json: { date: "2027-03-10", hours: "2" },
+  },
+  {
+    name: "seriesPreviewQuerySchema",
+    schema: seriesPreviewQuerySchema,
+    json: { date: "2027-03-10", time: "19:00", hours: "2", every: "week", count: "6" },
   },
   { name: "cardFormSchema", schema: cardFormSchema(THIS_MONTH), form: card, json: card },
   { name: "supportRequestSchema", schema: supportRequestSchema, form: support, json: support },

@@ -8,6 +8,7 @@ import { takeBookingChange, tooManyBookingChangesMessage } from "#app/web/rate-l
 import { clientAddressContext } from "#app/web/request-context.server";
 import { requireApiUser } from "#app/web/user-context.server";
 import { BookingError, bookSession } from "#app/workflows/book-session.server";
+import { bookSeries, SeriesConflictError } from "#app/workflows/book-series.server";
 import type { Route } from "./+types/bookings";
 import * as doc from "#app/web/api-doc";
 import * as shape from "#app/domain/api-shapes";
@@ -57,6 +58,21 @@ export async function action({ request, context }: Route.ActionArgs) {
     });
   }
   try {
+    if (payload.repeat) {
+      // A weekly series (docs/product.md "Weekly series"): all its sessions or none.
+      const series = bookSeries(user, payload, payload.repeat, now);
+      const checkoutUrl = `/checkout/series/${series.seriesId}`;
+      return Response.json(
+        {
+          seriesId: series.seriesId,
+          bookings: series.bookings.map((booking) => ({
+            ...toBookingJson(booking),
+            checkoutUrl: booking.status === "PENDING_PAYMENT" ? checkoutUrl : null,
+          })),
+        },
+        { status: 201 },
+      );
+    }
     const booking = bookSession(user, payload, now);
     return Response.json(
       {
@@ -67,6 +83,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
   } catch (error) {
     if (!(error instanceof BookingError)) throw error;
+    if (error instanceof SeriesConflictError) {
+      return jsonError(422, error.message, { conflicts: error.conflicts });
+    }
     if (error.kind === "unpaid-holds") {
       // 422, not 429: waiting does not help; paying for or cancelling an open booking does.
       // 409 is kept for a duplicate coupon code alone (docs/product.md "The JSON API").
@@ -76,7 +95,9 @@ export async function action({ request, context }: Route.ActionArgs) {
           id: hold.id,
           recordingDate: hold.recordingDate,
           recordingTime: hold.recordingTime,
-          payUrl: `/dashboard/sessions/${hold.id}/pay`,
+          payUrl: hold.seriesId
+            ? `/checkout/series/${hold.seriesId}`
+            : `/dashboard/sessions/${hold.id}/pay`,
           cancelUrl: `/dashboard/sessions/${hold.id}/cancel`,
         })),
       });
@@ -101,31 +122,49 @@ export const openapi: doc.ApiPaths = {
       },
     },
     post: {
-      summary: "Books a session; the server prices it",
+      summary:
+        "Books a session, or a weekly series with `repeat` (all its sessions or none); the server prices it",
       ...doc.body(jsonBody(Date.now())),
       responses: {
         201: doc.answers(
-          "The new booking; `checkoutUrl` when it waits for payment",
-          shape.createdBookingJson,
+          "The new booking; `checkoutUrl` when it waits for payment. With `repeat`: the series' id and its bookings in date order, each with the series' `checkoutUrl` when it waits for payment",
+          z.union([
+            shape.createdBookingJson,
+            z.strictObject({
+              seriesId: z.number().int(),
+              bookings: z.array(shape.createdBookingJson),
+            }),
+          ]),
         ),
         ...doc.BODY_REFUSALS,
         400: doc.refused("A refused field or slot", { errors: shape.fieldErrors.optional() }),
         401: doc.notSignedIn,
         403: doc.refused("A userId other than the caller's"),
-        422: doc.refused("Too many unpaid bookings (`openBookings`), or the slot was just taken", {
-          title: z.string(),
-          openBookings: z
-            .array(
-              z.strictObject({
-                id: z.number().int(),
-                recordingDate: z.string(),
-                recordingTime: z.string(),
-                payUrl: z.string(),
-                cancelUrl: z.string(),
-              }),
-            )
-            .optional(),
-        }),
+        422: doc.refused(
+          "Too many unpaid bookings (`openBookings`), the slot was just taken, or sessions of a series are taken (`conflicts`: each date with up to 3 nearest free start times)",
+          {
+            title: z.string().optional(),
+            openBookings: z
+              .array(
+                z.strictObject({
+                  id: z.number().int(),
+                  recordingDate: z.string(),
+                  recordingTime: z.string(),
+                  payUrl: z.string(),
+                  cancelUrl: z.string(),
+                }),
+              )
+              .optional(),
+            conflicts: z
+              .array(
+                z.strictObject({
+                  recordingDate: z.string(),
+                  alternatives: z.array(z.string()),
+                }),
+              )
+              .optional(),
+          },
+        ),
         429: doc.tooMany("Too many bookings and moves this hour"),
       },
     },

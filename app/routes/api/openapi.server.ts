@@ -15,6 +15,7 @@ import * as adminUsersMakeAdmin from "#app/routes/api/admin/users.make-admin";
 import * as adminUsersMembership from "#app/routes/api/admin/users.membership";
 import * as adminUsers from "#app/routes/api/admin/users";
 import * as availability from "#app/routes/api/availability";
+import * as availabilitySeries from "#app/routes/api/availability.series";
 import * as bookingsCancel from "#app/routes/api/bookings.cancel";
 import * as bookingsCheckConflicts from "#app/routes/api/bookings.check-conflicts";
 import * as bookingsIcs from "#app/routes/api/bookings.ics";
@@ -56,6 +57,7 @@ const ROUTE_MODULES: { openapi: ApiPaths }[] = [
   services,
   couponsValidate,
   availability,
+  availabilitySeries,
   bookings,
   bookingsCheckConflicts,
   bookingsStatus,

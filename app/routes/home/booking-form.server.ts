@@ -22,6 +22,7 @@ import {
 } from "#app/web/rate-limit.server";
 import { clientAddressContext } from "#app/web/request-context.server";
 import { BookingError, bookSession } from "#app/workflows/book-session.server";
+import { seriesPreviewFor, submitSeries } from "#app/routes/home/series-form.server";
 import type { RouterContextProvider } from "react-router";
 import { redirectWithError, redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
 import { WAITLIST_JOIN_INTENT } from "#app/components/booking/waitlist-offer";
@@ -130,6 +131,7 @@ export async function bookingFormAction(
     result: keep,
     coupon: null,
     availability,
+    seriesPreview: seriesPreviewFor(formData, now),
     ...extra,
   });
   const clientAddress = context.get(clientAddressContext);
@@ -156,6 +158,9 @@ export async function bookingFormAction(
     if (refused) return refused;
     return reply({ coupon: appliedCoupon(carried, now) });
   }
+
+  // "Check dates" without JavaScript: the reply carries the series' preview (above).
+  if (intent === "check-dates") return reply({});
 
   if (intent === "remove-coupon") {
     return toast(reply({ coupon: null }), {
@@ -233,6 +238,23 @@ export async function bookingFormAction(
       { type: "error", message: "Too Many Bookings", description: message },
       { status: 429, headers: { "Retry-After": String(retryAfter) } },
     );
+  }
+  if (submission.value.repeat) {
+    return submitSeries(user, submission.value, submission.value.repeat, now, {
+      refuse: async (message, title, status, holds) =>
+        toast(
+          reply({
+            // The unpaid-holds notice says it with its links; anything else is the form's error.
+            result: parseWithZod(formData, { schema: keepAsTyped }).reply({
+              formErrors: holds ? [] : [message],
+            }),
+            coupon: await keptCoupon(),
+            ...(holds ? { unpaidHolds: { message, holds } } : {}),
+          }),
+          { type: "error", message: title, description: message },
+          { status },
+        ),
+    });
   }
   try {
     const claim = claimFrom(formData, user, submission.value);

@@ -1,0 +1,156 @@
+import { type BusyRange, startProblem, startTimeOptions } from "#app/domain/availability";
+import { horizonMessage } from "#app/domain/booking-limits";
+import {
+  SERIES_MAX_COUNT,
+  SERIES_MIN_COUNT,
+  SERIES_REPEAT_DAYS,
+  type SeriesRepeat,
+} from "#app/domain/series-repeat";
+import { addStudioDays, studioSession } from "#app/domain/studio-time";
+
+/**
+ * A weekly series (docs/product.md "Weekly series"): the dates of its sessions, and for each
+ * one that cannot be booked, the nearest free start times that day. Pure: the caller passes
+ * `now` and a reader of each day's busy ranges, so the form's preview and the booking's
+ * transaction judge every session by the same rules as a single booking.
+ */
+
+export const SERIES_MESSAGES = {
+  repeat: "Please choose how often the session repeats",
+  count: `Please choose between ${SERIES_MIN_COUNT} and ${SERIES_MAX_COUNT} sessions`,
+  skip: "Please leave out only dates of this series",
+  tooFewLeft: `A series needs at least ${SERIES_MIN_COUNT} sessions. Book a single session instead, or keep more dates.`,
+  retainer: "A retainer package cannot be repeated. Please book it as a single session.",
+  conflicts:
+    "Some sessions of this series cannot be booked. Leave out the taken dates or choose another time.",
+} as const;
+
+/** How many nearest free times a taken session offers. */
+export const ALTERNATIVES_SHOWN = 3;
+
+/**
+ * The studio dates of a series: `count` sessions, the first on `firstDate`, 7 or 14 days apart.
+ * Counted on calendar days, so each session starts at the same wall time (7 PM stays 7 PM
+ * across the clock changes of March and November).
+ */
+export function seriesDates(firstDate: string, every: SeriesRepeat, count: number): string[] {
+  if (!Number.isInteger(count) || count < SERIES_MIN_COUNT || count > SERIES_MAX_COUNT) {
+    throw new RangeError(`A series has ${SERIES_MIN_COUNT} to ${SERIES_MAX_COUNT} sessions`);
+  }
+  return Array.from({ length: count }, (_, i) =>
+    addStudioDays(firstDate, i * SERIES_REPEAT_DAYS[every]),
+  );
+}
+
+/** Why one session of a series cannot be booked; null when it can. */
+export type OccurrenceProblem = "taken" | "too-soon" | "skipped" | "too-far" | null;
+
+export type OccurrenceCheck = {
+  recordingDate: string;
+  recordingTime: string;
+  startsAt: number;
+  endsAt: number;
+  problem: OccurrenceProblem;
+  /** For a session that cannot be booked: the nearest free start times that day. */
+  alternatives: string[];
+};
+
+/**
+ * The free start times of a day nearest to `wanted` (by distance, the earlier first on a tie),
+ * at most `limit` of them.
+ */
+export function nearestFreeTimes(
+  options: readonly { time: string; available: boolean }[],
+  wanted: string,
+  limit = ALTERNATIVES_SHOWN,
+): string[] {
+  const minutes = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+  const target = minutes(wanted);
+  return options
+    .filter((option) => option.available && option.time !== wanted)
+    .map((option) => ({ time: option.time, distance: Math.abs(minutes(option.time) - target) }))
+    .sort((a, b) => a.distance - b.distance || a.time.localeCompare(b.time))
+    .slice(0, limit)
+    .map((option) => option.time);
+}
+
+/**
+ * Every session of a series checked as a single booking would be: 48 hours' notice, the clock
+ * change's skipped hour, the busy ranges of its day, and (when `lastDate` is given) the booking
+ * horizon. A session that cannot be booked gets the nearest free times of its day.
+ */
+export function checkOccurrences(input: {
+  dates: readonly string[];
+  time: string;
+  hours: number;
+  now: number;
+  bufferMinutes: number;
+  /** The last bookable date (the horizon); null for none. */
+  lastDate: string | null;
+  busyOn: (date: string) => readonly BusyRange[];
+}): OccurrenceCheck[] {
+  return input.dates.map((date) => {
+    const { startsAt, endsAt } = studioSession(date, input.time, input.hours);
+    const base = { recordingDate: date, recordingTime: input.time, startsAt, endsAt };
+    if (input.lastDate !== null && date > input.lastDate) {
+      return { ...base, problem: "too-far", alternatives: [] };
+    }
+    const day = {
+      date,
+      hours: input.hours,
+      busy: input.busyOn(date),
+      now: input.now,
+      bufferMinutes: input.bufferMinutes,
+    };
+    const problem = startProblem({ ...day, time: input.time });
+    if (problem === null) return { ...base, problem, alternatives: [] };
+    return { ...base, problem, alternatives: nearestFreeTimes(startTimeOptions(day), input.time) };
+  });
+}
+
+/** The sessions of a series that cannot be booked, as the API's `conflicts` lists them. */
+export function seriesConflicts(
+  checks: readonly OccurrenceCheck[],
+): { recordingDate: string; alternatives: string[] }[] {
+  return checks
+    .filter((check) => check.problem !== null)
+    .map(({ recordingDate, alternatives }) => ({ recordingDate, alternatives }));
+}
+
+/** The first problem that is not about the slot itself (the horizon), as its message. */
+export function horizonProblemOf(
+  checks: readonly OccurrenceCheck[],
+  lastDate: string | null,
+): string | null {
+  return lastDate !== null && checks.some((check) => check.problem === "too-far")
+    ? horizonMessage(lastDate)
+    : null;
+}
+
+/**
+ * The dates left to book once the customer leaves some out; a message when a left-out date is
+ * not one of the series' or fewer than two sessions would be left.
+ */
+export function keptDates(
+  dates: readonly string[],
+  skip: readonly string[],
+): { dates: string[]; problem: null } | { dates: null; problem: string } {
+  if (skip.some((date) => !dates.includes(date)))
+    return { dates: null, problem: SERIES_MESSAGES.skip };
+  const kept = dates.filter((date) => !skip.includes(date));
+  if (kept.length < SERIES_MIN_COUNT) return { dates: null, problem: SERIES_MESSAGES.tooFewLeft };
+  return { dates: kept, problem: null };
+}
+
+/**
+ * How a coupon's discount spreads over a series (docs/product.md "Weekly series", decision
+ * 0104): a percentage comes off every session; a fixed amount comes off once, from the first
+ * session. The coupon is used once for the whole series either way.
+ */
+export function couponForSession<T extends { type: string }>(
+  coupon: T | null,
+  index: number,
+): T | null {
+  if (coupon === null) return null;
+  return coupon.type === "PERCENTAGE" || index === 0 ? coupon : null;
+}
