@@ -72,3 +72,37 @@ export function followingSessions<
     )
     .sort((a, b) => a.startsAt - b.startsAt || a.id - b.id);
 }
+
+/** A stretch of My Sessions: sessions booked alone, or every listed session of one series. */
+export type SessionBlock<T> =
+  | { kind: "single"; rows: T[] }
+  | { kind: "series"; seriesId: number; rows: T[] };
+
+/**
+ * Groups a sorted list for My Sessions (docs/product.md "Weekly series"): a series' sessions
+ * come together under one heading, placed where its first listed session is; the sessions
+ * booked alone around it keep their order.
+ */
+export function groupSessionRows<T extends { seriesId: number | null }>(
+  rows: readonly T[],
+): SessionBlock<T>[] {
+  const blocks: SessionBlock<T>[] = [];
+  const seriesBlocks = new Map<number, { kind: "series"; seriesId: number; rows: T[] }>();
+  for (const row of rows) {
+    if (row.seriesId === null) {
+      const last = blocks.at(-1);
+      if (last?.kind === "single") last.rows.push(row);
+      else blocks.push({ kind: "single", rows: [row] });
+      continue;
+    }
+    const group = seriesBlocks.get(row.seriesId);
+    if (group) {
+      group.rows.push(row);
+      continue;
+    }
+    const created = { kind: "series" as const, seriesId: row.seriesId, rows: [row] };
+    seriesBlocks.set(row.seriesId, created);
+    blocks.push(created);
+  }
+  return blocks;
+}
