@@ -10,6 +10,8 @@ import { PaymentServiceError } from "#app/workflows/payment-provider.server";
 import type { Route } from "./+types/bookings.cancel";
 import * as doc from "#app/web/api-doc";
 import * as shape from "#app/domain/api-shapes";
+import { CANCEL_SCOPES } from "#app/domain/series";
+import { cancelFollowingJson, cancelledFollowingJson } from "#app/routes/api/series-cancel.server";
 
 const NOT_FOUND = "Booking not found";
 
@@ -20,6 +22,11 @@ const cancelBodySchema = z.object({
     .int("expectedRefund must be a whole number of dollars")
     .min(0, "expectedRefund must be a whole number of dollars")
     .nullish(),
+  /**
+   * "one" (the default) or "following": this session and every later one of its weekly
+   * series (docs/product.md "Weekly series"); `expectedRefund` is then their total.
+   */
+  scope: z.enum(CANCEL_SCOPES, { error: 'scope must be "one" or "following"' }).nullish(),
 });
 
 /**
@@ -51,7 +58,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const user = await requireApiUser(request, context);
   const id = parseId(params.id);
   if (id === null) return jsonError(404, NOT_FOUND);
-  const { expectedRefund } = await readJson(request, jsonBody);
+  const { expectedRefund, scope } = await readJson(request, jsonBody);
+  if (scope === "following") return cancelFollowingJson(id, user.id, expectedRefund ?? null);
   try {
     const { booking, quote } = await cancelOwnBooking(
       { bookingId: id, userId: user.id, expectedRefund },
@@ -80,17 +88,24 @@ export const openapi: doc.ApiPaths = {
       },
     },
     post: {
-      summary: "Cancels the caller's booking and refunds what the quote says",
+      summary:
+        'Cancels the caller\'s booking and refunds what the quote says; with `"scope": "following"`, also every later session of its series (one e-mail)',
       ...doc.idAndBody(jsonBody),
       responses: {
-        200: doc.answers("The cancelled booking and its refund", shape.cancelledJson),
+        200: doc.answers(
+          'The cancelled booking and its refund; with `"scope": "following"`, every session cancelled and the total refund',
+          z.union([shape.cancelledJson, cancelledFollowingJson]),
+        ),
         ...doc.BODY_REFUSALS,
         401: doc.notSignedIn,
         404: doc.refused(NOT_FOUND),
         422: doc.refused("Cannot be cancelled now, or the refund differs from `expectedRefund`", {
           refund: shape.refundQuoteJson.optional(),
         }),
-        502: doc.refused("The refund could not be made"),
+        502: doc.refused(
+          'The refund could not be made (with `"scope": "following"`: the sessions cancelled before it stopped, in `cancelled`)',
+          { cancelled: z.array(z.object({ id: z.number().int() })).optional() },
+        ),
       },
     },
   },

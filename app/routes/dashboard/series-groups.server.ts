@@ -1,14 +1,17 @@
-import type { Booking } from "#db/schema";
 import type { SeriesGroup } from "#app/components/dashboard/types";
 import { seriesHeading } from "#app/domain/series";
-import { isPayable } from "#app/models/booking.server";
+import { isPayable, type listOwnBookings } from "#app/models/booking.server";
 import { listOwnSeries } from "#app/models/series.server";
 
 /**
  * My Sessions' series headings (docs/product.md "Weekly series"): "Weekly series · Tuesdays
  * 7:00 PM · 5 sessions", and the series checkout while any of its sessions is unpaid.
  */
-export function seriesGroups(userId: number, own: readonly Booking[], now: number): SeriesGroup[] {
+export function seriesGroups(
+  userId: number,
+  own: ReturnType<typeof listOwnBookings>,
+  now: number,
+): SeriesGroup[] {
   const series = listOwnSeries(userId);
   if (series.length === 0) return [];
   return series.map((one) => {

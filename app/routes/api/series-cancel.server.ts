@@ -1,0 +1,53 @@
+import * as shape from "#app/domain/api-shapes";
+import { z } from "#app/domain/zod";
+import { toBookingJson } from "#app/models/booking.server";
+import { jsonError } from "#app/web/api.server";
+import { CancellationError } from "#app/workflows/cancel-booking.server";
+import { cancelOwnFollowing } from "#app/workflows/cancel-series.server";
+import { PaymentServiceError } from "#app/workflows/payment-provider.server";
+
+/**
+ * POST /api/bookings/{id}/cancel with `"scope": "following"` (docs/product.md "Weekly series"):
+ * this session and every later one of its series, each under the 24-hour rule.
+ */
+export const cancelledFollowingJson = z.strictObject({
+  cancelled: z.array(shape.cancelledJson),
+  /** The refunds added up, in whole dollars. */
+  refund: z.number().int(),
+});
+
+export async function cancelFollowingJson(
+  bookingId: number,
+  userId: number,
+  expectedRefund: number | null,
+) {
+  try {
+    const { cancelled, stopped } = await cancelOwnFollowing(
+      { bookingId, userId, expectedRefund },
+      Date.now(),
+    );
+    if (stopped) {
+      const message =
+        stopped.error instanceof PaymentServiceError
+          ? stopped.error.message
+          : "The cancellation stopped part way; please try again.";
+      return jsonError(502, message, {
+        cancelled: cancelled.map(({ booking }) => ({ id: booking.id })),
+      });
+    }
+    return Response.json({
+      cancelled: cancelled.map(({ booking, quote }) => ({
+        booking: toBookingJson(booking),
+        refund: quote,
+      })),
+      refund: cancelled.reduce((sum, { quote }) => sum + quote.refund, 0),
+    } satisfies z.infer<typeof cancelledFollowingJson>);
+  } catch (error) {
+    if (error instanceof CancellationError) {
+      if (error.kind === "not-found") return jsonError(404, "Booking not found");
+      return jsonError(422, error.message);
+    }
+    if (error instanceof PaymentServiceError) return jsonError(502, error.message);
+    throw error;
+  }
+}
