@@ -28,7 +28,7 @@ export function SeriesCancelChoice({
       <label className="flex items-start gap-3">
         <input type="radio" name="scope" value="following" className="mt-1" />
         <span>
-          This and all later sessions ({following.count})
+          {`This and all later sessions (${following.count})`}
           <span className="block text-sm text-ink-soft">
             {following.dates.join(", ")} ·{" "}
             {following.refund > 0

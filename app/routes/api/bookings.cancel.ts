@@ -11,7 +11,8 @@ import type { Route } from "./+types/bookings.cancel";
 import * as doc from "#app/web/api-doc";
 import * as shape from "#app/domain/api-shapes";
 import { CANCEL_SCOPES } from "#app/domain/series";
-import { cancelFollowingJson, cancelledFollowingJson } from "#app/routes/api/series-cancel.server";
+import { cancelFollowingJson } from "#app/routes/api/series-cancel.server";
+import { cancelledFollowingJson } from "#app/domain/series-api";
 
 const NOT_FOUND = "Booking not found";
 

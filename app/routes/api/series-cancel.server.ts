@@ -1,20 +1,10 @@
-import * as shape from "#app/domain/api-shapes";
-import { z } from "#app/domain/zod";
+import { cancelledFollowingJson } from "#app/domain/series-api";
+import type { z } from "#app/domain/zod";
 import { toBookingJson } from "#app/models/booking.server";
 import { jsonError } from "#app/web/api.server";
 import { CancellationError } from "#app/workflows/cancel-booking.server";
 import { cancelOwnFollowing } from "#app/workflows/cancel-series.server";
 import { PaymentServiceError } from "#app/workflows/payment-provider.server";
-
-/**
- * POST /api/bookings/{id}/cancel with `"scope": "following"` (docs/product.md "Weekly series"):
- * this session and every later one of its series, each under the 24-hour rule.
- */
-export const cancelledFollowingJson = z.strictObject({
-  cancelled: z.array(shape.cancelledJson),
-  /** The refunds added up, in whole dollars. */
-  refund: z.number().int(),
-});
 
 export async function cancelFollowingJson(
   bookingId: number,

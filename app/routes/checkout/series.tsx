@@ -41,7 +41,7 @@ export default function SeriesCheckout({ loaderData, actionData }: Route.Compone
               <div>
                 <p className="font-medium">{session.date}</p>
                 <p className="text-ink-soft">
-                  {session.time} (Atlanta time) · {session.hours} hours · #{session.id}
+                  {`${session.time} (Atlanta time) · ${session.hours} hours · #${session.id}`}
                 </p>
                 {session.payable ? null : (
                   <p className="text-sm text-ink-soft">
