@@ -1,4 +1,4 @@
-import { cancelledFollowingJson } from "#app/domain/series-api";
+import type { cancelledFollowingJson } from "#app/domain/series-api";
 import type { z } from "#app/domain/zod";
 import { toBookingJson } from "#app/models/booking.server";
 import { jsonError } from "#app/web/api.server";
