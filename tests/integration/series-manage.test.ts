@@ -413,3 +413,20 @@ describe("one session of a series", () => {
     expect(statusesOf(sessions.map((s) => s.id))).toEqual(["PENDING", "PENDING", "PENDING"]);
   });
 });
+
+describe("the .ics of a series session", () => {
+  it("offers the whole series, one event per session, to its owner only", async () => {
+    const customer = await signUp();
+    const other = await signUp();
+    const { series, bookings: sessions } = unpaidSeries(customer, 4);
+    const response = await get(`/api/bookings/${sessions[2]?.id}/ics`, customer.cookie);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Disposition")).toBe(
+      `attachment; filename="studio-series-${series.id}.ics"`,
+    );
+    const text = await response.text();
+    expect(text.match(/BEGIN:VEVENT/g)).toHaveLength(4);
+    for (const session of sessions) expect(text).toContain(`UID:booking-${session.id}@`);
+    expect((await get(`/api/bookings/${sessions[2]?.id}/ics`, other.cookie)).status).toBe(404);
+  });
+});
