@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNull, or } from "drizzle-orm";
 import { type Booking, type BookingSeries, bookingSeries, bookings } from "#db/schema";
 import { db, type Tx } from "#app/db.server";
+import { claimProblem } from "#app/domain/booking-claim";
 import { CLAIM_CLEARED } from "#app/models/booking-claim.server";
 import { extendHold, isPayable } from "#app/models/booking.server";
 
@@ -52,7 +53,7 @@ const JOIN_PLAN_MS = 30_000;
 
 export type SeriesCheckoutPlan =
   | { kind: "create"; series: BookingSeries; sessions: Booking[]; until: number }
-  | { kind: "not-payable"; series: BookingSeries | undefined }
+  | { kind: "not-payable"; series: BookingSeries | undefined; message?: string }
   | { kind: "opened-elsewhere" };
 
 /**
@@ -80,7 +81,7 @@ export function planSeriesCheckout(
   for (const session of payable) {
     // A session claimed by anything but this plan is being acted on: not now.
     if (session.claim !== null && !(joinable && session.checkoutExpiresAt === until)) {
-      return { kind: "not-payable", series };
+      return { kind: "not-payable", series, message: claimProblem(session.claim) ?? undefined };
     }
     const extended = extendHold(tx, session.id, until, now);
     if (!extended) return { kind: "not-payable", series };

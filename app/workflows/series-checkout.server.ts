@@ -73,7 +73,9 @@ export async function openSeriesCheckout(
       stale = series.checkoutSessionId;
     }
     const plan = writeTransaction((tx) => planSeriesCheckout(tx, seriesId, now, SESSION_MS, stale));
-    if (plan.kind === "not-payable") throw new CheckoutUnavailableError(NOTHING_TO_PAY_MESSAGE);
+    if (plan.kind === "not-payable") {
+      throw new CheckoutUnavailableError(plan.message ?? NOTHING_TO_PAY_MESSAGE);
+    }
     if (plan.kind === "opened-elsewhere") continue;
     return { url: await createPlanned(provider, plan, appUrl) };
   }
