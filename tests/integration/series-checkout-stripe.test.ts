@@ -28,6 +28,7 @@ import { getBooking } from "#app/models/booking.server";
 import { getSeries } from "#app/models/series.server";
 import * as webhookRoute from "#app/routes/api/payments.webhook";
 import { cancelOwnBooking } from "#app/workflows/cancel-booking.server";
+import { cancelOwnFollowing } from "#app/workflows/cancel-series.server";
 import { CheckoutUnavailableError } from "#app/workflows/checkout.server";
 import { verifyCheckout } from "#app/workflows/fulfil-payment.server";
 import { paymentProvider } from "#app/workflows/payment-provider.server";
@@ -363,5 +364,66 @@ describe("cancelling sessions of a series paid with one charge", () => {
       db.select().from(bookingSeries).where(eq(bookingSeries.id, series.id)).get()
         ?.checkoutSessionId,
     ).not.toBe(sessionId);
+  });
+
+  it("cancels this and all later sessions with one refund each from the shared intent, and one e-mail", async () => {
+    const { user, series, bookings: sessions, sessionId } = await seriesWithSession(4);
+    stripe.pay(sessionId);
+    await verifyCheckout(sessionId);
+    const intent = stripe.sessions.get(sessionId)?.payment_intent;
+    const ids = sessions.map((s) => s.id);
+
+    const { cancelled, stopped } = await cancelOwnFollowing(
+      { bookingId: ids[1] ?? 0, userId: series.userId, expectedRefund: 450 },
+      Date.now(),
+      settings(),
+    );
+    expect(stopped).toBeNull();
+    expect(cancelled.map(({ booking }) => booking.id)).toEqual(ids.slice(1));
+    const calls = stripe.requestsTo("POST", "/v1/refunds");
+    expect(calls.map((call) => [call.params.payment_intent, call.params.amount])).toEqual([
+      [intent, "15000"],
+      [intent, "15000"],
+      [intent, "15000"],
+    ]);
+    expect(calls.map((call) => call.idempotencyKey)).toEqual(
+      ids.slice(1).map((id) => `refund-booking-${id}`),
+    );
+    expect(ids.map((id) => reload(id).status)).toEqual([
+      "PENDING",
+      "CANCELLED",
+      "CANCELLED",
+      "CANCELLED",
+    ]);
+    expect(emailsTo(user.email).filter((mail) => mail.kind === "booking-cancelled")).toHaveLength(
+      1,
+    );
+  });
+
+  it("stops part way when Stripe fails, keeping what was cancelled and touching nothing after", async () => {
+    const { series, bookings: sessions, sessionId } = await seriesWithSession(3);
+    stripe.pay(sessionId);
+    await verifyCheckout(sessionId);
+    const ids = sessions.map((s) => s.id);
+    // Cancel the first through the loop, then Stripe goes down for the rest.
+    const provider = paymentProvider();
+    let refunds = 0;
+    const flaky = {
+      ...provider,
+      async refund(request: Parameters<typeof provider.refund>[0]) {
+        refunds += 1;
+        if (refunds > 1) stripe.setOutage("error");
+        return provider.refund(request);
+      },
+    };
+    const { cancelled, stopped } = await cancelOwnFollowing(
+      { bookingId: ids[0] ?? 0, userId: series.userId },
+      Date.now(),
+      { feePercent: 50, provider: flaky },
+    );
+    expect(cancelled.map(({ booking }) => booking.id)).toEqual([ids[0]]);
+    expect(stopped?.bookingId).toBe(ids[1]);
+    expect(ids.map((id) => reload(id).status)).toEqual(["CANCELLED", "PENDING", "PENDING"]);
+    for (const id of ids.slice(1)) expect(reload(id).claim).toBeNull();
   });
 });
