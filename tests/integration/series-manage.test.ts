@@ -213,6 +213,23 @@ describe("paying a series with the sandbox card", () => {
     expect(snapshot()).toEqual(before);
   });
 
+  it("pays once when two tabs pay at the same moment", async () => {
+    const customer = await signUp();
+    const { series, bookings: sessions } = unpaidSeries(customer, 3);
+    const path = `/checkout/series/${series.id}`;
+    const answers = await Promise.all([
+      postForm(path, customer.cookie, CARD),
+      postForm(path, customer.cookie, CARD),
+    ]);
+    const [won, lost] = answers.map((answer) => answer.status).sort();
+    expect(won).toBe(302);
+    // Refused before the card is charged (409), or by the payment's own transaction (402).
+    expect([402, 409]).toContain(lost);
+    const ids = sessions.map((s) => s.id);
+    expect(paymentsOf(ids)).toHaveLength(3);
+    expect(mailsOf(ids, "payment-received")).toHaveLength(1);
+  });
+
   it("charges only the live sessions when one was cancelled", async () => {
     const customer = await signUp();
     const { series, bookings: sessions } = unpaidSeries(customer, 3);
