@@ -1,4 +1,5 @@
 import * as shape from "#app/domain/api-shapes";
+import { CANCEL_SCOPES } from "#app/domain/series";
 import { z } from "#app/domain/zod";
 
 /**
@@ -9,3 +10,17 @@ export const cancelledFollowingJson = z.strictObject({
   cancelled: z.array(shape.cancelledJson),
   refund: z.number().int(),
 });
+
+/** GET /api/bookings/{id}/cancel?scope=following: each session's refund and their total. */
+export const followingQuoteShape = z.strictObject({
+  bookingId: z.number().int(),
+  cancellable: z.boolean(),
+  message: z.string().nullable(),
+  sessions: z.array(z.strictObject({ bookingId: z.number().int(), refund: shape.refundQuoteJson })),
+  refund: z.number().int().nullable(),
+});
+
+/** The cancel endpoint's `?scope=`: "one" (the default) or "following". */
+export const cancelScopeQuery = z.object({ scope: z.enum(CANCEL_SCOPES).optional() });
+
+export const SCOPE_QUERY_MESSAGE = 'scope must be "one" or "following"';

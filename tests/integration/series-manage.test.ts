@@ -320,6 +320,35 @@ describe("cancelling this and all later sessions", () => {
     for (const id of ids) expect(mail?.text).toContain(`#${id}:`);
   });
 
+  it("quotes this and all later before confirming: each session's refund and the total", async () => {
+    const customer = await signUp();
+    const other = await signUp();
+    const { bookings: sessions } = paidSeries(customer, 3);
+    const ids = sessions.map((s) => s.id);
+    startIn(ids[0] ?? 0, 10);
+    const before = snapshot();
+    const response = await get(`/api/bookings/${ids[0]}/cancel?scope=following`, customer.cookie);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      bookingId: ids[0],
+      cancellable: true,
+      message: null,
+      sessions: [
+        { bookingId: ids[0], refund: { kind: "late", paid: 400, fee: 200, refund: 200 } },
+        { bookingId: ids[1], refund: { kind: "full", paid: 400, fee: 0, refund: 400 } },
+        { bookingId: ids[2], refund: { kind: "full", paid: 400, fee: 0, refund: 400 } },
+      ],
+      refund: 1000,
+    });
+    const bad = await get(`/api/bookings/${ids[1]}/cancel?scope=all`, customer.cookie);
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({ message: 'scope must be "one" or "following"' });
+    expect((await get(`/api/bookings/${ids[1]}/cancel?scope=following`, other.cookie)).status).toBe(
+      404,
+    );
+    expect(snapshot()).toEqual(before);
+  });
+
   it("leaves earlier sessions alone when starting from a later one", async () => {
     const customer = await signUp();
     const { bookings: sessions } = paidSeries(customer, 5);

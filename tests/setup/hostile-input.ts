@@ -237,7 +237,11 @@ export const KNOWLEDGE: Record<string, Knowledge> = {
     extras: ["_hydrated"],
     query: ["recordingDate"],
   },
-  "routes/api/bookings.cancel.ts": { fields: ["expectedRefund", "scope"], method: "POST" },
+  "routes/api/bookings.cancel.ts": {
+    fields: ["expectedRefund", "scope"],
+    method: "POST",
+    query: ["scope"],
+  },
   "routes/api/bookings.reschedule.ts": {
     fields: ["recordingDate", "recordingTime"],
     method: "POST",

@@ -11,8 +11,13 @@ import type { Route } from "./+types/bookings.cancel";
 import * as doc from "#app/web/api-doc";
 import * as shape from "#app/domain/api-shapes";
 import { CANCEL_SCOPES } from "#app/domain/series";
-import { cancelFollowingJson } from "#app/routes/api/series-cancel.server";
-import { cancelledFollowingJson } from "#app/domain/series-api";
+import { cancelFollowingJson, followingQuoteJson } from "#app/routes/api/series-cancel.server";
+import {
+  cancelledFollowingJson,
+  cancelScopeQuery,
+  followingQuoteShape,
+  SCOPE_QUERY_MESSAGE,
+} from "#app/domain/series-api";
 
 const NOT_FOUND = "Booking not found";
 
@@ -41,6 +46,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const booking = id === null ? undefined : getOwnBooking(id, user.id);
   if (!booking) return jsonError(404, NOT_FOUND);
   const now = Date.now();
+  const scope = new URL(request.url).searchParams.get("scope");
+  if (scope === "following") return followingQuoteJson(booking, now);
+  if (scope !== null && scope !== "one") return jsonError(400, SCOPE_QUERY_MESSAGE);
   const problem = cancelProblem(booking, now);
   return Response.json({
     bookingId: booking.id,
@@ -80,10 +88,15 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 export const openapi: doc.ApiPaths = {
   "/api/bookings/{id}/cancel": {
     get: {
-      summary: "Whether the caller may cancel their booking now, and the exact refund",
-      ...doc.ON_ID,
+      summary:
+        "Whether the caller may cancel their booking now, and the exact refund; with `?scope=following`, of this session and every later one of its weekly series",
+      requestParams: { path: doc.idPath, query: cancelScopeQuery },
       responses: {
-        200: doc.answers("The cancellation quote", shape.cancelQuoteJson),
+        200: doc.answers(
+          "The cancellation quote (with `?scope=following`: each session's refund and the total)",
+          z.union([shape.cancelQuoteJson, followingQuoteShape]),
+        ),
+        400: doc.refused(SCOPE_QUERY_MESSAGE),
         401: doc.notSignedIn,
         404: doc.refused(NOT_FOUND),
       },

@@ -1,9 +1,10 @@
-import type { cancelledFollowingJson } from "#app/domain/series-api";
+import type { cancelledFollowingJson, followingQuoteShape } from "#app/domain/series-api";
+import { env } from "#app/env.server";
 import type { z } from "#app/domain/zod";
 import { toBookingJson } from "#app/models/booking.server";
 import { jsonError } from "#app/web/api.server";
 import { CancellationError } from "#app/workflows/cancel-booking.server";
-import { cancelOwnFollowing } from "#app/workflows/cancel-series.server";
+import { cancelOwnFollowing, planCancelFollowing } from "#app/workflows/cancel-series.server";
 import { PaymentServiceError } from "#app/workflows/payment-provider.server";
 
 export async function cancelFollowingJson(
@@ -40,4 +41,35 @@ export async function cancelFollowingJson(
     if (error instanceof PaymentServiceError) return jsonError(502, error.message);
     throw error;
   }
+}
+
+/**
+ * GET /api/bookings/{id}/cancel?scope=following: what "this and all later" would cancel and
+ * refund now, so a program can show it and confirm with its total as `expectedRefund`.
+ */
+export function followingQuoteJson(
+  booking: Parameters<typeof planCancelFollowing>[0],
+  now: number,
+) {
+  const planned = planCancelFollowing(booking, now, env.CANCELLATION_FEE_PERCENT);
+  const body: z.infer<typeof followingQuoteShape> =
+    "problem" in planned
+      ? {
+          bookingId: booking.id,
+          cancellable: false,
+          message: planned.problem,
+          sessions: [],
+          refund: null,
+        }
+      : {
+          bookingId: booking.id,
+          cancellable: true,
+          message: null,
+          sessions: planned.plan.sessions.map(({ booking: session, quote }) => ({
+            bookingId: session.id,
+            refund: quote,
+          })),
+          refund: planned.plan.refund,
+        };
+  return Response.json(body);
 }
