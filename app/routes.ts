@@ -15,6 +15,7 @@ export default [
   // Two-factor sign-in's setup, from Profile Settings; staff without it are sent here.
   route("dashboard/two-factor", "routes/dashboard/two-factor.tsx"),
   route("logout", "routes/logout.tsx"),
+  route("checkout/series/:seriesId", "routes/checkout/series.tsx"),
   route("checkout/:bookingId", "routes/checkout/checkout.tsx"),
   route("booking-success", "routes/booking-success.tsx"),
   route("intercom-test", "routes/intercom-test.tsx"),

@@ -17,11 +17,44 @@ export function sessionCalendarFilename(booking: Pick<EmailBooking, "id">): stri
 }
 
 export function sessionCalendar(booking: EmailBooking, appUrl: string, now = Date.now()): string {
-  const calendar = ical({
+  const calendar = newCalendar();
+  addSessionEvent(calendar, booking, appUrl, now);
+  return calendar.toString();
+}
+
+/**
+ * A weekly series as one file (docs/product.md "Weekly series"): one event per session, each
+ * with its own booking's UID, so importing it adds (or updates) every session at once and a
+ * cancelled session is taken out of the calendar.
+ */
+export function seriesCalendar(
+  sessions: readonly EmailBooking[],
+  appUrl: string,
+  now = Date.now(),
+): string {
+  const calendar = newCalendar();
+  for (const session of sessions) addSessionEvent(calendar, session, appUrl, now);
+  return calendar.toString();
+}
+
+export function seriesCalendarFilename(seriesId: number): string {
+  return `studio-series-${seriesId}.ics`;
+}
+
+function newCalendar() {
+  return ical({
     prodId: { company: STUDIO.name, product: "Bookings", language: "EN" },
     name: STUDIO.name,
     method: ICalCalendarMethod.PUBLISH,
   });
+}
+
+function addSessionEvent(
+  calendar: ReturnType<typeof ical>,
+  booking: EmailBooking,
+  appUrl: string,
+  now: number,
+) {
   calendar.createEvent({
     id: `booking-${booking.id}@${new URL(appUrl).host}`,
     start: new Date(booking.startsAt),
@@ -44,7 +77,6 @@ export function sessionCalendar(booking: EmailBooking, appUrl: string, now = Dat
       `Questions? ${STUDIO.email} or ${STUDIO.phone}`,
     ].join("\n"),
   });
-  return calendar.toString();
 }
 
 /** The same file as an e-mail attachment (rescheduled, reminder): one click updates it. */

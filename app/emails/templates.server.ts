@@ -707,3 +707,113 @@ export function waitlistOfferEmail({
     ],
   });
 }
+
+/**
+ * Weekly series (docs/product.md "Weekly series"): one payment for the whole series, one
+ * e-mail listing every session it paid, each session's receipt attached by the caller.
+ */
+export function seriesPaymentReceivedEmail({
+  sessions,
+  heading,
+  amount,
+  brand,
+  last4,
+  receiptNumbers,
+}: {
+  sessions: EmailBooking[];
+  /** The series as My Sessions names it: "Weekly series · Tuesdays 7:00 PM · 5 sessions". */
+  heading: string;
+  amount: number;
+  brand: string;
+  last4: string;
+  receiptNumbers: string[];
+}): EmailContent {
+  const first = sessions[0];
+  return render({
+    subject: `Payment received for your ${plural(sessions.length, "session", "sessions")}${first ? ` from ${sessionDay(first)}` : ""}`,
+    heading: "Thank you, your payment is received",
+    greeting: `Hi ${first?.firstName ?? "there"},`,
+    blocks: [
+      {
+        kind: "paragraph",
+        text: `We received your payment of ${formatDollars(amount)} (${cardLabel(brand, last4)}) for ${plural(sessions.length, "session", "sessions")} of your series: ${heading}.`,
+      },
+      ...(receiptNumbers.length > 0
+        ? [
+            {
+              kind: "paragraph" as const,
+              text: `A receipt for each session (${receiptNumbers.join(", ")}) is attached as a PDF for your records.`,
+            },
+          ]
+        : []),
+      {
+        kind: "paragraph",
+        text: "Your sessions are now pending review by our staff. You will receive a confirmation e-mail as soon as they confirm them.",
+      },
+      seriesSessionsBlock("Sessions paid", sessions),
+    ],
+  });
+}
+
+/** One e-mail for sessions of a series cancelled together ("this and all later"). */
+export function seriesCancelledEmail({
+  cancelled,
+}: {
+  cancelled: { booking: EmailBooking; quote: RefundQuote }[];
+}): EmailContent {
+  const first = cancelled[0]?.booking;
+  const refund = cancelled.reduce((sum, { quote }) => sum + quote.refund, 0);
+  const fee = cancelled.reduce(
+    (sum, { quote }) => sum + (quote.kind === "late" ? quote.fee : 0),
+    0,
+  );
+  const money =
+    refund > 0
+      ? `We are refunding ${formatDollars(refund)} in all to your card. Refunds usually reach your account within 5 to 10 business days.`
+      : "Nothing is refunded.";
+  return render({
+    subject: `${plural(cancelled.length, "session", "sessions")} of your series cancelled${first ? ` from ${sessionDay(first)}` : ""}`,
+    heading: "Your sessions are cancelled",
+    greeting: `Hi ${first?.firstName ?? "there"},`,
+    blocks: [
+      {
+        kind: "paragraph",
+        text: `${plural(cancelled.length, "session", "sessions")} of your series ${cancelled.length === 1 ? "is" : "are"} cancelled and ${cancelled.length === 1 ? "its time slot is" : "their time slots are"} released.`,
+      },
+      { kind: "paragraph", text: money },
+      ...(fee > 0
+        ? [
+            {
+              kind: "paragraph" as const,
+              text: `A session cancelled less than 24 hours before it started keeps a cancellation fee: ${formatDollars(fee)} in all.`,
+            },
+          ]
+        : []),
+      {
+        kind: "details",
+        heading: "The cancelled sessions",
+        items: cancelled.map(({ booking, quote }) => ({
+          label: `#${booking.id}`,
+          value: `${formatSessionTime(booking)}; ${
+            quote.kind === "unpaid"
+              ? "not paid"
+              : quote.refund > 0
+                ? `refund ${formatDollars(quote.refund)}`
+                : "no refund"
+          }`,
+        })),
+      },
+    ],
+  });
+}
+
+function seriesSessionsBlock(heading: string, sessions: EmailBooking[]): Block {
+  return {
+    kind: "details",
+    heading,
+    items: sessions.map((session) => ({
+      label: `#${session.id}`,
+      value: `${formatSessionTime(session)}, ${formatDollars(session.totalCost)}`,
+    })),
+  };
+}

@@ -31,6 +31,8 @@ import {
   writeRefund,
 } from "#app/models/cancellation.server";
 import { enqueueEmail } from "#app/models/outbox.server";
+import { seriesCheckoutOf } from "#app/models/series.server";
+import { providerCharge } from "#app/domain/series-sessions";
 import { accountEmail } from "#app/models/user.server";
 import { recordCheckoutSession } from "#app/workflows/fulfil-payment.server";
 import {
@@ -80,17 +82,40 @@ export function configuredCancellationSettings(): CancellationSettings {
 
 /** Who cancels: the customer (the fee rule, online limits) or staff for the studio. */
 type Canceller =
-  | { by: "customer"; actorUserId: number; expectedRefund?: number | null }
+  | {
+      by: "customer";
+      actorUserId: number;
+      expectedRefund?: number | null;
+      /** Several sessions cancelled together get one e-mail: collected here, sent by the caller. */
+      collect?: CancelledSession[];
+    }
   | { by: "studio"; actorUserId: number; note?: string | null };
 
+/** A session cancelled with others: what its own e-mail would have said and carried. */
+export type CancelledSession = {
+  booking: Booking;
+  quote: RefundQuote;
+  attachments: ReturnType<typeof sessionCalendarAttachment>[];
+};
+
 export async function cancelOwnBooking(
-  input: { bookingId: number; userId: number; expectedRefund?: number | null },
+  input: {
+    bookingId: number;
+    userId: number;
+    expectedRefund?: number | null;
+    collect?: CancelledSession[];
+  },
   now: number,
   settings: CancellationSettings = configuredCancellationSettings(),
 ): Promise<{ booking: Booking; quote: RefundQuote }> {
   const cancelled = await cancelBooking(
     input.bookingId,
-    { by: "customer", actorUserId: input.userId, expectedRefund: input.expectedRefund },
+    {
+      by: "customer",
+      actorUserId: input.userId,
+      expectedRefund: input.expectedRefund,
+      ...(input.collect ? { collect: input.collect } : {}),
+    },
     now,
     settings,
   );
@@ -145,7 +170,10 @@ async function cancelBooking(
     if (problem) throw new CancellationError("not-cancellable", problem);
     // An open hosted checkout could still take the money: it is closed (step 2) before the
     // refund is known. Otherwise the quote is final now: nothing pays a claimed booking.
-    const closing = booking.status === "PENDING_PAYMENT" && booking.checkoutSessionId !== null;
+    // A series session's checkout is the series' own (docs/product.md "Weekly series").
+    const closing =
+      booking.status === "PENDING_PAYMENT" &&
+      (booking.checkoutSessionId !== null || seriesCheckoutOf(booking, tx) !== null);
     const quote = closing ? null : quoteFor(booking, who, now, settings.feePercent, tx);
     if (quote) checkShownRefund(who, quote);
     if (quote && quote.refund === 0) {
@@ -240,7 +268,7 @@ async function closeCheckoutFirst(
   now: number,
   settings: CancellationSettings,
 ): Promise<RefundQuote> {
-  const checkoutId = booking.checkoutSessionId;
+  const checkoutId = booking.checkoutSessionId ?? seriesCheckoutOf(booking);
   if (checkoutId) {
     const session = await callProvider(
       `Stripe: could not close Checkout Session ${checkoutId}`,
@@ -261,7 +289,8 @@ async function makeRefund(
 ): Promise<RecordedRefund> {
   const charge = latestCharge(bookingId);
   if (!charge?.transactionId) throw new Error(`Booking ${bookingId} is paid but has no charge`);
-  const paymentTransactionId = charge.transactionId;
+  // A series session's row names the series' one charge with its booking after it.
+  const paymentTransactionId = providerCharge(charge.transactionId);
   // One refund per booking at the provider: an earlier attempt that refunded but was not
   // recorded is found and returned, never made a second time.
   const made = await callProvider(
@@ -275,7 +304,7 @@ async function makeRefund(
         idempotencyKey: refundKey(bookingId),
       }),
   );
-  return { ...made, of: paymentTransactionId };
+  return { ...made, of: charge.transactionId };
 }
 
 /** Releases a claim after a failure; when even that fails, the sweeper releases it later. */
@@ -350,6 +379,17 @@ function writeCancelled(
   });
   if (!written) throw new Error(`Booking ${current.id} changed during its cancellation`);
   const { booking: updated, creditNote } = written;
+  const attachments = [
+    // A CANCELLED event with the same UID takes the session out of the customer's calendar.
+    sessionCalendarAttachment(updated, env.APP_URL, now),
+    // A refund's credit note, issued in this transaction (docs/product.md "Receipts").
+    ...(creditNote ? [receiptAttachment(creditNote.details as ReceiptDetails)] : []),
+  ];
+  if ("collect" in who && who.collect) {
+    // Cancelled with other sessions of its series: the caller sends one e-mail for all.
+    who.collect.push({ booking: updated, quote, attachments });
+    return updated;
+  }
   enqueueEmail(tx, {
     kind: "booking-cancelled",
     to: accountEmail(updated.userId, tx),
@@ -360,12 +400,7 @@ function writeCancelled(
       by: who.by,
       creditNoteNumber: (creditNote?.details as ReceiptDetails | undefined)?.number,
     }),
-    // A CANCELLED event with the same UID takes the session out of the customer's calendar.
-    attachments: [
-      sessionCalendarAttachment(updated, env.APP_URL, now),
-      // A refund's credit note, issued in this transaction (docs/product.md "Receipts").
-      ...(creditNote ? [receiptAttachment(creditNote.details as ReceiptDetails)] : []),
-    ],
+    attachments,
   });
   return updated;
 }
@@ -410,7 +445,7 @@ export async function finishAbandonedCancellation(
   const paymentTransactionId = charge?.transactionId;
   // Asks, never refunds: a failure is thrown as it is, for the sweeper to log and retry.
   const made = paymentTransactionId
-    ? await settings.provider.findRefund(paymentTransactionId)
+    ? await settings.provider.findRefund(providerCharge(paymentTransactionId), booking.id)
     : null;
   return writeTransaction((tx) => {
     const current = getBooking(booking.id, tx);

@@ -24,6 +24,8 @@ import {
   type PaymentReport,
 } from "#app/models/payment.server";
 import { paymentProvider } from "#app/workflows/payment-provider.server";
+import { isOwnSeriesCheckoutSession } from "#app/models/series.server";
+import { recordSeriesCheckoutSession } from "#app/workflows/fulfil-series-payment.server";
 
 /**
  * Fulfilment: a provider says a booking was paid, by the sandbox's card form, a Stripe
@@ -89,6 +91,8 @@ export function recordCheckoutSession(
   session: CheckoutSession,
   event?: EventRef,
 ): CheckoutVerification {
+  // A weekly series' checkout pays each of its sessions (docs/product.md "Weekly series").
+  if (session.series) return recordSeriesCheckoutSession(session, session.series, event);
   const context = `Stripe: Checkout Session ${session.id}`;
   const bookingId = session.bookingId;
   if (bookingId === null) {
@@ -185,7 +189,7 @@ export async function verifyCheckout(
     // The card form decides at once: never pending.
     return { paid: payment.amount > 0, bookingId: payment.bookingId, pending: false };
   }
-  if (!isOwnCheckoutSession(reference)) return null;
+  if (!isOwnCheckoutSession(reference) && !isOwnSeriesCheckoutSession(reference)) return null;
   const { retry, stillPaying, ...verification } = await fulfilCheckout(provider, reference);
   // Stripe could not be asked (and may answer later), or says the payment may still come.
   const pending = !verification.paid && (retry || (stillPaying && verification.bookingId !== null));
@@ -203,7 +207,7 @@ export function mayBePending(
   return (
     provider.checkout === "hosted" &&
     provider.isCheckoutReference(reference) &&
-    isOwnCheckoutSession(reference)
+    (isOwnCheckoutSession(reference) || isOwnSeriesCheckoutSession(reference))
   );
 }
 

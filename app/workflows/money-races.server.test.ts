@@ -301,6 +301,9 @@ function gatedCheckouts() {
       state.opened += 1;
       return session(`cs_test_${request.bookingId}`, request.bookingId, "open");
     },
+    async createSeriesCheckout() {
+      throw new Error("No series in these tests");
+    },
     async retrieveCheckout(id) {
       return session(id, Number(id.replace("cs_test_", "")), "open");
     },

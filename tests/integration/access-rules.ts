@@ -35,6 +35,8 @@ export type RequestContext = {
    * `paidBooking`): the receipt URLs.
    */
   payment: { bookingId: number; paymentId: number };
+  /** An unpaid weekly series of `customer`, new for this request (rules asking `ownedSeries`). */
+  seriesId: number;
   /** A free two-hour slot, new on every call. */
   freshSlot(): { date: string; time: string };
   /** A username nobody has yet. */
@@ -65,6 +67,7 @@ export type PageRule = {
   /** A concrete URL when the path has parameters. */
   url?: Make<string>;
   ownedBooking?: boolean;
+  ownedSeries?: boolean;
   freshRows?: boolean;
   load: PerActor;
   action: PerActor;
@@ -229,6 +232,15 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
     kind: "page",
     url: ({ bookingId }) => `/checkout/${bookingId}`,
     ownedBooking: true,
+    load: ownerOnly(toAuth, ok, status(404)),
+    form: () => ({ ...SANDBOX_CARD, paymentMethod: "card" }),
+    action: ownerOnly(toAuth, redirect(/^\/booking-success\?session_id=/, true), status(404)),
+  },
+  // Paying a weekly series at once (docs/product.md "Weekly series").
+  "/checkout/series/:seriesId": {
+    kind: "page",
+    url: ({ seriesId }) => `/checkout/series/${seriesId}`,
+    ownedSeries: true,
     load: ownerOnly(toAuth, ok, status(404)),
     form: () => ({ ...SANDBOX_CARD, paymentMethod: "card" }),
     action: ownerOnly(toAuth, redirect(/^\/booking-success\?session_id=/, true), status(404)),

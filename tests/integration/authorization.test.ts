@@ -4,6 +4,7 @@ import { earliestBookableDate } from "#app/domain/availability";
 import { addStudioDays } from "#app/domain/studio-time";
 import { createCoupon, createService } from "#tests/factories/catalog";
 import { createPayment } from "#tests/factories/payment";
+import { createSeries } from "#tests/factories/series";
 import { createUser } from "#tests/factories/user";
 import { type Actor, actorsFor } from "#tests/setup/actors";
 import { bookingPayload, PASSWORD } from "#tests/setup/payloads";
@@ -118,6 +119,14 @@ async function paidBooking(): Promise<{ bookingId: number; paymentId: number }> 
 }
 const NO_PAYMENT = { bookingId: 0, paymentId: 0 };
 
+/** A new unpaid weekly series of the customer's, far past the slots the API books. */
+let seriesWeeks = 0;
+function ownedSeries(): number {
+  seriesWeeks += 1;
+  const firstDate = addStudioDays(earliestBookableDate(Date.now()), 200 + seriesWeeks);
+  return createSeries(db(), { user: { id: actors.customer.id }, firstDate, count: 2 }).series.id;
+}
+
 /** The rows of one admin request, written straight into the file (see RequestContext.rows). */
 async function freshRows(): Promise<FreshRows> {
   const coupon = (isActive: boolean) =>
@@ -137,6 +146,7 @@ async function contextFor(actor: ActorName, rule: AccessRule): Promise<RequestCo
     rows: rule.freshRows ? await freshRows() : NO_ROWS,
     bookingId: rule.ownedBooking ? await ownedBooking() : 0,
     payment: "paidBooking" in rule && rule.paidBooking ? await paidBooking() : NO_PAYMENT,
+    seriesId: "ownedSeries" in rule && rule.ownedSeries ? ownedSeries() : 0,
     freshSlot,
     freshUsername: () => uniqueUsername("matrix"),
     customerId: actors.customer.id,

@@ -282,8 +282,12 @@ export function createStripeMock() {
           "The `expires_at` timestamp must be between 30 minutes and 24 hours from Checkout Session creation.",
         );
       }
-      const unitAmount = Number(params["line_items[0][price_data][unit_amount]"]);
-      const quantity = Number(params["line_items[0][quantity]"] ?? 1);
+      // Every line item counts toward the total (a series has one per session).
+      let amountTotal = 0;
+      for (let line = 0; params[`line_items[${line}][price_data][unit_amount]`]; line++) {
+        const unitAmount = Number(params[`line_items[${line}][price_data][unit_amount]`]);
+        amountTotal += unitAmount * Number(params[`line_items[${line}][quantity]`] ?? 1);
+      }
       counter += 1;
       const id = `cs_test_mock${counter}`;
       const metadata: Record<string, string> = {};
@@ -296,7 +300,7 @@ export function createStripeMock() {
         object: "checkout.session",
         status: "open",
         payment_status: "unpaid",
-        amount_total: unitAmount * quantity,
+        amount_total: amountTotal,
         currency: params["line_items[0][price_data][currency]"] ?? "usd",
         client_reference_id: params.client_reference_id ?? null,
         metadata,

@@ -117,6 +117,7 @@ export const KNOWLEDGE: Record<string, Knowledge> = {
     query: ["tab", "list", "paid"],
   },
   "routes/checkout/checkout.tsx": { fields: CARD, extras: ["_hydrated"] },
+  "routes/checkout/series.tsx": { fields: CARD, extras: ["_hydrated"] },
   "routes/dashboard/sessions.$id.tsx": { query: ["list"] },
   "routes/dashboard/sessions.$id.pay.tsx": { fields: CARD, extras: ["_hydrated"] },
   "routes/booking-success.tsx": { query: ["session_id", "check"] },
@@ -235,13 +236,20 @@ export const KNOWLEDGE: Record<string, Knowledge> = {
     fields: ["status", "resolution"],
     method: "PUT",
   },
-  "routes/dashboard/sessions.$id.cancel.tsx": { fields: ["expectedRefund"], extras: ["_hydrated"] },
+  "routes/dashboard/sessions.$id.cancel.tsx": {
+    fields: ["expectedRefund", "scope", "expectedFollowingRefund"],
+    extras: ["_hydrated"],
+  },
   "routes/dashboard/sessions.$id.reschedule.tsx": {
     fields: ["recordingDate", "recordingTime"],
     extras: ["_hydrated"],
     query: ["recordingDate"],
   },
-  "routes/api/bookings.cancel.ts": { fields: ["expectedRefund"], method: "POST" },
+  "routes/api/bookings.cancel.ts": {
+    fields: ["expectedRefund", "scope"],
+    method: "POST",
+    query: ["scope"],
+  },
   "routes/api/bookings.reschedule.ts": {
     fields: ["recordingDate", "recordingTime"],
     method: "POST",

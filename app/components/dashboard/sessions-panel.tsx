@@ -3,7 +3,8 @@ import type { ReactNode } from "react";
 import { Link, useLocation, useSearchParams } from "react-router";
 import { formatDollars } from "#app/domain/pricing";
 import { type SessionList, sessionListParam } from "#app/domain/session-list";
-import type { SessionRow, SessionsTabData } from "#app/components/dashboard/types";
+import type { SeriesGroup, SessionRow, SessionsTabData } from "#app/components/dashboard/types";
+import { groupSessionRows } from "#app/domain/series-sessions";
 import { Icon } from "#app/components/landing/icons";
 import { SectionLink } from "#app/components/site-nav";
 import { StatusBadge } from "#app/components/dashboard/status-badge";
@@ -66,9 +67,77 @@ export function SessionsPanel({ data }: { data: SessionsTabData }) {
           ) : null}
         </div>
       ) : (
-        <SessionsTable caption={current?.label ?? ""} rows={rows} list={active} />
+        <SessionBlocks
+          caption={current?.label ?? ""}
+          rows={rows}
+          list={active}
+          series={data.series}
+        />
       )}
     </div>
+  );
+}
+
+/**
+ * The list with each weekly series gathered under its heading (docs/product.md "Weekly
+ * series"): sessions booked alone stay in tables of their own, in order.
+ */
+function SessionBlocks({
+  caption,
+  rows,
+  list,
+  series,
+}: {
+  caption: string;
+  rows: SessionRow[];
+  list: SessionList;
+  series: SeriesGroup[];
+}) {
+  const blocks = groupSessionRows(rows);
+  if (blocks.length === 1 && blocks[0]?.kind === "single") {
+    return <SessionsTable caption={caption} rows={rows} list={list} />;
+  }
+  return (
+    <>
+      {blocks.map((block) => {
+        if (block.kind === "single") {
+          return (
+            <SessionsTable
+              key={`single-${block.rows[0]?.id}`}
+              caption={caption}
+              rows={block.rows}
+              list={list}
+            />
+          );
+        }
+        const group = series.find((one) => one.id === block.seriesId);
+        const headingId = `series-${block.seriesId}-${list}`;
+        return (
+          <section
+            key={`series-${block.seriesId}`}
+            aria-labelledby={headingId}
+            data-slot="series-group"
+            className="mt-6 rounded-2xl p-4 ring-1 ring-line"
+          >
+            <div className="flex flex-wrap items-center justify-between gap-3">
+              <h3 id={headingId} className="font-display text-lg font-bold">
+                {group?.heading ?? "Weekly series"}
+              </h3>
+              {list === "upcoming" && group?.payHref ? (
+                <Link to={group.payHref} className={PRIMARY}>
+                  Pay for the series
+                </Link>
+              ) : null}
+            </div>
+            <SessionsTable
+              caption={`${caption}: ${group?.heading ?? "Weekly series"}`}
+              rows={block.rows}
+              list={list}
+            />
+          </section>
+        );
+      })}
+    </>
   );
 }
 
@@ -178,7 +247,12 @@ function RowActions({ row, list }: { row: SessionRow; list: SessionList }) {
   return (
     <div className="flex flex-wrap gap-2 xl:flex-col xl:items-end">
       {row.payable ? (
-        <Link to={to("/pay")} preventScrollReset={keepScroll} className={PRIMARY}>
+        // A series session is paid with its series, at the series checkout.
+        <Link
+          to={row.seriesId === null ? to("/pay") : `/checkout/series/${row.seriesId}`}
+          preventScrollReset={keepScroll}
+          className={PRIMARY}
+        >
           Pay Now{which}
         </Link>
       ) : (

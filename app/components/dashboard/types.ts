@@ -27,12 +27,19 @@ export type SessionRow = {
   payable: boolean;
   cancellable: boolean;
   reschedulable: boolean;
+  /** The weekly series it belongs to (docs/product.md "Weekly series"), if any. */
+  seriesId: number | null;
 };
+
+/** A weekly series on My Sessions: its heading, and where to pay what is unpaid. */
+export type SeriesGroup = { id: number; heading: string; payHref: string | null };
 
 /** My Sessions: both lists, and the retainer's balance when the customer has one. */
 export type SessionsTabData = {
   upcoming: SessionRow[];
   past: SessionRow[];
+  /** The customer's series, each shown as one group (SessionRow.seriesId). */
+  series: SeriesGroup[];
   retainer: {
     from: string;
     through: string;

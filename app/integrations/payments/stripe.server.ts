@@ -3,6 +3,7 @@ import {
   type CheckoutRequest,
   type CheckoutSession,
   type HostedCheckoutProvider,
+  type SeriesCheckoutRequest,
   type MadeRefund,
   PaymentProviderError,
   WebhookSignatureError,
@@ -66,6 +67,16 @@ export function stripeProvider(settings: StripeSettings): HostedCheckoutProvider
         ),
       ),
 
+    createSeriesCheckout: (request) =>
+      call(`open a Checkout Session for series ${request.seriesId}`, async () =>
+        toCheckoutSession(
+          await client().checkout.sessions.create(seriesCheckoutParams(request), {
+            // The series and its plan give the key: a double submit gets the same session.
+            idempotencyKey: request.idempotencyKey,
+          }),
+        ),
+      ),
+
     retrieveCheckout: (checkoutId) =>
       call(`look up Checkout Session ${checkoutId}`, async () =>
         toCheckoutSession(await retrieveSession(client(), checkoutId)),
@@ -82,7 +93,7 @@ export function stripeProvider(settings: StripeSettings): HostedCheckoutProvider
       call(`refund booking ${request.bookingId}`, async () => {
         // A refund already made for this charge (its recording failed) is the refund: found
         // and returned rather than made again, whatever the amount would be now.
-        const made = await earlierRefund(client(), request.paymentTransactionId);
+        const made = await earlierRefund(client(), request.paymentTransactionId, request.bookingId);
         if (made) return made;
         const refund = await client().refunds.create(
           {
@@ -96,9 +107,9 @@ export function stripeProvider(settings: StripeSettings): HostedCheckoutProvider
         return { refundId: refund.id, amount: refund.amount / 100 };
       }),
 
-    findRefund: (paymentTransactionId) =>
+    findRefund: (paymentTransactionId, bookingId) =>
       call(`look up the refunds of ${paymentTransactionId}`, () =>
-        earlierRefund(client(), paymentTransactionId),
+        earlierRefund(client(), paymentTransactionId, bookingId),
       ),
 
     verifyWebhook(rawBody, signature) {
@@ -143,10 +154,23 @@ function retrieveSession(stripe: Stripe, sessionId: string) {
   });
 }
 
-async function earlierRefund(stripe: Stripe, paymentIntent: string): Promise<MadeRefund | null> {
-  const earlier = await stripe.refunds.list({ payment_intent: paymentIntent, limit: 10 });
+/**
+ * The refund already made for a booking's charge. A series' charge pays several bookings, each
+ * refunded on its own: only a refund made for this booking (its metadata) counts.
+ */
+async function earlierRefund(
+  stripe: Stripe,
+  paymentIntent: string,
+  bookingId?: number,
+): Promise<MadeRefund | null> {
+  const earlier = await stripe.refunds.list({ payment_intent: paymentIntent, limit: 100 });
   const made = earlier.data.find(
-    (refund) => refund.status !== "failed" && refund.status !== "canceled",
+    (refund) =>
+      refund.status !== "failed" &&
+      refund.status !== "canceled" &&
+      (bookingId === undefined ||
+        refund.metadata?.bookingId === undefined ||
+        refund.metadata.bookingId === String(bookingId)),
   );
   return made ? { refundId: made.id, amount: made.amount / 100 } : null;
 }
@@ -176,6 +200,30 @@ function checkoutParams(request: CheckoutRequest): Stripe.Checkout.SessionCreate
   };
 }
 
+/** One line item per session; the metadata names the series and the sessions it pays. */
+function seriesCheckoutParams(request: SeriesCheckoutRequest): Stripe.Checkout.SessionCreateParams {
+  const seriesId = String(request.seriesId);
+  const bookingIds = request.lines.map((line) => line.bookingId).join(",");
+  return {
+    mode: "payment",
+    line_items: request.lines.map((line) => ({
+      quantity: 1,
+      price_data: {
+        currency: "usd",
+        unit_amount: line.amount * 100,
+        product_data: { name: line.name, description: line.description },
+      },
+    })),
+    client_reference_id: `series-${seriesId}`,
+    metadata: { seriesId, bookingIds },
+    payment_intent_data: { metadata: { seriesId, bookingIds } },
+    customer_email: request.customerEmail,
+    success_url: request.successUrl,
+    cancel_url: request.cancelUrl,
+    expires_at: Math.floor(request.expiresAt / 1000),
+  };
+}
+
 function toCheckoutSession(session: Stripe.Checkout.Session): CheckoutSession {
   const intent = session.payment_intent;
   return {
@@ -190,7 +238,17 @@ function toCheckoutSession(session: Stripe.Checkout.Session): CheckoutSession {
     currency: session.currency,
     paymentId: (typeof intent === "string" ? intent : intent?.id) ?? null,
     card: cardOf(intent),
+    series: seriesOf(session),
   };
+}
+
+function seriesOf(session: Stripe.Checkout.Session): CheckoutSession["series"] {
+  const id = session.metadata?.seriesId;
+  const ids = session.metadata?.bookingIds;
+  if (!id || !/^\d{1,12}$/.test(id) || !ids || !/^\d{1,12}(,\d{1,12}){0,11}$/.test(ids)) {
+    return null;
+  }
+  return { id: Number(id), bookingIds: ids.split(",").map(Number) };
 }
 
 function bookingIdOf(session: Stripe.Checkout.Session): number | null {

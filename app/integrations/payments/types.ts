@@ -41,6 +41,11 @@ export type CheckoutSession = {
   paymentId: string | null;
   /** Brand and last 4 digits only; the provider gives no more and we would not keep it. */
   card: { brand: string; last4: string };
+  /**
+   * A weekly series' checkout (docs/product.md "Weekly series"): the series and the sessions
+   * it was opened for, as its metadata says; absent for one booking's checkout.
+   */
+  series?: { id: number; bookingIds: number[] } | null;
 };
 
 /** A hosted checkout to open for one booking. The amount comes from the booking row. */
@@ -58,6 +63,15 @@ export type CheckoutRequest = {
   /** Derived from the booking and its plan, so a double submit gets the same checkout. */
   idempotencyKey: string;
 };
+
+/** One line of a series checkout: one session, its price from the booking row. */
+export type CheckoutLine = { bookingId: number; amount: number; name: string; description: string };
+
+/** A hosted checkout paying the sessions of a weekly series together, one line each. */
+export type SeriesCheckoutRequest = Omit<
+  CheckoutRequest,
+  "bookingId" | "amount" | "name" | "description"
+> & { seriesId: number; lines: CheckoutLine[] };
 
 /** A genuine (signature-checked) provider event. */
 export type PaymentEvent = {
@@ -101,8 +115,11 @@ type ProviderBase = {
    * amount included, and no second refund is made.
    */
   refund(request: RefundRequest): Promise<MadeRefund>;
-  /** The refund already made for a payment, if any; asks, never refunds. */
-  findRefund(paymentTransactionId: string): Promise<MadeRefund | null>;
+  /**
+   * The refund already made for a payment, if any; asks, never refunds. `bookingId`: only
+   * that booking's refund (one charge can pay every session of a series).
+   */
+  findRefund(paymentTransactionId: string, bookingId?: number): Promise<MadeRefund | null>;
   /**
    * Closes a hosted checkout so it cannot be paid any more, and returns it as it ended: a
    * `complete` one was paid meanwhile (the caller records that payment).
@@ -123,6 +140,7 @@ export type HostedCheckoutProvider = ProviderBase & {
   readonly name: "stripe";
   readonly checkout: "hosted";
   createCheckout(request: CheckoutRequest): Promise<CheckoutSession>;
+  createSeriesCheckout(request: SeriesCheckoutRequest): Promise<CheckoutSession>;
   retrieveCheckout(checkoutId: string): Promise<CheckoutSession>;
   /** Checks the signature over the raw body; throws WebhookSignatureError when it fails. */
   verifyWebhook(rawBody: string, signature: string | null): PaymentEvent;

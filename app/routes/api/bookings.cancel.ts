@@ -10,6 +10,14 @@ import { PaymentServiceError } from "#app/workflows/payment-provider.server";
 import type { Route } from "./+types/bookings.cancel";
 import * as doc from "#app/web/api-doc";
 import * as shape from "#app/domain/api-shapes";
+import { CANCEL_SCOPES } from "#app/domain/series-sessions";
+import { cancelFollowingJson, followingQuoteJson } from "#app/routes/api/series-cancel.server";
+import {
+  cancelledFollowingJson,
+  cancelScopeQuery,
+  followingQuoteShape,
+  SCOPE_QUERY_MESSAGE,
+} from "#app/domain/series-api";
 
 const NOT_FOUND = "Booking not found";
 
@@ -20,6 +28,11 @@ const cancelBodySchema = z.object({
     .int("expectedRefund must be a whole number of dollars")
     .min(0, "expectedRefund must be a whole number of dollars")
     .nullish(),
+  /**
+   * "one" (the default) or "following": this session and every later one of its weekly
+   * series (docs/product.md "Weekly series"); `expectedRefund` is then their total.
+   */
+  scope: z.enum(CANCEL_SCOPES, { error: 'scope must be "one" or "following"' }).nullish(),
 });
 
 /**
@@ -33,6 +46,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const booking = id === null ? undefined : getOwnBooking(id, user.id);
   if (!booking) return jsonError(404, NOT_FOUND);
   const now = Date.now();
+  const scope = new URL(request.url).searchParams.get("scope");
+  if (scope === "following") return followingQuoteJson(booking, now);
+  if (scope !== null && scope !== "one") return jsonError(400, SCOPE_QUERY_MESSAGE);
   const problem = cancelProblem(booking, now);
   return Response.json({
     bookingId: booking.id,
@@ -51,7 +67,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const user = await requireApiUser(request, context);
   const id = parseId(params.id);
   if (id === null) return jsonError(404, NOT_FOUND);
-  const { expectedRefund } = await readJson(request, jsonBody);
+  const { expectedRefund, scope } = await readJson(request, jsonBody);
+  if (scope === "following") return cancelFollowingJson(id, user.id, expectedRefund ?? null);
   try {
     const { booking, quote } = await cancelOwnBooking(
       { bookingId: id, userId: user.id, expectedRefund },
@@ -71,26 +88,38 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 export const openapi: doc.ApiPaths = {
   "/api/bookings/{id}/cancel": {
     get: {
-      summary: "Whether the caller may cancel their booking now, and the exact refund",
-      ...doc.ON_ID,
+      summary:
+        "Whether the caller may cancel their booking now, and the exact refund; with `?scope=following`, of this session and every later one of its weekly series",
+      requestParams: { path: doc.idPath, query: cancelScopeQuery },
       responses: {
-        200: doc.answers("The cancellation quote", shape.cancelQuoteJson),
+        200: doc.answers(
+          "The cancellation quote (with `?scope=following`: each session's refund and the total)",
+          z.union([shape.cancelQuoteJson, followingQuoteShape]),
+        ),
+        400: doc.refused(SCOPE_QUERY_MESSAGE),
         401: doc.notSignedIn,
         404: doc.refused(NOT_FOUND),
       },
     },
     post: {
-      summary: "Cancels the caller's booking and refunds what the quote says",
+      summary:
+        'Cancels the caller\'s booking and refunds what the quote says; with `"scope": "following"`, also every later session of its series (one e-mail)',
       ...doc.idAndBody(jsonBody),
       responses: {
-        200: doc.answers("The cancelled booking and its refund", shape.cancelledJson),
+        200: doc.answers(
+          'The cancelled booking and its refund; with `"scope": "following"`, every session cancelled and the total refund',
+          z.union([shape.cancelledJson, cancelledFollowingJson]),
+        ),
         ...doc.BODY_REFUSALS,
         401: doc.notSignedIn,
         404: doc.refused(NOT_FOUND),
         422: doc.refused("Cannot be cancelled now, or the refund differs from `expectedRefund`", {
           refund: shape.refundQuoteJson.optional(),
         }),
-        502: doc.refused("The refund could not be made"),
+        502: doc.refused(
+          'The refund could not be made (with `"scope": "following"`: the sessions cancelled before it stopped, in `cancelled`)',
+          { cancelled: z.array(z.object({ id: z.number().int() })).optional() },
+        ),
       },
     },
   },

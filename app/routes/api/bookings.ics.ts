@@ -2,7 +2,13 @@ import { parseId } from "#app/domain/ids";
 import { getOwnBooking } from "#app/models/booking.server";
 import { jsonError, methodNotAllowed } from "#app/web/api.server";
 import { requireApiUser } from "#app/web/user-context.server";
-import { sessionCalendar, sessionCalendarFilename } from "#app/emails/calendar.server";
+import {
+  seriesCalendar,
+  seriesCalendarFilename,
+  sessionCalendar,
+  sessionCalendarFilename,
+} from "#app/emails/calendar.server";
+import { listSeriesBookings } from "#app/models/series.server";
 import { env } from "#app/env.server";
 import type { Route } from "./+types/bookings.ics";
 import * as doc from "#app/web/api-doc";
@@ -17,12 +23,22 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const id = parseId(params.id);
   const booking = id === null ? undefined : getOwnBooking(id, user.id);
   if (!booking) return jsonError(404, "Booking not found");
-  return new Response(sessionCalendar(booking, env.APP_URL), {
-    headers: {
-      "Content-Type": "text/calendar; charset=utf-8",
-      "Content-Disposition": `attachment; filename="${sessionCalendarFilename(booking)}"`,
+  // A series session offers the whole series, one event per session (docs/product.md
+  // "Weekly series").
+  const series = booking.seriesId === null ? null : listSeriesBookings(booking.seriesId);
+  return new Response(
+    series ? seriesCalendar(series, env.APP_URL) : sessionCalendar(booking, env.APP_URL),
+    {
+      headers: {
+        "Content-Type": "text/calendar; charset=utf-8",
+        "Content-Disposition": `attachment; filename="${
+          booking.seriesId === null
+            ? sessionCalendarFilename(booking)
+            : seriesCalendarFilename(booking.seriesId)
+        }"`,
+      },
     },
-  });
+  );
 }
 
 export function action() {
@@ -32,7 +48,8 @@ export function action() {
 export const openapi: doc.ApiPaths = {
   "/api/bookings/{id}/ics": {
     get: {
-      summary: "The caller's session as an iCalendar file (Download Details)",
+      summary:
+        "The caller's session as an iCalendar file (Download Details); for a session of a weekly series, every session of the series, one event each",
       ...doc.ON_ID,
       responses: {
         200: {

@@ -4,6 +4,7 @@ import { PriceLine, PriceTotal } from "#app/components/booking/price-lines";
 import { formatDollars, formatQuoteAmount } from "#app/domain/pricing";
 import { checkoutAction, loadCheckout } from "#app/routes/checkout/checkout.server";
 import { requireOwnBooking } from "#app/web/own-booking.server";
+import { payWithSeries } from "#app/routes/checkout/series.server";
 import type { Route } from "./+types/checkout";
 
 /**
@@ -12,12 +13,14 @@ import type { Route } from "./+types/checkout";
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { booking } = await requireOwnBooking(request, context, params.bookingId);
+  payWithSeries(booking);
   return loadCheckout(booking, Date.now());
 }
 
 /** Pays by card (sandbox) or opens Stripe Checkout; the result page verifies the payment. */
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { booking } = await requireOwnBooking(request, context, params.bookingId);
+  payWithSeries(booking);
   return checkoutAction(request, context, booking, (transactionId) =>
     redirect(`/booking-success?session_id=${encodeURIComponent(transactionId)}`),
   );

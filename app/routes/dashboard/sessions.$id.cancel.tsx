@@ -13,6 +13,13 @@ import { PaymentServiceError } from "#app/workflows/payment-provider.server";
 import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
 import { FormErrors } from "#app/components/ui/error-list";
 import type { Route } from "./+types/sessions.$id.cancel";
+import { SeriesCancelChoice } from "#app/components/dashboard/series-cancel-choice";
+import {
+  cancelFollowingFromForm,
+  cancelScopeOf,
+  SCOPE_MESSAGE,
+  seriesCancelChoice,
+} from "#app/routes/dashboard/series-cancel.server";
 
 /**
  * Cancel (My Sessions) and Request Cancellation (Session Details): the exact refund is shown
@@ -34,6 +41,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     problem,
     quote: problem ? null : cancellationQuote(booking, now, env.CANCELLATION_FEE_PERCENT),
     feePercent: env.CANCELLATION_FEE_PERCENT,
+    following: problem ? null : seriesCancelChoice(booking, now),
   };
 }
 
@@ -51,6 +59,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       { type: "error", message: "Cancellation Failed", description: message },
       { status },
     );
+  const scope = cancelScopeOf(formData);
+  if (scope === null) return fail(SCOPE_MESSAGE, 400);
+  if (scope === "following") {
+    return cancelFollowingFromForm(context, formData, booking, user.id, BACK);
+  }
   if (expectedRefund === null) return fail("Please review the refund and confirm again.", 400);
 
   try {
@@ -73,7 +86,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export default function CancelSession({ loaderData, actionData }: Route.ComponentProps) {
-  const { booking, problem, quote, feePercent } = loaderData;
+  const { booking, problem, quote, feePercent, following } = loaderData;
   const busy = useNavigation().state !== "idle";
   return (
     <RouteDialog title="Cancel this session?" closeTo={BACK}>
@@ -94,6 +107,7 @@ export default function CancelSession({ loaderData, actionData }: Route.Componen
           <HydratedField />
           <input type="hidden" name="expectedRefund" value={quote.refund} />
           <RefundSummary quote={quote} feePercent={feePercent} />
+          {following ? <SeriesCancelChoice oneRefund={quote.refund} following={following} /> : null}
           <FormErrors
             errors={actionData ? [actionData.message] : null}
             className="mt-4 font-semibold"
@@ -102,9 +116,11 @@ export default function CancelSession({ loaderData, actionData }: Route.Componen
             <button type="submit" className="btn-primary sm:flex-1" disabled={busy}>
               {busy
                 ? "Cancelling…"
-                : quote.refund > 0
-                  ? `Cancel and refund ${formatDollars(quote.refund)}`
-                  : "Cancel session"}
+                : following
+                  ? "Confirm cancellation"
+                  : quote.refund > 0
+                    ? `Cancel and refund ${formatDollars(quote.refund)}`
+                    : "Cancel session"}
             </button>
             <Link to={BACK} preventScrollReset className="btn-secondary text-ink sm:flex-1">
               Keep my session

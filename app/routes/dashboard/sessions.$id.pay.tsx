@@ -4,6 +4,7 @@ import { RouteDialog } from "#app/components/ui/route-dialog";
 import { formatDollars } from "#app/domain/pricing";
 import { checkoutAction, loadCheckout } from "#app/routes/checkout/checkout.server";
 import { requireOwnBooking } from "#app/web/own-booking.server";
+import { payWithSeries } from "#app/routes/checkout/series.server";
 import { redirectWithSuccess } from "#app/web/toast.server";
 import type { Route } from "./+types/sessions.$id.pay";
 
@@ -16,11 +17,13 @@ const CLOSE_TO = "/dashboard?tab=bookings";
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { booking } = await requireOwnBooking(request, context, params.id);
+  payWithSeries(booking);
   return loadCheckout(booking, Date.now());
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { booking } = await requireOwnBooking(request, context, params.id);
+  payWithSeries(booking);
   return checkoutAction(request, context, booking, () =>
     redirectWithSuccess(`/dashboard?tab=bookings&paid=${booking.id}`, {
       message: "Payment Successful!",

@@ -22,6 +22,7 @@ import {
 } from "#app/models/booking.server";
 import { hasPayment } from "#app/models/payment.server";
 import type { PublicUser } from "#app/models/user.server";
+import { seriesGroups } from "#app/routes/dashboard/series-groups.server";
 
 /**
  * My Sessions: upcoming and past sessions and the retainer balance. Both lists are sent (one
@@ -31,11 +32,13 @@ import type { PublicUser } from "#app/models/user.server";
 export function loadSessionsTab(user: PublicUser, now: number): SessionsTabData {
   // As GET /api/bookings does: a hold that ran out is not offered for payment.
   expireHolds(now);
-  const { upcoming, past } = splitSessions(listOwnBookings(user.id), now);
+  const own = listOwnBookings(user.id);
+  const { upcoming, past } = splitSessions(own, now);
   const retainer = getActiveRetainer(user.id, now);
   return {
     upcoming: upcoming.map((booking) => sessionRow(booking, now, "upcoming")),
     past: past.map((booking) => sessionRow(booking, now, "past")),
+    series: seriesGroups(user.id, own, now),
     retainer: retainer
       ? {
           from: shortStudioDay(retainer.startDate),
@@ -67,6 +70,7 @@ function sessionRow(booking: OwnBooking, now: number, list: "upcoming" | "past")
     payable,
     cancellable: list === "upcoming" && canCancel(booking, now),
     reschedulable: list === "upcoming" && canReschedule(booking, now),
+    seriesId: booking.seriesId,
   };
 }
 

@@ -1,0 +1,75 @@
+import type { cancelledFollowingJson, followingQuoteShape } from "#app/domain/series-api";
+import { env } from "#app/env.server";
+import type { z } from "#app/domain/zod";
+import { toBookingJson } from "#app/models/booking.server";
+import { jsonError } from "#app/web/api.server";
+import { CancellationError } from "#app/workflows/cancel-booking.server";
+import { cancelOwnFollowing, planCancelFollowing } from "#app/workflows/cancel-series.server";
+import { PaymentServiceError } from "#app/workflows/payment-provider.server";
+
+export async function cancelFollowingJson(
+  bookingId: number,
+  userId: number,
+  expectedRefund: number | null,
+) {
+  try {
+    const { cancelled, stopped } = await cancelOwnFollowing(
+      { bookingId, userId, expectedRefund },
+      Date.now(),
+    );
+    if (stopped) {
+      const message =
+        stopped.error instanceof PaymentServiceError
+          ? stopped.error.message
+          : "The cancellation stopped part way; please try again.";
+      return jsonError(502, message, {
+        cancelled: cancelled.map(({ booking }) => ({ id: booking.id })),
+      });
+    }
+    return Response.json({
+      cancelled: cancelled.map(({ booking, quote }) => ({
+        booking: toBookingJson(booking),
+        refund: quote,
+      })),
+      refund: cancelled.reduce((sum, { quote }) => sum + quote.refund, 0),
+    } satisfies z.infer<typeof cancelledFollowingJson>);
+  } catch (error) {
+    if (error instanceof CancellationError) {
+      if (error.kind === "not-found") return jsonError(404, "Booking not found");
+      return jsonError(422, error.message);
+    }
+    if (error instanceof PaymentServiceError) return jsonError(502, error.message);
+    throw error;
+  }
+}
+
+/**
+ * GET /api/bookings/{id}/cancel?scope=following: what "this and all later" would cancel and
+ * refund now, so a program can show it and confirm with its total as `expectedRefund`.
+ */
+export function followingQuoteJson(
+  booking: Parameters<typeof planCancelFollowing>[0],
+  now: number,
+) {
+  const planned = planCancelFollowing(booking, now, env.CANCELLATION_FEE_PERCENT);
+  const body: z.infer<typeof followingQuoteShape> =
+    "problem" in planned
+      ? {
+          bookingId: booking.id,
+          cancellable: false,
+          message: planned.problem,
+          sessions: [],
+          refund: null,
+        }
+      : {
+          bookingId: booking.id,
+          cancellable: true,
+          message: null,
+          sessions: planned.plan.sessions.map(({ booking: session, quote }) => ({
+            bookingId: session.id,
+            refund: quote,
+          })),
+          refund: planned.plan.refund,
+        };
+  return Response.json(body);
+}
