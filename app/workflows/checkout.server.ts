@@ -67,7 +67,7 @@ export async function openHostedCheckout(
 
     let stale: string | null = null;
     if (booking.checkoutSessionId && (booking.checkoutExpiresAt ?? 0) > now) {
-      const existing = await lookUp(provider, booking.checkoutSessionId);
+      const existing = await lookUpCheckout(provider, booking.checkoutSessionId);
       if (existing.status === "open" && existing.url) return { url: existing.url };
       if (existing.status === "complete") {
         // Paid, but the webhook has not arrived: record it now rather than charge again.
@@ -130,11 +130,13 @@ function lineDescription(booking: Booking): string {
   return `${sessionDate(booking)}, ${sessionTimeRange(booking)} (Atlanta time), ${hours} ${hours === 1 ? "hour" : "hours"}`;
 }
 
-function successUrl(appUrl: string, sessionId: string) {
+/** Where Stripe sends the customer back after paying (the series checkout too). */
+export function successUrl(appUrl: string, sessionId: string) {
   return `${appUrl}/booking-success?session_id=${encodeURIComponent(sessionId)}`;
 }
 
-async function lookUp(provider: HostedCheckoutProvider, checkoutId: string) {
+/** A Checkout Session as Stripe has it now, or our message when Stripe cannot say. */
+export async function lookUpCheckout(provider: HostedCheckoutProvider, checkoutId: string) {
   try {
     return await provider.retrieveCheckout(checkoutId);
   } catch (error) {
@@ -144,7 +146,7 @@ async function lookUp(provider: HostedCheckoutProvider, checkoutId: string) {
   }
 }
 
-function hostedProvider(): HostedCheckoutProvider {
+export function hostedProvider(): HostedCheckoutProvider {
   const provider = paymentProvider();
   if (provider.checkout !== "hosted")
     throw new Error("The payment provider has no hosted checkout");

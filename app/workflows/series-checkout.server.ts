@@ -22,7 +22,12 @@ import {
 import { ALREADY_PAID_MESSAGE } from "#app/models/payment.server";
 import { recordCheckoutSession } from "#app/workflows/fulfil-payment.server";
 import { recordSeriesPayment } from "#app/workflows/fulfil-series-payment.server";
-import { CheckoutUnavailableError } from "#app/workflows/checkout.server";
+import {
+  CheckoutUnavailableError,
+  hostedProvider,
+  lookUpCheckout,
+  successUrl,
+} from "#app/workflows/checkout.server";
 import {
   PAYMENT_SERVICE_UNAVAILABLE_MESSAGE,
   paymentProvider,
@@ -61,7 +66,7 @@ export async function openSeriesCheckout(
     }
     let stale: string | null = null;
     if (series.checkoutSessionId && (series.checkoutExpiresAt ?? 0) > now) {
-      const existing = await lookUp(provider, series.checkoutSessionId);
+      const existing = await lookUpCheckout(provider, series.checkoutSessionId);
       if (existing.status === "open" && existing.url) return { url: existing.url };
       if (existing.status === "complete") {
         // Paid, but the webhook has not arrived: record it now rather than charge again.
@@ -114,27 +119,6 @@ async function createPlanned(
   writeTransaction((tx) => storeSeriesCheckoutSession(tx, series.id, until, session.id));
   if (!session.url) throw new CheckoutUnavailableError(PAYMENT_SERVICE_UNAVAILABLE_MESSAGE);
   return session.url;
-}
-
-function successUrl(appUrl: string, sessionId: string) {
-  return `${appUrl}/booking-success?session_id=${encodeURIComponent(sessionId)}`;
-}
-
-async function lookUp(provider: HostedCheckoutProvider, checkoutId: string) {
-  try {
-    return await provider.retrieveCheckout(checkoutId);
-  } catch (error) {
-    if (!(error instanceof PaymentProviderError)) throw error;
-    logError(`Stripe: could not look up Checkout Session ${checkoutId}`, error);
-    throw new CheckoutUnavailableError(PAYMENT_SERVICE_UNAVAILABLE_MESSAGE);
-  }
-}
-
-function hostedProvider(): HostedCheckoutProvider {
-  const provider = paymentProvider();
-  if (provider.checkout !== "hosted")
-    throw new Error("The payment provider has no hosted checkout");
-  return provider;
 }
 
 export type SeriesChargeResult =

@@ -117,24 +117,7 @@ export async function checkoutAction(
   }
 
   if (provider.checkout === "hosted") {
-    try {
-      const { url } = await openHostedCheckout(booking.id, env.APP_URL);
-      return redirect(url);
-    } catch (error) {
-      // The workflow logs the provider's failures and says what the customer may be told.
-      if (!(error instanceof CheckoutUnavailableError)) logError("checkout", error);
-      const message =
-        error instanceof CheckoutUnavailableError
-          ? error.message
-          : PAYMENT_SERVICE_UNAVAILABLE_MESSAGE;
-      return replyWithToast(
-        context,
-        formData,
-        { result: null },
-        { type: "error", message: "Payment Failed", description: message },
-        { status: 502 },
-      );
-    }
+    return openHostedReply(context, formData, () => openHostedCheckout(booking.id, env.APP_URL));
   }
 
   const submission = parseWithZod(formData, { schema: cardFormSchema(studioMonth(now)) });
@@ -152,4 +135,33 @@ export async function checkoutAction(
     );
   }
   return onPaid(charge.transactionId);
+}
+
+/**
+ * Sends the customer to Stripe's hosted page (a single booking's checkout or a series'), or
+ * answers with a toast saying why it cannot open. The workflow logs the provider's failures and
+ * says what the customer may be told.
+ */
+export async function openHostedReply(
+  context: Readonly<RouterContextProvider>,
+  formData: FormData,
+  open: () => Promise<{ url: string }>,
+) {
+  try {
+    const { url } = await open();
+    return redirect(url);
+  } catch (error) {
+    if (!(error instanceof CheckoutUnavailableError)) logError("checkout", error);
+    const message =
+      error instanceof CheckoutUnavailableError
+        ? error.message
+        : PAYMENT_SERVICE_UNAVAILABLE_MESSAGE;
+    return replyWithToast(
+      context,
+      formData,
+      { result: null },
+      { type: "error", message: "Payment Failed", description: message },
+      { status: 502 },
+    );
+  }
 }

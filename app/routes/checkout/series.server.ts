@@ -6,16 +6,12 @@ import { parseId } from "#app/domain/ids";
 import { seriesHeading } from "#app/domain/series-sessions";
 import { statusLabel } from "#app/domain/session-list";
 import { env } from "#app/env.server";
-import { logError } from "#app/log.server";
 import { expireHolds } from "#app/models/booking.server";
 import { getOwnSeries, listSeriesBookings, payableSessions } from "#app/models/series.server";
 import { readForm } from "#app/web/form.server";
+import { openHostedReply } from "#app/routes/checkout/checkout.server";
 import { replyWithToast } from "#app/web/toast.server";
 import { requireUser } from "#app/web/user-context.server";
-import {
-  CheckoutUnavailableError,
-  PAYMENT_SERVICE_UNAVAILABLE_MESSAGE,
-} from "#app/workflows/checkout.server";
 import { paymentProvider } from "#app/workflows/payment-provider.server";
 import {
   chargeSandboxSeries,
@@ -106,23 +102,7 @@ export async function seriesCheckoutAction(
   }
 
   if (provider.checkout === "hosted") {
-    try {
-      const { url } = await openSeriesCheckout(series.id, env.APP_URL);
-      return redirect(url);
-    } catch (error) {
-      if (!(error instanceof CheckoutUnavailableError)) logError("series checkout", error);
-      const message =
-        error instanceof CheckoutUnavailableError
-          ? error.message
-          : PAYMENT_SERVICE_UNAVAILABLE_MESSAGE;
-      return replyWithToast(
-        context,
-        formData,
-        { result: null },
-        { type: "error", message: "Payment Failed", description: message },
-        { status: 502 },
-      );
-    }
+    return openHostedReply(context, formData, () => openSeriesCheckout(series.id, env.APP_URL));
   }
 
   const submission = parseWithZod(formData, { schema: cardFormSchema(studioMonth(now)) });
