@@ -139,7 +139,7 @@ test("a 6-week series with one taken week: leave it out, book 5, pay once, cance
 
   // Cancel one session: the second, only it. The group counts the four not cancelled and
   // keeps the cancelled one in its place, marked (docs/product.md "Client dashboard").
-  await cancelOnlyThis(page, ids[1] ?? 0);
+  await cancelOnlyThis(page, ids[1] ?? 0, "$400.00");
   expect(statuses(ids)).toEqual(["PENDING", "CANCELLED", "PENDING", "PENDING", "PENDING"]);
   await expectGroupRows(seriesGroup(page, 4), [
     "Pending Review",

@@ -64,7 +64,7 @@ test.describe("a weekly series after booking", () => {
     await payForSeries(page, ids, "$2,000.00");
 
     // Cancel one session: the second, only it.
-    await cancelOnlyThis(page, ids[1] ?? 0);
+    await cancelOnlyThis(page, ids[1] ?? 0, "$400.00");
     expect(statuses(ids)).toEqual(["PENDING", "CANCELLED", "PENDING", "PENDING", "PENDING"]);
 
     // Cancel the rest: from the third, this and all later ones.

@@ -90,8 +90,11 @@ export async function openCancel(page: Page, id: number) {
   return page.getByRole("dialog", { name: "Cancel this session?" });
 }
 
-/** Cancels session `id` alone (the dialog's default), back on My Sessions with a toast. */
-export async function cancelOnlyThis(page: Page, id: number) {
+/**
+ * Cancels session `id` alone (the dialog's default), back on My Sessions with a toast; its
+ * e-mail names the refund (e.g. "$400.00").
+ */
+export async function cancelOnlyThis(page: Page, id: number, refund: string) {
   const dialog = await openCancel(page, id);
   await expect(dialog.getByRole("radio", { name: /Only this session/ })).toBeChecked();
   await expectNoAxeViolations(page);
@@ -102,6 +105,7 @@ export async function cancelOnlyThis(page: Page, id: number) {
   const cancelled = mails([id], "booking-cancelled");
   expect(cancelled).toHaveLength(1);
   expect(cancelled[0]?.subject).toMatch(/^Your session on .* is cancelled$/);
+  expect(cancelled[0]?.text).toContain(`We are refunding the full ${refund} to your card.`);
 }
 
 /**
