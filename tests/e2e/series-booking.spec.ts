@@ -13,13 +13,23 @@ import {
   test,
   toast,
 } from "#tests/e2e/fixtures";
+import {
+  cancelOnlyThis,
+  cancelThisAndLater,
+  expectSeriesPaid,
+  mails,
+  payForSeries,
+  seriesGroup,
+  statuses,
+} from "#tests/e2e/series-steps";
 import { createBooking } from "#tests/factories/booking";
 
 /**
- * Booking a weekly series from the form on / (docs/product.md "Weekly series"), with
+ * A weekly series from the form on / to its end (docs/product.md "Weekly series"), with
  * JavaScript on and off: the preview of every session, a taken week shown with the nearest
- * free times of its day, refused until it is left out, then the other five booked at once and
- * the customer sent to pay for the series.
+ * free times of its day, refused until it is left out, then the other five booked at once;
+ * paid once at the series checkout, one session cancelled, then the rest. The steps after
+ * booking are shared with the factory-series journey (tests/e2e/series-steps.ts).
  */
 const CONFLICTS =
   "Some sessions of this series cannot be booked. Leave out the taken dates or choose another time.";
@@ -48,10 +58,12 @@ function day(date: string): string {
   });
 }
 
-test("a 6-week series with one taken week: see it, leave it out, book the other 5", async ({
+test("a 6-week series with one taken week: leave it out, book 5, pay once, cancel one, cancel the rest", async ({
   page,
   customer,
 }, testInfo) => {
+  // Booking, paying and two cancellations, with axe on every page state.
+  test.setTimeout(180_000);
   // Days of their own, far past every other journey's (js-on and js-off apart).
   const first = addDays(studioToday(), jsOn() ? 400 : 500);
   const dates = Array.from({ length: 6 }, (_, week) => addDays(first, 7 * week));
@@ -115,4 +127,50 @@ test("a 6-week series with one taken week: see it, leave it out, book the other 
       totalCost: 400,
     });
   }
+
+  const ids = rows.map((row) => row.id);
+  const received = mails(ids, "booking-received");
+  expect(received).toHaveLength(1);
+  expect(received[0]?.subject).toBe("Complete your booking: pay $2,000.00 to keep your 5 sessions");
+
+  // Pay once for the five, on the page the booking led to; My Sessions shows them paid.
+  await payForSeries(page, ids, "$2,000.00");
+  await expectSeriesPaid(page, 5);
+
+  // Cancel one session: the second, only it. The group counts the four not cancelled and
+  // keeps the cancelled one in its place, marked (docs/product.md "Client dashboard").
+  await cancelOnlyThis(page, ids[1] ?? 0, "$400.00");
+  expect(statuses(ids)).toEqual(["PENDING", "CANCELLED", "PENDING", "PENDING", "PENDING"]);
+  await expectGroupRows(seriesGroup(page, 4), [
+    "Pending Review",
+    "Cancelled",
+    "Pending Review",
+    "Pending Review",
+    "Pending Review",
+  ]);
+
+  // Cancel the rest: from the third, this and all later ones; the first alone is left.
+  await cancelThisAndLater(page, ids.slice(2), "$1,200.00");
+  expect(statuses(ids)).toEqual(["PENDING", "CANCELLED", "CANCELLED", "CANCELLED", "CANCELLED"]);
+  await expectGroupRows(seriesGroup(page, 1), [
+    "Pending Review",
+    "Cancelled",
+    "Cancelled",
+    "Cancelled",
+    "Cancelled",
+  ]);
 });
+
+/** The group's session rows, soonest first, by their status label; only live ones cancellable. */
+async function expectGroupRows(group: Locator, labels: string[]) {
+  await expect(group).toBeVisible();
+  const rows = group.getByRole("rowgroup").last().getByRole("row");
+  await expect(rows).toHaveCount(labels.length);
+  for (const [index, label] of labels.entries()) {
+    const row = rows.nth(index);
+    await expect(row.getByRole("cell").nth(3)).toContainText(label);
+    await expect(row.getByRole("link", { name: /^Cancel/ })).toHaveCount(
+      label === "Cancelled" ? 0 : 1,
+    );
+  }
+}
