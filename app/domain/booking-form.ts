@@ -6,6 +6,7 @@ import {
   meetsAdvanceNotice,
 } from "#app/domain/availability";
 import { seriesRepeatSchema } from "#app/domain/series-form";
+import { WAITLIST_MESSAGES } from "#app/domain/waitlist";
 import { isStudioWallTime, studioInstant } from "#app/domain/studio-time";
 import { readNow, type SchemaNow, z } from "#app/domain/zod";
 
@@ -155,6 +156,29 @@ export function bookingPayloadSchema(now: SchemaNow) {
         .number({ error: BOOKING_MESSAGES.userId })
         .int(BOOKING_MESSAGES.userId)
         .positive(BOOKING_MESSAGES.userId)
+        .optional(),
+    }),
+    now,
+  );
+}
+
+/**
+ * POST /api/bookings' body: the booking payload and, for a single booking, the waitlist offer
+ * it claims (docs/product.md "Waitlist"); the form posts its offer as a field of its own.
+ */
+export function bookingApiPayloadSchema(now: SchemaNow) {
+  return withTimeRules(
+    z.object({
+      ...bookingFields(),
+      userId: z.coerce
+        .number({ error: BOOKING_MESSAGES.userId })
+        .int(BOOKING_MESSAGES.userId)
+        .positive(BOOKING_MESSAGES.userId)
+        .optional(),
+      waitlistEntryId: z
+        .number({ error: WAITLIST_MESSAGES.entryId })
+        .int(WAITLIST_MESSAGES.entryId)
+        .positive(WAITLIST_MESSAGES.entryId)
         .optional(),
     }),
     now,

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
+  seriesPosition,
+  seriesPositionLabel,
   followingSessions,
   groupSessionRows,
   providerCharge,
@@ -112,5 +114,26 @@ describe("series payment references", () => {
     expect(providerCharge(b)).toBe("pi_123");
     expect(providerCharge("pi_456")).toBe("pi_456");
     expect(providerCharge("sandbox_abc")).toBe("sandbox_abc");
+  });
+});
+
+describe("seriesPosition and seriesPositionLabel", () => {
+  const sessions = [{ id: 11 }, { id: 12 }, { id: 13 }, { id: 14 }, { id: 15 }];
+
+  it("places a session in date order among every session of its series", () => {
+    expect(seriesPosition(12, sessions)).toEqual({ index: 2, total: 5 });
+    expect(seriesPosition(15, sessions)).toEqual({ index: 5, total: 5 });
+    expect(seriesPosition(99, sessions)).toBeNull();
+  });
+
+  it("words it for staff and for the customer", () => {
+    const position = { index: 2, total: 5 };
+    expect(seriesPositionLabel("staff", "week", position)).toBe("Weekly series · session 2 of 5");
+    expect(seriesPositionLabel("customer", "week", position)).toBe(
+      "Session 2 of 5 of your weekly series",
+    );
+    expect(seriesPositionLabel("customer", "2weeks", position)).toBe(
+      "Session 2 of 5 of your every-2-weeks series",
+    );
   });
 });

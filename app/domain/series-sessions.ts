@@ -106,3 +106,27 @@ export function groupSessionRows<T extends { seriesId: number | null }>(
   }
   return blocks;
 }
+
+/** Where a session stands in its series: its place in date order, of every session booked. */
+export function seriesPosition(
+  bookingId: number,
+  sessions: readonly { id: number }[],
+): { index: number; total: number } | null {
+  const at = sessions.findIndex((session) => session.id === bookingId);
+  return at === -1 ? null : { index: at + 1, total: sessions.length };
+}
+
+/**
+ * The line over a session's siblings (docs/product.md "Weekly series"): for staff "Weekly
+ * series · session 2 of 5"; for the customer "Session 2 of 5 of your weekly series".
+ */
+export function seriesPositionLabel(
+  audience: "staff" | "customer",
+  repeat: SeriesRepeat,
+  position: { index: number; total: number },
+): string {
+  const kind = seriesKindLabel(repeat);
+  return audience === "staff"
+    ? `${kind} · session ${position.index} of ${position.total}`
+    : `Session ${position.index} of ${position.total} of your ${kind.toLowerCase()}`;
+}

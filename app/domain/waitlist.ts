@@ -15,6 +15,9 @@ export const WAITLIST_MESSAGES = {
     "This waitlist offer is no longer yours to claim: it ran out, was removed or belongs to someone else.",
   claimDifferent:
     "A waitlist offer is for its own date, start time and hours: book those, or book another time without the offer.",
+  entryId: "waitlistEntryId must be the number of your waitlist entry.",
+  claimSeries:
+    "A waitlist offer is claimed by one booking: leave out repeat, or book the series without the offer.",
 } as const;
 
 export function tooManyWaitlistMessage(max: number): string {

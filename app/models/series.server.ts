@@ -38,6 +38,32 @@ export function listSeriesBookings(seriesId: number, reader: Reader = db): Booki
     .all();
 }
 
+/**
+ * A session's series and every session of it, cancelled ones too, in date order: one read
+ * (docs/product.md "Weekly series"). Only the booking's own customer's series: null for a
+ * session booked alone.
+ */
+export function seriesOfBooking(
+  booking: Pick<Booking, "seriesId" | "userId">,
+): { repeat: BookingSeries["repeatEvery"]; sessions: Booking[] } | null {
+  if (booking.seriesId === null) return null;
+  const rows = db
+    .select({ session: bookings, repeat: bookingSeries.repeatEvery })
+    .from(bookings)
+    .innerJoin(bookingSeries, eq(bookingSeries.id, bookings.seriesId))
+    .where(
+      and(
+        eq(bookings.seriesId, booking.seriesId),
+        eq(bookingSeries.userId, booking.userId),
+        eq(bookings.userId, booking.userId),
+      ),
+    )
+    .orderBy(asc(bookings.startsAt), asc(bookings.id))
+    .all();
+  const first = rows[0];
+  return first ? { repeat: first.repeat, sessions: rows.map((row) => row.session) } : null;
+}
+
 /** The customer's series, keyed by id, for grouping My Sessions. */
 export function listOwnSeries(userId: number): BookingSeries[] {
   return db.select().from(bookingSeries).where(eq(bookingSeries.userId, userId)).all();

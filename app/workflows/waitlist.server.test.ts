@@ -9,6 +9,7 @@ import { createBlockedTime, removeBlockedTime } from "#app/models/blocked-time.s
 import { getAvailability } from "#app/models/booking.server";
 import { BookingError, bookSession } from "#app/workflows/book-session.server";
 import { cancelForStudio, cancelOwnBooking } from "#app/workflows/cancel-booking.server";
+import { changeBookingStatus } from "#app/workflows/move-session.server";
 import { rescheduleOwnBooking } from "#app/workflows/reschedule.server";
 import {
   joinWaitlist,
@@ -158,6 +159,16 @@ describe("offers on each path that frees a range", () => {
     const admin = makeUser("admin", { isAdmin: true });
     await cancelForStudio({ bookingId: booking.id, actorUserId: admin.id }, NOW + MINUTE);
     expect(entry(waiting.id).status).toBe("OFFERED");
+  });
+
+  it("staff moving a booking to Cancelled (the admin pages' and API's path) offers it at once", async () => {
+    // Staff have no move to another time: of their status changes only Cancelled frees the
+    // range (docs/product.md "Waitlist"), and it goes through cancelForStudio's offer.
+    const { booking, waiting } = takenAndWaited();
+    const admin = makeUser("admin", { isAdmin: true });
+    await changeBookingStatus(booking.id, "CANCELLED", { id: admin.id }, null, NOW + MINUTE);
+    expect(entry(waiting.id).status).toBe("OFFERED");
+    expect(offerMails(waiter.email)).toHaveLength(1);
   });
 
   it("an expired hold frees it for the next sweep", () => {

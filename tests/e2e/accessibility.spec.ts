@@ -1,4 +1,13 @@
-import { expect, expectNoAxeViolations, test, signIn } from "#tests/e2e/fixtures";
+import {
+  addDays,
+  db,
+  expect,
+  expectNoAxeViolations,
+  signIn,
+  studioToday,
+  test,
+} from "#tests/e2e/fixtures";
+import { createSeries } from "#tests/factories/series";
 
 /** axe with the WCAG 2.2 AA rule set on every page, signed out, signed in and as admin. */
 test.describe("accessibility (axe, WCAG 2.2 AA)", () => {
@@ -37,6 +46,35 @@ test.describe("accessibility (axe, WCAG 2.2 AA)", () => {
     await signIn(page, admin);
     await page.goto("/admin");
     await expect(page.getByRole("heading", { level: 1, name: "Admin Dashboard" })).toBeVisible();
+    await expectNoAxeViolations(page);
+  });
+
+  // A series session's siblings (docs/product.md "Weekly series"); days no other spec books.
+  test("a series session on Session Details and on its admin page", async ({
+    page,
+    customer,
+    admin,
+  }) => {
+    const { bookings: sessions } = createSeries(db(), {
+      user: customer,
+      firstDate: addDays(studioToday(), 320),
+      time: "07:00",
+      count: 3,
+      hours: 2,
+      hourlyRate: 200,
+    });
+    const second = sessions[1]?.id;
+    await signIn(page, customer);
+    await page.goto(`/dashboard/sessions/${second}`);
+    await expect(
+      page.getByRole("heading", { name: "Session 2 of 3 of your weekly series" }),
+    ).toBeVisible();
+    await expectNoAxeViolations(page);
+    await signIn(page, admin);
+    await page.goto(`/admin/bookings/${second}`);
+    await expect(
+      page.getByRole("heading", { name: "Weekly series · session 2 of 3" }),
+    ).toBeVisible();
     await expectNoAxeViolations(page);
   });
 });

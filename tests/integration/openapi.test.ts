@@ -84,3 +84,18 @@ describe("the description of every /api route", () => {
     expect(missing).toEqual([]);
   });
 });
+
+describe("POST /api/bookings' body", () => {
+  it("describes the waitlist claim (`waitlistEntryId`, a whole number) beside `repeat`", async () => {
+    const document = await (await fetch(`${server.url}/api/openapi.json`)).json();
+    let schema =
+      document.paths["/api/bookings"].post.requestBody.content["application/json"].schema;
+    // A shared schema is a reference into components.
+    while (schema?.$ref) schema = document.components.schemas[schema.$ref.split("/").pop()];
+    expect(Object.keys(schema.properties)).toEqual(
+      expect.arrayContaining(["repeat", "waitlistEntryId"]),
+    );
+    expect(schema.properties.waitlistEntryId.type).toBe("integer");
+    expect(schema.required ?? []).not.toContain("waitlistEntryId");
+  });
+});

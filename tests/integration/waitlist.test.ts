@@ -419,3 +419,112 @@ describe("offers and claims", () => {
     expect(people.snapshot()).toEqual(before);
   });
 });
+
+describe("POST /api/bookings claiming an offer (waitlistEntryId)", () => {
+  const claimGone =
+    "This waitlist offer is no longer yours to claim: it ran out, was removed or belongs to someone else.";
+
+  /** A waiter with a live offer for `date` 10:00-12:00, and another customer. */
+  async function offered() {
+    const [owner, waiter, other] = await Promise.all([
+      people.signUp(),
+      people.signUp(),
+      people.signUp(),
+    ]);
+    const date = freshDate();
+    const booking = taken(date, owner, "PENDING_PAYMENT");
+    const id = await joined(waiter, date);
+    await cancel(owner, booking.id);
+    expect(entry(id)?.status).toBe("OFFERED");
+    return { waiter, other, date, id };
+  }
+
+  async function refused(response: Response, message: string) {
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as Json).message).toBe(message);
+  }
+
+  it("books the offer's range for its customer and marks the entry CLAIMED", async () => {
+    const { waiter, date, id } = await offered();
+    const response = await api(
+      waiter,
+      "POST",
+      "/api/bookings",
+      bookingPayload(date, "10:00", 2, { waitlistEntryId: id }),
+    );
+    expect(response.status).toBe(201);
+    const body = (await response.json()) as Json;
+    expect(body).toMatchObject({ recordingDate: date, recordingTime: "10:00" });
+    expect(entry(id)).toMatchObject({ status: "CLAIMED", bookingId: body.id });
+  });
+
+  it("refuses someone else's offer, an offer that ran out, another range and repeat: nothing written", async () => {
+    const { waiter, other, date, id } = await offered();
+    let before = people.snapshot();
+    await refused(
+      await api(
+        other,
+        "POST",
+        "/api/bookings",
+        bookingPayload(date, "10:00", 2, { waitlistEntryId: id }),
+      ),
+      claimGone,
+    );
+    expect(people.snapshot()).toEqual(before);
+
+    await refused(
+      await api(
+        waiter,
+        "POST",
+        "/api/bookings",
+        bookingPayload(date, "10:00", 2, {
+          waitlistEntryId: id,
+          repeat: { every: "week", count: 3 },
+        }),
+      ),
+      "A waitlist offer is claimed by one booking: leave out repeat, or book the series without the offer.",
+    );
+    expect(people.snapshot()).toEqual(before);
+
+    await refused(
+      await api(
+        waiter,
+        "POST",
+        "/api/bookings",
+        bookingPayload(date, "10:00", 3, { waitlistEntryId: id }),
+      ),
+      "A waitlist offer is for its own date, start time and hours: book those, or book another time without the offer.",
+    );
+    expect(people.snapshot()).toEqual(before);
+
+    const bad = await api(
+      waiter,
+      "POST",
+      "/api/bookings",
+      bookingPayload(date, "10:00", 2, { waitlistEntryId: "many" }),
+    );
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain(
+      "waitlistEntryId must be the number of your waitlist entry.",
+    );
+    expect(people.snapshot()).toEqual(before);
+
+    people
+      .db()
+      .update(waitlistEntries)
+      .set({ offerExpiresAt: Date.now() - 1000 })
+      .where(eq(waitlistEntries.id, id))
+      .run();
+    before = people.snapshot();
+    await refused(
+      await api(
+        waiter,
+        "POST",
+        "/api/bookings",
+        bookingPayload(date, "10:00", 2, { waitlistEntryId: id }),
+      ),
+      claimGone,
+    );
+    expect(people.snapshot()).toEqual(before);
+  });
+});

@@ -263,7 +263,7 @@ export const KNOWLEDGE: Record<string, Knowledge> = {
     method: "PUT",
   },
   "routes/api/bookings.ts": {
-    fields: [...BOOKING, "repeat"],
+    fields: [...BOOKING, "repeat", "waitlistEntryId"],
     extras: ["userId", "totalCost", "originalCost", "discountAmount", "status"],
     method: "POST",
   },

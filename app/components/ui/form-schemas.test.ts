@@ -14,6 +14,7 @@ import { bulkChangeSchema, statusChangeSchema } from "#app/domain/admin-workflow
 import { blockedTimeSchema } from "#app/domain/blocked-times";
 import {
   bookingFormSchema,
+  bookingApiPayloadSchema,
   bookingPayloadSchema,
   quoteQuerySchema,
   rescheduleSchema,
@@ -159,6 +160,17 @@ const FORM_SCHEMAS: Entry[] = [
     name: "bookingPayloadSchema",
     schema: bookingPayloadSchema(NOW),
     json: { ...booking, guestCount: 2, hoursNeeded: 2, selectedServices: [1, 2], userId: 7 },
+  },
+  {
+    name: "bookingApiPayloadSchema",
+    schema: bookingApiPayloadSchema(NOW),
+    json: {
+      ...booking,
+      guestCount: 2,
+      hoursNeeded: 2,
+      selectedServices: [1, 2],
+      waitlistEntryId: 3,
+    },
   },
   {
     name: "rescheduleSchema",

@@ -20,6 +20,8 @@ import {
 } from "#app/routes/admin/booking-files.server";
 import { currentAdmin } from "#app/web/user-context.server";
 import { FormErrors } from "#app/components/ui/error-list";
+import { SeriesSiblings } from "#app/components/series/series-siblings";
+import { seriesSiblings } from "#app/routes/series-siblings.server";
 import type { Route } from "./+types/bookings.$id";
 
 const WHEN = "MMMM d, yyyy, h:mm a";
@@ -72,6 +74,7 @@ export async function loader({ params }: Route.LoaderArgs) {
       note: row.note ?? "",
     })),
     files: adminSessionFiles(booking),
+    series: seriesSiblings(booking, "staff"),
   };
 }
 
@@ -161,6 +164,10 @@ export default function AdminBooking({ loaderData, actionData }: Route.Component
           </dl>
         </section>
       </div>
+
+      {loaderData.series ? (
+        <SeriesSiblings data={loaderData.series} className="mt-6 rounded-xl p-4 ring-1 ring-line" />
+      ) : null}
 
       <section aria-labelledby="booking-actions" className="mt-6">
         <h3 id="booking-actions" className="font-display text-lg font-bold">

@@ -1,5 +1,6 @@
 import { z } from "#app/domain/zod";
-import { bookingPayloadSchema } from "#app/domain/booking-form";
+import { bookingApiPayloadSchema } from "#app/domain/booking-form";
+import { WAITLIST_MESSAGES } from "#app/domain/waitlist";
 import { SLOT_TAKEN_MESSAGE } from "#app/domain/availability";
 import { expireHolds, listOwnBookings, toBookingJson } from "#app/models/booking.server";
 import { bookingPaymentsOf } from "#app/models/receipt.server";
@@ -34,7 +35,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 /** The body the action reads (tests/integration/json-errors.test.ts walks every field). */
-export const jsonBody = bookingPayloadSchema;
+export const jsonBody = bookingApiPayloadSchema;
 
 /**
  * POST /api/bookings with the create payload of docs/product.md "Data". The server prices the
@@ -50,6 +51,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const payload = await readJson(request, jsonBody(now));
   if (payload.userId !== undefined && payload.userId !== user.id) {
     return jsonError(403, "You can only book for your own account");
+  }
+  if (payload.repeat && payload.waitlistEntryId !== undefined) {
+    return jsonError(400, WAITLIST_MESSAGES.claimSeries);
   }
   const retryAfter = await takeBookingChange(context.get(clientAddressContext), user.id);
   if (retryAfter !== null) {
@@ -73,7 +77,13 @@ export async function action({ request, context }: Route.ActionArgs) {
         { status: 201 },
       );
     }
-    const booking = bookSession(user, payload, now);
+    // A claim books the offer's own range, or is refused with our message (docs/product.md
+    // "Waitlist").
+    const claim =
+      payload.waitlistEntryId === undefined
+        ? undefined
+        : { waitlistEntryId: payload.waitlistEntryId };
+    const booking = bookSession(user, payload, now, undefined, claim);
     return Response.json(
       {
         ...toBookingJson(booking),
@@ -123,7 +133,7 @@ export const openapi: doc.ApiPaths = {
     },
     post: {
       summary:
-        "Books a session, or a weekly series with `repeat` (all its sessions or none); the server prices it",
+        "Books a session, or a weekly series with `repeat` (all its sessions or none); the server prices it. `waitlistEntryId` claims the caller's live waitlist offer for that range (a single session only)",
       ...doc.body(jsonBody(Date.now())),
       responses: {
         201: doc.answers(
@@ -137,7 +147,10 @@ export const openapi: doc.ApiPaths = {
           ]),
         ),
         ...doc.BODY_REFUSALS,
-        400: doc.refused("A refused field or slot", { errors: shape.fieldErrors.optional() }),
+        400: doc.refused(
+          "A refused field or slot, a waitlist offer that is not the caller's live one for that range, or `waitlistEntryId` with `repeat`",
+          { errors: shape.fieldErrors.optional() },
+        ),
         401: doc.notSignedIn,
         403: doc.refused("A userId other than the caller's"),
         422: doc.refused(

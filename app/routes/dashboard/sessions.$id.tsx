@@ -9,6 +9,8 @@ import { sessionDetails } from "#app/routes/dashboard/session-details.server";
 import { YourFiles } from "#app/components/dashboard/session-files";
 import { customerSessionFiles } from "#app/routes/dashboard/session-files.server";
 import { requireOwnBooking } from "#app/web/own-booking.server";
+import { SeriesSiblings } from "#app/components/series/series-siblings";
+import { seriesSiblings } from "#app/routes/series-siblings.server";
 import type { Route } from "./+types/sessions.$id";
 
 /**
@@ -22,6 +24,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     details: sessionDetails(booking, now),
     files: customerSessionFiles(booking),
     receipts: listBookingReceipts(booking.id).map(receiptLink),
+    series: seriesSiblings(booking, "customer"),
   };
 }
 
@@ -34,6 +37,7 @@ export default function SessionDetailsDialog({ loaderData }: Route.ComponentProp
   return (
     <RouteDialog title="Session Details" closeTo={closeTo} wide>
       <SessionDetailsBody details={details} />
+      {loaderData.series ? <SeriesSiblings data={loaderData.series} className="mt-6" /> : null}
       <YourFiles data={files} bookingId={details.id} />
       <ReceiptsList receipts={loaderData.receipts} />
       <div className="mt-8 border-t border-line pt-6">
