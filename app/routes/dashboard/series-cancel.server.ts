@@ -27,6 +27,24 @@ export function seriesCancelChoice(booking: Booking, now: number) {
   };
 }
 
+/** The refund the dialog showed (a whole number of dollars), or null when it is not one. */
+export function refundShown(formData: FormData, field: string): number | null {
+  const shown = formData.get(field);
+  return typeof shown === "string" && /^\d{1,9}$/.test(shown) ? Number(shown) : null;
+}
+
+/** A refused cancellation: the dialog again with our message, and the same toast. */
+export function cancelFailure(context: Readonly<RouterContextProvider>, formData: FormData) {
+  return (message: string, status: number) =>
+    replyWithToast(
+      context,
+      formData,
+      { message },
+      { type: "error", message: "Cancellation Failed", description: message },
+      { status },
+    );
+}
+
 /** The scope posted: "one" unless told; anything else but "following" is refused. */
 export function cancelScopeOf(formData: FormData): CancelScope | null {
   const raw = formData.get("scope");
@@ -44,17 +62,8 @@ export async function cancelFollowingFromForm(
   userId: number,
   back: string,
 ) {
-  const shown = formData.get("expectedFollowingRefund");
-  const expectedRefund =
-    typeof shown === "string" && /^\d{1,9}$/.test(shown) ? Number(shown) : null;
-  const fail = (message: string, status: number) =>
-    replyWithToast(
-      context,
-      formData,
-      { message },
-      { type: "error", message: "Cancellation Failed", description: message },
-      { status },
-    );
+  const expectedRefund = refundShown(formData, "expectedFollowingRefund");
+  const fail = cancelFailure(context, formData);
   if (expectedRefund === null) return fail("Please review the refund and confirm again.", 400);
   try {
     const { cancelled, stopped } = await cancelOwnFollowing(

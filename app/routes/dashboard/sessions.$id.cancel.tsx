@@ -10,13 +10,15 @@ import { requireOwnBooking } from "#app/web/own-booking.server";
 import { env } from "#app/env.server";
 import { readForm } from "#app/web/form.server";
 import { PaymentServiceError } from "#app/workflows/payment-provider.server";
-import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
+import { redirectWithSuccess } from "#app/web/toast.server";
 import { FormErrors } from "#app/components/ui/error-list";
 import type { Route } from "./+types/sessions.$id.cancel";
 import { SeriesCancelChoice } from "#app/components/dashboard/series-cancel-choice";
 import {
+  cancelFailure,
   cancelFollowingFromForm,
   cancelScopeOf,
+  refundShown,
   SCOPE_MESSAGE,
   seriesCancelChoice,
 } from "#app/routes/dashboard/series-cancel.server";
@@ -48,17 +50,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { user, booking } = await requireOwnBooking(request, context, params.id);
   const formData = await readForm(request);
-  const shown = formData.get("expectedRefund");
-  const expectedRefund =
-    typeof shown === "string" && /^\d{1,9}$/.test(shown) ? Number(shown) : null;
-  const fail = (message: string, status: number) =>
-    replyWithToast(
-      context,
-      formData,
-      { message },
-      { type: "error", message: "Cancellation Failed", description: message },
-      { status },
-    );
+  const expectedRefund = refundShown(formData, "expectedRefund");
+  const fail = cancelFailure(context, formData);
   const scope = cancelScopeOf(formData);
   if (scope === null) return fail(SCOPE_MESSAGE, 400);
   if (scope === "following") {
