@@ -49,9 +49,13 @@ test.describe("Users tab", () => {
 
     await row.getByRole("button", { name: "Make Member" }).click();
     await expect(toast(page)).toContainText(`${person.username} is now a member`);
-    await expect(row).toContainText("Member");
+    // Membership is the third cell ("Non-Member" contains "Member", so read the cell whole).
+    await expect(row.getByRole("cell").nth(2)).toHaveText("Member");
     await page.getByLabel("Show").selectOption({ label: "Members Only" });
     await page.getByRole("button", { name: "Apply" }).click();
+    // The row was on the page before the filter too: wait for the filtered list itself, or
+    // Remove Membership posts from the unfiltered page and its redirect keeps no filter.
+    await expect(page).toHaveURL(/membership=members/);
     await expect(row).toHaveCount(1);
 
     await row.getByRole("button", { name: "Remove Membership" }).click();
