@@ -1,5 +1,5 @@
-import { Link, redirect } from "react-router";
-import { PaymentForm } from "#app/components/booking/card-form";
+import { redirect } from "react-router";
+import { PaySection } from "#app/components/booking/pay-section";
 import { PriceLine, PriceTotal } from "#app/components/booking/price-lines";
 import { formatDollars, formatQuoteAmount } from "#app/domain/pricing";
 import { checkoutAction, loadCheckout } from "#app/routes/checkout/checkout.server";
@@ -54,31 +54,14 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
         ) : null}
       </section>
 
-      <section aria-labelledby="pay-title" className="card h-fit p-6 sm:p-8">
-        <h2 id="pay-title" className="font-display text-xl font-bold">
-          {payable ? "Pay by card" : "Nothing to pay here"}
-        </h2>
-        {payable ? (
-          <PaymentForm
-            provider={provider}
-            total={booking.totalCost}
-            result={actionData?.result}
-            testCards={testCards}
-          />
-        ) : (
-          <>
-            <p className="mt-3 text-ink-soft">{problem}</p>
-            <div className="mt-6 flex flex-wrap gap-3">
-              <Link to="/dashboard" className="btn-primary">
-                View My Dashboard
-              </Link>
-              <Link to="/#booking" className="btn-secondary text-ink">
-                Book a session
-              </Link>
-            </div>
-          </>
-        )}
-      </section>
+      <PaySection
+        payable={payable}
+        problem={problem}
+        provider={provider}
+        total={booking.totalCost}
+        result={actionData?.result}
+        testCards={testCards}
+      />
     </div>
   );
 }

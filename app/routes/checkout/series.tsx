@@ -1,5 +1,4 @@
-import { Link } from "react-router";
-import { PaymentForm } from "#app/components/booking/card-form";
+import { PaySection } from "#app/components/booking/pay-section";
 import { PriceTotal } from "#app/components/booking/price-lines";
 import { formatDollars } from "#app/domain/pricing";
 import {
@@ -68,28 +67,14 @@ export default function SeriesCheckout({ loaderData, actionData }: Route.Compone
         ) : null}
       </section>
 
-      <section aria-labelledby="pay-title" className="card h-fit p-6 sm:p-8">
-        <h2 id="pay-title" className="font-display text-xl font-bold">
-          {payable ? "Pay by card" : "Nothing to pay here"}
-        </h2>
-        {payable ? (
-          <PaymentForm
-            provider={provider}
-            total={series.total}
-            result={actionData?.result}
-            testCards={testCards}
-          />
-        ) : (
-          <>
-            <p className="mt-3 text-ink-soft">{problem}</p>
-            <div className="mt-6 flex flex-wrap gap-3">
-              <Link to="/dashboard" className="btn-primary">
-                View My Dashboard
-              </Link>
-            </div>
-          </>
-        )}
-      </section>
+      <PaySection
+        payable={payable}
+        problem={problem}
+        provider={provider}
+        total={series.total}
+        result={actionData?.result}
+        testCards={testCards}
+      />
     </div>
   );
 }
