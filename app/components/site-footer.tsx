@@ -2,7 +2,8 @@ import { Link } from "react-router";
 import { SocialIcon } from "#app/components/landing/icons";
 import { SOCIAL_LINKS } from "#app/components/landing/studio";
 import { STUDIO } from "#app/domain/studio";
-import { VideoLink, VideoThumb } from "#app/components/landing/video-modal";
+import { VideoLink } from "#app/components/landing/video-modal";
+import { VideoThumb } from "#app/components/landing/video-thumb";
 import { Logo } from "#app/components/logo";
 import { SectionLink } from "#app/components/site-nav";
 

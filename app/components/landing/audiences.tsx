@@ -1,7 +1,8 @@
 import { AUDIENCES } from "#app/components/landing/content";
 import { Icon } from "#app/components/landing/icons";
 import { SectionHeader } from "#app/components/landing/section-header";
-import { VideoLink, VideoThumb } from "#app/components/landing/video-modal";
+import { VideoLink } from "#app/components/landing/video-modal";
+import { VideoThumb } from "#app/components/landing/video-thumb";
 
 export function Audiences() {
   return (

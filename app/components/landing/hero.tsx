@@ -1,6 +1,6 @@
 import { SectionLink } from "#app/components/site-nav";
 import { RATES } from "#app/components/landing/studio";
-import { Icon } from "#app/components/landing/icons";
+import { LineIcon, PLAY_PATH } from "#app/components/landing/line-icon";
 import { VideoLink } from "#app/components/landing/video-modal";
 
 const HIGHLIGHTS = [
@@ -39,7 +39,7 @@ export function Hero() {
             </SectionLink>
             <VideoLink video="promo" className="btn group px-4 text-white hover:bg-white/10">
               <span className="flex size-8 items-center justify-center rounded-full bg-white text-brand-600 transition-transform group-hover:scale-110">
-                <Icon name="play" className="ml-0.5 size-4" filled />
+                <LineIcon path={PLAY_PATH} className="ml-0.5 size-4" filled />
               </span>
               Watch Now<span className="sr-only">: the studio promo video</span>
             </VideoLink>

@@ -1,3 +1,5 @@
+import { LineIcon, PLAY_PATH } from "#app/components/landing/line-icon";
+
 /**
  * The landing page's line icons, drawn on a 24 px grid. One component with a table of paths
  * keeps them a few hundred bytes of JavaScript; every icon is decorative (aria-hidden), so
@@ -21,7 +23,7 @@ const PATHS = {
     "M8.5 11a3 3 0 1 0 0-6 3 3 0 0 0 0 6ZM2.5 20a6 6 0 0 1 12 0M16 5.2a3 3 0 0 1 0 5.6M17.5 14.2a6 6 0 0 1 4 5.8",
   check: "m5 12.5 4.5 4.5L19 7.5",
   close: "M6 6l12 12M18 6 6 18",
-  play: "M8 5.5v13a.8.8 0 0 0 1.2.7l10.4-6.5a.8.8 0 0 0 0-1.4L9.2 4.8A.8.8 0 0 0 8 5.5Z",
+  play: PLAY_PATH,
   external:
     "M14 4h6v6M20 4l-9 9M18 14v4.5a1.5 1.5 0 0 1-1.5 1.5h-11A1.5 1.5 0 0 1 4 18.5v-11A1.5 1.5 0 0 1 5.5 6H10",
   mail: "M3.5 6.5A1.5 1.5 0 0 1 5 5h14a1.5 1.5 0 0 1 1.5 1.5v11A1.5 1.5 0 0 1 19 19H5a1.5 1.5 0 0 1-1.5-1.5ZM4 7l8 6 8-6",
@@ -41,29 +43,9 @@ export type IconName = keyof typeof PATHS;
 
 export function Icon({
   name,
-  className = "size-6",
-  strokeWidth = 1.8,
-  filled = false,
-}: {
-  name: IconName;
-  className?: string;
-  strokeWidth?: number;
-  filled?: boolean;
-}) {
-  return (
-    <svg
-      aria-hidden="true"
-      viewBox="0 0 24 24"
-      className={className}
-      fill={filled ? "currentColor" : "none"}
-      stroke="currentColor"
-      strokeWidth={strokeWidth}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-    >
-      <path d={PATHS[name]} />
-    </svg>
-  );
+  ...look
+}: { name: IconName } & Omit<Parameters<typeof LineIcon>[0], "path">) {
+  return <LineIcon path={PATHS[name]} {...look} />;
 }
 
 /** Social network marks, simplified to single-colour glyphs (currentColor). */
