@@ -43,7 +43,9 @@ export default defineConfig({
   // Two cores: the server, argon2 hashing and two browsers already keep both busy.
   workers: 2,
   reporter: "list",
-  timeout: 30_000,
+  // A guard against a hung journey, not a speed check: the longest journeys take 20-36 s on
+  // CI's two cores, and a loaded machine pushed one past 30 s.
+  timeout: 60_000,
   expect: { timeout: 7_000 },
   use: {
     ...devices["Desktop Chrome"],

@@ -70,8 +70,6 @@ test.describe("Support tab", () => {
     admin,
     customer,
   }, testInfo) => {
-    // Three sign-ins and five axe runs: a long journey on two shared cores.
-    test.setTimeout(60_000);
     const day = adminDay(testInfo, BAND, 0);
     const bookingId = insertSession(customer, { date: day, time: "14:00", status: "CONFIRMED" });
     const description = `The booth two headphones hum (${customer.username}).`;
