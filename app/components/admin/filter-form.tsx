@@ -38,20 +38,3 @@ export function SelectFilter({
     </Form>
   );
 }
-
-/** A wide table scrolls inside its own labelled, focusable region, never the whole page. */
-export function TableRegion({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <section
-      aria-label={label}
-      // biome-ignore lint/a11y/noNoninteractiveTabindex: keyboard users must be able to scroll it (axe scrollable-region-focusable).
-      tabIndex={0}
-      className="overflow-x-auto rounded-xl ring-1 ring-line"
-    >
-      {children}
-    </section>
-  );
-}
-
-export const TH = "px-3 py-2 text-left text-sm font-semibold text-ink-soft whitespace-nowrap";
-export const TD = "px-3 py-3 align-top text-sm";

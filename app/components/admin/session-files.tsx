@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
 import { lazy, Suspense, useSyncExternalStore } from "react";
 import { Form, useNavigation } from "react-router";
-import { TableRegion, TD, TH } from "#app/components/admin/workflow";
+import { ColumnHeads, TableRegion, TD } from "#app/components/admin/table";
 import { ErrorList } from "#app/components/ui/error-list";
 import { HydratedField } from "#app/components/ui/hydrated-field";
 import { useSchemaForm } from "#app/components/ui/use-schema-form";
@@ -95,31 +95,9 @@ export function SessionFilesSection({
         <div className="mt-2">
           <TableRegion label="Session files">
             <table className="w-full min-w-[52rem] bg-white">
-              <thead className="border-b border-line bg-paper">
-                <tr>
-                  <th scope="col" className={TH}>
-                    Name
-                  </th>
-                  <th scope="col" className={TH}>
-                    Type
-                  </th>
-                  <th scope="col" className={TH}>
-                    Size
-                  </th>
-                  <th scope="col" className={TH}>
-                    Uploaded
-                  </th>
-                  <th scope="col" className={TH}>
-                    Delivered
-                  </th>
-                  <th scope="col" className={TH}>
-                    Expires
-                  </th>
-                  <th scope="col" className={TH}>
-                    Actions
-                  </th>
-                </tr>
-              </thead>
+              <ColumnHeads
+                columns={["Name", "Type", "Size", "Uploaded", "Delivered", "Expires", "Actions"]}
+              />
               <tbody className="divide-y divide-line">
                 {files.map((file) => (
                   <tr key={file.id}>

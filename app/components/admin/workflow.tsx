@@ -1,4 +1,3 @@
-import type { ReactNode } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { type BookingStatus, STATUS_LABELS } from "#app/domain/booking-status";
 import { rowActions, workflowTone } from "#app/domain/admin-workflow";
@@ -150,20 +149,6 @@ export function ViewToggle({
   );
 }
 
-/** A wide table scrolls inside its own labelled region, never the page (320 px wide works). */
-export function TableRegion({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <section
-      aria-label={label}
-      // biome-ignore lint/a11y/noNoninteractiveTabindex: keyboard users must be able to scroll it (axe scrollable-region-focusable).
-      tabIndex={0}
-      className="overflow-x-auto rounded-xl ring-1 ring-line"
-    >
-      {children}
-    </section>
-  );
-}
-
 /** The calendar's own keys kept as hidden inputs in a filter form shown with the calendar. */
 export function CalendarKeys({ filters, current }: { filters: BookingFilters; current: string }) {
   if (filters.view !== "calendar") return null;
@@ -178,6 +163,3 @@ export function CalendarKeys({ filters, current }: { filters: BookingFilters; cu
     </>
   );
 }
-
-export const TH = "px-3 py-2 text-left text-sm font-semibold text-ink-soft";
-export const TD = "px-3 py-3 align-top text-sm";

@@ -2,7 +2,8 @@ import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link } from "react-router";
 import { AdminPage, EmptyList } from "#app/components/admin/admin-page";
-import { SelectFilter, TableRegion, TD, TH } from "#app/components/admin/filter-form";
+import { SelectFilter } from "#app/components/admin/filter-form";
+import { ColumnHeads, TableRegion, TD } from "#app/components/admin/table";
 import { Pagination } from "#app/components/admin/pagination";
 import { Field } from "#app/components/ui/field";
 import { HydratedField } from "#app/components/ui/hydrated-field";
@@ -162,25 +163,10 @@ export default function BlockedTimes({ loaderData, actionData }: Route.Component
         ) : (
           <TableRegion label="Blocked times">
             <table className="w-full min-w-[48rem] divide-y divide-line">
-              <thead className="bg-paper">
-                <tr>
-                  <th scope="col" className={TH}>
-                    Starts
-                  </th>
-                  <th scope="col" className={TH}>
-                    Ends
-                  </th>
-                  <th scope="col" className={TH}>
-                    Reason
-                  </th>
-                  <th scope="col" className={TH}>
-                    Booked sessions in it
-                  </th>
-                  <th scope="col" className={TH}>
-                    Actions
-                  </th>
-                </tr>
-              </thead>
+              <ColumnHeads
+                columns={["Starts", "Ends", "Reason", "Booked sessions in it", "Actions"]}
+                className="bg-paper"
+              />
               <tbody className="divide-y divide-line">
                 {blocks.map((block) => (
                   <tr key={block.id} id={`block-${block.id}`}>

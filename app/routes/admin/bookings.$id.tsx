@@ -2,7 +2,8 @@ import { data, Link } from "react-router";
 import { AdminPage } from "#app/components/admin/admin-page";
 import { StatusForm } from "#app/components/admin/status-form";
 import { ReceiptsList } from "#app/components/receipts-list";
-import { TableRegion, TD, TH, WorkflowBadge } from "#app/components/admin/workflow";
+import { WorkflowBadge } from "#app/components/admin/workflow";
+import { ColumnHeads, TableRegion, TD } from "#app/components/admin/table";
 import { formatStudioInstant, sessionTimeRange } from "#app/domain/booking-display";
 import { STATUS_LABELS } from "#app/domain/booking-status";
 import { parseId } from "#app/domain/ids";
@@ -204,22 +205,7 @@ export default function AdminBooking({ loaderData, actionData }: Route.Component
           <div className="mt-2">
             <TableRegion label="Payment records">
               <table className="w-full min-w-[36rem] bg-white">
-                <thead className="border-b border-line bg-paper">
-                  <tr>
-                    <th scope="col" className={TH}>
-                      Date
-                    </th>
-                    <th scope="col" className={TH}>
-                      Method
-                    </th>
-                    <th scope="col" className={TH}>
-                      Amount
-                    </th>
-                    <th scope="col" className={TH}>
-                      Reference
-                    </th>
-                  </tr>
-                </thead>
+                <ColumnHeads columns={["Date", "Method", "Amount", "Reference"]} />
                 <tbody className="divide-y divide-line">
                   {payments.map((payment) => (
                     <tr key={payment.id}>
@@ -250,25 +236,7 @@ export default function AdminBooking({ loaderData, actionData }: Route.Component
         <div className="mt-2">
           <TableRegion label="Booking history">
             <table className="w-full min-w-[40rem] bg-white">
-              <thead className="border-b border-line bg-paper">
-                <tr>
-                  <th scope="col" className={TH}>
-                    When
-                  </th>
-                  <th scope="col" className={TH}>
-                    Who
-                  </th>
-                  <th scope="col" className={TH}>
-                    From
-                  </th>
-                  <th scope="col" className={TH}>
-                    To
-                  </th>
-                  <th scope="col" className={TH}>
-                    Note
-                  </th>
-                </tr>
-              </thead>
+              <ColumnHeads columns={["When", "Who", "From", "To", "Note"]} />
               <tbody className="divide-y divide-line">
                 {history.map((row) => (
                   <tr key={row.id}>

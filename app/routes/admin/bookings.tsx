@@ -6,12 +6,10 @@ import {
   BookingLink,
   CalendarKeys,
   RowActions,
-  TableRegion,
-  TD,
-  TH,
   ViewToggle,
   WorkflowBadge,
 } from "#app/components/admin/workflow";
+import { ColumnHeads, TableRegion, TD } from "#app/components/admin/table";
 import { BOOKING_STATUSES } from "#app/domain/booking-status";
 import { emptyBookingsText, filterSearch } from "#app/domain/booking-filters";
 import { STATUS_LABELS } from "#app/domain/booking-status";
@@ -141,22 +139,7 @@ export default function BookingsTab({ loaderData, actionData }: Route.ComponentP
             <TableRegion label="Bookings">
               <table className="w-full min-w-[44rem] bg-white">
                 <caption className="sr-only">Bookings</caption>
-                <thead className="border-b border-line bg-paper">
-                  <tr>
-                    <th scope="col" className={TH}>
-                      Client
-                    </th>
-                    <th scope="col" className={TH}>
-                      Date &amp; Time
-                    </th>
-                    <th scope="col" className={TH}>
-                      Status
-                    </th>
-                    <th scope="col" className={TH}>
-                      Actions
-                    </th>
-                  </tr>
-                </thead>
+                <ColumnHeads columns={["Client", "Date & Time", "Status", "Actions"]} />
                 <tbody className="divide-y divide-line">
                   {list.rows.map((row) => (
                     <tr key={row.id} data-booking-id={row.id}>

@@ -1,6 +1,7 @@
 import { Form, Link } from "react-router";
 import { AdminPage, EmptyList } from "#app/components/admin/admin-page";
-import { SelectFilter, TableRegion, TD, TH } from "#app/components/admin/filter-form";
+import { SelectFilter } from "#app/components/admin/filter-form";
+import { ColumnHeads, TableRegion, TD } from "#app/components/admin/table";
 import { Pagination } from "#app/components/admin/pagination";
 import { StatusBadge } from "#app/components/dashboard/status-badge";
 import { HydratedField } from "#app/components/ui/hydrated-field";
@@ -106,24 +107,19 @@ export default function Emails({ loaderData }: Route.ComponentProps) {
         ) : (
           <TableRegion label="E-mails">
             <table className="w-full min-w-[60rem] divide-y divide-line">
-              <thead className="bg-paper">
-                <tr>
-                  {[
-                    "To",
-                    "Subject",
-                    "Kind",
-                    "Status",
-                    "Attempts",
-                    "Created / Sent",
-                    "Last error",
-                    "Actions",
-                  ].map((heading) => (
-                    <th key={heading} scope="col" className={TH}>
-                      {heading}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
+              <ColumnHeads
+                columns={[
+                  "To",
+                  "Subject",
+                  "Kind",
+                  "Status",
+                  "Attempts",
+                  "Created / Sent",
+                  "Last error",
+                  "Actions",
+                ]}
+                className="bg-paper"
+              />
               <tbody className="divide-y divide-line">
                 {emails.map((email) => (
                   <tr key={email.id} id={`email-${email.id}`}>

@@ -9,12 +9,10 @@ import {
   BookingLink,
   CalendarKeys,
   RowActions,
-  TableRegion,
-  TD,
-  TH,
   ViewToggle,
   WorkflowBadge,
 } from "#app/components/admin/workflow";
+import { ColumnHeads, TableRegion, TD } from "#app/components/admin/table";
 import { HydratedField } from "#app/components/ui/hydrated-field";
 import { BULK_ACTIONS } from "#app/domain/admin-workflow";
 import { type BookingFilters, emptyBookingsText, filterSearch } from "#app/domain/booking-filters";
@@ -260,45 +258,35 @@ function SessionsList({
       <TableRegion label="Sessions">
         <table className="w-full min-w-[56rem] bg-white">
           <caption className="sr-only">Sessions</caption>
-          <thead className="border-b border-line bg-paper">
-            <tr>
-              <th scope="col" className={TH}>
-                {hydrated ? (
-                  <input
-                    type="checkbox"
-                    aria-label="Select all sessions on this page"
-                    checked={allChecked}
-                    onChange={(event) =>
-                      setSelected(new Set(event.target.checked ? rows.map((row) => row.id) : []))
-                    }
-                    className="size-5"
-                  />
-                ) : (
-                  <Link
-                    to={withSelection(!selectedAll)}
-                    className="font-semibold text-brand-700 underline underline-offset-2"
-                  >
-                    {selectedAll ? "Select none" : "Select all"}
-                  </Link>
-                )}
-              </th>
-              <th scope="col" className={TH}>
-                Client
-              </th>
-              <th scope="col" className={TH}>
-                Phone
-              </th>
-              <th scope="col" className={TH}>
-                Session Date
-              </th>
-              <th scope="col" className={TH}>
-                Current Status
-              </th>
-              <th scope="col" className={TH}>
-                Actions
-              </th>
-            </tr>
-          </thead>
+          <ColumnHeads
+            columns={[
+              hydrated ? (
+                <input
+                  key="select"
+                  type="checkbox"
+                  aria-label="Select all sessions on this page"
+                  checked={allChecked}
+                  onChange={(event) =>
+                    setSelected(new Set(event.target.checked ? rows.map((row) => row.id) : []))
+                  }
+                  className="size-5"
+                />
+              ) : (
+                <Link
+                  key="select"
+                  to={withSelection(!selectedAll)}
+                  className="font-semibold text-brand-700 underline underline-offset-2"
+                >
+                  {selectedAll ? "Select none" : "Select all"}
+                </Link>
+              ),
+              "Client",
+              "Phone",
+              "Session Date",
+              "Current Status",
+              "Actions",
+            ]}
+          />
           <tbody className="divide-y divide-line">
             {rows.map((row) => (
               <tr key={row.id} data-booking-id={row.id}>

@@ -2,7 +2,8 @@ import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link } from "react-router";
 import { AdminPage, EmptyList } from "#app/components/admin/admin-page";
-import { SelectFilter, TableRegion, TD, TH } from "#app/components/admin/filter-form";
+import { SelectFilter } from "#app/components/admin/filter-form";
+import { ColumnHeads, TableRegion, TD } from "#app/components/admin/table";
 import { Pagination } from "#app/components/admin/pagination";
 import { StatusBadge } from "#app/components/dashboard/status-badge";
 import { TextareaField } from "#app/components/ui/field";
@@ -165,25 +166,10 @@ export default function SupportTab({ loaderData, actionData }: Route.ComponentPr
         ) : (
           <TableRegion label="Technical support requests">
             <table className="w-full min-w-[56rem] divide-y divide-line">
-              <thead className="bg-paper">
-                <tr>
-                  <th scope="col" className={TH}>
-                    User
-                  </th>
-                  <th scope="col" className={TH}>
-                    Request
-                  </th>
-                  <th scope="col" className={TH}>
-                    Booking
-                  </th>
-                  <th scope="col" className={TH}>
-                    Status
-                  </th>
-                  <th scope="col" className={TH}>
-                    Actions
-                  </th>
-                </tr>
-              </thead>
+              <ColumnHeads
+                columns={["User", "Request", "Booking", "Status", "Actions"]}
+                className="bg-paper"
+              />
               <tbody className="divide-y divide-line">
                 {requests.map((request) => (
                   <RequestRow
