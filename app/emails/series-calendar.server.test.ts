@@ -1,30 +1,12 @@
 import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
-import { studioSession } from "#app/domain/studio-time";
 import { seriesCalendar, seriesCalendarFilename } from "#app/emails/calendar.server";
 import type { EmailBooking } from "#app/emails/templates.server";
+import { emailSession } from "#tests/factories/email-booking";
 
 /** A session of a Tuesday 7 PM series, around the autumn clock change (Nov 1, 2026). */
-function session(id: number, date: string, status: EmailBooking["status"] = "PENDING") {
-  const { startsAt, endsAt } = studioSession(date, "19:00", 2);
-  return {
-    id,
-    firstName: "Ada",
-    recordingDate: date,
-    recordingTime: "19:00",
-    guestCount: "1",
-    hoursNeeded: "2",
-    startsAt,
-    endsAt,
-    totalCost: 400,
-    couponCode: null,
-    discountAmount: 0,
-    status,
-    isRetainer: false,
-    retainerTotalHours: 8,
-    retainerHoursDrawn: 0,
-  } satisfies EmailBooking;
-}
+const session = (id: number, date: string, status: EmailBooking["status"] = "PENDING") =>
+  emailSession(id, date, { status });
 
 describe("seriesCalendar", () => {
   const sessions = [

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { type EmailBooking, seriesReceivedEmail } from "#app/emails/templates.server";
-import { studioSession } from "#app/domain/studio-time";
+import { emailSession } from "#tests/factories/email-booking";
 
 /**
  * The one booking-received e-mail of a weekly series (docs/product.md "Weekly series"): every
@@ -8,25 +8,9 @@ import { studioSession } from "#app/domain/studio-time";
  */
 const PAY_URL = "https://studio.example/checkout/series/7";
 
-function session(id: number, date: string, overrides: Partial<EmailBooking> = {}): EmailBooking {
-  return {
-    id,
-    status: "PENDING_PAYMENT",
-    firstName: "Ada <b>",
-    recordingDate: date,
-    recordingTime: "19:00",
-    hoursNeeded: "2",
-    guestCount: "1",
-    ...studioSession(date, "19:00", 2),
-    totalCost: 400,
-    discountAmount: 0,
-    couponCode: null,
-    isRetainer: false,
-    retainerHoursDrawn: 0,
-    retainerTotalHours: 8,
-    ...overrides,
-  };
-}
+/** An unpaid session of the series; the first name is what a customer typed, markup and all. */
+const session = (id: number, date: string, overrides: Partial<EmailBooking> = {}) =>
+  emailSession(id, date, { status: "PENDING_PAYMENT", firstName: "Ada <b>", ...overrides });
 
 const originalTz = process.env.TZ;
 afterEach(() => {

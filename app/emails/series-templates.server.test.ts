@@ -1,29 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { studioSession } from "#app/domain/studio-time";
 import {
   type EmailBooking,
   seriesCancelledEmail,
   seriesPaymentReceivedEmail,
 } from "#app/emails/templates.server";
+import { emailSession } from "#tests/factories/email-booking";
 
-function session(id: number, date: string): EmailBooking {
-  return {
-    id,
-    status: "PENDING",
-    firstName: "Ada <b>",
-    recordingDate: date,
-    recordingTime: "19:00",
-    hoursNeeded: "2",
-    guestCount: "1",
-    ...studioSession(date, "19:00", 2),
-    totalCost: 400,
-    discountAmount: 0,
-    couponCode: null,
-    isRetainer: false,
-    retainerHoursDrawn: 0,
-    retainerTotalHours: 8,
-  };
-}
+/** The first name is what a customer typed, markup and all. */
+const session = (id: number, date: string) => emailSession(id, date, { firstName: "Ada <b>" });
 
 const sessions = [session(1, "2026-12-01"), session(2, "2026-12-08"), session(3, "2026-12-15")];
 

@@ -1,5 +1,4 @@
 import type { Page } from "@playwright/test";
-import { SMTPServer } from "smtp-server";
 import { createBooking } from "#tests/factories/booking";
 import {
   addDays,
@@ -13,6 +12,7 @@ import {
   studioToday,
   test,
 } from "#tests/e2e/fixtures";
+import { startSmtpSink } from "#tests/setup/smtp-sink";
 
 /**
  * The waitlist journey (docs/product.md "Waitlist"), JavaScript on and off: a customer asks to
@@ -20,31 +20,10 @@ import {
  * over SMTP and its link books the held time. On a server of the test's own, sending its
  * outbox to an SMTP sink in this process.
  */
-type Mail = { to: string[]; raw: string };
-
 async function startSmtp() {
-  const mails: Mail[] = [];
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-      stream.on("end", () => {
-        mails.push({
-          to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
-          raw: Buffer.concat(chunks).toString("utf8"),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", () => resolve()));
-  const address = smtp.server.address();
-  if (!address || typeof address === "string") throw new Error("SMTP server has no port");
+  const { port, mails, close } = await startSmtpSink();
   return {
-    port: address.port,
+    port,
     /** The claim link's path in the first offer e-mail to `to`, once the outbox sent it. */
     async claimPath(to: string): Promise<string> {
       await expect
@@ -57,7 +36,7 @@ async function startSmtp() {
       if (!path) throw new Error("No claim link in the e-mail");
       return path;
     },
-    close: () => new Promise<void>((resolve) => smtp.close(() => resolve())),
+    close,
   };
 }
 

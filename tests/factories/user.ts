@@ -32,22 +32,41 @@ export function uniqueUsername(prefix = "user"): string {
   return `${prefix}_${uniqueTail()}`.slice(0, 50);
 }
 
+/** The row a factory user is stored as: `fields` over the defaults, a unique username unless given. */
+function userValues(fields: Partial<Omit<NewUser, "passwordHash">>, passwordHash: string): NewUser {
+  const username = fields.username ?? uniqueUsername();
+  return {
+    firstName: "Ada",
+    lastName: "Lovelace",
+    phoneNumber: "404-555-0100",
+    email: `${username.toLowerCase()}@example.com`,
+    ...fields,
+    username,
+    passwordHash,
+  };
+}
+
 /** A customer (or, with isAdmin, staff) who can sign in with `password`. */
 export async function createUser(db: FactoryDb, input: UserInput = {}): Promise<FactoryUser> {
   const { password = PASSWORD, ...fields } = input;
-  const username = fields.username ?? uniqueUsername();
   const row = db
     .insert(users)
-    .values({
-      firstName: "Ada",
-      lastName: "Lovelace",
-      phoneNumber: "404-555-0100",
-      email: `${username.toLowerCase()}@example.com`,
-      ...fields,
-      username,
-      passwordHash: await hashOf(password),
-    })
+    .values(userValues(fields, await hashOf(password)))
     .returning()
     .get();
   return { ...row, password };
+}
+
+/** What a user who never signs in is stored with: not an argon2id hash, so no password matches. */
+export const NO_PASSWORD_HASH = "not-a-real-hash";
+
+/**
+ * A customer (or, with isAdmin, staff) who never signs in, made synchronously: no password is
+ * hashed, so it fits where an await does not (a transaction, a fixture called per test).
+ */
+export function createUserWithoutPassword(
+  db: FactoryDb,
+  input: Partial<Omit<NewUser, "id" | "passwordHash">> = {},
+): User {
+  return db.insert(users).values(userValues(input, NO_PASSWORD_HASH)).returning().get();
 }

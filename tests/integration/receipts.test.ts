@@ -1,5 +1,4 @@
 import { and, eq } from "drizzle-orm";
-import { SMTPServer } from "smtp-server";
 import { afterAll, describe, expect, it } from "vitest";
 import { payments, receipts } from "#db/schema";
 import { receiptYear } from "#app/domain/receipts";
@@ -11,6 +10,7 @@ import { type Actor, actorsFor } from "#tests/setup/actors";
 import { bookingPayload, cardBody } from "#tests/setup/payloads";
 import { pdfWords } from "#tests/setup/pdf-text";
 import { serverForThisFile } from "#tests/setup/server-for-this-file";
+import { startSmtpSink, type SunkMail } from "#tests/setup/smtp-sink";
 
 /**
  * Receipts and credit notes (docs/product.md "Receipts") against the production build: the
@@ -20,34 +20,15 @@ import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
 // --- a real SMTP server the site's outbox delivers to ----------------------------------------
 
-type Mail = { to: string[]; raw: string };
-const mails: Mail[] = [];
-const smtp = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ["STARTTLS"],
-  logger: false,
-  onData(stream, session, callback) {
-    const chunks: Buffer[] = [];
-    stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-    stream.on("end", () => {
-      mails.push({
-        to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
-        raw: Buffer.concat(chunks).toString("utf8"),
-      });
-      callback();
-    });
-  },
-});
-await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", () => resolve()));
-const smtpAddress = smtp.server.address();
-if (!smtpAddress || typeof smtpAddress === "string") throw new Error("SMTP server has no port");
-afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
+const smtp = await startSmtpSink();
+const mails = smtp.mails;
+afterAll(() => smtp.close());
 
-const server = serverForThisFile({ SMTP_URL: `smtp://127.0.0.1:${smtpAddress.port}` });
+const server = serverForThisFile({ SMTP_URL: `smtp://127.0.0.1:${smtp.port}` });
 const people = actorsFor(server);
 
 /** The first e-mail to `address` whose subject matches, once the outbox has sent it. */
-async function mailTo(address: string, subject: RegExp): Promise<Mail> {
+async function mailTo(address: string, subject: RegExp): Promise<SunkMail> {
   // The outbox sends every few seconds: wait for the message, not for a time.
   for (;;) {
     const mail = mails.find((m) => m.to.includes(address) && subject.test(subjectOf(m.raw)));

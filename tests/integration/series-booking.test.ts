@@ -5,14 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bookingSeries, bookings, coupons, emailOutbox } from "#db/schema";
 import { addStudioDays, studioDateOf } from "#app/domain/studio-time";
 import { createCoupon } from "#tests/factories/catalog";
-import { openDatabaseFile, type TestDatabase } from "#tests/factories/database";
+import type { TestDatabase } from "#tests/factories/database";
+import { type Actor, actorsFor } from "#tests/setup/actors";
 import { bookingFormFields, bookingPayload, cardBody } from "#tests/setup/payloads";
 import {
   collectOutput,
-  cookiesFrom,
   freePort,
   INTEGRATION_SESSION_SECRET,
-  registrationPayload,
   spawnServer,
   waitUntilHealthy,
 } from "#tests/setup/server";
@@ -30,16 +29,10 @@ const limited = serverForThisFile({ MAX_UNPAID_HOLDS: "2", BOOKING_HORIZON_DAYS:
 const CONFLICTS =
   "Some sessions of this series cannot be booked. Leave out the taken dates or choose another time.";
 
-let writer: TestDatabase;
-beforeAll(() => {
-  writer = openDatabaseFile(server.dbPath);
-});
-afterAll(() => {
-  writer?.$client.close();
-});
+const people = actorsFor(server);
+const limitedPeople = actorsFor(limited);
 
 type Json = Record<string, unknown>;
-type Session = { id: number; cookie: string };
 type Site = { url: string };
 
 async function post(site: Site, path: string, body: unknown, cookie?: string) {
@@ -51,17 +44,6 @@ async function post(site: Site, path: string, body: unknown, cookie?: string) {
   return { status: response.status, body: (await response.json()) as Json };
 }
 
-async function signUp(site: Site = server): Promise<Session> {
-  const response = await fetch(`${site.url}/api/register`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(registrationPayload()),
-  });
-  expect(response.status).toBe(201);
-  const user = (await response.json()) as { id: number };
-  return { id: user.id, cookie: cookiesFrom(response) };
-}
-
 // Each test's series starts on days of its own, 100 days after the last one's.
 let firstDay = addStudioDays(studioDateOf(Date.now()), 3);
 function freshStart(): string {
@@ -69,22 +51,57 @@ function freshStart(): string {
   return firstDay;
 }
 
+/** POST /api/bookings by `customer` (a visitor if none): `hours` from `time` on `date`. */
+function book(
+  site: Site,
+  customer: Actor | undefined,
+  date: string,
+  time: string,
+  hours = 2,
+  overrides: Json = {},
+) {
+  return post(
+    site,
+    "/api/bookings",
+    bookingPayload(date, time, hours, overrides),
+    customer?.cookie,
+  );
+}
+
 function series(
   site: Site,
-  customer: Session,
+  customer: Actor,
   date: string,
   repeat: unknown,
   overrides: Json = {},
   time = "19:00",
   hours = 2,
 ) {
-  return post(
-    site,
-    "/api/bookings",
-    bookingPayload(date, time, hours, { repeat, ...overrides }),
-    customer.cookie,
-  );
+  return book(site, customer, date, time, hours, { repeat, ...overrides });
 }
+
+/** `customer` books `date` 18:00-22:00 on the first site, clashing with a 19:00 series there. */
+async function takeEvening(customer: Actor, date: string) {
+  expect((await book(server, customer, date, "18:00", 4)).status).toBe(201);
+}
+
+/** A page form posted without JavaScript, by the holder of `cookie` or a visitor. */
+async function postForm(fields: Record<string, string>, cookie?: string, site: Site = server) {
+  const response = await fetch(`${site.url}/?index`, {
+    method: "POST",
+    redirect: "manual",
+    headers: cookie ? { Cookie: cookie } : {},
+    body: new URLSearchParams(fields),
+  });
+  return { response, body: await response.text() };
+}
+
+/** The booking form's fields for a 19:00-21:00 series from `date` (`repeat`: its repeat.* fields). */
+const formFields = (date: string, repeat: Record<string, string>, intent = "book") => ({
+  intent,
+  ...bookingFormFields(date, "19:00", 2, { businessName: "" }),
+  ...repeat,
+});
 
 function rowsOf(db: TestDatabase, userId: number) {
   return db
@@ -112,7 +129,7 @@ async function refused(db: TestDatabase, request: () => Promise<{ status: number
 
 describe("POST /api/bookings with repeat", () => {
   it("books every session at the same studio time and answers 201 with each booking", async () => {
-    const customer = await signUp();
+    const customer = await people.signUp();
     const date = freshStart();
     const { status, body } = await series(server, customer, date, { every: "2weeks", count: 3 });
     expect(status).toBe(201);
@@ -152,7 +169,7 @@ describe("POST /api/bookings with repeat", () => {
   });
 
   it("refuses a bad repeat with our messages and writes nothing", async () => {
-    const customer = await signUp();
+    const customer = await people.signUp();
     const date = freshStart();
     const cases: [unknown, string, string][] = [
       [{ every: "month", count: 3 }, "repeat.every", "Please choose how often the session repeats"],
@@ -178,7 +195,7 @@ describe("POST /api/bookings with repeat", () => {
   });
 
   it("refuses left-out dates that are not the series', leaving fewer than two, and a retainer", async () => {
-    const customer = await signUp();
+    const customer = await people.signUp();
     const date = freshStart();
     const cases: [Json, Json, string][] = [
       [
@@ -207,17 +224,11 @@ describe("POST /api/bookings with repeat", () => {
   });
 
   it("answers 422 with each taken date's nearest free times; leaving them out books the rest", async () => {
-    const other = await signUp();
-    const customer = await signUp();
+    const other = await people.signUp();
+    const customer = await people.signUp();
     const date = freshStart();
     const taken = addStudioDays(date, 14);
-    const single = await post(
-      server,
-      "/api/bookings",
-      bookingPayload(taken, "18:00", 4),
-      other.cookie,
-    );
-    expect(single.status).toBe(201);
+    await takeEvening(other, taken);
 
     const { status, body } = await refused(server.db, () =>
       series(server, customer, date, { every: "week", count: 6 }),
@@ -240,7 +251,7 @@ describe("POST /api/bookings with repeat", () => {
   });
 
   it("refuses a first session inside 48 hours", async () => {
-    const customer = await signUp();
+    const customer = await people.signUp();
     const tomorrow = addStudioDays(studioDateOf(Date.now()), 1);
     const { status, body } = await refused(server.db, () =>
       series(server, customer, tomorrow, { every: "week", count: 2 }),
@@ -252,8 +263,8 @@ describe("POST /api/bookings with repeat", () => {
   });
 
   it("uses a coupon once for the whole series", async () => {
-    const customer = await signUp();
-    const coupon = createCoupon(writer, { type: "PERCENTAGE", value: 10, maxUses: 1 });
+    const customer = await people.signUp();
+    const coupon = createCoupon(people.db(), { type: "PERCENTAGE", value: 10, maxUses: 1 });
     const { status, body } = await series(
       server,
       customer,
@@ -286,14 +297,9 @@ describe("POST /api/bookings with repeat", () => {
   });
 
   it("draws retainer hours in date order", async () => {
-    const customer = await signUp();
+    const customer = await people.signUp();
     const start = freshStart();
-    const retainer = await post(
-      server,
-      "/api/bookings",
-      bookingPayload(start, "08:00", 2, { isRetainer: true }),
-      customer.cookie,
-    );
+    const retainer = await book(server, customer, start, "08:00", 2, { isRetainer: true });
     expect(retainer.status).toBe(201);
     const paid = await post(
       server,
@@ -328,19 +334,20 @@ describe("POST /api/bookings with repeat", () => {
 });
 
 describe("the hold cap and the horizon (MAX_UNPAID_HOLDS=2, BOOKING_HORIZON_DAYS=60)", () => {
-  it("counts a series as one unpaid hold", async () => {
-    const customer = await signUp(limited);
-    const start = addStudioDays(studioDateOf(Date.now()), 5);
-    const first = await series(limited, customer, start, { every: "week", count: 4 });
+  /** `customer`'s weekly series of `count` from `start` and a single 08:00 session that day. */
+  async function seriesAndSingle(customer: Actor, start: string, count: number) {
+    const first = await series(limited, customer, start, { every: "week", count });
     expect(first.status).toBe(201);
-    // Four unpaid sessions, one hold: room for one more.
-    const single = await post(
-      limited,
-      "/api/bookings",
-      bookingPayload(start, "08:00"),
-      customer.cookie,
-    );
+    const single = await book(limited, customer, start, "08:00");
     expect(single.status).toBe(201);
+    return { first, single };
+  }
+
+  it("counts a series as one unpaid hold", async () => {
+    const customer = await limitedPeople.signUp();
+    const start = addStudioDays(studioDateOf(Date.now()), 5);
+    // Four unpaid sessions, one hold: room for one more.
+    const { first, single } = await seriesAndSingle(customer, start, 4);
     const third = await refused(limited.db, () =>
       series(limited, customer, addStudioDays(start, 1), { every: "week", count: 2 }),
     );
@@ -355,31 +362,16 @@ describe("the hold cap and the horizon (MAX_UNPAID_HOLDS=2, BOOKING_HORIZON_DAYS
   });
 
   it("refuses a series posted from the form past the cap, linking the open series' checkout", async () => {
-    const customer = await signUp(limited);
+    const customer = await limitedPeople.signUp();
     const start = addStudioDays(studioDateOf(Date.now()), 6);
-    const first = await series(limited, customer, start, { every: "week", count: 2 });
-    expect(first.status).toBe(201);
-    const single = await post(
-      limited,
-      "/api/bookings",
-      bookingPayload(start, "08:00"),
-      customer.cookie,
-    );
-    expect(single.status).toBe(201);
+    const { first, single } = await seriesAndSingle(customer, start, 2);
     const before = written(limited.db);
-    const response = await fetch(`${limited.url}/?index`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { Cookie: customer.cookie },
-      body: new URLSearchParams({
-        intent: "book",
-        ...bookingFormFields(addStudioDays(start, 1), "19:00", 2, { businessName: "" }),
-        "repeat.every": "2weeks",
-        "repeat.count": "2",
-      }),
-    });
+    const { response, body: page } = await postForm(
+      formFields(addStudioDays(start, 1), { "repeat.every": "2weeks", "repeat.count": "2" }),
+      customer.cookie,
+      limited,
+    );
     expect(response.status).toBe(409);
-    const page = await response.text();
     expect(page).toContain("You already have 2 unpaid bookings waiting for payment.");
     expect(page).toContain(`href="/checkout/series/${first.body.seriesId}"`);
     expect(page).toContain(`href="/dashboard/sessions/${single.body.id}/pay"`);
@@ -387,7 +379,7 @@ describe("the hold cap and the horizon (MAX_UNPAID_HOLDS=2, BOOKING_HORIZON_DAYS
   });
 
   it("refuses a series whose last session is past the horizon", async () => {
-    const customer = await signUp(limited);
+    const customer = await limitedPeople.signUp();
     const last = addStudioDays(studioDateOf(Date.now()), 60);
     const { status, body } = await refused(limited.db, () =>
       series(limited, customer, addStudioDays(last, -6), { every: "week", count: 2 }),
@@ -430,7 +422,7 @@ describe("the series race", () => {
     // Customers and dates first, so the requests below are nothing but the series.
     const pairs = await Promise.all(
       Array.from({ length: GROUPS }, async () => {
-        const [a, b] = await Promise.all([signUp(), signUp()]);
+        const [a, b] = await Promise.all([people.signUp(), people.signUp()]);
         if (!a || !b) throw new Error("no customers");
         return { a, b, start: freshStart() };
       }),
@@ -494,28 +486,11 @@ describe("the series race", () => {
 });
 
 describe("the booking form's series and GET /api/availability/series", () => {
-  async function postForm(fields: Record<string, string>, cookie?: string) {
-    const response = await fetch(`${server.url}/?index`, {
-      method: "POST",
-      redirect: "manual",
-      headers: cookie ? { Cookie: cookie } : {},
-      body: new URLSearchParams(fields),
-    });
-    return { response, body: await response.text() };
-  }
-  const formFields = (date: string, repeat: Record<string, string>, intent = "book") => ({
-    intent,
-    ...bookingFormFields(date, "19:00", 2, { businessName: "" }),
-    ...repeat,
-  });
-
   it("previews every session for anyone, with our messages for a bad query", async () => {
-    const other = await signUp();
+    const other = await people.signUp();
     const date = freshStart();
     const taken = addStudioDays(date, 7);
-    expect(
-      (await post(server, "/api/bookings", bookingPayload(taken, "18:00", 4), other.cookie)).status,
-    ).toBe(201);
+    await takeEvening(other, taken);
     const response = await fetch(
       `${server.url}/api/availability/series?date=${date}&time=19:00&hours=2&every=week&count=3`,
     );
@@ -554,19 +529,17 @@ describe("the booking form's series and GET /api/availability/series", () => {
   });
 
   it("refuses a visitor's series (sent to sign in) and another account's userId, writing nothing", async () => {
-    const customer = await signUp();
-    const other = await signUp();
+    const customer = await people.signUp();
+    const other = await people.signUp();
     const date = freshStart();
     const repeat = { "repeat.every": "week", "repeat.count": "3" };
     const before = written(server.db);
     const visitor = await postForm(formFields(date, repeat));
     expect(visitor.response.status).toBe(302);
     expect(visitor.response.headers.get("Location")).toBe("/auth#main");
-    const api = await post(
-      server,
-      "/api/bookings",
-      bookingPayload(date, "19:00", 2, { repeat: { every: "week", count: 3 } }),
-    );
+    const api = await book(server, undefined, date, "19:00", 2, {
+      repeat: { every: "week", count: 3 },
+    });
     expect(api.status).toBe(401);
     const forOther = await series(
       server,
@@ -587,13 +560,11 @@ describe("the booking form's series and GET /api/availability/series", () => {
   });
 
   it("books a series from the form and sends the customer to pay for it", async () => {
-    const customer = await signUp();
-    const other = await signUp();
+    const customer = await people.signUp();
+    const other = await people.signUp();
     const date = freshStart();
     const taken = addStudioDays(date, 7);
-    expect(
-      (await post(server, "/api/bookings", bookingPayload(taken, "18:00", 4), other.cookie)).status,
-    ).toBe(201);
+    await takeEvening(other, taken);
     const repeat = { "repeat.every": "week", "repeat.count": "3" };
 
     const refusedPost = await refused(server.db, async () => {

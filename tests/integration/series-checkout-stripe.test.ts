@@ -1,9 +1,5 @@
-import { randomUUID } from "node:crypto";
 import { eq, inArray } from "drizzle-orm";
-import { setupServer } from "msw/node";
-import Stripe from "stripe";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { createStripeMock } from "#tests/mocks/stripe";
+import { describe, expect, it, vi } from "vitest";
 
 /**
  * Paying a weekly series through Stripe Checkout (docs/product.md "Weekly series"), in-process
@@ -21,7 +17,7 @@ vi.hoisted(() => {
   process.env.STRIPE_SUPPRESS_NOTICES = "true";
 });
 
-import { bookingSeries, bookings, emailOutbox, payments, users } from "#db/schema";
+import { bookingSeries, bookings, emailOutbox, payments } from "#db/schema";
 import { db } from "#app/db.server";
 import { addStudioDays, studioDateOf } from "#app/domain/studio-time";
 import { getBooking } from "#app/models/booking.server";
@@ -33,48 +29,17 @@ import { CheckoutUnavailableError } from "#app/workflows/checkout.server";
 import { verifyCheckout } from "#app/workflows/fulfil-payment.server";
 import { paymentProvider } from "#app/workflows/payment-provider.server";
 import { NOTHING_TO_PAY_MESSAGE, openSeriesCheckout } from "#app/workflows/series-checkout.server";
-import { logger } from "#app/log.server";
 import { createSeries } from "#tests/factories/series";
+import { createUserWithoutPassword, uniqueUsername } from "#tests/factories/user";
+import { signedStripeEvent } from "#tests/mocks/stripe";
+import { stripeMockForThisFile } from "#tests/setup/stripe-mock-for-this-file";
 
-const stripe = createStripeMock();
-const server = setupServer(...stripe.handlers);
-let logged: string[] = [];
-
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
-beforeEach(() => {
-  stripe.reset();
-  logged = [];
-  vi.spyOn(logger, "error").mockImplementation(((fields: { error?: string }, context: string) => {
-    logged.push(`[error] ${context}: ${fields.error}`);
-  }) as never);
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-  server.resetHandlers();
-  stripe.setOutage(null);
-});
-afterAll(() => server.close());
+const { stripe, logged } = stripeMockForThisFile();
 
 let weekOffset = 0;
-function createUser() {
-  const tag = randomUUID().slice(0, 8);
-  return db
-    .insert(users)
-    .values({
-      username: `series_${tag}`,
-      passwordHash: "not-a-real-hash",
-      firstName: "Ada",
-      lastName: "Lovelace",
-      phoneNumber: "4045550100",
-      email: `ada_${tag}@example.com`,
-    })
-    .returning()
-    .get();
-}
-
 /** A factory series of `count` unpaid sessions, $150 each (2 hours at $75). */
 function unpaidSeries(count = 5) {
-  const user = createUser();
+  const user = createUserWithoutPassword(db, { username: uniqueUsername("series") });
   weekOffset += 1;
   const firstDate = addStudioDays(studioDateOf(Date.now()), 7 + weekOffset);
   return {
@@ -93,25 +58,8 @@ const paymentsOf = (ids: number[]) =>
 const emailsTo = (address: string) =>
   db.select().from(emailOutbox).where(eq(emailOutbox.toAddress, address)).all();
 
-function signedEvent(
-  type: string,
-  object: unknown,
-  id = `evt_${randomUUID().replaceAll("-", "")}`,
-) {
-  const payload = JSON.stringify({
-    id,
-    object: "event",
-    api_version: "2026-10-28.endive",
-    created: Math.floor(Date.now() / 1000),
-    livemode: false,
-    pending_webhooks: 1,
-    request: { id: null, idempotency_key: null },
-    type,
-    data: { object },
-  });
-  const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
-  return { id, payload, signature };
-}
+const signedEvent = (type: string, object: unknown, id?: string) =>
+  signedStripeEvent(type, object, { secret: WEBHOOK_SECRET, id });
 
 type WebhookArgs = Parameters<typeof webhookRoute.action>[0];
 function postWebhook(event: { payload: string; signature: string }) {

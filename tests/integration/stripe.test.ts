@@ -1,10 +1,6 @@
-import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { setupServer } from "msw/node";
-import Stripe from "stripe";
 import { RouterContextProvider } from "react-router";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { createStripeMock } from "#tests/mocks/stripe";
+import { describe, expect, it, vi } from "vitest";
 
 /**
  * Stripe Checkout end to end in-process: the real `stripe` client, answered by MSW at
@@ -52,53 +48,21 @@ import {
   paymentProvider,
 } from "#app/workflows/payment-provider.server";
 import { isCrossSiteWrite } from "#app/web/security.server";
-import { logger } from "#app/log.server";
+import { createUserWithoutPassword, uniqueUsername } from "#tests/factories/user";
+import { signedStripeEvent } from "#tests/mocks/stripe";
+import { stripeMockForThisFile } from "#tests/setup/stripe-mock-for-this-file";
 import { clientAddressContext } from "#app/web/request-context.server";
 
-const stripe = createStripeMock();
-const server = setupServer(...stripe.handlers);
-let logged: string[] = [];
-
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
-beforeEach(() => {
-  stripe.reset();
-  logged = [];
-  // logError's lines, as "[error] context: what failed".
-  vi.spyOn(logger, "error").mockImplementation(((fields: { error?: string }, context: string) => {
-    logged.push(`[error] ${context}: ${fields.error}`);
-  }) as never);
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-  server.resetHandlers();
-  stripe.setOutage(null);
-});
-afterAll(() => server.close());
+const { stripe, logged } = stripeMockForThisFile();
 
 // ---------------------------------------------------------------------------------------------
 // Fixtures
 
 let dayOffset = 3;
 
-function createUser() {
-  const tag = randomUUID().slice(0, 8);
-  return db
-    .insert(users)
-    .values({
-      username: `payer_${tag}`,
-      passwordHash: "not-a-real-hash",
-      firstName: "Ada",
-      lastName: "Lovelace",
-      phoneNumber: "4045550100",
-      email: `ada_${tag}@example.com`,
-    })
-    .returning()
-    .get();
-}
-
 /** An unpaid booking held for 30 minutes, as the booking form creates it ($150, 2 hours). */
 function createUnpaidBooking(overrides: Partial<typeof bookings.$inferInsert> = {}): Booking {
-  const user = createUser();
+  const user = createUserWithoutPassword(db, { username: uniqueUsername("payer") });
   const now = Date.now();
   // Each booking on its own day, so none collides with another.
   const startsAt = Math.floor((now + dayOffset++ * 86_400_000) / 3_600_000) * 3_600_000;
@@ -167,29 +131,11 @@ async function bookingWithSession() {
   return { booking, sessionId };
 }
 
-function signedEvent(
+const signedEvent = (
   type: string,
   object: unknown,
   options: { id?: string; secret?: string } = {},
-) {
-  const id = options.id ?? `evt_test_${randomUUID().replaceAll("-", "")}`;
-  const payload = JSON.stringify({
-    id,
-    object: "event",
-    api_version: "2026-10-28.endive",
-    created: Math.floor(Date.now() / 1000),
-    livemode: false,
-    pending_webhooks: 1,
-    request: { id: null, idempotency_key: null },
-    type,
-    data: { object },
-  });
-  const signature = Stripe.webhooks.generateTestHeaderString({
-    payload,
-    secret: options.secret ?? WEBHOOK_SECRET,
-  });
-  return { id, payload, signature };
-}
+) => signedStripeEvent(type, object, { secret: WEBHOOK_SECRET, ...options });
 
 function webhookRequest(payload: string, signature: string | null) {
   const headers = new Headers({

@@ -54,15 +54,55 @@ const join = (actor: Actor | null, date: string, time = "10:00", hours = 2) =>
     hoursNeeded: hours,
   });
 
-/** A page form posted without JavaScript (to `origin`: this file's server unless told). */
-function postForm(actor: Actor, path: string, fields: Record<string, string>, origin = server.url) {
+/**
+ * A page form posted without JavaScript, by `actor` or (null) a visitor, to `origin`: this
+ * file's server unless told.
+ */
+function postForm(
+  actor: Actor | null,
+  path: string,
+  fields: Record<string, string>,
+  origin = server.url,
+) {
   return fetch(`${origin}${path}`, {
     method: "POST",
     redirect: "manual",
-    headers: { Cookie: actor.cookie },
+    headers: actor ? { Cookie: actor.cookie } : {},
     body: new URLSearchParams(fields),
   });
 }
+
+/** The booking form's "Tell me if it frees up" for `date` 10:00-12:00. */
+const joinFromForm = (actor: Actor | null, date: string) =>
+  postForm(actor, "/?index", {
+    ...bookingFormFields(date, ""),
+    intent: "join-waitlist",
+    waitlistTime: "10:00",
+  });
+
+/** The booking form booking `date` 10:00-12:00 with the offer of waitlist entry `entryId`. */
+const claimFromForm = (actor: Actor, date: string, entryId: number, origin = server.url) =>
+  postForm(
+    actor,
+    "/?index",
+    { ...bookingFormFields(date, "10:00"), intent: "book", waitlistEntryId: String(entryId) },
+    origin,
+  );
+
+/** POST /api/bookings for `date` at 10:00 with `waitlistEntryId` (and anything in `more`). */
+const claimThroughApi = (
+  actor: Actor,
+  date: string,
+  waitlistEntryId: unknown,
+  hours = 2,
+  more: Json = {},
+) =>
+  api(
+    actor,
+    "POST",
+    "/api/bookings",
+    bookingPayload(date, "10:00", hours, { waitlistEntryId, ...more }),
+  );
 
 function entry(id: number) {
   return people.db().select().from(waitlistEntries).where(eq(waitlistEntries.id, id)).get();
@@ -85,6 +125,42 @@ async function cancel(owner: Actor, bookingId: number) {
     expectedRefund: 0,
   });
   expect(response.status).toBe(200);
+}
+
+const threeCustomers = () => Promise.all([people.signUp(), people.signUp(), people.signUp()]);
+
+/**
+ * `owner`'s unpaid 10:00-12:00 on a fresh date, which each of `waiters` joins the waitlist for
+ * in turn; then the owner cancels it, which offers it to the first. The entries' ids in order.
+ */
+async function cancelledWhileWaiting<const W extends readonly Actor[]>(owner: Actor, waiters: W) {
+  const date = freshDate();
+  const booking = taken(date, owner, "PENDING_PAYMENT");
+  const ids: number[] = [];
+  for (const waiter of waiters) ids.push(await joined(waiter, date));
+  await cancel(owner, booking.id);
+  return { date, ids: ids as { -readonly [K in keyof W]: number } };
+}
+
+/** A waiter with a live offer for `date` 10:00-12:00 (checked), and another customer. */
+async function offered() {
+  const [owner, waiter, other] = await threeCustomers();
+  const {
+    date,
+    ids: [id],
+  } = await cancelledWhileWaiting(owner, [waiter]);
+  expect(entry(id)?.status).toBe("OFFERED");
+  return { waiter, other, date, id };
+}
+
+/** The offer of entry `id` ran out a second ago. */
+function expireOffer(id: number) {
+  people
+    .db()
+    .update(waitlistEntries)
+    .set({ offerExpiresAt: Date.now() - 1000 })
+    .where(eq(waitlistEntries.id, id))
+    .run();
 }
 
 describe("POST /api/waitlist", () => {
@@ -199,11 +275,7 @@ describe("the booking form and the dashboard, without JavaScript", () => {
     });
     expect(await page.text()).toContain("Tell me if it frees up");
 
-    const posted = await postForm(waiter, "/?index", {
-      ...bookingFormFields(date, ""),
-      intent: "join-waitlist",
-      waitlistTime: "10:00",
-    });
+    const posted = await joinFromForm(waiter, date);
     expect(posted.status).toBe(302);
     expect(posted.headers.get("Location")).toBe("/dashboard?tab=bookings#waitlist");
     const [row] = people
@@ -239,20 +311,13 @@ describe("the booking form and the dashboard, without JavaScript", () => {
 
   it("sends a visitor to sign in from either form, writing nothing", async () => {
     const before = people.snapshot();
-    const visit = (path: string, fields: Record<string, string>) =>
-      fetch(`${server.url}${path}`, {
-        method: "POST",
-        redirect: "manual",
-        body: new URLSearchParams(fields),
-      });
-    const joining = await visit("/?index", {
-      ...bookingFormFields(freshDate(), ""),
-      intent: "join-waitlist",
-      waitlistTime: "10:00",
-    });
+    const joining = await joinFromForm(null, freshDate());
     expect(joining.status).toBe(302);
     expect(joining.headers.get("Location")).toBe("/auth#main");
-    const removing = await visit("/dashboard?tab=bookings", { intent: "remove-waitlist", id: "1" });
+    const removing = await postForm(null, "/dashboard?tab=bookings", {
+      intent: "remove-waitlist",
+      id: "1",
+    });
     expect(removing.status).toBe(302);
     expect(removing.headers.get("Location")).toMatch(/^\/auth/);
     expect(people.snapshot()).toEqual(before);
@@ -261,11 +326,7 @@ describe("the booking form and the dashboard, without JavaScript", () => {
   it("refuses to join for a free time with our message, writing nothing", async () => {
     const waiter = await people.signUp();
     const before = people.snapshot();
-    const posted = await postForm(waiter, "/?index", {
-      ...bookingFormFields(freshDate(), ""),
-      intent: "join-waitlist",
-      waitlistTime: "10:00",
-    });
+    const posted = await joinFromForm(waiter, freshDate());
     expect(posted.status).toBe(422);
     expect(await posted.text()).toContain(
       "That time is free: you can book it now instead of joining the waitlist.",
@@ -276,16 +337,7 @@ describe("the booking form and the dashboard, without JavaScript", () => {
 
 describe("offers and claims", () => {
   it("a cancellation offers the range at once; the link opens the form on it; claiming books it", async () => {
-    const [owner, waiter, other] = await Promise.all([
-      people.signUp(),
-      people.signUp(),
-      people.signUp(),
-    ]);
-    const date = freshDate();
-    const booking = taken(date, owner, "PENDING_PAYMENT");
-    const id = await joined(waiter, date);
-    await cancel(owner, booking.id);
-    expect(entry(id)?.status).toBe("OFFERED");
+    const { waiter, other, date, id } = await offered();
     const mail = people
       .db()
       .select()
@@ -315,11 +367,7 @@ describe("offers and claims", () => {
     const landing = await fetch(`${server.url}/`, { headers: { Cookie: waiter.cookie } });
     expect(await landing.text()).toContain(`name="waitlistEntryId" value="${id}"`);
 
-    const claimed = await postForm(waiter, "/?index", {
-      ...bookingFormFields(date, "10:00"),
-      intent: "book",
-      waitlistEntryId: String(id),
-    });
+    const claimed = await claimFromForm(waiter, date, id);
     expect(claimed.status).toBe(302);
     expect(claimed.headers.get("Location")).toMatch(/^\/checkout\/\d+#main$/);
     const made = entry(id);
@@ -334,16 +382,11 @@ describe("offers and claims", () => {
   });
 
   it("the claim race: of two waiters, exactly one books; the other gets our message", async () => {
-    const [owner, first, second] = await Promise.all([
-      people.signUp(),
-      people.signUp(),
-      people.signUp(),
-    ]);
-    const date = freshDate();
-    const booking = taken(date, owner, "PENDING_PAYMENT");
-    const firstId = await joined(first, date);
-    const secondId = await joined(second, date);
-    await cancel(owner, booking.id);
+    const [owner, first, second] = await threeCustomers();
+    const {
+      date,
+      ids: [firstId, secondId],
+    } = await cancelledWhileWaiting(owner, [first, second]);
     expect(entry(firstId)?.status).toBe("OFFERED");
     expect(entry(secondId)?.status).toBe("WAITING");
     // A second server process on the same database file, as production may run: the second
@@ -357,16 +400,9 @@ describe("offers and claims", () => {
     });
     const otherUrl = `http://127.0.0.1:${port}`;
     await waitUntilHealthy(other, otherUrl, collectOutput(other));
-    const claim = (actor: Actor, entryId: number, origin: string) =>
-      postForm(
-        actor,
-        "/?index",
-        { ...bookingFormFields(date, "10:00"), intent: "book", waitlistEntryId: String(entryId) },
-        origin,
-      );
     const [secondClaim, firstClaim, secondApi] = await Promise.all([
-      claim(second, secondId, otherUrl),
-      claim(first, firstId, server.url),
+      claimFromForm(second, date, secondId, otherUrl),
+      claimFromForm(first, date, firstId, server.url),
       fetch(`${otherUrl}/api/bookings`, {
         method: "POST",
         headers: { "Content-Type": "application/json", Cookie: second.cookie },
@@ -397,24 +433,15 @@ describe("offers and claims", () => {
 
   it("an offer that ran out cannot be claimed: our message, nothing written", async () => {
     const [owner, waiter] = await Promise.all([people.signUp(), people.signUp()]);
-    const date = freshDate();
-    const booking = taken(date, owner, "PENDING_PAYMENT");
-    const id = await joined(waiter, date);
-    await cancel(owner, booking.id);
-    people
-      .db()
-      .update(waitlistEntries)
-      .set({ offerExpiresAt: Date.now() - 1000 })
-      .where(eq(waitlistEntries.id, id))
-      .run();
+    const {
+      date,
+      ids: [id],
+    } = await cancelledWhileWaiting(owner, [waiter]);
+    expireOffer(id);
     const page = await fetch(`${server.url}/?claim=${id}`, { headers: { Cookie: waiter.cookie } });
     expect(await page.text()).toContain("This waitlist offer is no longer yours to claim");
     const before = people.snapshot();
-    const claimed = await postForm(waiter, "/?index", {
-      ...bookingFormFields(date, "10:00"),
-      intent: "book",
-      waitlistEntryId: String(id),
-    });
+    const claimed = await claimFromForm(waiter, date, id);
     expect(claimed.status).toBe(400);
     expect(people.snapshot()).toEqual(before);
   });
@@ -424,21 +451,6 @@ describe("POST /api/bookings claiming an offer (waitlistEntryId)", () => {
   const claimGone =
     "This waitlist offer is no longer yours to claim: it ran out, was removed or belongs to someone else.";
 
-  /** A waiter with a live offer for `date` 10:00-12:00, and another customer. */
-  async function offered() {
-    const [owner, waiter, other] = await Promise.all([
-      people.signUp(),
-      people.signUp(),
-      people.signUp(),
-    ]);
-    const date = freshDate();
-    const booking = taken(date, owner, "PENDING_PAYMENT");
-    const id = await joined(waiter, date);
-    await cancel(owner, booking.id);
-    expect(entry(id)?.status).toBe("OFFERED");
-    return { waiter, other, date, id };
-  }
-
   async function refused(response: Response, message: string) {
     expect(response.status).toBe(400);
     expect(((await response.json()) as Json).message).toBe(message);
@@ -446,12 +458,7 @@ describe("POST /api/bookings claiming an offer (waitlistEntryId)", () => {
 
   it("books the offer's range for its customer and marks the entry CLAIMED", async () => {
     const { waiter, date, id } = await offered();
-    const response = await api(
-      waiter,
-      "POST",
-      "/api/bookings",
-      bookingPayload(date, "10:00", 2, { waitlistEntryId: id }),
-    );
+    const response = await claimThroughApi(waiter, date, id);
     expect(response.status).toBe(201);
     const body = (await response.json()) as Json;
     expect(body).toMatchObject({ recordingDate: date, recordingTime: "10:00" });
@@ -461,70 +468,31 @@ describe("POST /api/bookings claiming an offer (waitlistEntryId)", () => {
   it("refuses someone else's offer, an offer that ran out, another range and repeat: nothing written", async () => {
     const { waiter, other, date, id } = await offered();
     let before = people.snapshot();
-    await refused(
-      await api(
-        other,
-        "POST",
-        "/api/bookings",
-        bookingPayload(date, "10:00", 2, { waitlistEntryId: id }),
-      ),
-      claimGone,
-    );
+    await refused(await claimThroughApi(other, date, id), claimGone);
     expect(people.snapshot()).toEqual(before);
 
     await refused(
-      await api(
-        waiter,
-        "POST",
-        "/api/bookings",
-        bookingPayload(date, "10:00", 2, {
-          waitlistEntryId: id,
-          repeat: { every: "week", count: 3 },
-        }),
-      ),
+      await claimThroughApi(waiter, date, id, 2, { repeat: { every: "week", count: 3 } }),
       "A waitlist offer is claimed by one booking: leave out repeat, or book the series without the offer.",
     );
     expect(people.snapshot()).toEqual(before);
 
     await refused(
-      await api(
-        waiter,
-        "POST",
-        "/api/bookings",
-        bookingPayload(date, "10:00", 3, { waitlistEntryId: id }),
-      ),
+      await claimThroughApi(waiter, date, id, 3),
       "A waitlist offer is for its own date, start time and hours: book those, or book another time without the offer.",
     );
     expect(people.snapshot()).toEqual(before);
 
-    const bad = await api(
-      waiter,
-      "POST",
-      "/api/bookings",
-      bookingPayload(date, "10:00", 2, { waitlistEntryId: "many" }),
-    );
+    const bad = await claimThroughApi(waiter, date, "many");
     expect(bad.status).toBe(400);
     expect(await bad.text()).toContain(
       "waitlistEntryId must be the number of your waitlist entry.",
     );
     expect(people.snapshot()).toEqual(before);
 
-    people
-      .db()
-      .update(waitlistEntries)
-      .set({ offerExpiresAt: Date.now() - 1000 })
-      .where(eq(waitlistEntries.id, id))
-      .run();
+    expireOffer(id);
     before = people.snapshot();
-    await refused(
-      await api(
-        waiter,
-        "POST",
-        "/api/bookings",
-        bookingPayload(date, "10:00", 2, { waitlistEntryId: id }),
-      ),
-      claimGone,
-    );
+    await refused(await claimThroughApi(waiter, date, id), claimGone);
     expect(people.snapshot()).toEqual(before);
   });
 });

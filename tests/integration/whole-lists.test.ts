@@ -1,5 +1,4 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { users } from "#db/schema";
 import { studioInstant } from "#app/domain/studio-time";
 import { JSON_LIST_CHUNK_ROWS } from "#app/web/json-list.server";
 import { LIMIT_MESSAGE, MAX_LIMIT } from "#app/models/pagination.server";
@@ -7,6 +6,7 @@ import { createBooking } from "#tests/factories/booking";
 import { createCoupon } from "#tests/factories/catalog";
 import { createPayment } from "#tests/factories/payment";
 import { createSupportRequest } from "#tests/factories/support";
+import { createUserWithoutPassword } from "#tests/factories/user";
 import { type Actor, actorsFor } from "#tests/setup/actors";
 import { uniqueUsername } from "#tests/setup/server";
 import { serverForThisFile } from "#tests/setup/server-for-this-file";
@@ -55,20 +55,14 @@ beforeAll(async () => {
   const customer = await signUp();
   const writer = db();
   writer.transaction((tx) => {
-    // Accounts straight into the table (a password hash each would take minutes).
+    // Accounts without a password (a password hash each would take minutes).
     for (let i = 0; i < ROWS; i += 1) {
-      const username = uniqueUsername("whole");
-      tx.insert(users)
-        .values({
-          username,
-          passwordHash: "not-a-hash",
-          firstName: "Whole",
-          lastName: "List",
-          phoneNumber: "404-555-0100",
-          email: `${username.toLowerCase()}@example.com`,
-          isMember: i % 3 === 0,
-        })
-        .run();
+      createUserWithoutPassword(tx, {
+        username: uniqueUsername("whole"),
+        firstName: "Whole",
+        lastName: "List",
+        isMember: i % 3 === 0,
+      });
       createCoupon(tx);
     }
     const user = { id: customer.id };

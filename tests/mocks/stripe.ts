@@ -1,4 +1,6 @@
+import { randomUUID } from "node:crypto";
 import { HttpResponse, http } from "msw";
+import Stripe from "stripe";
 
 /**
  * A small, stateful stand-in for the part of Stripe's HTTP API the app uses, answered by MSW
@@ -418,3 +420,28 @@ export function createStripeMock() {
 }
 
 export type StripeMock = ReturnType<typeof createStripeMock>;
+
+/**
+ * A webhook event as Stripe sends one: the JSON body and its Stripe-Signature header, signed
+ * with `secret` (the app's webhook secret, or another to be refused).
+ */
+export function signedStripeEvent(
+  type: string,
+  object: unknown,
+  options: { secret: string; id?: string },
+) {
+  const id = options.id ?? `evt_test_${randomUUID().replaceAll("-", "")}`;
+  const payload = JSON.stringify({
+    id,
+    object: "event",
+    api_version: "2026-10-28.endive",
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    type,
+    data: { object },
+  });
+  const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: options.secret });
+  return { id, payload, signature };
+}
