@@ -143,6 +143,14 @@ export function bookingFormSchema(now: SchemaNow) {
 }
 export type BookingRequest = z.output<ReturnType<typeof bookingFormSchema>>;
 
+/** The payload's optional `userId`: when given it must be the caller's own (any other is 403). */
+const payloadUserId = () =>
+  z.coerce
+    .number({ error: BOOKING_MESSAGES.userId })
+    .int(BOOKING_MESSAGES.userId)
+    .positive(BOOKING_MESSAGES.userId)
+    .optional();
+
 /**
  * POST /api/bookings: the create payload of docs/product.md "Data". Client figures (totalCost,
  * originalCost, discountAmount, servicesCost) and retainer dates are accepted and ignored: the
@@ -152,11 +160,7 @@ export function bookingPayloadSchema(now: SchemaNow) {
   return withTimeRules(
     z.object({
       ...bookingFields(),
-      userId: z.coerce
-        .number({ error: BOOKING_MESSAGES.userId })
-        .int(BOOKING_MESSAGES.userId)
-        .positive(BOOKING_MESSAGES.userId)
-        .optional(),
+      userId: payloadUserId(),
     }),
     now,
   );
@@ -170,11 +174,7 @@ export function bookingApiPayloadSchema(now: SchemaNow) {
   return withTimeRules(
     z.object({
       ...bookingFields(),
-      userId: z.coerce
-        .number({ error: BOOKING_MESSAGES.userId })
-        .int(BOOKING_MESSAGES.userId)
-        .positive(BOOKING_MESSAGES.userId)
-        .optional(),
+      userId: payloadUserId(),
       waitlistEntryId: z
         .number({ error: WAITLIST_MESSAGES.entryId })
         .int(WAITLIST_MESSAGES.entryId)
