@@ -31,7 +31,7 @@ import {
   writeRefund,
 } from "#app/models/cancellation.server";
 import { enqueueEmail } from "#app/models/outbox.server";
-import { seriesCheckoutOf } from "#app/models/series.server";
+import { openCheckoutOf } from "#app/models/order.server";
 import { providerCharge } from "#app/domain/series-sessions";
 import { accountEmail } from "#app/models/user.server";
 import { recordCheckoutSession } from "#app/workflows/fulfil-payment.server";
@@ -170,10 +170,8 @@ async function cancelBooking(
     if (problem) throw new CancellationError("not-cancellable", problem);
     // An open hosted checkout could still take the money: it is closed (step 2) before the
     // refund is known. Otherwise the quote is final now: nothing pays a claimed booking.
-    // A series session's checkout is the series' own (docs/product.md "Weekly series").
-    const closing =
-      booking.status === "PENDING_PAYMENT" &&
-      (booking.checkoutSessionId !== null || seriesCheckoutOf(booking, tx) !== null);
+    // The checkout is the order's, paying this session and any other unpaid one of it.
+    const closing = openCheckoutOf(booking, tx) !== null;
     const quote = closing ? null : quoteFor(booking, who, now, settings.feePercent, tx);
     if (quote) checkShownRefund(who, quote);
     if (quote && quote.refund === 0) {
@@ -268,7 +266,7 @@ async function closeCheckoutFirst(
   now: number,
   settings: CancellationSettings,
 ): Promise<RefundQuote> {
-  const checkoutId = booking.checkoutSessionId ?? seriesCheckoutOf(booking);
+  const checkoutId = openCheckoutOf(booking);
   if (checkoutId) {
     const session = await callProvider(
       `Stripe: could not close Checkout Session ${checkoutId}`,
@@ -289,7 +287,7 @@ async function makeRefund(
 ): Promise<RecordedRefund> {
   const charge = latestCharge(bookingId);
   if (!charge?.transactionId) throw new Error(`Booking ${bookingId} is paid but has no charge`);
-  // A series session's row names the series' one charge with its booking after it.
+  // A row paid with other sessions of its order names the one charge with its booking after it.
   const paymentTransactionId = providerCharge(charge.transactionId);
   // One refund per booking at the provider: an earlier attempt that refunded but was not
   // recorded is found and returned, never made a second time.

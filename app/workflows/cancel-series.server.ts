@@ -8,7 +8,7 @@ import { logError } from "#app/log.server";
 import { getBooking } from "#app/models/booking.server";
 import { cancellationQuote, cancelProblem } from "#app/models/cancellation.server";
 import { enqueueEmail } from "#app/models/outbox.server";
-import { listSeriesBookings } from "#app/models/series.server";
+import { listOrderSessions, seriesOfBooking } from "#app/models/order.server";
 import { accountEmail } from "#app/models/user.server";
 import {
   CancellationError,
@@ -41,10 +41,11 @@ export function planCancelFollowing(
   now: number,
   feePercent: number,
 ): { plan: FollowingPlan } | { problem: string } {
-  if (booking.seriesId === null) return { problem: NOT_A_SERIES_MESSAGE };
+  if (booking.orderId === null || !seriesOfBooking(booking))
+    return { problem: NOT_A_SERIES_MESSAGE };
   const first = cancelProblem(booking, now);
   if (first) return { problem: first };
-  const sessions = followingSessions(booking, listSeriesBookings(booking.seriesId));
+  const sessions = followingSessions(booking, listOrderSessions(booking.orderId));
   const planned: FollowingPlan["sessions"] = [];
   for (const session of sessions) {
     const problem = cancelProblem(session, now);

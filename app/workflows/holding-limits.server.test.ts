@@ -9,7 +9,7 @@ import {
   type BookingSettings,
   bookSession,
 } from "#app/workflows/book-session.server";
-import { recordPayment } from "#app/workflows/fulfil-payment.server";
+import { recordSessionPayment } from "#app/workflows/fulfil-payment.server";
 import { rescheduleOwnBooking } from "#app/workflows/reschedule.server";
 import {
   SETTINGS as BASE_SETTINGS,
@@ -85,7 +85,7 @@ describe("MAX_UNPAID_HOLDS", () => {
 
   it("does not count a paid booking", () => {
     const paid = bookSession(customer, request(), NOW, SETTINGS);
-    const outcome = recordPayment(
+    const outcome = recordSessionPayment(
       {
         bookingId: paid.id,
         amount: paid.totalCost,
@@ -131,7 +131,7 @@ describe("BOOKING_HORIZON_DAYS", () => {
 
   it("refuses a reschedule beyond the horizon and leaves the session where it was", () => {
     const booking = bookSession(customer, request(), NOW, SETTINGS);
-    recordPayment(
+    recordSessionPayment(
       {
         bookingId: booking.id,
         amount: booking.totalCost,

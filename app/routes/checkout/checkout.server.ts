@@ -117,14 +117,27 @@ export async function checkoutAction(
   }
 
   if (provider.checkout === "hosted") {
-    return openHostedReply(context, formData, () => openHostedCheckout(booking.id, env.APP_URL));
+    return openHostedReply(context, formData, () =>
+      openHostedCheckout(
+        orderOf(booking),
+        env.APP_URL,
+        `/checkout/${booking.id}`,
+        undefined,
+        notPayableNow(booking),
+      ),
+    );
   }
 
   const submission = parseWithZod(formData, { schema: cardFormSchema(studioMonth(now)) });
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: HIDDEN_FIELDS }) }, { status: 400 });
   }
-  const charge = chargeSandboxCard(booking, submission.value as CardInput, now);
+  const charge = chargeSandboxCard(
+    orderOf(booking),
+    submission.value as CardInput,
+    now,
+    notPayableNow(booking),
+  );
   if (!charge.ok) {
     return replyWithToast(
       context,
@@ -135,6 +148,18 @@ export async function checkoutAction(
     );
   }
   return onPaid(charge.transactionId);
+}
+
+/** The order a booking was bought in: every row the app writes has one. */
+function orderOf(booking: Booking): number {
+  if (booking.orderId === null) throw new Error(`Booking ${booking.id} has no order`);
+  return booking.orderId;
+}
+
+/** Why one booking cannot be paid now, in its own words (paid, cancelled, hold run out). */
+function notPayableNow(booking: Booking) {
+  return (sessions: readonly Booking[], now: number) =>
+    notPayableMessage(sessions.find((session) => session.id === booking.id) ?? booking, now);
 }
 
 /**

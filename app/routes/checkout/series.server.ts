@@ -7,17 +7,22 @@ import { seriesHeading } from "#app/domain/series-sessions";
 import { statusLabel } from "#app/domain/session-list";
 import { env } from "#app/env.server";
 import { expireHolds } from "#app/models/booking.server";
-import { getOwnSeries, listSeriesBookings, payableSessions } from "#app/models/series.server";
+import {
+  getOwnSeries,
+  seriesOfBooking,
+  listOrderSessions,
+  payableSessions,
+} from "#app/models/order.server";
 import { readForm } from "#app/web/form.server";
 import { openHostedReply } from "#app/routes/checkout/checkout.server";
 import { replyWithToast } from "#app/web/toast.server";
 import { requireUser } from "#app/web/user-context.server";
 import { paymentProvider } from "#app/workflows/payment-provider.server";
 import {
-  chargeSandboxSeries,
+  chargeSandboxCard,
   NOTHING_TO_PAY_MESSAGE,
-  openSeriesCheckout,
-} from "#app/workflows/series-checkout.server";
+  openHostedCheckout,
+} from "#app/workflows/checkout.server";
 
 /**
  * Paying a weekly series at once (docs/product.md "Weekly series"): /checkout/series/:seriesId.
@@ -41,7 +46,7 @@ export async function requireOwnSeries(
 type Series = Awaited<ReturnType<typeof requireOwnSeries>>["series"];
 
 export function loadSeriesCheckout(series: Series, now: number) {
-  const sessions = listSeriesBookings(series.id);
+  const sessions = listOrderSessions(series.id);
   const payable = payableSessions(sessions, now);
   const payableIds = new Set(payable.map((session) => session.id));
   const earliestHold = Math.min(...payable.map((session) => session.holdExpiresAt ?? Infinity));
@@ -97,19 +102,21 @@ export async function seriesCheckoutAction(
       { status },
     );
 
-  if (payableSessions(listSeriesBookings(series.id), now).length === 0) {
+  if (payableSessions(listOrderSessions(series.id), now).length === 0) {
     return refuse(NOTHING_TO_PAY_MESSAGE, 409);
   }
 
   if (provider.checkout === "hosted") {
-    return openHostedReply(context, formData, () => openSeriesCheckout(series.id, env.APP_URL));
+    return openHostedReply(context, formData, () =>
+      openHostedCheckout(series.id, env.APP_URL, `/checkout/series/${series.id}`),
+    );
   }
 
   const submission = parseWithZod(formData, { schema: cardFormSchema(studioMonth(now)) });
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: HIDDEN_FIELDS }) }, { status: 400 });
   }
-  const charge = chargeSandboxSeries(series.id, submission.value as CardInput, now);
+  const charge = chargeSandboxCard(series.id, submission.value as CardInput, now);
   if (!charge.ok) {
     return replyWithToast(
       context,
@@ -127,6 +134,7 @@ export async function seriesCheckoutAction(
  * booking's checkout and Pay Now send it to the series checkout, so a session cannot be paid
  * twice, alone and with the series.
  */
-export function payWithSeries(booking: { seriesId: number | null }) {
-  if (booking.seriesId !== null) throw redirect(`/checkout/series/${booking.seriesId}`);
+export function payWithSeries(booking: { orderId: number | null; userId: number }) {
+  const series = seriesOfBooking(booking);
+  if (series) throw redirect(`/checkout/series/${series.id}`);
 }

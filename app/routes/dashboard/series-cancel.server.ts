@@ -17,7 +17,7 @@ type Booking = NonNullable<ReturnType<typeof getBooking>>;
  * session booked alone, or the last one of its series (nothing later to choose).
  */
 export function seriesCancelChoice(booking: Booking, now: number) {
-  if (booking.seriesId === null) return null;
+  if (booking.orderId === null) return null;
   const planned = planCancelFollowing(booking, now, env.CANCELLATION_FEE_PERCENT);
   if ("problem" in planned || planned.plan.sessions.length < 2) return null;
   return {
