@@ -6,7 +6,7 @@ import { env } from "#app/env.server";
 import type { getBooking } from "#app/models/booking.server";
 import { replyWithToast, redirectWithSuccess } from "#app/web/toast.server";
 import { CancellationError } from "#app/workflows/cancel-booking.server";
-import { cancelOwnFollowing, planCancelFollowing } from "#app/workflows/cancel-series.server";
+import { cancelOwnFollowing, planCancelFollowing } from "#app/workflows/cancel-booking.server";
 import { PaymentServiceError } from "#app/workflows/payment-provider.server";
 
 type Booking = NonNullable<ReturnType<typeof getBooking>>;
