@@ -6,7 +6,7 @@ import {
   groupSessionRows,
   providerCharge,
   seriesHeading,
-  seriesPaymentReference,
+  sessionPaymentReference,
 } from "#app/domain/series-sessions";
 import { studioInstant } from "#app/domain/studio-time";
 
@@ -76,11 +76,11 @@ describe("groupSessionRows", () => {
 });
 
 describe("followingSessions", () => {
-  const session = (id: number, date: string, status = "PENDING", seriesId: number | null = 3) => ({
+  const session = (id: number, date: string, status = "PENDING", orderId: number | null = 3) => ({
     id,
     startsAt: at(date),
     status,
-    seriesId,
+    orderId,
   });
 
   it("is the chosen session and every later live one of its series, in date order", () => {
@@ -105,15 +105,20 @@ describe("followingSessions", () => {
   });
 });
 
-describe("series payment references", () => {
+describe("session payment references", () => {
   it("gives each session's row its own reference and finds the charge again", () => {
-    const a = seriesPaymentReference("pi_123", 5);
-    const b = seriesPaymentReference("pi_123", 6);
+    const a = sessionPaymentReference("pi_123", 5, 2);
+    const b = sessionPaymentReference("pi_123", 6, 2);
     expect(a).not.toBe(b);
     expect(providerCharge(a)).toBe("pi_123");
     expect(providerCharge(b)).toBe("pi_123");
     expect(providerCharge("pi_456")).toBe("pi_456");
     expect(providerCharge("sandbox_abc")).toBe("sandbox_abc");
+  });
+
+  it("keeps the charge's own reference when the charge pays one session", () => {
+    expect(sessionPaymentReference("pi_123", 5, 1)).toBe("pi_123");
+    expect(providerCharge(sessionPaymentReference("pi_123", 5, 1))).toBe("pi_123");
   });
 });
 

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { bookingHistory, bookingSeries, bookings, coupons, emailOutbox } from "#db/schema";
+import { bookingHistory, bookings, coupons, emailOutbox, orders } from "#db/schema";
 import { db } from "#app/db.server";
 import type { BookingRequest } from "#app/domain/booking-form";
 import { SERIES_MESSAGES } from "#app/domain/series";
@@ -50,7 +50,7 @@ function rowsOf(userId: number) {
   return db.select().from(bookings).where(eq(bookings.userId, userId)).all();
 }
 const outboxCount = () => db.select().from(emailOutbox).all().length;
-const seriesCount = () => db.select().from(bookingSeries).all().length;
+const seriesCount = () => db.select().from(orders).all().length;
 
 function refusal(run: () => unknown): BookingError {
   try {
@@ -91,7 +91,7 @@ describe("bookSeries", () => {
     ]);
     for (const booking of series.bookings) {
       expect(booking).toMatchObject({
-        seriesId: series.seriesId,
+        orderId: series.seriesId,
         recordingTime: "19:00",
         status: "PENDING_PAYMENT",
         totalCost: 400,
@@ -104,7 +104,7 @@ describe("bookSeries", () => {
         .all();
       expect(history).toHaveLength(1);
     }
-    const row = db.select().from(bookingSeries).where(eq(bookingSeries.id, series.seriesId)).get();
+    const row = db.select().from(orders).where(eq(orders.id, series.seriesId)).get();
     expect(row).toMatchObject({ userId: customer.id, repeatEvery: "2weeks", occurrences: 3 });
 
     const mails = db
@@ -230,8 +230,11 @@ describe("bookSeries", () => {
       [360, 40, coupon.code],
       [360, 40, coupon.code],
     ]);
-    // Only the first session holds the use, so releasing the series gives back one.
-    expect(series.bookings.map((b) => b.couponId)).toEqual([coupon.id, null, null]);
+    // Every session carries the discount; the one use is the order's, given back once.
+    expect(series.bookings.map((b) => b.couponId)).toEqual([coupon.id, coupon.id, coupon.id]);
+    expect(db.select().from(orders).where(eq(orders.id, series.seriesId)).get()?.couponId).toBe(
+      coupon.id,
+    );
     expect(db.select().from(coupons).where(eq(coupons.id, coupon.id)).get()?.currentUses).toBe(1);
   });
 

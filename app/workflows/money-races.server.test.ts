@@ -1,6 +1,6 @@
 import { and, eq, gt, ne } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { bookingHistory, bookings, payments } from "#db/schema";
+import { bookingHistory, bookings, orders, payments } from "#db/schema";
 import { db } from "#app/db.server";
 import type {
   CheckoutSession,
@@ -8,6 +8,7 @@ import type {
   RefundRequest,
 } from "#app/integrations/payments/types";
 import { getBooking, isPayable } from "#app/models/booking.server";
+import { getOrder } from "#app/models/order.server";
 import { bookSession } from "#app/workflows/book-session.server";
 import { paidFor } from "#app/models/cancellation.server";
 import { cancelOwnBooking } from "#app/workflows/cancel-booking.server";
@@ -280,12 +281,16 @@ function gatedCheckouts() {
   const inFlight = new Promise<void>((resolve) => {
     entered = resolve;
   });
-  const session = (id: string, bookingId: number, status: CheckoutSession["status"]) => ({
+  const session = (
+    id: string,
+    bookingId: number,
+    status: CheckoutSession["status"],
+  ): CheckoutSession => ({
     id,
     status,
     url: status === "open" ? `https://pay.test/${id}` : null,
     paid: false,
-    bookingId,
+    order: { id: getBooking(bookingId)?.orderId ?? null, bookingIds: [bookingId] },
     amountTotal: null,
     currency: "usd",
     paymentId: null,
@@ -299,10 +304,9 @@ function gatedCheckouts() {
       entered();
       await gate;
       state.opened += 1;
-      return session(`cs_test_${request.bookingId}`, request.bookingId, "open");
-    },
-    async createSeriesCheckout() {
-      throw new Error("No series in these tests");
+      // One booking's order: its one line names the booking.
+      const bookingId = request.lines[0]?.bookingId ?? 0;
+      return session(`cs_test_${bookingId}`, bookingId, "open");
     },
     async retrieveCheckout(id) {
       return session(id, Number(id.replace("cs_test_", "")), "open");
@@ -337,7 +341,14 @@ describe("checkouts vs cancellations", () => {
     const booking = bookSession(customer, request(), BOOKED_AT, SETTINGS);
     const hosted = gatedCheckouts();
 
-    const opening = settle(openHostedCheckout(booking.id, "https://t.test", hosted.provider));
+    const opening = settle(
+      openHostedCheckout(
+        booking.orderId ?? 0,
+        "https://t.test",
+        `/checkout/${booking.id}`,
+        hosted.provider,
+      ),
+    );
     await untilInFlight(hosted.inFlight, opening);
     const cancelling = await settle(
       cancelOwnBooking({ bookingId: booking.id, userId: customer.id }, BOOKED_AT, hosted.settings),
@@ -357,11 +368,8 @@ describe("checkouts vs cancellations", () => {
       ok: true,
       value: { url: `https://pay.test/cs_test_${booking.id}` },
     });
-    expect(getBooking(booking.id)).toMatchObject({
-      status: "PENDING_PAYMENT",
-      checkoutSessionId: `cs_test_${booking.id}`,
-      claim: null,
-    });
+    expect(getBooking(booking.id)).toMatchObject({ status: "PENDING_PAYMENT", claim: null });
+    expect(getOrder(booking.orderId ?? 0)?.checkoutSessionId).toBe(`cs_test_${booking.id}`);
 
     // Cancelled afterwards, the open checkout is closed first.
     await cancelOwnBooking(
@@ -375,9 +383,9 @@ describe("checkouts vs cancellations", () => {
 
   it("refuses the customer's cancellation and payment while staff close the checkout to move it forward", async () => {
     const booking = bookSession(customer, request(), BOOKED_AT, SETTINGS);
-    db.update(bookings)
+    db.update(orders)
       .set({ checkoutSessionId: `cs_test_${booking.id}` })
-      .where(eq(bookings.id, booking.id))
+      .where(eq(orders.id, booking.orderId ?? 0))
       .run();
     const hosted = gatedCheckouts();
 

@@ -38,7 +38,7 @@ const provider: WorkflowSettings["provider"] = {
       status: "expired" as const,
       url: null,
       paid: false,
-      bookingId: null,
+      order: null,
       amountTotal: null,
       currency: null,
       paymentId: null,

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { type Booking, bookingHistory, bookings, emailOutbox, payments } from "#db/schema";
+import { type Booking, bookingHistory, bookings, emailOutbox, orders, payments } from "#db/schema";
 import { db, writeTransaction } from "#app/db.server";
 import { type BookingClaim, CLAIM_LEASE_MS } from "#app/domain/booking-claim";
 import {
@@ -10,6 +10,7 @@ import {
 } from "#app/integrations/payments/types";
 import { claimBooking } from "#app/models/booking-claim.server";
 import { getBooking } from "#app/models/booking.server";
+import { getOrder } from "#app/models/order.server";
 import { bookSession } from "#app/workflows/book-session.server";
 import { paidFor } from "#app/models/cancellation.server";
 import { type CancellationSettings, cancelOwnBooking } from "#app/workflows/cancel-booking.server";
@@ -244,6 +245,12 @@ describe("the claim sweeper", () => {
   it("releases a checkout left half-opened and drops its plan, so the next attempt starts afresh", async () => {
     const booking = bookSession(customer, request(), BOOKED_AT, SETTINGS);
     const until = BOOKED_AT + 31 * MINUTE;
+    // The plan as planCheckout leaves it: on the order (no session stored yet) and on the
+    // session it claimed.
+    db.update(orders)
+      .set({ checkoutSessionId: null, checkoutExpiresAt: until })
+      .where(eq(orders.id, booking.orderId ?? 0))
+      .run();
     db.update(bookings)
       .set({ checkoutExpiresAt: until, holdExpiresAt: until })
       .where(eq(bookings.id, booking.id))
@@ -252,8 +259,8 @@ describe("the claim sweeper", () => {
     const fake = fakeProvider();
 
     expect(await settleStaleClaims(AFTER_LEASE, fake.settings)).toMatchObject({ released: 1 });
-    expect(getBooking(booking.id)).toMatchObject({
-      claim: null,
+    expect(getBooking(booking.id)).toMatchObject({ claim: null, checkoutExpiresAt: null });
+    expect(getOrder(booking.orderId ?? 0)).toMatchObject({
       checkoutSessionId: null,
       checkoutExpiresAt: null,
     });
