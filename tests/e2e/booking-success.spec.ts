@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { getResponse } from "msw";
-import { bookings } from "#db/schema";
+import { bookings, orders } from "#db/schema";
 import {
   createUser,
   expect,
@@ -64,13 +64,13 @@ function processingCheckout(own: OwnServer, customer: TestUser, time: string) {
     status: "complete",
     payment_status: "unpaid",
     amount_total: booking.totalCost * 100,
-    metadata: { bookingId: String(booking.id) },
+    metadata: { orderId: String(booking.orderId), bookingIds: String(booking.id) },
     url: null,
   });
   own.db
-    .update(bookings)
+    .update(orders)
     .set({ checkoutSessionId: sessionId })
-    .where(eq(bookings.id, booking.id))
+    .where(eq(orders.id, booking.orderId ?? 0))
     .run();
   return { booking, sessionId };
 }

@@ -2,7 +2,7 @@ import type { ChildProcess } from "node:child_process";
 import Database from "better-sqlite3";
 import { count, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bookingSeries, bookings, coupons, emailOutbox } from "#db/schema";
+import { bookings, coupons, emailOutbox, orders } from "#db/schema";
 import { addStudioDays, studioDateOf } from "#app/domain/studio-time";
 import { createCoupon } from "#tests/factories/catalog";
 import type { TestDatabase } from "#tests/factories/database";
@@ -114,9 +114,9 @@ function rowsOf(db: TestDatabase, userId: number) {
 
 /** Rows everywhere a refused series could have written. */
 function written(db: TestDatabase) {
-  const n = (table: typeof bookings | typeof bookingSeries | typeof emailOutbox) =>
+  const n = (table: typeof bookings | typeof orders | typeof emailOutbox) =>
     db.select({ n: count() }).from(table).get()?.n ?? 0;
-  return { bookings: n(bookings), series: n(bookingSeries), mail: n(emailOutbox) };
+  return { bookings: n(bookings), series: n(orders), mail: n(emailOutbox) };
 }
 
 /** A refused request: its answer, after proving it wrote nothing. */
@@ -151,7 +151,7 @@ describe("POST /api/bookings with repeat", () => {
       });
     }
     const rows = rowsOf(server.db, customer.id);
-    expect(rows.map((row) => [row.id, row.seriesId])).toEqual(
+    expect(rows.map((row) => [row.id, row.orderId])).toEqual(
       items.map((item) => [item.id, seriesId]),
     );
     const mails = server.db
@@ -276,12 +276,19 @@ describe("POST /api/bookings with repeat", () => {
     expect(
       (body.bookings as Json[]).map((item) => [item.totalCost, item.discountAmount, item.couponId]),
     ).toEqual([
+      // Every session carrying the discount names the coupon; the one use is the order's.
       [360, 40, coupon.id],
-      [360, 40, null],
-      [360, 40, null],
+      [360, 40, coupon.id],
+      [360, 40, coupon.id],
     ]);
     const uses = server.db.select().from(coupons).where(eq(coupons.id, coupon.id)).get();
     expect(uses?.currentUses).toBe(1);
+    const order = server.db
+      .select()
+      .from(orders)
+      .where(eq(orders.id, body.seriesId as number))
+      .get();
+    expect(order?.couponId).toBe(coupon.id);
     // Its one use is taken: the next series is refused whole.
     const again = await refused(server.db, () =>
       series(
@@ -473,12 +480,12 @@ describe("the series race", () => {
       expect(conflictDates).toEqual([7, 14, 21].map((days) => addStudioDays(start, days)));
       const won = rowsOf(server.db, winner.id);
       expect(won).toHaveLength(4);
-      expect(new Set(won.map((row) => row.seriesId)).size).toBe(1);
+      expect(new Set(won.map((row) => row.orderId)).size).toBe(1);
       expect(rowsOf(server.db, loser.id)).toEqual([]);
       const seriesOfLoser = server.db
         .select()
-        .from(bookingSeries)
-        .where(eq(bookingSeries.userId, loser.id))
+        .from(orders)
+        .where(eq(orders.userId, loser.id))
         .all();
       expect(seriesOfLoser).toEqual([]);
     }
@@ -583,7 +590,7 @@ describe("the booking form's series and GET /api/availability/series", () => {
     const location = response.headers.get("Location") ?? "";
     expect(location).toMatch(/^\/checkout\/series\/\d+#main$/);
     const seriesId = Number(location.split("/").pop()?.split("#")[0]);
-    expect(rowsOf(server.db, customer.id).map((row) => [row.recordingDate, row.seriesId])).toEqual([
+    expect(rowsOf(server.db, customer.id).map((row) => [row.recordingDate, row.orderId])).toEqual([
       [date, seriesId],
       [addStudioDays(date, 14), seriesId],
     ]);

@@ -17,18 +17,20 @@ vi.hoisted(() => {
   process.env.STRIPE_SUPPRESS_NOTICES = "true";
 });
 
-import { bookingSeries, bookings, emailOutbox, payments } from "#db/schema";
+import { bookings, emailOutbox, orders, payments } from "#db/schema";
 import { db } from "#app/db.server";
 import { addStudioDays, studioDateOf } from "#app/domain/studio-time";
 import { getBooking } from "#app/models/booking.server";
-import { getSeries } from "#app/models/series.server";
+import { getOrder } from "#app/models/order.server";
 import * as webhookRoute from "#app/routes/api/payments.webhook";
-import { cancelOwnBooking } from "#app/workflows/cancel-booking.server";
-import { cancelOwnFollowing } from "#app/workflows/cancel-series.server";
-import { CheckoutUnavailableError } from "#app/workflows/checkout.server";
+import { cancelOwnBooking, cancelOwnFollowing } from "#app/workflows/cancel-booking.server";
+import {
+  CheckoutUnavailableError,
+  NOTHING_TO_PAY_MESSAGE,
+  openHostedCheckout,
+} from "#app/workflows/checkout.server";
 import { verifyCheckout } from "#app/workflows/fulfil-payment.server";
 import { paymentProvider } from "#app/workflows/payment-provider.server";
-import { NOTHING_TO_PAY_MESSAGE, openSeriesCheckout } from "#app/workflows/series-checkout.server";
 import { createSeries } from "#tests/factories/series";
 import { createUserWithoutPassword, uniqueUsername } from "#tests/factories/user";
 import { signedStripeEvent } from "#tests/mocks/stripe";
@@ -71,16 +73,20 @@ function postWebhook(event: { payload: string; signature: string }) {
   return webhookRoute.action({ request, params: {}, context: {} } as unknown as WebhookArgs);
 }
 
+/** The series' checkout, as /checkout/series/:id opens it: the order's one hosted checkout. */
+const openSeriesCheckout = (seriesId: number, appUrl: string) =>
+  openHostedCheckout(seriesId, appUrl, `/checkout/series/${seriesId}`);
+
 async function seriesWithSession(count = 5) {
   const made = unpaidSeries(count);
   await openSeriesCheckout(made.series.id, APP_URL);
-  const sessionId = getSeries(made.series.id)?.checkoutSessionId;
+  const sessionId = getOrder(made.series.id)?.checkoutSessionId;
   if (!sessionId) throw new Error("No session stored on the series");
   return { ...made, sessionId };
 }
 
 describe("opening the series checkout", () => {
-  it("sends Stripe one line item per session at its stored price, the series in the metadata, after extending every hold", async () => {
+  it("sends Stripe one line item per session at its stored price, the order in the metadata, after extending every hold", async () => {
     const { series, bookings: sessions } = unpaidSeries(5);
     const before = Date.now();
     const { url } = await openSeriesCheckout(series.id, APP_URL);
@@ -94,11 +100,12 @@ describe("opening the series checkout", () => {
       );
     }
     expect(call?.params["line_items[5][price_data][unit_amount]"]).toBeUndefined();
-    expect(call?.params["metadata[seriesId]"]).toBe(String(series.id));
+    expect(call?.params["metadata[orderId]"]).toBe(String(series.id));
+    expect(call?.params.client_reference_id).toBe(`order-${series.id}`);
     expect(call?.params["metadata[bookingIds]"]).toBe(sessions.map((s) => s.id).join(","));
     expect(call?.params.cancel_url).toBe(`${APP_URL}/checkout/series/${series.id}`);
-    const stored = getSeries(series.id);
-    expect(call?.idempotencyKey).toBe(`checkout-series-${series.id}-${stored?.checkoutExpiresAt}`);
+    const stored = getOrder(series.id);
+    expect(call?.idempotencyKey).toBe(`checkout-order-${series.id}-${stored?.checkoutExpiresAt}`);
     expect(stored?.checkoutSessionId).toBe(stripe.sessions.values().next().value?.id);
     expect(stripe.sessions.values().next().value?.amount_total).toBe(5 * 15000);
     for (const session of sessions) {
@@ -111,10 +118,10 @@ describe("opening the series checkout", () => {
 
   it("reuses the open session on a second call instead of opening another", async () => {
     const { series } = await seriesWithSession();
-    const first = getSeries(series.id)?.checkoutSessionId;
+    const first = getOrder(series.id)?.checkoutSessionId;
     await openSeriesCheckout(series.id, APP_URL);
     expect(stripe.requestsTo("POST", "/v1/checkout/sessions")).toHaveLength(1);
-    expect(getSeries(series.id)?.checkoutSessionId).toBe(first);
+    expect(getOrder(series.id)?.checkoutSessionId).toBe(first);
   });
 
   it("gives a double submit one session", async () => {
@@ -166,11 +173,11 @@ describe("opening the series checkout", () => {
     await expect(openSeriesCheckout(series.id, APP_URL)).rejects.toBeInstanceOf(
       CheckoutUnavailableError,
     );
-    expect(getSeries(series.id)?.checkoutSessionId).toBeNull();
+    expect(getOrder(series.id)?.checkoutSessionId).toBeNull();
     for (const session of sessions) expect(reload(session.id).claim).toBeNull();
     stripe.setOutage(null);
     await openSeriesCheckout(series.id, APP_URL);
-    expect(getSeries(series.id)?.checkoutSessionId).toMatch(/^cs_test_/);
+    expect(getOrder(series.id)?.checkoutSessionId).toMatch(/^cs_test_/);
   });
 });
 
@@ -202,6 +209,28 @@ describe("recording a paid series", () => {
     expect(mails[0]?.text).toContain("$750");
     for (const session of sessions) expect(mails[0]?.text).toContain(`#${session.id}:`);
     expect(mails[0]?.attachments).toHaveLength(5);
+  });
+
+  it("records a series checkout opened before orders (its metadata names the series)", async () => {
+    const { series, bookings: sessions } = unpaidSeries(2);
+    const sessionId = `cs_test_before_orders_${series.id}`;
+    stripe.addSession({
+      id: sessionId,
+      amount_total: 2 * 15000,
+      client_reference_id: `series-${series.id}`,
+      metadata: { seriesId: String(series.id), bookingIds: sessions.map((s) => s.id).join(",") },
+    });
+    // Migration 0011 kept the series' id and its checkout as its order's.
+    db.update(orders).set({ checkoutSessionId: sessionId }).where(eq(orders.id, series.id)).run();
+    stripe.pay(sessionId);
+    const event = signedEvent("checkout.session.completed", stripe.snapshot(sessionId));
+    expect((await postWebhook(event)).status).toBe(200);
+    const intent = stripe.sessions.get(sessionId)?.payment_intent;
+    expect(
+      paymentsOf(sessions.map((s) => s.id))
+        .map((row) => row.transactionId)
+        .sort(),
+    ).toEqual(sessions.map((s) => `${intent}:booking-${s.id}`).sort());
   });
 
   it("changes nothing for a replayed webhook, nor for the success page after it", async () => {
@@ -309,8 +338,7 @@ describe("cancelling sessions of a series paid with one charge", () => {
     expect(calls).toHaveLength(2);
     expect(calls[1]?.params["metadata[bookingIds]"]).toBe(String(sessions[1]?.id));
     expect(
-      db.select().from(bookingSeries).where(eq(bookingSeries.id, series.id)).get()
-        ?.checkoutSessionId,
+      db.select().from(orders).where(eq(orders.id, series.id)).get()?.checkoutSessionId,
     ).not.toBe(sessionId);
   });
 

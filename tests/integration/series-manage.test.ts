@@ -2,8 +2,9 @@ import { eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { bookings, emailOutbox, payments } from "#db/schema";
 import { earliestBookableDate } from "#app/domain/availability";
-import { seriesPaymentReference } from "#app/domain/series-sessions";
+import { sessionPaymentReference } from "#app/domain/series-sessions";
 import { addStudioDays, studioDateOf, studioTimeOf } from "#app/domain/studio-time";
+import { createBooking } from "#tests/factories/booking";
 import { createPayment } from "#tests/factories/payment";
 import { createSeries } from "#tests/factories/series";
 import { type Actor, actorsFor } from "#tests/setup/actors";
@@ -43,7 +44,7 @@ function paidSeries(customer: Actor, count = 5) {
   for (const session of made.bookings) {
     createPayment(db(), {
       booking: session,
-      transactionId: seriesPaymentReference(charge, session.id),
+      transactionId: sessionPaymentReference(charge, session.id, made.bookings.length),
       paymentDetails: { brand: "visa", last4: "4242" },
     });
   }
@@ -380,16 +381,12 @@ describe("cancelling this and all later sessions", () => {
     const other = await signUp();
     const { bookings: sessions } = paidSeries(customer, 3);
     const [first] = sessions.map((s) => s.id);
-    const single = createSeries(db(), {
+    // A session booked alone: an order of one.
+    const single = createBooking(db(), {
       user: { id: customer.id },
-      firstDate: addStudioDays(earliestBookableDate(Date.now()), 150),
-      count: 2,
-    }).bookings[0];
-    db()
-      .update(bookings)
-      .set({ seriesId: null })
-      .where(eq(bookings.id, single?.id ?? 0))
-      .run();
+      date: addStudioDays(earliestBookableDate(Date.now()), 150),
+      status: "PENDING_PAYMENT",
+    });
 
     const cases: [string | null, number, unknown, number, RegExp][] = [
       [
@@ -401,7 +398,7 @@ describe("cancelling this and all later sessions", () => {
       ],
       [customer.cookie, first ?? 0, { scope: "all" }, 400, /scope must be "one" or "following"/],
       [customer.cookie, first ?? 0, { scope: ["following"] }, 400, /scope/],
-      [customer.cookie, single?.id ?? 0, { scope: "following" }, 422, /not part of a series/],
+      [customer.cookie, single.id, { scope: "following" }, 422, /not part of a series/],
       [other.cookie, first ?? 0, { scope: "following" }, 404, /Booking not found/],
       [null, first ?? 0, { scope: "following" }, 401, /./],
     ];
@@ -455,7 +452,7 @@ describe("one session of a series", () => {
       .from(bookings)
       .where(eq(bookings.id, moved?.id ?? 0))
       .get();
-    expect(row).toMatchObject({ recordingDate: date, recordingTime: "09:00", seriesId: series.id });
+    expect(row).toMatchObject({ recordingDate: date, recordingTime: "09:00", orderId: series.id });
     expect(statusesOf(sessions.map((s) => s.id))).toEqual(["PENDING", "PENDING", "PENDING"]);
   });
 });

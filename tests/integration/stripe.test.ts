@@ -24,6 +24,7 @@ import {
   bookingHistory,
   bookings,
   emailOutbox,
+  orders,
   payments,
   processedPaymentEvents,
   users,
@@ -31,11 +32,12 @@ import {
 import { db } from "#app/db.server";
 import { studioDateOf, studioTimeOf } from "#app/domain/studio-time";
 import { getBooking } from "#app/models/booking.server";
+import { getOrder } from "#app/models/order.server";
 import * as statusRoute from "#app/routes/api/payments.status";
 import * as successPage from "#app/routes/booking-success";
 import * as webhookRoute from "#app/routes/api/payments.webhook";
 import { env } from "#app/env.server";
-import { checkoutAction } from "#app/routes/checkout/checkout.server";
+import { bookingTarget, checkoutAction } from "#app/routes/checkout/checkout.server";
 import { cancelOwnBooking } from "#app/workflows/cancel-booking.server";
 import {
   CheckoutUnavailableError,
@@ -60,10 +62,18 @@ const { stripe, logged } = stripeMockForThisFile();
 
 let dayOffset = 3;
 
-/** An unpaid booking held for 30 minutes, as the booking form creates it ($150, 2 hours). */
+/**
+ * An unpaid booking held for 30 minutes, as the booking form creates it ($150, 2 hours), in an
+ * order of its own.
+ */
 function createUnpaidBooking(overrides: Partial<typeof bookings.$inferInsert> = {}): Booking {
   const user = createUserWithoutPassword(db, { username: uniqueUsername("payer") });
   const now = Date.now();
+  const order = db
+    .insert(orders)
+    .values({ userId: user.id, createdAt: now })
+    .returning({ id: orders.id })
+    .get();
   // Each booking on its own day, so none collides with another.
   const startsAt = Math.floor((now + dayOffset++ * 86_400_000) / 3_600_000) * 3_600_000;
   return db
@@ -86,6 +96,7 @@ function createUnpaidBooking(overrides: Partial<typeof bookings.$inferInsert> = 
       originalCost: 150,
       status: "PENDING_PAYMENT",
       holdExpiresAt: now + 30 * 60_000,
+      orderId: order.id,
       createdAt: now,
       ...overrides,
     })
@@ -98,6 +109,17 @@ function reload(id: number): Booking {
   if (!booking) throw new Error(`Booking ${id} vanished`);
   return booking;
 }
+
+/** The booking's order as it is now: the hosted checkout lives there. */
+function orderOf(booking: Booking) {
+  const order = getOrder(booking.orderId ?? 0);
+  if (!order) throw new Error(`Booking ${booking.id} has no order`);
+  return order;
+}
+
+/** The booking's checkout, opened the way /checkout/:id opens it (its order's). */
+const openCheckout = (booking: Booking) =>
+  openHostedCheckout(booking.orderId ?? 0, APP_URL, `/checkout/${booking.id}`);
 
 const paymentsOf = (bookingId: number) =>
   db.select().from(payments).where(eq(payments.bookingId, bookingId)).all();
@@ -125,8 +147,8 @@ function footprint(bookingId: number) {
 /** A booking with an open Stripe Checkout Session, opened the way the checkout page does. */
 async function bookingWithSession() {
   const booking = createUnpaidBooking();
-  await openHostedCheckout(booking.id, APP_URL);
-  const sessionId = reload(booking.id).checkoutSessionId;
+  await openCheckout(booking);
+  const sessionId = orderOf(booking).checkoutSessionId;
   if (!sessionId) throw new Error("No session stored");
   return { booking, sessionId };
 }
@@ -198,29 +220,31 @@ describe("openHostedCheckout", () => {
     const booking = createUnpaidBooking({ email: "stranger@victim.example" });
     const before = Date.now();
     // Only the id is passed: the amount and the e-mail come from the database.
-    const { url } = await openHostedCheckout(booking.id, APP_URL);
+    const { url } = await openCheckout(booking);
 
     const creates = stripe.requestsTo("POST", "/v1/checkout/sessions");
     expect(creates).toHaveLength(1);
     const sent = creates[0];
     if (!sent) throw new Error("unreachable");
     const stored = reload(booking.id);
-    expect(url).toBe(`https://checkout.stripe.com/c/pay/${stored.checkoutSessionId}`);
+    const order = orderOf(booking);
+    expect(url).toBe(`https://checkout.stripe.com/c/pay/${order.checkoutSessionId}`);
     expect(sent.params).toMatchObject({
       mode: "payment",
       "line_items[0][quantity]": "1",
       "line_items[0][price_data][currency]": "usd",
       "line_items[0][price_data][unit_amount]": "15000",
       "line_items[0][price_data][product_data][name]": `Studio session #${booking.id}`,
-      client_reference_id: String(booking.id),
-      "metadata[bookingId]": String(booking.id),
+      client_reference_id: `order-${booking.orderId}`,
+      "metadata[orderId]": String(booking.orderId),
+      "metadata[bookingIds]": String(booking.id),
       customer_email: db.select().from(users).where(eq(users.id, booking.userId)).get()?.email,
       success_url: `${APP_URL}/booking-success?session_id={CHECKOUT_SESSION_ID}`,
       cancel_url: `${APP_URL}/checkout/${booking.id}`,
     });
     expect(sent.params["line_items[0][price_data][product_data][description]"]).toMatch(/2 hours/);
     expect(Object.keys(sent.params).filter((k) => k.startsWith("line_items[1]"))).toEqual([]);
-    expect(sent.idempotencyKey).toMatch(new RegExp(`^checkout-booking-${booking.id}-\\d+$`));
+    expect(sent.idempotencyKey).toMatch(new RegExp(`^checkout-order-${booking.orderId}-\\d+$`));
     expect(sent.authorization).toBe(`Bearer ${SECRET_KEY}`);
 
     // The hold was extended to at least Stripe's 30-minute minimum, and the session ends with it.
@@ -229,7 +253,10 @@ describe("openHostedCheckout", () => {
     expect(hold).toBeGreaterThan(booking.holdExpiresAt ?? 0);
     expect(Number(sent.params.expires_at)).toBe(Math.floor(hold / 1000));
     expect(Number(sent.params.expires_at)).toBeGreaterThanOrEqual(Math.floor(before / 1000) + 1800);
-    expect(stored.checkoutExpiresAt).toBe(hold);
+    // The checkout's expiry is its order's; the session's plan marker went with its claim.
+    expect(order.checkoutExpiresAt).toBe(hold);
+    expect(stored.checkoutExpiresAt).toBeNull();
+    expect(stored.claim).toBeNull();
     expect(stored.status).toBe("PENDING_PAYMENT");
     expect(stored.totalCost).toBe(150);
   });
@@ -238,7 +265,7 @@ describe("openHostedCheckout", () => {
     const { booking, sessionId } = await bookingWithSession();
     const hold = reload(booking.id).holdExpiresAt;
 
-    const again = await openHostedCheckout(booking.id, APP_URL);
+    const again = await openCheckout(booking);
 
     expect(again.url).toBe(`https://checkout.stripe.com/c/pay/${sessionId}`);
     expect(stripe.requestsTo("POST", "/v1/checkout/sessions")).toHaveLength(1);
@@ -248,13 +275,10 @@ describe("openHostedCheckout", () => {
 
   it("gives a double submit one session", async () => {
     const booking = createUnpaidBooking();
-    const [first, second] = await Promise.all([
-      openHostedCheckout(booking.id, APP_URL),
-      openHostedCheckout(booking.id, APP_URL),
-    ]);
+    const [first, second] = await Promise.all([openCheckout(booking), openCheckout(booking)]);
     expect(first.url).toBe(second.url);
     const opened = [...stripe.sessions.values()].filter(
-      (s) => s.metadata.bookingId === String(booking.id),
+      (s) => s.metadata.orderId === String(booking.orderId),
     );
     expect(opened).toHaveLength(1);
     const keys = new Set(
@@ -269,9 +293,9 @@ describe("openHostedCheckout", () => {
     if (!previous) throw new Error("unreachable");
     previous.status = "expired";
 
-    const { url } = await openHostedCheckout(booking.id, APP_URL);
+    const { url } = await openCheckout(booking);
 
-    const stored = reload(booking.id);
+    const stored = orderOf(booking);
     expect(stored.checkoutSessionId).not.toBe(sessionId);
     expect(url).toBe(`https://checkout.stripe.com/c/pay/${stored.checkoutSessionId}`);
     const keys = stripe.requestsTo("POST", "/v1/checkout/sessions").map((r) => r.idempotencyKey);
@@ -282,7 +306,7 @@ describe("openHostedCheckout", () => {
     const { booking, sessionId } = await bookingWithSession();
     stripe.pay(sessionId);
 
-    const { url } = await openHostedCheckout(booking.id, APP_URL);
+    const { url } = await openCheckout(booking);
 
     expect(url).toBe(`${APP_URL}/booking-success?session_id=${sessionId}`);
     expect(stripe.requestsTo("POST", "/v1/checkout/sessions")).toHaveLength(1);
@@ -295,11 +319,9 @@ describe("openHostedCheckout", () => {
     ["free", { totalCost: 0, originalCost: 0, status: "CONFIRMED" as const }],
   ])("refuses a booking that is %s without calling Stripe", async (_label, overrides) => {
     const booking = createUnpaidBooking(overrides);
-    await expect(openHostedCheckout(booking.id, APP_URL)).rejects.toBeInstanceOf(
-      CheckoutUnavailableError,
-    );
+    await expect(openCheckout(booking)).rejects.toBeInstanceOf(CheckoutUnavailableError);
     expect(stripe.requests).toHaveLength(0);
-    expect(reload(booking.id).checkoutSessionId).toBeNull();
+    expect(orderOf(booking).checkoutSessionId).toBeNull();
   });
 
   it.each([["error" as const], ["unreachable" as const]])(
@@ -308,14 +330,12 @@ describe("openHostedCheckout", () => {
       const booking = createUnpaidBooking();
       stripe.setOutage(outage);
 
-      const failure = await openHostedCheckout(booking.id, APP_URL).catch(
-        (error: unknown) => error,
-      );
+      const failure = await openCheckout(booking).catch((error: unknown) => error);
 
       expect(failure).toBeInstanceOf(CheckoutUnavailableError);
       expect((failure as Error).message).toBe(PAYMENT_SERVICE_UNAVAILABLE_MESSAGE);
       expect(footprint(booking.id)).toMatchObject({ status: "PENDING_PAYMENT", payments: 0 });
-      expect(reload(booking.id).checkoutSessionId).toBeNull();
+      expect(orderOf(booking).checkoutSessionId).toBeNull();
       const failedKeys = new Set(
         stripe.requestsTo("POST", "/v1/checkout/sessions").map((r) => r.idempotencyKey),
       );
@@ -324,7 +344,7 @@ describe("openHostedCheckout", () => {
 
       // Stripe saves a 500 under its key: a retry must not reuse that key.
       stripe.setOutage(null);
-      const { url } = await openHostedCheckout(booking.id, APP_URL);
+      const { url } = await openCheckout(booking);
       expect(url).toMatch(/^https:\/\/checkout\.stripe\.com\//);
       const last = stripe.requestsTo("POST", "/v1/checkout/sessions").at(-1);
       expect(failedKeys.has(last?.idempotencyKey ?? null)).toBe(false);
@@ -341,9 +361,14 @@ describe("paying from /checkout/:id or the dashboard's Pay Now dialog", () => {
         body: new URLSearchParams({ paymentMethod: "card" }),
       });
       const onPaid = vi.fn();
-      const response = await checkoutAction(request, new RouterContextProvider(), booking, onPaid);
+      const response = await checkoutAction(
+        request,
+        new RouterContextProvider(),
+        bookingTarget(booking),
+        onPaid,
+      );
       expect(response, path).toBeInstanceOf(Response);
-      const sessionId = reload(booking.id).checkoutSessionId;
+      const sessionId = orderOf(booking).checkoutSessionId;
       expect((response as Response).status).toBe(302);
       expect((response as Response).headers.get("Location")).toBe(
         `https://checkout.stripe.com/c/pay/${sessionId}`,
@@ -384,6 +409,30 @@ describe("POST /api/payments/webhook", () => {
     expect(JSON.stringify(rows[0]?.paymentDetails)).not.toMatch(/\d{5,}|exp|cvc|cvv/i);
     expect(eventsOf(booking.id).map((e) => e.id)).toEqual([event.id]);
     expect(historyOf(booking.id).map((h) => h.toStatus)).toContain("PENDING");
+  });
+
+  it("pays a booking whose checkout was opened before orders (its metadata names the booking alone)", async () => {
+    const booking = createUnpaidBooking();
+    const sessionId = `cs_test_before_orders_${booking.id}`;
+    stripe.addSession({
+      id: sessionId,
+      amount_total: 15_000,
+      client_reference_id: String(booking.id),
+      metadata: { bookingId: String(booking.id) },
+    });
+    // Migration 0011 moved the booking's checkout to its order.
+    db.update(orders)
+      .set({ checkoutSessionId: sessionId })
+      .where(eq(orders.id, booking.orderId ?? 0))
+      .run();
+    stripe.pay(sessionId);
+    const event = signedEvent("checkout.session.completed", stripe.snapshot(sessionId));
+
+    expect((await postWebhook(event.payload, event.signature)).status).toBe(200);
+    expect(footprint(booking.id)).toMatchObject({ status: "PENDING", payments: 1, events: 1 });
+    expect(paymentsOf(booking.id)[0]?.transactionId).toBe(
+      stripe.sessions.get(sessionId)?.payment_intent,
+    );
   });
 
   it("changes nothing twice: the same event replayed, or another event for the same payment", async () => {
@@ -486,7 +535,7 @@ describe("POST /api/payments/webhook", () => {
       });
       expect(logged.join("\n")).toMatch(
         new RegExp(
-          `\\[error\\] Stripe: Checkout Session ${sessionId}.*costs 15000 usd; not recorded`,
+          `\\[error\\] Stripe: Checkout Session ${sessionId}.*its sessions cost 15000 usd; not recorded`,
         ),
       );
       expectCleanLogs();
