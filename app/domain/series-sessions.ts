@@ -22,6 +22,11 @@ export function sessionPaymentReference(
   return sessionsCharged === 1 ? chargeId : `${chargeId}${SESSION_SUFFIX}${bookingId}`;
 }
 
+/** Whether a payment row's reference is a share of the provider's charge `chargeId`. */
+export function isPaymentOfCharge(transactionId: string, chargeId: string): boolean {
+  return transactionId === chargeId || transactionId.startsWith(`${chargeId}${SESSION_SUFFIX}`);
+}
+
 /** The provider's own reference of a payment row (a series session's charge, or the row's). */
 export function providerCharge(transactionId: string): string {
   const at = transactionId.indexOf(SESSION_SUFFIX);

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, gt, or, sql } from "drizzle-orm";
 import {
   type Booking,
   bookingHistory,
@@ -9,6 +9,7 @@ import {
 import { db } from "#app/db.server";
 import { busyWindowFor, conflictsWith } from "#app/domain/availability";
 import { claimProblem } from "#app/domain/booking-claim";
+import { isPaymentOfCharge } from "#app/domain/series-sessions";
 import { HOLD_EXPIRED_REASON, readBusyRanges, type Tx } from "#app/models/booking.server";
 import { insertPayment, type Receipt } from "#app/models/receipt.server";
 
@@ -137,6 +138,41 @@ export function applyPayment(
   return { outcome: "paid" as const, booking: paid, receipt: recorded.receipt };
 }
 
+/**
+ * The payment rows a provider's charge made (one per session it paid), with the sessions they
+ * paid. A row's reference is the charge's, or the charge's with its booking after it.
+ */
+export function paymentsOfCharge(tx: Tx, chargeId: string) {
+  return tx
+    .select({ payment: payments, booking: bookings })
+    .from(payments)
+    .innerJoin(bookings, eq(bookings.id, payments.bookingId))
+    .where(
+      and(
+        gt(payments.amount, 0),
+        or(
+          eq(payments.transactionId, chargeId),
+          sql`substr(${payments.transactionId}, 1, ${chargeId.length + 1}) = ${`${chargeId}:`}`,
+        ),
+      ),
+    )
+    .all()
+    .filter(({ payment }) => isPaymentOfCharge(payment.transactionId ?? "", chargeId));
+}
+
+/** A provider event applied, in the transaction of its effect, so a replay changes nothing. */
+export function recordEventSeen(
+  tx: Tx,
+  event: { id: string; provider: string; type: string },
+  bookingId: number | null,
+  now: number,
+) {
+  tx.insert(processedPaymentEvents)
+    .values({ ...event, bookingId, processedAt: now })
+    .onConflictDoNothing()
+    .run();
+}
+
 /** Whether a provider event was already applied (a webhook's replay). */
 export function eventSeen(eventId: string, reader: Pick<Tx, "select"> = db): boolean {
   return (
@@ -149,17 +185,7 @@ export function eventSeen(eventId: string, reader: Pick<Tx, "select"> = db): boo
 }
 
 function markEventSeen(tx: Tx, report: PaymentReport, now: number) {
-  if (!report.event) return;
-  tx.insert(processedPaymentEvents)
-    .values({
-      id: report.event.id,
-      provider: report.event.provider,
-      type: report.event.type,
-      bookingId: report.bookingId,
-      processedAt: now,
-    })
-    .onConflictDoNothing()
-    .run();
+  if (report.event) recordEventSeen(tx, report.event, report.bookingId, now);
 }
 
 /**

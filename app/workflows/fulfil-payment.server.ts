@@ -27,6 +27,7 @@ import {
   type PaymentReport,
 } from "#app/models/payment.server";
 import { paymentProvider } from "#app/workflows/payment-provider.server";
+import { noteProviderRefund } from "#app/workflows/provider-refunds.server";
 
 /**
  * Fulfilment: a provider says an order's sessions were paid, by the sandbox's card form, a
@@ -341,6 +342,10 @@ export async function handlePaymentWebhook(
 ): Promise<WebhookOutcome> {
   if (provider.checkout !== "hosted") throw new Error("Only a hosted checkout sends webhooks");
   const event = provider.verifyWebhook(rawBody, signature);
+  if (event.type === "refund.created" && event.refund) {
+    const noted = noteProviderRefund(event, event.refund, Date.now());
+    return noted === "duplicate" ? "duplicate" : "ignored";
+  }
   if (!FULFILLING_EVENTS.has(event.type) || !event.checkoutId) return "ignored";
   // A replay needs no call to the provider (recordPayment would also see it, changing nothing).
   if (eventSeen(event.id)) return "duplicate";

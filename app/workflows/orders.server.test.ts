@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type Stripe from "stripe";
 import { beforeEach, describe, expect, it } from "vitest";
-import { coupons, orders } from "#db/schema";
+import { bookingHistory, coupons, orders, payments } from "#db/schema";
 import { db } from "#app/db.server";
 import { addStudioDays } from "#app/domain/studio-time";
 import type { PublicUser } from "#app/domain/user";
@@ -12,7 +12,9 @@ import { BookingError } from "#app/workflows/book-session.server";
 import { bookSeries } from "#app/workflows/book-series.server";
 import { bookSession } from "#app/workflows/book-session.server";
 import { cancelOwnBooking } from "#app/workflows/cancel-booking.server";
+import { recordPayment } from "#app/workflows/fulfil-payment.server";
 import { changeBookingStatus, type WorkflowSettings } from "#app/workflows/move-session.server";
+import { noteProviderRefund } from "#app/workflows/provider-refunds.server";
 import { createCoupon } from "#tests/factories/catalog";
 import {
   BOOKED_AT,
@@ -194,5 +196,72 @@ describe("a refund made in Stripe's dashboard (issue 25, bug 5)", () => {
     expect(created).toEqual([
       { payment_intent: "pi_series", amount: 40_000, metadata: { bookingId: "42" } },
     ]);
+  });
+});
+
+describe("a refund the provider reports (refund.created)", () => {
+  function paidSeries() {
+    const { bookings } = bookSeries(
+      customer,
+      request(),
+      { every: "week", count: 3, skip: [] },
+      BOOKED_AT,
+      SETTINGS,
+    );
+    const charge = `pi_${bookings[0]?.id}`;
+    const paid = recordPayment(
+      {
+        chargeId: charge,
+        sessions: bookings.map((booking) => ({ bookingId: booking.id, amount: booking.totalCost })),
+        details: { brand: "visa", last4: "4242" },
+      },
+      BOOKED_AT + MINUTE,
+    );
+    expect(paid.paid).toHaveLength(3);
+    return { bookings, charge };
+  }
+  const notesOf = (bookingId: number) =>
+    db
+      .select()
+      .from(bookingHistory)
+      .where(eq(bookingHistory.bookingId, bookingId))
+      .all()
+      .filter((row) => row.note?.startsWith("Stripe reports a refund"));
+  const paymentCount = () => db.select().from(payments).all().length;
+
+  it("made in the dashboard, naming no session: shown on every session it paid, never recorded", () => {
+    const { bookings, charge } = paidSeries();
+    const before = paymentCount();
+    const refund = { id: "re_dash", paymentId: charge, amount: 150, bookingId: null };
+    const event = { id: "evt_dash", type: "refund.created" };
+    expect(noteProviderRefund(event, refund, BOOKED_AT + 2 * MINUTE)).toBe("shown-to-staff");
+    for (const booking of bookings) {
+      expect(notesOf(booking.id)).toHaveLength(1);
+      expect(getBooking(booking.id)?.status).toBe("PENDING");
+    }
+    expect(paymentCount()).toBe(before);
+    // A replayed event changes nothing.
+    expect(noteProviderRefund(event, refund, BOOKED_AT + 3 * MINUTE)).toBe("duplicate");
+    expect(notesOf(bookings[0]?.id ?? 0)).toHaveLength(1);
+  });
+
+  it("made by the site for one of its sessions: ours, nothing shown", () => {
+    const { bookings, charge } = paidSeries();
+    const second = bookings[1];
+    if (!second) throw new Error("a second session expected");
+    const refund = { id: "re_site", paymentId: charge, amount: 200, bookingId: second.id };
+    expect(noteProviderRefund({ id: "evt_site", type: "refund.created" }, refund, BOOKED_AT)).toBe(
+      "ours",
+    );
+    expect(bookings.flatMap((booking) => notesOf(booking.id))).toEqual([]);
+  });
+
+  it("naming a session another charge paid: shown on this charge's sessions", () => {
+    const { bookings, charge } = paidSeries();
+    const refund = { id: "re_odd", paymentId: charge, amount: 50, bookingId: 999_999 };
+    expect(noteProviderRefund({ id: "evt_odd", type: "refund.created" }, refund, BOOKED_AT)).toBe(
+      "shown-to-staff",
+    );
+    expect(notesOf(bookings[2]?.id ?? 0)).toHaveLength(1);
   });
 });

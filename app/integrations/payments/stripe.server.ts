@@ -4,6 +4,7 @@ import {
   type CheckoutSession,
   type HostedCheckoutProvider,
   type MadeRefund,
+  type PaymentEvent,
   PaymentProviderError,
   WebhookSignatureError,
 } from "#app/integrations/payments/types";
@@ -117,8 +118,22 @@ export function stripeProvider(settings: StripeSettings): HostedCheckoutProvider
         type: event.type,
         checkoutId:
           object.object === "checkout.session" && typeof object.id === "string" ? object.id : null,
+        refund: object.object === "refund" ? refundOf(object as Stripe.Refund) : null,
       };
     },
+  };
+}
+
+function refundOf(refund: Stripe.Refund): PaymentEvent["refund"] {
+  const intent = refund.payment_intent;
+  const paymentId = typeof intent === "string" ? intent : intent?.id;
+  if (typeof refund.id !== "string" || !paymentId) return null;
+  const named = refund.metadata?.bookingId;
+  return {
+    id: refund.id,
+    paymentId,
+    amount: refund.amount / 100,
+    bookingId: named && ID.test(named) ? Number(named) : null,
   };
 }
 

@@ -68,6 +68,12 @@ export type PaymentEvent = {
   type: string;
   /** The checkout the event is about, when it is about one. */
   checkoutId: string | null;
+  /**
+   * The refund the event is about, when it is about one: the charge it refunds (Stripe: the
+   * PaymentIntent), how much in whole dollars, and the booking its metadata names (the site
+   * names one on every refund it makes; one made in the dashboard names none).
+   */
+  refund: { id: string; paymentId: string; amount: number; bookingId: number | null } | null;
 };
 
 /** The card-form provider's answer: a charge reference, or why the card was refused. */
