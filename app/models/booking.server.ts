@@ -1,6 +1,7 @@
 import {
   and,
   asc,
+  count,
   desc,
   eq,
   gt,
@@ -563,4 +564,24 @@ export function openUnpaidHolds(tx: Tx, userId: number, now: number): OpenHold[]
     seen.add(row.seriesId);
     return true;
   });
+}
+
+/**
+ * How many unpaid sessions of the customer's still hold their slot: what MAX_UNPAID_SESSIONS
+ * counts, session by session (a series counts each of its unpaid sessions). Read inside the
+ * booking's transaction, like `openUnpaidHolds`.
+ */
+export function countUnpaidSessions(tx: Tx, userId: number, now: number): number {
+  const row = tx
+    .select({ n: count() })
+    .from(bookings)
+    .where(
+      and(
+        eq(bookings.userId, userId),
+        eq(bookings.status, "PENDING_PAYMENT"),
+        gt(bookings.holdExpiresAt, now),
+      ),
+    )
+    .get();
+  return row?.n ?? 0;
 }

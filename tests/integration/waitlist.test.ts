@@ -397,6 +397,7 @@ describe("offers and claims", () => {
       SESSION_SECRET: INTEGRATION_SESSION_SECRET,
       BOOKING_RATE_LIMIT: "1000",
       MAX_UNPAID_HOLDS: "50",
+      MAX_UNPAID_SESSIONS: "1000",
     });
     const otherUrl = `http://127.0.0.1:${port}`;
     await waitUntilHealthy(other, otherUrl, collectOutput(other));

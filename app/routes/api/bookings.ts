@@ -154,7 +154,7 @@ export const openapi: doc.ApiPaths = {
         401: doc.notSignedIn,
         403: doc.refused("A userId other than the caller's"),
         422: doc.refused(
-          "Too many unpaid bookings (`openBookings`), the slot was just taken, or sessions of a series are taken (`conflicts`: each date with up to 3 nearest free start times)",
+          "Too many unpaid bookings or unpaid sessions (`openBookings`), the slot was just taken, or sessions of a series are taken (`conflicts`: each date with up to 3 nearest free start times)",
           {
             title: z.string().optional(),
             openBookings: z
