@@ -26,6 +26,7 @@ import {
   HOUR,
   MINUTE,
   makeUser,
+  paidBooking,
   request,
   SETTINGS,
 } from "#tests/setup/workflow-bookings";
@@ -117,6 +118,39 @@ describe("joining", () => {
       joinWaitlist(second.id, range({ recordingDate: day(2) }), NOW, { ...WAIT, horizonDays: 1 }),
     );
     expect(db.select().from(waitlistEntries).all().length).toBe(before + 3);
+  });
+
+  it("refuses a range the customer's own live booking takes, paid or not; writes nothing", () => {
+    const count = () => db.select().from(waitlistEntries).all().length;
+    const before = count();
+    const refusedOwn = (userId: number, wanted: ReturnType<typeof range>, at = NOW) => {
+      let error: unknown;
+      try {
+        joinWaitlist(userId, wanted, at, WAIT);
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toBeInstanceOf(WaitlistError);
+      expect(error).toMatchObject({
+        kind: "own-booking",
+        message: "You already have a session booked at this time.",
+      });
+    };
+    // Unpaid with a live hold: the same range, and one that overlaps it.
+    bookSession(owner, request(), NOW, SETTINGS);
+    refusedOwn(owner.id, range());
+    refusedOwn(owner.id, range({ recordingTime: "11:00" }));
+    // Paid (confirmed) too.
+    paidBooking(owner, { recordingDate: day(1) });
+    refusedOwn(owner.id, range({ recordingDate: day(1) }), NOW + 2 * MINUTE);
+    expect(count()).toBe(before);
+    // Another customer may wait for it; the owner may wait for a range next to theirs that
+    // someone else took.
+    expect(joinWaitlist(waiter.id, range(), NOW, WAIT).status).toBe("WAITING");
+    bookSession(second, request({ recordingTime: "12:00" }), NOW, SETTINGS);
+    expect(joinWaitlist(owner.id, range({ recordingTime: "12:00" }), NOW, WAIT).status).toBe(
+      "WAITING",
+    );
   });
 
   it("counts only open entries against MAX_WAITLIST", () => {

@@ -5,7 +5,12 @@ import { horizonProblem, tooManyUnpaidSessions } from "#app/domain/booking-limit
 import { studioDateOf, studioSession } from "#app/domain/studio-time";
 import { joinRefusal, WAITLIST_MESSAGES, type JoinRefusal } from "#app/domain/waitlist";
 import { waitlistOfferEmail } from "#app/emails/templates.server";
-import { countUnpaidSessions, readBusyRanges, type Tx } from "#app/models/booking.server";
+import {
+  countUnpaidSessions,
+  ownBookingOverlaps,
+  readBusyRanges,
+  type Tx,
+} from "#app/models/booking.server";
 import { enqueueEmail } from "#app/models/outbox.server";
 import { accountEmail, getUserById } from "#app/models/user.server";
 import {
@@ -69,8 +74,8 @@ function earliestBookableStart(now: number): number {
 
 /**
  * Puts the customer on the waitlist for a range that is taken now. Throws a WaitlistError
- * (nothing written) when it is free, cannot be booked at all, is past the horizon, is already
- * on their list, or they have MAX_WAITLIST open entries.
+ * (nothing written) when it is free, cannot be booked at all, is past the horizon, is taken by
+ * a live booking of their own, is already on their list, or they have MAX_WAITLIST open entries.
  */
 export function joinWaitlist(
   userId: number,
@@ -95,6 +100,7 @@ export function joinWaitlist(
         now,
         bufferMinutes: settings.bufferMinutes,
       }),
+      ownBooking: ownBookingOverlaps(tx, userId, slot, now),
       duplicate: open.some(
         (entry) => entry.startsAt === slot.startsAt && entry.endsAt === slot.endsAt,
       ),
