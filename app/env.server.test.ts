@@ -18,7 +18,7 @@ describe("parseEnv", () => {
       BOOKING_HORIZON_DAYS: 365,
       CANCELLATION_FEE_PERCENT: 50,
       TRUST_PROXY: false,
-      BOOKING_RATE_LIMIT: 10,
+      BOOKING_RATE_LIMIT: 24,
       PAYMENT_STATUS_LIMIT: 60,
     });
   });

@@ -72,8 +72,11 @@ const schema = z
       .min(1)
       .max(24 * 60)
       .default(60),
-    /** Bookings made plus sessions rescheduled per hour, per account and per client address. */
-    BOOKING_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
+    /**
+     * Sessions booked (a series counts each) plus sessions rescheduled per hour, per account and
+     * per client address: two full series of 12 by default.
+     */
+    BOOKING_RATE_LIMIT: z.coerce.number().int().min(1).default(24),
     /** Payment checks (/booking-success, GET /api/payments/status) per 15 minutes per address. */
     PAYMENT_STATUS_LIMIT: z.coerce.number().int().min(1).default(60),
     /** Calendar feed requests per hour, per feed token and per client address. */
