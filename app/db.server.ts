@@ -26,12 +26,28 @@ export function openDatabase(path: string): DB {
   const sqlite = new Database(path);
   sqlite.pragma(`journal_mode = ${PRAGMAS.journal_mode}`);
   sqlite.pragma(`synchronous = ${PRAGMAS.synchronous}`);
-  sqlite.pragma(`foreign_keys = ${PRAGMAS.foreign_keys}`);
   sqlite.pragma(`busy_timeout = ${PRAGMAS.busy_timeout}`);
-  assertPragmas(sqlite, path);
   const db = drizzle({ client: sqlite, schema });
-  migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  migrateChecked(db);
+  sqlite.pragma(`foreign_keys = ${PRAGMAS.foreign_keys}`);
+  assertPragmas(sqlite, path);
   return db;
+}
+
+/**
+ * Migrates with foreign keys off, as SQLite's own procedure for rebuilding a table asks (a
+ * migration that rebuilds a referenced table cannot run with them on; the pragma is ignored
+ * inside the migrator's transaction), then proves every reference still holds.
+ */
+export function migrateChecked(database: DB) {
+  database.$client.pragma("foreign_keys = OFF");
+  migrate(database, { migrationsFolder: MIGRATIONS_FOLDER });
+  const broken = database.$client.pragma("foreign_key_check") as unknown[];
+  if (broken.length > 0) {
+    throw new Error(
+      `Migrations left ${broken.length} broken references: ${JSON.stringify(broken.slice(0, 5))}`,
+    );
+  }
 }
 
 /** Read relative to the working directory, in the repository and in the image alike. */

@@ -189,10 +189,9 @@ export const bookings = sqliteTable(
     ),
     retainerHoursDrawn: integer("retainer_hours_drawn").notNull().default(0),
     /**
-     * Stripe: the Checkout Session opened for this booking and when it expires (the hold is
-     * extended to the same instant), so a double submit or a second tab reuses it.
+     * While this session is claimed for its order's hosted checkout (CHECKOUT_OPEN), the plan's
+     * expiry: the claim belongs to that plan and no other. The checkout itself is the order's.
      */
-    checkoutSessionId: text("checkout_session_id"),
     checkoutExpiresAt: integer("checkout_expires_at"),
     /** When the 24-hours-before reminder was queued; cleared when the session moves. */
     reminderSentAt: integer("reminder_sent_at"),
@@ -203,13 +202,16 @@ export const bookings = sqliteTable(
     claim: text("claim", { enum: BOOKING_CLAIMS }),
     claimedAt: integer("claimed_at"),
     claimedBy: integer("claimed_by").references(() => users.id),
-    /** The weekly series this session belongs to (booked together); null for a single booking. */
-    seriesId: integer("series_id").references((): AnySQLiteColumn => bookingSeries.id),
+    /**
+     * The order this session was bought in (docs/product.md "Orders"): a single booking is an
+     * order of one, a weekly series an order of its sessions. Set on every row the app writes.
+     */
+    orderId: integer("order_id").references((): AnySQLiteColumn => orders.id),
     createdAt: createdAt(),
   },
   (t) => [
     index("bookings_starts_at").on(t.startsAt),
-    index("bookings_series").on(t.seriesId).where(sql`${t.seriesId} IS NOT NULL`),
+    index("bookings_order").on(t.orderId),
     index("bookings_user_starts_at").on(t.userId, t.startsAt),
     index("bookings_status_starts_at").on(t.status, t.startsAt),
     // The sweeper's look for claims past their lease: only claimed rows are in it.
@@ -506,29 +508,39 @@ export const calendarFeeds = sqliteTable(
 );
 
 /**
- * A weekly series (docs/product.md "Weekly series"): sessions booked together in one
- * transaction, at the same studio wall time every week or every other week, paid in one
- * checkout. Each session is an ordinary booking row pointing here; `occurrences` is how many
- * the customer asked for (dates they dropped because they were taken are not booked).
- * The hosted checkout opened for the whole series is kept here, as a single booking keeps its own.
+ * An order (docs/product.md "Orders"): everything a customer booked in one go, one session or a
+ * weekly series of them. Its sessions are booking rows pointing here. The order holds what is
+ * one per purchase: the coupon use it took (`couponId`, cleared when given back), and the hosted
+ * checkout that pays its unpaid sessions together (`checkoutSessionId`, and its plan's expiry,
+ * also part of the idempotency key). A series' `repeatEvery` and `occurrences` (how many the
+ * customer asked for; dates they dropped are not booked); null and 1 for a single booking.
+ * A series' public id (`/checkout/series/{id}`, the API's `seriesId`) is its order's id.
  */
-export const bookingSeries = sqliteTable(
-  "booking_series",
+export const orders = sqliteTable(
+  "orders",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     userId: integer("user_id")
       .notNull()
       .references(() => users.id),
-    repeatEvery: text("repeat_every", { enum: SERIES_REPEATS }).notNull(),
-    occurrences: integer("occurrences").notNull(),
+    repeatEvery: text("repeat_every", { enum: SERIES_REPEATS }),
+    occurrences: integer("occurrences").notNull().default(1),
+    couponId: integer("coupon_id").references(() => coupons.id),
     checkoutSessionId: text("checkout_session_id"),
     checkoutExpiresAt: integer("checkout_expires_at"),
     createdAt: createdAt(),
   },
   (t) => [
-    index("booking_series_user").on(t.userId),
-    check("booking_series_repeat_every", inList("repeat_every", SERIES_REPEATS)),
-    check("booking_series_occurrences", sql`${t.occurrences} BETWEEN 2 AND 12`),
+    index("orders_user").on(t.userId),
+    uniqueIndex("orders_checkout_session").on(t.checkoutSessionId),
+    check(
+      "orders_repeat_every",
+      sql`${t.repeatEvery} IS NULL OR ${inList("repeat_every", SERIES_REPEATS)}`,
+    ),
+    check(
+      "orders_occurrences",
+      sql`(${t.repeatEvery} IS NULL AND ${t.occurrences} = 1) OR (${t.repeatEvery} IS NOT NULL AND ${t.occurrences} BETWEEN 2 AND 12)`,
+    ),
   ],
 );
 
@@ -573,5 +585,5 @@ export const waitlistEntries = sqliteTable(
 
 export type User = typeof users.$inferSelect;
 export type Booking = typeof bookings.$inferSelect;
-export type BookingSeries = typeof bookingSeries.$inferSelect;
+export type Order = typeof orders.$inferSelect;
 export type WaitlistEntry = typeof waitlistEntries.$inferSelect;

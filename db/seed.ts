@@ -25,6 +25,7 @@ import {
   bookingHistory,
   bookingServices,
   bookings,
+  orders,
   coupons,
   services,
   technicalAssistanceRequests,
@@ -410,9 +411,17 @@ function seedCustomerBookings(
       CANCELLED: cancelledAt,
     };
 
+    // Each seeded booking is an order of one; it holds its coupon's use while it is live.
+    const holdsCoupon = couponRow !== undefined && item.status !== "CANCELLED";
+    const order = tx
+      .insert(orders)
+      .values({ userId: user.id, couponId: holdsCoupon ? couponRow.id : null, createdAt })
+      .returning({ id: orders.id })
+      .get();
     const booking = tx
       .insert(bookings)
       .values({
+        orderId: order.id,
         userId: user.id,
         firstName: user.firstName,
         lastName: user.lastName,
@@ -465,8 +474,8 @@ function seedCustomerBookings(
         .run();
     }
 
-    // A coupon use is taken at creation and given back when an unpaid booking is cancelled.
-    if (couponRow && (paid || item.status !== "CANCELLED")) {
+    // A coupon use is taken at creation and given back when its order has no live session.
+    if (couponRow && holdsCoupon) {
       tx.update(coupons)
         .set({ currentUses: sql`${coupons.currentUses} + 1` })
         .where(eq(coupons.id, couponRow.id))

@@ -125,7 +125,12 @@ function checkAndMigrate(path: string) {
           "it was made by a newer version; restore it with that version.",
       );
     }
+    // As the app migrates (app/db.server.ts migrateChecked): a rebuilt table needs them off.
+    copy.pragma("foreign_keys = OFF");
     migrate(drizzle({ client: copy }), { migrationsFolder });
+    if ((copy.pragma("foreign_key_check") as unknown[]).length > 0) {
+      refuse("foreign_key_check found broken references after migrating");
+    }
     const nowApplied = copy
       .prepare("SELECT count(*) FROM __drizzle_migrations")
       .pluck()

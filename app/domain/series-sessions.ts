@@ -3,18 +3,23 @@ import type { SeriesRepeat } from "#app/domain/series-repeat";
 
 /**
  * A weekly series after booking (docs/product.md "Weekly series"): how it is named to people,
- * and how one charge for the whole series becomes one payment row per session. Pure.
+ * and how one charge for an order becomes one payment row per session. Pure.
  */
 
 /**
- * One charge pays every session of a series, but each session keeps its own payment row (its
- * own receipt, its own refund): the rows' transaction ids are the charge's reference with the
- * booking's number after it, unique as the payments table requires.
+ * One charge can pay several sessions of an order, but each session keeps its own payment row
+ * (its own receipt, its own refund): the rows' transaction ids are the charge's reference with
+ * the booking's number after it, unique as the payments table requires. A charge for one
+ * session is its row's reference as it is.
  */
 const SESSION_SUFFIX = ":booking-";
 
-export function seriesPaymentReference(chargeId: string, bookingId: number): string {
-  return `${chargeId}${SESSION_SUFFIX}${bookingId}`;
+export function sessionPaymentReference(
+  chargeId: string,
+  bookingId: number,
+  sessionsCharged: number,
+): string {
+  return sessionsCharged === 1 ? chargeId : `${chargeId}${SESSION_SUFFIX}${bookingId}`;
 }
 
 /** The provider's own reference of a payment row (a series session's charge, or the row's). */
@@ -55,16 +60,16 @@ export const CANCEL_SCOPES = ["one", "following"] as const;
 export type CancelScope = (typeof CANCEL_SCOPES)[number];
 
 /**
- * "This and all later": the session chosen and every later one of its series that is still
+ * "This and all later": the session chosen and every later one of its order that is still
  * booked, in date order.
  */
 export function followingSessions<
-  T extends { id: number; startsAt: number; status: string; seriesId: number | null },
->(chosen: T, series: readonly T[]): T[] {
-  return series
+  T extends { id: number; startsAt: number; status: string; orderId: number | null },
+>(chosen: T, order: readonly T[]): T[] {
+  return order
     .filter(
       (session) =>
-        session.seriesId === chosen.seriesId &&
+        session.orderId === chosen.orderId &&
         session.status !== "CANCELLED" &&
         session.status !== "COMPLETED" &&
         (session.startsAt > chosen.startsAt ||

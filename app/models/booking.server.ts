@@ -20,7 +20,7 @@ import {
   bookingHistory,
   bookingServices,
   bookings,
-  coupons,
+  orders,
   services,
   waitlistEntries,
 } from "#db/schema";
@@ -36,6 +36,7 @@ import type { OpenHold } from "#app/domain/booking-limits";
 import { PAID_STATUSES } from "#app/domain/booking-status";
 import { type RetainerBalance, retainerHoursToDraw } from "#app/domain/retainer";
 import { studioDateOf } from "#app/domain/studio-time";
+import { releaseOrderCouponUse } from "#app/models/coupon.server";
 
 /**
  * Bookings: availability, the rows of a booking, holds and retainer draws. Writes take the
@@ -272,7 +273,7 @@ export function expireHolds(now: number, tx?: Tx): number {
       .returning()
       .all();
     for (const booking of expired) {
-      releaseUnpaidBooking(t, booking);
+      releaseCancelledSession(t, booking);
       t.insert(bookingHistory)
         .values({
           bookingId: booking.id,
@@ -292,22 +293,11 @@ export function expireHolds(now: number, tx?: Tx): number {
   return writeTransaction(run);
 }
 
-/** Gives back the coupon use and retainer hours of a booking cancelled before payment. */
-export function releaseUnpaidBooking(tx: Tx, booking: Booking) {
-  if (booking.couponId !== null) {
-    tx.update(coupons)
-      .set({ currentUses: sql`${coupons.currentUses} - 1` })
-      .where(and(eq(coupons.id, booking.couponId), gt(coupons.currentUses, 0)))
-      .run();
-  }
-  releaseRetainerHours(tx, booking);
-}
-
 /**
- * Gives back the retainer hours a cancelled session drew: it will not be recorded. (A paid
- * booking keeps its coupon use: docs/product.md "Coupons" returns it only before payment.)
+ * Gives back what a cancelled session took: the retainer hours it drew, and its order's coupon
+ * use once no live session of the order carries the discount (docs/product.md "Coupons").
  */
-export function releaseRetainerHours(tx: Tx, booking: Booking) {
+export function releaseCancelledSession(tx: Tx, booking: Booking) {
   if (booking.retainerBookingId !== null && booking.retainerHoursDrawn > 0) {
     tx.update(bookings)
       .set({
@@ -316,6 +306,7 @@ export function releaseRetainerHours(tx: Tx, booking: Booking) {
       .where(eq(bookings.id, booking.retainerBookingId))
       .run();
   }
+  releaseOrderCouponUse(tx, booking.orderId);
 }
 
 /** Writes a new booking and the services chosen with it, at the prices they have now. */
@@ -545,9 +536,11 @@ export function openUnpaidHolds(tx: Tx, userId: number, now: number): OpenHold[]
       id: bookings.id,
       recordingDate: bookings.recordingDate,
       recordingTime: bookings.recordingTime,
-      seriesId: bookings.seriesId,
+      orderId: bookings.orderId,
+      repeatEvery: orders.repeatEvery,
     })
     .from(bookings)
+    .leftJoin(orders, eq(orders.id, bookings.orderId))
     .where(
       and(
         eq(bookings.userId, userId),
@@ -558,12 +551,13 @@ export function openUnpaidHolds(tx: Tx, userId: number, now: number): OpenHold[]
     .orderBy(asc(bookings.id))
     .all();
   const seen = new Set<number>();
-  return rows.filter((row) => {
-    if (row.seriesId === null) return true;
-    if (seen.has(row.seriesId)) return false;
-    seen.add(row.seriesId);
-    return true;
-  });
+  const holds: OpenHold[] = [];
+  for (const { orderId, repeatEvery, ...row } of rows) {
+    if (orderId !== null && seen.has(orderId)) continue;
+    if (orderId !== null) seen.add(orderId);
+    holds.push({ ...row, seriesId: repeatEvery ? orderId : null });
+  }
+  return holds;
 }
 
 /**

@@ -5,7 +5,7 @@ import { transitionProblem } from "#app/domain/admin-workflow";
 import { claimProblem } from "#app/domain/booking-claim";
 import { canCancel, type RefundQuote, refundQuote } from "#app/domain/cancellation";
 import { CLAIM_CLEARED } from "#app/models/booking-claim.server";
-import { releaseRetainerHours, releaseUnpaidBooking } from "#app/models/booking.server";
+import { releaseCancelledSession } from "#app/models/booking.server";
 import { insertPayment, type Receipt } from "#app/models/receipt.server";
 
 /**
@@ -100,8 +100,8 @@ export type RecordedRefund = { refundId: string; amount: number; of: string };
 
 /**
  * The cancellation's writes, in the caller's transaction: the booking cancelled (and any
- * claim on it released), what it took given back (an unpaid booking's coupon use; retainer
- * hours either way), the refund as a negative payment with its credit note, the history row.
+ * claim on it released), what it took given back (retainer hours, and the order's coupon use
+ * once no live session of it carries the discount), the refund as a negative payment with its credit note, the history row.
  * Returns the cancelled booking and the credit note, or undefined when `current` changed
  * meanwhile.
  */
@@ -130,8 +130,7 @@ export function writeCancellation(
     .returning()
     .get();
   if (!updated) return undefined;
-  if (change.quote.paid === 0) releaseUnpaidBooking(tx, current);
-  else releaseRetainerHours(tx, current);
+  releaseCancelledSession(tx, current);
   const creditNote = change.refund
     ? writeRefund(tx, current, change.refund, change.now)
     : undefined;

@@ -1,5 +1,5 @@
-import { and, desc, eq, lt, sql } from "drizzle-orm";
-import { coupons } from "#db/schema";
+import { and, desc, eq, gt, isNotNull, lt, ne, sql } from "drizzle-orm";
+import { bookings, coupons, orders } from "#db/schema";
 import { db, isUniqueViolation, type Tx, unlessBusy } from "#app/db.server";
 import {
   COUPON_MESSAGES,
@@ -61,6 +61,43 @@ export function reserveCouponUse(tx: Tx, couponId: number): boolean {
     )
     .run();
   return reserved.changes === 1;
+}
+
+/**
+ * The order's coupon use goes back when no live session of it carries the coupon's discount any
+ * more (cancelled, expired, moved off it): once per order, however many sessions it had.
+ */
+export function releaseOrderCouponUse(tx: Tx, orderId: number | null) {
+  if (orderId === null) return;
+  const order = tx
+    .select({ couponId: orders.couponId })
+    .from(orders)
+    .where(eq(orders.id, orderId))
+    .get();
+  if (!order || order.couponId === null) return;
+  const stillDiscounted = tx
+    .select({ id: bookings.id })
+    .from(bookings)
+    .where(
+      and(
+        eq(bookings.orderId, orderId),
+        ne(bookings.status, "CANCELLED"),
+        isNotNull(bookings.couponId),
+      ),
+    )
+    .get();
+  if (stillDiscounted) return;
+  const released = tx
+    .update(orders)
+    .set({ couponId: null })
+    .where(and(eq(orders.id, orderId), isNotNull(orders.couponId)))
+    .run();
+  if (released.changes === 1) {
+    tx.update(coupons)
+      .set({ currentUses: sql`${coupons.currentUses} - 1` })
+      .where(and(eq(coupons.id, order.couponId), gt(coupons.currentUses, 0)))
+      .run();
+  }
 }
 
 /**

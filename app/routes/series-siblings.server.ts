@@ -2,7 +2,7 @@ import { formatStudioInstant } from "#app/domain/booking-display";
 import { STATUS_LABELS } from "#app/domain/booking-status";
 import { seriesPosition, seriesPositionLabel } from "#app/domain/series-sessions";
 import { statusLabel } from "#app/domain/session-list";
-import { seriesOfBooking } from "#app/models/series.server";
+import { seriesOfBooking } from "#app/models/order.server";
 import type { SeriesSiblingsData } from "#app/components/series/series-siblings";
 
 /**
@@ -11,7 +11,7 @@ import type { SeriesSiblingsData } from "#app/components/series/series-siblings"
  * each of their sessions); docs/product.md "Weekly series". Null for a session booked alone.
  */
 export function seriesSiblings(
-  booking: { id: number; seriesId: number | null; userId: number },
+  booking: { id: number; orderId: number | null; userId: number },
   audience: "staff" | "customer",
 ): SeriesSiblingsData | null {
   const series = seriesOfBooking(booking);

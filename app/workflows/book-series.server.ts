@@ -20,7 +20,7 @@ import { logEvent } from "#app/log.server";
 import { metrics } from "#app/metrics.server";
 import { drawRetainerHours, expireHolds, readBusyRanges } from "#app/models/booking.server";
 import { couponTerms } from "#app/models/coupon.server";
-import { insertSeries } from "#app/models/new-series.server";
+import { insertOrder } from "#app/models/order.server";
 import { enqueueEmail } from "#app/models/outbox.server";
 import { accountEmail, type PublicUser } from "#app/models/user.server";
 import {
@@ -171,10 +171,11 @@ export function bookSeries(
     const unpaid = sessions.filter((session) => session.price.totalCost > 0).length;
     if (unpaid > 0) checkHoldRoom(tx, user.id, now, settings, { sessions: unpaid });
 
-    const seriesId = insertSeries(tx, {
+    const seriesId = insertOrder(tx, {
       userId: user.id,
       repeatEvery: repeat.every,
       occurrences: sessions.length,
+      couponId: coupon?.id ?? null,
       createdAt: now,
     });
     const bookings = sessions.map(({ check, index, draw, price }) =>
@@ -187,11 +188,10 @@ export function bookSeries(
           slot: check,
           price,
           coupon: coupon && couponForSession(terms, index) ? coupon : null,
-          holdsCouponUse: index === 0,
           draw,
           now,
           settings,
-          seriesId,
+          orderId: seriesId,
         }),
         chosen,
       ),

@@ -8,7 +8,7 @@ import { studioInstant } from "#app/domain/studio-time";
 import { createBlockedTime, removeBlockedTime } from "#app/models/blocked-time.server";
 import { expireHolds, getActiveRetainer, HOLD_EXPIRED_REASON } from "#app/models/booking.server";
 import { toPublicUser } from "#app/models/user.server";
-import { recordPayment } from "#app/workflows/fulfil-payment.server";
+import { recordSessionPayment } from "#app/workflows/fulfil-payment.server";
 import {
   BookingError,
   type BookingSettings,
@@ -66,7 +66,7 @@ function request(overrides: Partial<BookingRequest>): BookingRequest {
 }
 
 function pay(booking: { id: number; totalCost: number }, now = NOW) {
-  return recordPayment(
+  return recordSessionPayment(
     {
       bookingId: booking.id,
       amount: booking.totalCost,

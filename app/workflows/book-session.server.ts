@@ -40,6 +40,7 @@ import { couponTerms, findCoupon, reserveCouponUse } from "#app/models/coupon.se
 import { enqueueEmail } from "#app/models/outbox.server";
 import { accountEmail } from "#app/models/user.server";
 import { getActiveServices } from "#app/models/service.server";
+import { insertOrder } from "#app/models/order.server";
 import { countLiveOffers, liveOfferOf, markClaimed } from "#app/models/waitlist.server";
 import type { PublicUser } from "#app/models/user.server";
 import { logEvent } from "#app/log.server";
@@ -180,13 +181,12 @@ export function newBookingRow(input: {
   recordingDate: string;
   slot: { startsAt: number; endsAt: number };
   price: Price;
+  /** The coupon whose discount this session carries (the use is its order's). */
   coupon: { id: number; code: string } | null;
-  /** Whether this row holds the coupon's use (a series' first session holds it once). */
-  holdsCouponUse: boolean;
   draw: RetainerDraw;
   now: number;
   settings: BookingSettings;
-  seriesId?: number;
+  orderId: number;
 }): NewBooking {
   const { request, price, now } = input;
   const status = price.totalCost === 0 ? "CONFIRMED" : "PENDING_PAYMENT";
@@ -208,8 +208,7 @@ export function newBookingRow(input: {
     hourlyRate: price.hourlyRate,
     totalCost: price.totalCost,
     originalCost: price.originalCost,
-    // Releasing an unpaid booking gives its coupon use back: only the row that took it names it.
-    couponId: input.holdsCouponUse ? (input.coupon?.id ?? null) : null,
+    couponId: input.coupon?.id ?? null,
     couponCode: input.coupon?.code ?? null,
     discountAmount: price.discountAmount,
     status,
@@ -222,7 +221,7 @@ export function newBookingRow(input: {
     retainerTotalHours: RETAINER_PACKAGE.hours,
     retainerBookingId: input.draw.retainerBookingId,
     retainerHoursDrawn: input.draw.drawn,
-    seriesId: input.seriesId ?? null,
+    orderId: input.orderId,
     createdAt: now,
   };
 }
@@ -335,6 +334,13 @@ export function bookSession(
       checkHoldRoom(tx, user.id, now, settings, { sessions: 1, claimsOffer: offer !== undefined });
     }
 
+    const orderId = insertOrder(tx, {
+      userId: user.id,
+      repeatEvery: null,
+      occurrences: 1,
+      couponId: coupon?.id ?? null,
+      createdAt: now,
+    });
     const booking = createBooking(
       tx,
       newBookingRow({
@@ -344,10 +350,10 @@ export function bookSession(
         slot,
         price,
         coupon: coupon ?? null,
-        holdsCouponUse: true,
         draw,
         now,
         settings,
+        orderId,
       }),
       chosen,
     );

@@ -2,21 +2,23 @@ import type { Booking } from "#db/schema";
 import { writeTransaction } from "#app/db.server";
 import { sessionDate, sessionTimeRange } from "#app/domain/booking-display";
 import type { CardInput } from "#app/domain/card";
-import { env } from "#app/env.server";
+import { sessionPaymentReference } from "#app/domain/series-sessions";
 import { logError } from "#app/log.server";
 import {
   type CheckoutSession,
   type HostedCheckoutProvider,
   PaymentProviderError,
 } from "#app/integrations/payments/types";
-import { getBooking, isPayable } from "#app/models/booking.server";
 import {
   abandonCheckoutPlan,
   type CheckoutPlan,
+  getOrder,
+  listOrderSessions,
+  payableSessions,
   planCheckout,
   storeCheckoutSession,
-} from "#app/models/checkout.server";
-import { ALREADY_PAID_MESSAGE, notPayableMessage } from "#app/models/payment.server";
+} from "#app/models/order.server";
+import { ALREADY_PAID_MESSAGE } from "#app/models/payment.server";
 import { accountEmail } from "#app/models/user.server";
 import { recordCheckoutSession, recordPayment } from "#app/workflows/fulfil-payment.server";
 import {
@@ -25,12 +27,14 @@ import {
 } from "#app/workflows/payment-provider.server";
 
 /**
- * Paying for a booking. The amount always comes from the booking row, never from the
- * browser. The sandbox takes the card on the app's own page and records the payment at once;
- * Stripe Checkout is opened with claim, then call, then record: one IMMEDIATE transaction
- * checks the booking is payable, extends its hold and claims it (CHECKOUT_OPEN); Stripe is
- * asked outside any transaction with a key derived from the booking and its plan; a second
- * transaction stores the session and releases the claim (or releases it on failure).
+ * Paying an order (docs/product.md "Orders"): every session of it still payable, each for its
+ * own stored total, never an amount from the browser. One booking's checkout and a series'
+ * are this one flow. The sandbox takes the card on the app's own page, charges it once and
+ * records one payment row per session in one transaction; Stripe Checkout is opened with claim,
+ * then call, then record: one IMMEDIATE transaction checks the sessions are payable, extends
+ * their holds and claims them (CHECKOUT_OPEN); Stripe is asked outside any transaction with a
+ * key derived from the order and its plan, one line item per session; a second transaction
+ * stores the session on the order and releases the claims (or releases them on failure).
  */
 
 /** The hosted checkout cannot be opened; `message` is safe to show to the customer. */
@@ -43,31 +47,39 @@ export class CheckoutUnavailableError extends Error {
 
 export { PAYMENT_SERVICE_UNAVAILABLE_MESSAGE };
 
+export const NOTHING_TO_PAY_MESSAGE =
+  "Nothing in this series can be paid now: its sessions are paid, cancelled, or no longer held.";
+
 /**
  * Stripe refuses a Checkout Session that expires less than 30 minutes after creation, so each
- * session lasts 31 minutes from when it was planned (and the hold at least as long).
+ * session lasts 31 minutes from when it was planned (and the holds at least as long).
  */
 const SESSION_MS = 31 * 60_000;
 
-/** Creates (or reuses) the booking's hosted checkout and returns where the customer pays. */
+/**
+ * Creates (or reuses) the order's hosted checkout and returns where the customer pays.
+ * `cancelPath`: the page the customer came from, where Stripe's back link returns.
+ */
 export async function openHostedCheckout(
-  bookingId: number,
+  orderId: number,
   appUrl: string,
+  cancelPath: string,
   provider: HostedCheckoutProvider = hostedProvider(),
+  notPayable: (sessions: Booking[], now: number) => string = () => NOTHING_TO_PAY_MESSAGE,
 ): Promise<{ url: string }> {
   // A concurrent request may open a session between our read and our plan: look again.
   for (let round = 0; round < 3; round++) {
     const now = Date.now();
-    // Re-read: the price and the state come from the database, never from the caller's object.
-    const booking = getBooking(bookingId);
-    if (!booking) throw new CheckoutUnavailableError("This booking does not exist.");
-    if (!isPayable(booking, now)) {
-      throw new CheckoutUnavailableError(notPayableMessage(booking, now));
+    // Re-read: the prices and the state come from the database, never from the caller.
+    const order = getOrder(orderId);
+    if (!order) throw new CheckoutUnavailableError("This booking does not exist.");
+    const sessions = listOrderSessions(orderId);
+    if (payableSessions(sessions, now).length === 0) {
+      throw new CheckoutUnavailableError(notPayable(sessions, now));
     }
-
     let stale: string | null = null;
-    if (booking.checkoutSessionId && (booking.checkoutExpiresAt ?? 0) > now) {
-      const existing = await lookUpCheckout(provider, booking.checkoutSessionId);
+    if (order.checkoutSessionId && (order.checkoutExpiresAt ?? 0) > now) {
+      const existing = await lookUpCheckout(provider, order.checkoutSessionId);
       if (existing.status === "open" && existing.url) return { url: existing.url };
       if (existing.status === "complete") {
         // Paid, but the webhook has not arrived: record it now rather than charge again.
@@ -75,16 +87,17 @@ export async function openHostedCheckout(
         return { url: successUrl(appUrl, existing.id) };
       }
       stale = existing.id;
+    } else if (order.checkoutSessionId) {
+      stale = order.checkoutSessionId;
     }
-
-    const plan = writeTransaction((tx) => planCheckout(tx, bookingId, now, SESSION_MS, stale));
+    const plan = writeTransaction((tx) => planCheckout(tx, orderId, now, SESSION_MS, stale));
     if (plan.kind === "not-payable") {
       throw new CheckoutUnavailableError(
-        plan.booking ? notPayableMessage(plan.booking, now) : "This booking does not exist.",
+        plan.message ?? notPayable(listOrderSessions(orderId), now),
       );
     }
     if (plan.kind === "opened-elsewhere") continue;
-    return { url: await createPlanned(provider, plan, appUrl) };
+    return { url: await createPlanned(provider, plan, appUrl, cancelPath) };
   }
   throw new CheckoutUnavailableError(PAYMENT_SERVICE_UNAVAILABLE_MESSAGE);
 }
@@ -93,44 +106,48 @@ async function createPlanned(
   provider: HostedCheckoutProvider,
   plan: Extract<CheckoutPlan, { kind: "create" }>,
   appUrl: string,
+  cancelPath: string,
 ): Promise<string> {
-  const { booking, until } = plan;
+  const { order, sessions, until } = plan;
   let session: CheckoutSession;
   try {
     session = await provider.createCheckout({
-      bookingId: booking.id,
-      amount: booking.totalCost,
-      name: `Studio session #${booking.id}`,
-      description: lineDescription(booking),
+      orderId: order.id,
+      lines: sessions.map((booking) => ({
+        bookingId: booking.id,
+        amount: booking.totalCost,
+        name: `Studio session #${booking.id}`,
+        description: lineDescription(booking),
+      })),
       // Stripe's receipt goes where our e-mails go: the account's own address, never the
       // contact e-mail typed into the booking form (docs/product.md "E-mail").
-      customerEmail: accountEmail(booking.userId),
+      customerEmail: accountEmail(order.userId),
       successUrl: `${appUrl}/booking-success?session_id={CHECKOUT_SESSION_ID}`,
-      cancelUrl: `${appUrl}/checkout/${booking.id}`,
-      // Never outlives the hold: a session cannot be paid after its slot was released.
+      cancelUrl: `${appUrl}${cancelPath}`,
+      // Never outlives the holds: a session cannot be paid after its slot was released.
       expiresAt: until,
-      // The same booking and plan give the same key, so a double submit joining this plan
-      // gets the very session we get.
-      idempotencyKey: `checkout-booking-${booking.id}-${until}`,
+      // The same order and plan give the same key, so a double submit joining this plan gets
+      // the very session we get.
+      idempotencyKey: `checkout-order-${order.id}-${until}`,
     });
   } catch (error) {
     if (!(error instanceof PaymentProviderError)) throw error;
-    logError(`Stripe: could not open a Checkout Session for booking ${booking.id}`, error);
+    logError(`Stripe: could not open a Checkout Session for order ${order.id}`, error);
     // The next attempt plans afresh, with a new key (this one may replay the failure).
-    writeTransaction((tx) => abandonCheckoutPlan(tx, booking.id, until));
+    writeTransaction((tx) => abandonCheckoutPlan(tx, order.id, until));
     throw new CheckoutUnavailableError(PAYMENT_SERVICE_UNAVAILABLE_MESSAGE);
   }
-  writeTransaction((tx) => storeCheckoutSession(tx, booking.id, until, session.id));
+  writeTransaction((tx) => storeCheckoutSession(tx, order.id, until, session.id));
   if (!session.url) throw new CheckoutUnavailableError(PAYMENT_SERVICE_UNAVAILABLE_MESSAGE);
   return session.url;
 }
 
-function lineDescription(booking: Booking): string {
+export function lineDescription(booking: Booking): string {
   const hours = Number(booking.hoursNeeded);
   return `${sessionDate(booking)}, ${sessionTimeRange(booking)} (Atlanta time), ${hours} ${hours === 1 ? "hour" : "hours"}`;
 }
 
-/** Where Stripe sends the customer back after paying (the series checkout too). */
+/** Where Stripe sends the customer back after paying. */
 export function successUrl(appUrl: string, sessionId: string) {
   return `${appUrl}/booking-success?session_id=${encodeURIComponent(sessionId)}`;
 }
@@ -154,40 +171,48 @@ export function hostedProvider(): HostedCheckoutProvider {
 }
 
 export type ChargeResult =
-  | { ok: true; transactionId: string; booking: Booking }
+  | { ok: true; transactionId: string; paid: Booking[] }
   | { ok: false; message: string };
 
 /**
- * The sandbox's card form: the provider decides on the card, then the payment is recorded in
- * one transaction that refuses a booking no longer payable (paid in another tab, or held by
- * a cancellation meanwhile). Nothing leaves the process, so there is nothing to claim.
+ * The sandbox's card form: the card is decided once for the total of every payable session of
+ * the order, then every session is recorded in one transaction, or none (a session paid or
+ * cancelled in another tab meanwhile, or held by a cancellation, refuses the whole payment).
+ * Nothing leaves the process, so there is nothing to claim.
  */
-export function chargeSandboxCard(booking: Booking, card: CardInput, now: number): ChargeResult {
+export function chargeSandboxCard(
+  orderId: number,
+  card: CardInput,
+  now: number,
+  notPayable: (sessions: Booking[], now: number) => string = () => NOTHING_TO_PAY_MESSAGE,
+): ChargeResult {
   const provider = paymentProvider();
   if (provider.checkout !== "card-form") throw new Error("The payment provider takes no cards");
-  if (!isPayable(booking, now)) return { ok: false, message: notPayableMessage(booking, now) };
+  const sessions = listOrderSessions(orderId);
+  const payable = payableSessions(sessions, now);
+  if (payable.length === 0) return { ok: false, message: notPayable(sessions, now) };
   const charge = provider.chargeCard(card);
   if (!charge.ok) return charge;
   const result = recordPayment(
     {
-      bookingId: booking.id,
-      amount: booking.totalCost,
-      method: "card",
-      transactionId: charge.transactionId,
+      chargeId: charge.transactionId,
+      sessions: payable.map((booking) => ({ bookingId: booking.id, amount: booking.totalCost })),
       details: { brand: charge.brand, last4: charge.last4 },
     },
     now,
-    env.BUFFER_MINUTES,
-    { refuseClaimed: true },
+    { refuseClaimed: true, allOrNothing: true },
   );
-  if (result.outcome === "paid") {
-    return { ok: true, transactionId: charge.transactionId, booking: result.booking };
+  const first = result.paid[0];
+  if (!first) {
+    // Two tabs paying at once: the second finds it already paid (or being cancelled).
+    const after = listOrderSessions(orderId);
+    const stillPayable = payableSessions(after, now).length > 0;
+    return { ok: false, message: stillPayable ? ALREADY_PAID_MESSAGE : notPayable(after, now) };
   }
-  // Two tabs paying at once: the second finds the booking already paid (or being cancelled).
-  const current = result.booking;
   return {
-    ok: false,
-    message:
-      current && !isPayable(current, now) ? notPayableMessage(current, now) : ALREADY_PAID_MESSAGE,
+    ok: true,
+    // The success page finds the payment by its first row's reference.
+    transactionId: sessionPaymentReference(charge.transactionId, first.id, payable.length),
+    paid: result.paid,
   };
 }

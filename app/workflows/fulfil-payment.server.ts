@@ -1,7 +1,9 @@
+import type { Booking } from "#db/schema";
 import { writeTransaction } from "#app/db.server";
 import type { ReceiptDetails } from "#app/domain/receipts";
+import { seriesHeading, sessionPaymentReference } from "#app/domain/series-sessions";
 import { receiptAttachment } from "#app/emails/receipt-pdf.server";
-import { paymentReceivedEmail } from "#app/emails/templates.server";
+import { paymentReceivedEmail, seriesPaymentReceivedEmail } from "#app/emails/templates.server";
 import { env } from "#app/env.server";
 import { logError, logEvent } from "#app/log.server";
 import { metrics } from "#app/metrics.server";
@@ -11,8 +13,9 @@ import type {
   PaymentProvider,
 } from "#app/integrations/payments/types";
 import { PaymentProviderError, WebhookSignatureError } from "#app/integrations/payments/types";
-import { getBooking } from "#app/models/booking.server";
-import { isOwnCheckoutSession } from "#app/models/checkout.server";
+import { getBooking, type Tx } from "#app/models/booking.server";
+import type { Receipt } from "#app/models/receipt.server";
+import { getOrder, isOwnCheckoutSession, listOrderSessions } from "#app/models/order.server";
 import { enqueueEmail } from "#app/models/outbox.server";
 import { accountEmail } from "#app/models/user.server";
 import {
@@ -24,14 +27,14 @@ import {
   type PaymentReport,
 } from "#app/models/payment.server";
 import { paymentProvider } from "#app/workflows/payment-provider.server";
-import { isOwnSeriesCheckoutSession } from "#app/models/series.server";
-import { recordSeriesCheckoutSession } from "#app/workflows/fulfil-series-payment.server";
 
 /**
- * Fulfilment: a provider says a booking was paid, by the sandbox's card form, a Stripe
- * webhook, or the success page asking Stripe before the webhook came. Every path ends in
- * `recordPayment`, idempotent by the payment's transaction id and the event's id, so all of
- * them can race and still make one payment row and one e-mail.
+ * Fulfilment: a provider says an order's sessions were paid, by the sandbox's card form, a
+ * Stripe webhook, or the success page asking Stripe before the webhook came. One charge pays
+ * one or more sessions of one order (docs/product.md "Orders"): each session gets its own
+ * payment row and receipt, all in one transaction with one e-mail. Every path ends in
+ * `recordPayment`, idempotent by each row's transaction id and the event's id, so all of them
+ * can race and still make one row per session and one e-mail.
  */
 export { WebhookSignatureError };
 
@@ -44,108 +47,216 @@ export type CheckoutVerification = { paid: boolean; bookingId: number | null };
  */
 export type PaymentCheck = CheckoutVerification & { pending: boolean };
 
+type EventRef = { id: string; provider: string; type: string };
+
+/** One charge at the provider and the sessions it pays, each for its own stored total. */
+export type OrderCharge = {
+  /** The provider's reference of the charge (sandbox id, Stripe PaymentIntent). */
+  chargeId: string;
+  sessions: { bookingId: number; amount: number }[];
+  details: { brand: string; last4: string };
+  event?: EventRef;
+};
+
+export type PaymentOutcome = {
+  paid: Booking[];
+  /** Each paid session's receipt, in the order of `paid`. */
+  receipts: Receipt[];
+  /** Sessions the charge named that could not take it (cancelled meanwhile): staff refund. */
+  refused: { bookingId: number; reason: string }[];
+  alreadyRecorded: boolean;
+};
+
+export type ChargeOptions = PaymentOptions & {
+  /** The card form's charge pays every session or none (nothing was taken yet if refused). */
+  allOrNothing: boolean;
+  /** BUFFER_MINUTES unless a test says otherwise (reinstating a lapsed hold checks the slot). */
+  bufferMinutes?: number;
+};
+
+/** Thrown inside the transaction to roll back a payment that cannot pay every session. */
+class NotAllPayable extends Error {}
+
 /**
- * The payment, its receipt, its history row, the provider event and the e-mail carrying the
- * receipt: one transaction.
+ * The payment of each session, its receipt, its history row, the provider event and the one
+ * e-mail carrying the receipts: one transaction.
  */
 export function recordPayment(
-  report: PaymentReport,
+  charge: OrderCharge,
   now: number,
-  bufferMinutes: number,
-  options: PaymentOptions = { refuseClaimed: false },
-): FulfilmentOutcome {
-  const recorded = writeTransaction((tx) => {
-    const result = applyPayment(tx, report, now, bufferMinutes, options);
-    if (result.outcome === "paid") {
-      enqueueEmail(tx, {
-        kind: "payment-received",
-        to: accountEmail(result.booking.userId, tx),
-        bookingId: result.booking.id,
-        ...paymentReceivedEmail({
-          booking: result.booking,
-          amount: report.amount,
-          brand: report.details.brand,
-          last4: report.details.last4,
-          receiptNumber: (result.receipt.details as ReceiptDetails).number,
-        }),
-        // The receipt, issued in this transaction (docs/product.md "Receipts").
-        attachments: [receiptAttachment(result.receipt.details as ReceiptDetails)],
+  options: ChargeOptions = { refuseClaimed: false, allOrNothing: false },
+): PaymentOutcome {
+  let outcome: PaymentOutcome;
+  try {
+    outcome = writeTransaction((tx) => {
+      const paid: Booking[] = [];
+      const receipts: Receipt[] = [];
+      const refused: PaymentOutcome["refused"] = [];
+      let alreadyRecorded = false;
+      charge.sessions.forEach((session, index) => {
+        const report: PaymentReport = {
+          bookingId: session.bookingId,
+          amount: session.amount,
+          method: "card",
+          transactionId: sessionPaymentReference(
+            charge.chargeId,
+            session.bookingId,
+            charge.sessions.length,
+          ),
+          details: charge.details,
+          // The event is stored once, with the last session, so it does not stop the others.
+          ...(charge.event && index === charge.sessions.length - 1 ? { event: charge.event } : {}),
+        };
+        const buffer = options.bufferMinutes ?? env.BUFFER_MINUTES;
+        const result = applyPayment(tx, report, now, buffer, options);
+        if (result.outcome === "paid") {
+          paid.push(result.booking);
+          receipts.push(result.receipt);
+        } else if (result.outcome === "already-recorded") {
+          alreadyRecorded = true;
+        } else {
+          refused.push({ bookingId: session.bookingId, reason: result.reason });
+        }
       });
-    }
-    return result;
-  });
-  if (recorded.outcome === "paid") {
-    metrics.bookingsPaid.inc();
-    logEvent("booking paid", { bookingId: recorded.booking.id, amount: report.amount });
+      if (options.allOrNothing && (refused.length > 0 || alreadyRecorded)) {
+        throw new NotAllPayable();
+      }
+      if (paid.length > 0) queuePaymentEmail(tx, paid, receipts, charge);
+      return { paid, receipts, refused, alreadyRecorded };
+    });
+  } catch (error) {
+    if (!(error instanceof NotAllPayable)) throw error;
+    return { paid: [], receipts: [], refused: [], alreadyRecorded: false };
   }
-  return recorded;
+  for (const booking of outcome.paid) {
+    metrics.bookingsPaid.inc();
+    logEvent("booking paid", { bookingId: booking.id, amount: booking.totalCost });
+  }
+  return outcome;
 }
 
-type EventRef = { id: string; provider: "stripe"; type: string };
+/** A series' payment lists its sessions under the series' name; one session's names it. */
+function queuePaymentEmail(tx: Tx, paid: Booking[], issued: Receipt[], charge: OrderCharge) {
+  const receipts = issued.map((receipt) => receipt.details as ReceiptDetails);
+  const first = paid[0] as Booking;
+  const order = first.orderId === null ? undefined : getOrder(first.orderId, tx);
+  const amount = paid.reduce((sum, booking) => sum + booking.totalCost, 0);
+  const { brand, last4 } = charge.details;
+  enqueueEmail(tx, {
+    kind: "payment-received",
+    to: accountEmail(first.userId, tx),
+    bookingId: first.id,
+    ...(order?.repeatEvery
+      ? seriesPaymentReceivedEmail({
+          sessions: paid,
+          heading: seriesHeading(order.repeatEvery, listOrderSessions(order.id, tx)),
+          amount,
+          brand,
+          last4,
+          receiptNumbers: receipts.map((receipt) => receipt.number),
+        })
+      : paymentReceivedEmail({
+          booking: first,
+          amount,
+          brand,
+          last4,
+          receiptNumber: receipts[0]?.number,
+        })),
+    // Each session's receipt, issued in this transaction (docs/product.md "Receipts").
+    attachments: receipts.map((receipt) => receiptAttachment(receipt)),
+  });
+}
+
+/** One session paid by one charge (tests and the card form of one booking): recordPayment. */
+export function recordSessionPayment(
+  report: PaymentReport,
+  now: number,
+  bufferMinutes: number = env.BUFFER_MINUTES,
+  options: PaymentOptions = { refuseClaimed: false },
+): FulfilmentOutcome {
+  const result = recordPayment(
+    {
+      chargeId: report.transactionId,
+      sessions: [{ bookingId: report.bookingId, amount: report.amount }],
+      details: report.details,
+      ...(report.event ? { event: report.event } : {}),
+    },
+    now,
+    { ...options, allOrNothing: false, bufferMinutes },
+  );
+  const booking = getBooking(report.bookingId);
+  const [paid, receipt] = [result.paid[0], result.receipts[0]];
+  if (paid && receipt) return { outcome: "paid", booking: paid, receipt };
+  if (result.alreadyRecorded) return { outcome: "already-recorded", booking };
+  return { outcome: "not-payable", booking, reason: result.refused[0]?.reason ?? "Not payable" };
+}
 
 /**
- * Records what a hosted checkout says: paid for the booking's own total, in dollars, with a
- * payment reference, or nothing (and a log line staff can act on).
+ * Records what a hosted checkout says: paid for exactly the stored totals of the sessions it
+ * was opened for, in dollars, or nothing (and a log line staff can act on).
  */
 export function recordCheckoutSession(
   session: CheckoutSession,
   event?: EventRef,
 ): CheckoutVerification {
-  // A weekly series' checkout pays each of its sessions (docs/product.md "Weekly series").
-  if (session.series) return recordSeriesCheckoutSession(session, session.series, event);
   const context = `Stripe: Checkout Session ${session.id}`;
-  const bookingId = session.bookingId;
-  if (bookingId === null) {
+  const named = session.order;
+  if (!named || named.bookingIds.length === 0) {
     logError(context, new Error("carries no booking id"));
     return { paid: false, bookingId: null };
   }
-  const booking = getBooking(bookingId);
-  if (!booking) {
-    logError(context, new Error(`names booking ${bookingId}, which does not exist`));
+  const sessions = named.bookingIds.map((id) => getBooking(id));
+  const firstId = named.bookingIds[0] ?? null;
+  const orderId = sessions[0]?.orderId ?? null;
+  if (
+    sessions.some(
+      (booking) =>
+        !booking ||
+        booking.orderId !== orderId ||
+        (named.id !== null && booking.orderId !== named.id),
+    )
+  ) {
+    logError(context, new Error("names a booking that is not in its order; not recorded"));
     return { paid: false, bookingId: null };
   }
   // Not paid yet (or an asynchronous method still pending): nothing to record.
-  if (!session.paid) return { paid: false, bookingId };
-
-  const expected = booking.totalCost * 100;
+  if (!session.paid) return { paid: false, bookingId: firstId };
+  const expected = sessions.reduce((sum, booking) => sum + (booking?.totalCost ?? 0), 0) * 100;
   if (session.currency !== "usd" || session.amountTotal !== expected) {
     logError(
       context,
       new Error(
-        `paid ${session.amountTotal ?? "?"} ${session.currency ?? "?"} but booking ${bookingId} costs ${expected} usd; not recorded`,
+        `paid ${session.amountTotal ?? "?"} ${session.currency ?? "?"} but its sessions cost ${expected} usd; not recorded`,
       ),
     );
-    return { paid: false, bookingId };
+    return { paid: false, bookingId: firstId };
   }
   if (!session.paymentId) {
     logError(context, new Error("is paid but has no payment intent; not recorded"));
-    return { paid: false, bookingId };
+    return { paid: false, bookingId: firstId };
   }
-
   const result = recordPayment(
     {
-      bookingId,
-      amount: expected / 100,
-      method: "card",
-      transactionId: session.paymentId,
+      chargeId: session.paymentId,
+      sessions: sessions.map((booking) => ({
+        bookingId: booking?.id ?? 0,
+        amount: booking?.totalCost ?? 0,
+      })),
       details: session.card,
       ...(event ? { event } : {}),
     },
     Date.now(),
-    env.BUFFER_MINUTES,
+    // Money a hosted checkout took is recorded whatever holds a session (never lose money).
+    { refuseClaimed: false, allOrNothing: false },
   );
-  if (result.outcome === "not-payable") {
-    // Money was taken but the booking cannot take it (cancelled, or paid another way): staff
-    // must refund. Never recorded as a second payment.
+  for (const { bookingId, reason } of result.refused) {
+    // Taken but the session cannot take it (cancelled or paid another way): staff refund it.
     logError(
       context,
-      new Error(
-        `payment ${session.paymentId} for booking ${bookingId} not recorded: ${result.reason}`,
-      ),
+      new Error(`payment ${session.paymentId} for booking ${bookingId} not recorded: ${reason}`),
     );
-    return { paid: false, bookingId };
   }
-  return { paid: true, bookingId };
+  return { paid: result.paid.length > 0 || result.alreadyRecorded, bookingId: firstId };
 }
 
 /**
@@ -189,7 +300,7 @@ export async function verifyCheckout(
     // The card form decides at once: never pending.
     return { paid: payment.amount > 0, bookingId: payment.bookingId, pending: false };
   }
-  if (!isOwnCheckoutSession(reference) && !isOwnSeriesCheckoutSession(reference)) return null;
+  if (!isOwnCheckoutSession(reference)) return null;
   const { retry, stillPaying, ...verification } = await fulfilCheckout(provider, reference);
   // Stripe could not be asked (and may answer later), or says the payment may still come.
   const pending = !verification.paid && (retry || (stillPaying && verification.bookingId !== null));
@@ -207,7 +318,7 @@ export function mayBePending(
   return (
     provider.checkout === "hosted" &&
     provider.isCheckoutReference(reference) &&
-    (isOwnCheckoutSession(reference) || isOwnSeriesCheckoutSession(reference))
+    isOwnCheckoutSession(reference)
   );
 }
 

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { bookingSeries, bookings, emailOutbox, waitlistEntries } from "#db/schema";
+import { bookings, emailOutbox, orders, waitlistEntries } from "#db/schema";
 import { db } from "#app/db.server";
 import type { BookingRequest } from "#app/domain/booking-form";
 import type { SeriesRepeatRequest } from "#app/domain/series-form";
@@ -12,7 +12,7 @@ import {
   bookSession,
 } from "#app/workflows/book-session.server";
 import { cancelOwnBooking } from "#app/workflows/cancel-booking.server";
-import { recordPayment } from "#app/workflows/fulfil-payment.server";
+import { recordSessionPayment } from "#app/workflows/fulfil-payment.server";
 import { rescheduleOwnBooking } from "#app/workflows/reschedule.server";
 import { joinWaitlist, offerFreedRangesNow } from "#app/workflows/waitlist.server";
 import {
@@ -119,7 +119,7 @@ describe("MAX_UNPAID_HOLDS", () => {
 
   it("does not count a paid booking", () => {
     const paid = bookSession(customer, request(), NOW, SETTINGS);
-    const outcome = recordPayment(
+    const outcome = recordSessionPayment(
       {
         bookingId: paid.id,
         amount: paid.totalCost,
@@ -165,7 +165,7 @@ describe("BOOKING_HORIZON_DAYS", () => {
 
   it("refuses a reschedule beyond the horizon and leaves the session where it was", () => {
     const booking = bookSession(customer, request(), NOW, SETTINGS);
-    recordPayment(
+    recordSessionPayment(
       {
         bookingId: booking.id,
         amount: booking.totalCost,
@@ -193,7 +193,7 @@ describe("MAX_UNPAID_SESSIONS", () => {
   const weekly = (count: number): SeriesRepeatRequest => ({ every: "week", count, skip: [] });
   /** A weekly series at its own hour, so series of one test never overlap. */
   const seriesAt = (time: string) => request({ recordingTime: time });
-  const seriesCount = () => db.select().from(bookingSeries).all().length;
+  const seriesCount = () => db.select().from(orders).all().length;
 
   it("refuses a second full series at the cap, whole, naming the counts; nothing written", () => {
     const first = bookSeries(customer, seriesAt("19:00"), weekly(CAP), NOW, CAPPED);
@@ -245,7 +245,7 @@ describe("MAX_UNPAID_SESSIONS", () => {
 
   it("does not count paid sessions, holds that ran out, or another customer's", () => {
     const paid = bookSession(customer, request(), NOW, CAPPED);
-    recordPayment(
+    recordSessionPayment(
       {
         bookingId: paid.id,
         amount: paid.totalCost,

@@ -6,7 +6,7 @@ import type { BookingRequest } from "#app/domain/booking-form";
 import { PaymentProviderError, type RefundRequest } from "#app/integrations/payments/types";
 import { getBooking } from "#app/models/booking.server";
 import { bookSession } from "#app/workflows/book-session.server";
-import { recordPayment } from "#app/workflows/fulfil-payment.server";
+import { recordSessionPayment } from "#app/workflows/fulfil-payment.server";
 import {
   bulkChangeStatus,
   changeBookingStatus,
@@ -48,7 +48,7 @@ function unpaidBooking(overrides: Partial<BookingRequest> = {}, user = customer)
 
 function paidBooking(overrides: Partial<BookingRequest> = {}) {
   const booking = unpaidBooking(overrides);
-  const paid = recordPayment(
+  const paid = recordSessionPayment(
     {
       bookingId: booking.id,
       amount: booking.totalCost,

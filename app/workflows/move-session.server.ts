@@ -24,6 +24,7 @@ import {
   cancelForStudio,
   configuredCancellationSettings,
 } from "#app/workflows/cancel-booking.server";
+import { forgetCheckout, openCheckoutOf } from "#app/models/order.server";
 import { recordCheckoutSession } from "#app/workflows/fulfil-payment.server";
 import {
   CANCEL_UNAVAILABLE_MESSAGE,
@@ -104,7 +105,9 @@ export async function changeBookingStatus(
     }
   }
 
-  if (found.status !== "PENDING_PAYMENT" || found.checkoutSessionId === null) {
+  // The order's hosted checkout may still charge for this session, with others of its order.
+  const checkoutId = openCheckoutOf(found);
+  if (checkoutId === null) {
     return writeTransaction((tx) => writeMove(tx, bookingId, to, actor, note, now, settings, null));
   }
 
@@ -116,7 +119,6 @@ export async function changeBookingStatus(
     return claimed;
   });
   try {
-    const checkoutId = found.checkoutSessionId;
     const session = await callProvider(
       `Stripe: could not close Checkout Session ${checkoutId}`,
       CANCEL_UNAVAILABLE_MESSAGE,
@@ -124,9 +126,11 @@ export async function changeBookingStatus(
     );
     // Paid meanwhile: recorded, and the move goes on from the paid status.
     if (session.status === "complete") recordCheckoutSession(session);
-    return writeTransaction((tx) =>
-      writeMove(tx, bookingId, to, actor, note, now, settings, token),
-    );
+    return writeTransaction((tx) => {
+      // Closed for good: the order's other unpaid sessions get a new checkout when paid.
+      if (found.orderId !== null) forgetCheckout(tx, found.orderId, checkoutId);
+      return writeMove(tx, bookingId, to, actor, note, now, settings, token);
+    });
   } catch (error) {
     try {
       writeTransaction((tx) => releaseClaim(tx, token));

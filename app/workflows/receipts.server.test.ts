@@ -11,7 +11,7 @@ import { receiptPdf } from "#app/emails/receipt-pdf.server";
 import { insertPayment, issueMissingReceipts, receiptOfPayment } from "#app/models/receipt.server";
 import { bookSession } from "#app/workflows/book-session.server";
 import { type CancellationSettings, cancelOwnBooking } from "#app/workflows/cancel-booking.server";
-import { recordPayment } from "#app/workflows/fulfil-payment.server";
+import { recordSessionPayment } from "#app/workflows/fulfil-payment.server";
 import { pdfWords } from "#tests/setup/pdf-text";
 import {
   BOOKED_AT,
@@ -72,7 +72,7 @@ function pdfOf(attachments: EmailAttachment[] | null | undefined): Buffer {
 /** A booking of `customer`'s at BOOKED_AT, paid by card at `paidAt`. */
 function payAt(paidAt: number, overrides = {}) {
   const booking = bookSession(customer, request(overrides), BOOKED_AT, SETTINGS);
-  const paid = recordPayment(
+  const paid = recordSessionPayment(
     {
       bookingId: booking.id,
       amount: booking.totalCost,

@@ -7,7 +7,7 @@ import { studioInstant } from "#app/domain/studio-time";
 import { toPublicUser } from "#app/models/user.server";
 import { type BookingSettings, bookSession } from "#app/workflows/book-session.server";
 import { cancelForStudio } from "#app/workflows/cancel-booking.server";
-import { recordPayment } from "#app/workflows/fulfil-payment.server";
+import { recordSessionPayment } from "#app/workflows/fulfil-payment.server";
 import { changeBookingStatus, type WorkflowSettings } from "#app/workflows/move-session.server";
 import { queueSessionReminders } from "#app/workflows/reminders.server";
 import { rescheduleOwnBooking } from "#app/workflows/reschedule.server";
@@ -95,7 +95,7 @@ describe("who booking and support e-mails go to", () => {
     // The contact e-mail stays on the booking for staff to see.
     expect(booked.email).toBe(STRANGER);
 
-    const paid = recordPayment(
+    const paid = recordSessionPayment(
       {
         bookingId: booked.id,
         amount: booked.totalCost,

@@ -13,7 +13,7 @@ import { getBooking } from "#app/models/booking.server";
 import { bookSession } from "#app/workflows/book-session.server";
 import { paidFor } from "#app/models/cancellation.server";
 import { type CancellationSettings, cancelOwnBooking } from "#app/workflows/cancel-booking.server";
-import { recordPayment } from "#app/workflows/fulfil-payment.server";
+import { recordSessionPayment } from "#app/workflows/fulfil-payment.server";
 import { settleStaleClaims } from "#app/workflows/settle-claims.server";
 
 import { BOOKED_AT, MINUTE, makeUser, request, SETTINGS } from "#tests/setup/workflow-bookings";
@@ -38,7 +38,7 @@ beforeEach(() => {
 
 function paidBooking(): Booking {
   const booking = bookSession(customer, request(), BOOKED_AT, SETTINGS);
-  const paid = recordPayment(
+  const paid = recordSessionPayment(
     {
       bookingId: booking.id,
       amount: booking.totalCost,

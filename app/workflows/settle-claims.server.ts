@@ -2,7 +2,7 @@ import { writeTransaction } from "#app/db.server";
 import { CLAIM_LEASE_MS, isCancelClaim } from "#app/domain/booking-claim";
 import { logError } from "#app/log.server";
 import { claimTokenOf, listStaleClaims, releaseClaim } from "#app/models/booking-claim.server";
-import { abandonCheckoutPlan } from "#app/models/checkout.server";
+import { abandonCheckoutPlan } from "#app/models/order.server";
 import {
   type CancellationSettings,
   configuredCancellationSettings,
@@ -37,10 +37,13 @@ export async function settleStaleClaims(
         continue;
       }
       writeTransaction((tx) => {
-        if (token.claim === "CHECKOUT_OPEN" && booking.checkoutSessionId === null) {
-          if (booking.checkoutExpiresAt !== null) {
-            abandonCheckoutPlan(tx, booking.id, booking.checkoutExpiresAt);
-          }
+        // A plan whose provider call never came back: the order plans afresh next time.
+        if (
+          token.claim === "CHECKOUT_OPEN" &&
+          booking.orderId !== null &&
+          booking.checkoutExpiresAt !== null
+        ) {
+          abandonCheckoutPlan(tx, booking.orderId, booking.checkoutExpiresAt);
         }
         releaseClaim(tx, token);
       });

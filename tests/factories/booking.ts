@@ -1,4 +1,4 @@
-import { type Booking, bookingServices, bookings, type User } from "#db/schema";
+import { type Booking, bookingServices, bookings, orders, type User } from "#db/schema";
 import { addStudioDays, studioDateOf, studioSession } from "#app/domain/studio-time";
 import type { FactoryDb } from "#tests/factories/database";
 
@@ -19,6 +19,8 @@ export type BookingInput = Partial<Omit<NewBooking, "userId">> & {
   hours?: number;
   /** How long a PENDING_PAYMENT booking holds its slot from now (the app's default, 30). */
   holdMinutes?: number;
+  /** A hosted checkout left open on the booking's order (its expiry: `checkoutExpiresAt`). */
+  checkoutSessionId?: string | null;
 };
 
 const MINUTE = 60_000;
@@ -26,7 +28,8 @@ const MINUTE = 60_000;
 /**
  * A booking as the booking form would leave it, written straight into the table: slot
  * instants from the studio-local day and time, cost from hours x rate, a CONFIRMED status and,
- * for PENDING_PAYMENT, a live hold. Any column can be set; explicit values win.
+ * for PENDING_PAYMENT, a live hold, in an order of its own unless `orderId` names one. Any
+ * column can be set; explicit values win.
  */
 export function createBooking(db: FactoryDb, input: BookingInput): Booking {
   const {
@@ -35,8 +38,26 @@ export function createBooking(db: FactoryDb, input: BookingInput): Booking {
     time = "10:00",
     hours = 2,
     holdMinutes = 30,
-    ...columns
+    checkoutSessionId = null,
+    ...rest
   } = input;
+  const orderId =
+    rest.orderId ??
+    db
+      .insert(orders)
+      .values({
+        userId: user.id,
+        couponId: rest.couponId ?? null,
+        checkoutSessionId,
+        checkoutExpiresAt: checkoutSessionId === null ? null : (rest.checkoutExpiresAt ?? null),
+      })
+      .returning({ id: orders.id })
+      .get().id;
+  // A session keeps a plan's expiry only while claimed for it; an open checkout's is the order's.
+  const columns =
+    checkoutSessionId === null
+      ? { ...rest, orderId }
+      : { ...rest, orderId, checkoutExpiresAt: null };
   const status = columns.status ?? "CONFIRMED";
   const hourlyRate = columns.hourlyRate ?? 200;
   const totalCost = columns.totalCost ?? hours * hourlyRate;

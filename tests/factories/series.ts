@@ -1,4 +1,4 @@
-import { type Booking, type BookingSeries, bookingSeries } from "#db/schema";
+import { type Booking, type Order, orders } from "#db/schema";
 import { SERIES_REPEAT_DAYS, type SeriesRepeat } from "#app/domain/series-repeat";
 import { addStudioDays, studioDateOf } from "#app/domain/studio-time";
 import { type BookingInput, createBooking } from "#tests/factories/booking";
@@ -13,7 +13,7 @@ export type SeriesInput = Omit<BookingInput, "date"> & {
 };
 
 /**
- * A weekly series as booking it leaves one (docs/product.md "Weekly series"): a booking_series
+ * A weekly series as booking it leaves one (docs/product.md "Weekly series"): an order
  * row and `count` bookings with its id, the same wall time every `repeat`, each priced on its
  * own (hours x rate) and, unless told otherwise, PENDING_PAYMENT with a live hold. One
  * transaction, as the app books a series whole. E-mails are not written.
@@ -21,7 +21,7 @@ export type SeriesInput = Omit<BookingInput, "date"> & {
 export function createSeries(
   db: FactoryDb,
   input: SeriesInput,
-): { series: BookingSeries; bookings: Booking[] } {
+): { series: Order; bookings: Booking[] } {
   const {
     firstDate = addStudioDays(studioDateOf(Date.now()), 30),
     repeat = "week",
@@ -31,8 +31,13 @@ export function createSeries(
   return db.transaction(
     (tx) => {
       const series = tx
-        .insert(bookingSeries)
-        .values({ userId: input.user.id, repeatEvery: repeat, occurrences: count })
+        .insert(orders)
+        .values({
+          userId: input.user.id,
+          repeatEvery: repeat,
+          occurrences: count,
+          couponId: bookingInput.couponId ?? null,
+        })
         .returning()
         .get();
       const bookings = Array.from({ length: count }, (_, index) =>
@@ -40,7 +45,7 @@ export function createSeries(
           status: "PENDING_PAYMENT",
           ...bookingInput,
           date: addStudioDays(firstDate, index * SERIES_REPEAT_DAYS[repeat]),
-          seriesId: series.id,
+          orderId: series.id,
         }),
       );
       return { series, bookings };

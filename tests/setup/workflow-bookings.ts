@@ -6,7 +6,7 @@ import type { PublicUser } from "#app/domain/user";
 import { studioInstant } from "#app/domain/studio-time";
 import { toPublicUser } from "#app/models/user.server";
 import { type BookingSettings, bookSession } from "#app/workflows/book-session.server";
-import { recordPayment } from "#app/workflows/fulfil-payment.server";
+import { recordSessionPayment } from "#app/workflows/fulfil-payment.server";
 
 /**
  * Bookings for the workflow tests (app/workflows/*.test.ts), on the test file's own freshly
@@ -75,7 +75,7 @@ export function request(overrides: Partial<BookingRequest> = {}): BookingRequest
 /** A session of `customer`'s, booked at BOOKED_AT and paid by card a minute later. */
 export function paidBooking(customer: PublicUser, overrides: Partial<BookingRequest> = {}) {
   const booking = bookSession(customer, request(overrides), BOOKED_AT, SETTINGS);
-  const paid = recordPayment(
+  const paid = recordSessionPayment(
     {
       bookingId: booking.id,
       amount: booking.totalCost,

@@ -3,7 +3,6 @@ import {
   type CheckoutRequest,
   type CheckoutSession,
   type HostedCheckoutProvider,
-  type SeriesCheckoutRequest,
   type MadeRefund,
   PaymentProviderError,
   WebhookSignatureError,
@@ -57,21 +56,11 @@ export function stripeProvider(settings: StripeSettings): HostedCheckoutProvider
     isCheckoutReference: (reference) => SESSION_ID_PATTERN.test(reference),
 
     createCheckout: (request) =>
-      call("open a Checkout Session", async () =>
+      call(`open a Checkout Session for order ${request.orderId}`, async () =>
         toCheckoutSession(
           await client().checkout.sessions.create(checkoutParams(request), {
             // Stripe replays the first answer for a repeated key: a double submit sharing the
-            // booking's plan gets the very session the first request got.
-            idempotencyKey: request.idempotencyKey,
-          }),
-        ),
-      ),
-
-    createSeriesCheckout: (request) =>
-      call(`open a Checkout Session for series ${request.seriesId}`, async () =>
-        toCheckoutSession(
-          await client().checkout.sessions.create(seriesCheckoutParams(request), {
-            // The series and its plan give the key: a double submit gets the same session.
+            // order's plan gets the very session the first request got.
             idempotencyKey: request.idempotencyKey,
           }),
         ),
@@ -155,54 +144,28 @@ function retrieveSession(stripe: Stripe, sessionId: string) {
 }
 
 /**
- * The refund already made for a booking's charge. A series' charge pays several bookings, each
- * refunded on its own: only a refund made for this booking (its metadata) counts.
+ * The refund already made for a booking's charge. One charge can pay every session of an
+ * order, each refunded on its own: only a refund whose metadata names this booking is its
+ * refund. One made in Stripe's dashboard names none and is never taken for ours.
  */
 async function earlierRefund(
   stripe: Stripe,
   paymentIntent: string,
-  bookingId?: number,
+  bookingId: number,
 ): Promise<MadeRefund | null> {
   const earlier = await stripe.refunds.list({ payment_intent: paymentIntent, limit: 100 });
   const made = earlier.data.find(
     (refund) =>
       refund.status !== "failed" &&
       refund.status !== "canceled" &&
-      (bookingId === undefined ||
-        refund.metadata?.bookingId === undefined ||
-        refund.metadata.bookingId === String(bookingId)),
+      refund.metadata?.bookingId === String(bookingId),
   );
   return made ? { refundId: made.id, amount: made.amount / 100 } : null;
 }
 
+/** One line item per session; the metadata names the order and the sessions it pays. */
 function checkoutParams(request: CheckoutRequest): Stripe.Checkout.SessionCreateParams {
-  const bookingId = String(request.bookingId);
-  return {
-    mode: "payment",
-    line_items: [
-      {
-        quantity: 1,
-        price_data: {
-          currency: "usd",
-          // Whole dollars in the database, cents at Stripe.
-          unit_amount: request.amount * 100,
-          product_data: { name: request.name, description: request.description },
-        },
-      },
-    ],
-    client_reference_id: bookingId,
-    metadata: { bookingId },
-    payment_intent_data: { metadata: { bookingId } },
-    customer_email: request.customerEmail,
-    success_url: request.successUrl,
-    cancel_url: request.cancelUrl,
-    expires_at: Math.floor(request.expiresAt / 1000),
-  };
-}
-
-/** One line item per session; the metadata names the series and the sessions it pays. */
-function seriesCheckoutParams(request: SeriesCheckoutRequest): Stripe.Checkout.SessionCreateParams {
-  const seriesId = String(request.seriesId);
+  const orderId = String(request.orderId);
   const bookingIds = request.lines.map((line) => line.bookingId).join(",");
   return {
     mode: "payment",
@@ -210,13 +173,14 @@ function seriesCheckoutParams(request: SeriesCheckoutRequest): Stripe.Checkout.S
       quantity: 1,
       price_data: {
         currency: "usd",
+        // Whole dollars in the database, cents at Stripe.
         unit_amount: line.amount * 100,
         product_data: { name: line.name, description: line.description },
       },
     })),
-    client_reference_id: `series-${seriesId}`,
-    metadata: { seriesId, bookingIds },
-    payment_intent_data: { metadata: { seriesId, bookingIds } },
+    client_reference_id: `order-${orderId}`,
+    metadata: { orderId, bookingIds },
+    payment_intent_data: { metadata: { orderId, bookingIds } },
     customer_email: request.customerEmail,
     success_url: request.successUrl,
     cancel_url: request.cancelUrl,
@@ -233,28 +197,30 @@ function toCheckoutSession(session: Stripe.Checkout.Session): CheckoutSession {
       session.status === "open" ? "open" : session.status === "complete" ? "complete" : "expired",
     url: session.url,
     paid: session.payment_status === "paid",
-    bookingId: bookingIdOf(session),
+    order: orderOf(session),
     amountTotal: session.amount_total,
     currency: session.currency,
     paymentId: (typeof intent === "string" ? intent : intent?.id) ?? null,
     card: cardOf(intent),
-    series: seriesOf(session),
   };
 }
 
-function seriesOf(session: Stripe.Checkout.Session): CheckoutSession["series"] {
-  const id = session.metadata?.seriesId;
-  const ids = session.metadata?.bookingIds;
-  if (!id || !/^\d{1,12}$/.test(id) || !ids || !/^\d{1,12}(,\d{1,12}){0,11}$/.test(ids)) {
-    return null;
-  }
-  return { id: Number(id), bookingIds: ids.split(",").map(Number) };
-}
+const ID = /^\d{1,12}$/;
 
-function bookingIdOf(session: Stripe.Checkout.Session): number | null {
-  const raw = session.metadata?.bookingId ?? session.client_reference_id;
-  if (!raw || !/^\d{1,12}$/.test(raw)) return null;
-  return Number(raw);
+/**
+ * The order and sessions a session's metadata names. Checkouts opened before orders name a
+ * series (`seriesId`, now its order's id) or one booking (`bookingId`).
+ */
+function orderOf(session: Stripe.Checkout.Session): CheckoutSession["order"] {
+  const metadata = session.metadata ?? {};
+  const id = metadata.orderId ?? metadata.seriesId;
+  const ids = metadata.bookingIds;
+  if (id && ID.test(id) && ids && /^\d{1,12}(,\d{1,12}){0,11}$/.test(ids)) {
+    return { id: Number(id), bookingIds: ids.split(",").map(Number) };
+  }
+  const single = metadata.bookingId ?? session.client_reference_id;
+  if (single && ID.test(single)) return { id: null, bookingIds: [Number(single)] };
+  return null;
 }
 
 /** Brand and last 4 digits only; Stripe never gives us more, and we would not keep it. */

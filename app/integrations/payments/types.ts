@@ -32,8 +32,11 @@ export type CheckoutSession = {
   url: string | null;
   /** The money was taken (not pending, not unpaid). */
   paid: boolean;
-  /** The booking it was opened for, as its metadata says; null when it says nothing usable. */
-  bookingId: number | null;
+  /**
+   * The order it was opened for and the sessions it pays, as its metadata says; null when it
+   * says nothing usable. `id` is null on a checkout opened before orders (one booking's).
+   */
+  order: { id: number | null; bookingIds: number[] } | null;
   /** What was charged, in the currency's smallest unit (cents). */
   amountTotal: number | null;
   currency: string | null;
@@ -41,37 +44,23 @@ export type CheckoutSession = {
   paymentId: string | null;
   /** Brand and last 4 digits only; the provider gives no more and we would not keep it. */
   card: { brand: string; last4: string };
-  /**
-   * A weekly series' checkout (docs/product.md "Weekly series"): the series and the sessions
-   * it was opened for, as its metadata says; absent for one booking's checkout.
-   */
-  series?: { id: number; bookingIds: number[] } | null;
 };
 
-/** A hosted checkout to open for one booking. The amount comes from the booking row. */
+/** One line of a checkout: one session, its price from the booking row. */
+export type CheckoutLine = { bookingId: number; amount: number; name: string; description: string };
+
+/** A hosted checkout paying an order's unpaid sessions together, one line each. */
 export type CheckoutRequest = {
-  bookingId: number;
-  /** Whole dollars. */
-  amount: number;
-  name: string;
-  description: string;
+  orderId: number;
+  lines: CheckoutLine[];
   customerEmail: string;
   successUrl: string;
   cancelUrl: string;
-  /** Epoch ms; the checkout never outlives the booking's hold. */
+  /** Epoch ms; the checkout never outlives the sessions' holds. */
   expiresAt: number;
-  /** Derived from the booking and its plan, so a double submit gets the same checkout. */
+  /** Derived from the order and its plan, so a double submit gets the same checkout. */
   idempotencyKey: string;
 };
-
-/** One line of a series checkout: one session, its price from the booking row. */
-export type CheckoutLine = { bookingId: number; amount: number; name: string; description: string };
-
-/** A hosted checkout paying the sessions of a weekly series together, one line each. */
-export type SeriesCheckoutRequest = Omit<
-  CheckoutRequest,
-  "bookingId" | "amount" | "name" | "description"
-> & { seriesId: number; lines: CheckoutLine[] };
 
 /** A genuine (signature-checked) provider event. */
 export type PaymentEvent = {
@@ -116,10 +105,11 @@ type ProviderBase = {
    */
   refund(request: RefundRequest): Promise<MadeRefund>;
   /**
-   * The refund already made for a payment, if any; asks, never refunds. `bookingId`: only
-   * that booking's refund (one charge can pay every session of a series).
+   * The refund already made for this booking from a payment, if any; asks, never refunds. Only
+   * a refund the site made for this booking counts (one charge can pay every session of an
+   * order; a refund made by hand at the provider names no booking).
    */
-  findRefund(paymentTransactionId: string, bookingId?: number): Promise<MadeRefund | null>;
+  findRefund(paymentTransactionId: string, bookingId: number): Promise<MadeRefund | null>;
   /**
    * Closes a hosted checkout so it cannot be paid any more, and returns it as it ended: a
    * `complete` one was paid meanwhile (the caller records that payment).
@@ -140,7 +130,6 @@ export type HostedCheckoutProvider = ProviderBase & {
   readonly name: "stripe";
   readonly checkout: "hosted";
   createCheckout(request: CheckoutRequest): Promise<CheckoutSession>;
-  createSeriesCheckout(request: SeriesCheckoutRequest): Promise<CheckoutSession>;
   retrieveCheckout(checkoutId: string): Promise<CheckoutSession>;
   /** Checks the signature over the raw body; throws WebhookSignatureError when it fails. */
   verifyWebhook(rawBody: string, signature: string | null): PaymentEvent;

@@ -8,7 +8,7 @@ import {
   sessionCalendar,
   sessionCalendarFilename,
 } from "#app/emails/calendar.server";
-import { listSeriesBookings } from "#app/models/series.server";
+import { seriesOfBooking } from "#app/models/order.server";
 import { env } from "#app/env.server";
 import type { Route } from "./+types/bookings.ics";
 import * as doc from "#app/web/api-doc";
@@ -25,16 +25,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!booking) return jsonError(404, "Booking not found");
   // A series session offers the whole series, one event per session (docs/product.md
   // "Weekly series").
-  const series = booking.seriesId === null ? null : listSeriesBookings(booking.seriesId);
+  const series = seriesOfBooking(booking);
   return new Response(
-    series ? seriesCalendar(series, env.APP_URL) : sessionCalendar(booking, env.APP_URL),
+    series ? seriesCalendar(series.sessions, env.APP_URL) : sessionCalendar(booking, env.APP_URL),
     {
       headers: {
         "Content-Type": "text/calendar; charset=utf-8",
         "Content-Disposition": `attachment; filename="${
-          booking.seriesId === null
-            ? sessionCalendarFilename(booking)
-            : seriesCalendarFilename(booking.seriesId)
+          series ? seriesCalendarFilename(series.id) : sessionCalendarFilename(booking)
         }"`,
       },
     },

@@ -70,12 +70,17 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
   if (!isPayable(booking, now)) return jsonError(422, notPayableMessage(booking, now));
 
-  const result = chargeSandboxCard(booking, card, now);
+  if (booking.orderId === null) return jsonError(422, notPayableMessage(booking, now));
+  // The booking is paid with its order: a session of a series with every unpaid one of it.
+  const result = chargeSandboxCard(booking.orderId, card, now, (sessions) =>
+    notPayableMessage(sessions.find((session) => session.id === booking.id) ?? booking, now),
+  );
   if (result.ok) {
+    const paid = result.paid.find((session) => session.id === booking.id) ?? booking;
     return Response.json({
       success: true,
       transactionId: result.transactionId,
-      booking: toBookingJson(result.booking),
+      booking: toBookingJson(paid),
     });
   }
   const cardRefused =

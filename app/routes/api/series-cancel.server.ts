@@ -4,7 +4,7 @@ import type { z } from "#app/domain/zod";
 import { toBookingJson } from "#app/models/booking.server";
 import { jsonError } from "#app/web/api.server";
 import { CancellationError } from "#app/workflows/cancel-booking.server";
-import { cancelOwnFollowing, planCancelFollowing } from "#app/workflows/cancel-series.server";
+import { cancelOwnFollowing, planCancelFollowing } from "#app/workflows/cancel-booking.server";
 import { PaymentServiceError } from "#app/workflows/payment-provider.server";
 
 export async function cancelFollowingJson(

@@ -5,6 +5,7 @@ import { STATUS_LABELS } from "#app/domain/booking-status";
 import { type CardInput, cardFormSchema, studioMonth } from "#app/domain/card";
 import { type QuoteLine, quoteLines, quoteTotal } from "#app/domain/pricing";
 import { type getBooking, getBookingServices, isPayable } from "#app/models/booking.server";
+import { listOrderSessions, payableSessions } from "#app/models/order.server";
 import { env } from "#app/env.server";
 import { readForm } from "#app/web/form.server";
 import { logError } from "#app/log.server";
@@ -85,23 +86,43 @@ export type CheckoutData = ReturnType<typeof loadCheckout>;
 
 const HIDDEN_FIELDS = ["cardNumber", "cvv"];
 
+/** What is being paid: an order's payable sessions, named from the page that pays them. */
+export type CheckoutTarget = {
+  orderId: number;
+  /** The page the customer pays on; Stripe's back link returns there. */
+  path: string;
+  /** Why nothing can be paid now, in the page's words. */
+  notPayable: (sessions: readonly Booking[], now: number) => string;
+};
+
+/** One booking's checkout (/checkout/:id and Pay Now): its order, in the booking's words. */
+export function bookingTarget(booking: Booking): CheckoutTarget {
+  return {
+    orderId: orderOf(booking),
+    path: `/checkout/${booking.id}`,
+    notPayable: notPayableNow(booking),
+  };
+}
+
 /**
- * A payment attempt: a hosted provider is sent to its checkout page; the sandbox charges the
- * card here, and `onPaid` says where the customer goes next. Every failure re-renders the
- * form with 'Payment Failed' and the reason, never keeping the card number or CVV.
+ * A payment attempt on an order (docs/product.md "Orders"), from one booking's checkout or a
+ * series': a hosted provider is sent to its checkout page; the sandbox charges the card here,
+ * and `onPaid` says where the customer goes next. Every failure re-renders the form with
+ * 'Payment Failed' and the reason, never keeping the card number or CVV.
  */
 export async function checkoutAction(
   request: Request,
   context: Readonly<RouterContextProvider>,
-  booking: Booking,
+  target: CheckoutTarget,
   onPaid: (transactionId: string) => Response | Promise<Response>,
 ) {
   const now = Date.now();
   const provider = paymentProvider();
   const formData = await readForm(request);
 
-  if (!isPayable(booking, now)) {
-    const message = notPayableMessage(booking, now);
+  const sessions = listOrderSessions(target.orderId);
+  if (payableSessions(sessions, now).length === 0) {
+    const message = target.notPayable(sessions, now);
     return replyWithToast(
       context,
       formData,
@@ -117,14 +138,21 @@ export async function checkoutAction(
   }
 
   if (provider.checkout === "hosted") {
-    return openHostedReply(context, formData, () => openHostedCheckout(booking.id, env.APP_URL));
+    return openHostedReply(context, formData, () =>
+      openHostedCheckout(target.orderId, env.APP_URL, target.path, undefined, target.notPayable),
+    );
   }
 
   const submission = parseWithZod(formData, { schema: cardFormSchema(studioMonth(now)) });
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: HIDDEN_FIELDS }) }, { status: 400 });
   }
-  const charge = chargeSandboxCard(booking, submission.value as CardInput, now);
+  const charge = chargeSandboxCard(
+    target.orderId,
+    submission.value as CardInput,
+    now,
+    target.notPayable,
+  );
   if (!charge.ok) {
     return replyWithToast(
       context,
@@ -137,12 +165,24 @@ export async function checkoutAction(
   return onPaid(charge.transactionId);
 }
 
+/** The order a booking was bought in: every row the app writes has one. */
+function orderOf(booking: Booking): number {
+  if (booking.orderId === null) throw new Error(`Booking ${booking.id} has no order`);
+  return booking.orderId;
+}
+
+/** Why one booking cannot be paid now, in its own words (paid, cancelled, hold run out). */
+function notPayableNow(booking: Booking) {
+  return (sessions: readonly Booking[], now: number) =>
+    notPayableMessage(sessions.find((session) => session.id === booking.id) ?? booking, now);
+}
+
 /**
  * Sends the customer to Stripe's hosted page (a single booking's checkout or a series'), or
  * answers with a toast saying why it cannot open. The workflow logs the provider's failures and
  * says what the customer may be told.
  */
-export async function openHostedReply(
+async function openHostedReply(
   context: Readonly<RouterContextProvider>,
   formData: FormData,
   open: () => Promise<{ url: string }>,

@@ -2,7 +2,7 @@ import { redirect } from "react-router";
 import { PaySection } from "#app/components/booking/pay-section";
 import { PriceLine, PriceTotal } from "#app/components/booking/price-lines";
 import { formatDollars, formatQuoteAmount } from "#app/domain/pricing";
-import { checkoutAction, loadCheckout } from "#app/routes/checkout/checkout.server";
+import { bookingTarget, checkoutAction, loadCheckout } from "#app/routes/checkout/checkout.server";
 import { requireOwnBooking } from "#app/web/own-booking.server";
 import { payWithSeries } from "#app/routes/checkout/series.server";
 import type { Route } from "./+types/checkout";
@@ -21,7 +21,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { booking } = await requireOwnBooking(request, context, params.bookingId);
   payWithSeries(booking);
-  return checkoutAction(request, context, booking, (transactionId) =>
+  return checkoutAction(request, context, bookingTarget(booking), (transactionId) =>
     redirect(`/booking-success?session_id=${encodeURIComponent(transactionId)}`),
   );
 }

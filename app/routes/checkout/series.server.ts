@@ -1,23 +1,20 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type RouterContextProvider, redirect } from "react-router";
 import { holdDeadline, sessionDate, sessionTimeRange } from "#app/domain/booking-display";
-import { type CardInput, cardFormSchema, studioMonth } from "#app/domain/card";
 import { parseId } from "#app/domain/ids";
 import { seriesHeading } from "#app/domain/series-sessions";
 import { statusLabel } from "#app/domain/session-list";
 import { env } from "#app/env.server";
 import { expireHolds } from "#app/models/booking.server";
-import { getOwnSeries, listSeriesBookings, payableSessions } from "#app/models/series.server";
-import { readForm } from "#app/web/form.server";
-import { openHostedReply } from "#app/routes/checkout/checkout.server";
-import { replyWithToast } from "#app/web/toast.server";
+import {
+  getOwnSeries,
+  seriesOfBooking,
+  listOrderSessions,
+  payableSessions,
+} from "#app/models/order.server";
+import { checkoutAction } from "#app/routes/checkout/checkout.server";
 import { requireUser } from "#app/web/user-context.server";
 import { paymentProvider } from "#app/workflows/payment-provider.server";
-import {
-  chargeSandboxSeries,
-  NOTHING_TO_PAY_MESSAGE,
-  openSeriesCheckout,
-} from "#app/workflows/series-checkout.server";
+import { NOTHING_TO_PAY_MESSAGE } from "#app/workflows/checkout.server";
 
 /**
  * Paying a weekly series at once (docs/product.md "Weekly series"): /checkout/series/:seriesId.
@@ -41,7 +38,7 @@ export async function requireOwnSeries(
 type Series = Awaited<ReturnType<typeof requireOwnSeries>>["series"];
 
 export function loadSeriesCheckout(series: Series, now: number) {
-  const sessions = listSeriesBookings(series.id);
+  const sessions = listOrderSessions(series.id);
   const payable = payableSessions(sessions, now);
   const payableIds = new Set(payable.map((session) => session.id));
   const earliestHold = Math.min(...payable.map((session) => session.holdExpiresAt ?? Infinity));
@@ -68,58 +65,25 @@ export function loadSeriesCheckout(series: Series, now: number) {
   };
 }
 
-const HIDDEN_FIELDS = ["cardNumber", "cvv"];
-
 /**
- * Pays every payable session: Stripe Checkout (one line per session) or the sandbox's card,
- * charged once. Failures re-render the form with 'Payment Failed' and the reason, never keeping
- * the card number or CVV.
+ * Pays every payable session of the series: the one checkout of an order
+ * (routes/checkout/checkout.server.ts), in the series' words.
  */
-export async function seriesCheckoutAction(
+export function seriesCheckoutAction(
   request: Request,
   context: Readonly<RouterContextProvider>,
   series: Series,
 ) {
-  const now = Date.now();
-  const provider = paymentProvider();
-  const formData = await readForm(request);
-  const refuse = (message: string, status: number) =>
-    replyWithToast(
-      context,
-      formData,
-      {
-        result: parseWithZod(formData, { schema: cardFormSchema(studioMonth(now)) }).reply({
-          formErrors: [message],
-          hideFields: HIDDEN_FIELDS,
-        }),
-      },
-      { type: "error", message: "Payment Failed", description: message },
-      { status },
-    );
-
-  if (payableSessions(listSeriesBookings(series.id), now).length === 0) {
-    return refuse(NOTHING_TO_PAY_MESSAGE, 409);
-  }
-
-  if (provider.checkout === "hosted") {
-    return openHostedReply(context, formData, () => openSeriesCheckout(series.id, env.APP_URL));
-  }
-
-  const submission = parseWithZod(formData, { schema: cardFormSchema(studioMonth(now)) });
-  if (submission.status !== "success") {
-    return data({ result: submission.reply({ hideFields: HIDDEN_FIELDS }) }, { status: 400 });
-  }
-  const charge = chargeSandboxSeries(series.id, submission.value as CardInput, now);
-  if (!charge.ok) {
-    return replyWithToast(
-      context,
-      formData,
-      { result: submission.reply({ formErrors: [charge.message], hideFields: HIDDEN_FIELDS }) },
-      { type: "error", message: "Payment Failed", description: charge.message },
-      { status: 402 },
-    );
-  }
-  return redirect(`/booking-success?session_id=${encodeURIComponent(charge.transactionId)}`);
+  return checkoutAction(
+    request,
+    context,
+    {
+      orderId: series.id,
+      path: `/checkout/series/${series.id}`,
+      notPayable: () => NOTHING_TO_PAY_MESSAGE,
+    },
+    (transactionId) => redirect(`/booking-success?session_id=${encodeURIComponent(transactionId)}`),
+  );
 }
 
 /**
@@ -127,6 +91,7 @@ export async function seriesCheckoutAction(
  * booking's checkout and Pay Now send it to the series checkout, so a session cannot be paid
  * twice, alone and with the series.
  */
-export function payWithSeries(booking: { seriesId: number | null }) {
-  if (booking.seriesId !== null) throw redirect(`/checkout/series/${booking.seriesId}`);
+export function payWithSeries(booking: { orderId: number | null; userId: number }) {
+  const series = seriesOfBooking(booking);
+  if (series) throw redirect(`/checkout/series/${series.id}`);
 }

@@ -6,7 +6,7 @@ import { env } from "#app/env.server";
 import type { getBooking } from "#app/models/booking.server";
 import { replyWithToast, redirectWithSuccess } from "#app/web/toast.server";
 import { CancellationError } from "#app/workflows/cancel-booking.server";
-import { cancelOwnFollowing, planCancelFollowing } from "#app/workflows/cancel-series.server";
+import { cancelOwnFollowing, planCancelFollowing } from "#app/workflows/cancel-booking.server";
 import { PaymentServiceError } from "#app/workflows/payment-provider.server";
 
 type Booking = NonNullable<ReturnType<typeof getBooking>>;
@@ -17,7 +17,7 @@ type Booking = NonNullable<ReturnType<typeof getBooking>>;
  * session booked alone, or the last one of its series (nothing later to choose).
  */
 export function seriesCancelChoice(booking: Booking, now: number) {
-  if (booking.seriesId === null) return null;
+  if (booking.orderId === null) return null;
   const planned = planCancelFollowing(booking, now, env.CANCELLATION_FEE_PERCENT);
   if ("problem" in planned || planned.plan.sessions.length < 2) return null;
   return {

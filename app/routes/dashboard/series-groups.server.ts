@@ -1,7 +1,7 @@
 import type { SeriesGroup } from "#app/components/dashboard/types";
 import { seriesHeading } from "#app/domain/series-sessions";
 import { isPayable, type listOwnBookings } from "#app/models/booking.server";
-import { listOwnSeries } from "#app/models/series.server";
+import { listOwnSeries } from "#app/models/order.server";
 
 /**
  * My Sessions' series headings (docs/product.md "Weekly series"): "Weekly series · Tuesdays
@@ -16,7 +16,7 @@ export function seriesGroups(
   if (series.length === 0) return [];
   return series.map((one) => {
     const sessions = own
-      .filter((booking) => booking.seriesId === one.id)
+      .filter((booking) => booking.orderId === one.id)
       .sort((a, b) => a.startsAt - b.startsAt || a.id - b.id);
     return {
       id: one.id,

@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { PaymentForm } from "#app/components/booking/card-form";
 import { RouteDialog } from "#app/components/ui/route-dialog";
 import { formatDollars } from "#app/domain/pricing";
-import { checkoutAction, loadCheckout } from "#app/routes/checkout/checkout.server";
+import { bookingTarget, checkoutAction, loadCheckout } from "#app/routes/checkout/checkout.server";
 import { requireOwnBooking } from "#app/web/own-booking.server";
 import { payWithSeries } from "#app/routes/checkout/series.server";
 import { redirectWithSuccess } from "#app/web/toast.server";
@@ -24,7 +24,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { booking } = await requireOwnBooking(request, context, params.id);
   payWithSeries(booking);
-  return checkoutAction(request, context, booking, () =>
+  return checkoutAction(request, context, bookingTarget(booking), () =>
     redirectWithSuccess(`/dashboard?tab=bookings&paid=${booking.id}`, {
       message: "Payment Successful!",
       description: "Your booking has been confirmed.",

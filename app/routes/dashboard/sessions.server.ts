@@ -35,10 +35,15 @@ export function loadSessionsTab(user: PublicUser, now: number): SessionsTabData 
   const own = listOwnBookings(user.id);
   const { upcoming, past } = splitSessions(own, now);
   const retainer = getActiveRetainer(user.id, now);
+  const series = seriesGroups(user.id, own, now);
+  // A session is grouped under its order's heading when that order is a weekly series.
+  const seriesIds = new Set(series.map((one) => one.id));
+  const row = (list: "upcoming" | "past") => (booking: OwnBooking) =>
+    sessionRow(booking, now, list, seriesIds);
   return {
-    upcoming: upcoming.map((booking) => sessionRow(booking, now, "upcoming")),
-    past: past.map((booking) => sessionRow(booking, now, "past")),
-    series: seriesGroups(user.id, own, now),
+    upcoming: upcoming.map(row("upcoming")),
+    past: past.map(row("past")),
+    series,
     retainer: retainer
       ? {
           from: shortStudioDay(retainer.startDate),
@@ -52,7 +57,12 @@ export function loadSessionsTab(user: PublicUser, now: number): SessionsTabData 
 }
 type OwnBooking = ReturnType<typeof listOwnBookings>[number];
 
-function sessionRow(booking: OwnBooking, now: number, list: "upcoming" | "past"): SessionRow {
+function sessionRow(
+  booking: OwnBooking,
+  now: number,
+  list: "upcoming" | "past",
+  seriesIds: ReadonlySet<number>,
+): SessionRow {
   const payable = list === "upcoming" && isPayable(booking, now);
   return {
     id: booking.id,
@@ -70,7 +80,7 @@ function sessionRow(booking: OwnBooking, now: number, list: "upcoming" | "past")
     payable,
     cancellable: list === "upcoming" && canCancel(booking, now),
     reschedulable: list === "upcoming" && canReschedule(booking, now),
-    seriesId: booking.seriesId,
+    seriesId: booking.orderId !== null && seriesIds.has(booking.orderId) ? booking.orderId : null,
   };
 }
 

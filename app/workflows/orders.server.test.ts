@@ -1,0 +1,198 @@
+import { eq } from "drizzle-orm";
+import type Stripe from "stripe";
+import { beforeEach, describe, expect, it } from "vitest";
+import { coupons, orders } from "#db/schema";
+import { db } from "#app/db.server";
+import { addStudioDays } from "#app/domain/studio-time";
+import type { PublicUser } from "#app/domain/user";
+import { stripeProvider } from "#app/integrations/payments/stripe.server";
+import type { CheckoutSession } from "#app/integrations/payments/types";
+import { getBooking } from "#app/models/booking.server";
+import { BookingError } from "#app/workflows/book-session.server";
+import { bookSeries } from "#app/workflows/book-series.server";
+import { bookSession } from "#app/workflows/book-session.server";
+import { cancelOwnBooking } from "#app/workflows/cancel-booking.server";
+import { changeBookingStatus, type WorkflowSettings } from "#app/workflows/move-session.server";
+import { createCoupon } from "#tests/factories/catalog";
+import {
+  BOOKED_AT,
+  MINUTE,
+  makeUser,
+  request as bookingRequest,
+  SETTINGS,
+} from "#tests/setup/workflow-bookings";
+
+/**
+ * Regressions of the seams between a single booking and a weekly series (docs/product.md
+ * "Orders"), each one found by the invariants harness (tests/invariants) on the code before
+ * orders: one coupon use per order, the order's checkout closed by "paid offline", and a refund
+ * made in the provider's dashboard never taken for a session's.
+ */
+let customer: PublicUser;
+let other: PublicUser;
+let staff: PublicUser;
+beforeEach(() => {
+  customer = makeUser("orders");
+  other = makeUser("second");
+  staff = makeUser("staff", { isAdmin: true });
+});
+
+let firstDate = "2027-02-01";
+function request(couponCode?: string) {
+  firstDate = addStudioDays(firstDate, 140);
+  return bookingRequest({
+    recordingDate: firstDate,
+    recordingTime: "19:00",
+    ...(couponCode ? { couponCode } : {}),
+  });
+}
+const usesOf = (couponId: number) =>
+  db.select().from(coupons).where(eq(coupons.id, couponId)).get()?.currentUses;
+
+function provider(closed: string[]): WorkflowSettings {
+  const ended = (id: string): CheckoutSession => ({
+    id,
+    status: "expired",
+    url: null,
+    paid: false,
+    order: null,
+    amountTotal: null,
+    currency: null,
+    paymentId: null,
+    card: { brand: "unknown", last4: "" },
+  });
+  return {
+    feePercent: 50,
+    bufferMinutes: 0,
+    appUrl: "https://t.test",
+    provider: {
+      refund: async (refund) => ({ refundId: `re_${refund.bookingId}`, amount: refund.amount }),
+      findRefund: async () => null,
+      closeCheckout: async (id) => {
+        closed.push(id);
+        return ended(id);
+      },
+    },
+  };
+}
+
+describe("one coupon use per order", () => {
+  it("stays used while any session of a series keeps the discount (issue 25, bug 1)", async () => {
+    const coupon = createCoupon(db, { type: "PERCENTAGE", value: 50, maxUses: 1 });
+    const { bookings } = bookSeries(
+      customer,
+      request(coupon.code),
+      { every: "week", count: 3, skip: [] },
+      BOOKED_AT,
+      SETTINGS,
+    );
+    expect(usesOf(coupon.id)).toBe(1);
+    const [first, second, third] = bookings;
+    if (!first || !second || !third) throw new Error("three sessions expected");
+
+    await cancelOwnBooking({ bookingId: first.id, userId: customer.id }, BOOKED_AT + MINUTE, {
+      ...provider([]),
+    });
+    // Two sessions still carry the 50 % off: the one use is still taken.
+    expect(usesOf(coupon.id)).toBe(1);
+    expect(() =>
+      bookSession(other, request(coupon.code), BOOKED_AT + 2 * MINUTE, SETTINGS),
+    ).toThrow(BookingError);
+
+    for (const session of [second, third]) {
+      await cancelOwnBooking({ bookingId: session.id, userId: customer.id }, BOOKED_AT + MINUTE, {
+        ...provider([]),
+      });
+    }
+    // None carries it now: the use comes back, once.
+    expect(usesOf(coupon.id)).toBe(0);
+    expect(
+      bookSession(other, request(coupon.code), BOOKED_AT + 3 * MINUTE, SETTINGS).couponId,
+    ).toBe(coupon.id);
+  });
+
+  it("is given back when the order's only session lapses unpaid, and only once", () => {
+    const coupon = createCoupon(db, { type: "PERCENTAGE", value: 10, maxUses: 1 });
+    const booking = bookSession(customer, request(coupon.code), BOOKED_AT, SETTINGS);
+    expect(usesOf(coupon.id)).toBe(1);
+    // The next booking sweeps the lapsed hold first (the hold is 30 minutes).
+    bookSession(other, request(), BOOKED_AT + 31 * MINUTE, SETTINGS);
+    expect(getBooking(booking.id)?.status).toBe("CANCELLED");
+    expect(usesOf(coupon.id)).toBe(0);
+    const order = db
+      .select()
+      .from(orders)
+      .where(eq(orders.id, booking.orderId ?? 0))
+      .get();
+    expect(order?.couponId).toBeNull();
+  });
+});
+
+describe("staff marking a session paid offline (issue 25, bug 4)", () => {
+  it("closes its order's open checkout first, so the series' checkout cannot charge it again", async () => {
+    const { seriesId, bookings } = bookSeries(
+      customer,
+      request(),
+      { every: "week", count: 3, skip: [] },
+      BOOKED_AT,
+      SETTINGS,
+    );
+    db.update(orders)
+      .set({ checkoutSessionId: "cs_test_series", checkoutExpiresAt: BOOKED_AT + 31 * MINUTE })
+      .where(eq(orders.id, seriesId))
+      .run();
+    const closed: string[] = [];
+    const session = bookings[0];
+    if (!session) throw new Error("a session expected");
+    const moved = await changeBookingStatus(
+      session.id,
+      "PENDING",
+      staff,
+      "Paid in cash",
+      BOOKED_AT + MINUTE,
+      provider(closed),
+    );
+    expect(moved.status).toBe("PENDING");
+    expect(closed).toEqual(["cs_test_series"]);
+    const order = db.select().from(orders).where(eq(orders.id, seriesId)).get();
+    expect(order?.checkoutSessionId).toBeNull();
+  });
+});
+
+describe("a refund made in Stripe's dashboard (issue 25, bug 5)", () => {
+  /** A Stripe client whose charge already has one refund, made by hand (no metadata). */
+  function stripeWithDashboardRefund() {
+    const created: Stripe.RefundCreateParams[] = [];
+    const client = {
+      refunds: {
+        list: async () => ({
+          data: [{ id: "re_dashboard", amount: 20_000, status: "succeeded", metadata: {} }],
+        }),
+        create: async (params: Stripe.RefundCreateParams) => {
+          created.push(params);
+          return { id: "re_ours", amount: params.amount };
+        },
+      },
+    } as unknown as Stripe;
+    return { created, provider: stripeProvider({ secretKey: "sk_test_x", client }) };
+  }
+
+  it("is never found as a session's earlier refund", async () => {
+    const { provider } = stripeWithDashboardRefund();
+    expect(await provider.findRefund("pi_series", 42)).toBeNull();
+  });
+
+  it("does not stand in for the refund a cancellation asks for: a refund is made", async () => {
+    const { provider, created } = stripeWithDashboardRefund();
+    const made = await provider.refund({
+      bookingId: 42,
+      paymentTransactionId: "pi_series",
+      amount: 400,
+      idempotencyKey: "refund-booking-42",
+    });
+    expect(made).toEqual({ refundId: "re_ours", amount: 400 });
+    expect(created).toEqual([
+      { payment_intent: "pi_series", amount: 40_000, metadata: { bookingId: "42" } },
+    ]);
+  });
+});
