@@ -14,10 +14,11 @@ describe("parseEnv", () => {
       PAYMENT_PROVIDER: "sandbox",
       HOLD_MINUTES: 30,
       MAX_UNPAID_HOLDS: 2,
+      MAX_UNPAID_SESSIONS: 12,
       BOOKING_HORIZON_DAYS: 365,
       CANCELLATION_FEE_PERCENT: 50,
       TRUST_PROXY: false,
-      BOOKING_RATE_LIMIT: 10,
+      BOOKING_RATE_LIMIT: 24,
       PAYMENT_STATUS_LIMIT: 60,
     });
   });
@@ -44,11 +45,16 @@ describe("parseEnv", () => {
   });
 
   it("reads the holding limits and refuses a cap or horizon below one", () => {
-    expect(parseEnv({ MAX_UNPAID_HOLDS: "5", BOOKING_HORIZON_DAYS: "90" })).toMatchObject({
+    expect(
+      parseEnv({ MAX_UNPAID_HOLDS: "5", MAX_UNPAID_SESSIONS: "30", BOOKING_HORIZON_DAYS: "90" }),
+    ).toMatchObject({
       MAX_UNPAID_HOLDS: 5,
+      MAX_UNPAID_SESSIONS: 30,
       BOOKING_HORIZON_DAYS: 90,
     });
     expect(() => parseEnv({ MAX_UNPAID_HOLDS: "0" })).toThrow(/MAX_UNPAID_HOLDS/);
+    expect(() => parseEnv({ MAX_UNPAID_SESSIONS: "0" })).toThrow(/MAX_UNPAID_SESSIONS/);
+    expect(() => parseEnv({ MAX_UNPAID_SESSIONS: "100001" })).toThrow(/MAX_UNPAID_SESSIONS/);
     expect(() => parseEnv({ BOOKING_HORIZON_DAYS: "0" })).toThrow(/BOOKING_HORIZON_DAYS/);
   });
 

@@ -37,8 +37,16 @@ const schema = z
       .min(5)
       .max(24 * 60)
       .default(30),
-    /** How many unpaid bookings with a live hold one customer may have at once. */
+    /**
+     * How many unpaid bookings with a live hold one customer may have at once (a series with
+     * an unpaid session is one).
+     */
     MAX_UNPAID_HOLDS: z.coerce.number().int().min(1).max(100_000).default(2),
+    /**
+     * How many unpaid sessions with a live hold, live waitlist offers included, one customer
+     * may have at once (docs/product.md "Booking"): one full series by default.
+     */
+    MAX_UNPAID_SESSIONS: z.coerce.number().int().min(1).max(100_000).default(12),
     /** Open waitlist entries one customer may have at once (docs/product.md "Waitlist"). */
     MAX_WAITLIST: z.coerce.number().int().min(1).max(1000).default(5),
     /** How many days ahead of today (studio time) a session may be booked or moved to. */
@@ -64,8 +72,11 @@ const schema = z
       .min(1)
       .max(24 * 60)
       .default(60),
-    /** Bookings made plus sessions rescheduled per hour, per account and per client address. */
-    BOOKING_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
+    /**
+     * Sessions booked (a series counts each) plus sessions rescheduled per hour, per account and
+     * per client address: two full series of 12 by default.
+     */
+    BOOKING_RATE_LIMIT: z.coerce.number().int().min(1).default(24),
     /** Payment checks (/booking-success, GET /api/payments/status) per 15 minutes per address. */
     PAYMENT_STATUS_LIMIT: z.coerce.number().int().min(1).default(60),
     /** Calendar feed requests per hour, per feed token and per client address. */

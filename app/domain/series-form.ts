@@ -59,3 +59,12 @@ export const seriesRepeatSchema = z.preprocess(
 );
 
 export type SeriesRepeatRequest = NonNullable<z.output<typeof seriesRepeatSchema>>;
+
+/**
+ * How many sessions a booking asks for: one, or a series' count less the dates it leaves out
+ * (what BOOKING_RATE_LIMIT counts: docs/product.md "Booking"). A left-out date that is not the
+ * series' refuses the whole booking, so this is what a booking that is written holds.
+ */
+export function sessionsAsked(repeat: SeriesRepeatRequest | undefined): number {
+  return repeat ? Math.max(1, repeat.count - repeat.skip.length) : 1;
+}

@@ -7,7 +7,13 @@ import {
 } from "#app/domain/waitlist";
 
 describe("joinRefusal", () => {
-  const base = { startProblem: "taken" as const, duplicate: false, openEntries: 0, max: 5 };
+  const base = {
+    startProblem: "taken" as const,
+    ownBooking: false,
+    duplicate: false,
+    openEntries: 0,
+    max: 5,
+  };
 
   it("lets a customer wait for a taken range under the limit", () => {
     expect(joinRefusal(base)).toBeNull();
@@ -24,6 +30,18 @@ describe("joinRefusal", () => {
   it("refuses a start that could not be booked even if it freed", () => {
     expect(joinRefusal({ ...base, startProblem: "too-soon" })?.kind).toBe("slot");
     expect(joinRefusal({ ...base, startProblem: "skipped" })?.kind).toBe("slot");
+  });
+
+  it("refuses a range the customer's own live booking takes, before the other checks", () => {
+    expect(joinRefusal({ ...base, ownBooking: true })).toEqual({
+      kind: "own-booking",
+      message: WAITLIST_MESSAGES.ownBooking,
+    });
+    expect(joinRefusal({ ...base, ownBooking: true, duplicate: true, openEntries: 5 })?.kind).toBe(
+      "own-booking",
+    );
+    // A start that could not be booked anyway says so first.
+    expect(joinRefusal({ ...base, ownBooking: true, startProblem: "too-soon" })?.kind).toBe("slot");
   });
 
   it("refuses the customer's own open entry twice", () => {

@@ -9,6 +9,7 @@ import { z } from "#app/domain/zod";
 export const WAITLIST_MESSAGES = {
   notTaken: "That time is free: you can book it now instead of joining the waitlist.",
   duplicate: "You are already on the waitlist for this time.",
+  ownBooking: "You already have a session booked at this time.",
   notFound: "This waitlist entry does not exist.",
   notOpen: "This waitlist entry is no longer open.",
   claimGone:
@@ -26,17 +27,20 @@ export function tooManyWaitlistMessage(max: number): string {
 }
 
 export type JoinRefusal = {
-  kind: "not-taken" | "duplicate" | "too-many" | "slot";
+  kind: "not-taken" | "duplicate" | "too-many" | "slot" | "own-booking";
   message: string;
 };
 
 /**
  * Whether a customer may wait for a range: only one that is taken now (anything else about the
- * start, such as the 48 hours, refuses it: it could not be booked even if it freed), not twice,
- * and at most `max` open entries.
+ * start, such as the 48 hours, refuses it: it could not be booked even if it freed), not by
+ * their own live booking (waiting would only hold it again, as an offer, once their own hold
+ * runs out), not twice, and at most `max` open entries.
  */
 export function joinRefusal(input: {
   startProblem: Exclude<StartTimeOption["reason"], "current">;
+  /** A live booking of the customer's own overlaps the range (any status that keeps it). */
+  ownBooking: boolean;
   duplicate: boolean;
   openEntries: number;
   max: number;
@@ -46,6 +50,7 @@ export function joinRefusal(input: {
   if (input.startProblem !== "taken") {
     return { kind: "slot", message: "This start time cannot be booked." };
   }
+  if (input.ownBooking) return { kind: "own-booking", message: WAITLIST_MESSAGES.ownBooking };
   if (input.duplicate) return { kind: "duplicate", message: WAITLIST_MESSAGES.duplicate };
   if (input.openEntries >= input.max) {
     return { kind: "too-many", message: tooManyWaitlistMessage(input.max) };

@@ -1,6 +1,7 @@
 import {
   and,
   asc,
+  count,
   desc,
   eq,
   gt,
@@ -557,4 +558,59 @@ export function openUnpaidHolds(tx: Tx, userId: number, now: number): OpenHold[]
     holds.push({ ...row, seriesId: repeatEvery ? orderId : null });
   }
   return holds;
+}
+
+/**
+ * How many unpaid sessions of the customer's still hold their slot: what MAX_UNPAID_SESSIONS
+ * counts, session by session (a series counts each of its unpaid sessions). Read inside the
+ * booking's transaction, like `openUnpaidHolds`.
+ */
+export function countUnpaidSessions(tx: Tx, userId: number, now: number): number {
+  const row = tx
+    .select({ n: count() })
+    .from(bookings)
+    .where(
+      and(
+        eq(bookings.userId, userId),
+        eq(bookings.status, "PENDING_PAYMENT"),
+        gt(bookings.holdExpiresAt, now),
+      ),
+    )
+    .get();
+  return row?.n ?? 0;
+}
+
+/**
+ * Whether one of the customer's own bookings keeps a slot that overlaps the range: the same
+ * rule as `readBusyRanges` (not cancelled; unpaid only while its hold lasts or a claim is
+ * deciding it). Joining the waitlist over one's own booking is refused (docs/product.md
+ * "Waitlist"). Read in the caller's transaction.
+ */
+export function ownBookingOverlaps(
+  tx: Tx,
+  userId: number,
+  range: { startsAt: number; endsAt: number },
+  now: number,
+): boolean {
+  const row = tx
+    .select({ id: bookings.id })
+    .from(bookings)
+    .where(
+      and(
+        eq(bookings.userId, userId),
+        lt(bookings.startsAt, range.endsAt),
+        gt(bookings.endsAt, range.startsAt),
+        // Bounds the index range on (user_id, starts_at), as in liveBookingRanges.
+        gt(bookings.startsAt, range.startsAt - LONGEST_SESSION_MS),
+        ne(bookings.status, "CANCELLED"),
+        or(
+          ne(bookings.status, "PENDING_PAYMENT"),
+          gt(bookings.holdExpiresAt, now),
+          isNotNull(bookings.claim),
+        ),
+      ),
+    )
+    .limit(1)
+    .get();
+  return row !== undefined;
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, lt, lte, or } from "drizzle-orm";
+import { and, asc, count, eq, gt, inArray, lt, lte, or } from "drizzle-orm";
 import { waitlistEntries } from "#db/schema";
 import { db } from "#app/db.server";
 import { OPEN_WAITLIST_STATUSES } from "#app/domain/waitlist-status";
@@ -126,6 +126,25 @@ export function liveOfferOf(tx: Tx, id: number, userId: number, now: number) {
       ),
     )
     .get();
+}
+
+/**
+ * How many offers of the customer's still hold their range: each counts towards
+ * MAX_UNPAID_SESSIONS as an unpaid session does. Read in the caller's transaction.
+ */
+export function countLiveOffers(tx: Tx, userId: number, now: number): number {
+  const row = tx
+    .select({ n: count() })
+    .from(waitlistEntries)
+    .where(
+      and(
+        eq(waitlistEntries.userId, userId),
+        eq(waitlistEntries.status, "OFFERED"),
+        gt(waitlistEntries.offerExpiresAt, now),
+      ),
+    )
+    .get();
+  return row?.n ?? 0;
 }
 
 /** The offer became a booking: CLAIMED, with its booking, in the booking's transaction. */

@@ -44,7 +44,8 @@ const limiters = {
     duration: 15 * 60,
   }),
   // Booking creation and rescheduling (page forms and the API), per client address and per
-  // account: each writes to the calendar and sends mail (docs/product.md "Limits").
+  // account: each writes to the calendar and sends mail (docs/product.md "Booking"). Counted
+  // in sessions: a series takes one point per session.
   bookingChange: new RateLimiterMemory({
     keyPrefix: "booking-change",
     points: env.BOOKING_RATE_LIMIT,
@@ -83,10 +84,14 @@ export function addressKey(clientAddress: string): string {
   return `${new ipaddr.IPv6(network).toString()}/64`;
 }
 
-/** Takes one attempt; returns null when allowed, or the seconds to wait. */
-export async function takeAttempt(name: RateLimitName, key: string): Promise<number | null> {
+/** Takes one attempt (or `points`); returns null when allowed, or the seconds to wait. */
+export async function takeAttempt(
+  name: RateLimitName,
+  key: string,
+  points = 1,
+): Promise<number | null> {
   try {
-    await limiters[name].consume(key);
+    await limiters[name].consume(key, points);
     return null;
   } catch (error) {
     if (error instanceof RateLimiterRes) {
@@ -149,9 +154,20 @@ function retryIn(retryAfterSeconds: number) {
   return `Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
 }
 
-/** One booking or reschedule, from the address's and the account's BOOKING_RATE_LIMIT. */
-export function takeBookingChange(clientAddress: string, userId: number) {
-  return takeForAddressAndAccount("bookingChange", clientAddress, userId);
+/**
+ * A booking of `sessions` sessions (a series counts each one) or one reschedule, from the
+ * address's and the account's BOOKING_RATE_LIMIT; null when both budgets have room for all of
+ * them, else the seconds to wait (the longer). A request that does not fit is refused whole and
+ * writes nothing, so it spends nothing: what it took is given back to both budgets, and a
+ * single booking may still use what a series too big for the rest left.
+ */
+export async function takeBookingChange(clientAddress: string, userId: number, sessions = 1) {
+  const keys = [`address:${addressKey(clientAddress)}`, `account:${userId}`];
+  const waits = await Promise.all(keys.map((key) => takeAttempt("bookingChange", key, sessions)));
+  const wait = Math.max(...waits.map((seconds) => seconds ?? 0));
+  if (wait === 0) return null;
+  await Promise.all(keys.map((key) => limiters.bookingChange.reward(key, sessions)));
+  return wait;
 }
 
 export function tooManyBookingChangesMessage(retryAfterSeconds: number) {

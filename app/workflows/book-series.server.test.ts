@@ -26,7 +26,8 @@ import {
 /**
  * Booking a weekly series (docs/product.md "Weekly series") against a real SQLite file: every
  * session or none, priced per session, the coupon used once, retainer hours in date order and
- * one unpaid hold for the whole series. (The race of two series is proven against two server
+ * one unpaid hold for the whole series, each of its unpaid sessions counted under
+ * MAX_UNPAID_SESSIONS. (The race of two series is proven against two server
  * processes in tests/integration/series-booking.test.ts.)
  */
 let customer: PublicUser;
@@ -214,6 +215,36 @@ describe("bookSeries", () => {
     );
     expect(error.kind).toBe("unpaid-holds");
     expect(error.openHolds.map((hold) => hold.id)).toEqual([series.bookings[0]?.id, single.id]);
+  });
+
+  it("counts each unpaid session under MAX_UNPAID_SESSIONS, not those a retainer covers", () => {
+    // A retainer bought with a 2-hour session: 6 hours left, which cover the first 4-hour
+    // session whole (confirmed) and part of the second; three sessions wait for payment.
+    const retainerDate = "2026-12-08";
+    paidBooking(customer, {
+      isRetainer: true,
+      hoursNeeded: 2,
+      recordingDate: retainerDate,
+      recordingTime: "08:00",
+    });
+    const wanted = bookingRequest({
+      recordingDate: addStudioDays(retainerDate, 1),
+      recordingTime: "19:00",
+      hoursNeeded: 4,
+    });
+    const settings: BookingSettings = { ...SETTINGS, maxUnpaidSessions: 3 };
+    const series = bookSeries(customer, wanted, weekly(4), NOW, settings);
+    expect(series.bookings.map((b) => b.status)).toEqual([
+      "CONFIRMED",
+      "PENDING_PAYMENT",
+      "PENDING_PAYMENT",
+      "PENDING_PAYMENT",
+    ]);
+    // Three unpaid sessions held: at the cap, a single session is refused.
+    const error = expectNothingWritten(() => bookSession(customer, request(), NOW, settings));
+    expect(error.kind).toBe("unpaid-holds");
+    expect(error.message).toMatch(/^You already have 3 unpaid sessions waiting for payment: /);
+    expect(error.openHolds.map((hold) => hold.seriesId)).toEqual([series.seriesId]);
   });
 
   it("uses a percentage coupon once, off every session", () => {

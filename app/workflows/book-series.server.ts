@@ -128,7 +128,8 @@ function occurrenceChecks(
 /**
  * Creates the series at the server's price: each session priced as a single booking, the
  * coupon used once (a percentage off each session, a fixed amount off the first), retainer
- * hours drawn in date order. Counts as one hold under MAX_UNPAID_HOLDS. Throws a
+ * hours drawn in date order. Counts as one hold under MAX_UNPAID_HOLDS and each unpaid session
+ * under MAX_UNPAID_SESSIONS. Throws a
  * SeriesConflictError when any session is taken, a BookingError for any other refusal;
  * nothing is written then.
  */
@@ -166,9 +167,9 @@ export function bookSeries(
       const price = priceSession(request, servicePrices, couponForSession(terms, index), draw);
       return { check, index, draw, price };
     });
-    if (sessions.some((session) => session.price.totalCost > 0)) {
-      checkHoldRoom(tx, user.id, now, settings);
-    }
+    // Sessions the retainer covers whole are confirmed: only the others wait for payment.
+    const unpaid = sessions.filter((session) => session.price.totalCost > 0).length;
+    if (unpaid > 0) checkHoldRoom(tx, user.id, now, settings, { sessions: unpaid });
 
     const seriesId = insertOrder(tx, {
       userId: user.id,

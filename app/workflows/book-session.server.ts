@@ -7,7 +7,9 @@ import {
   lastBookableDate,
   type OpenHold,
   tooManyUnpaidHolds,
+  tooManyUnpaidSessions,
   unpaidHoldsMessage,
+  unpaidSessionsMessage,
 } from "#app/domain/booking-limits";
 import type { BookingRequest } from "#app/domain/booking-form";
 import { couponProblem, couponRefusalMessage } from "#app/domain/coupons";
@@ -26,6 +28,7 @@ import {
   drawRetainerHours,
   expireHolds,
   insertBooking,
+  countUnpaidSessions,
   type NewBooking,
   openUnpaidHolds,
   type RetainerDraw,
@@ -38,7 +41,7 @@ import { enqueueEmail } from "#app/models/outbox.server";
 import { accountEmail } from "#app/models/user.server";
 import { getActiveServices } from "#app/models/service.server";
 import { insertOrder } from "#app/models/order.server";
-import { liveOfferOf, markClaimed } from "#app/models/waitlist.server";
+import { countLiveOffers, liveOfferOf, markClaimed } from "#app/models/waitlist.server";
 import type { PublicUser } from "#app/models/user.server";
 import { logEvent } from "#app/log.server";
 import { metrics } from "#app/metrics.server";
@@ -57,6 +60,8 @@ export type BookingSettings = {
   appUrl: string;
   /** MAX_UNPAID_HOLDS; absent, a test's settings leave the cap off. */
   maxUnpaidHolds?: number;
+  /** MAX_UNPAID_SESSIONS; absent, a test's settings leave the cap off. */
+  maxUnpaidSessions?: number;
   /** BOOKING_HORIZON_DAYS; absent, a test's settings leave the horizon off. */
   horizonDays?: number;
 };
@@ -68,6 +73,7 @@ export function configuredBookingSettings(): BookingSettings {
     bufferMinutes: env.BUFFER_MINUTES,
     appUrl: env.APP_URL,
     maxUnpaidHolds: env.MAX_UNPAID_HOLDS,
+    maxUnpaidSessions: env.MAX_UNPAID_SESSIONS,
     horizonDays: env.BOOKING_HORIZON_DAYS,
   };
 }
@@ -136,13 +142,35 @@ export function takeCoupon(tx: Tx, code: string | undefined, now: number) {
   return coupon;
 }
 
-/** MAX_UNPAID_HOLDS: room for one more unpaid hold (a single session or a whole series). */
-export function checkHoldRoom(tx: Tx, userId: number, now: number, settings: BookingSettings) {
-  if (settings.maxUnpaidHolds === undefined) return;
-  // Inside the IMMEDIATE transaction: a second request waits for this one's commit.
+/**
+ * Room for what a request adds while unpaid: MAX_UNPAID_HOLDS, one more unpaid hold (a single
+ * session or a whole series), and MAX_UNPAID_SESSIONS, its `sessions` unpaid sessions beside
+ * the customer's others and their live waitlist offers (one of which it may be claiming).
+ * Both refusals are "unpaid-holds", listing the open unpaid bookings to pay or cancel.
+ */
+export function checkHoldRoom(
+  tx: Tx,
+  userId: number,
+  now: number,
+  settings: BookingSettings,
+  adding: { sessions: number; claimsOffer?: boolean } = { sessions: 1 },
+) {
+  const { maxUnpaidHolds, maxUnpaidSessions } = settings;
+  if (maxUnpaidHolds === undefined && maxUnpaidSessions === undefined) return;
+  // Every count inside the IMMEDIATE transaction: a second request waits for this one's commit.
   const open = openUnpaidHolds(tx, userId, now);
-  if (tooManyUnpaidHolds(open.length, settings.maxUnpaidHolds)) {
-    throw new BookingError("unpaid-holds", unpaidHoldsMessage(settings.maxUnpaidHolds), open);
+  if (maxUnpaidHolds !== undefined && tooManyUnpaidHolds(open.length, maxUnpaidHolds)) {
+    throw new BookingError("unpaid-holds", unpaidHoldsMessage(maxUnpaidHolds), open);
+  }
+  if (maxUnpaidSessions === undefined) return;
+  const held = {
+    unpaidSessions: countUnpaidSessions(tx, userId, now),
+    liveOffers: countLiveOffers(tx, userId, now),
+    adding: adding.sessions,
+    claimsOffer: adding.claimsOffer ?? false,
+  };
+  if (tooManyUnpaidSessions(held, maxUnpaidSessions)) {
+    throw new BookingError("unpaid-holds", unpaidSessionsMessage(held, maxUnpaidSessions), open);
   }
 }
 
@@ -302,7 +330,9 @@ export function bookSession(
       coupon ? couponTerms(coupon) : null,
       draw,
     );
-    if (price.totalCost > 0) checkHoldRoom(tx, user.id, now, settings);
+    if (price.totalCost > 0) {
+      checkHoldRoom(tx, user.id, now, settings, { sessions: 1, claimsOffer: offer !== undefined });
+    }
 
     const orderId = insertOrder(tx, {
       userId: user.id,

@@ -26,6 +26,7 @@ import {
   HOUR,
   MINUTE,
   makeUser,
+  paidBooking,
   request,
   SETTINGS,
 } from "#tests/setup/workflow-bookings";
@@ -117,6 +118,39 @@ describe("joining", () => {
       joinWaitlist(second.id, range({ recordingDate: day(2) }), NOW, { ...WAIT, horizonDays: 1 }),
     );
     expect(db.select().from(waitlistEntries).all().length).toBe(before + 3);
+  });
+
+  it("refuses a range the customer's own live booking takes, paid or not; writes nothing", () => {
+    const count = () => db.select().from(waitlistEntries).all().length;
+    const before = count();
+    const refusedOwn = (userId: number, wanted: ReturnType<typeof range>, at = NOW) => {
+      let error: unknown;
+      try {
+        joinWaitlist(userId, wanted, at, WAIT);
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toBeInstanceOf(WaitlistError);
+      expect(error).toMatchObject({
+        kind: "own-booking",
+        message: "You already have a session booked at this time.",
+      });
+    };
+    // Unpaid with a live hold: the same range, and one that overlaps it.
+    bookSession(owner, request(), NOW, SETTINGS);
+    refusedOwn(owner.id, range());
+    refusedOwn(owner.id, range({ recordingTime: "11:00" }));
+    // Paid (confirmed) too.
+    paidBooking(owner, { recordingDate: day(1) });
+    refusedOwn(owner.id, range({ recordingDate: day(1) }), NOW + 2 * MINUTE);
+    expect(count()).toBe(before);
+    // Another customer may wait for it; the owner may wait for a range next to theirs that
+    // someone else took.
+    expect(joinWaitlist(waiter.id, range(), NOW, WAIT).status).toBe("WAITING");
+    bookSession(second, request({ recordingTime: "12:00" }), NOW, SETTINGS);
+    expect(joinWaitlist(owner.id, range({ recordingTime: "12:00" }), NOW, WAIT).status).toBe(
+      "WAITING",
+    );
   });
 
   it("counts only open entries against MAX_WAITLIST", () => {
@@ -247,6 +281,54 @@ describe("lapse and pass-on", () => {
     const late = waiting.startsAt - 47 * HOUR;
     offerFreedRangesNow(late, WAIT);
     expect(entry(waiting.id)).toMatchObject({ status: "LAPSED", endedAt: late });
+  });
+});
+
+describe("offers count towards MAX_UNPAID_SESSIONS", () => {
+  const CAPPED: WaitlistSettings = { ...WAIT, maxUnpaidSessions: 2 };
+  /** Unpaid sessions of the waiter's on days of their own, booked so their holds outlive the owner's. */
+  const waiterHolds = (count: number) => {
+    for (let n = 1; n <= count; n += 1) {
+      bookSession(waiter, request({ recordingDate: day(n) }), NOW + 20 * MINUTE, SETTINGS);
+    }
+  };
+  // The owner's holds (booked at NOW) have run out; the waiter's (at NOW + 20 minutes) have not.
+  const AFTER = NOW + 31 * MINUTE;
+
+  it("passes over a customer at the cap: they keep waiting, the next in line is offered", () => {
+    const { waiting } = takenAndWaited();
+    const next = joinWaitlist(second.id, range(), NOW + MINUTE, WAIT);
+    waiterHolds(2);
+    expect(offerFreedRangesNow(AFTER, CAPPED)).toBe(1);
+    expect(entry(waiting.id)).toMatchObject({ status: "WAITING", offeredAt: null });
+    expect(offerMails(waiter.email)).toHaveLength(0);
+    expect(entry(next.id)).toMatchObject({ status: "OFFERED", offeredAt: AFTER });
+    expect(offerMails(second.email)).toHaveLength(1);
+  });
+
+  it("offers the range once the customer is below the cap again", () => {
+    const { waiting } = takenAndWaited();
+    waiterHolds(2);
+    expect(offerFreedRangesNow(AFTER, CAPPED)).toBe(0);
+    expect(entry(waiting.id).status).toBe("WAITING");
+    // Their holds run out (they could as well pay or cancel): the next sweep offers it.
+    const later = NOW + 51 * MINUTE;
+    expect(offerFreedRangesNow(later, CAPPED)).toBe(1);
+    expect(entry(waiting.id)).toMatchObject({ status: "OFFERED", offeredAt: later });
+  });
+
+  it("counts the offers it makes: unpaid sessions and live offers never pass the cap", () => {
+    bookSession(owner, request(), NOW, SETTINGS);
+    bookSession(owner, request({ recordingTime: "15:00" }), NOW, SETTINGS);
+    const first = joinWaitlist(waiter.id, range(), NOW, WAIT);
+    const other = joinWaitlist(waiter.id, range({ recordingTime: "15:00" }), NOW, WAIT);
+    const next = joinWaitlist(second.id, range({ recordingTime: "15:00" }), NOW + MINUTE, WAIT);
+    waiterHolds(1);
+    // One unpaid session and the first offer reach the cap of 2: the other range passes on.
+    expect(offerFreedRangesNow(AFTER, CAPPED)).toBe(2);
+    expect(entry(first.id).status).toBe("OFFERED");
+    expect(entry(other.id).status).toBe("WAITING");
+    expect(entry(next.id).status).toBe("OFFERED");
   });
 });
 

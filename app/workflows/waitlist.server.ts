@@ -1,15 +1,21 @@
 import { writeTransaction, isDatabaseBusyResponse } from "#app/db.server";
 import { env } from "#app/env.server";
 import { BOOKING_LIMITS, busyWindowFor, startProblem } from "#app/domain/availability";
-import { horizonProblem } from "#app/domain/booking-limits";
+import { horizonProblem, tooManyUnpaidSessions } from "#app/domain/booking-limits";
 import { studioDateOf, studioSession } from "#app/domain/studio-time";
 import { joinRefusal, WAITLIST_MESSAGES, type JoinRefusal } from "#app/domain/waitlist";
 import { waitlistOfferEmail } from "#app/emails/templates.server";
-import { readBusyRanges, type Tx } from "#app/models/booking.server";
+import {
+  countUnpaidSessions,
+  ownBookingOverlaps,
+  readBusyRanges,
+  type Tx,
+} from "#app/models/booking.server";
 import { enqueueEmail } from "#app/models/outbox.server";
 import { accountEmail, getUserById } from "#app/models/user.server";
 import {
   claimPath,
+  countLiveOffers,
   hasOpenEntries,
   insertWaitlistEntry,
   lapseDueEntries,
@@ -34,6 +40,8 @@ export type WaitlistSettings = {
   maxWaitlist: number;
   /** BOOKING_HORIZON_DAYS; absent, a test's settings leave the horizon off. */
   horizonDays?: number;
+  /** MAX_UNPAID_SESSIONS, which an offer counts towards; absent, a test's settings leave it off. */
+  maxUnpaidSessions?: number;
 };
 
 export function configuredWaitlistSettings(): WaitlistSettings {
@@ -43,6 +51,7 @@ export function configuredWaitlistSettings(): WaitlistSettings {
     appUrl: env.APP_URL,
     maxWaitlist: env.MAX_WAITLIST,
     horizonDays: env.BOOKING_HORIZON_DAYS,
+    maxUnpaidSessions: env.MAX_UNPAID_SESSIONS,
   };
 }
 
@@ -65,8 +74,8 @@ function earliestBookableStart(now: number): number {
 
 /**
  * Puts the customer on the waitlist for a range that is taken now. Throws a WaitlistError
- * (nothing written) when it is free, cannot be booked at all, is past the horizon, is already
- * on their list, or they have MAX_WAITLIST open entries.
+ * (nothing written) when it is free, cannot be booked at all, is past the horizon, is taken by
+ * a live booking of their own, is already on their list, or they have MAX_WAITLIST open entries.
  */
 export function joinWaitlist(
   userId: number,
@@ -91,6 +100,7 @@ export function joinWaitlist(
         now,
         bufferMinutes: settings.bufferMinutes,
       }),
+      ownBooking: ownBookingOverlaps(tx, userId, slot, now),
       duplicate: open.some(
         (entry) => entry.startsAt === slot.startsAt && entry.endsAt === slot.endsAt,
       ),
@@ -137,7 +147,9 @@ export function removeWaitlistEntry(
  * The one place offers are made (docs/product.md "Waitlist"): offers past their expiry and
  * entries too close to start end LAPSED; then each waiting entry, earliest joined first, whose
  * range is now wholly free becomes OFFERED, held for HOLD_MINUTES, with its e-mail in the same
- * transaction. An offer is busy for every later entry, so one range is offered once. Whatever
+ * transaction. An offer is busy for every later entry, so one range is offered once. An offer
+ * holds a session as an unpaid booking does, so a customer already at MAX_UNPAID_SESSIONS is
+ * passed over (their entry keeps waiting) and the range goes to the next in line. Whatever
  * freed the range (a cancellation, an expired hold, a move, a block removed, a lapsed offer),
  * the next run finds it: the background loop runs this every minute, and the app's own
  * cancellations and moves right after. Returns the offers made.
@@ -160,6 +172,7 @@ export function offerFreedRanges(
       bufferMinutes: settings.bufferMinutes,
     });
     if (problem !== null) continue;
+    if (atSessionCap(tx, entry.userId, now, settings)) continue;
     const expiresAt = now + settings.holdMinutes * 60_000;
     const offer = markOffered(tx, entry.id, now, expiresAt);
     if (!offer) continue;
@@ -178,6 +191,20 @@ export function offerFreedRanges(
     logEvent("waitlist offered", { entryId: offer.id });
   }
   return offered;
+}
+
+/**
+ * Whether the customer's unpaid sessions and live offers (read in the offers' transaction,
+ * counting the ones made earlier in this run) leave no room for one more offer.
+ */
+function atSessionCap(tx: Tx, userId: number, now: number, settings: WaitlistSettings): boolean {
+  if (settings.maxUnpaidSessions === undefined) return false;
+  const held = {
+    unpaidSessions: countUnpaidSessions(tx, userId, now),
+    liveOffers: countLiveOffers(tx, userId, now),
+    adding: 1,
+  };
+  return tooManyUnpaidSessions(held, settings.maxUnpaidSessions);
 }
 
 /**

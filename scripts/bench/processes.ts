@@ -76,6 +76,7 @@ export async function startApp(dbPath: string, cgroupProcs?: string[]): Promise<
       // The booking-creation run books many unpaid sessions for one account, far ahead: with
       // the hold cap and horizon of a real site it would measure refusals, not bookings.
       MAX_UNPAID_HOLDS: "100000",
+      MAX_UNPAID_SESSIONS: "100000",
       BOOKING_HORIZON_DAYS: "36500",
       // The bench's admin has no second factor: it measures pages, not the staff gate.
       REQUIRE_STAFF_2FA: "false",

@@ -56,6 +56,7 @@ export function serverEnv(port: number, databasePath: string): Record<string, st
     PAYMENT_STATUS_LIMIT: "100000",
     // Suites that book many sessions for one customer, years ahead; tests of these limits set their own.
     MAX_UNPAID_HOLDS: String(E2E_MAX_UNPAID_HOLDS),
+    MAX_UNPAID_SESSIONS: "1000",
     BOOKING_HORIZON_DAYS: String(E2E_BOOKING_HORIZON_DAYS),
   };
 }

@@ -8,10 +8,11 @@ import { serverForThisFile } from "#tests/setup/server-for-this-file";
 import { viaFlyProxy } from "#tests/setup/proxy";
 
 /**
- * Booking creation and rescheduling (docs/product.md "Limits"): BOOKING_RATE_LIMIT (3 here)
- * per hour, counted per account and per client address (an IPv6 address by its /64), shared by
- * the booking form, the reschedule page and POST /api/bookings and /api/bookings/{id}/reschedule.
- * Past it: 429, Retry-After, our message, with JavaScript and without, and nothing written.
+ * Booking creation and rescheduling (docs/product.md "Booking"): BOOKING_RATE_LIMIT (3 here)
+ * sessions per hour, counted per account and per client address (an IPv6 address by its /64),
+ * shared by the booking form, the reschedule page and POST /api/bookings and
+ * /api/bookings/{id}/reschedule; a series takes one per session it books. Past it: 429,
+ * Retry-After, our message, with JavaScript and without, and nothing written.
  * Behind the proxy (TRUST_PROXY) so each test is a client address of its own.
  */
 const server = serverForThisFile({ TRUST_PROXY: "true", BOOKING_RATE_LIMIT: "3" });
@@ -44,6 +45,21 @@ function bookApi(cookie: string, client: string) {
     method: "POST",
     headers: viaProxy(client, { "Content-Type": "application/json", Cookie: cookie }),
     body: JSON.stringify(bookingPayload(freshDate(), "10:00")),
+  });
+}
+
+// A series' weeks, clear of every other series of the file (at most 3 weekly sessions each).
+let seriesWeeks = 200;
+const seriesStart = () => {
+  seriesWeeks += 4;
+  return addStudioDays(studioDateOf(Date.now()), seriesWeeks * 7);
+};
+
+function seriesApi(cookie: string, client: string, start: string, repeat: Record<string, unknown>) {
+  return fetch(`${server.url}/api/bookings`, {
+    method: "POST",
+    headers: viaProxy(client, { "Content-Type": "application/json", Cookie: cookie }),
+    body: JSON.stringify(bookingPayload(start, "19:00", 2, { repeat })),
   });
 }
 
@@ -158,6 +174,54 @@ describe.each([
       js,
     );
     await expectRefused(move);
+    expect(people.snapshot()).toEqual(before);
+  });
+});
+
+describe("a series takes one per session", () => {
+  it("counts its sessions; a series that does not fit is refused whole and takes nothing", async () => {
+    const customer = await signUp();
+    // Three weeks less one left out: two sessions, two of the three.
+    const start = seriesStart();
+    const first = await seriesApi(customer.cookie, newClient(), start, {
+      every: "week",
+      count: 3,
+      skip: [addStudioDays(start, 14)],
+    });
+    expect(first.status).toBe(201);
+    expect(((await first.json()) as { bookings: unknown[] }).bookings).toHaveLength(2);
+
+    // Two more do not fit in the one left: 429, nothing written.
+    const before = people.snapshot();
+    await expectRefused(
+      await seriesApi(customer.cookie, newClient(), seriesStart(), { every: "week", count: 2 }),
+    );
+    expect(people.snapshot()).toEqual(before);
+    // The refused series took nothing: the single session left still fits, then nothing does.
+    expect((await bookApi(customer.cookie, newClient())).status).toBe(201);
+    const after = people.snapshot();
+    await expectRefused(await bookApi(customer.cookie, newClient()));
+    expect(people.snapshot()).toEqual(after);
+  });
+
+  it("counts a series booked from the form (no JavaScript) the same way", async () => {
+    const customer = await signUp();
+    const series = await postForm(
+      "/?index",
+      {
+        intent: "book",
+        ...bookingFormFields(seriesStart(), "19:00"),
+        "repeat.every": "week",
+        "repeat.count": String(LIMIT),
+      },
+      customer.cookie,
+      newClient(),
+      false,
+    );
+    expect(series.status).toBe(302);
+    expect(series.headers.get("Location")).toMatch(/^\/checkout\/series\/\d+/);
+    const before = people.snapshot();
+    await expectRefused(await bookForm(customer.cookie, newClient(), false));
     expect(people.snapshot()).toEqual(before);
   });
 });

@@ -407,6 +407,7 @@ describe("the series race", () => {
       SESSION_SECRET: INTEGRATION_SESSION_SECRET,
       REGISTER_RATE_LIMIT: "1000",
       MAX_UNPAID_HOLDS: "1000",
+      MAX_UNPAID_SESSIONS: "1000",
       BOOKING_HORIZON_DAYS: "36500",
       BOOKING_RATE_LIMIT: "100000",
       ...(process.env.TZ ? { TZ: process.env.TZ } : {}),

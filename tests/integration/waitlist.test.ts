@@ -225,6 +225,30 @@ describe("POST /api/waitlist", () => {
     expect(people.snapshot()).toEqual(before);
   });
 
+  it("refuses a range the caller's own live booking takes with 422, API and form; writes nothing", async () => {
+    const owner = await people.signUp();
+    const OWN = "You already have a session booked at this time.";
+    const unpaid = freshDate();
+    taken(unpaid, owner, "PENDING_PAYMENT");
+    const confirmed = freshDate();
+    taken(confirmed, owner);
+    const before = people.snapshot();
+    // Their unpaid booking with a live hold, their confirmed one, and a range overlapping it.
+    for (const [date, time] of [
+      [unpaid, "10:00"],
+      [confirmed, "10:00"],
+      [unpaid, "11:00"],
+    ] as const) {
+      const response = await join(owner, date, time);
+      expect(response.status).toBe(422);
+      expect(((await response.json()) as Json).message).toBe(OWN);
+    }
+    const form = await joinFromForm(owner, confirmed);
+    expect(form.status).toBe(422);
+    expect(await form.text()).toContain(OWN);
+    expect(people.snapshot()).toEqual(before);
+  });
+
   it("refuses a start inside 48 hours or past the horizon with 400, and bad bodies", async () => {
     const waiter = await people.signUp();
     const before = people.snapshot();
@@ -397,6 +421,7 @@ describe("offers and claims", () => {
       SESSION_SECRET: INTEGRATION_SESSION_SECRET,
       BOOKING_RATE_LIMIT: "1000",
       MAX_UNPAID_HOLDS: "50",
+      MAX_UNPAID_SESSIONS: "1000",
     });
     const otherUrl = `http://127.0.0.1:${port}`;
     await waitUntilHealthy(other, otherUrl, collectOutput(other));

@@ -74,6 +74,7 @@ const RELIABILITY_ENV: Record<string, string> = {
   // One customer books many unpaid sessions, years ahead, under load; the hold cap, the
   // horizon and the coupon lookup limit have their own tests.
   MAX_UNPAID_HOLDS: "1000",
+  MAX_UNPAID_SESSIONS: "1000",
   BOOKING_HORIZON_DAYS: "36500",
   COUPON_LOOKUP_LIMIT: "1000000",
   // The loads' admins sign in with a session row, without a second factor; the staff gate

@@ -123,6 +123,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     REQUIRE_STAFF_2FA: "false",
     // Suites that book many sessions for one customer, years ahead; tests of these limits set their own.
     MAX_UNPAID_HOLDS: "1000",
+    MAX_UNPAID_SESSIONS: "1000",
     BOOKING_HORIZON_DAYS: "36500",
     // Suites book and reschedule many sessions from one address; the limits' own tests set theirs.
     BOOKING_RATE_LIMIT: "100000",

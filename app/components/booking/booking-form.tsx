@@ -481,7 +481,10 @@ function CouponField({
   );
 }
 
-/** The booking was refused for MAX_UNPAID_HOLDS: say so, and link each open booking's pay and cancel pages. */
+/**
+ * The booking was refused for MAX_UNPAID_HOLDS or MAX_UNPAID_SESSIONS: say so, and link each
+ * open booking's pay and cancel pages.
+ */
 function UnpaidHoldsNotice({ message, holds }: { message: string; holds: OpenHold[] }) {
   return (
     <div role="alert" className="mt-4 rounded-md border border-red-300 bg-red-50 p-4 text-ink">

@@ -42,7 +42,10 @@ export type BookingFormReply = {
   result: SubmissionResult<string[]>;
   coupon: AppliedCoupon | null;
   availability: Availability | null;
-  /** When booking was refused for MAX_UNPAID_HOLDS: the open unpaid bookings to pay or cancel. */
+  /**
+   * When booking was refused for MAX_UNPAID_HOLDS or MAX_UNPAID_SESSIONS: the open unpaid
+   * bookings to pay or cancel.
+   */
   unpaidHolds?: { message: string; holds: OpenHold[] };
   /** The weekly series the post describes, every session free or not (null: no series yet). */
   seriesPreview?: SeriesPreview | null;

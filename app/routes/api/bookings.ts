@@ -1,5 +1,6 @@
 import { z } from "#app/domain/zod";
 import { bookingApiPayloadSchema } from "#app/domain/booking-form";
+import { sessionsAsked } from "#app/domain/series-form";
 import { WAITLIST_MESSAGES } from "#app/domain/waitlist";
 import { SLOT_TAKEN_MESSAGE } from "#app/domain/availability";
 import { expireHolds, listOwnBookings, toBookingJson } from "#app/models/booking.server";
@@ -41,8 +42,9 @@ export const jsonBody = bookingApiPayloadSchema;
  * POST /api/bookings with the create payload of docs/product.md "Data". The server prices the
  * booking: totalCost, originalCost, discountAmount, servicesCost and status in the body are ignored
  * (the schema drops them). A $0 booking is created CONFIRMED; any other waits for payment with its
- * slot held for HOLD_MINUTES. Bookings and reschedules are limited per account and per client
- * address (BOOKING_RATE_LIMIT per hour; 429 with Retry-After past it, nothing written).
+ * slot held for HOLD_MINUTES. Sessions booked and rescheduled are limited per account and per
+ * client address (BOOKING_RATE_LIMIT per hour, a series counting each of its sessions; 429 with
+ * Retry-After when the request does not fit, nothing written).
  */
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed("GET, POST");
@@ -55,7 +57,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (payload.repeat && payload.waitlistEntryId !== undefined) {
     return jsonError(400, WAITLIST_MESSAGES.claimSeries);
   }
-  const retryAfter = await takeBookingChange(context.get(clientAddressContext), user.id);
+  // Counted in sessions: a series takes one per session it books (docs/product.md "Booking").
+  const retryAfter = await takeBookingChange(
+    context.get(clientAddressContext),
+    user.id,
+    sessionsAsked(payload.repeat),
+  );
   if (retryAfter !== null) {
     return jsonError(429, tooManyBookingChangesMessage(retryAfter), undefined, {
       "Retry-After": String(retryAfter),
@@ -154,7 +161,7 @@ export const openapi: doc.ApiPaths = {
         401: doc.notSignedIn,
         403: doc.refused("A userId other than the caller's"),
         422: doc.refused(
-          "Too many unpaid bookings (`openBookings`), the slot was just taken, or sessions of a series are taken (`conflicts`: each date with up to 3 nearest free start times)",
+          "Too many unpaid bookings or unpaid sessions (`openBookings`), the slot was just taken, or sessions of a series are taken (`conflicts`: each date with up to 3 nearest free start times)",
           {
             title: z.string().optional(),
             openBookings: z

@@ -23,7 +23,8 @@ export const jsonBody = waitlistRequestSchema;
 /**
  * POST /api/waitlist `{recordingDate, recordingTime, hoursNeeded}`: waits for a taken range.
  * 400 for a start that could never be booked (48 hours, horizon, clock change); 422 when the
- * record refuses it: the range is free, already on the caller's list, or MAX_WAITLIST is reached
+ * record refuses it: the range is free, taken by the caller's own live booking, already on the
+ * caller's list, or MAX_WAITLIST is reached
  * (409 is kept for a duplicate coupon code alone: docs/product.md "The JSON API").
  */
 export async function action({ request, context }: Route.ActionArgs) {
@@ -61,7 +62,7 @@ export const openapi: doc.ApiPaths = {
         }),
         401: doc.notSignedIn,
         422: doc.refused(
-          "The range is free now, is already on the caller's list, or MAX_WAITLIST is reached",
+          "The range is free now, is taken by the caller's own live booking, is already on the caller's list, or MAX_WAITLIST is reached",
         ),
       },
     },

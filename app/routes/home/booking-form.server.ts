@@ -3,6 +3,7 @@ import type { BookingFormData, BookingFormReply } from "#app/components/booking/
 import { isDatabaseBusyResponse } from "#app/db.server";
 import { BOOKING_LIMITS, earliestBookableDate, SLOT_TAKEN_MESSAGE } from "#app/domain/availability";
 import { bookingFormSchema, quoteQuerySchema } from "#app/domain/booking-form";
+import { sessionsAsked } from "#app/domain/series-form";
 import { lastBookableDate } from "#app/domain/booking-limits";
 import { studioDateOf } from "#app/domain/studio-time";
 import { COUPON_MESSAGES } from "#app/domain/coupons";
@@ -226,8 +227,13 @@ export async function bookingFormAction(
       status: 400,
     });
   }
-  // A booking is a calendar write and a mail: limited per account and per address.
-  const retryAfter = await takeBookingChange(clientAddress, user.id);
+  // A booking is a calendar write and a mail: limited per account and per address, in
+  // sessions (a series takes one per session it books).
+  const retryAfter = await takeBookingChange(
+    clientAddress,
+    user.id,
+    sessionsAsked(submission.value.repeat),
+  );
   if (retryAfter !== null) {
     const message = tooManyBookingChangesMessage(retryAfter);
     return toast(
