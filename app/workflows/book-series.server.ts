@@ -15,23 +15,19 @@ import {
 } from "#app/domain/series";
 import { isSeriesStart, type SeriesRepeatRequest } from "#app/domain/series-form";
 import type { SeriesPreview, SeriesPreviewQuery } from "#app/domain/series-preview";
-import { seriesReceivedEmail } from "#app/emails/templates.server";
 import { logEvent } from "#app/log.server";
 import { metrics } from "#app/metrics.server";
 import { drawRetainerHours, expireHolds, readBusyRanges } from "#app/models/booking.server";
 import { couponTerms } from "#app/models/coupon.server";
-import { insertOrder } from "#app/models/order.server";
-import { enqueueEmail } from "#app/models/outbox.server";
-import { accountEmail, type PublicUser } from "#app/models/user.server";
+import type { PublicUser } from "#app/models/user.server";
 import {
   BookingError,
   type BookingSettings,
   checkHoldRoom,
   chosenServices,
   configuredBookingSettings,
-  createBooking,
   lastDateFor,
-  newBookingRow,
+  placeOrder,
   priceSession,
   takeCoupon,
 } from "#app/workflows/book-session.server";
@@ -171,43 +167,23 @@ export function bookSeries(
     const unpaid = sessions.filter((session) => session.price.totalCost > 0).length;
     if (unpaid > 0) checkHoldRoom(tx, user.id, now, settings, { sessions: unpaid });
 
-    const seriesId = insertOrder(tx, {
-      userId: user.id,
-      repeatEvery: repeat.every,
-      occurrences: sessions.length,
-      couponId: coupon?.id ?? null,
-      createdAt: now,
+    const bookings = placeOrder(tx, {
+      user,
+      request,
+      repeat: repeat.every,
+      coupon: coupon ?? null,
+      chosen,
+      sessions: sessions.map(({ check, index, draw, price }) => ({
+        recordingDate: check.recordingDate,
+        slot: check,
+        price,
+        draw,
+        carriesCoupon: couponForSession(terms, index) !== null,
+      })),
+      now,
+      settings,
     });
-    const bookings = sessions.map(({ check, index, draw, price }) =>
-      createBooking(
-        tx,
-        newBookingRow({
-          user,
-          request,
-          recordingDate: check.recordingDate,
-          slot: check,
-          price,
-          coupon: coupon && couponForSession(terms, index) ? coupon : null,
-          draw,
-          now,
-          settings,
-          orderId: seriesId,
-        }),
-        chosen,
-      ),
-    );
-    const first = bookings[0] as Booking;
-    enqueueEmail(tx, {
-      kind: "booking-received",
-      to: accountEmail(user.id, tx),
-      bookingId: first.id,
-      ...seriesReceivedEmail({
-        bookings,
-        payUrl: `${settings.appUrl}/checkout/series/${seriesId}`,
-        holdExpiresAt:
-          bookings.find((booking) => booking.holdExpiresAt !== null)?.holdExpiresAt ?? null,
-      }),
-    });
+    const seriesId = (bookings[0] as Booking).orderId as number;
     return { seriesId, bookings };
   });
   metrics.bookingsCreated.inc(booked.bookings.length);

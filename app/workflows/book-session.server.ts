@@ -23,7 +23,8 @@ import {
 import { retainerWindow } from "#app/domain/retainer";
 import { studioDateOf, studioSession } from "#app/domain/studio-time";
 import { sameRange, WAITLIST_MESSAGES } from "#app/domain/waitlist";
-import { bookingReceivedEmail } from "#app/emails/templates.server";
+import { bookingReceivedEmail, seriesReceivedEmail } from "#app/emails/templates.server";
+import type { SeriesRepeat } from "#app/domain/series-repeat";
 import {
   drawRetainerHours,
   expireHolds,
@@ -261,6 +262,81 @@ export function createBooking(
   return booking;
 }
 
+/** One session of an order being placed: its slot, its price and the retainer hours it drew. */
+export type PlacedSession = {
+  recordingDate: string;
+  slot: { startsAt: number; endsAt: number };
+  price: Price;
+  draw: RetainerDraw;
+  /** Whether the coupon's discount applies to this session (a fixed amount: the first only). */
+  carriesCoupon: boolean;
+};
+
+/**
+ * Writes an order (docs/product.md "Orders") once its rules are checked: the order row holding
+ * the coupon's one use, each session's row with its history, and the one booking-received
+ * e-mail with the order's pay link. A single booking and a weekly series are both placed here.
+ */
+export function placeOrder(
+  tx: Tx,
+  input: {
+    user: PublicUser;
+    request: BookingRequest;
+    repeat: SeriesRepeat | null;
+    coupon: { id: number; code: string } | null;
+    chosen: readonly { id: number; price: number }[];
+    sessions: PlacedSession[];
+    now: number;
+    settings: BookingSettings;
+  },
+): Booking[] {
+  const { user, request, coupon, now, settings } = input;
+  const orderId = insertOrder(tx, {
+    userId: user.id,
+    repeatEvery: input.repeat,
+    occurrences: input.sessions.length,
+    couponId: coupon?.id ?? null,
+    createdAt: now,
+  });
+  const bookings = input.sessions.map((session) =>
+    createBooking(
+      tx,
+      newBookingRow({
+        user,
+        request,
+        recordingDate: session.recordingDate,
+        slot: session.slot,
+        price: session.price,
+        coupon: session.carriesCoupon ? coupon : null,
+        draw: session.draw,
+        now,
+        settings,
+        orderId,
+      }),
+      input.chosen,
+    ),
+  );
+  const first = bookings[0] as Booking;
+  const holdExpiresAt = bookings.find((booking) => booking.holdExpiresAt !== null)?.holdExpiresAt;
+  enqueueEmail(tx, {
+    kind: "booking-received",
+    to: accountEmail(user.id, tx),
+    bookingId: first.id,
+    ...(input.repeat === null
+      ? bookingReceivedEmail({
+          booking: first,
+          payUrl: `${settings.appUrl}/checkout/${first.id}`,
+          holdExpiresAt: first.holdExpiresAt,
+        })
+      : seriesReceivedEmail({
+          bookings,
+          payUrl: `${settings.appUrl}/checkout/series/${orderId}`,
+          holdExpiresAt: holdExpiresAt ?? null,
+        })),
+  });
+  return bookings;
+}
+
 /**
  * The slot of one session, free by the single booking's rules; else a "slot" refusal. A
  * waitlist offer being claimed (`exceptOfferId`) is not busy for its own customer.
@@ -334,42 +410,19 @@ export function bookSession(
       checkHoldRoom(tx, user.id, now, settings, { sessions: 1, claimsOffer: offer !== undefined });
     }
 
-    const orderId = insertOrder(tx, {
-      userId: user.id,
-      repeatEvery: null,
-      occurrences: 1,
-      couponId: coupon?.id ?? null,
-      createdAt: now,
-    });
-    const booking = createBooking(
-      tx,
-      newBookingRow({
-        user,
-        request,
-        recordingDate: request.recordingDate,
-        slot,
-        price,
-        coupon: coupon ?? null,
-        draw,
-        now,
-        settings,
-        orderId,
-      }),
+    const [booking] = placeOrder(tx, {
+      user,
+      request,
+      repeat: null,
+      coupon: coupon ?? null,
       chosen,
-    );
+      sessions: [{ recordingDate: request.recordingDate, slot, price, draw, carriesCoupon: true }],
+      now,
+      settings,
+    }) as [Booking];
     if (offer && !markClaimed(tx, offer.id, booking.id, now)) {
       throw new Error(`Waitlist offer ${offer.id} changed during its claim`);
     }
-    enqueueEmail(tx, {
-      kind: "booking-received",
-      to: accountEmail(booking.userId, tx),
-      bookingId: booking.id,
-      ...bookingReceivedEmail({
-        booking,
-        payUrl: `${settings.appUrl}/checkout/${booking.id}`,
-        holdExpiresAt: booking.holdExpiresAt,
-      }),
-    });
     return booking;
   });
   metrics.bookingsCreated.inc();
