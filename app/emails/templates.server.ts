@@ -758,8 +758,11 @@ export function seriesPaymentReceivedEmail({
 /** One e-mail for sessions of a series cancelled together ("this and all later"). */
 export function seriesCancelledEmail({
   cancelled,
+  by = "customer",
 }: {
   cancelled: { booking: EmailBooking; quote: RefundQuote }[];
+  /** The studio cancelling says so and apologises; the refunds are then in full. */
+  by?: "customer" | "studio";
 }): EmailContent {
   const first = cancelled[0]?.booking;
   const refund = cancelled.reduce((sum, { quote }) => sum + quote.refund, 0);
@@ -780,6 +783,14 @@ export function seriesCancelledEmail({
         kind: "paragraph",
         text: `${plural(cancelled.length, "session", "sessions")} of your series ${cancelled.length === 1 ? "is" : "are"} cancelled and ${cancelled.length === 1 ? "its time slot is" : "their time slots are"} released.`,
       },
+      ...(by === "studio"
+        ? [
+            {
+              kind: "paragraph" as const,
+              text: "We are sorry: the studio had to cancel them. Please get in touch if you would like to book other times.",
+            },
+          ]
+        : []),
       { kind: "paragraph", text: money },
       ...(fee > 0
         ? [

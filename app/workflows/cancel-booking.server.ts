@@ -89,7 +89,12 @@ type Canceller =
       /** Several sessions cancelled together get one e-mail: collected here, sent by the caller. */
       collect?: CancelledSession[];
     }
-  | { by: "studio"; actorUserId: number; note?: string | null };
+  | {
+      by: "studio";
+      actorUserId: number;
+      note?: string | null;
+      collect?: CancelledSession[];
+    };
 
 /** A session cancelled with others: what its own e-mail would have said and carried. */
 export type CancelledSession = {
@@ -472,14 +477,15 @@ export async function finishAbandonedCancellation(
 }
 
 /**
- * "This and all later" (docs/product.md "Weekly series"): the customer cancels a session of a
- * series and every later one still booked. Each session goes through the one cancellation
- * (cancel-booking.server.ts: its own claim, its own refund under the 24-hour rule, its own
- * credit note), one after the other, so the payment provider is never asked about two at
- * once; then one e-mail lists them all. Everything is checked first: one session that cannot
- * be cancelled refuses the whole request, nothing changed. A provider failure part way stops
- * there: the sessions already cancelled stay cancelled (their money went back) and are
- * reported, the rest are untouched and can be cancelled again.
+ * "This and all later" (docs/product.md "Orders", "Weekly series"): a session of a series and
+ * every later one still booked, cancelled by the customer or by staff for the studio. Each
+ * session goes through the one cancellation above (its own claim, its own refund under the
+ * customer's 24-hour rule or the studio's full refund, its own credit note), one after the
+ * other, so the payment provider is never asked about two at once; then one e-mail lists them
+ * all. Everything is checked first: one session that cannot be cancelled refuses the whole
+ * request, nothing changed. A provider failure part way stops there: the sessions already
+ * cancelled stay cancelled (their money went back) and are reported, the rest are untouched
+ * and can be cancelled again.
  */
 export const NOT_A_SERIES_MESSAGE = "This session is not part of a series: cancel it on its own.";
 
@@ -493,17 +499,25 @@ export function planCancelFollowing(
   booking: Booking,
   now: number,
   feePercent: number,
+  by: "customer" | "studio" = "customer",
 ): { plan: FollowingPlan } | { problem: string } {
-  if (booking.orderId === null || !seriesOfBooking(booking))
+  if (booking.orderId === null || !seriesOfBooking(booking)) {
     return { problem: NOT_A_SERIES_MESSAGE };
-  const first = cancelProblem(booking, now);
+  }
+  const problemOf = (session: Booking) =>
+    by === "customer" ? cancelProblem(session, now) : studioCancelProblem(session);
+  const first = problemOf(booking);
   if (first) return { problem: first };
   const sessions = followingSessions(booking, listOrderSessions(booking.orderId));
   const planned: FollowingPlan["sessions"] = [];
   for (const session of sessions) {
-    const problem = cancelProblem(session, now);
+    const problem = problemOf(session);
     if (problem) return { problem: `Booking #${session.id}: ${problem}` };
-    planned.push({ booking: session, quote: cancellationQuote(session, now, feePercent) });
+    const quote =
+      by === "customer"
+        ? cancellationQuote(session, now, feePercent)
+        : studioRefundQuote(paidFor(session.id));
+    planned.push({ booking: session, quote });
   }
   return {
     plan: { sessions: planned, refund: planned.reduce((sum, { quote }) => sum + quote.refund, 0) },
@@ -516,48 +530,84 @@ export type FollowingResult = {
   stopped: { bookingId: number; error: unknown } | null;
 };
 
-export async function cancelOwnFollowing(
+/** The customer cancels a session of their series and every later one. */
+export function cancelOwnFollowing(
   input: { bookingId: number; userId: number; expectedRefund?: number | null },
   now: number,
   settings: CancellationSettings = configuredCancellationSettings(),
 ): Promise<FollowingResult> {
-  const booking = getBooking(input.bookingId);
-  if (!booking || booking.userId !== input.userId) {
+  return cancelFollowing(
+    input.bookingId,
+    { by: "customer", actorUserId: input.userId, expectedRefund: input.expectedRefund },
+    now,
+    settings,
+  );
+}
+
+/** Staff cancel a session of a series and every later one for the studio: all refunded. */
+export function cancelFollowingForStudio(
+  input: { bookingId: number; actorUserId: number; note?: string | null },
+  now: number,
+  settings: CancellationSettings = configuredCancellationSettings(),
+): Promise<FollowingResult> {
+  return cancelFollowing(
+    input.bookingId,
+    { by: "studio", actorUserId: input.actorUserId, note: input.note },
+    now,
+    settings,
+  );
+}
+
+async function cancelFollowing(
+  bookingId: number,
+  who: Canceller,
+  now: number,
+  settings: CancellationSettings,
+): Promise<FollowingResult> {
+  const booking = getBooking(bookingId);
+  if (!booking || (who.by === "customer" && booking.userId !== who.actorUserId)) {
     throw new CancellationError("not-found", "Booking not found");
   }
-  const planned = planCancelFollowing(booking, now, settings.feePercent);
+  const planned = planCancelFollowing(booking, now, settings.feePercent, who.by);
   if ("problem" in planned) throw new CancellationError("not-cancellable", planned.problem);
   const { plan } = planned;
-  if (input.expectedRefund != null && input.expectedRefund !== plan.refund) {
+  const expected = who.by === "customer" ? who.expectedRefund : null;
+  if (expected != null && expected !== plan.refund) {
     throw new CancellationError(
       "quote-changed",
-      `The refund is now ${formatDollars(plan.refund)}, not ${formatDollars(input.expectedRefund)}: please review it and confirm again.`,
+      `The refund is now ${formatDollars(plan.refund)}, not ${formatDollars(expected)}: please review it and confirm again.`,
     );
   }
 
-  const collected: CancelledSession[] = [];
+  const collect: CancelledSession[] = [];
   const cancelled: FollowingResult["cancelled"] = [];
   let stopped: FollowingResult["stopped"] = null;
   for (const { booking: session } of plan.sessions) {
     try {
-      const done = await cancelOwnBooking(
-        { bookingId: session.id, userId: input.userId, collect: collected },
-        now,
-        settings,
-      );
-      cancelled.push(done);
+      // Each session under its own rule: the shown total was checked above, not per session.
+      const one: Canceller =
+        who.by === "customer"
+          ? { by: "customer", actorUserId: who.actorUserId, collect }
+          : { ...who, collect };
+      cancelled.push(await cancelBooking(session.id, one, now, settings));
     } catch (error) {
       stopped = { bookingId: session.id, error };
       break;
     }
   }
-  sendOneEmail(cancelled, collected);
+  // The freed ranges go to the waitlist now (docs/product.md "Waitlist").
+  if (cancelled.length > 0) offerFreedRangesNow(now);
+  sendOneEmail(cancelled, collect, who.by);
   if (stopped && cancelled.length === 0) throw stopped.error;
   return { cancelled, stopped };
 }
 
 /** One e-mail for the sessions cancelled, carrying each one's calendar update and credit note. */
-function sendOneEmail(cancelled: FollowingResult["cancelled"], collected: CancelledSession[]) {
+function sendOneEmail(
+  cancelled: FollowingResult["cancelled"],
+  collected: CancelledSession[],
+  by: "customer" | "studio",
+) {
   const first = cancelled[0];
   if (!first) return;
   const done = new Set(cancelled.map(({ booking }) => booking.id));
@@ -571,7 +621,7 @@ function sendOneEmail(cancelled: FollowingResult["cancelled"], collected: Cancel
         kind: "booking-cancelled",
         to: accountEmail(first.booking.userId, tx),
         bookingId: first.booking.id,
-        ...seriesCancelledEmail({ cancelled }),
+        ...seriesCancelledEmail({ cancelled, by }),
         attachments,
       });
     });

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type Stripe from "stripe";
 import { beforeEach, describe, expect, it } from "vitest";
-import { bookingHistory, coupons, orders, payments } from "#db/schema";
+import { bookingHistory, coupons, emailOutbox, orders, payments } from "#db/schema";
 import { db } from "#app/db.server";
 import { addStudioDays } from "#app/domain/studio-time";
 import type { PublicUser } from "#app/domain/user";
@@ -11,7 +11,7 @@ import { getBooking } from "#app/models/booking.server";
 import { BookingError } from "#app/workflows/book-session.server";
 import { bookSeries } from "#app/workflows/book-series.server";
 import { bookSession } from "#app/workflows/book-session.server";
-import { cancelOwnBooking } from "#app/workflows/cancel-booking.server";
+import { cancelFollowingForStudio, cancelOwnBooking } from "#app/workflows/cancel-booking.server";
 import { recordPayment } from "#app/workflows/fulfil-payment.server";
 import { changeBookingStatus, type WorkflowSettings } from "#app/workflows/move-session.server";
 import { noteProviderRefund } from "#app/workflows/provider-refunds.server";
@@ -263,5 +263,46 @@ describe("a refund the provider reports (refund.created)", () => {
       "shown-to-staff",
     );
     expect(notesOf(bookings[2]?.id ?? 0)).toHaveLength(1);
+  });
+});
+
+describe("staff cancelling a series session and every later one", () => {
+  it("cancels them in date order, refunds each in full, and sends one e-mail saying the studio cancelled", async () => {
+    const { bookings } = bookSeries(
+      customer,
+      request(),
+      { every: "week", count: 3, skip: [] },
+      BOOKED_AT,
+      SETTINGS,
+    );
+    const paid = recordPayment(
+      {
+        chargeId: "pi_studio",
+        sessions: bookings.map((booking) => ({ bookingId: booking.id, amount: booking.totalCost })),
+        details: { brand: "visa", last4: "4242" },
+      },
+      BOOKED_AT + MINUTE,
+    );
+    expect(paid.paid).toHaveLength(3);
+    const [, second, third] = bookings;
+    if (!second || !third) throw new Error("three sessions expected");
+    const mailBefore = db.select().from(emailOutbox).all().length;
+
+    const { cancelled, stopped } = await cancelFollowingForStudio(
+      { bookingId: second.id, actorUserId: staff.id },
+      BOOKED_AT + 2 * MINUTE,
+      provider([]),
+    );
+    expect(stopped).toBeNull();
+    expect(
+      cancelled.map(({ booking, quote }) => [booking.id, booking.status, quote.refund]),
+    ).toEqual([
+      [second.id, "CANCELLED", second.totalCost],
+      [third.id, "CANCELLED", third.totalCost],
+    ]);
+    expect(getBooking(bookings[0]?.id ?? 0)?.status).toBe("PENDING");
+    const mail = db.select().from(emailOutbox).all().slice(mailBefore);
+    expect(mail).toHaveLength(1);
+    expect(mail[0]?.text).toContain("the studio had to cancel them");
   });
 });

@@ -1,4 +1,4 @@
-import { data, Link } from "react-router";
+import { data, Form, Link } from "react-router";
 import { AdminPage } from "#app/components/admin/admin-page";
 import { StatusForm } from "#app/components/admin/status-form";
 import { ReceiptsList } from "#app/components/receipts-list";
@@ -23,6 +23,7 @@ import { currentAdmin } from "#app/web/user-context.server";
 import { FormErrors } from "#app/components/ui/error-list";
 import { SeriesSiblings } from "#app/components/series/series-siblings";
 import { seriesSiblings } from "#app/routes/series-siblings.server";
+import { studioCancelFollowing } from "#app/routes/admin/cancel-following.server";
 import type { Route } from "./+types/bookings.$id";
 
 const WHEN = "MMMM d, yyyy, h:mm a";
@@ -76,6 +77,7 @@ export async function loader({ params }: Route.LoaderArgs) {
     })),
     files: adminSessionFiles(booking),
     series: seriesSiblings(booking, "staff"),
+    cancelFollowing: studioCancelFollowing(booking),
   };
 }
 
@@ -84,7 +86,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const id = parseId(params.id);
   if (id === null) throw data("Booking not found", { status: 404 });
   if (await isFileForm(request)) return sessionFilesAction(request, context, admin, id);
-  return workflowAction(request, context, admin, ["status"], id);
+  return workflowAction(request, context, admin, ["status", "cancel-following"], id);
 }
 
 export default function AdminBooking({ loaderData, actionData }: Route.ComponentProps) {
@@ -191,6 +193,21 @@ export default function AdminBooking({ loaderData, actionData }: Route.Component
             <p className="text-sm text-ink-soft">
               A {STATUS_LABELS[booking.status].toLowerCase()} booking does not change status.
             </p>
+          ) : null}
+          {loaderData.cancelFollowing ? (
+            <Form method="post" preventScrollReset className="mt-4">
+              <input type="hidden" name="intent" value="cancel-following" />
+              <p className="text-sm text-ink-soft" id="cancel-following-help">
+                {`Cancels this session and every later one of its series for the studio (${loaderData.cancelFollowing.dates.join(", ")}), refunding ${formatDollars(loaderData.cancelFollowing.refund)} in all.`}
+              </p>
+              <button
+                type="submit"
+                className="btn-secondary mt-2 px-4 py-2 text-sm"
+                aria-describedby="cancel-following-help"
+              >
+                Cancel this and all later sessions ({loaderData.cancelFollowing.count})
+              </button>
+            </Form>
           ) : null}
         </div>
       </section>

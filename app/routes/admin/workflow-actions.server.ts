@@ -17,17 +17,23 @@ import {
 import type { PublicUser } from "#app/models/user.server";
 import { isDatabaseBusyResponse } from "#app/db.server";
 import { readForm } from "#app/web/form.server";
-import { PaymentServiceError } from "#app/workflows/payment-provider.server";
+import {
+  PAYMENT_SERVICE_UNAVAILABLE_MESSAGE,
+  PaymentServiceError,
+} from "#app/workflows/payment-provider.server";
+import { CancellationError, cancelFollowingForStudio } from "#app/workflows/cancel-booking.server";
+import { formatDollars } from "#app/domain/pricing";
 import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
 import { samePageUrl } from "#app/web/same-page.server";
 
 /**
  * The workflow forms of the Bookings and Sessions tabs and of a booking's page, told apart by
- * `intent`: `status` (one row: `id`, `status`, optional `note`) and `bulk` (`ids`, `status`).
+ * `intent`: `status` (one row: `id`, `status`, optional `note`), `bulk` (`ids`, `status`) and,
+ * on a series session's own page, `cancel-following` (it and every later session of its series).
  * Success goes back to the page it came from, filters kept (post, redirect, get); a refusal
  * re-renders it with the error toast of docs/product.md "Messages" and changes nothing.
  */
-export const WORKFLOW_INTENTS = ["status", "bulk"] as const;
+export const WORKFLOW_INTENTS = ["status", "bulk", "cancel-following"] as const;
 
 /**
  * A refusal: the message the page shows above its lists, and for a booking's own page (whose
@@ -110,6 +116,32 @@ export async function workflowAction(
       message: summary,
       ...(reasons ? { description: `Not updated: ${reasons}` } : {}),
     });
+  }
+
+  if (intent === "cancel-following" && allowed.includes("cancel-following") && bookingId) {
+    try {
+      const { cancelled, stopped } = await cancelFollowingForStudio(
+        { bookingId, actorUserId: admin.id },
+        Date.now(),
+      );
+      const refund = cancelled.reduce((sum, { quote }) => sum + quote.refund, 0);
+      const done = `${cancelled.length} ${cancelled.length === 1 ? "session" : "sessions"} cancelled, ${formatDollars(refund)} refunded.`;
+      if (stopped) {
+        const why = knownFailure(stopped.error)?.message ?? PAYMENT_SERVICE_UNAVAILABLE_MESSAGE;
+        return fail(UPDATE_FAILED, `${done} Booking #${stopped.bookingId} and later: ${why}`, 502);
+      }
+      return redirectWithSuccess(samePageUrl(request, []), {
+        message: "Sessions cancelled",
+        description: done,
+      });
+    } catch (error) {
+      if (error instanceof CancellationError) {
+        return fail(UPDATE_FAILED, error.message, error.kind === "not-found" ? 404 : 409);
+      }
+      const known = knownFailure(error);
+      if (known) return fail(UPDATE_FAILED, known.message, known.status);
+      throw error;
+    }
   }
 
   throw data("Unknown form", { status: 400 });
