@@ -420,6 +420,54 @@ describe("cancelling this and all later sessions", () => {
   });
 });
 
+describe("staff cancelling this and all later sessions", () => {
+  it("offers it on a series session's admin page and cancels from there without JavaScript, refunding in full", async () => {
+    const customer = await signUp();
+    const admin = await signUpAdmin();
+    const { bookings: sessions } = paidSeries(customer, 3);
+    const ids = sessions.map((s) => s.id);
+
+    const page = await get(`/admin/bookings/${ids[1]}`, admin.cookie);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("Cancel this and all later sessions (2)");
+
+    const response = await postForm(`/admin/bookings/${ids[1]}`, admin.cookie, {
+      intent: "cancel-following",
+    });
+    expect(response.status).toBe(302);
+    expect(statusesOf(ids)).toEqual(["PENDING", "CANCELLED", "CANCELLED"]);
+    const refunds = paymentsOf(ids).filter((row) => row.amount < 0);
+    expect(refunds.map((row) => row.amount)).toEqual([-400, -400]);
+    const [mail] = mailsOf(ids, "booking-cancelled");
+    expect(mail?.text).toContain("the studio had to cancel them");
+  });
+
+  it("is not offered on a session booked alone, and its post is refused there, nothing changed", async () => {
+    const customer = await signUp();
+    const admin = await signUpAdmin();
+    const alone = createBooking(db(), { user: { id: customer.id }, status: "CONFIRMED" });
+    const page = await get(`/admin/bookings/${alone.id}`, admin.cookie);
+    expect(await page.text()).not.toContain("Cancel this and all later sessions");
+    const before = snapshot();
+    const response = await postForm(`/admin/bookings/${alone.id}`, admin.cookie, {
+      intent: "cancel-following",
+    });
+    expect(response.status).toBe(409);
+    expect(snapshot()).toEqual(before);
+  });
+
+  it("is staff's only: a customer posting it to the admin page changes nothing", async () => {
+    const customer = await signUp();
+    const { bookings: sessions } = paidSeries(customer, 2);
+    const before = snapshot();
+    const response = await postForm(`/admin/bookings/${sessions[0]?.id}`, customer.cookie, {
+      intent: "cancel-following",
+    });
+    expect([302, 403, 404]).toContain(response.status);
+    expect(snapshot()).toEqual(before);
+  });
+});
+
 describe("one session of a series", () => {
   it("cancels on its own under the usual rules, leaving the rest of the series", async () => {
     const customer = await signUp();

@@ -205,7 +205,7 @@ export default function AdminBooking({ loaderData, actionData }: Route.Component
                 className="btn-secondary mt-2 px-4 py-2 text-sm"
                 aria-describedby="cancel-following-help"
               >
-                Cancel this and all later sessions ({loaderData.cancelFollowing.count})
+                {`Cancel this and all later sessions (${loaderData.cancelFollowing.count})`}
               </button>
             </Form>
           ) : null}
