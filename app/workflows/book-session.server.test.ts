@@ -8,7 +8,7 @@ import { studioInstant } from "#app/domain/studio-time";
 import { createBlockedTime, removeBlockedTime } from "#app/models/blocked-time.server";
 import { expireHolds, getActiveRetainer, HOLD_EXPIRED_REASON } from "#app/models/booking.server";
 import { toPublicUser } from "#app/models/user.server";
-import { recordSessionPayment } from "#app/workflows/fulfil-payment.server";
+import { recordSessionPayment } from "#tests/setup/workflow-bookings";
 import {
   BookingError,
   type BookingSettings,

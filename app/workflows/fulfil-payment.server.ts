@@ -21,7 +21,6 @@ import { accountEmail } from "#app/models/user.server";
 import {
   applyPayment,
   eventSeen,
-  type FulfilmentOutcome,
   getPaymentByTransaction,
   type PaymentOptions,
   type PaymentReport,
@@ -166,30 +165,6 @@ function queuePaymentEmail(tx: Tx, paid: Booking[], issued: Receipt[], charge: O
     // Each session's receipt, issued in this transaction (docs/product.md "Receipts").
     attachments: receipts.map((receipt) => receiptAttachment(receipt)),
   });
-}
-
-/** One session paid by one charge (tests and the card form of one booking): recordPayment. */
-export function recordSessionPayment(
-  report: PaymentReport,
-  now: number,
-  bufferMinutes: number = env.BUFFER_MINUTES,
-  options: PaymentOptions = { refuseClaimed: false },
-): FulfilmentOutcome {
-  const result = recordPayment(
-    {
-      chargeId: report.transactionId,
-      sessions: [{ bookingId: report.bookingId, amount: report.amount }],
-      details: report.details,
-      ...(report.event ? { event: report.event } : {}),
-    },
-    now,
-    { ...options, allOrNothing: false, bufferMinutes },
-  );
-  const booking = getBooking(report.bookingId);
-  const [paid, receipt] = [result.paid[0], result.receipts[0]];
-  if (paid && receipt) return { outcome: "paid", booking: paid, receipt };
-  if (result.alreadyRecorded) return { outcome: "already-recorded", booking };
-  return { outcome: "not-payable", booking, reason: result.refused[0]?.reason ?? "Not payable" };
 }
 
 /**

@@ -12,7 +12,6 @@ import {
   bookSession,
 } from "#app/workflows/book-session.server";
 import { cancelOwnBooking } from "#app/workflows/cancel-booking.server";
-import { recordSessionPayment } from "#app/workflows/fulfil-payment.server";
 import { rescheduleOwnBooking } from "#app/workflows/reschedule.server";
 import { joinWaitlist, offerFreedRangesNow } from "#app/workflows/waitlist.server";
 import {
@@ -21,6 +20,7 @@ import {
   MINUTE,
   makeUser,
   BOOKED_AT as NOW,
+  recordSessionPayment,
 } from "#tests/setup/workflow-bookings";
 
 /**

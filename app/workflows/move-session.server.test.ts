@@ -6,7 +6,6 @@ import type { BookingRequest } from "#app/domain/booking-form";
 import { PaymentProviderError, type RefundRequest } from "#app/integrations/payments/types";
 import { getBooking } from "#app/models/booking.server";
 import { bookSession } from "#app/workflows/book-session.server";
-import { recordSessionPayment } from "#app/workflows/fulfil-payment.server";
 import {
   bulkChangeStatus,
   changeBookingStatus,
@@ -25,6 +24,7 @@ import {
   outboxFor,
   request,
   SETTINGS,
+  recordSessionPayment,
 } from "#tests/setup/workflow-bookings";
 import type { PublicUser } from "#app/domain/user";
 

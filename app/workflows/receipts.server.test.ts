@@ -11,7 +11,6 @@ import { receiptPdf } from "#app/emails/receipt-pdf.server";
 import { insertPayment, issueMissingReceipts, receiptOfPayment } from "#app/models/receipt.server";
 import { bookSession } from "#app/workflows/book-session.server";
 import { type CancellationSettings, cancelOwnBooking } from "#app/workflows/cancel-booking.server";
-import { recordSessionPayment } from "#app/workflows/fulfil-payment.server";
 import { pdfWords } from "#tests/setup/pdf-text";
 import {
   BOOKED_AT,
@@ -21,6 +20,7 @@ import {
   paidBooking,
   request,
   SETTINGS,
+  recordSessionPayment,
 } from "#tests/setup/workflow-bookings";
 
 /**

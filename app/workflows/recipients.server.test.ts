@@ -7,7 +7,7 @@ import { studioInstant } from "#app/domain/studio-time";
 import { toPublicUser } from "#app/models/user.server";
 import { type BookingSettings, bookSession } from "#app/workflows/book-session.server";
 import { cancelForStudio } from "#app/workflows/cancel-booking.server";
-import { recordSessionPayment } from "#app/workflows/fulfil-payment.server";
+import { recordSessionPayment } from "#tests/setup/workflow-bookings";
 import { changeBookingStatus, type WorkflowSettings } from "#app/workflows/move-session.server";
 import { queueSessionReminders } from "#app/workflows/reminders.server";
 import { rescheduleOwnBooking } from "#app/workflows/reschedule.server";

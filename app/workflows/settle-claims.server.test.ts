@@ -14,7 +14,7 @@ import { getOrder } from "#app/models/order.server";
 import { bookSession } from "#app/workflows/book-session.server";
 import { paidFor } from "#app/models/cancellation.server";
 import { type CancellationSettings, cancelOwnBooking } from "#app/workflows/cancel-booking.server";
-import { recordSessionPayment } from "#app/workflows/fulfil-payment.server";
+import { recordSessionPayment } from "#tests/setup/workflow-bookings";
 import { settleStaleClaims } from "#app/workflows/settle-claims.server";
 
 import { BOOKED_AT, MINUTE, makeUser, request, SETTINGS } from "#tests/setup/workflow-bookings";

@@ -6,7 +6,9 @@ import type { PublicUser } from "#app/domain/user";
 import { studioInstant } from "#app/domain/studio-time";
 import { toPublicUser } from "#app/models/user.server";
 import { type BookingSettings, bookSession } from "#app/workflows/book-session.server";
-import { recordSessionPayment } from "#app/workflows/fulfil-payment.server";
+import { recordPayment } from "#app/workflows/fulfil-payment.server";
+import { getBooking } from "#app/models/booking.server";
+import type { FulfilmentOutcome, PaymentOptions, PaymentReport } from "#app/models/payment.server";
 
 /**
  * Bookings for the workflow tests (app/workflows/*.test.ts), on the test file's own freshly
@@ -98,3 +100,30 @@ export const outboxFor = (bookingId: number, kind: string) =>
     .where(eq(emailOutbox.bookingId, bookingId))
     .all()
     .filter((row) => row.kind === kind);
+
+/**
+ * One session paid by one card charge, through the one payment recorder (recordPayment), with
+ * the one-booking outcome the workflow tests read.
+ */
+export function recordSessionPayment(
+  report: PaymentReport,
+  now: number,
+  bufferMinutes = 0,
+  options: PaymentOptions = { refuseClaimed: false },
+): FulfilmentOutcome {
+  const result = recordPayment(
+    {
+      chargeId: report.transactionId,
+      sessions: [{ bookingId: report.bookingId, amount: report.amount }],
+      details: report.details,
+      ...(report.event ? { event: report.event } : {}),
+    },
+    now,
+    { ...options, allOrNothing: false, bufferMinutes },
+  );
+  const booking = getBooking(report.bookingId);
+  const [paid, receipt] = [result.paid[0], result.receipts[0]];
+  if (paid && receipt) return { outcome: "paid", booking: paid, receipt };
+  if (result.alreadyRecorded) return { outcome: "already-recorded", booking };
+  return { outcome: "not-payable", booking, reason: result.refused[0]?.reason ?? "Not payable" };
+}
