@@ -78,6 +78,27 @@ function provider(closed: string[]): WorkflowSettings {
   };
 }
 
+/** A weekly series of three of the customer's, paid by one charge. */
+function paidSeries(charge = "pi_series") {
+  const { bookings } = bookSeries(
+    customer,
+    request(),
+    { every: "week", count: 3, skip: [] },
+    BOOKED_AT,
+    SETTINGS,
+  );
+  const paid = recordPayment(
+    {
+      chargeId: `${charge}_${bookings[0]?.id}`,
+      sessions: bookings.map((booking) => ({ bookingId: booking.id, amount: booking.totalCost })),
+      details: { brand: "visa", last4: "4242" },
+    },
+    BOOKED_AT + MINUTE,
+  );
+  expect(paid.paid).toHaveLength(3);
+  return { bookings, charge: `${charge}_${bookings[0]?.id}` };
+}
+
 describe("one coupon use per order", () => {
   it("stays used while any session of a series keeps the discount (issue 25, bug 1)", async () => {
     const coupon = createCoupon(db, { type: "PERCENTAGE", value: 50, maxUses: 1 });
@@ -200,26 +221,6 @@ describe("a refund made in Stripe's dashboard (issue 25, bug 5)", () => {
 });
 
 describe("a refund the provider reports (refund.created)", () => {
-  function paidSeries() {
-    const { bookings } = bookSeries(
-      customer,
-      request(),
-      { every: "week", count: 3, skip: [] },
-      BOOKED_AT,
-      SETTINGS,
-    );
-    const charge = `pi_${bookings[0]?.id}`;
-    const paid = recordPayment(
-      {
-        chargeId: charge,
-        sessions: bookings.map((booking) => ({ bookingId: booking.id, amount: booking.totalCost })),
-        details: { brand: "visa", last4: "4242" },
-      },
-      BOOKED_AT + MINUTE,
-    );
-    expect(paid.paid).toHaveLength(3);
-    return { bookings, charge };
-  }
   const notesOf = (bookingId: number) =>
     db
       .select()
@@ -268,22 +269,7 @@ describe("a refund the provider reports (refund.created)", () => {
 
 describe("staff cancelling a series session and every later one", () => {
   it("cancels them in date order, refunds each in full, and sends one e-mail saying the studio cancelled", async () => {
-    const { bookings } = bookSeries(
-      customer,
-      request(),
-      { every: "week", count: 3, skip: [] },
-      BOOKED_AT,
-      SETTINGS,
-    );
-    const paid = recordPayment(
-      {
-        chargeId: "pi_studio",
-        sessions: bookings.map((booking) => ({ bookingId: booking.id, amount: booking.totalCost })),
-        details: { brand: "visa", last4: "4242" },
-      },
-      BOOKED_AT + MINUTE,
-    );
-    expect(paid.paid).toHaveLength(3);
+    const { bookings } = paidSeries("pi_studio");
     const [, second, third] = bookings;
     if (!second || !third) throw new Error("three sessions expected");
     const mailBefore = db.select().from(emailOutbox).all().length;
