@@ -120,7 +120,7 @@ test("a 6-week series with one taken week: leave it out, book 5, pay once, cance
   expect(rows.map((row) => row.recordingDate)).toEqual(dates.filter((date) => date !== taken));
   for (const row of rows) {
     expect(row).toMatchObject({
-      seriesId,
+      orderId: seriesId,
       recordingTime: "19:00",
       hoursNeeded: "2",
       status: "PENDING_PAYMENT",
