@@ -768,8 +768,9 @@ export class ArmFault extends Step {
   toString() {
     return `provider: next ${this.fields.op} call will ${this.fields.mode === "fail" ? "fail" : "be made, then time out"}`;
   }
+  // The sandbox runs in the process: nothing between it and the app can fail or time out.
   check(w: Readonly<World>) {
-    return w.mode === "hosted" || this.fields.op === "refund" || this.fields.op === "findRefund";
+    return w.mode === "hosted";
   }
   async exec(w: World) {
     w.fake.arm(this.fields.op, this.fields.mode);
@@ -777,26 +778,33 @@ export class ArmFault extends Step {
   }
 }
 
-/** Two commands at once: their provider calls interleave in the scheduler's order. */
+/**
+ * Two commands at once: their provider calls interleave in the scheduler's order. Without a
+ * second one (what shrinking tends to), the first runs alone.
+ */
 export class Together extends Step {
   constructor(
     readonly a: Step,
-    readonly b: Step,
+    readonly b: Step | null,
   ) {
     super();
   }
   toString() {
-    return `at once { ${this.a} | ${this.b} }`;
+    return this.b ? `at once { ${this.a} | ${this.b} }` : this.a.toString();
   }
   check(w: Readonly<World>) {
-    return this.a.check(w) && this.b.check(w);
+    return this.a.check(w) && (this.b === null || this.b.check(w));
   }
   async exec(): Promise<string> {
     throw new Error("Together runs through perform");
   }
   async perform(w: World, prefix: string): Promise<void> {
+    if (this.b === null) return this.a.perform(w, prefix);
     w.log(`${prefix}at once:`);
-    await Promise.all([this.a.perform(w, "    || "), this.b.perform(w, "    || ")]);
+    const b = this.b;
+    await Promise.all([this.a.perform(w, "    || "), b.perform(w, "    || ")]);
+    // A sweep that ran beside another command may have run before that one's change.
+    w.justSwept = false;
   }
 }
 
@@ -834,7 +842,8 @@ const bookSeriesArb = fc
     coupon,
     services: serviceSet,
     every: fc.constantFrom("week" as const, "2weeks" as const),
-    count: fc.oneof(fc.integer({ min: 2, max: 4 }), fc.constant(12), fc.integer({ min: 2, max: 12 })),
+    // 2-12 sessions; the cap's edge (12) drawn often, shrinking towards 2.
+    count: fc.integer({ min: 0, max: 15 }).map((n) => Math.min(12, n + 2)),
   })
   .map((f) => new BookSeries(f));
 const advance = fc
@@ -887,42 +896,31 @@ const concurrent = fc.oneof(
   reschedule,
 );
 const together = fc.oneof(
-  fc.tuple(concurrent, concurrent).map(([a, b]) => new Together(a, b)),
+  fc.tuple(concurrent, fc.option(concurrent, { freq: 8 })).map(([a, b]) => new Together(a, b)),
   // A double submit: the same command twice at once.
-  concurrent.map((a) => new Together(a, a)),
+  fc.tuple(concurrent, fc.boolean()).map(([a, twice]) => new Together(a, twice ? a : null)),
 );
 
-/** The command arbitraries, some listed twice to be drawn more often. */
-export const COMMANDS: fc.Arbitrary<Step>[] = [
-  register,
-  bookSingle,
-  bookSingle,
-  bookSeriesArb,
-  bookSeriesArb,
-  advance,
-  advance,
-  payByCard,
-  payByCard,
-  openCheckout,
-  openCheckout,
-  payCheckout,
-  payCheckout,
-  deliverWebhook,
-  deliverWebhook,
-  successPage,
-  dashboardRefund,
-  cancel,
-  cancel,
-  reschedule,
-  staffMove,
-  staffMove,
-  joinWaitlistArb,
-  joinWaitlistArb,
-  leaveWaitlist,
-  claimOffer,
-  block,
-  unblock,
-  armFault,
-  together,
-];
-
+/** Every command, weighted towards the money flows; one arbitrary for fc.commands. */
+export const COMMAND: fc.Arbitrary<Step> = fc.oneof(
+  { arbitrary: register, weight: 2 },
+  { arbitrary: bookSingle, weight: 6 },
+  { arbitrary: bookSeriesArb, weight: 5 },
+  { arbitrary: advance, weight: 6 },
+  { arbitrary: payByCard, weight: 4 },
+  { arbitrary: openCheckout, weight: 5 },
+  { arbitrary: payCheckout, weight: 5 },
+  { arbitrary: deliverWebhook, weight: 4 },
+  { arbitrary: successPage, weight: 2 },
+  { arbitrary: dashboardRefund, weight: 3 },
+  { arbitrary: cancel, weight: 6 },
+  { arbitrary: reschedule, weight: 2 },
+  { arbitrary: staffMove, weight: 4 },
+  { arbitrary: joinWaitlistArb, weight: 4 },
+  { arbitrary: leaveWaitlist, weight: 1 },
+  { arbitrary: claimOffer, weight: 2 },
+  { arbitrary: block, weight: 1 },
+  { arbitrary: unblock, weight: 1 },
+  { arbitrary: armFault, weight: 2 },
+  { arbitrary: together, weight: 4 },
+);

@@ -2,7 +2,7 @@ import { performance } from "node:perf_hooks";
 import fc from "fast-check";
 import {
   Advance,
-  COMMANDS,
+  COMMAND,
   deliver,
   registerCustomer,
   type Step,
@@ -48,10 +48,14 @@ export async function runHarness(options: HarnessOptions): Promise<number> {
 
   let histories = 0;
   const property = fc.asyncProperty(
-    fc.constantFrom<ProviderMode>("hosted", "card"),
+    fc.oneof(
+      { arbitrary: fc.constant<ProviderMode>("hosted"), weight: 2 },
+      { arbitrary: fc.constant<ProviderMode>("card"), weight: 1 },
+    ),
     fc.scheduler(),
-    fc.commands(COMMANDS, {
+    fc.commands([COMMAND], {
       maxCommands: options.maxCommands,
+      size: "max",
       ...(options.replayPath ? { replayPath: options.replayPath } : {}),
     }),
     async (mode, scheduler, commands) => {
@@ -91,11 +95,13 @@ export async function runHarness(options: HarnessOptions): Promise<number> {
     details.counterexamplePath ? `--path ${details.counterexamplePath}` : "",
     replayPath ? `--replay-path ${replayPath}` : "",
     options.only ? `--only ${options.only.join(",")}` : "",
-    options.maxCommands !== 40 ? `--max-commands ${options.maxCommands}` : "",
+    options.maxCommands !== 60 ? `--max-commands ${options.maxCommands}` : "",
   ]
     .filter(Boolean)
     .join(" ");
-  console.log(`FAILED after ${histories} histories (${details.numShrinks} shrinks) in ${seconds} s`);
+  console.log(
+    `FAILED at history ${details.numRuns} of ${options.runs}, shrunk in ${details.numShrinks} steps (${histories} histories run in all) in ${seconds} s`,
+  );
   if (error instanceof InvariantViolation) {
     console.log(`\nViolated invariant: ${error.invariant}`);
     console.log(`  ${error.message.replace(/^\[[^\]]+\] /, "")}`);

@@ -21,7 +21,7 @@ const { values: args } = parseArgs({
     path: { type: "string" },
     "replay-path": { type: "string" },
     only: { type: "string" },
-    "max-commands": { type: "string", default: "40" },
+    "max-commands": { type: "string", default: "60" },
     list: { type: "boolean", default: false },
   },
 });
