@@ -36,12 +36,7 @@ import {
   WaitlistError,
 } from "#app/workflows/waitlist.server";
 import { brokenInvariant } from "#tests/invariants/invariants";
-import {
-  FAULT_MODES,
-  FAULT_OPS,
-  type FaultMode,
-  type FaultOp,
-} from "#tests/invariants/provider";
+import { FAULT_MODES, FAULT_OPS, type FaultMode, type FaultOp } from "#tests/invariants/provider";
 import {
   APP_URL,
   type Customer,
@@ -103,6 +98,7 @@ export abstract class Step implements fc.AsyncCommand<World, World> {
       }
     }
     w.log(`${prefix}${what} -> ${outcome}`);
+    w.tally(this.constructor.name, outcome);
   }
 
   async run(w: World): Promise<void> {
@@ -195,25 +191,66 @@ const bookedText = (w: World, booked: Booking[]) =>
 
 // ---------------------------------------------------------------- customers
 
+type RegisterFields = {
+  stakeholder: boolean;
+  member: boolean;
+  /** Buys a retainer package at once: books its first session and pays it. */
+  retainer: { day: number; time: (typeof TIMES)[number]; hours: number } | null;
+};
+
 export class Register extends Step {
-  constructor(readonly fields: { stakeholder: boolean; member: boolean }) {
+  constructor(readonly fields: RegisterFields) {
     super();
   }
   toString() {
-    return `register customer (stakeholder ${this.fields.stakeholder}, member ${this.fields.member})`;
+    const f = this.fields;
+    return `register customer (stakeholder ${f.stakeholder}, member ${f.member}${f.retainer ? `, buys a retainer for day +${f.retainer.day} ${f.retainer.time} ${f.retainer.hours}h` : ""})`;
   }
   check(w: Readonly<World>) {
     return w.customers.length < 4;
   }
   async exec(w: World, say: Say) {
+    const f = this.fields;
     const label = `c${w.customers.length + 1}`;
-    say(`register ${label} (stakeholder ${this.fields.stakeholder}, member ${this.fields.member})`);
-    registerCustomer(w, label, this.fields.stakeholder, this.fields.member);
-    return undefined;
+    const retainer = f.retainer ? { ...f.retainer, date: w.day(f.retainer.day) } : null;
+    say(
+      `register ${label} (stakeholder ${f.stakeholder}, member ${f.member})${retainer ? ` who buys a retainer package, first session ${retainer.date} ${retainer.time} ${retainer.hours}h, and pays it` : ""}`,
+    );
+    const customer = registerCustomer(w, label, f.stakeholder, f.member);
+    if (!retainer) return undefined;
+    const booking = bookSession(
+      publicUser(customer.id),
+      request(w, customer, { ...retainer, coupon: null, services: [], retainer: true }),
+      w.now,
+      w.bookingSettings(),
+    );
+    return `${w.describeBooking(booking)}; ${await payInFull(w, booking)}`;
   }
 }
 
-export function registerCustomer(w: World, label: string, stakeholder: boolean, member: boolean) {
+/** Pays one booking the way its provider does, start to end (the customer does not stop). */
+async function payInFull(w: World, booking: Booking): Promise<string> {
+  if (w.mode === "card") {
+    w.fake.expectCard([{ bookingId: booking.id, amount: booking.totalCost }]);
+    const result = chargeSandboxCard(booking, CARD(SANDBOX_CARDS.success), w.now);
+    return result.ok ? `paid by card (${result.transactionId})` : `not paid: ${result.message}`;
+  }
+  const { url } = await openHostedCheckout(booking.id, APP_URL, w.fake.hosted());
+  const id = /pay\.fake\/(cs_\d+)$/.exec(url)?.[1];
+  if (!id) return `not paid: sent to ${url}`;
+  w.shownCheckouts.push(id);
+  const charge = w.fake.completeCheckout(id);
+  const event = w.fake.events.at(-1);
+  if (!charge || !event) return `not paid: ${id} cannot be paid`;
+  return `paid through ${id} (${charge.id}), webhook ${await deliver(w, event)}`;
+}
+
+export function registerCustomer(
+  w: World,
+  label: string,
+  stakeholder: boolean,
+  member: boolean,
+): Customer {
   const row = db
     .insert(users)
     .values({
@@ -228,7 +265,9 @@ export function registerCustomer(w: World, label: string, stakeholder: boolean, 
     })
     .returning()
     .get();
-  w.customers.push({ id: row.id, label, email: row.email, stakeholder });
+  const customer = { id: row.id, label, email: row.email, stakeholder };
+  w.customers.push(customer);
+  return customer;
 }
 
 // ---------------------------------------------------------------- booking
@@ -356,7 +395,9 @@ export class PayByCard extends Step {
     const card = CARD(this.fields.declined ? SANDBOX_CARDS.declined : SANDBOX_CARDS.success);
     if (target.seriesId !== null) {
       const sessions = payableSessions(listSeriesBookings(target.seriesId), w.now);
-      say(`card form pays series S${target.seriesId} (${sessions.map((b) => `B${b.id} $${b.totalCost}`).join(", ")})`);
+      say(
+        `card form pays series S${target.seriesId} (${sessions.map((b) => `B${b.id} $${b.totalCost}`).join(", ")})`,
+      );
       w.fake.expectCard(sessions.map((b) => ({ bookingId: b.id, amount: b.totalCost })));
       const result = chargeSandboxSeries(target.seriesId, card, w.now);
       return result.ok ? `paid ${result.paid.length} sessions` : `not paid: ${result.message}`;
@@ -436,7 +477,9 @@ export class DeliverWebhook extends Step {
     const pending = w.fake.events.filter((event) => event.delivered === 0);
     const event = pickFrom(this.fields.again ? w.fake.events : pending, this.fields.pick);
     if (!event) return "no event";
-    say(`provider delivers ${event.id} (${event.type} ${event.checkoutId})${event.delivered ? ` again (delivery ${event.delivered + 1})` : ""}`);
+    say(
+      `provider delivers ${event.id} (${event.type} ${event.checkoutId})${event.delivered ? ` again (delivery ${event.delivered + 1})` : ""}`,
+    );
     return deliver(w, event);
   }
 }
@@ -487,7 +530,9 @@ export class DashboardRefund extends Step {
     const charge = pickFrom(charges, this.fields.pick);
     const line = charge ? pickFrom(charge.lines, this.fields.line) : undefined;
     if (!charge || !line) return "no charge to refund";
-    say(`staff refund $${line.amount} of ${charge.id} in the provider's dashboard (meaning B${line.bookingId}'s line; the refund carries no metadata)`);
+    say(
+      `staff refund $${line.amount} of ${charge.id} in the provider's dashboard (meaning B${line.bookingId}'s line; the refund carries no metadata)`,
+    );
     const refund = w.fake.dashboardRefund(charge.id, line);
     return refund ? `provider made ${refund.id}` : "provider refused";
   }
@@ -496,9 +541,7 @@ export class DashboardRefund extends Step {
 // ---------------------------------------------------------------- cancelling, moving
 
 export class Cancel extends Step {
-  constructor(
-    readonly fields: { target: number; by: "customer" | "staff"; following: boolean },
-  ) {
+  constructor(readonly fields: { target: number; by: "customer" | "staff"; following: boolean }) {
     super();
   }
   toString() {
@@ -528,7 +571,9 @@ export class Cancel extends Step {
     if (f.following && target.seriesId !== null) {
       const planned = planCancelFollowing(target, w.now, w.cancellationSettings().feePercent);
       const shown = "plan" in planned ? planned.plan.refund : null;
-      say(`${owner?.label} cancels ${w.describeBooking(target)} and all later (dialog shows refund $${shown ?? "-"})`);
+      say(
+        `${owner?.label} cancels ${w.describeBooking(target)} and all later (dialog shows refund $${shown ?? "-"})`,
+      );
       const result = await cancelOwnFollowing(
         { bookingId: target.id, userId: target.userId, expectedRefund: shown },
         w.now,
@@ -549,7 +594,9 @@ export class Cancel extends Step {
 
 function refundedOf(bookingId: number) {
   const row = db.$client
-    .prepare("SELECT coalesce(-sum(amount), 0) AS n FROM payments WHERE booking_id = ? AND amount < 0")
+    .prepare(
+      "SELECT coalesce(-sum(amount), 0) AS n FROM payments WHERE booking_id = ? AND amount < 0",
+    )
     .get(bookingId) as { n: number };
   return row.n;
 }
@@ -568,9 +615,16 @@ export class Reschedule extends Step {
     );
     if (!target) return "nothing to move";
     const date = w.day(this.fields.day);
-    say(`${w.customer(target.userId)?.label} moves ${w.describeBooking(target)} to ${date} ${this.fields.time}`);
+    say(
+      `${w.customer(target.userId)?.label} moves ${w.describeBooking(target)} to ${date} ${this.fields.time}`,
+    );
     const moved = rescheduleOwnBooking(
-      { bookingId: target.id, userId: target.userId, recordingDate: date, recordingTime: this.fields.time },
+      {
+        bookingId: target.id,
+        userId: target.userId,
+        recordingDate: date,
+        recordingTime: this.fields.time,
+      },
       w.now,
       w.rescheduleSettings(),
     );
@@ -589,12 +643,17 @@ export class StaffMove extends Step {
   async exec(w: World, say: Say) {
     const movable = w.bookings().filter((b) => !TERMINAL.includes(b.status));
     const unpaid = movable.filter((b) => b.status === "PENDING_PAYMENT");
-    const target = pickFrom(this.fields.unpaidFirst && unpaid.length ? unpaid : movable, this.fields.target);
+    const target = pickFrom(
+      this.fields.unpaidFirst && unpaid.length ? unpaid : movable,
+      this.fields.target,
+    );
     if (!target) return "nothing to move";
     const from = WORKFLOW_ORDER.indexOf(target.status);
     const to = WORKFLOW_ORDER[Math.min(from + this.fields.steps, WORKFLOW_ORDER.length - 1)];
     if (!to || to === target.status) return "nothing to move";
-    say(`staff move ${w.describeBooking(target)} to ${to}${target.status === "PENDING_PAYMENT" ? " (paid offline)" : ""}`);
+    say(
+      `staff move ${w.describeBooking(target)} to ${to}${target.status === "PENDING_PAYMENT" ? " (paid offline)" : ""}`,
+    );
     const moved = await changeBookingStatus(
       target.id,
       to,
@@ -603,7 +662,11 @@ export class StaffMove extends Step {
       w.now,
       w.workflowSettings(),
     );
-    if (target.status === "PENDING_PAYMENT" && refundedOf(target.id) === 0 && !hasPayment(target.id)) {
+    if (
+      target.status === "PENDING_PAYMENT" &&
+      refundedOf(target.id) === 0 &&
+      !hasPayment(target.id)
+    ) {
       w.offlinePaid.add(target.id);
     }
     return `now ${moved.status}`;
@@ -638,7 +701,9 @@ export class JoinWaitlist extends Step {
     );
     if (!customer || !target) return "nothing to wait for";
     const mine = target.userId === customer.id ? " (their own booking's slot)" : "";
-    say(`${customer.label} joins the waitlist for ${target.recordingDate} ${target.recordingTime} ${target.hoursNeeded}h, held by ${w.describeBooking(target)}${mine}`);
+    say(
+      `${customer.label} joins the waitlist for ${target.recordingDate} ${target.recordingTime} ${target.hoursNeeded}h, held by ${w.describeBooking(target)}${mine}`,
+    );
     const entry = joinWaitlist(
       customer.id,
       {
@@ -692,7 +757,9 @@ export class ClaimOffer extends Step {
     const entry = pickFrom(entries(w, "OFFERED"), this.fields.pick);
     const customer = entry ? w.customer(entry.userId) : undefined;
     if (!entry || !customer) return "no offer";
-    say(`${customer.label} claims offer W${entry.id} (${entry.recordingDate} ${entry.recordingTime} ${entry.hoursNeeded}h)${requestText(w, { coupon: this.fields.coupon, services: [] })}`);
+    say(
+      `${customer.label} claims offer W${entry.id} (${entry.recordingDate} ${entry.recordingTime} ${entry.hoursNeeded}h)${requestText(w, { coupon: this.fields.coupon, services: [] })}`,
+    );
     const booking = bookSession(
       publicUser(customer.id),
       request(w, customer, {
@@ -733,7 +800,11 @@ export class Block extends Step {
     // Saved over live sessions and offers on purpose (docs/product.md "Blocked times").
     for (const session of overlapping) w.excused.add(`${block.id}:b${session.id}`);
     for (const entry of entries(w, "OFFERED")) {
-      if ((entry.offerExpiresAt ?? 0) > w.now && entry.startsAt < block.endsAt && block.startsAt < entry.endsAt) {
+      if (
+        (entry.offerExpiresAt ?? 0) > w.now &&
+        entry.startsAt < block.endsAt &&
+        block.startsAt < entry.endsAt
+      ) {
         w.excused.add(`${block.id}:o${entry.id}`);
       }
     }
@@ -748,7 +819,7 @@ export class Unblock extends Step {
   toString() {
     return `remove blocked time (pick ${this.fields.pick})`;
   }
-  async exec(w: World, say: Say) {
+  async exec(_w: World, say: Say) {
     const blocks = db.$client.prepare("SELECT id FROM blocked_times ORDER BY id").all() as {
       id: number;
     }[];
@@ -819,7 +890,18 @@ const coupon = fc.option(fc.integer({ min: 0, max: 3 }), { freq: 2 });
 const serviceSet = fc.subarray([0, 1]);
 
 const register = fc
-  .record({ stakeholder: fc.boolean(), member: fc.boolean() })
+  .record({
+    stakeholder: fc.boolean(),
+    member: fc.boolean(),
+    retainer: fc.option(
+      fc.record({
+        day: fc.integer({ min: 2, max: 4 }),
+        time: fc.constantFrom(...TIMES),
+        hours: fc.integer({ min: 2, max: 3 }),
+      }),
+      { freq: 3 },
+    ),
+  })
   .map((f) => new Register(f));
 const bookSingle = fc
   .record({
@@ -857,9 +939,7 @@ const payByCard = fc
   .map((f) => new PayByCard(f));
 const openCheckout = fc.record({ target: pick }).map((f) => new OpenCheckout(f));
 const payCheckout = fc.record({ pick }).map((f) => new PayCheckout(f));
-const deliverWebhook = fc
-  .record({ pick, again: fc.boolean() })
-  .map((f) => new DeliverWebhook(f));
+const deliverWebhook = fc.record({ pick, again: fc.boolean() }).map((f) => new DeliverWebhook(f));
 const successPage = fc.record({ pick }).map((f) => new SuccessPage(f));
 const dashboardRefund = fc.record({ pick, line: pick }).map((f) => new DashboardRefund(f));
 const cancel = fc

@@ -26,6 +26,7 @@ export type HarnessOptions = {
   only: string[] | null;
   maxCommands: number;
   list: boolean;
+  stats: boolean;
   started: number;
 };
 
@@ -36,7 +37,9 @@ export async function runHarness(options: HarnessOptions): Promise<number> {
   }
   const unknown = (options.only ?? []).filter((name) => !INVARIANT_NAMES.includes(name));
   if (unknown.length > 0) {
-    console.error(`Unknown invariant(s): ${unknown.join(", ")}. Known: ${INVARIANT_NAMES.join(", ")}`);
+    console.error(
+      `Unknown invariant(s): ${unknown.join(", ")}. Known: ${INVARIANT_NAMES.join(", ")}`,
+    );
     return 2;
   }
 
@@ -77,6 +80,11 @@ export async function runHarness(options: HarnessOptions): Promise<number> {
   });
   Date.now = realNow;
   const seconds = ((performance.now() - options.started) / 1000).toFixed(1);
+  if (options.stats) {
+    for (const [key, count] of [...world.outcomes].sort(([a], [b]) => a.localeCompare(b))) {
+      console.log(`${String(count).padStart(6)}  ${key}`);
+    }
+  }
 
   if (!details.failed) {
     console.log(

@@ -94,8 +94,7 @@ function isLive(booking: Booking, now: number) {
 type Range = { startsAt: number; endsAt: number };
 const PAD = BUFFER_MINUTES * MINUTE;
 /** Two sessions (or a session and an offer) closer than the turnaround buffer collide. */
-const collide = (a: Range, b: Range) =>
-  a.startsAt < b.endsAt + PAD && b.startsAt < a.endsAt + PAD;
+const collide = (a: Range, b: Range) => a.startsAt < b.endsAt + PAD && b.startsAt < a.endsAt + PAD;
 /** A blocked time needs no buffer. */
 const overlaps = (a: Range, b: Range) => a.startsAt < b.endsAt && b.startsAt < a.endsAt;
 
@@ -175,9 +174,7 @@ export const INVARIANTS: Invariant[] = [
           // docs/product.md "Coupons": a use is given back only when the booking is cancelled
           // before any payment; a paid booking keeps it. A session staff marked paid offline
           // and then cancelled is ambiguous (no payment row, yet paid): either count is taken.
-          if (
-            sessions.some((b) => b.status !== "CANCELLED" || moneyOf(s, b.id).paid > 0)
-          ) {
+          if (sessions.some((b) => b.status !== "CANCELLED" || moneyOf(s, b.id).paid > 0)) {
             must.push(order);
           } else if (sessions.some((b) => w.offlinePaid.has(b.id))) {
             may.push(order);
@@ -222,7 +219,10 @@ export const INVARIANTS: Invariant[] = [
       for (const customer of w.customers) {
         const unpaid = unpaidSessions(s, customer.id);
         const offers = s.offers.filter((offer) => offer.userId === customer.id);
-        if (unpaid.length <= UNPAID_SESSION_CAP && unpaid.length + offers.length > UNPAID_SESSION_CAP) {
+        if (
+          unpaid.length <= UNPAID_SESSION_CAP &&
+          unpaid.length + offers.length > UNPAID_SESSION_CAP
+        ) {
           problems.push(
             `${customer.label} holds ${unpaid.length} live unpaid sessions and ${offers.length} live waitlist offer(s) (${offers.map((o) => `W${o.id} ${o.recordingDate} ${o.recordingTime}`).join(", ")}): ${unpaid.length + offers.length} holds, cap ${UNPAID_SESSION_CAP}`,
           );
@@ -333,7 +333,9 @@ export const INVARIANTS: Invariant[] = [
         const ways = [...(chargedFor.get(b.id) ?? [])];
         if (w.offlinePaid.has(b.id)) ways.push("offline (staff moved it out of Pending Payment)");
         if (ways.length > 1) {
-          problems.push(`${w.describeBooking(b)} was paid ${ways.length} times: ${ways.join("; ")}`);
+          problems.push(
+            `${w.describeBooking(b)} was paid ${ways.length} times: ${ways.join("; ")}`,
+          );
         }
       }
       return problems;
@@ -351,7 +353,9 @@ export const INVARIANTS: Invariant[] = [
         const b = s.bookings.find((b) => b.id === p.bookingId);
         const label = b ? w.describeBooking(b) : `B${p.bookingId}`;
         if (!made) {
-          problems.push(`${label}: refund ${p.transactionId} of ${money(-p.amount)} recorded, but the provider made no such refund`);
+          problems.push(
+            `${label}: refund ${p.transactionId} of ${money(-p.amount)} recorded, but the provider made no such refund`,
+          );
           continue;
         }
         const forWhom = made.bookingId ?? made.meantFor;
@@ -424,7 +428,8 @@ export const INVARIANTS: Invariant[] = [
       const problems: string[] = [];
       for (const r of s.bookings.filter((b) => b.isRetainer)) {
         const drawers = s.bookings.filter(
-          (b) => b.retainerBookingId === r.id && b.retainerHoursDrawn > 0 && b.status !== "CANCELLED",
+          (b) =>
+            b.retainerBookingId === r.id && b.retainerHoursDrawn > 0 && b.status !== "CANCELLED",
         );
         const drawn = drawers.reduce((sum, b) => sum + b.retainerHoursDrawn, 0);
         if (r.retainerHoursUsed > r.retainerTotalHours) {
@@ -500,7 +505,9 @@ export const INVARIANTS: Invariant[] = [
           }
         }
         if (a.offerExpiresAt !== (a.offeredAt ?? 0) + 30 * MINUTE) {
-          problems.push(`offer W${a.id} is held until ${a.offerExpiresAt}, not 30 minutes after it was made`);
+          problems.push(
+            `offer W${a.id} is held until ${a.offerExpiresAt}, not 30 minutes after it was made`,
+          );
         }
       });
       if (w.justSwept) {
@@ -545,7 +552,9 @@ function summarize(sessions: Booking[]) {
     groups.set(key, [...(groups.get(key) ?? []), b.id]);
   }
   return [...groups]
-    .map(([key, ids]) => (key === "single" ? ids.map((id) => `B${id}`).join(", ") : `${key} (${ids.length} sessions)`))
+    .map(([key, ids]) =>
+      key === "single" ? ids.map((id) => `B${id}`).join(", ") : `${key} (${ids.length} sessions)`,
+    )
     .join(", ");
 }
 
@@ -579,7 +588,10 @@ function expectedRefund(
     return { amount: paid, why: `${Math.floor((b.startsAt - at) / HOUR)}h ahead` };
   }
   const fee = Math.floor((paid * FEE_PERCENT) / 100);
-  return { amount: paid - fee, why: `${Math.floor((b.startsAt - at) / HOUR)}h ahead (fee ${money(fee)})` };
+  return {
+    amount: paid - fee,
+    why: `${Math.floor((b.startsAt - at) / HOUR)}h ahead (fee ${money(fee)})`,
+  };
 }
 
 /** Checks the selected invariants; returns the first one broken, with its messages. */

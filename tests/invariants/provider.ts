@@ -425,7 +425,8 @@ export class FakeProvider {
       name: "sandbox",
       checkout: "card-form",
       chargeCard: (card) => {
-        if (!passesLuhn(card.cardNumber)) return { ok: false, message: CARD_MESSAGES.invalidNumber };
+        if (!passesLuhn(card.cardNumber))
+          return { ok: false, message: CARD_MESSAGES.invalidNumber };
         if (card.cardNumber === SANDBOX_CARDS.declined) {
           return { ok: false, message: CARD_MESSAGES.declined };
         }
@@ -440,7 +441,11 @@ export class FakeProvider {
           at: this.now(),
         };
         this.charges.push(charge);
-        this.calls.push({ op: "chargeCard", detail: card.cardNumber.slice(-4), outcome: charge.id });
+        this.calls.push({
+          op: "chargeCard",
+          detail: card.cardNumber.slice(-4),
+          outcome: charge.id,
+        });
         return {
           ok: true,
           transactionId: charge.id,

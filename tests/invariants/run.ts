@@ -23,6 +23,7 @@ const { values: args } = parseArgs({
     only: { type: "string" },
     "max-commands": { type: "string", default: "60" },
     list: { type: "boolean", default: false },
+    stats: { type: "boolean", default: false },
   },
 });
 
@@ -54,6 +55,7 @@ const code = await runHarness({
   only: args.only ? args.only.split(",").map((name) => name.trim()) : null,
   maxCommands: Number(args["max-commands"]),
   list: args.list ?? false,
+  stats: args.stats ?? false,
   started: performance.now(),
 });
 for (const suffix of ["", "-wal", "-shm"]) rmSync(`${databasePath}${suffix}`, { force: true });

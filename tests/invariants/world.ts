@@ -77,6 +77,8 @@ export class World {
   justSwept = false;
   /** Errors a workflow threw that are not one of its refusals. */
   crashes: string[] = [];
+  /** How often each command ended each way, over the whole run (`--stats`). */
+  outcomes = new Map<string, number>();
   trace: string[] = [];
   steps = 0;
   checks = 0;
@@ -164,7 +166,12 @@ export class World {
       })
       .returning()
       .get();
-    const coupon = (code: string, type: "PERCENTAGE" | "FIXED_AMOUNT", value: number, max: number) =>
+    const coupon = (
+      code: string,
+      type: "PERCENTAGE" | "FIXED_AMOUNT",
+      value: number,
+      max: number,
+    ) =>
       db
         .insert(coupons)
         .values({ code, description: code, type, value, maxUses: max })
@@ -181,7 +188,11 @@ export class World {
       label: `${row.code} (${row.type === "PERCENTAGE" ? `${row.value}%` : `$${row.value / 100}`}, ${row.maxUses === 0 ? "unlimited" : `${row.maxUses} use${row.maxUses === 1 ? "" : "s"}`})`,
     }));
     this.serviceIds = [
-      db.insert(services).values({ name: "Editing", description: "e", price: 50 }).returning().get(),
+      db
+        .insert(services)
+        .values({ name: "Editing", description: "e", price: 50 })
+        .returning()
+        .get(),
       db.insert(services).values({ name: "Clips", description: "c", price: 75 }).returning().get(),
     ].map((row) => row.id);
   }
@@ -226,6 +237,15 @@ export class World {
       this.trace.push(`      provider ${call.op} ${call.detail}: ${call.outcome}`);
     }
     this.fake.calls = [];
+  }
+
+  tally(command: string, outcome: string) {
+    // "refused: <message>" keeps its message; other answers their first words.
+    const kind = outcome.startsWith("refused")
+      ? outcome.slice(0, 90)
+      : outcome.replace(/[\s(:$#0-9].*$/, "");
+    const key = `${command}: ${kind}`;
+    this.outcomes.set(key, (this.outcomes.get(key) ?? 0) + 1);
   }
 
   includes(invariant: string) {
