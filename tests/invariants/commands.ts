@@ -224,7 +224,8 @@ export class Register extends Step {
       w.now,
       w.bookingSettings(),
     );
-    return `${w.describeBooking(booking)}; ${await payInFull(w, booking)}`;
+    const paid = await payInFull(w, booking);
+    return `${w.describeBooking(w.booking(booking.id) ?? booking)}; ${paid}`;
   }
 }
 
