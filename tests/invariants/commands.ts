@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { and, asc, eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import type { Booking } from "#db/schema";
 import { users, waitlistEntries } from "#db/schema";
 import { db } from "#app/db.server";
@@ -723,7 +723,7 @@ function entries(w: World, status?: "OFFERED") {
   return db
     .select()
     .from(waitlistEntries)
-    .where(status ? and(eq(waitlistEntries.status, status)) : undefined)
+    .where(status ? eq(waitlistEntries.status, status) : undefined)
     .orderBy(asc(waitlistEntries.id))
     .all()
     .filter((entry) => w.customer(entry.userId));

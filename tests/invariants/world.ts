@@ -3,7 +3,6 @@ import type { Booking, User } from "#db/schema";
 import { asc, eq } from "drizzle-orm";
 import { bookings, coupons, services, users } from "#db/schema";
 import { db } from "#app/db.server";
-import type { BookingStatus } from "#app/domain/booking-status";
 import { addStudioDays, studioDateOf, studioInstant } from "#app/domain/studio-time";
 import { sandboxProvider } from "#app/integrations/payments/sandbox.server";
 import type { BookingSettings } from "#app/workflows/book-session.server";
@@ -251,11 +250,6 @@ export class World {
   includes(invariant: string) {
     return this.only === null || this.only.has(invariant);
   }
-}
-
-/** One command's label, readable in the shrunk history. */
-export function statusOf(booking: Booking | undefined): BookingStatus | "missing" {
-  return booking?.status ?? "missing";
 }
 
 let tables: string[] | null = null;
