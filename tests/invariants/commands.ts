@@ -1,6 +1,6 @@
 import fc from "fast-check";
+import type { Booking as BookingRow } from "#db/schema";
 import { asc, eq } from "drizzle-orm";
-import type { Booking } from "#db/schema";
 import { users, waitlistEntries } from "#db/schema";
 import { db } from "#app/db.server";
 import { WORKFLOW_ORDER } from "#app/domain/admin-workflow";
@@ -12,12 +12,16 @@ import { studioInstant } from "#app/domain/studio-time";
 import { createBlockedTime, removeBlockedTime } from "#app/models/blocked-time.server";
 import { expireHolds } from "#app/models/booking.server";
 import { cancellationQuote } from "#app/models/cancellation.server";
-import { listSeriesBookings, payableSessions } from "#app/models/series.server";
+import { listOrderSessions, payableSessions } from "#app/models/order.server";
 import { toPublicUser } from "#app/models/user.server";
 import { BookingError, bookSession } from "#app/workflows/book-session.server";
 import { bookSeries } from "#app/workflows/book-series.server";
-import { CancellationError, cancelOwnBooking } from "#app/workflows/cancel-booking.server";
-import { cancelOwnFollowing, planCancelFollowing } from "#app/workflows/cancel-series.server";
+import {
+  CancellationError,
+  cancelOwnBooking,
+  cancelOwnFollowing,
+  planCancelFollowing,
+} from "#app/workflows/cancel-booking.server";
 import {
   CheckoutUnavailableError,
   chargeSandboxCard,
@@ -27,7 +31,6 @@ import { handlePaymentWebhook, verifyCheckout } from "#app/workflows/fulfil-paym
 import { changeBookingStatus, WorkflowError } from "#app/workflows/move-session.server";
 import { PaymentServiceError } from "#app/workflows/payment-provider.server";
 import { RescheduleError, rescheduleOwnBooking } from "#app/workflows/reschedule.server";
-import { chargeSandboxSeries, openSeriesCheckout } from "#app/workflows/series-checkout.server";
 import { settleStaleClaims } from "#app/workflows/settle-claims.server";
 import {
   joinWaitlist,
@@ -39,6 +42,7 @@ import { brokenInvariant } from "#tests/invariants/invariants";
 import { FAULT_MODES, FAULT_OPS, type FaultMode, type FaultOp } from "#tests/invariants/provider";
 import {
   APP_URL,
+  type Booking,
   type Customer,
   HOUR,
   InvariantViolation,
@@ -127,6 +131,12 @@ function customerOf(w: World, pick: number): Customer | undefined {
   return pickFrom(w.customers, pick);
 }
 
+/** The order a session was bought in (every session the app writes has one). */
+function orderOf(booking: BookingRow): number {
+  if (booking.orderId === null) throw new Error(`B${booking.id} has no order`);
+  return booking.orderId;
+}
+
 function publicUser(id: number) {
   const row = db.select().from(users).where(eq(users.id, id)).get();
   if (!row) throw new Error(`no user ${id}`);
@@ -184,7 +194,7 @@ function requestText(w: World, fields: { coupon: number | null; services: number
   return `${coupon}${services}`;
 }
 
-const bookedText = (w: World, booked: Booking[]) =>
+const bookedText = (w: World, booked: BookingRow[]) =>
   booked.length === 1 && booked[0]
     ? w.describeBooking(booked[0])
     : `${booked.length} sessions B${booked[0]?.id}..B${booked.at(-1)?.id} ($${booked.reduce((sum, b) => sum + b.totalCost, 0)}, ${[...new Set(booked.map((b) => b.status))].join("/")})`;
@@ -230,13 +240,18 @@ export class Register extends Step {
 }
 
 /** Pays one booking the way its provider does, start to end (the customer does not stop). */
-async function payInFull(w: World, booking: Booking): Promise<string> {
+async function payInFull(w: World, booking: BookingRow): Promise<string> {
   if (w.mode === "card") {
     w.fake.expectCard([{ bookingId: booking.id, amount: booking.totalCost }]);
-    const result = chargeSandboxCard(booking, CARD(SANDBOX_CARDS.success), w.now);
+    const result = chargeSandboxCard(orderOf(booking), CARD(SANDBOX_CARDS.success), w.now);
     return result.ok ? `paid by card (${result.transactionId})` : `not paid: ${result.message}`;
   }
-  const { url } = await openHostedCheckout(booking.id, APP_URL, w.fake.hosted());
+  const { url } = await openHostedCheckout(
+    orderOf(booking),
+    APP_URL,
+    `/checkout/${booking.id}`,
+    w.fake.hosted(),
+  );
   const id = /pay\.fake\/(cs_\d+)$/.exec(url)?.[1];
   if (!id) return `not paid: sent to ${url}`;
   w.shownCheckouts.push(id);
@@ -395,17 +410,17 @@ export class PayByCard extends Step {
     if (!target) return "nothing to pay";
     const card = CARD(this.fields.declined ? SANDBOX_CARDS.declined : SANDBOX_CARDS.success);
     if (target.seriesId !== null) {
-      const sessions = payableSessions(listSeriesBookings(target.seriesId), w.now);
+      const sessions = payableSessions(listOrderSessions(target.seriesId), w.now);
       say(
         `card form pays series S${target.seriesId} (${sessions.map((b) => `B${b.id} $${b.totalCost}`).join(", ")})`,
       );
       w.fake.expectCard(sessions.map((b) => ({ bookingId: b.id, amount: b.totalCost })));
-      const result = chargeSandboxSeries(target.seriesId, card, w.now);
+      const result = chargeSandboxCard(target.seriesId, card, w.now);
       return result.ok ? `paid ${result.paid.length} sessions` : `not paid: ${result.message}`;
     }
     say(`card form pays ${w.describeBooking(target)}`);
     w.fake.expectCard([{ bookingId: target.id, amount: target.totalCost }]);
-    const result = chargeSandboxCard(target, card, w.now);
+    const result = chargeSandboxCard(orderOf(target), card, w.now);
     return result.ok ? `paid (${result.transactionId})` : `not paid: ${result.message}`;
   }
 }
@@ -428,10 +443,20 @@ export class OpenCheckout extends Step {
     let url: string;
     if (target.seriesId !== null) {
       say(`customer opens the checkout of series S${target.seriesId}`);
-      ({ url } = await openSeriesCheckout(target.seriesId, APP_URL, provider));
+      ({ url } = await openHostedCheckout(
+        target.seriesId,
+        APP_URL,
+        `/checkout/series/${target.seriesId}`,
+        provider,
+      ));
     } else {
       say(`customer opens the checkout of ${w.describeBooking(target)}`);
-      ({ url } = await openHostedCheckout(target.id, APP_URL, provider));
+      ({ url } = await openHostedCheckout(
+        orderOf(target),
+        APP_URL,
+        `/checkout/${target.id}`,
+        provider,
+      ));
     }
     const shown = /pay\.fake\/(cs_\d+)$/.exec(url)?.[1];
     if (shown && !w.shownCheckouts.includes(shown)) w.shownCheckouts.push(shown);

@@ -1,8 +1,6 @@
 import { asc } from "drizzle-orm";
 import {
-  type Booking,
   blockedTimes,
-  bookings,
   coupons,
   emailOutbox,
   payments,
@@ -25,6 +23,8 @@ import {
   HOUR,
   MINUTE,
   SETTLE_WINDOW_MS,
+  type Booking,
+  readSessions,
   UNPAID_SESSION_CAP,
   type World,
 } from "#tests/invariants/world";
@@ -53,7 +53,7 @@ function snapshot(w: World): Snapshot {
   const entries = db.select().from(waitlistEntries).orderBy(asc(waitlistEntries.id)).all();
   return {
     now: w.now,
-    bookings: db.select().from(bookings).orderBy(asc(bookings.id)).all(),
+    bookings: readSessions(),
     payments: db.select().from(payments).orderBy(asc(payments.id)).all(),
     receipts: db.select().from(receipts).orderBy(asc(receipts.id)).all(),
     coupons: db.select().from(coupons).all(),
@@ -155,8 +155,8 @@ export const INVARIANTS: Invariant[] = [
   {
     name: "coupon-uses",
     describe:
-      "a coupon's use count equals the orders (a single booking or a series) holding a session with its code: live, or paid before it was cancelled; never above its limit",
-    check(s, w) {
+      "a coupon's use count equals the orders (a single booking or a series) with a live session carrying its discount; never above its limit",
+    check(s) {
       const problems: string[] = [];
       for (const coupon of s.coupons) {
         if (coupon.maxUses > 0 && coupon.currentUses > coupon.maxUses) {
@@ -164,32 +164,25 @@ export const INVARIANTS: Invariant[] = [
             `coupon ${coupon.code} used ${coupon.currentUses} times, limit ${coupon.maxUses}`,
           );
         }
-        const orders = new Map<string, Booking[]>();
-        for (const b of s.bookings.filter((b) => b.couponCode === coupon.code)) {
-          const key = b.seriesId === null ? `B${b.id}` : `S${b.seriesId}`;
+        // docs/product.md "Coupons": one use per order, held while any session of the order
+        // that is not cancelled carries the discount, paid or not.
+        const orders = new Map<number, Booking[]>();
+        for (const b of s.bookings.filter((b) => b.couponId === coupon.id)) {
+          const key = b.orderId ?? -b.id;
           orders.set(key, [...(orders.get(key) ?? []), b]);
         }
-        const must: string[] = [];
-        const may: string[] = [];
-        for (const [order, sessions] of orders) {
-          // docs/product.md "Coupons": a use is given back only when the booking is cancelled
-          // before any payment; a paid booking keeps it. A session staff marked paid offline
-          // and then cancelled is ambiguous (no payment row, yet paid): either count is taken.
-          if (sessions.some((b) => b.status !== "CANCELLED" || moneyOf(s, b.id).paid > 0)) {
-            must.push(order);
-          } else if (sessions.some((b) => w.offlinePaid.has(b.id))) {
-            may.push(order);
-          }
-        }
-        if (coupon.currentUses < must.length || coupon.currentUses > must.length + may.length) {
+        const holding = [...orders].filter(([, sessions]) =>
+          sessions.some((b) => b.status !== "CANCELLED"),
+        );
+        if (coupon.currentUses !== holding.length) {
           const detail = [...orders]
             .map(
-              ([order, sessions]) =>
-                `${order}: ${sessions.map((b) => `B${b.id} ${b.status} -$${b.discountAmount}`).join(", ")}`,
+              ([, sessions]) =>
+                `${B(sessions[0] as Booking)}: ${sessions.map((b) => `B${b.id} ${b.status} -$${b.discountAmount}`).join(", ")}`,
             )
             .join("; ");
           problems.push(
-            `coupon ${coupon.code} (limit ${coupon.maxUses || "none"}) counts ${coupon.currentUses} uses, but ${must.length} order(s) hold a live or paid session carrying it${may.length ? ` (+${may.length} paid offline)` : ""}: ${detail || "none"}`,
+            `coupon ${coupon.code} (limit ${coupon.maxUses || "none"}) counts ${coupon.currentUses} uses, but ${holding.length} order(s) have a live session carrying it: ${detail || "none"}`,
           );
         }
       }

@@ -8,7 +8,6 @@ import {
   type PaymentEvent,
   PaymentProviderError,
   type RefundRequest,
-  type SeriesCheckoutRequest,
   WebhookSignatureError,
 } from "#app/integrations/payments/types";
 
@@ -18,9 +17,9 @@ import {
  *
  * One object plays either provider kind, chosen per history:
  * - `hosted`: a Stripe-like provider with the contract of app/integrations/payments/stripe.server.ts
- *   as it is today (checkouts with metadata, PaymentIntents, refunds listed newest first and
- *   matched by `earlierRefund`'s rule: a refund with no booking in its metadata matches any
- *   booking), webhooks the harness delivers late, twice or out of order;
+ *   (an order's checkout with its sessions in the metadata, PaymentIntents, refunds listed
+ *   newest first and matched by `earlierRefund`'s rule: only a refund whose metadata names the
+ *   booking is its refund), webhooks the harness delivers late, twice or out of order;
  * - `card`: the sandbox's card form (app/integrations/payments/sandbox.server.ts), whose
  *   charges the harness records with the amount it is about to be asked for.
  *
@@ -43,9 +42,8 @@ export type LedgerCheckout = {
   url: string;
   idempotencyKey: string;
   lines: Line[];
-  /** A single booking's checkout names it; a series' names the series and its sessions. */
-  bookingId: number | null;
-  series: { id: number; bookingIds: number[] } | null;
+  /** The order it was opened for and the sessions it pays, as its metadata says. */
+  order: { id: number; bookingIds: number[] };
   expiresAt: number;
   status: "open" | "complete" | "expired";
   paymentIntent: string | null;
@@ -235,15 +233,12 @@ export class FakeProvider {
   // ---- shared contract pieces
 
   /**
-   * Today's `earlierRefund` of stripe.server.ts: the first listed (newest first) refund of the
-   * charge that did not fail and whose metadata names this booking or names no booking.
+   * `earlierRefund` of stripe.server.ts: the first listed (newest first) refund of the charge
+   * whose metadata names this booking (a dashboard refund names none and is never one).
    */
-  private earlierRefund(chargeId: string, bookingId?: number): MadeRefund | null {
+  private earlierRefund(chargeId: string, bookingId: number): MadeRefund | null {
     const listed = this.refunds.filter((refund) => refund.chargeId === chargeId).reverse();
-    const made = listed.find(
-      (refund) =>
-        bookingId === undefined || refund.bookingId === null || refund.bookingId === bookingId,
-    );
+    const made = listed.find((refund) => refund.bookingId === bookingId);
     return made ? { refundId: made.id, amount: made.amount } : null;
   }
 
@@ -290,12 +285,11 @@ export class FakeProvider {
       status: checkout.status,
       url: checkout.status === "open" ? checkout.url : null,
       paid,
-      bookingId: checkout.bookingId,
+      order: checkout.order,
       amountTotal: checkout.lines.reduce((sum, line) => sum + line.amount, 0) * 100,
       currency: "usd",
       paymentId: checkout.paymentIntent,
       card: paid ? { brand: "visa", last4: "4242" } : { brand: "unknown", last4: "" },
-      series: checkout.series,
     };
   }
 
@@ -310,8 +304,7 @@ export class FakeProvider {
   private openCheckout(
     request: Pick<CheckoutRequest, "idempotencyKey" | "expiresAt">,
     lines: Line[],
-    bookingId: number | null,
-    series: LedgerCheckout["series"],
+    order: LedgerCheckout["order"],
   ): CheckoutSession {
     const replay = [...this.checkouts.values()].find(
       (checkout) => checkout.idempotencyKey === request.idempotencyKey,
@@ -323,8 +316,7 @@ export class FakeProvider {
       url: `https://pay.fake/${id}`,
       idempotencyKey: request.idempotencyKey,
       lines,
-      bookingId,
-      series,
+      order,
       expiresAt: request.expiresAt,
       status: "open",
       paymentIntent: null,
@@ -344,26 +336,12 @@ export class FakeProvider {
       createCheckout: (request: CheckoutRequest) =>
         this.call(
           "checkout",
-          `booking ${request.bookingId}`,
-          () =>
-            this.openCheckout(
-              request,
-              [{ bookingId: request.bookingId, amount: request.amount }],
-              request.bookingId,
-              null,
-            ),
-          (session) => `opened ${session.id}`,
-        ),
-      createSeriesCheckout: (request: SeriesCheckoutRequest) =>
-        this.call(
-          "checkout",
-          `series ${request.seriesId} [${request.lines.map((l) => `B${l.bookingId} $${l.amount}`).join(", ")}]`,
+          `order ${request.orderId} [${request.lines.map((l) => `B${l.bookingId} $${l.amount}`).join(", ")}]`,
           () =>
             this.openCheckout(
               request,
               request.lines.map((line) => ({ bookingId: line.bookingId, amount: line.amount })),
-              null,
-              { id: request.seriesId, bookingIds: request.lines.map((line) => line.bookingId) },
+              { id: request.orderId, bookingIds: request.lines.map((line) => line.bookingId) },
             ),
           (session) => `opened ${session.id}`,
         ),
@@ -411,6 +389,7 @@ export class FakeProvider {
           id: event.id,
           type: event.type,
           checkoutId: event.data.object.object === "checkout.session" ? event.data.object.id : null,
+          refund: null,
         };
       },
     };

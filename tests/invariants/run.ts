@@ -38,6 +38,7 @@ process.env.PAYMENT_PROVIDER = "sandbox";
 process.env.HOLD_MINUTES = "30";
 process.env.BUFFER_MINUTES = "30";
 process.env.MAX_UNPAID_HOLDS = "2";
+process.env.MAX_UNPAID_SESSIONS = "12";
 process.env.MAX_WAITLIST = "5";
 process.env.CANCELLATION_FEE_PERCENT = "50";
 process.env.BOOKING_HORIZON_DAYS = "365";

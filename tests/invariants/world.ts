@@ -1,7 +1,7 @@
 import type fc from "fast-check";
-import type { Booking, User } from "#db/schema";
+import type { Booking as BookingRow, User } from "#db/schema";
 import { asc, eq } from "drizzle-orm";
-import { bookings, coupons, services, users } from "#db/schema";
+import { bookings, coupons, orders, services, users } from "#db/schema";
 import { db } from "#app/db.server";
 import { addStudioDays, studioDateOf, studioInstant } from "#app/domain/studio-time";
 import { sandboxProvider } from "#app/integrations/payments/sandbox.server";
@@ -21,6 +21,23 @@ import { FakeProvider, type ProviderMode } from "#tests/invariants/provider";
  * read from the database, so the two cannot drift apart.
  */
 
+/**
+ * A session as the harness reads it: its row, and the weekly series it belongs to (its order's
+ * id when the order is a series; null for an order of one), for grouping and for the trace.
+ */
+export type Booking = BookingRow & { seriesId: number | null };
+
+export function readSessions(id?: number): Booking[] {
+  return db
+    .select({ row: bookings, repeatEvery: orders.repeatEvery })
+    .from(bookings)
+    .leftJoin(orders, eq(orders.id, bookings.orderId))
+    .where(id === undefined ? undefined : eq(bookings.id, id))
+    .orderBy(asc(bookings.id))
+    .all()
+    .map(({ row, repeatEvery }) => ({ ...row, seriesId: repeatEvery ? row.orderId : null }));
+}
+
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;
@@ -31,7 +48,7 @@ export const BUFFER_MINUTES = 30;
 export const FEE_PERCENT = 50;
 /** Today's knob: unpaid holds (a series counts as one). */
 export const MAX_UNPAID_HOLDS = 2;
-/** The planned MAX_UNPAID_SESSIONS default the invariant holds the app to. */
+/** MAX_UNPAID_SESSIONS, its default: the cap the invariant holds the app to. */
 export const UNPAID_SESSION_CAP = 12;
 export const MAX_WAITLIST = 5;
 export const APP_URL = "https://studio.invariants.test";
@@ -114,6 +131,7 @@ export class World {
       bufferMinutes: BUFFER_MINUTES,
       appUrl: APP_URL,
       maxUnpaidHolds: MAX_UNPAID_HOLDS,
+      maxUnpaidSessions: UNPAID_SESSION_CAP,
       horizonDays: 365,
     };
   }
@@ -132,6 +150,7 @@ export class World {
       bufferMinutes: BUFFER_MINUTES,
       appUrl: APP_URL,
       maxWaitlist: MAX_WAITLIST,
+      maxUnpaidSessions: UNPAID_SESSION_CAP,
       horizonDays: 365,
     };
   }
@@ -199,10 +218,10 @@ export class World {
   // ---- reading the world (the model is the database)
 
   bookings(): Booking[] {
-    return db.select().from(bookings).orderBy(asc(bookings.id)).all();
+    return readSessions();
   }
   booking(id: number): Booking | undefined {
-    return db.select().from(bookings).where(eq(bookings.id, id)).get();
+    return readSessions(id)[0];
   }
   customer(userId: number): Customer | undefined {
     return this.customers.find((customer) => customer.id === userId);
@@ -216,9 +235,10 @@ export class World {
     return studioDateOf(this.now);
   }
 
-  describeBooking(booking: Booking): string {
+  describeBooking(booking: BookingRow): string {
     const who = this.customer(booking.userId)?.label ?? `u${booking.userId}`;
-    const series = booking.seriesId === null ? "" : ` S${booking.seriesId}`;
+    const seriesId = this.booking(booking.id)?.seriesId ?? null;
+    const series = seriesId === null ? "" : ` S${seriesId}`;
     const hold =
       booking.status === "PENDING_PAYMENT" && booking.holdExpiresAt !== null
         ? ` hold ${booking.holdExpiresAt > this.now ? "live" : "expired"}`
