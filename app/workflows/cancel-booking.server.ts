@@ -10,7 +10,11 @@ import { bookingCancelledEmail, seriesCancelledEmail } from "#app/emails/templat
 import { env } from "#app/env.server";
 import { logError, logEvent } from "#app/log.server";
 import { metrics } from "#app/metrics.server";
-import type { PaymentProvider } from "#app/integrations/payments/types";
+import {
+  type MadeRefund,
+  type PaymentProvider,
+  PaymentProviderError,
+} from "#app/integrations/payments/types";
 import {
   type ClaimToken,
   claimBooking,
@@ -38,6 +42,7 @@ import { recordCheckoutSession } from "#app/workflows/fulfil-payment.server";
 import {
   CANCEL_UNAVAILABLE_MESSAGE,
   callProvider,
+  PaymentServiceError,
   paymentProvider,
 } from "#app/workflows/payment-provider.server";
 import { offerFreedRangesNow } from "#app/workflows/waitlist.server";
@@ -201,7 +206,7 @@ async function cancelBooking(
     quote = claimed.quote ?? (await closeCheckoutFirst(claimed.booking, who, now, settings));
     if (quote.refund > 0) refund = await makeRefund(bookingId, quote.refund, settings);
   } catch (error) {
-    giveUp(token, error);
+    if (!(error instanceof RefundOutcomeUnknown)) giveUp(token, error);
     throw error;
   }
 
@@ -294,20 +299,45 @@ async function makeRefund(
   if (!charge?.transactionId) throw new Error(`Booking ${bookingId} is paid but has no charge`);
   // A row paid with other sessions of its order names the one charge with its booking after it.
   const paymentTransactionId = providerCharge(charge.transactionId);
-  // One refund per booking at the provider: an earlier attempt that refunded but was not
-  // recorded is found and returned, never made a second time.
-  const made = await callProvider(
-    `Stripe: could not refund booking ${bookingId}`,
-    CANCEL_UNAVAILABLE_MESSAGE,
-    () =>
-      settings.provider.refund({
-        bookingId,
-        paymentTransactionId,
-        amount,
-        idempotencyKey: refundKey(bookingId),
-      }),
-  );
-  return { ...made, of: charge.transactionId };
+  const context = `Stripe: could not refund booking ${bookingId}`;
+  try {
+    // One refund per booking at the provider: an earlier attempt that refunded but was not
+    // recorded is found and returned, never made a second time.
+    const made = await settings.provider.refund({
+      bookingId,
+      paymentTransactionId,
+      amount,
+      idempotencyKey: refundKey(bookingId),
+    });
+    return { ...made, of: charge.transactionId };
+  } catch (error) {
+    if (!(error instanceof PaymentProviderError)) throw error;
+    logError(context, error);
+    if (!error.retryable) throw new PaymentServiceError(CANCEL_UNAVAILABLE_MESSAGE);
+  }
+  // The call may have failed after the provider made the refund (a timeout): ask before
+  // saying nothing happened, or the money would be back with no record of it.
+  let found: MadeRefund | null;
+  try {
+    found = await settings.provider.findRefund(paymentTransactionId, bookingId);
+  } catch (error) {
+    if (!(error instanceof PaymentProviderError)) throw error;
+    logError(`${context}; whether it was made is unknown, the claim sweeper settles it`, error);
+    throw new RefundOutcomeUnknown();
+  }
+  if (found) return { ...found, of: charge.transactionId };
+  throw new PaymentServiceError(CANCEL_UNAVAILABLE_MESSAGE);
+}
+
+/**
+ * The refund call failed and the provider could not say whether it made the refund: the claim
+ * stays, so the sweeper (finishAbandonedCancellation) asks again once the lease is over.
+ */
+class RefundOutcomeUnknown extends PaymentServiceError {
+  constructor() {
+    super(CANCEL_UNAVAILABLE_MESSAGE);
+    this.name = "RefundOutcomeUnknown";
+  }
 }
 
 /** Releases a claim after a failure; when even that fails, the sweeper releases it later. */

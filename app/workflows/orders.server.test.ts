@@ -6,7 +6,7 @@ import { db } from "#app/db.server";
 import { addStudioDays } from "#app/domain/studio-time";
 import type { PublicUser } from "#app/domain/user";
 import { stripeProvider } from "#app/integrations/payments/stripe.server";
-import type { CheckoutSession } from "#app/integrations/payments/types";
+import { type CheckoutSession, PaymentProviderError } from "#app/integrations/payments/types";
 import { getBooking } from "#app/models/booking.server";
 import { BookingError } from "#app/workflows/book-session.server";
 import { bookSeries } from "#app/workflows/book-series.server";
@@ -290,5 +290,75 @@ describe("staff cancelling a series session and every later one", () => {
     const mail = db.select().from(emailOutbox).all().slice(mailBefore);
     expect(mail).toHaveLength(1);
     expect(mail[0]?.text).toContain("the studio had to cancel them");
+  });
+});
+
+describe("a refund whose answer is lost (found by the invariants harness)", () => {
+  const lost = () => new PaymentProviderError("timed out", { retryable: true });
+  function paidSingle() {
+    const booking = bookSession(customer, request(), BOOKED_AT, SETTINGS);
+    recordPayment(
+      {
+        chargeId: `pi_single_${booking.id}`,
+        sessions: [{ bookingId: booking.id, amount: booking.totalCost }],
+        details: { brand: "visa", last4: "4242" },
+      },
+      BOOKED_AT + MINUTE,
+    );
+    return booking;
+  }
+
+  it("is asked for once more: made after all, the cancellation is recorded with it", async () => {
+    const booking = paidSingle();
+    const settings = provider([]);
+    settings.provider.refund = async () => {
+      throw lost();
+    };
+    settings.provider.findRefund = async (_charge, bookingId) => ({
+      refundId: `re_late_${bookingId}`,
+      amount: booking.totalCost,
+    });
+    const { quote } = await cancelOwnBooking(
+      { bookingId: booking.id, userId: customer.id },
+      BOOKED_AT + 2 * MINUTE,
+      settings,
+    );
+    expect(quote.refund).toBe(booking.totalCost);
+    expect(getBooking(booking.id)).toMatchObject({ status: "CANCELLED", claim: null });
+    const refunds = db.select().from(payments).where(eq(payments.bookingId, booking.id)).all();
+    expect(refunds.map((row) => [row.amount, row.transactionId])).toEqual([
+      [booking.totalCost, `pi_single_${booking.id}`],
+      [-booking.totalCost, `re_late_${booking.id}`],
+    ]);
+  });
+
+  it("not made: nothing changes and the booking is free to cancel again", async () => {
+    const booking = paidSingle();
+    const settings = provider([]);
+    settings.provider.refund = async () => {
+      throw lost();
+    };
+    await expect(
+      cancelOwnBooking({ bookingId: booking.id, userId: customer.id }, BOOKED_AT, settings),
+    ).rejects.toThrow("We could not reach the payment service");
+    expect(getBooking(booking.id)).toMatchObject({ status: "PENDING", claim: null });
+  });
+
+  it("unknown (the provider cannot be asked either): the claim stays for the sweeper", async () => {
+    const booking = paidSingle();
+    const settings = provider([]);
+    settings.provider.refund = async () => {
+      throw lost();
+    };
+    settings.provider.findRefund = async () => {
+      throw lost();
+    };
+    await expect(
+      cancelOwnBooking({ bookingId: booking.id, userId: customer.id }, BOOKED_AT, settings),
+    ).rejects.toThrow("We could not reach the payment service");
+    expect(getBooking(booking.id)).toMatchObject({
+      status: "PENDING",
+      claim: "CANCEL_BY_CUSTOMER",
+    });
   });
 });
