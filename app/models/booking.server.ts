@@ -336,6 +336,27 @@ export function recordBookingHistory(tx: Tx, entry: typeof bookingHistory.$infer
 }
 
 /**
+ * A note for staff on a booking's history, written once however often its cause is seen (a
+ * provider event delivered again, the success page asking after the webhook).
+ */
+export function noteForStaffOnce(tx: Tx, booking: Booking, note: string, now: number) {
+  const seen = tx
+    .select({ id: bookingHistory.id })
+    .from(bookingHistory)
+    .where(and(eq(bookingHistory.bookingId, booking.id), eq(bookingHistory.note, note)))
+    .get();
+  if (seen) return;
+  recordBookingHistory(tx, {
+    bookingId: booking.id,
+    actorUserId: null,
+    fromStatus: booking.status,
+    toStatus: booking.status,
+    note,
+    createdAt: now,
+  });
+}
+
+/**
  * Moves a booking to another slot, provided it is still where `booking` says it was (the
  * start is part of the condition). The reminder belongs to the new time, so it is cleared.
  * Undefined when the booking changed meanwhile.

@@ -3,6 +3,7 @@ import {
   type Booking,
   bookingHistory,
   bookings,
+  orders,
   payments,
   processedPaymentEvents,
 } from "#db/schema";
@@ -11,6 +12,7 @@ import { busyWindowFor, conflictsWith } from "#app/domain/availability";
 import { claimProblem } from "#app/domain/booking-claim";
 import { isPaymentOfCharge } from "#app/domain/series-sessions";
 import { HOLD_EXPIRED_REASON, readBusyRanges, type Tx } from "#app/models/booking.server";
+import { reserveCouponUse } from "#app/models/coupon.server";
 import { insertPayment, type Receipt } from "#app/models/receipt.server";
 
 /**
@@ -76,19 +78,31 @@ export function applyPayment(
       reason: `Amount ${report.amount} does not match the booking total ${booking.totalCost}`,
     };
   }
-  // A hold that ran out gave back its coupon use and retainer hours; only a booking that
-  // took neither can simply be reinstated. Others are left for staff (logged by caller).
-  const reinstatable =
-    booking.status === "CANCELLED" &&
-    booking.cancellationReason === HOLD_EXPIRED_REASON &&
-    booking.couponId === null &&
-    booking.retainerHoursDrawn === 0 &&
-    slotStillFree(booking, now, bufferMinutes);
-  if (booking.status !== "PENDING_PAYMENT" && !reinstatable) {
+  // A hold that ran out released the slot (and, once swept, gave back what it took): a payment
+  // arriving after that is taken only while the slot is still free. A swept one is reinstated
+  // if it drew no retainer hours and its order's coupon use can be taken again.
+  const lapsed =
+    booking.status === "PENDING_PAYMENT"
+      ? (booking.holdExpiresAt ?? 0) <= now
+      : booking.status === "CANCELLED" && booking.cancellationReason === HOLD_EXPIRED_REASON;
+  if (booking.status !== "PENDING_PAYMENT" && !lapsed) {
+    return { outcome: "not-payable" as const, booking, reason: `Booking is ${booking.status}` };
+  }
+  if (lapsed && !slotStillFree(booking, now, bufferMinutes)) {
     return {
       outcome: "not-payable" as const,
       booking,
-      reason: `Booking is ${booking.status}`,
+      reason: "Its hold ran out and its time slot has since been taken",
+    };
+  }
+  if (
+    booking.status === "CANCELLED" &&
+    (booking.retainerHoursDrawn > 0 || !retakeOrderCouponUse(tx, booking))
+  ) {
+    return {
+      outcome: "not-payable" as const,
+      booking,
+      reason: "Its hold ran out and what it drew (retainer hours, a coupon use) is gone",
     };
   }
   const held = options.refuseClaimed ? claimProblem(booking.claim) : null;
@@ -186,6 +200,20 @@ export function eventSeen(eventId: string, reader: Pick<Tx, "select"> = db): boo
 
 function markEventSeen(tx: Tx, report: PaymentReport, now: number) {
   if (report.event) recordEventSeen(tx, report.event, report.bookingId, now);
+}
+
+/**
+ * A session reinstated after its hold ran out carries its discount again: its order takes the
+ * coupon's use back if it had given it up, unless the coupon has no use left.
+ */
+function retakeOrderCouponUse(tx: Tx, booking: Booking): boolean {
+  if (booking.couponId === null || booking.orderId === null) return true;
+  const order = tx.select().from(orders).where(eq(orders.id, booking.orderId)).get();
+  if (!order) return false;
+  if (order.couponId !== null) return true;
+  if (!reserveCouponUse(tx, booking.couponId)) return false;
+  tx.update(orders).set({ couponId: booking.couponId }).where(eq(orders.id, order.id)).run();
+  return true;
 }
 
 /**

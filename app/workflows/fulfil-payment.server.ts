@@ -1,5 +1,6 @@
 import type { Booking } from "#db/schema";
 import { writeTransaction } from "#app/db.server";
+import { formatDollars } from "#app/domain/pricing";
 import type { ReceiptDetails } from "#app/domain/receipts";
 import { seriesHeading, sessionPaymentReference } from "#app/domain/series-sessions";
 import { receiptAttachment } from "#app/emails/receipt-pdf.server";
@@ -13,7 +14,7 @@ import type {
   PaymentProvider,
 } from "#app/integrations/payments/types";
 import { PaymentProviderError, WebhookSignatureError } from "#app/integrations/payments/types";
-import { getBooking, type Tx } from "#app/models/booking.server";
+import { getBooking, noteForStaffOnce, type Tx } from "#app/models/booking.server";
 import type { Receipt } from "#app/models/receipt.server";
 import { getOrder, isOwnCheckoutSession, listOrderSessions } from "#app/models/order.server";
 import { enqueueEmail } from "#app/models/outbox.server";
@@ -225,14 +226,35 @@ export function recordCheckoutSession(
     // Money a hosted checkout took is recorded whatever holds a session (never lose money).
     { refuseClaimed: false, allOrNothing: false },
   );
+  if (result.refused.length > 0) showUnappliedToStaff(session.paymentId, result.refused);
   for (const { bookingId, reason } of result.refused) {
-    // Taken but the session cannot take it (cancelled or paid another way): staff refund it.
     logError(
       context,
       new Error(`payment ${session.paymentId} for booking ${bookingId} not recorded: ${reason}`),
     );
   }
   return { paid: result.paid.length > 0 || result.alreadyRecorded, bookingId: firstId };
+}
+
+/**
+ * Money a hosted checkout took for a session that can no longer take it (cancelled, paid
+ * another way, its slot gone after its hold ran out) is never recorded as a second payment;
+ * staff see it on the session's history to refund it (docs/product.md "Orders").
+ */
+function showUnappliedToStaff(paymentId: string, refused: PaymentOutcome["refused"]) {
+  const now = Date.now();
+  writeTransaction((tx) => {
+    for (const { bookingId, reason } of refused) {
+      const booking = getBooking(bookingId, tx);
+      if (!booking) continue;
+      noteForStaffOnce(
+        tx,
+        booking,
+        `Stripe took ${formatDollars(booking.totalCost)} for this session in ${paymentId}, but it could not be recorded (${reason}): refund it in the Stripe dashboard.`,
+        now,
+      );
+    }
+  });
 }
 
 /**

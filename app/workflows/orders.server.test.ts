@@ -362,3 +362,50 @@ describe("a refund whose answer is lost (found by the invariants harness)", () =
     });
   });
 });
+
+describe("a payment arriving after the hold ran out (found by the invariants harness)", () => {
+  const HOLD = 30 * MINUTE;
+  const pay = (bookingId: number, amount: number, at: number, chargeId = `pi_late_${bookingId}`) =>
+    recordPayment(
+      {
+        chargeId,
+        sessions: [{ bookingId, amount }],
+        details: { brand: "visa", last4: "4242" },
+      },
+      at,
+    );
+
+  it("reinstates a swept session whose slot is free, taking its order's coupon use back", () => {
+    const coupon = createCoupon(db, { type: "PERCENTAGE", value: 50, maxUses: 1 });
+    const booking = bookSession(customer, request(coupon.code), BOOKED_AT, SETTINGS);
+    // Another booking sweeps the lapsed hold: the use goes back.
+    bookSession(other, request(), BOOKED_AT + HOLD + MINUTE, SETTINGS);
+    expect(usesOf(coupon.id)).toBe(0);
+    const paid = pay(booking.id, booking.totalCost, BOOKED_AT + HOLD + 2 * MINUTE);
+    expect(paid.paid.map((row) => row.status)).toEqual(["PENDING"]);
+    expect(usesOf(coupon.id)).toBe(1);
+  });
+
+  it("refuses it when the coupon's use was taken by someone else meanwhile", () => {
+    const coupon = createCoupon(db, { type: "PERCENTAGE", value: 50, maxUses: 1 });
+    const booking = bookSession(customer, request(coupon.code), BOOKED_AT, SETTINGS);
+    bookSession(other, request(coupon.code), BOOKED_AT + HOLD + MINUTE, SETTINGS);
+    const paid = pay(booking.id, booking.totalCost, BOOKED_AT + HOLD + 2 * MINUTE);
+    expect(paid.paid).toEqual([]);
+    expect(paid.refused).toHaveLength(1);
+    expect(usesOf(coupon.id)).toBe(1);
+  });
+
+  it("refuses it when the slot was taken, so no two sessions are recorded in it", () => {
+    const mine = request();
+    const booking = bookSession(customer, mine, BOOKED_AT, SETTINGS);
+    // Its hold ran out, so the slot was free for the next customer.
+    const taken = bookSession(other, { ...mine }, BOOKED_AT + HOLD + MINUTE, SETTINGS);
+    expect(taken.status).toBe("PENDING_PAYMENT");
+    const paid = pay(booking.id, booking.totalCost, BOOKED_AT + HOLD + 2 * MINUTE);
+    expect(paid.refused).toEqual([
+      { bookingId: booking.id, reason: "Its hold ran out and its time slot has since been taken" },
+    ]);
+    expect(getBooking(booking.id)?.status).not.toBe("PENDING");
+  });
+});
