@@ -206,7 +206,7 @@ async function cancelBooking(
     quote = claimed.quote ?? (await closeCheckoutFirst(claimed.booking, who, now, settings));
     if (quote.refund > 0) refund = await makeRefund(bookingId, quote.refund, settings);
   } catch (error) {
-    if (!(error instanceof RefundOutcomeUnknown)) giveUp(token, error);
+    giveUp(token, error);
     throw error;
   }
 
@@ -316,28 +316,19 @@ async function makeRefund(
     if (!error.retryable) throw new PaymentServiceError(CANCEL_UNAVAILABLE_MESSAGE);
   }
   // The call may have failed after the provider made the refund (a timeout): ask before
-  // saying nothing happened, or the money would be back with no record of it.
+  // saying nothing happened, or the money would be back with no record of it. When it cannot
+  // be asked either, the booking is left as it was: the next cancellation finds a refund made
+  // meanwhile by its metadata (the provider's `refund` returns it) instead of making another.
   let found: MadeRefund | null;
   try {
     found = await settings.provider.findRefund(paymentTransactionId, bookingId);
   } catch (error) {
     if (!(error instanceof PaymentProviderError)) throw error;
-    logError(`${context}; whether it was made is unknown, the claim sweeper settles it`, error);
-    throw new RefundOutcomeUnknown();
+    logError(`${context}; whether it was made is unknown until it is asked for again`, error);
+    found = null;
   }
   if (found) return { ...found, of: charge.transactionId };
   throw new PaymentServiceError(CANCEL_UNAVAILABLE_MESSAGE);
-}
-
-/**
- * The refund call failed and the provider could not say whether it made the refund: the claim
- * stays, so the sweeper (finishAbandonedCancellation) asks again once the lease is over.
- */
-class RefundOutcomeUnknown extends PaymentServiceError {
-  constructor() {
-    super(CANCEL_UNAVAILABLE_MESSAGE);
-    this.name = "RefundOutcomeUnknown";
-  }
 }
 
 /** Releases a claim after a failure; when even that fails, the sweeper releases it later. */

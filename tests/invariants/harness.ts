@@ -99,9 +99,9 @@ export async function runHarness(options: HarnessOptions): Promise<number> {
   const replayPath = /replayPath="([^"]+)"/.exec(printed)?.[1];
   const replay = [
     "npm run test:invariants --",
-    `--seed ${details.seed}`,
-    details.counterexamplePath ? `--path ${details.counterexamplePath}` : "",
-    replayPath ? `--replay-path ${replayPath}` : "",
+    `--seed=${details.seed}`,
+    details.counterexamplePath ? `--path=${details.counterexamplePath}` : "",
+    replayPath ? `--replay-path=${replayPath}` : "",
     options.only ? `--only ${options.only.join(",")}` : "",
     options.maxCommands !== 60 ? `--max-commands ${options.maxCommands}` : "",
   ]

@@ -498,7 +498,7 @@ export const INVARIANTS: Invariant[] = [
   {
     name: "waitlist-offers",
     describe:
-      "a live waitlist offer holds a free range, at most one live offer per range; after the background sweep no waiting entry is left for a range that is free",
+      "a live waitlist offer holds a free range, at most one live offer per range; after the background sweep no waiting entry is left for a range that is free (unless its customer is at MAX_UNPAID_SESSIONS)",
     check(s, w) {
       const problems: string[] = [];
       s.offers.forEach((a, i) => {
@@ -523,7 +523,11 @@ export const INVARIANTS: Invariant[] = [
             live.some((b) => collide(b, entry)) ||
             s.offers.some((o) => collide(o, entry)) ||
             s.blocks.some((k) => overlaps(k, entry));
-          if (!taken) {
+          // A customer holding MAX_UNPAID_SESSIONS (offers included) is passed over: they wait.
+          const held =
+            unpaidSessions(s, entry.userId).length +
+            s.offers.filter((o) => o.userId === entry.userId).length;
+          if (!taken && held < UNPAID_SESSION_CAP) {
             problems.push(
               `waiting entry W${entry.id} (${entry.recordingDate} ${entry.recordingTime} ${entry.hoursNeeded}h) is free after the sweep but was not offered`,
             );
