@@ -95,6 +95,8 @@ export function applyPayment(
       reason: "Its hold ran out and its time slot has since been taken",
     };
   }
+  const held = options.refuseClaimed ? claimProblem(booking.claim) : null;
+  if (held) return { outcome: "not-payable" as const, booking, reason: held };
   if (
     booking.status === "CANCELLED" &&
     (booking.retainerHoursDrawn > 0 || !retakeOrderCouponUse(tx, booking))
@@ -105,8 +107,6 @@ export function applyPayment(
       reason: "Its hold ran out and what it drew (retainer hours, a coupon use) is gone",
     };
   }
-  const held = options.refuseClaimed ? claimProblem(booking.claim) : null;
-  if (held) return { outcome: "not-payable" as const, booking, reason: held };
 
   // The receipt is issued in this transaction (docs/product.md "Receipts").
   const recorded = insertPayment(
