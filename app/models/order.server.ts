@@ -8,8 +8,9 @@ import { extendHold, isPayable } from "#app/models/booking.server";
 
 /**
  * Orders (docs/product.md "Orders"): everything a customer booked in one go, one session or a
- * weekly series. What is one per purchase lives here and nowhere else: the coupon use the order
- * took, and the hosted checkout that pays its unpaid sessions together. The checkout's plan
+ * weekly series. The order row holds what is one per purchase: the coupon use it took (taken and
+ * given back in coupon.server.ts) and the hosted checkout that pays its unpaid sessions together,
+ * kept here. The checkout's plan
  * (its expiry, also part of the idempotency key) is on the order row; every session on the plan
  * is claimed (CHECKOUT_OPEN, with the plan's expiry on the booking) while the provider is asked,
  * so no session is cancelled, moved or paid another way meanwhile. All writes take the caller's
