@@ -170,13 +170,31 @@ export function planCheckout(
   return { kind: "create", order, sessions: held, until };
 }
 
-/** The session the provider opened for plan `until`; the plan's claims are released. */
-export function storeCheckoutSession(tx: Tx, orderId: number, until: number, sessionId: string) {
-  tx.update(orders)
+/**
+ * The session the provider opened for plan `until`; the plan's claims are released. False when
+ * the plan is no longer the order's (the sweeper abandoned it as stale): the session is not
+ * stored, and the caller closes it.
+ */
+export function storeCheckoutSession(
+  tx: Tx,
+  orderId: number,
+  until: number,
+  sessionId: string,
+): boolean {
+  // A double submit that joined the plan stores the very same session a second time.
+  const stored = tx
+    .update(orders)
     .set({ checkoutSessionId: sessionId })
-    .where(and(eq(orders.id, orderId), eq(orders.checkoutExpiresAt, until)))
+    .where(
+      and(
+        eq(orders.id, orderId),
+        eq(orders.checkoutExpiresAt, until),
+        or(isNull(orders.checkoutSessionId), eq(orders.checkoutSessionId, sessionId)),
+      ),
+    )
     .run();
   releasePlanClaims(tx, orderId, until);
+  return stored.changes === 1;
 }
 
 /** The provider failed to open plan `until`: the next attempt plans afresh, with a new key. */

@@ -137,9 +137,26 @@ async function createPlanned(
     writeTransaction((tx) => abandonCheckoutPlan(tx, order.id, until));
     throw new CheckoutUnavailableError(PAYMENT_SERVICE_UNAVAILABLE_MESSAGE);
   }
-  writeTransaction((tx) => storeCheckoutSession(tx, order.id, until, session.id));
+  const stored = writeTransaction((tx) => storeCheckoutSession(tx, order.id, until, session.id));
+  if (!stored) {
+    // The plan was given up while the provider answered: a checkout nobody knows of must not
+    // stay open to be paid beside the next one. One paid meanwhile is recorded.
+    const closed = await lookUpOrClose(provider, session.id);
+    if (closed?.status === "complete") recordCheckoutSession(closed);
+    throw new CheckoutUnavailableError(PAYMENT_SERVICE_UNAVAILABLE_MESSAGE);
+  }
   if (!session.url) throw new CheckoutUnavailableError(PAYMENT_SERVICE_UNAVAILABLE_MESSAGE);
   return session.url;
+}
+
+async function lookUpOrClose(provider: HostedCheckoutProvider, checkoutId: string) {
+  try {
+    return await provider.closeCheckout(checkoutId);
+  } catch (error) {
+    if (!(error instanceof PaymentProviderError)) throw error;
+    logError(`Stripe: could not close Checkout Session ${checkoutId} of a plan given up`, error);
+    return null;
+  }
 }
 
 export function lineDescription(booking: Booking): string {

@@ -2,16 +2,22 @@ import { eq } from "drizzle-orm";
 import type Stripe from "stripe";
 import { beforeEach, describe, expect, it } from "vitest";
 import { bookingHistory, coupons, emailOutbox, orders, payments } from "#db/schema";
-import { db } from "#app/db.server";
+import { db, writeTransaction } from "#app/db.server";
 import { addStudioDays } from "#app/domain/studio-time";
 import type { PublicUser } from "#app/domain/user";
 import { stripeProvider } from "#app/integrations/payments/stripe.server";
-import { type CheckoutSession, PaymentProviderError } from "#app/integrations/payments/types";
+import {
+  type CheckoutSession,
+  type HostedCheckoutProvider,
+  PaymentProviderError,
+} from "#app/integrations/payments/types";
 import { getBooking } from "#app/models/booking.server";
+import { abandonCheckoutPlan, getOrder } from "#app/models/order.server";
 import { BookingError } from "#app/workflows/book-session.server";
 import { bookSeries } from "#app/workflows/book-series.server";
 import { bookSession } from "#app/workflows/book-session.server";
 import { cancelFollowingForStudio, cancelOwnBooking } from "#app/workflows/cancel-booking.server";
+import { CheckoutUnavailableError, openHostedCheckout } from "#app/workflows/checkout.server";
 import { recordPayment } from "#app/workflows/fulfil-payment.server";
 import { changeBookingStatus, type WorkflowSettings } from "#app/workflows/move-session.server";
 import { noteProviderRefund } from "#app/workflows/provider-refunds.server";
@@ -404,5 +410,46 @@ describe("a payment arriving after the hold ran out (found by the invariants har
       { bookingId: booking.id, reason: "Its hold ran out and its time slot has since been taken" },
     ]);
     expect(getBooking(booking.id)?.status).not.toBe("PENDING");
+  });
+});
+
+describe("a checkout plan given up while the provider opens it (found by the invariants harness)", () => {
+  it("closes the checkout the provider opened, so it cannot be paid beside the next one", async () => {
+    const booking = bookSession(customer, request(), Date.now(), SETTINGS);
+    const orderId = booking.orderId ?? 0;
+    const closed: string[] = [];
+    const session = (id: string, status: CheckoutSession["status"]): CheckoutSession => ({
+      id,
+      status,
+      url: status === "open" ? `https://pay.test/${id}` : null,
+      paid: false,
+      order: { id: orderId, bookingIds: [booking.id] },
+      amountTotal: booking.totalCost * 100,
+      currency: "usd",
+      paymentId: null,
+      card: { brand: "unknown", last4: "" },
+    });
+    const provider = {
+      name: "stripe",
+      checkout: "hosted",
+      isCheckoutReference: () => true,
+      async createCheckout(request: { expiresAt: number }) {
+        // The claim sweeper takes the plan for abandoned meanwhile.
+        writeTransaction((tx) => abandonCheckoutPlan(tx, orderId, request.expiresAt));
+        return session("cs_orphan", "open");
+      },
+      retrieveCheckout: async (id: string) => session(id, "open"),
+      closeCheckout: async (id: string) => {
+        closed.push(id);
+        return session(id, "expired");
+      },
+    } as unknown as HostedCheckoutProvider;
+
+    await expect(
+      openHostedCheckout(orderId, "https://t.test", `/checkout/${booking.id}`, provider),
+    ).rejects.toThrow(CheckoutUnavailableError);
+    expect(closed).toEqual(["cs_orphan"]);
+    expect(getOrder(orderId)?.checkoutSessionId).toBeNull();
+    expect(getBooking(booking.id)?.claim).toBeNull();
   });
 });
