@@ -3,8 +3,11 @@ import { env } from "#app/env.server";
 import type { z } from "#app/domain/zod";
 import { toBookingJson } from "#app/models/booking.server";
 import { jsonError } from "#app/web/api.server";
-import { CancellationError } from "#app/workflows/cancel-booking.server";
-import { cancelOwnFollowing, planCancelFollowing } from "#app/workflows/cancel-booking.server";
+import {
+  CancellationError,
+  cancelOwnFollowing,
+  planCancelFollowing,
+} from "#app/workflows/cancel-booking.server";
 import { PaymentServiceError } from "#app/workflows/payment-provider.server";
 
 export async function cancelFollowingJson(

@@ -5,8 +5,11 @@ import { formatDollars } from "#app/domain/pricing";
 import { env } from "#app/env.server";
 import type { getBooking } from "#app/models/booking.server";
 import { replyWithToast, redirectWithSuccess } from "#app/web/toast.server";
-import { CancellationError } from "#app/workflows/cancel-booking.server";
-import { cancelOwnFollowing, planCancelFollowing } from "#app/workflows/cancel-booking.server";
+import {
+  CancellationError,
+  cancelOwnFollowing,
+  planCancelFollowing,
+} from "#app/workflows/cancel-booking.server";
 import { PaymentServiceError } from "#app/workflows/payment-provider.server";
 
 type Booking = NonNullable<ReturnType<typeof getBooking>>;
