@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import {
   type AnySQLiteColumn,
+  blob,
   check,
   index,
   integer,
@@ -54,6 +55,12 @@ export const users = sqliteTable(
     totpSecret: text("totp_secret"),
     totpEnabledAt: integer("totp_enabled_at"),
     totpLastStep: integer("totp_last_step"),
+    /**
+     * Wrong two-factor codes in a row since the last right one (docs/product.md "Accounts"):
+     * from TWO_FACTOR_FREEZE_AFTER on, the app's codes are refused and only a recovery code
+     * signs in.
+     */
+    twoFactorFailures: integer("two_factor_failures").notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [
@@ -77,6 +84,11 @@ export const sessions = sqliteTable(
      * STAFF_IDLE_MINUTES without one. Null on rows older than the column: `createdAt` stands in.
      */
     lastSeenAt: integer("last_seen_at"),
+    /**
+     * The sign-in proved more than a password: a two-factor or recovery code, or a passkey.
+     * Staff need it when REQUIRE_STAFF_2FA is on.
+     */
+    secondFactor: flag("second_factor"),
     createdAt: createdAt(),
   },
   (t) => [index("sessions_user_id").on(t.userId), index("sessions_expires_at").on(t.expiresAt)],
@@ -587,3 +599,72 @@ export type User = typeof users.$inferSelect;
 export type Booking = typeof bookings.$inferSelect;
 export type Order = typeof orders.$inferSelect;
 export type WaitlistEntry = typeof waitlistEntries.$inferSelect;
+
+/**
+ * Passkeys (WebAuthn credentials) an account signs in with (docs/product.md "Passkeys"): the
+ * credential's id and public key as the authenticator registered them, its signature counter,
+ * and the name the owner gave it.
+ */
+export const passkeys = sqliteTable(
+  "passkeys",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The credential id, base64url, as the browser reports it. */
+    credentialId: text("credential_id").notNull(),
+    publicKey: blob("public_key", { mode: "buffer" }).notNull(),
+    counter: integer("counter").notNull().default(0),
+    /** The authenticator's transports, comma-separated ("internal,hybrid"). */
+    transports: text("transports").notNull().default(""),
+    name: text("name").notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: integer("last_used_at"),
+  },
+  (t) => [
+    uniqueIndex("passkeys_credential_id").on(t.credentialId),
+    index("passkeys_user").on(t.userId),
+  ],
+);
+
+/**
+ * WebAuthn challenges handed out and not yet answered: each is used once (deleted when
+ * answered) and dies at `expiresAt`. `userId` is set when adding a passkey, null for a
+ * passkey sign-in (the account is not known until the answer names its credential).
+ */
+export const webauthnChallenges = sqliteTable(
+  "webauthn_challenges",
+  {
+    id: text("id").primaryKey(),
+    challenge: text("challenge").notNull(),
+    userId: integer("user_id").references(() => users.id, { onDelete: "cascade" }),
+    purpose: text("purpose", { enum: ["REGISTER", "SIGN_IN"] }).notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("webauthn_challenges_expires").on(t.expiresAt),
+    check("webauthn_challenges_purpose", sql`${t.purpose} IN ('REGISTER', 'SIGN_IN')`),
+  ],
+);
+
+/**
+ * Free space promised to uploads under way (docs/product.md "Session files"): an upload
+ * counts every other live reservation before it may start, so two cannot both pass the
+ * free-space check and fill the volume. Removed when the upload ends; `expiresAt` frees the
+ * space of an upload abandoned or cut off by a crash.
+ */
+export const uploadReservations = sqliteTable(
+  "upload_reservations",
+  {
+    id: text("id").primaryKey(),
+    bytes: integer("bytes").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("upload_reservations_expires").on(t.expiresAt),
+    check("upload_reservations_bytes", sql`${t.bytes} >= 0`),
+  ],
+);

@@ -18,6 +18,7 @@ const liveSession = db
   .select({
     userId: sessions.userId,
     isAdmin: users.isAdmin,
+    secondFactor: sessions.secondFactor,
     // Rows from before the column have no last-seen time: their start stands in.
     lastSeenAt: sql<number>`coalesce(${sessions.lastSeenAt}, ${sessions.createdAt})`,
   })
@@ -28,7 +29,13 @@ const liveSession = db
   )
   .prepare();
 
-export type LiveSession = { userId: number; isAdmin: boolean; lastSeenAt: number };
+export type LiveSession = {
+  userId: number;
+  isAdmin: boolean;
+  /** The sign-in proved a second factor (a code or a passkey), not only the password. */
+  secondFactor: boolean;
+  lastSeenAt: number;
+};
 
 /** A session not yet expired (who, whether staff, last request seen), or null. */
 export function findLiveSession(id: string, now: number): LiveSession | null {
@@ -57,12 +64,13 @@ export function startSession(
   expiresAt: number,
   previous: string | null,
   now: number,
+  secondFactor: boolean,
 ): string {
   const id = newSessionId();
   writeTransaction((tx) => {
     if (previous) tx.delete(sessions).where(eq(sessions.id, previous)).run();
     tx.delete(sessions).where(lt(sessions.expiresAt, now)).run();
-    tx.insert(sessions).values({ id, userId, expiresAt, lastSeenAt: now }).run();
+    tx.insert(sessions).values({ id, userId, expiresAt, lastSeenAt: now, secondFactor }).run();
   });
   return id;
 }
@@ -75,11 +83,17 @@ export function endSession(id: string): void {
 /**
  * Ends every session of the user and starts one fresh one, lasting until `expiresAt`, inside
  * the caller's transaction (a password change): a stolen cookie dies with the old password,
- * the changer stays signed in. Returns the fresh session's id.
+ * the changer stays signed in, with the second factor their sign-in proved. Returns the fresh
+ * session's id.
  */
-export function restartUserSessions(tx: Tx, userId: number, expiresAt: number): string {
+export function restartUserSessions(
+  tx: Tx,
+  userId: number,
+  expiresAt: number,
+  secondFactor: boolean,
+): string {
   const id = newSessionId();
   tx.delete(sessions).where(eq(sessions.userId, userId)).run();
-  tx.insert(sessions).values({ id, userId, expiresAt, lastSeenAt: Date.now() }).run();
+  tx.insert(sessions).values({ id, userId, expiresAt, lastSeenAt: Date.now(), secondFactor }).run();
   return id;
 }

@@ -87,7 +87,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         headers: { "Set-Cookie": await startPendingLogin(check.user.id) },
       });
     }
-    const cookie = await createUserSession(request, check.user.id);
+    const cookie = await createUserSession(request, check.user.id, false);
     return redirectWithSuccess(
       "/",
       { message: "Login successful", description: "Welcome back!" },
@@ -127,7 +127,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     try {
       const user = await createUser(submission.value);
-      const cookie = await createUserSession(request, user.id);
+      const cookie = await createUserSession(request, user.id, false);
       return redirectWithSuccess(
         "/",
         {
@@ -187,7 +187,7 @@ async function codeStep(request: Request, formData: FormData, clientAddress: str
     );
   }
   const headers = new Headers();
-  headers.append("Set-Cookie", await createUserSession(request, userId));
+  headers.append("Set-Cookie", await createUserSession(request, userId, true));
   headers.append("Set-Cookie", await endPendingLogin());
   return redirectWithSuccess(
     "/",

@@ -38,12 +38,15 @@ function serializeSessionCookie(id: string, maxAgeSeconds: number): string {
   return `${SESSION_COOKIE_NAME}=${id}; Max-Age=${maxAgeSeconds}${expires}; ${ATTRIBUTES}`;
 }
 
+/** Who a live session belongs to, and whether its sign-in proved a second factor. */
+export type SignedIn = { userId: number; secondFactor: boolean };
+
 /**
- * The signed-in user's id, or null when there is no live session. A staff session ends after
- * STAFF_IDLE_MINUTES without a request (docs/product.md "Accounts"); the last request seen is
- * written at most about once a minute per session.
+ * The request's live session, or null. A staff session ends after STAFF_IDLE_MINUTES without
+ * a request (docs/product.md "Accounts"); the last request seen is written at most about once
+ * a minute per session.
  */
-export async function getSessionUserId(request: Request): Promise<number | null> {
+export async function getSignedIn(request: Request): Promise<SignedIn | null> {
   const id = readSessionId(request);
   if (!id) return null;
   const now = Date.now();
@@ -54,7 +57,12 @@ export async function getSessionUserId(request: Request): Promise<number | null>
     return null;
   }
   if (lastSeenIsStale(session.lastSeenAt, now)) touchSession(id, now);
-  return session.userId;
+  return { userId: session.userId, secondFactor: session.secondFactor };
+}
+
+/** The signed-in user's id, or null when there is no live session. */
+export async function getSessionUserId(request: Request): Promise<number | null> {
+  return (await getSignedIn(request))?.userId ?? null;
 }
 
 /** The Set-Cookie header that hands the browser a session started elsewhere. */
@@ -65,11 +73,16 @@ export async function sessionCookieFor(id: string): Promise<string> {
 /**
  * Starts a fresh session (a new id on every login, so a planted id is useless) and
  * returns the Set-Cookie header. Any session the browser carried before is ended.
+ * `secondFactor`: the sign-in proved more than the password (a code, or a passkey).
  */
-export async function createUserSession(request: Request, userId: number): Promise<string> {
+export async function createUserSession(
+  request: Request,
+  userId: number,
+  secondFactor: boolean,
+): Promise<string> {
   const previous = readSessionId(request);
   const now = Date.now();
-  const id = startSession(userId, now + MAX_AGE_MS, previous, now);
+  const id = startSession(userId, now + MAX_AGE_MS, previous, now, secondFactor);
   noteRequestUser(userId);
   return serializeSessionCookie(id, MAX_AGE_MS / 1000);
 }

@@ -14,7 +14,7 @@ import {
  */
 
 export type SecondFactorOutcome =
-  | { ok: true }
+  | { ok: true; secondFactor: boolean }
   | { ok: false; status: 401 | 429; message: string; retryAfter?: number };
 
 /**
@@ -22,6 +22,7 @@ export type SecondFactorOutcome =
  * the account has no two-factor; otherwise the code must be the app's current one (once) or an
  * unused recovery code, within TWO_FACTOR_CODE_LIMIT per account and per client address.
  * `code` undefined: the account's code was not asked for yet (no attempt is taken).
+ * `secondFactor` in the answer: a code was proven, not only the password.
  */
 export async function secondFactor(
   userId: number,
@@ -29,7 +30,7 @@ export async function secondFactor(
   clientAddress: string,
   missingMessage: string,
 ): Promise<SecondFactorOutcome> {
-  if (!hasTwoFactor(userId)) return { ok: true };
+  if (!hasTwoFactor(userId)) return { ok: true, secondFactor: false };
   if (code === undefined) return { ok: false, status: 401, message: missingMessage };
   const wait = await takeTwoFactorAttempt(clientAddress, userId);
   if (wait !== null) {
@@ -40,7 +41,7 @@ export async function secondFactor(
   }
   // A right code gives the account its attempt back (the address's stays taken).
   await giveBackAttempt("twoFactor", `account:${userId}`);
-  return { ok: true };
+  return { ok: true, secondFactor: true };
 }
 
 /**

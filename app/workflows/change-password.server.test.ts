@@ -49,7 +49,7 @@ const storedHash = (userId: number) =>
 describe("changing the password", () => {
   it("stores the new one and leaves only a fresh session", async () => {
     const user = await makeUser();
-    const change = await changePassword(user.id, PASSWORD, "a-brand-new-secret");
+    const change = await changePassword(user.id, PASSWORD, "a-brand-new-secret", false);
     expect(change.status).toBe("changed");
     if (change.status !== "changed") return;
     expect(sessionIds(user.id)).toEqual([change.sessionId]);
@@ -59,7 +59,7 @@ describe("changing the password", () => {
   it("refuses a wrong current password and changes nothing", async () => {
     const user = await makeUser();
     const before = storedHash(user.id);
-    expect(await changePassword(user.id, "not-the-secret", "a-brand-new-secret")).toEqual({
+    expect(await changePassword(user.id, "not-the-secret", "a-brand-new-secret", false)).toEqual({
       status: "wrong-password",
     });
     expect(storedHash(user.id)).toBe(before);
@@ -69,8 +69,8 @@ describe("changing the password", () => {
   it("of two changes proven with the same password at once, stores only one", async () => {
     const user = await makeUser();
     const results = await Promise.all([
-      changePassword(user.id, PASSWORD, "first-new-secret"),
-      changePassword(user.id, PASSWORD, "second-new-secret"),
+      changePassword(user.id, PASSWORD, "first-new-secret", false),
+      changePassword(user.id, PASSWORD, "second-new-secret", false),
     ]);
     expect(results.map((result) => result.status).sort()).toEqual(["changed", "wrong-password"]);
     const winner = results[0]?.status === "changed" ? "first-new-secret" : "second-new-secret";

@@ -24,6 +24,7 @@ export async function changePassword(
   userId: number,
   currentPassword: string,
   newPassword: string,
+  secondFactor: boolean,
 ): Promise<PasswordChange> {
   const user = getUserById(userId);
   if (!user) return { status: "wrong-password" };
@@ -39,6 +40,9 @@ export async function changePassword(
     }
     // The fresh session lasts as long as a login's (web/session.server.ts's cookie max-age).
     const expiresAt = Date.now() + env.SESSION_MAX_AGE_DAYS * DAY_MS;
-    return { status: "changed", sessionId: restartUserSessions(tx, userId, expiresAt) };
+    return {
+      status: "changed",
+      sessionId: restartUserSessions(tx, userId, expiresAt, secondFactor),
+    };
   });
 }

@@ -43,7 +43,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const headers = second.retryAfter ? { "Retry-After": String(second.retryAfter) } : undefined;
     return jsonError(second.status, second.message, { twoFactorRequired: true }, headers);
   }
-  const cookie = await createUserSession(request, check.user.id);
+  const cookie = await createUserSession(request, check.user.id, second.secondFactor);
   return Response.json(toPublicUser(check.user), { headers: { "Set-Cookie": cookie } });
 }
 

@@ -30,7 +30,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const input = await readJson(request, jsonBody);
   try {
     const user = await createUser(input);
-    const cookie = await createUserSession(request, user.id);
+    const cookie = await createUserSession(request, user.id, false);
     return Response.json(toPublicUser(user), { status: 201, headers: { "Set-Cookie": cookie } });
   } catch (error) {
     if (error instanceof UsernameTakenError) return jsonError(400, error.message);

@@ -9,7 +9,7 @@ import { feedToken, regenerateFeedToken } from "#app/models/calendar-feed.server
 import { twoFactorState } from "#app/models/two-factor.server";
 import { type PublicUser, updateProfile } from "#app/models/user.server";
 import { giveBackAttempt, takeAttempt, tooManyAttemptsMessage } from "#app/web/rate-limit.server";
-import { sessionCookieFor } from "#app/web/session.server";
+import { getSignedIn, sessionCookieFor } from "#app/web/session.server";
 import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
 import { changePassword } from "#app/workflows/change-password.server";
 
@@ -53,7 +53,7 @@ function firstError(error: Record<string, string[] | null> | undefined): string 
 }
 
 export async function profileAction(
-  _request: Request,
+  request: Request,
   context: Readonly<RouterContextProvider>,
   user: PublicUser,
   formData: FormData,
@@ -97,7 +97,9 @@ export async function profileAction(
       return refuse("password", reply, message, 429);
     }
     const { currentPassword, newPassword } = submission.value;
-    const change = await changePassword(user.id, currentPassword, newPassword);
+    const signedIn = await getSignedIn(request);
+    const secondFactor = signedIn?.secondFactor ?? false;
+    const change = await changePassword(user.id, currentPassword, newPassword, secondFactor);
     if (change.status === "wrong-password") {
       const reply = submission.reply({
         fieldErrors: { currentPassword: [WRONG_CURRENT_PASSWORD] },
