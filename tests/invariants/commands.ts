@@ -19,7 +19,9 @@ import { bookSeries } from "#app/workflows/book-series.server";
 import {
   CancellationError,
   cancelOwnBooking,
+  cancelFollowingForStudio,
   cancelOwnFollowing,
+  type FollowingResult,
   planCancelFollowing,
 } from "#app/workflows/cancel-booking.server";
 import {
@@ -582,6 +584,15 @@ export class Cancel extends Step {
     );
     if (!target) return "nothing to cancel";
     const owner = w.customer(target.userId);
+    if (f.by === "staff" && f.following && target.seriesId !== null) {
+      say(`staff cancel ${w.describeBooking(target)} and all later`);
+      const result = await cancelFollowingForStudio(
+        { bookingId: target.id, actorUserId: w.staff.id },
+        w.now,
+        w.cancellationSettings(),
+      );
+      return `cancelled ${describeFollowing(result)}`;
+    }
     if (f.by === "staff") {
       say(`staff cancel ${w.describeBooking(target)}`);
       const cancelled = await changeBookingStatus(
@@ -605,7 +616,7 @@ export class Cancel extends Step {
         w.now,
         w.cancellationSettings(),
       );
-      return `cancelled ${result.cancelled.map(({ booking, quote }) => `B${booking.id} refund $${quote.refund}`).join(", ")}${result.stopped ? `; stopped at B${result.stopped.bookingId}` : ""}`;
+      return `cancelled ${describeFollowing(result)}`;
     }
     const shown = cancellationQuote(target, w.now, w.cancellationSettings().feePercent).refund;
     say(`${owner?.label} cancels ${w.describeBooking(target)} (dialog shows refund $${shown})`);
@@ -616,6 +627,13 @@ export class Cancel extends Step {
     );
     return `cancelled, refund $${quote.refund} (${quote.kind})`;
   }
+}
+
+function describeFollowing(result: FollowingResult) {
+  const each = result.cancelled.map(
+    ({ booking, quote }) => `B${booking.id} refund $${quote.refund}`,
+  );
+  return `${each.join(", ")}${result.stopped ? `; stopped at B${result.stopped.bookingId}` : ""}`;
 }
 
 function refundedOf(bookingId: number) {
