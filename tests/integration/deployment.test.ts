@@ -29,6 +29,7 @@ const fly = parseToml(read("fly.toml")) as {
   env: Record<string, string>;
   http_service: { internal_port: number; checks: { path: string }[] };
   checks: Record<string, { type: string; port: number; path: string }>;
+  metrics: { port: number; path: string };
 };
 
 /** `ENV A=b \ C=d` lines of the runtime stage. */
@@ -155,6 +156,15 @@ describe("scripts/start.sh", () => {
     expect(await run.exited).not.toBe(0);
     expect(run.output()).toMatch(/DATABASE_PATH must name the database file/);
     expect(run.recorded()).toEqual([]);
+  });
+});
+
+describe("fly.toml's metrics", () => {
+  it("are bound to the machine's private (6PN) address, which Fly's scraper uses", () => {
+    // /etc/hosts on a Fly Machine names its 6PN address fly-local-6pn; the app's own
+    // default is loopback, which the scraper cannot reach.
+    expect(fly.env.METRICS_HOST).toBe("fly-local-6pn");
+    expect(fly.metrics).toEqual({ port: 9091, path: "/metrics" });
   });
 });
 
