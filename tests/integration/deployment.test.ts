@@ -90,6 +90,7 @@ describe("litestream.yml", () => {
     );
     expect(dockerfile).toMatch(/^CMD \["scripts\/start\.sh"\]$/m);
     expect(dockerfile).toMatch(/^COPY .*\/app\/scripts\/start\.sh .*\.\/scripts\/$/m);
+    expect(dockerfile).toMatch(/^COPY .*\/app\/scripts\/restore\.ts .*\.\/scripts\/$/m);
   });
 
   it("verifies the Litestream download's SHA-256 for each platform before extracting it", () => {
@@ -109,9 +110,8 @@ describe("litestream.yml", () => {
     expect(extract).toBeGreaterThan(check);
     // Another platform has no sum: the build stops rather than run an unchecked binary.
     expect(dockerfile).toContain(
-      '*) echo "No Litestream checksum for ${TARGETARCH}" >&2; exit 1 ;;',
+      `*) echo "No Litestream checksum for ${variable("TARGETARCH")}" >&2; exit 1 ;;`,
     );
-    expect(dockerfile).toMatch(/^COPY .*\/app\/scripts\/restore\.ts .*\.\/scripts\/$/m);
   });
 });
 
