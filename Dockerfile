@@ -27,11 +27,22 @@ ENV NODE_ENV=production \
 # TRUST_PROXY is not set here: only Fly's proxy sets Fly-Client-IP itself, so fly.toml turns it
 # on. Run anywhere else (plain Docker, another host), the image trusts no client header.
 # Litestream replicates the database to object storage while the site runs (scripts/start.sh,
-# litestream.yml, docs/deploy.md "Backups"); one static binary from its release.
+# litestream.yml, docs/deploy.md "Backups"); one static binary from its release. The download
+# is checked against the SHA-256 of that exact release asset before anything is extracted, so
+# a replaced file fails the build instead of running with the database's keys. Changing the
+# version means changing both sums (docs/deploy.md "Backups", "Updating Litestream").
 ARG LITESTREAM_VERSION=0.3.13
+ARG LITESTREAM_SHA256_AMD64=eb75a3de5cab03875cdae9f5f539e6aedadd66607003d9b1e7a9077948818ba0
+ARG LITESTREAM_SHA256_ARM64=9585f5a508516bd66af2b2376bab4de256a5ef8e2b73ec760559e679628f2d59
 ARG TARGETARCH=amd64
 ADD https://github.com/benbjohnson/litestream/releases/download/v${LITESTREAM_VERSION}/litestream-v${LITESTREAM_VERSION}-linux-${TARGETARCH}.tar.gz /tmp/litestream.tar.gz
-RUN tar -C /usr/local/bin -xzf /tmp/litestream.tar.gz litestream \
+RUN case "${TARGETARCH}" in \
+      amd64) expected="${LITESTREAM_SHA256_AMD64}" ;; \
+      arm64) expected="${LITESTREAM_SHA256_ARM64}" ;; \
+      *) echo "No Litestream checksum for ${TARGETARCH}" >&2; exit 1 ;; \
+    esac \
+ && echo "${expected}  /tmp/litestream.tar.gz" | sha256sum -c - \
+ && tar -C /usr/local/bin -xzf /tmp/litestream.tar.gz litestream \
  && rm /tmp/litestream.tar.gz \
  && litestream version
 COPY litestream.yml /etc/litestream.yml

@@ -103,8 +103,12 @@ const schema = z
      * it off. fly.toml's [metrics] scrapes 9091.
      */
     METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9091),
-    /** "::" is every address, IPv4 too: Fly's scraper comes over the private (6PN) network. */
-    METRICS_HOST: z.string().min(1).default("::"),
+    /**
+     * Loopback unless told otherwise: metrics name routes and counts that are nobody else's
+     * business. 127.0.0.1 rather than ::1, which a host without IPv6 lacks. fly.toml sets
+     * fly-local-6pn, the machine's private address, where Fly's scraper comes from.
+     */
+    METRICS_HOST: z.string().min(1).default("127.0.0.1"),
     LOG_LEVEL: z
       .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
       .default("info"),

@@ -20,11 +20,16 @@ function capture() {
   return { lines, logger: createLogger({ level: "info", pretty: false }, stream) };
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 describe("requestIdFrom", () => {
-  it("takes Fly's id first, then the caller's, when it looks like an id", () => {
-    expect(requestIdFrom("01HQ-fly-abc", "caller-1")).toBe("01HQ-fly-abc");
-    expect(requestIdFrom(undefined, "caller-1")).toBe("caller-1");
-    expect(requestIdFrom("a".repeat(64), undefined)).toBe("a".repeat(64));
+  it("takes Fly's id behind the proxy, when it looks like an id", () => {
+    expect(requestIdFrom("01HQ-fly-abc", true)).toBe("01HQ-fly-abc");
+    expect(requestIdFrom("a".repeat(64), true)).toBe("a".repeat(64));
+  });
+
+  it("makes its own id when not behind the proxy: anyone could send Fly-Request-Id", () => {
+    expect(requestIdFrom("01HQ-fly-abc", false)).toMatch(UUID);
   });
 
   it.each([
@@ -36,17 +41,17 @@ describe("requestIdFrom", () => {
     ["empty", ""],
     ["underscores and dots", "a_b.c"],
   ])("makes a new id for %s", (_name, given) => {
-    const id = requestIdFrom(given, given);
+    const id = requestIdFrom(given, true);
     expect(id).not.toBe(given);
-    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(id).toMatch(UUID);
   });
 
   it("ignores a header sent twice (an array) and makes a new id", () => {
-    expect(requestIdFrom(["a", "b"], undefined)).not.toMatch(/^[ab]$/);
+    expect(requestIdFrom(["a", "b"], true)).not.toMatch(/^[ab]$/);
   });
 
   it("gives each request its own new id", () => {
-    expect(requestIdFrom(undefined, undefined)).not.toBe(requestIdFrom(undefined, undefined));
+    expect(requestIdFrom(undefined, true)).not.toBe(requestIdFrom(undefined, true));
   });
 });
 

@@ -152,16 +152,17 @@ export function routeConsoleToLog() {
 const SAFE_REQUEST_ID = /^[A-Za-z0-9-]{1,64}$/;
 
 /**
- * The id of a request: the one Fly's proxy (Fly-Request-Id) or a caller (X-Request-Id) gave
- * it when it looks like an id (letters, digits, dashes, at most 64), so a line can be found
- * from the proxy's log; else a new one. Anything else (a newline, JSON, a script) is dropped.
+ * The id of a request: Fly's (Fly-Request-Id) when the app runs behind Fly's proxy
+ * (`TRUST_PROXY`) and it looks like an id (letters, digits, dashes, at most 64), so a line can be
+ * found from the proxy's log; else a new one of ours. A caller's X-Request-Id is never taken:
+ * anyone could pick the id of another request's lines, or flood the log under one id.
  */
 export function requestIdFrom(
   flyRequestId: string | string[] | undefined,
-  requestId: string | string[] | undefined,
+  behindProxy: boolean,
 ): string {
-  for (const candidate of [flyRequestId, requestId]) {
-    if (typeof candidate === "string" && SAFE_REQUEST_ID.test(candidate)) return candidate;
+  if (behindProxy && typeof flyRequestId === "string" && SAFE_REQUEST_ID.test(flyRequestId)) {
+    return flyRequestId;
   }
   return randomUUID();
 }

@@ -1,15 +1,19 @@
 // npm run create-admin -- --username NAME [--email ADDRESS --phone NUMBER] [--first-name F] [--last-name L]
-// Makes an account an admin: promotes it if it exists, else creates it (then --email and
-// --phone are needed, as at registration). The password of a new account comes from
+// npm run create-admin -- --username NAME --promote-existing [--yes]
+// Creates an admin account (--email and --phone are needed, as at registration). A name that
+// is taken is refused: whoever registered it first would become staff. --promote-existing
+// promotes that account after showing its e-mail and sign-up date and asking (--yes: no question). The password of a new account comes from
 // ADMIN_PASSWORD or, in a terminal, is asked for twice without echo; a weak one is refused.
 // In the image (no tsx, no development dependencies): node build/cli/create-admin.js ...
 // (npm run build bundles this file there). docs/deploy.md "First deploy".
+import { createInterface } from "node:readline/promises";
 import { parseArgs } from "node:util";
 import { passwordEstimatorReady } from "#app/web/passwords.server";
-import { createOrPromoteAdmin } from "#app/workflows/create-admin.server";
+import { createOrPromoteAdmin, type ExistingAccount } from "#app/workflows/create-admin.server";
 
 const USAGE =
-  "Usage: create-admin --username NAME [--email ADDRESS --phone NUMBER] [--first-name F] [--last-name L]";
+  "Usage: create-admin --username NAME [--email ADDRESS --phone NUMBER] [--first-name F] [--last-name L]\n" +
+  "       create-admin --username NAME --promote-existing [--yes]";
 
 function fail(message: string): never {
   console.error(message);
@@ -22,6 +26,8 @@ const OPTIONS = {
   phone: { type: "string" },
   "first-name": { type: "string" },
   "last-name": { type: "string" },
+  "promote-existing": { type: "boolean" },
+  yes: { type: "boolean" },
 } as const;
 
 function readOptions() {
@@ -33,7 +39,9 @@ function readOptions() {
     const known = new Set(Object.keys(OPTIONS).map((name) => `--${name}`));
     const argv = process.argv.slice(2);
     const unknown = argv.find((arg) => !known.has(arg.split("=")[0] ?? "") && arg.startsWith("-"));
-    const stray = argv.find((arg, i) => !arg.startsWith("-") && !argv[i - 1]?.startsWith("--"));
+    const takesValue = (arg = "") =>
+      (OPTIONS as Record<string, { type: string }>)[arg.slice(2)]?.type === "string";
+    const stray = argv.find((arg, i) => !arg.startsWith("-") && !takesValue(argv[i - 1]));
     const last = argv.at(-1);
     const problem = unknown
       ? `${unknown} is not an option of create-admin.`
@@ -43,6 +51,8 @@ function readOptions() {
     return fail(`${problem}\n${USAGE}`);
   }
   if (!values.username) fail(`--username is required.\n${USAGE}`);
+  if (values.yes && !values["promote-existing"])
+    fail(`--yes goes with --promote-existing.\n${USAGE}`);
   return { ...values, username: values.username };
 }
 
@@ -89,6 +99,22 @@ async function askPassword(): Promise<string> {
   return first;
 }
 
+/** Shows whose account it is, then asks (or takes --yes) before it becomes staff. */
+async function confirmPromotion(account: ExistingAccount, yes: boolean): Promise<boolean> {
+  const signedUp = new Date(account.createdAt).toISOString().slice(0, 10);
+  console.log(
+    `${account.username} (account ${account.id}): e-mail ${account.email}, signed up ${signedUp}.`,
+  );
+  if (yes) return true;
+  if (!process.stdin.isTTY) {
+    fail("Nothing was changed: confirm in a terminal, or add --yes.");
+  }
+  const prompt = createInterface({ input: process.stdin, output: process.stdout });
+  const answer = await prompt.question("Make this account an admin? Type yes to confirm: ");
+  prompt.close();
+  return answer.trim().toLowerCase() === "yes";
+}
+
 const options = readOptions();
 await passwordEstimatorReady;
 const outcome = await createOrPromoteAdmin(
@@ -99,7 +125,12 @@ const outcome = await createOrPromoteAdmin(
     firstName: options["first-name"],
     lastName: options["last-name"],
   },
-  askPassword,
+  {
+    askPassword,
+    confirmPromotion: options["promote-existing"]
+      ? (account) => confirmPromotion(account, options.yes ?? false)
+      : undefined,
+  },
 );
 switch (outcome.kind) {
   case "refused":

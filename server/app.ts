@@ -38,13 +38,14 @@ function clientAddress(req: IncomingMessage): string {
 }
 
 /**
- * The URL the browser asked for. Behind Fly's TLS proxy (TRUST_PROXY) its forwarded protocol
- * and host, so React Router's and our own origin checks see the origin the browser used.
+ * The URL the browser asked for, on the Host it asked (Fly's proxy passes it on). Behind Fly's
+ * TLS proxy (TRUST_PROXY) its forwarded protocol, so React Router's and our own origin checks
+ * see the origin the browser used. X-Forwarded-Host is never read: a client sets it, and an
+ * origin check against it passes any site that names itself; absolute links use APP_URL only.
  * Anything after a character that cannot be in a host is dropped, as express did.
  */
 function requestUrl(req: IncomingMessage): string {
-  const forwardedHost = env.TRUST_PROXY ? firstValue(req.headers["x-forwarded-host"]) : undefined;
-  const host = (forwardedHost ?? req.headers.host ?? "").split(/[\\/?#@]/, 1)[0] || "localhost";
+  const host = (req.headers.host ?? "").split(/[\\/?#@]/, 1)[0] || "localhost";
   const forwardedProto = env.TRUST_PROXY ? firstValue(req.headers["x-forwarded-proto"]) : undefined;
   const protocol = forwardedProto ?? ("encrypted" in req.socket ? "https" : "http");
   return `${protocol}://${host}${req.url ?? "/"}`;

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { env } from "#app/env.server";
 import { logger, type RequestRecord, requestIdFrom, runWithRequest } from "#app/log.server";
 import { metrics } from "#app/metrics.server";
 
@@ -12,7 +13,7 @@ import { metrics } from "#app/metrics.server";
 export function observeRequest(req: IncomingMessage, res: ServerResponse, next: () => void) {
   const started = performance.now();
   const record: RequestRecord = {
-    reqId: requestIdFrom(req.headers["fly-request-id"], req.headers["x-request-id"]),
+    reqId: requestIdFrom(req.headers["fly-request-id"], env.TRUST_PROXY),
     userId: undefined,
     route: undefined,
   };

@@ -105,6 +105,14 @@ export async function createUser(
   }
 }
 
+/** Whether any account is staff yet: until then nobody may register (registration-open.server.ts). */
+export function anyAdminExists(): boolean {
+  return (
+    db.select({ id: users.id }).from(users).where(eq(users.isAdmin, true)).limit(1).get() !==
+    undefined
+  );
+}
+
 /** Gives an account the admin flag; false when it had it already (or is not there). */
 export function makeAdmin(userId: number): boolean {
   return (

@@ -31,6 +31,7 @@ import {
   tooManyAttemptsMessage,
 } from "#app/web/rate-limit.server";
 import { clientAddressContext } from "#app/web/request-context.server";
+import { registrationClosedMessage } from "#app/web/registration-open.server";
 import { createUserSession } from "#app/web/session.server";
 import { dataWithError, redirectWithError, redirectWithSuccess } from "#app/web/toast.server";
 import {
@@ -115,6 +116,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     if (submission.status !== "success") {
       return data({ intent, result: submission.reply({ hideFields: hidden }) }, { status: 400 });
+    }
+    const closed = registrationClosedMessage();
+    if (closed) {
+      return dataWithError(
+        { intent, result: submission.reply({ formErrors: [closed], hideFields: hidden }) },
+        { message: "Registration failed", description: closed },
+        { status: 403 },
+      );
     }
     const retryAfter = await takeAttempt("register", addressKey(clientAddress));
     if (retryAfter !== null) {

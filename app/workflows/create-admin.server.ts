@@ -7,10 +7,11 @@ import {
 } from "#app/models/user.server";
 
 /**
- * The first admin (docs/deploy.md "First deploy"), or any later one: an existing account is
- * promoted as it is (its password untouched); otherwise a new account is created, held to the
- * rules of registration (docs/product.md "Accounts and sessions"), the password's strength
- * included. The password is only asked for when an account is to be created.
+ * The first admin (docs/deploy.md "First deploy"), or any later one. A new account is created,
+ * held to the rules of registration (docs/product.md "Accounts and sessions"), the password's
+ * strength included. An existing account is never promoted on its name alone: whoever
+ * registered that name first would become staff (docs/product.md "Accounts and sessions"). Only
+ * `confirmPromotion` (--promote-existing) promotes one, after the operator saw whose it is.
  */
 export type AdminRequest = {
   username: string;
@@ -18,6 +19,16 @@ export type AdminRequest = {
   phoneNumber?: string | undefined;
   firstName?: string | undefined;
   lastName?: string | undefined;
+};
+
+/** What the operator is shown before an existing account is promoted. */
+export type ExistingAccount = { id: number; username: string; email: string; createdAt: number };
+
+export type AdminSteps = {
+  /** Asked only when a new account is to be created. */
+  askPassword: () => Promise<string>;
+  /** Set by --promote-existing: true promotes the account shown. */
+  confirmPromotion?: ((account: ExistingAccount) => Promise<boolean>) | undefined;
 };
 
 export type AdminOutcome =
@@ -34,22 +45,23 @@ const OPTION_OF: Record<string, string> = {
   lastName: "--last-name",
 };
 
+function refused(problem: string): AdminOutcome {
+  return { kind: "refused", problems: [problem] };
+}
+
 export async function createOrPromoteAdmin(
   request: AdminRequest,
-  askPassword: () => Promise<string>,
+  steps: AdminSteps,
 ): Promise<AdminOutcome> {
-  const existing = getUserByUsername(request.username.trim());
-  if (existing) {
-    const changed = makeAdmin(existing.id);
-    return {
-      kind: changed ? "promoted" : "already-admin",
-      id: existing.id,
-      username: existing.username,
-    };
+  const username = request.username.trim();
+  const existing = getUserByUsername(username);
+  if (existing) return promoteExisting(existing, steps);
+  if (steps.confirmPromotion) {
+    return refused(`there is no account named ${username} to promote.`);
   }
   const parsed = registerSchema.safeParse({
     username: request.username,
-    password: await askPassword(),
+    password: await steps.askPassword(),
     email: request.email,
     phoneNumber: request.phoneNumber,
     firstName: request.firstName ?? "Studio",
@@ -69,8 +81,32 @@ export async function createOrPromoteAdmin(
     const user = await createUser(parsed.data, { isAdmin: true });
     return { kind: "created", id: user.id, username: user.username };
   } catch (error) {
-    // Registered by someone else between the look-up and the insert: promote that one instead.
-    if (error instanceof UsernameTakenError) return createOrPromoteAdmin(request, askPassword);
+    // Someone registered the name between the look-up and the insert (the unique index
+    // decides): theirs is not ours to promote.
+    if (error instanceof UsernameTakenError) {
+      return refused(
+        `--username: ${username} was registered by someone else while this ran. Pick another name.`,
+      );
+    }
     throw error;
   }
+}
+
+async function promoteExisting(
+  existing: ExistingAccount & { isAdmin: boolean },
+  steps: AdminSteps,
+): Promise<AdminOutcome> {
+  const account = { id: existing.id, username: existing.username };
+  if (existing.isAdmin) return { kind: "already-admin", ...account };
+  if (!steps.confirmPromotion) {
+    return refused(
+      `--username: an account named ${existing.username} already exists. To make that account an admin, run again with --promote-existing.`,
+    );
+  }
+  if (!(await steps.confirmPromotion(existing))) {
+    return refused(`${existing.username} was not promoted: not confirmed.`);
+  }
+  return makeAdmin(existing.id)
+    ? { kind: "promoted", ...account }
+    : { kind: "already-admin", ...account };
 }

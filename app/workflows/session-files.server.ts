@@ -39,7 +39,13 @@ import {
 } from "#app/models/booking-file.server";
 import { getBooking } from "#app/models/booking.server";
 import { enqueueEmail } from "#app/models/outbox.server";
+import {
+  deleteReservation,
+  insertReservation,
+  liveReservedBytes,
+} from "#app/models/upload-reservation.server";
 import { accountEmail } from "#app/models/user.server";
+import { UPLOAD_EXPIRY_MS } from "#app/integrations/file-storage.server";
 import { fileStorage } from "#app/workflows/file-storage.server";
 
 /**
@@ -166,7 +172,8 @@ export type UploadCheck =
 /**
  * Whether a new upload may start: the booking exists and is recorded or later, the name and
  * the content type are allowed, the declared size is within `limitBytes` and fits in the
- * free space with the reserve kept. Nothing is stored until this says yes. A size not known
+ * free space with the reserve kept, beside the uploads under way. Nothing is stored until this
+ * says yes. A size not known
  * yet (the form) is checked against the free space as the limit itself.
  */
 export async function checkNewUpload(i: {
@@ -175,6 +182,8 @@ export async function checkNewUpload(i: {
   contentType: string;
   size: number | null;
   limitBytes: number;
+  /** The upload's own promise of space, kept until `releaseFreeSpace` or `expiresAt`. */
+  reservation?: { id: string; expiresAt: number } | undefined;
 }): Promise<UploadCheck> {
   const booking = getBooking(i.bookingId);
   if (!booking) return { ok: false, status: 404, message: SESSION_FILE_MESSAGES.bookingNotFound };
@@ -193,12 +202,51 @@ export async function checkNewUpload(i: {
     if (sizeProblem) return { ok: false, status: i.size === 0 ? 400 : 413, message: sizeProblem };
   }
   const needed = i.size ?? i.limitBytes;
-  const free = await fileStorage().freeBytes();
-  if (free !== null && !fitsInFreeSpace(needed, free, megabytes(env.FILES_RESERVE_MB))) {
+  if (!(await reserveFreeSpace(i.reservation, needed))) {
     const message = i.size === null ? noSpaceForFormMessage(needed) : noSpaceMessage(needed);
     return { ok: false, status: 507, message };
   }
   return { ok: true, name, contentType };
+}
+
+/**
+ * Whether `bytes` fit in the free space with the reserve kept, after every other upload under
+ * way has had its own: the sum and the new promise are one transaction, so of two uploads that
+ * fit alone but not together only one passes (the free space is read before it, as storage
+ * answers asynchronously; bytes already written count twice, which errs on the safe side).
+ * Storage that reports no free space (a bucket) promises nothing.
+ */
+async function reserveFreeSpace(
+  reservation: { id: string; expiresAt: number } | undefined,
+  bytes: number,
+): Promise<boolean> {
+  const free = await fileStorage().freeBytes();
+  if (free === null) return true;
+  const reserveBytes = megabytes(env.FILES_RESERVE_MB);
+  const now = Date.now();
+  return writeTransaction((tx) => {
+    const promised = liveReservedBytes(tx, now);
+    if (!fitsInFreeSpace(promised + bytes, free, reserveBytes)) return false;
+    if (reservation) insertReservation(tx, { ...reservation, bytes });
+    return true;
+  });
+}
+
+/** A form's file arrives in its one request: a promise older than this was cut off by a crash. */
+const FORM_RESERVATION_MS = 60 * 60_000;
+
+/**
+ * The promise of space an upload under `key` makes: a resumable (tus) one may be resumed until
+ * the abandoned-upload sweep deletes it, a form's lasts its request.
+ */
+export function uploadReservation(key: string, kind: "tus" | "form") {
+  const lasts = kind === "tus" ? UPLOAD_EXPIRY_MS : FORM_RESERVATION_MS;
+  return { id: key, expiresAt: Date.now() + lasts };
+}
+
+/** The upload ended (stored, refused or cut off): its space is no longer promised. */
+export function releaseFreeSpace(reservationId: string): void {
+  writeTransaction((tx) => deleteReservation(tx, reservationId));
 }
 
 /** A fresh storage key for a new upload to `bookingId`. */

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { PROJECT_ROOT } from "#tests/e2e/env";
 import { inCgroups } from "#tests/setup/fly-machine";
-import { collectOutput, freePort, waitUntilHealthy } from "#tests/setup/server";
+import { collectOutput, freePort, openRegistration, waitUntilHealthy } from "#tests/setup/server";
 
 /** The processes the bench measures: the production app and the bare baseline. */
 export type BenchProcess = {
@@ -59,7 +59,7 @@ async function launch(
  */
 export async function startApp(dbPath: string, cgroupProcs?: string[]): Promise<BenchProcess> {
   const port = await freePort();
-  return launch(
+  const app = await launch(
     ["server.js"],
     {
       NODE_ENV: "production",
@@ -89,6 +89,9 @@ export async function startApp(dbPath: string, cgroupProcs?: string[]): Promise<
     port,
     cgroupProcs,
   );
+  // Registration opens once an admin exists (docs/deploy.md "First deploy").
+  openRegistration(dbPath);
+  return app;
 }
 
 /** The bare `node:http` baseline (bare-server.ts) on the same database file. */

@@ -18,7 +18,11 @@ import {
 import { openDatabaseFile, type TestDatabase } from "#tests/factories/database";
 import { createSession, SESSION_COOKIE_NAME, sessionCookieValue } from "#tests/factories/session";
 import { enableTwoFactor } from "#tests/factories/two-factor";
-import { type FactoryUser, createUser as insertUser } from "#tests/factories/user";
+import {
+  ensureStudioAdmin,
+  type FactoryUser,
+  createUser as insertUser,
+} from "#tests/factories/user";
 
 /**
  * Shared helpers of the browser suite: users and the rest of the data written into the
@@ -34,9 +38,15 @@ export type TestUser = FactoryUser & { fullName: string };
 
 let connection: TestDatabase | undefined;
 
-/** The server's database, opened once per worker. The server made and migrated the file. */
+/**
+ * The server's database, opened once per worker. The server made and migrated the file; it
+ * is given its first admin, as create-admin gives a new deploy, so registration is open.
+ */
 export function db(): TestDatabase {
-  connection ??= openDatabaseFile(E2E_DATABASE_PATH);
+  if (!connection) {
+    connection = openDatabaseFile(E2E_DATABASE_PATH);
+    ensureStudioAdmin(connection);
+  }
   return connection;
 }
 
@@ -275,6 +285,8 @@ export const test = base.extend<Fixtures>({
    * a file, a JSON answer or a stored e-mail is used as it arrives.
    */
   page: async ({ page }, use, testInfo) => {
+    // Registration journeys need the first admin to exist (db() makes it).
+    db();
     if (jsOn(testInfo)) {
       const untilHydrated = async () => {
         const isAppPage = await page
@@ -346,6 +358,7 @@ export async function startOwnServer(settings: Record<string, string>): Promise<
   const url = `http://localhost:${port}`;
   await waitUntilHealthy(child, `http://127.0.0.1:${port}`, output);
   const database = openDatabaseFile(dbPath);
+  ensureStudioAdmin(database);
   return {
     url,
     db: database,

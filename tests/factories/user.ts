@@ -1,3 +1,4 @@
+import { eq } from "drizzle-orm";
 import { type User, users } from "#db/schema";
 import { hashPassword } from "#app/models/password.server";
 import { type FactoryDb, uniqueTail } from "#tests/factories/database";
@@ -69,4 +70,13 @@ export function createUserWithoutPassword(
   input: Partial<Omit<NewUser, "id" | "passwordHash">> = {},
 ): User {
   return db.insert(users).values(userValues(input, NO_PASSWORD_HASH)).returning().get();
+}
+
+/**
+ * The studio's first admin, as `create-admin` leaves one on a new deploy: until an admin
+ * exists, registration is closed (docs/deploy.md "First deploy"). Does nothing when there is one.
+ */
+export function ensureStudioAdmin(db: FactoryDb): void {
+  const admin = db.select({ id: users.id }).from(users).where(eq(users.isAdmin, true)).get();
+  if (!admin) createUserWithoutPassword(db, { username: uniqueUsername("owner"), isAdmin: true });
 }

@@ -76,6 +76,26 @@ function inImage(databasePath: string, args: string[], env: Record<string, strin
 
 const newAdmin = ["--email", "boss@example.com", "--phone", "(404) 555-0100"];
 
+/** The image's command in a terminal (`script` gives it one): what `type` gets is typed in. */
+function inTerminal(databasePath: string, args: string) {
+  const child = spawn("script", ["-qec", `node build/cli/create-admin.js ${args}`, "/dev/null"], {
+    cwd: app,
+    env: {
+      PATH: process.env.PATH ?? "",
+      NODE_ENV: "production",
+      SESSION_SECRET: "create-admin-test-secret-0123456789abcdef",
+      PAYMENT_PROVIDER: "sandbox",
+      DATABASE_PATH: databasePath,
+    },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  return {
+    output: collectOutput(child),
+    type: (text: string) => child.stdin.write(text),
+    exited: new Promise<number | null>((done) => child.once("exit", done)),
+  };
+}
+
 async function serverOn(databasePath: string) {
   const port = await freePort();
   const child = spawnServer(port, databasePath, {
@@ -95,6 +115,14 @@ async function login(url: string, username: string, password: string) {
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
+function register(url: string, payload: Record<string, unknown>) {
+  return fetch(`${url}/api/register`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: url },
+    body: JSON.stringify(payload),
+  });
+}
+
 function userCount(databasePath: string): number {
   const db = openDatabaseFile(databasePath, { readonly: true });
   try {
@@ -107,7 +135,8 @@ function userCount(databasePath: string): number {
 describe("create-admin in the image layout", () => {
   const databasePath = join(work, "image.db");
 
-  it("creates the first admin, who signs in as an admin", async () => {
+  // Each of these runs the CLI several times beside a server: seconds each on a loaded machine.
+  it("creates the first admin, who signs in as an admin", { timeout: 90_000 }, async () => {
     const created = await inImage(databasePath, ["--username", "boss", ...newAdmin], {
       ADMIN_PASSWORD: STRONG,
     });
@@ -127,35 +156,89 @@ describe("create-admin in the image layout", () => {
     }
   });
 
-  it("promotes an existing customer, leaving the password as it was", async () => {
+  it("promotes an existing customer only when told to, after showing whose account it is", {
+    timeout: 90_000,
+  }, async () => {
     const server = await serverOn(databasePath);
-    const customer = registrationPayload();
+    const customer = registrationPayload({ email: "early.bird@example.com" });
+    const name = String(customer.username);
     try {
-      const registered = await fetch(`${server.url}/api/register`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Origin: server.url },
-        body: JSON.stringify(customer),
-      });
+      const registered = await register(server.url, customer);
       expect(registered.status).toBe(201);
       expect(cookiesFrom(registered)).not.toBe("");
+      const isAdmin = async () =>
+        (await login(server.url, name, String(customer.password))).body.isAdmin;
 
-      const promoted = await inImage(databasePath, ["--username", String(customer.username)]);
+      // The name alone, as the old command promoted whoever had registered it.
+      const byName = await inImage(databasePath, ["--username", name, ...newAdmin], {
+        ADMIN_PASSWORD: STRONG,
+      });
+      expect(byName).toEqual({
+        code: 1,
+        output: `Nothing was changed:\n- --username: an account named ${name} already exists. To make that account an admin, run again with --promote-existing.\n`,
+      });
+      expect(await isAdmin()).toBe(false);
+
+      // Not in a terminal and no --yes: nobody confirmed.
+      const unconfirmed = await inImage(databasePath, ["--username", name, "--promote-existing"]);
+      expect(unconfirmed.code).toBe(1);
+      expect(unconfirmed.output).toMatch(
+        /: e-mail early\.bird@example\.com, signed up \d{4}-\d{2}-\d{2}\.\nNothing was changed: confirm in a terminal, or add --yes\.\n$/,
+      );
+      expect(await isAdmin()).toBe(false);
+
+      const promoted = await inImage(databasePath, [
+        "--username",
+        name,
+        "--promote-existing",
+        "--yes",
+      ]);
       expect(promoted.code).toBe(0);
+      const today = new Date().toISOString().slice(0, 10);
       expect(promoted.output).toMatch(
-        /^Promoted .* \(account \d+\) to admin; password unchanged\.\n$/,
+        new RegExp(
+          `^${name} \\(account \\d+\\): e-mail early\\.bird@example\\.com, signed up ${today}\\.\\nPromoted .* \\(account \\d+\\) to admin; password unchanged\\.\\n$`,
+        ),
       );
       const again = await inImage(databasePath, [
         "--username",
-        String(customer.username).toUpperCase(),
+        name.toUpperCase(),
+        "--promote-existing",
       ]);
       expect(again.output).toMatch(/is already an admin; nothing changed\.\n$/);
 
-      const signedIn = await login(
-        server.url,
-        String(customer.username),
-        String(customer.password),
-      );
+      const signedIn = await login(server.url, name, String(customer.password));
       expect(signedIn).toMatchObject({ status: 200, body: { isAdmin: true } });
+    } finally {
+      server.stop();
+    }
+  });
+
+  it("asks in a terminal before promoting, and a no changes nothing", {
+    timeout: 90_000,
+  }, async () => {
+    const server = await serverOn(databasePath);
+    const customer = registrationPayload();
+    const name = String(customer.username);
+    try {
+      const registered = await register(server.url, customer);
+      expect(registered.status).toBe(201);
+      const answer = async (typed: string) => {
+        const terminal = inTerminal(databasePath, `--username ${name} --promote-existing`);
+        await expect
+          .poll(terminal.output, { timeout: 30_000 })
+          .toContain("Make this account an admin? Type yes to confirm: ");
+        terminal.type(`${typed}\r`);
+        return { code: await terminal.exited, output: terminal.output() };
+      };
+      const declined = await answer("no");
+      expect(declined.code).toBe(1);
+      expect(declined.output).toContain(`${name} was not promoted: not confirmed.`);
+      expect((await login(server.url, name, String(customer.password))).body.isAdmin).toBe(false);
+      const confirmed = await answer("yes");
+      expect(confirmed.code).toBe(0);
+      expect(confirmed.output).toMatch(/Promoted .* to admin; password unchanged\./);
+      expect((await login(server.url, name, String(customer.password))).body.isAdmin).toBe(true);
     } finally {
       server.stop();
     }
@@ -193,36 +276,63 @@ describe("create-admin in the image layout", () => {
 
   it("asks for the password twice without echo in a terminal", async () => {
     const typed = `${STRONG}\r`;
-    // `script` gives the command a terminal; what it is given on stdin is typed into it.
-    const child = spawn(
-      "script",
-      [
-        "-qec",
-        `node build/cli/create-admin.js --username at-the-keyboard ${newAdmin.map((a) => `'${a}'`).join(" ")}`,
-        "/dev/null",
-      ],
-      {
-        cwd: app,
-        env: {
-          PATH: process.env.PATH ?? "",
-          NODE_ENV: "production",
-          SESSION_SECRET: "create-admin-test-secret-0123456789abcdef",
-          PAYMENT_PROVIDER: "sandbox",
-          DATABASE_PATH: databasePath,
-        },
-        stdio: ["pipe", "pipe", "pipe"],
-      },
+    const terminal = inTerminal(
+      databasePath,
+      `--username at-the-keyboard ${newAdmin.map((a) => `'${a}'`).join(" ")}`,
     );
-    const output = collectOutput(child);
-    const exited = new Promise<number | null>((done) => child.once("exit", done));
     // The CLI's start (Node, the bundle, the database) can take seconds on a loaded machine.
-    await expect.poll(output, { timeout: 30_000 }).toContain("Password for the new admin: ");
-    child.stdin.write(typed);
-    await expect.poll(output, { timeout: 30_000 }).toContain("The same password again: ");
-    child.stdin.write(typed);
-    expect(await exited).toBe(0);
-    expect(output()).toMatch(/Created admin at-the-keyboard \(account \d+\)\./);
-    expect(output()).not.toContain(STRONG);
+    await expect
+      .poll(terminal.output, { timeout: 30_000 })
+      .toContain("Password for the new admin: ");
+    terminal.type(typed);
+    await expect.poll(terminal.output, { timeout: 30_000 }).toContain("The same password again: ");
+    terminal.type(typed);
+    expect(await terminal.exited).toBe(0);
+    expect(terminal.output()).toMatch(/Created admin at-the-keyboard \(account \d+\)\./);
+    expect(terminal.output()).not.toContain(STRONG);
+  });
+});
+
+describe("a fresh deploy before create-admin", () => {
+  it("refuses registration by the API and the form until the first admin exists", {
+    timeout: 90_000,
+  }, async () => {
+    const databasePath = join(work, "fresh.db");
+    const server = await serverOn(databasePath);
+    try {
+      const squatter = await register(server.url, registrationPayload({ username: "owner" }));
+      expect(squatter.status).toBe(403);
+      expect(await squatter.json()).toEqual({
+        message:
+          "Sign-ups are not open yet: the studio is still being set up. Please try again later.",
+      });
+      const { isStakeholder: _unchecked, ...payload } = registrationPayload({ username: "owner" });
+      const form = await fetch(`${server.url}/auth?tab=register`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { Origin: server.url },
+        body: new URLSearchParams({
+          intent: "register",
+          ...Object.fromEntries(
+            Object.entries(payload).map(([field, value]) => [field, String(value)]),
+          ),
+          confirmPassword: payload.password,
+        }),
+      });
+      expect(form.status).toBe(403);
+      expect(await form.text()).toContain("Sign-ups are not open yet");
+      expect(cookiesFrom(form)).not.toContain("__session");
+      expect(userCount(databasePath)).toBe(0);
+
+      const created = await inImage(databasePath, ["--username", "owner", ...newAdmin], {
+        ADMIN_PASSWORD: STRONG,
+      });
+      expect(created).toEqual({ code: 0, output: "Created admin owner (account 1).\n" });
+      const customer = await register(server.url, registrationPayload());
+      expect(customer.status).toBe(201);
+    } finally {
+      server.stop();
+    }
   });
 });
 

@@ -29,6 +29,7 @@ const fly = parseToml(read("fly.toml")) as {
   env: Record<string, string>;
   http_service: { internal_port: number; checks: { path: string }[] };
   checks: Record<string, { type: string; port: number; path: string }>;
+  metrics: { port: number; path: string };
 };
 
 /** `ENV A=b \ C=d` lines of the runtime stage. */
@@ -90,6 +91,27 @@ describe("litestream.yml", () => {
     expect(dockerfile).toMatch(/^CMD \["scripts\/start\.sh"\]$/m);
     expect(dockerfile).toMatch(/^COPY .*\/app\/scripts\/start\.sh .*\.\/scripts\/$/m);
     expect(dockerfile).toMatch(/^COPY .*\/app\/scripts\/restore\.ts .*\.\/scripts\/$/m);
+  });
+
+  it("verifies the Litestream download's SHA-256 for each platform before extracting it", () => {
+    // The sums of the v0.3.13 release assets (linux-amd64, linux-arm64 .tar.gz).
+    expect(dockerfile).toMatch(/^ARG LITESTREAM_VERSION=0\.3\.13$/m);
+    expect(dockerfile).toMatch(
+      /^ARG LITESTREAM_SHA256_AMD64=eb75a3de5cab03875cdae9f5f539e6aedadd66607003d9b1e7a9077948818ba0$/m,
+    );
+    expect(dockerfile).toMatch(
+      /^ARG LITESTREAM_SHA256_ARM64=9585f5a508516bd66af2b2376bab4de256a5ef8e2b73ec760559e679628f2d59$/m,
+    );
+    const check = dockerfile.indexOf("| sha256sum -c -");
+    const extract = dockerfile.indexOf("tar -C /usr/local/bin -xzf /tmp/litestream.tar.gz");
+    expect(check).toBeGreaterThan(
+      dockerfile.indexOf("ADD https://github.com/benbjohnson/litestream"),
+    );
+    expect(extract).toBeGreaterThan(check);
+    // Another platform has no sum: the build stops rather than run an unchecked binary.
+    expect(dockerfile).toContain(
+      `*) echo "No Litestream checksum for ${variable("TARGETARCH")}" >&2; exit 1 ;;`,
+    );
   });
 });
 
@@ -155,6 +177,15 @@ describe("scripts/start.sh", () => {
     expect(await run.exited).not.toBe(0);
     expect(run.output()).toMatch(/DATABASE_PATH must name the database file/);
     expect(run.recorded()).toEqual([]);
+  });
+});
+
+describe("fly.toml's metrics", () => {
+  it("are bound to the machine's private (6PN) address, which Fly's scraper uses", () => {
+    // /etc/hosts on a Fly Machine names its 6PN address fly-local-6pn; the app's own
+    // default is loopback, which the scraper cannot reach.
+    expect(fly.env.METRICS_HOST).toBe("fly-local-6pn");
+    expect(fly.metrics).toEqual({ port: 9091, path: "/metrics" });
   });
 });
 

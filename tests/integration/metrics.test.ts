@@ -1,3 +1,4 @@
+import { networkInterfaces } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addStudioDays, studioDateOf } from "#app/domain/studio-time";
 import { bookingPayload, cardBody } from "#tests/setup/payloads";
@@ -17,7 +18,8 @@ let server: TestServer;
 let metricsUrl: string;
 beforeAll(async () => {
   const port = await freePort();
-  server = await startServer({ METRICS_PORT: String(port), METRICS_HOST: "127.0.0.1" });
+  // METRICS_HOST left at its default: loopback.
+  server = await startServer({ METRICS_PORT: String(port) });
   metricsUrl = `http://127.0.0.1:${port}`;
 });
 afterAll(async () => {
@@ -56,7 +58,26 @@ describe("the public port", () => {
   );
 });
 
+/** This machine's first address that is not loopback (a container's eth0). */
+function outsideAddress(): string {
+  const address = Object.values(networkInterfaces())
+    .flat()
+    .find((entry) => entry && !entry.internal && entry.family === "IPv4")?.address;
+  if (!address) throw new Error("This test needs a network address besides loopback");
+  return address;
+}
+
 describe("the metrics port", () => {
+  it("listens on loopback only by default: another interface of the machine gets no answer", async () => {
+    const port = new URL(metricsUrl).port;
+    const refused = await fetch(`http://${outsideAddress()}:${port}/metrics`).then(
+      (response) => response.status,
+      (error: Error & { cause?: { code?: string } }) => error.cause?.code,
+    );
+    expect(refused).toBe("ECONNREFUSED");
+    expect((await fetch(`${metricsUrl}/metrics`)).status).toBe(200);
+  });
+
   it("answers only GET /metrics", async () => {
     expect((await fetch(`${metricsUrl}/`)).status).toBe(404);
     expect((await fetch(`${metricsUrl}/healthz`)).status).toBe(404);

@@ -99,11 +99,17 @@ describe("X-Request-Id", () => {
     expect(response.headers.get("X-Request-Id")).toMatch(UUID);
   });
 
-  it("keeps an id the proxy gave, when it looks like one", async () => {
-    const fly = await fetch(`${server.url}/`, { headers: { "Fly-Request-Id": "01JABCD-fly-42" } });
-    expect(fly.headers.get("X-Request-Id")).toBe("01JABCD-fly-42");
+  it("is ours, whatever id the caller sends, when not behind Fly's proxy", async () => {
     const caller = await fetch(`${server.url}/`, { headers: { "X-Request-Id": "trace-7" } });
-    expect(caller.headers.get("X-Request-Id")).toBe("trace-7");
+    expect(caller.headers.get("X-Request-Id")).toMatch(UUID);
+    // Without TRUST_PROXY, Fly-Request-Id is just another header a client can send.
+    const fly = await fetch(`${server.url}/`, { headers: { "Fly-Request-Id": "01JABCD-fly-42" } });
+    expect(fly.headers.get("X-Request-Id")).toMatch(UUID);
+    // Both lines are written under our ids; none under theirs.
+    await eventually(() => lineOf(fly.headers.get("X-Request-Id")));
+    expect(lineOf(caller.headers.get("X-Request-Id"))).toBeDefined();
+    expect(lineOf("trace-7")).toBeUndefined();
+    expect(lineOf("01JABCD-fly-42")).toBeUndefined();
   });
 
   it("replaces one that does not look like an id", async () => {

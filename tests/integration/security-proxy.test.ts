@@ -82,6 +82,13 @@ describe("same-origin posts behind the proxy", () => {
       ["no X-Forwarded-Proto", { Origin: `https://${host}`, "Fly-Client-IP": newClient() }],
       ["an http Origin via https", viaProxy(newClient(), { Origin: `http://${host}` })],
       ["a foreign Origin", viaProxy(newClient(), { Origin: "https://evil.example" })],
+      [
+        "a foreign Origin naming itself in X-Forwarded-Host",
+        viaProxy(newClient(), {
+          Origin: "https://evil.example",
+          "X-Forwarded-Host": "evil.example",
+        }),
+      ],
       ["Sec-Fetch-Site: cross-site", viaProxy(newClient(), { "Sec-Fetch-Site": "cross-site" })],
     ];
     for (const [name, headers] of attempts) {
@@ -93,6 +100,20 @@ describe("same-origin posts behind the proxy", () => {
       expect([400, 403], `form, ${name}`).toContain(page.status);
       expect(snapshot(), name).toEqual(before);
     }
+  });
+});
+
+describe("the request id behind the proxy", () => {
+  it("is Fly's Fly-Request-Id, never the caller's X-Request-Id", async () => {
+    const fly = await fetch(`${server.url}/`, {
+      headers: viaProxy(newClient(), { "Fly-Request-Id": "01JABCD-fly-42", "X-Request-Id": "x-7" }),
+    });
+    expect(fly.headers.get("X-Request-Id")).toBe("01JABCD-fly-42");
+    const caller = await fetch(`${server.url}/`, {
+      headers: viaProxy(newClient(), { "X-Request-Id": "trace-7" }),
+    });
+    expect(caller.headers.get("X-Request-Id")).not.toBe("trace-7");
+    expect(caller.headers.get("X-Request-Id")).toMatch(/^[0-9a-f-]{36}$/);
   });
 });
 

@@ -15,6 +15,7 @@ import {
   collectOutput,
   cookiesFrom,
   freePort,
+  openRegistration,
   registrationPayload,
   spawnServer,
   waitUntilHealthy,
@@ -97,6 +98,7 @@ export async function launchServer(
   const output = collectOutput(child);
   const url = `http://127.0.0.1:${port}`;
   await waitUntilHealthy(child, url, output);
+  openRegistration(dbPath);
   const pid = child.pid;
   if (pid === undefined) throw new Error("The server has no pid");
   return {

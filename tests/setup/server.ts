@@ -8,6 +8,7 @@ import { count } from "drizzle-orm";
 import { bookings, sessions, users } from "#db/schema";
 import { openDatabaseFile, type TestDatabase } from "#tests/factories/database";
 import { sessionCookieValue } from "#tests/factories/session";
+import { ensureStudioAdmin } from "#tests/factories/user";
 import { inCgroups } from "#tests/setup/fly-machine";
 import { LOG_DIR_VARIABLE, type ServerSecrets } from "#tests/setup/log-audit";
 
@@ -100,6 +101,19 @@ export async function waitUntilHealthy(
   }
 }
 
+/**
+ * Gives the database of a started server its first admin, so that registration is open
+ * (docs/deploy.md "First deploy": create-admin comes before the doors open).
+ */
+export function openRegistration(dbPath: string) {
+  const writer = openDatabaseFile(dbPath);
+  try {
+    ensureStudioAdmin(writer);
+  } finally {
+    writer.$client.close();
+  }
+}
+
 /** The SESSION_SECRET of every server `startServer` starts (a test may override it). */
 export const INTEGRATION_SESSION_SECRET = "integration-test-secret-0123456789abcdef";
 
@@ -135,6 +149,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
   const output = collectOutput(child, logName);
   const url = `http://127.0.0.1:${port}`;
   await waitUntilHealthy(child, url, output);
+  openRegistration(dbPath);
   const reader = openDatabaseFile(dbPath, { readonly: true });
   const secretSettings = Object.entries({ SESSION_SECRET: INTEGRATION_SESSION_SECRET, ...extraEnv })
     .filter(([name]) => /SECRET|PASSWORD|_KEY|SMTP_URL/.test(name))

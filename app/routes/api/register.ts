@@ -2,6 +2,7 @@ import { registerSchema } from "#app/domain/account";
 import { createUser, toPublicUser, UsernameTakenError } from "#app/models/user.server";
 import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
 import { addressKey, takeAttempt, tooManyAttemptsMessage } from "#app/web/rate-limit.server";
+import { registrationClosedMessage } from "#app/web/registration-open.server";
 import { clientAddressContext } from "#app/web/request-context.server";
 import { createUserSession } from "#app/web/session.server";
 import type { Route } from "./+types/register";
@@ -21,6 +22,8 @@ export const jsonBody = registerSchema;
  */
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed("POST");
+  const closed = registrationClosedMessage();
+  if (closed) return jsonError(403, closed);
   const retryAfter = await takeAttempt("register", addressKey(context.get(clientAddressContext)));
   if (retryAfter !== null) {
     return jsonError(429, tooManyAttemptsMessage(retryAfter), undefined, {
@@ -49,6 +52,7 @@ export const openapi: doc.ApiPaths = {
         400: doc.refused("A refused field (`errors`), or the username is taken", {
           errors: shape.fieldErrors.optional(),
         }),
+        403: doc.refused("No admin exists yet: registration opens after create-admin"),
         429: doc.tooMany("Too many registrations from this address"),
       },
     },

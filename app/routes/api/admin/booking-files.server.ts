@@ -1,5 +1,5 @@
 import { Readable } from "node:stream";
-import { ERRORS, Server, type Upload } from "@tus/server";
+import { ERRORS, EVENTS, Server, type Upload } from "@tus/server";
 import busboy from "busboy";
 import {
   bookingOfKey,
@@ -18,8 +18,10 @@ import {
   discardUpload,
   newUploadKey,
   recordUploadedFile,
+  releaseFreeSpace,
   saveUploadStream,
   uploadLimits,
+  uploadReservation,
 } from "#app/workflows/session-files.server";
 
 /**
@@ -79,6 +81,8 @@ function tusServer(): Server {
         contentType: upload.metadata?.filetype ?? upload.metadata?.type ?? "",
         size: upload.size ?? null,
         limitBytes: tusBytes,
+        // Without a size the upload is refused below: nothing to promise.
+        reservation: upload.size === undefined ? undefined : uploadReservation(upload.id, "tus"),
       });
       if (!check.ok) throw new TusRefusal(check.status, check.message);
       if (upload.size === undefined) {
@@ -93,7 +97,9 @@ function tusServer(): Server {
     },
     onUploadFinish: async (req, upload) => {
       const { bookingId, admin } = requestOf(req as unknown as Request);
-      const file = await recordFinishedUpload(bookingId, admin, upload);
+      const file = await recordFinishedUpload(bookingId, admin, upload).finally(() =>
+        releaseFreeSpace(upload.id),
+      );
       // tus answers a finished PATCH with 204 and no body: the file's id goes in a header.
       return { headers: { "Studio-File-Id": String(file.id) } };
     },
@@ -109,6 +115,8 @@ function tusServer(): Server {
       return { status_code: status, body: JSON.stringify({ message }) };
     },
   });
+  // An upload ended by its uploader (DELETE) no longer needs its space.
+  server.on(EVENTS.POST_TERMINATE, (_req, _res, id) => releaseFreeSpace(id));
   return server;
 }
 
@@ -320,18 +328,34 @@ async function saveFormFile(
     stream.resume();
     return { ok: false, status: 400, message: SESSION_FILE_MESSAGES.noFileChosen };
   }
+  const key = newUploadKey(bookingId);
   const check = await checkNewUpload({
     bookingId,
     name: info.filename,
     contentType: info.mimeType,
     size: null,
     limitBytes: formBytes,
+    reservation: uploadReservation(key, "form"),
   });
   if (!check.ok) {
     stream.resume();
     return { ok: false, status: check.status, message: check.message };
   }
-  const key = newUploadKey(bookingId);
+  try {
+    return await storeFormFile(bookingId, admin, stream, key, check, formBytes);
+  } finally {
+    releaseFreeSpace(key);
+  }
+}
+
+async function storeFormFile(
+  bookingId: number,
+  admin: PublicUser,
+  stream: Readable & { truncated?: boolean },
+  key: string,
+  check: { name: string; contentType: string },
+  formBytes: number,
+): Promise<FormOutcome> {
   let stored: Awaited<ReturnType<typeof saveUploadStream>>;
   try {
     stored = await saveUploadStream(key, stream, check.contentType);
