@@ -57,7 +57,7 @@ export const openapi: doc.ApiPaths = {
         200: doc.answers("Signed in (Set-Cookie carries the session)", shape.publicUserJson),
         ...doc.BODY_REFUSALS,
         401: doc.refused(
-          "Wrong username or password; or `twoFactorRequired` when the account's code is missing or wrong",
+          "Wrong username or password; or `twoFactorRequired` when the account's code is missing or wrong, or the app's codes are frozen after too many wrong ones (a recovery code still signs in)",
           { twoFactorRequired: z.literal(true).optional() },
         ),
         429: doc.tooMany("Too many sign-in attempts", {
