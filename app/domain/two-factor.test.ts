@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
 import {
+  codeIsChecked,
   isIdleTooLong,
   lastSeenIsStale,
   looksLikeTotp,
   normalizeCode,
   totpStep,
+  wrongCodeAlert,
 } from "#app/domain/two-factor";
 
 describe("staff idle expiry", () => {
@@ -34,5 +36,27 @@ describe("codes as typed", () => {
     expect(totpStep(0)).toBe(0);
     expect(totpStep(29_999)).toBe(0);
     expect(totpStep(30_000)).toBe(1);
+  });
+});
+
+describe("the freeze after wrong codes in a row", () => {
+  it("checks the app's codes up to the limit, a recovery code always", () => {
+    expect(codeIsChecked(20, 20, "123456")).toBe(true);
+    expect(codeIsChecked(21, 20, "123 456")).toBe(false);
+    expect(codeIsChecked(21, 20, "abcde-12345")).toBe(true);
+    expect(codeIsChecked(500, 20, "abcde-12345")).toBe(true);
+  });
+
+  it("alerts the owner on the first wrong code of a run and on the one that freezes", () => {
+    expect([1, 2, 19, 20, 21, 40].map((n) => wrongCodeAlert(n, 20))).toEqual([
+      "wrong-code",
+      null,
+      null,
+      "frozen",
+      null,
+      null,
+    ]);
+    // A limit of one: the first wrong code freezes, and says so once.
+    expect(wrongCodeAlert(1, 1)).toBe("frozen");
   });
 });

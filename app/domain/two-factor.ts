@@ -30,6 +30,31 @@ export const STAFF_MUST_KEEP_TWO_FACTOR =
 export const TWO_FACTOR_ALREADY_ON = "Two-factor sign-in is already on.";
 export const TWO_FACTOR_ALREADY_OFF = "Two-factor sign-in is already off.";
 export const PENDING_LOGIN_EXPIRED = "Your sign-in timed out. Please enter your password again.";
+export const TWO_FACTOR_FROZEN =
+  "Too many wrong codes: codes from your authenticator app no longer work for this account. Sign in with one of your recovery codes, then change your password.";
+
+/**
+ * Whether a sign-in code is still checked (docs/product.md "Accounts and sessions"), given the
+ * account's wrong codes in a row counting this attempt as one (it is counted before it is
+ * checked, so codes tried at the same moment all count): past `freezeAfter` the app's codes
+ * are refused unchecked, and only a recovery code is.
+ */
+export function codeIsChecked(failuresWithThis: number, freezeAfter: number, code: string) {
+  return !(looksLikeTotp(code) && failuresWithThis > freezeAfter);
+}
+
+/**
+ * The e-mail a wrong code sends its owner: on the first of a run (a right password followed by
+ * a wrong code) and on the one that freezes the app's codes; none for the guesses between, so
+ * an attacker cannot fill the inbox.
+ */
+export function wrongCodeAlert(
+  failuresWithThis: number,
+  freezeAfter: number,
+): "frozen" | "wrong-code" | null {
+  if (failuresWithThis === freezeAfter) return "frozen";
+  return failuresWithThis === 1 ? "wrong-code" : null;
+}
 
 /** The time step a moment falls in. */
 export function totpStep(nowMs: number): number {

@@ -9,6 +9,7 @@ export const USER_ACTION_MESSAGES = {
   intent: "Please use one of the user's buttons.",
   user: "Please choose a user.",
   membership: "Please choose a user and a membership.",
+  twoFactorOff: "That user does not have two-factor sign-in on: there is nothing to reset.",
 } as const;
 
 /** The row's user, posted by the button's form. */
@@ -21,11 +22,18 @@ function userId(message: string) {
   });
 }
 
-/** The Users tab's row buttons: Make Admin, and Make Member / Remove Membership. */
+/**
+ * The Users tab's row buttons: Make Admin, Make Member / Remove Membership, and Reset
+ * two-factor (after its confirmation).
+ */
 export const userActionSchema = z.discriminatedUnion(
   "intent",
   [
     z.object({ intent: z.literal("make-admin"), userId: userId(USER_ACTION_MESSAGES.user) }),
+    z.object({
+      intent: z.literal("reset-two-factor"),
+      userId: userId(USER_ACTION_MESSAGES.user),
+    }),
     z.object({
       intent: z.literal("membership"),
       userId: userId(USER_ACTION_MESSAGES.membership),

@@ -828,3 +828,56 @@ function seriesSessionsBlock(heading: string, sessions: EmailBooking[]): Block {
     })),
   };
 }
+
+/**
+ * Sent to an account's owner when its sign-in code is at risk (docs/product.md "Accounts and
+ * sessions"): a right password was followed by a wrong two-factor code, or enough wrong codes
+ * in a row froze the app's codes. Both tell the owner to change the password.
+ */
+export function signInCodeAlertEmail({
+  alert,
+  firstName,
+  freezeAfter,
+  profileUrl,
+}: {
+  alert: "wrong-code" | "frozen";
+  firstName: string;
+  freezeAfter: number;
+  profileUrl: string;
+}): EmailContent {
+  const change: Block = { kind: "button", label: "Change your password", href: profileUrl };
+  if (alert === "wrong-code") {
+    return render({
+      subject: "A wrong sign-in code was entered for your account",
+      heading: "Someone may have your password",
+      greeting: `Hi ${firstName},`,
+      blocks: [
+        {
+          kind: "paragraph",
+          text: "Someone signed in to your account with your password, then entered a wrong two-factor code.",
+        },
+        {
+          kind: "paragraph",
+          text: "If that was not you, someone else knows your password. Change it now.",
+        },
+        change,
+      ],
+    });
+  }
+  return render({
+    subject: "Codes from your authenticator app no longer sign you in",
+    heading: "Your authenticator app's codes are stopped",
+    greeting: `Hi ${firstName},`,
+    blocks: [
+      {
+        kind: "paragraph",
+        text: `${freezeAfter} wrong two-factor codes were entered in a row after your password, so codes from your authenticator app no longer sign in to your account.`,
+      },
+      {
+        kind: "paragraph",
+        text: "Sign in with one of your recovery codes: that makes the app's codes work again. Then change your password, as someone else knows it. If you have no recovery codes left, contact us.",
+      },
+      change,
+    ],
+  });
+}

@@ -1,5 +1,5 @@
 import { generateTOTP, getTOTPAuthUri, verifyTOTP } from "@epic-web/totp";
-import { and, count, eq, isNotNull, isNull, lt, or } from "drizzle-orm";
+import { and, count, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import { recoveryCodes, users } from "#db/schema";
 import { db, unlessBusy, writeTransaction } from "#app/db.server";
 import { hashRecoveryCode, newRecoveryCodes } from "#app/models/recovery-codes.server";
@@ -144,6 +144,30 @@ export async function spendSecondFactor(
 }
 
 /**
+ * Counts one sign-in code of an account with two-factor on as wrong, before it is checked (a
+ * right one clears the count after): the wrong codes in a row including this one, or null when
+ * two-factor is off. One UPDATE, so codes tried at the same moment are all counted.
+ */
+export function countCodeAttempt(userId: number): number | null {
+  const row = unlessBusy(() =>
+    db
+      .update(users)
+      .set({ twoFactorFailures: sql`${users.twoFactorFailures} + 1` })
+      .where(and(eq(users.id, userId), isNotNull(users.totpEnabledAt)))
+      .returning({ failures: users.twoFactorFailures })
+      .get(),
+  );
+  return row?.failures ?? null;
+}
+
+/** A right code: the account's wrong codes in a row start again from none. */
+export function clearCodeFailures(userId: number): void {
+  unlessBusy(() =>
+    db.update(users).set({ twoFactorFailures: 0 }).where(eq(users.id, userId)).run(),
+  );
+}
+
+/**
  * Turns two-factor on with the app's first code, which must match the waiting secret: returns
  * the ten recovery codes to show once, or null when the code is wrong (nothing written then).
  */
@@ -161,7 +185,7 @@ export async function confirmTwoFactor(
   const turnedOn = writeTransaction((tx) => {
     const on = tx
       .update(users)
-      .set({ totpEnabledAt: now, totpLastStep: step })
+      .set({ totpEnabledAt: now, totpLastStep: step, twoFactorFailures: 0 })
       .where(and(eq(users.id, userId), eq(users.totpSecret, secret), isNull(users.totpEnabledAt)))
       .run();
     if (on.changes !== 1) return false;
@@ -174,11 +198,14 @@ export async function confirmTwoFactor(
   return turnedOn ? codes : null;
 }
 
-/** Turns two-factor off: the secret and the recovery codes are gone. */
+/**
+ * Turns two-factor off (the owner, or staff resetting it): the secret, the recovery codes and
+ * the count of wrong codes are gone.
+ */
 export function disableTwoFactor(userId: number): void {
   writeTransaction((tx) => {
     tx.update(users)
-      .set({ totpSecret: null, totpEnabledAt: null, totpLastStep: null })
+      .set({ totpSecret: null, totpEnabledAt: null, totpLastStep: null, twoFactorFailures: 0 })
       .where(eq(users.id, userId))
       .run();
     tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)).run();

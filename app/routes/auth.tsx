@@ -33,13 +33,10 @@ import {
 import { clientAddressContext } from "#app/web/request-context.server";
 import { registrationClosedMessage } from "#app/web/registration-open.server";
 import { createUserSession } from "#app/web/session.server";
+import { signedInHeaders } from "#app/web/known-device.server";
+import { secondFactor } from "#app/routes/second-factor.server";
 import { dataWithError, redirectWithError, redirectWithSuccess } from "#app/web/toast.server";
-import {
-  endPendingLogin,
-  pendingLoginUserId,
-  secondFactor,
-  startPendingLogin,
-} from "#app/web/two-factor.server";
+import { endPendingLogin, pendingLoginUserId, startPendingLogin } from "#app/web/two-factor.server";
 import type { Route } from "./+types/auth";
 
 /** Bots fill every field; people never see this one. */
@@ -88,11 +85,10 @@ export async function action({ request, context }: Route.ActionArgs) {
         headers: { "Set-Cookie": await startPendingLogin(check.user.id) },
       });
     }
-    const cookie = await createUserSession(request, check.user.id, false);
     return redirectWithSuccess(
       "/",
       { message: "Login successful", description: "Welcome back!" },
-      { headers: { "Set-Cookie": cookie } },
+      { headers: await signedInHeaders(request, check.user.id, false) },
     );
   }
 
@@ -195,8 +191,7 @@ async function codeStep(request: Request, formData: FormData, clientAddress: str
       },
     );
   }
-  const headers = new Headers();
-  headers.append("Set-Cookie", await createUserSession(request, userId, true));
+  const headers = await signedInHeaders(request, userId, true);
   headers.append("Set-Cookie", await endPendingLogin());
   return redirectWithSuccess(
     "/",

@@ -1,6 +1,7 @@
 import { FormStrategy } from "remix-auth-form";
 import { getUserById, type PublicUser, toPublicUser } from "#app/models/user.server";
 import { checkLoginPassword, type PasswordCheck } from "#app/web/login-throttle.server";
+import { knownDevice } from "#app/web/known-device.server";
 import { getSessionUserId } from "#app/web/session.server";
 
 /**
@@ -17,14 +18,15 @@ import { getSessionUserId } from "#app/web/session.server";
  */
 const clientAddresses = new WeakMap<Request, string>();
 
-const loginForm = new FormStrategy<PasswordCheck>(({ form, request }) => {
+const loginForm = new FormStrategy<PasswordCheck>(async ({ form, request }) => {
   const field = (name: string) => {
     const value = form.get(name);
     return typeof value === "string" ? value : "";
   };
   const clientAddress = clientAddresses.get(request);
   if (clientAddress === undefined) throw new Error("authenticateLoginForm sets the address");
-  return checkLoginPassword(clientAddress, field("username"), field("password"));
+  const device = await knownDevice(request);
+  return checkLoginPassword(clientAddress, field("username"), field("password"), device);
 });
 
 /** Checks the login form of `request` (its body unread) as coming from `clientAddress`. */

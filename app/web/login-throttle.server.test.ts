@@ -6,6 +6,7 @@ import {
   checkLoginPassword,
   FORGET_AFTER_SECONDS,
   INVALID_CREDENTIALS,
+  KNOWN_DEVICE_LIMIT,
   waitAfter,
 } from "#app/web/login-throttle.server";
 import { createUser, PASSWORD } from "#tests/factories/user";
@@ -85,7 +86,7 @@ describe("checkLoginPassword", () => {
     const user = await createUser(db, {});
     const answers = [];
     for (let i = 0; i < env.LOGIN_ACCOUNT_LIMIT; i++) {
-      answers.push(await checkLoginPassword(nextAddress(), user.username, "wrong-guess-xyz"));
+      answers.push(await checkLoginPassword(nextAddress(), user.username, "wrong-guess-xyz", null));
     }
     expect(
       answers.every((answer) => answer.status === "refused" && answer.httpStatus === 401),
@@ -94,8 +95,9 @@ describe("checkLoginPassword", () => {
       nextAddress(),
       user.username.toUpperCase(),
       "nope-nope-1",
+      null,
     );
-    const right = await checkLoginPassword(nextAddress(), user.username, PASSWORD);
+    const right = await checkLoginPassword(nextAddress(), user.username, PASSWORD, null);
     expect(wrong).toEqual({
       status: "refused",
       httpStatus: 429,
@@ -108,11 +110,11 @@ describe("checkLoginPassword", () => {
   it("signs in with the right password before the limit, and that clears the count", async () => {
     const user = await createUser(db, {});
     for (let i = 0; i < env.LOGIN_ACCOUNT_LIMIT - 1; i++) {
-      await checkLoginPassword(nextAddress(), user.username, "wrong-guess-xyz");
+      await checkLoginPassword(nextAddress(), user.username, "wrong-guess-xyz", null);
     }
-    const right = await checkLoginPassword(nextAddress(), user.username, PASSWORD);
+    const right = await checkLoginPassword(nextAddress(), user.username, PASSWORD, null);
     expect(right).toEqual({ status: "verified", user: expect.objectContaining({ id: user.id }) });
-    const again = await checkLoginPassword(nextAddress(), user.username, "wrong-guess-xyz");
+    const again = await checkLoginPassword(nextAddress(), user.username, "wrong-guess-xyz", null);
     expect(again).toMatchObject({ httpStatus: 401, message: INVALID_CREDENTIALS });
   });
 
@@ -120,7 +122,7 @@ describe("checkLoginPassword", () => {
     const answers = [];
     for (let i = 1; i <= env.LOGIN_RATE_LIMIT + 1; i++) {
       answers.push(
-        await checkLoginPassword(`2001:db8:77:1::${i.toString(16)}`, `someone${i}`, "x"),
+        await checkLoginPassword(`2001:db8:77:1::${i.toString(16)}`, `someone${i}`, "x", null),
       );
     }
     expect(
@@ -129,7 +131,54 @@ describe("checkLoginPassword", () => {
         .every((answer) => answer.status === "refused" && answer.httpStatus === 401),
     ).toBe(true);
     expect(answers.at(-1)).toMatchObject({ httpStatus: 429 });
-    const elsewhere = await checkLoginPassword("2001:db8:77:2::1", "someone", "x");
+    const elsewhere = await checkLoginPassword("2001:db8:77:2::1", "someone", "x", null);
     expect(elsewhere).toMatchObject({ httpStatus: 401 });
+  });
+});
+
+describe("checkLoginPassword from a known device", () => {
+  let addresses = 0;
+  const nextAddress = () => `198.51.101.${++addresses}`;
+  const device = (userId: number, id = "0123456789abcdef0123456789abcdef") => ({ userId, id });
+
+  /** A stranger spends the username's whole budget, from fresh addresses. */
+  async function lockOut(username: string) {
+    for (let i = 0; i <= env.LOGIN_ACCOUNT_LIMIT; i++) {
+      await checkLoginPassword(nextAddress(), username, "stranger-guess", null);
+    }
+    const locked = await checkLoginPassword(nextAddress(), username, PASSWORD, null);
+    expect(locked).toMatchObject({ httpStatus: 429 });
+  }
+
+  it("signs the owner in from their device while a stranger has the username locked out", async () => {
+    const user = await createUser(db, {});
+    await lockOut(user.username);
+    const owner = await checkLoginPassword(nextAddress(), user.username, PASSWORD, device(user.id));
+    expect(owner).toMatchObject({ status: "verified", user: { id: user.id } });
+    // The stranger's lockout stands.
+    const stranger = await checkLoginPassword(nextAddress(), user.username, PASSWORD, null);
+    expect(stranger).toMatchObject({ httpStatus: 429 });
+  });
+
+  it("gives a device a few wrong passwords of its own, then it waits like a username", async () => {
+    const user = await createUser(db, {});
+    const mine = device(user.id, "fedcba9876543210fedcba9876543210");
+    for (let i = 0; i < KNOWN_DEVICE_LIMIT; i++) {
+      const wrong = await checkLoginPassword(nextAddress(), user.username, "typo-typo", mine);
+      expect(wrong).toMatchObject({ httpStatus: 401 });
+    }
+    const waiting = await checkLoginPassword(nextAddress(), user.username, PASSWORD, mine);
+    expect(waiting).toMatchObject({ httpStatus: 429 });
+    // Its wrong passwords were not the username's: without the cookie the budget is whole.
+    const elsewhere = await checkLoginPassword(nextAddress(), user.username, PASSWORD, null);
+    expect(elsewhere).toMatchObject({ status: "verified" });
+  });
+
+  it("does not help guesses against another account", async () => {
+    const [owner, other] = [await createUser(db, {}), await createUser(db, {})];
+    await lockOut(other.username);
+    const borrowed = device(owner.id, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
+    const answer = await checkLoginPassword(nextAddress(), other.username, PASSWORD, borrowed);
+    expect(answer).toMatchObject({ httpStatus: 429 });
   });
 });

@@ -1,7 +1,8 @@
 import { matchingUsername } from "#app/domain/account";
 import { env } from "#app/env.server";
 import { logEvent } from "#app/log.server";
-import { verifyLogin } from "#app/models/user.server";
+import { getUserByUsername, verifyLogin } from "#app/models/user.server";
+import type { KnownDevice } from "#app/web/known-device.server";
 import { addressKey, takeAttempt, tooManyAttemptsMessage } from "#app/web/rate-limit.server";
 
 /**
@@ -13,6 +14,11 @@ import { addressKey, takeAttempt, tooManyAttemptsMessage } from "#app/web/rate-l
  * - per username, from whatever addresses, whether or not the account exists: after
  *   LOGIN_ACCOUNT_LIMIT wrong passwords each further attempt waits, 1 minute and then twice as
  *   long after every further wrong one, up to 15 minutes. A right password clears the count.
+ *
+ * A browser that signed in to the account before (a known device, known-device.server.ts) is
+ * counted by its own budget instead of the username's: KNOWN_DEVICE_LIMIT wrong passwords, then
+ * the same growing wait. A stranger's guesses therefore cannot lock the owner out, and a copied
+ * device cookie buys only its own small budget, for its one account.
  *
  * An attempt that must wait is refused before the password is looked at, so a right password
  * gets the very same 429 as a wrong one, as fast: the refusal tells a guesser nothing.
@@ -88,7 +94,23 @@ export function waitAfter(pastLimit: number): number {
   return Math.min(LONGEST_WAIT_SECONDS, FIRST_WAIT_SECONDS * 2 ** Math.min(pastLimit, 20));
 }
 
+/** Wrong passwords a known device may try for its account before each further one waits. */
+export const KNOWN_DEVICE_LIMIT = 5;
+
 const accounts = new AccountThrottle(env.LOGIN_ACCOUNT_LIMIT);
+// Keyed by the device's random id (hex, which the username matching leaves as it is).
+const devices = new AccountThrottle(KNOWN_DEVICE_LIMIT);
+
+/**
+ * The budget a login is counted by: the device's when it carries a device cookie for the
+ * account of the username typed, else the username's.
+ */
+function budgetFor(username: string, device: KnownDevice | null) {
+  if (device && getUserByUsername(username)?.id === device.userId) {
+    return { throttle: devices, key: device.id };
+  }
+  return { throttle: accounts, key: username };
+}
 
 export const INVALID_CREDENTIALS = "Invalid username or password";
 
@@ -108,7 +130,8 @@ function tooMany(retryAfter: number): PasswordCheck {
 }
 
 /**
- * Checks a login's username and password behind both limits: the verified user, or the refusal
+ * Checks a login's username and password behind both limits (the per-username one, or the
+ * device's for a known device of that account): the verified user, or the refusal
  * to answer (401 with one message whether the username exists or not, or 429 with the wait).
  * It creates no session: the caller does, after any further step.
  */
@@ -116,12 +139,15 @@ export async function checkLoginPassword(
   clientAddress: string,
   username: string,
   password: string,
+  device: KnownDevice | null,
 ): Promise<PasswordCheck> {
   const addressWait = await takeAttempt("login", addressKey(clientAddress));
   if (addressWait !== null) return tooMany(addressWait);
-  const accountWait = accounts.take(username);
+  const budget = budgetFor(username, device);
+  const accountWait = budget.throttle.take(budget.key);
   if (accountWait !== null) {
-    logEvent("rate limit hit", { limit: "loginAccount" }, "warn");
+    const limit = budget.throttle === devices ? "loginDevice" : "loginAccount";
+    logEvent("rate limit hit", { limit }, "warn");
     return tooMany(accountWait);
   }
   const user = await verifyLogin(username, password);
@@ -131,6 +157,6 @@ export async function checkLoginPassword(
     logEvent("login failed", {}, "warn");
     return { status: "refused", httpStatus: 401, message: INVALID_CREDENTIALS, retryAfter: null };
   }
-  accounts.clear(username);
+  budget.throttle.clear(budget.key);
   return { status: "verified", user };
 }

@@ -1,48 +1,7 @@
 import { createCookie } from "react-router";
 import { env } from "#app/env.server";
-import { INVALID_TWO_FACTOR_CODE, PENDING_LOGIN_MINUTES } from "#app/domain/two-factor";
-import { hasTwoFactor, spendSecondFactor } from "#app/models/two-factor.server";
-import {
-  giveBackAttempt,
-  takeTwoFactorAttempt,
-  tooManyAttemptsMessage,
-} from "#app/web/rate-limit.server";
-
-/**
- * The second step of sign-in (docs/product.md "Accounts"), shared by the sign-in page and
- * POST /api/login: both call `secondFactor` right after the password was verified.
- */
-
-export type SecondFactorOutcome =
-  | { ok: true; secondFactor: boolean }
-  | { ok: false; status: 401 | 429; message: string; retryAfter?: number };
-
-/**
- * Whether `userId` (whose password was just verified) may be signed in with `code`: yes when
- * the account has no two-factor; otherwise the code must be the app's current one (once) or an
- * unused recovery code, within TWO_FACTOR_CODE_LIMIT per account and per client address.
- * `code` undefined: the account's code was not asked for yet (no attempt is taken).
- * `secondFactor` in the answer: a code was proven, not only the password.
- */
-export async function secondFactor(
-  userId: number,
-  code: string | undefined,
-  clientAddress: string,
-  missingMessage: string,
-): Promise<SecondFactorOutcome> {
-  if (!hasTwoFactor(userId)) return { ok: true, secondFactor: false };
-  if (code === undefined) return { ok: false, status: 401, message: missingMessage };
-  const wait = await takeTwoFactorAttempt(clientAddress, userId);
-  if (wait !== null) {
-    return { ok: false, status: 429, message: tooManyAttemptsMessage(wait), retryAfter: wait };
-  }
-  if (!(await spendSecondFactor(userId, code))) {
-    return { ok: false, status: 401, message: INVALID_TWO_FACTOR_CODE };
-  }
-  // A right code gives the account its attempt back (the address's stays taken).
-  await giveBackAttempt("twoFactor", `account:${userId}`);
-  return { ok: true, secondFactor: true };
-}
+import { PENDING_LOGIN_MINUTES } from "#app/domain/two-factor";
+import { hasTwoFactor } from "#app/models/two-factor.server";
 
 /**
  * Between the password and the code, the sign-in page holds only this: a signed cookie naming

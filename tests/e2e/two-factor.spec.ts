@@ -112,6 +112,29 @@ test.describe("two-factor sign-in", () => {
     await expect(accountMenu(page)).toBeVisible();
   });
 
+  test("after 20 wrong codes in a row the app's code is refused; a recovery code signs in", async ({
+    page,
+  }, testInfo) => {
+    const user = await createUser(testInfo, { twoFactor: true });
+    // As 20 wrong codes leave it (counted over HTTP in tests/integration/two-factor.test.ts).
+    db().update(users).set({ twoFactorFailures: 20 }).where(eq(users.id, user.id)).run();
+    await passwordStep(page, user);
+    await page
+      .getByLabel("Authentication code")
+      .fill(await currentCode(storedTotpSecret(db(), user.id)));
+    await page.getByRole("button", { name: "Verify" }).click();
+    await expect(
+      page.getByText("codes from your authenticator app no longer work for this account").first(),
+    ).toBeVisible();
+    await expectNoAxeViolations(page);
+
+    // The recovery codes enableTwoFactor gives every test account.
+    await page.getByLabel("Authentication code").fill("aaaaa-bbbbb");
+    await page.getByRole("button", { name: "Verify" }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(accountMenu(page)).toBeVisible();
+  });
+
   test("a different account can be chosen at the code step", async ({ page }, testInfo) => {
     const user = await createUser(testInfo, { twoFactor: true });
     await passwordStep(page, user);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { actorsFor } from "#tests/setup/actors";
 import { PASSWORD } from "#tests/setup/payloads";
-import { uniqueUsername } from "#tests/setup/server";
+import { cookiesFrom, uniqueUsername } from "#tests/setup/server";
 import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
 /**
@@ -29,19 +29,19 @@ function viaProxy(client: string) {
   return { Origin: server.url, "Fly-Client-IP": client };
 }
 
-const apiLogin = (username: string, password: string, client = freshAddress()) =>
+const apiLogin = (username: string, password: string, client = freshAddress(), cookie = "") =>
   fetch(`${server.url}/api/login`, {
     method: "POST",
     redirect: "manual",
-    headers: { "Content-Type": "application/json", ...viaProxy(client) },
+    headers: { "Content-Type": "application/json", Cookie: cookie, ...viaProxy(client) },
     body: JSON.stringify({ username, password }),
   });
 
-const formLogin = (username: string, password: string, client = freshAddress()) =>
+const formLogin = (username: string, password: string, client = freshAddress(), cookie = "") =>
   fetch(`${server.url}/auth`, {
     method: "POST",
     redirect: "manual",
-    headers: viaProxy(client),
+    headers: { Cookie: cookie, ...viaProxy(client) },
     body: new URLSearchParams({ intent: "login", username, password }),
   });
 
@@ -124,6 +124,63 @@ describe("per account", () => {
       expect((await apiLogin(customer.username, `wrong-guess-${guess}`)).status).toBe(401);
     }
     expect((await formLogin(customer.username, PASSWORD)).status).toBe(302);
+  });
+});
+
+describe("known devices (OWASP's device cookie)", () => {
+  /** The device cookie of a browser that signed in to `username` once. */
+  async function deviceOf(username: string) {
+    const signedIn = await formLogin(username, PASSWORD);
+    expect(signedIn.status).toBe(302);
+    const device = cookiesFrom(signedIn)
+      .split("; ")
+      .find((cookie) => cookie.startsWith("__device="));
+    expect(device).toBeDefined();
+    return device ?? "";
+  }
+
+  /** A stranger's wrong guesses from fresh addresses, until the username waits. */
+  async function lockOut(username: string) {
+    for (let guess = 0; guess < ACCOUNT_LIMIT; guess += 1) {
+      await apiLogin(username, `stranger-guess-${guess}`);
+    }
+    expect((await apiLogin(username, PASSWORD)).status).toBe(429);
+  }
+
+  it("signs the owner in from a browser that signed in before while a stranger has the username locked", async () => {
+    const customer = await signUp();
+    const device = await deviceOf(customer.username);
+    await lockOut(customer.username);
+
+    expect((await apiLogin(customer.username, PASSWORD, freshAddress(), device)).status).toBe(200);
+    expect((await formLogin(customer.username, PASSWORD, freshAddress(), device)).status).toBe(302);
+    // Everyone else still waits.
+    expect((await formLogin(customer.username, PASSWORD)).status).toBe(429);
+  });
+
+  it("gives the device a few wrong passwords of its own, then it waits too", async () => {
+    const customer = await signUp();
+    const device = await deviceOf(customer.username);
+    const statuses: number[] = [];
+    for (let guess = 0; guess < 6; guess += 1) {
+      statuses.push(
+        (await apiLogin(customer.username, "typo-typo", freshAddress(), device)).status,
+      );
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+    // Those were not the username's: a browser without the cookie still signs in.
+    expect((await apiLogin(customer.username, PASSWORD)).status).toBe(200);
+  });
+
+  it("does not let one account's device cookie, or a forged one, help against another", async () => {
+    const [owner, other] = [await signUp(), await signUp()];
+    const device = await deviceOf(owner.username);
+    await lockOut(other.username);
+    expect((await apiLogin(other.username, PASSWORD, freshAddress(), device)).status).toBe(429);
+    const forged = `__device=${Buffer.from(
+      JSON.stringify({ userId: other.id, id: "0123456789abcdef0123456789abcdef" }),
+    ).toString("base64")}`;
+    expect((await apiLogin(other.username, PASSWORD, freshAddress(), forged)).status).toBe(429);
   });
 });
 

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { recoveryCodes, users } from "#db/schema";
+import { emailOutbox, recoveryCodes, users } from "#db/schema";
 import { currentCode, enableTwoFactor, storedTotpSecret } from "#tests/factories/two-factor";
 import { type Actor, actorsFor } from "#tests/setup/actors";
 import { cookiesFrom, registrationPayload } from "#tests/setup/server";
@@ -13,7 +13,7 @@ import { serverForThisFile } from "#tests/setup/server-for-this-file";
  * have their own server (two-factor-staff.test.ts).
  */
 const server = serverForThisFile();
-const { db, signUp, snapshot } = actorsFor(server);
+const { db, signUp, signUpAdmin, snapshot } = actorsFor(server);
 
 const TWO_FACTOR_REQUIRED =
   "Enter the 6-digit code from your authenticator app, or one of your recovery codes.";
@@ -50,6 +50,29 @@ async function customerWithTwoFactor() {
   return { ...actor, secret, recovery, password };
 }
 
+const FROZEN =
+  "Too many wrong codes: codes from your authenticator app no longer work for this account. Sign in with one of your recovery codes, then change your password.";
+/** TWO_FACTOR_FREEZE_AFTER's default. */
+const FREEZE_AFTER = 20;
+
+const failures = (userId: number) =>
+  db().select().from(users).where(eq(users.id, userId)).get()?.twoFactorFailures;
+
+/**
+ * A refused code: its answer, and proof it wrote nothing but the account's count of wrong
+ * codes (one more) and perhaps the owner's e-mail.
+ */
+async function refusedCode(userId: number, send: () => Promise<Response>) {
+  const { users: _u, email_outbox: _o, ...before } = snapshot();
+  const count = failures(userId) ?? 0;
+  const response = await send();
+  const { users: _u2, email_outbox: _o2, ...after } = snapshot();
+  expect(after).toEqual(before);
+  expect(failures(userId)).toBe(count + 1);
+  expect(response.headers.getSetCookie().join()).not.toMatch(/__session=[^;]/);
+  return response;
+}
+
 /** A refused request: its answer, and proof it wrote nothing. */
 async function refused(send: () => Promise<Response>) {
   const before = snapshot();
@@ -78,7 +101,9 @@ describe("POST /api/login with two-factor on", () => {
   it("refuses a wrong code, and a wrong password is refused as before, code or not", async () => {
     const code = await currentCode(account.secret);
     const wrong = code === "000000" ? "111111" : "000000";
-    const response = await refused(() => apiLogin({ ...credentials(), code: wrong }));
+    const response = await refusedCode(account.id, () =>
+      apiLogin({ ...credentials(), code: wrong }),
+    );
     expect(response.status).toBe(401);
     expect(await response.json()).toEqual({ message: INVALID_CODE, twoFactorRequired: true });
 
@@ -97,7 +122,7 @@ describe("POST /api/login with two-factor on", () => {
     const me = await get("/api/user", cookiesFrom(response));
     expect(me.status).toBe(200);
 
-    const again = await refused(() => apiLogin({ ...credentials(), code }));
+    const again = await refusedCode(account.id, () => apiLogin({ ...credentials(), code }));
     expect(again.status).toBe(401);
     expect(await again.json()).toEqual({ message: INVALID_CODE, twoFactorRequired: true });
   });
@@ -112,7 +137,7 @@ describe("POST /api/login with two-factor on", () => {
       .where(eq(recoveryCodes.userId, account.id))
       .all();
     expect(left).toHaveLength(1);
-    const again = await refused(() => apiLogin({ ...credentials(), code }));
+    const again = await refusedCode(account.id, () => apiLogin({ ...credentials(), code }));
     expect(again.status).toBe(401);
   });
 
@@ -155,7 +180,7 @@ describe("the sign-in page's code step", () => {
     expect(html).toContain("Two-factor sign-in");
     expect(html).toContain("Authentication code");
 
-    const wrong = await refused(() =>
+    const wrong = await refusedCode(account.id, () =>
       postForm("/auth", { intent: "code", code: "000000" }, pending),
     );
     expect([401]).toContain(wrong.status);
@@ -181,6 +206,113 @@ describe("the sign-in page's code step", () => {
       expect(response.status).toBe(302);
       expect(response.headers.get("Location")).toBe("/auth");
     }
+  });
+});
+
+describe("wrong codes in a row (TWO_FACTOR_FREEZE_AFTER)", () => {
+  /** The kinds of the e-mails written after outbox row `afterId` (every test account shares
+   * one address, and this file's tests run one at a time). */
+  const outboxAfter = (afterId: number) =>
+    db()
+      .select({ id: emailOutbox.id, kind: emailOutbox.kind })
+      .from(emailOutbox)
+      .all()
+      .filter((row) => row.id > afterId)
+      .map((row) => row.kind);
+  const lastOutboxId = () =>
+    Math.max(
+      0,
+      ...db()
+        .select()
+        .from(emailOutbox)
+        .all()
+        .map((r) => r.id),
+    );
+
+  /** An account whose app codes are frozen by FREEZE_AFTER wrong codes, form and API. */
+  async function frozenAccount() {
+    const account = await customerWithTwoFactor();
+    const credentials = { username: account.username, password: account.password };
+    const right = await currentCode(account.secret);
+    const wrong = right === "000000" ? "111111" : "000000";
+    const statuses: number[] = [];
+    for (let i = 1; i <= FREEZE_AFTER; i++) {
+      const response = await apiLogin({ ...credentials, code: wrong });
+      statuses.push(response.status);
+      const { message } = await response.json();
+      expect(message).toBe(i < FREEZE_AFTER ? INVALID_CODE : FROZEN);
+    }
+    expect(statuses.every((status) => status === 401)).toBe(true);
+    return { ...account, credentials, right, wrong };
+  }
+
+  it("refuses the right app code after 20 wrong ones, in our words; a recovery code signs in", async () => {
+    const account = await frozenAccount();
+    const rightRefused = await refusedCode(account.id, () =>
+      apiLogin({ ...account.credentials, code: account.right }),
+    );
+    expect(rightRefused.status).toBe(401);
+    expect(await rightRefused.json()).toEqual({ message: FROZEN, twoFactorRequired: true });
+
+    // The sign-in page, as a browser without JavaScript posts it, says the same.
+    const step1 = await postForm("/auth", { intent: "login", ...account.credentials });
+    const pending = cookiesFrom(step1);
+    const page = await refusedCode(account.id, () =>
+      postForm("/auth", { intent: "code", code: account.right }, pending),
+    );
+    expect(page.status).toBe(401);
+    expect(await page.text()).toContain("codes from your authenticator app no longer work");
+
+    const recovered = await postForm(
+      "/auth",
+      { intent: "code", code: account.recovery[0] ?? "" },
+      pending,
+    );
+    expect(recovered.status).toBe(302);
+    expect(cookiesFrom(recovered)).toMatch(/__session=[^;]/);
+    expect(failures(account.id)).toBe(0);
+    // The app's codes work again.
+    const again = await apiLogin({ ...account.credentials, code: account.right });
+    expect(again.status).toBe(200);
+  });
+
+  it("e-mails the owner on the first wrong code and when the codes freeze, not per guess", async () => {
+    const before = lastOutboxId();
+    const account = await frozenAccount();
+    for (let i = 0; i < 3; i++) {
+      await apiLogin({ ...account.credentials, code: account.wrong });
+    }
+    expect(outboxAfter(before)).toEqual(["two-factor-wrong-code", "two-factor-frozen"]);
+  });
+
+  it("staff reset a customer's two-factor, which clears the count", async () => {
+    const account = await frozenAccount();
+    const admin = await signUpAdmin();
+    const listed = await (await get(`/admin/users?q=${account.username}`, admin.cookie)).text();
+    expect(listed).toMatch(new RegExp(`Yes, reset two-factor for (<!-- -->)?${account.username}`));
+
+    const reset = await postForm(
+      "/admin/users",
+      { intent: "reset-two-factor", userId: String(account.id) },
+      admin.cookie,
+    );
+    expect(reset.status).toBe(302);
+    const row = db().select().from(users).where(eq(users.id, account.id)).get();
+    expect(row).toMatchObject({ totpEnabledAt: null, totpSecret: null, twoFactorFailures: 0 });
+    const signedIn = await apiLogin(account.credentials);
+    expect(signedIn.status).toBe(200);
+
+    const twice = await refused(() =>
+      postForm(
+        "/admin/users",
+        { intent: "reset-two-factor", userId: String(account.id) },
+        admin.cookie,
+      ),
+    );
+    expect(twice.status).toBe(409);
+    expect(await twice.text()).toContain(
+      "That user does not have two-factor sign-in on: there is nothing to reset.",
+    );
   });
 });
 

@@ -3,6 +3,7 @@ import { lazy, Suspense, useSyncExternalStore } from "react";
 import { Form, useNavigation } from "react-router";
 import { ColumnHeads, TableRegion, TD } from "#app/components/admin/table";
 import { ErrorList } from "#app/components/ui/error-list";
+import { ConfirmDisclosure } from "#app/components/admin/confirm-disclosure";
 import { HydratedField } from "#app/components/ui/hydrated-field";
 import { useSchemaForm } from "#app/components/ui/use-schema-form";
 import { fileRenameSchema } from "#app/domain/session-file-forms";
@@ -189,28 +190,27 @@ function RenameFile({ file, reply }: { file: AdminFileRow; reply: FileFormReply 
 function DeleteFile({ file }: { file: AdminFileRow }) {
   const busy = useBusy("file-delete", file.id);
   return (
-    <details>
-      <summary className={`${SMALL_BUTTON} w-fit text-brand-700`}>
-        Delete…<span className="sr-only"> {file.name}</span>
-      </summary>
-      <Form method="post" preventScrollReset className="mt-2 space-y-2 rounded-xl bg-brand-50 p-3">
-        <HydratedField />
-        <input type="hidden" name="intent" value="file-delete" />
-        <input type="hidden" name="fileId" value={file.id} />
-        <p className="text-sm">
-          The file is removed from storage for good
-          {file.delivered ? ", and the client can no longer download it" : ""}.
-        </p>
-        <button
-          type="submit"
-          className={`${SMALL_BUTTON} bg-brand-700 text-white ring-brand-700 hover:bg-brand-600`}
-          disabled={busy}
-        >
+    <ConfirmDisclosure
+      summary={
+        <>
+          Delete…<span className="sr-only"> {file.name}</span>
+        </>
+      }
+      summaryClassName={`${SMALL_BUTTON} w-fit text-brand-700`}
+      formClassName="mt-2 space-y-2 rounded-xl bg-brand-50 p-3"
+      fields={{ intent: "file-delete", fileId: file.id }}
+      submit={
+        <>
           {busy ? "Deleting…" : "Delete file"}
           <span className="sr-only"> {file.name}</span>
-        </button>
-      </Form>
-    </details>
+        </>
+      }
+      submitClassName={`${SMALL_BUTTON} bg-brand-700 text-white ring-brand-700 hover:bg-brand-600`}
+      busy={busy}
+    >
+      The file is removed from storage for good
+      {file.delivered ? ", and the client can no longer download it" : ""}.
+    </ConfirmDisclosure>
   );
 }
 

@@ -1,6 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, data, useNavigation } from "react-router";
 import { AdminPage, EmptyList } from "#app/components/admin/admin-page";
+import { ConfirmDisclosure } from "#app/components/admin/confirm-disclosure";
 import { cellClass, HeaderRow, smallButton, TableRegion } from "#app/components/admin/catalog-ui";
 import { Pagination } from "#app/components/admin/pagination";
 import { StatusBadge } from "#app/components/dashboard/status-badge";
@@ -13,6 +14,8 @@ import {
 } from "#app/domain/membership";
 import { USER_ACTION_MESSAGES, userActionSchema } from "#app/domain/user-actions";
 import { listUsers, makeAdmin, setMembership } from "#app/models/admin-users.server";
+import { disableTwoFactor, hasTwoFactor } from "#app/models/two-factor.server";
+import { getUserById } from "#app/models/user.server";
 import { readPage } from "#app/models/pagination.server";
 import { samePageUrl } from "#app/web/same-page.server";
 import { readForm } from "#app/web/form.server";
@@ -33,7 +36,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const filter = readFilter(url);
   const search = (url.searchParams.get("q") ?? "").trim().slice(0, SEARCH_MAX);
-  return { filter, search, users: listUsers({ filter, search, page: readPage(url) }) };
+  const users = listUsers({ filter, search, page: readPage(url) });
+  const rows = users.rows.map((row) => ({ ...row, twoFactor: hasTwoFactor(row.id) }));
+  return { filter, search, users: { ...users, rows } };
 }
 
 /** Make Admin and Make Member / Remove Membership; both answer the same list (PRG). */
@@ -52,7 +57,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== "success") {
     // Which button's post was refused says whose title the toast has.
     const intent = formData.get("intent");
-    if (intent === "make-admin") {
+    if (intent === "make-admin" || intent === "reset-two-factor") {
       return fail("Error updating user", USER_ACTION_MESSAGES.user, 400);
     }
     if (intent === "membership") {
@@ -69,6 +74,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       description: `${user.username} is now an admin`,
     });
   }
+  if (wanted.intent === "reset-two-factor") return resetTwoFactor(request, wanted.userId, fail);
   const user = setMembership(wanted.userId, wanted.isMember);
   if (!user) return fail("Error updating membership", "User not found", 404);
   return redirectWithSuccess(samePageUrl(request), {
@@ -76,6 +82,28 @@ export async function action({ request, context }: Route.ActionArgs) {
     description: user.isMember
       ? `${user.username} is now a member`
       : `${user.username} is no longer a member`,
+  });
+}
+
+/**
+ * Staff reset a customer's two-factor sign-in (a lost phone, or codes frozen after wrong ones;
+ * docs/product.md "Accounts and sessions"): the secret, recovery codes and the count of wrong
+ * codes are gone, and the password alone signs in until it is set up again.
+ */
+function resetTwoFactor<Refusal>(
+  request: Request,
+  userId: number,
+  fail: (title: string, description: string, status: number) => Refusal,
+) {
+  const user = getUserById(userId);
+  if (!user) return fail("Error resetting two-factor", "User not found", 404);
+  if (!hasTwoFactor(userId)) {
+    return fail("Error resetting two-factor", USER_ACTION_MESSAGES.twoFactorOff, 409);
+  }
+  disableTwoFactor(userId);
+  return redirectWithSuccess(samePageUrl(request), {
+    message: "Two-factor sign-in reset",
+    description: `${user.username} now signs in with the password alone and can set up two-factor again.`,
   });
 }
 
@@ -167,6 +195,20 @@ export default function Users({ loaderData }: Route.ComponentProps) {
                         {user.isMember ? "Remove Membership" : "Make Member"}
                       </button>
                     </Form>
+                    {user.twoFactor ? (
+                      <ConfirmDisclosure
+                        summary="Reset two-factor"
+                        summaryClassName={`${smallButton} cursor-pointer`}
+                        formClassName="mt-2 max-w-xs"
+                        fields={{ intent: "reset-two-factor", userId: user.id }}
+                        submit={`Yes, reset two-factor for ${user.username}`}
+                        submitClassName={`${smallButton} mt-2`}
+                        busy={busy}
+                      >
+                        {user.username} will sign in with the password alone, and their recovery
+                        codes stop working.
+                      </ConfirmDisclosure>
+                    ) : null}
                   </div>
                 </td>
               </tr>

@@ -3,8 +3,8 @@ import { toPublicUser } from "#app/models/user.server";
 import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
 import { checkLoginPassword } from "#app/web/login-throttle.server";
 import { clientAddressContext } from "#app/web/request-context.server";
-import { createUserSession } from "#app/web/session.server";
-import { secondFactor } from "#app/web/two-factor.server";
+import { knownDevice, signedInHeaders } from "#app/web/known-device.server";
+import { secondFactor } from "#app/routes/second-factor.server";
 import type { Route } from "./+types/login";
 import * as doc from "#app/web/api-doc";
 import * as shape from "#app/domain/api-shapes";
@@ -26,9 +26,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed("POST");
   const clientAddress = context.get(clientAddressContext);
   const { username, password, code } = await readJson(request, jsonBody);
-  // The password step, behind the per-address and per-username limits: one 401 message whether
+  // The password step, behind the per-address and per-username (or known device's) limits: one 401 message whether
   // the username exists or not, one 429 whether the password was right or not.
-  const check = await checkLoginPassword(clientAddress, username, password);
+  const device = await knownDevice(request);
+  const check = await checkLoginPassword(clientAddress, username, password, device);
   if (check.status === "refused") {
     return jsonError(
       check.httpStatus,
@@ -43,8 +44,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     const headers = second.retryAfter ? { "Retry-After": String(second.retryAfter) } : undefined;
     return jsonError(second.status, second.message, { twoFactorRequired: true }, headers);
   }
-  const cookie = await createUserSession(request, check.user.id, second.secondFactor);
-  return Response.json(toPublicUser(check.user), { headers: { "Set-Cookie": cookie } });
+  const headers = await signedInHeaders(request, check.user.id, second.secondFactor);
+  return Response.json(toPublicUser(check.user), { headers });
 }
 
 export const openapi: doc.ApiPaths = {
@@ -56,7 +57,7 @@ export const openapi: doc.ApiPaths = {
         200: doc.answers("Signed in (Set-Cookie carries the session)", shape.publicUserJson),
         ...doc.BODY_REFUSALS,
         401: doc.refused(
-          "Wrong username or password; or `twoFactorRequired` when the account's code is missing or wrong",
+          "Wrong username or password; or `twoFactorRequired` when the account's code is missing or wrong, or the app's codes are frozen after too many wrong ones (a recovery code still signs in)",
           { twoFactorRequired: z.literal(true).optional() },
         ),
         429: doc.tooMany("Too many sign-in attempts", {
