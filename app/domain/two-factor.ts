@@ -24,7 +24,7 @@ export const INVALID_SETUP_CODE =
   "That code does not match. Enter the 6-digit code your authenticator app shows now.";
 export const WRONG_PASSWORD_OR_CODE = "That password or code is not right.";
 export const STAFF_TWO_FACTOR_REQUIRED =
-  "Staff accounts must turn on two-factor sign-in first: Profile Settings, Two-factor sign-in.";
+  "Staff must prove a second factor first: turn on two-factor sign-in in Profile Settings, or sign in again with your code.";
 export const STAFF_MUST_KEEP_TWO_FACTOR =
   "Staff accounts must keep two-factor sign-in on; it cannot be turned off.";
 export const TWO_FACTOR_ALREADY_ON = "Two-factor sign-in is already on.";

@@ -70,26 +70,23 @@ export function regenerateFeedToken(userId: number, kind: CalendarFeedKind): str
 }
 
 /**
- * The feed behind a token, or undefined. A studio feed whose owner is no longer staff is
- * undefined too: the feed is staff's only while they are staff.
+ * The feed behind a token, or undefined, with whether its owner is an admin: whether a studio
+ * feed still works is the staff gate's to say (web/staff-gate.server.ts).
  */
-export function findFeed(token: string): CalendarFeed | undefined {
-  const row = db
+export function findFeed(token: string): (CalendarFeed & { ownerIsAdmin: boolean }) | undefined {
+  return db
     .select({
       id: calendarFeeds.id,
       userId: calendarFeeds.userId,
       kind: calendarFeeds.kind,
       etag: calendarFeeds.etag,
       modifiedAt: calendarFeeds.modifiedAt,
-      isAdmin: users.isAdmin,
+      ownerIsAdmin: users.isAdmin,
     })
     .from(calendarFeeds)
     .innerJoin(users, eq(users.id, calendarFeeds.userId))
     .where(eq(calendarFeeds.token, token))
     .get();
-  if (!row || (row.kind === "STUDIO" && !row.isAdmin)) return undefined;
-  const { isAdmin: _, ...feed } = row;
-  return feed;
 }
 
 /**

@@ -75,6 +75,16 @@ export function startSession(
   return id;
 }
 
+/**
+ * Records that this session's holder proved a second factor after signing in (they turned
+ * two-factor on and confirmed its code), so the staff gate lets them in without a new sign-in.
+ */
+export function markSecondFactor(id: string): void {
+  unlessBusy(() =>
+    db.update(sessions).set({ secondFactor: true }).where(eq(sessions.id, id)).run(),
+  );
+}
+
 /** Ends one session (a copied cookie dies too); a busy database answers 503 as everywhere. */
 export function endSession(id: string): void {
   unlessBusy(() => db.delete(sessions).where(eq(sessions.id, id)).run());

@@ -9,13 +9,14 @@ import {
 } from "#app/models/calendar-feed.server";
 import { takeCalendarFeedFetch, tooManyFeedFetchesMessage } from "#app/web/rate-limit.server";
 import { clientAddressContext } from "#app/web/request-context.server";
+import { studioFeedOwnerAdmitted } from "#app/web/staff-gate.server";
 import type { Route } from "./+types/calendar.$file";
 
 /**
  * GET /calendar/{token}.ics: a private calendar feed (docs/product.md "Calendar feeds"). The
  * token is the only credential (calendar apps send no cookie): a customer's feed lists their
- * own sessions, a studio feed every live one. An unknown token, or a name without `.ics`, is a
- * 404. ETag and Last-Modified let calendar apps poll with a 304; CALENDAR_FEED_LIMIT per hour
+ * own sessions, a studio feed every live one while the staff gate admits its owner. An unknown
+ * token, a studio feed it no longer admits, or a name without `.ics`, is a 404. ETag and Last-Modified let calendar apps poll with a 304; CALENDAR_FEED_LIMIT per hour
  * per token and per client address (429 with Retry-After past it).
  */
 /**
@@ -33,7 +34,12 @@ export const middleware: Route.MiddlewareFunction[] = [
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const token = feedTokenFromFile(params.file);
-  const feed = token === null ? undefined : findFeed(token);
+  const found = token === null ? undefined : findFeed(token);
+  const feed =
+    found?.kind === "STUDIO" &&
+    !studioFeedOwnerAdmitted({ id: found.userId, isAdmin: found.ownerIsAdmin })
+      ? undefined
+      : found;
   const retryAfter = await takeCalendarFeedFetch(
     context.get(clientAddressContext),
     feed && token ? token : null,

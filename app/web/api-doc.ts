@@ -63,7 +63,7 @@ export const PAGING_QUERY = {
 export const notSignedIn = refused("Not signed in (`Not authenticated`)");
 /** requireApiAdmin and the admin API's guard: a customer, or staff without two-factor. */
 export const adminsOnly = refused(
-  "Not an admin (`Admins only`), or an admin without two-factor when staff must have it",
+  "Not an admin (`Admins only`), or an admin whose sign-in proved no second factor when staff must",
 );
 /** readJson: not a JSON object, or a field its schema refuses (`errors` by field). */
 export const badBody = refused(

@@ -2,7 +2,7 @@ import { FormStrategy } from "remix-auth-form";
 import { getUserById, type PublicUser, toPublicUser } from "#app/models/user.server";
 import { checkLoginPassword, type PasswordCheck } from "#app/web/login-throttle.server";
 import { knownDevice } from "#app/web/known-device.server";
-import { getSessionUserId } from "#app/web/session.server";
+import { getSignedIn } from "#app/web/session.server";
 
 /**
  * The login page's credentials go through remix-auth's form strategy, which reads the posted
@@ -38,13 +38,16 @@ export function authenticateLoginForm(
   return loginForm.authenticate(request);
 }
 
+/** A signed-in user, and whether their session's sign-in proved a second factor. */
+export type SessionUser = { user: PublicUser; secondFactor: boolean };
+
 /**
  * Reads the session behind the request's cookie. Handlers never call this: they ask
- * `getUser` of user-context.server.ts, which does it once per request and shares the answer.
+ * user-context.server.ts, which does it once per request and shares the answer.
  */
-export async function findSessionUser(request: Request): Promise<PublicUser | null> {
-  const userId = await getSessionUserId(request);
-  if (userId === null) return null;
-  const user = getUserById(userId);
-  return user ? toPublicUser(user) : null;
+export async function findSessionUser(request: Request): Promise<SessionUser | null> {
+  const signedIn = await getSignedIn(request);
+  if (!signedIn) return null;
+  const user = getUserById(signedIn.userId);
+  return user ? { user: toPublicUser(user), secondFactor: signedIn.secondFactor } : null;
 }

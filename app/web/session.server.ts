@@ -4,6 +4,7 @@ import { isIdleTooLong, lastSeenIsStale } from "#app/domain/two-factor";
 import {
   endSession,
   findLiveSession,
+  markSecondFactor,
   startSession,
   touchSession,
 } from "#app/models/session.server";
@@ -60,9 +61,10 @@ export async function getSignedIn(request: Request): Promise<SignedIn | null> {
   return { userId: session.userId, secondFactor: session.secondFactor };
 }
 
-/** The signed-in user's id, or null when there is no live session. */
-export async function getSessionUserId(request: Request): Promise<number | null> {
-  return (await getSignedIn(request))?.userId ?? null;
+/** The request's session now counts as having proven a second factor (see `markSecondFactor`). */
+export function proveSecondFactor(request: Request): void {
+  const id = readSessionId(request);
+  if (id) markSecondFactor(id);
 }
 
 /** The Set-Cookie header that hands the browser a session started elsewhere. */

@@ -44,8 +44,3 @@ export async function pendingLoginUserId(
 export function endPendingLogin(): Promise<string> {
   return pendingCookie.serialize("", { maxAge: 0, expires: new Date(0) });
 }
-
-/** Whether the staff gate stops this admin: two-factor is required of staff and is off. */
-export function staffNeedsTwoFactor(userId: number): boolean {
-  return env.REQUIRE_STAFF_2FA && !hasTwoFactor(userId);
-}

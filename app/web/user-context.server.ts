@@ -8,11 +8,12 @@ import { STAFF_TWO_FACTOR_REQUIRED } from "#app/domain/two-factor";
 import type { PublicUser } from "#app/models/user.server";
 import { methodNotAllowed } from "#app/web/api.server";
 import { noteRequestUser } from "#app/log.server";
-import { findSessionUser } from "#app/web/auth.server";
+import { findSessionUser, type SessionUser } from "#app/web/auth.server";
 import { isWrite, refusedBeforeAnyHandler } from "#app/web/route-target.server";
-import { staffNeedsTwoFactor } from "#app/web/two-factor.server";
+import { proveSecondFactor } from "#app/web/session.server";
+import { type StaffAccess, staffAccess } from "#app/web/staff-gate.server";
 
-/** Where an admin without two-factor is sent when REQUIRE_STAFF_2FA is on. */
+/** Where the staff gate sends an admin whose session proved no second factor. */
 export const TWO_FACTOR_SETUP_PATH = "/dashboard/two-factor";
 
 /**
@@ -28,79 +29,125 @@ export const TWO_FACTOR_SETUP_PATH = "/dashboard/two-factor";
 
 type RequestContext = Readonly<RouterContextProvider>;
 
-const lookupContext = createContext<Promise<PublicUser | null> | null>(null);
+const lookupContext = createContext<Promise<SessionUser | null> | null>(null);
 
-/** The signed-in user of this request, or null for a visitor. */
-export function getUser(request: Request, context: RequestContext): Promise<PublicUser | null> {
+function lookup(request: Request, context: RequestContext): Promise<SessionUser | null> {
   const started = context.get(lookupContext);
   if (started) return started;
-  const lookup = findSessionUser(request).then((user) => {
-    if (user) noteRequestUser(user.id);
-    return user;
+  const found = findSessionUser(request).then((signedIn) => {
+    if (signedIn) noteRequestUser(signedIn.user.id);
+    return signedIn;
   });
-  context.set(lookupContext, lookup);
-  return lookup;
+  context.set(lookupContext, found);
+  return found;
+}
+
+/** The signed-in user of this request, or null for a visitor. */
+export async function getUser(
+  request: Request,
+  context: RequestContext,
+): Promise<PublicUser | null> {
+  return (await lookup(request, context))?.user ?? null;
+}
+
+/**
+ * What the staff gate (staff-gate.server.ts) makes of the caller on this request. A route that
+ * serves customers and staff alike (a booking's files, receipts) gives staff's extra only to
+ * "staff": an admin without a second factor gets what any other customer gets.
+ */
+export async function getStaffAccess(
+  request: Request,
+  context: RequestContext,
+): Promise<StaffAccess> {
+  const signedIn = await lookup(request, context);
+  return staffAccess(signedIn?.user ?? null, signedIn?.secondFactor ?? false);
+}
+
+/** Whether the caller may act as staff on this request (see `getStaffAccess`). */
+export async function isStaff(request: Request, context: RequestContext): Promise<boolean> {
+  return (await getStaffAccess(request, context)) === "staff";
+}
+
+/**
+ * This request's session has just proven a second factor (two-factor turned on with its code):
+ * stored for the requests to come, and known to the rest of this one.
+ */
+export async function noteSecondFactorProven(
+  request: Request,
+  context: RequestContext,
+): Promise<void> {
+  proveSecondFactor(request);
+  const signedIn = await lookup(request, context);
+  if (signedIn) context.set(lookupContext, Promise.resolve({ ...signedIn, secondFactor: true }));
 }
 
 // --- who may pass, and how the others are answered ------------------------------------------
 
+type Caller = { user: PublicUser | null; access: StaffAccess };
+
 /** Pages: a visitor is sent to sign in. */
-function refuseVisitorPage(user: PublicUser | null): Response | null {
+function refuseVisitorPage({ user }: Caller): Response | null {
   return user ? null : redirect("/auth");
 }
 
 /**
  * Admin pages: a visitor goes to /auth, a signed-in customer to their dashboard, and an admin
- * without two-factor (when staff must have it) to its setup (docs/product.md "Accounts").
+ * the staff gate holds back to the two-factor page (docs/product.md "Accounts and sessions").
  */
-function refuseNonAdminPage(user: PublicUser | null): Response | null {
+function refuseNonAdminPage({ user, access }: Caller): Response | null {
   if (!user) return redirect("/auth");
-  if (!user.isAdmin) return redirect("/dashboard");
-  return staffNeedsTwoFactor(user.id) ? redirect(TWO_FACTOR_SETUP_PATH) : null;
+  if (access === "not staff") return redirect("/dashboard");
+  return access === "staff" ? null : redirect(TWO_FACTOR_SETUP_PATH);
 }
 
 /** JSON endpoints answer 401 instead of redirecting. */
-function refuseVisitorApi(user: PublicUser | null): Response | null {
+function refuseVisitorApi({ user }: Caller): Response | null {
   return user ? null : Response.json({ message: "Not authenticated" }, { status: 401 });
 }
 
-/** Admin JSON: 401 for a visitor, 403 for a signed-in customer or an admin without two-factor. */
-function refuseNonAdminApi(user: PublicUser | null): Response | null {
-  const visitor = refuseVisitorApi(user);
-  if (visitor || !user) return visitor;
-  if (!user.isAdmin) return Response.json({ message: "Admins only" }, { status: 403 });
-  return staffNeedsTwoFactor(user.id)
-    ? Response.json({ message: STAFF_TWO_FACTOR_REQUIRED }, { status: 403 })
-    : null;
+/** Admin JSON: 401 for a visitor, 403 for a signed-in customer or an admin held back. */
+function refuseNonAdminApi(caller: Caller): Response | null {
+  const visitor = refuseVisitorApi(caller);
+  if (visitor) return visitor;
+  if (caller.access === "not staff") {
+    return Response.json({ message: "Admins only" }, { status: 403 });
+  }
+  return caller.access === "staff"
+    ? null
+    : Response.json({ message: STAFF_TWO_FACTOR_REQUIRED }, { status: 403 });
 }
 
 /** The user, once `refuse` lets them through; its refusal is thrown as the answer otherwise. */
 async function admit(
   request: Request,
   context: RequestContext,
-  refuse: (user: PublicUser | null) => Response | null,
-): Promise<PublicUser> {
-  const user = await getUser(request, context);
-  const refusal = refuse(user);
+  refuse: (caller: Caller) => Response | null,
+): Promise<Caller & { user: PublicUser }> {
+  const signedIn = await lookup(request, context);
+  const user = signedIn?.user ?? null;
+  const caller = { user, access: staffAccess(user, signedIn?.secondFactor ?? false) };
+  const refusal = refuse(caller);
   if (refusal) throw refusal;
   // Every rule above refuses a visitor first.
   if (!user) throw new Error("A guard let a visitor through");
-  return user;
+  return { user, access: caller.access };
 }
+
+const admitted = async (answer: Promise<{ user: PublicUser }>) => (await answer).user;
 
 // --- explicit guards, for routes outside the guarded layouts --------------------------------
 
 export const requireUser = (request: Request, context: RequestContext) =>
-  admit(request, context, refuseVisitorPage);
+  admitted(admit(request, context, refuseVisitorPage));
 
 export const requireAdmin = (request: Request, context: RequestContext) =>
-  admit(request, context, refuseNonAdminPage);
+  admitted(admit(request, context, refuseNonAdminPage));
 
 export const requireApiUser = (request: Request, context: RequestContext) =>
-  admit(request, context, refuseVisitorApi);
+  admitted(admit(request, context, refuseVisitorApi));
 
 export const requireApiAdmin = (request: Request, context: RequestContext) =>
-  admit(request, context, refuseNonAdminApi);
+  admitted(admit(request, context, refuseNonAdminApi));
 
 /** Pages only for visitors (/auth): a signed-in user goes home. */
 export async function requireAnonymous(request: Request, context: RequestContext): Promise<void> {
@@ -130,9 +177,9 @@ export function currentAdmin(context: RequestContext): PublicUser {
   return admin;
 }
 
-function pass(context: RequestContext, user: PublicUser) {
+function pass(context: RequestContext, { user, access }: Caller & { user: PublicUser }) {
   context.set(signedInContext, user);
-  if (user.isAdmin) context.set(adminContext, user);
+  if (access === "staff") context.set(adminContext, user);
 }
 
 /**
@@ -140,9 +187,7 @@ function pass(context: RequestContext, user: PublicUser) {
  * through unasked: React Router answers it with its 405 before any handler runs, as it did
  * before the guard moved here (see `refusedBeforeAnyHandler`).
  */
-function pagesGuard(
-  refuse: (user: PublicUser | null) => Response | null,
-): MiddlewareFunction<Response> {
+function pagesGuard(refuse: (caller: Caller) => Response | null): MiddlewareFunction<Response> {
   return async (args, next) => {
     if (refusedBeforeAnyHandler(args)) return next();
     pass(args.context, await admit(args.request, args.context, refuse));

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import axe from "axe-core";
 import { test as base, expect, type Page, type TestInfo } from "@playwright/test";
-import { count, sql } from "drizzle-orm";
+import { count, eq, sql } from "drizzle-orm";
 import { users } from "#db/schema";
 import { E2E_BASE_URL, E2E_DATABASE_PATH, PROJECT_ROOT, serverEnv } from "#tests/e2e/env";
 import { collectOutput, freePort, stopServerProcess, waitUntilHealthy } from "#tests/setup/server";
@@ -130,7 +130,8 @@ export function createService(testInfo: TestInfo, label: string, price: number):
 
 /**
  * Signs the browser in as `user` the way decision 0003 says tests do: a session row in the
- * server's database and its `__session` cookie in the browser, as a login leaves them.
+ * server's database and its `__session` cookie in the browser, as a login leaves them (with
+ * two-factor on, the login proved a code: the staff gate lets an admin in).
  * The page stays where it is; the next navigation is signed in.
  */
 export async function signIn(
@@ -138,7 +139,10 @@ export async function signIn(
   user: Pick<TestUser, "id">,
   database: TestDatabase = db(),
 ) {
-  const session = createSession(database, { userId: user.id });
+  const secondFactor =
+    database.select({ on: users.totpEnabledAt }).from(users).where(eq(users.id, user.id)).get()
+      ?.on != null;
+  const session = createSession(database, { userId: user.id, secondFactor });
   await page.context().addCookies([
     {
       name: SESSION_COOKIE_NAME,

@@ -5,8 +5,13 @@
  * status, the redirect, and that the database is unchanged unless the outcome says `writes`.
  *
  * Actors: a visitor (no cookie), `customer` (owns the booking of owner-scoped routes),
- * `otherCustomer` (another customer opening that booking) and `admin`.
+ * `otherCustomer` (another customer opening that booking) and `admin` (signed in with a second
+ * factor). A fifth, `heldBackAdmin`, is an admin whose sign-in proved only the password, on a
+ * server where staff must prove more (REQUIRE_STAFF_2FA): what it gets is not declared but
+ * derived from each rule (`heldBackAdminOutcome`), so a new route that admits staff is held to
+ * the staff gate the day it lands.
  */
+import { STAFF_TWO_FACTOR_REQUIRED } from "#app/domain/two-factor";
 import {
   bookingFormFields,
   bookingPayload,
@@ -23,6 +28,8 @@ export type Outcome = {
   location?: string | RegExp;
   /** The request is allowed to change the database; every other request must not. */
   writes?: boolean;
+  /** Text the answer must hold (a refusal's message). */
+  message?: string;
 };
 export type PerActor = Record<ActorName, Outcome>;
 
@@ -43,6 +50,8 @@ export type RequestContext = {
   freshUsername(): string;
   /** The customer's user id (routes about one account, like its profile). */
   customerId: number;
+  /** The held-back admin's studio calendar token, made while the gate let them pass. */
+  heldBackStudioFeed: string;
   /** The acting user's own credentials, or a spare account's for the visitor. */
   credentials: { username: string; password: string };
   /**
@@ -148,6 +157,21 @@ const adminApi = (admin: Outcome): PerActor => ({
   ...signedIn(status(401), status(403)),
   admin,
 });
+
+/**
+ * What an admin the staff gate holds back gets (docs/product.md "Accounts and sessions"):
+ * where only staff pass (a customer is sent to /dashboard, or answered 403 as JSON), the gate's
+ * refusal: the two-factor page, or 403 with its message; anywhere else, another customer's
+ * answer: staff's extra (another customer's files, receipts) is not theirs.
+ */
+export function heldBackAdminOutcome(rule: PerActor): Outcome {
+  const { otherCustomer } = rule;
+  if (otherCustomer.status === 302 && otherCustomer.location === "/dashboard") {
+    return redirect("/dashboard/two-factor");
+  }
+  if (otherCustomer.status === 403) return { status: 403, message: STAFF_TWO_FACTOR_REQUIRED };
+  return otherCustomer;
+}
 
 /** A valid profile whose business name is new on every call. */
 function profileFields(businessName: string) {
@@ -610,7 +634,8 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
   },
   // A calendar feed: its token is the credential, not the caller (docs/product.md "Calendar
   // feeds"); a token nobody holds is a 404 for everyone, cookie or not. A known token's answers
-  // (200, 304, 429, a replaced token's 404) are in calendar-feeds.test.ts.
+  // (200, 304, 429, a replaced token's 404) are in calendar-feeds.test.ts; a studio feed's
+  // owner must pass the staff gate (two-factor-staff.test.ts has one that does).
   "/calendar/:file": {
     kind: "resource",
     url: () => `/calendar/${"A".repeat(43)}.ics`,
@@ -620,6 +645,12 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
         name: "a name without the .ics ending",
         method: "GET",
         url: () => `/calendar/${"A".repeat(43)}`,
+        expect: everyone(status(404)),
+      },
+      {
+        name: "the studio feed of an admin without a second factor on the account",
+        method: "GET",
+        url: ({ heldBackStudioFeed }) => `/calendar/${heldBackStudioFeed}.ics`,
         expect: everyone(status(404)),
       },
     ],

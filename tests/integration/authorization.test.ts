@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { sessions } from "#db/schema";
 import { earliestBookableDate } from "#app/domain/availability";
 import { addStudioDays } from "#app/domain/studio-time";
 import { createCoupon, createService } from "#tests/factories/catalog";
@@ -15,19 +17,23 @@ import {
   ACCESS_RULES,
   ACTORS,
   type AccessRule,
-  type ActorName,
+  type ActorName as RuleActor,
   type FreshRows,
+  heldBackAdminOutcome,
   METHODS,
   type Outcome,
+  type PerActor,
   type RequestContext,
 } from "#tests/integration/access-rules";
 
 /**
  * The authorization matrix, generated from the route table (app/routes.ts): every route must
  * have a rule in access-rules.ts, and every page, `.data` URL, action and /api/* method is
- * sent as a visitor, a customer, another customer and an admin.
+ * sent as a visitor, a customer, another customer, an admin and an admin the staff gate holds
+ * back. Staff must prove a second factor here (REQUIRE_STAFF_2FA), as in production: the admin
+ * signed in with one, the held-back admin with only the password.
  */
-const server = serverForThisFile();
+const server = serverForThisFile({ REQUIRE_STAFF_2FA: "true" });
 const { db, signUp, signUpAdmin, snapshot } = actorsFor(server);
 
 const RULES_FILE = "tests/integration/access-rules.ts";
@@ -56,20 +62,48 @@ describe("the route table", () => {
 /** Unique to the customer: must never reach a visitor or another customer. */
 const OWNER_MARKER = `Owner${randomUUID().slice(0, 8)}`;
 
+const TEST_ACTORS = [...ACTORS, "heldBackAdmin"] as const;
+type ActorName = (typeof TEST_ACTORS)[number];
+const expectedOf = (rule: PerActor, actor: ActorName): Outcome =>
+  actor === "heldBackAdmin" ? heldBackAdminOutcome(rule) : rule[actor as RuleActor];
+
 const actors = {} as Record<Exclude<ActorName, "visitor">, Actor>;
 let spare: Actor;
+let heldBackStudioFeed = "";
+
+/** Whether the actor's session counts as having proven a second factor at sign-in. */
+function setSecondFactor(actor: Actor, proven: boolean) {
+  const id = /(?:^|; )__session=([^;]+)/.exec(actor.cookie)?.[1];
+  if (!id) throw new Error(`No session cookie in ${actor.cookie}`);
+  db().update(sessions).set({ secondFactor: proven }).where(eq(sessions.id, id)).run();
+}
+
+/** The Sessions tab makes and shows the caller's studio calendar link on its first view. */
+async function studioFeedOf(actor: Actor): Promise<string> {
+  const response = await fetch(`${server.url}/admin/sessions`, {
+    headers: { Cookie: actor.cookie },
+  });
+  expect(response.status).toBe(200);
+  const token = /\/calendar\/([A-Za-z0-9_-]{43})\.ics/.exec(await response.text())?.[1];
+  if (!token) throw new Error("No studio calendar link on the Sessions tab");
+  return token;
+}
 
 beforeAll(async () => {
   actors.customer = await signUp({ lastName: OWNER_MARKER, businessName: OWNER_MARKER });
   actors.otherCustomer = await signUp();
   actors.admin = await signUpAdmin();
+  setSecondFactor(actors.admin, true);
+  actors.heldBackAdmin = await signUpAdmin();
   spare = await signUp();
   // The Sessions tab makes the admin's studio calendar link on its first view (docs/product.md
   // "Calendar feeds"); the views after it, which the rules below check, only read.
-  const firstView = await fetch(`${server.url}/admin/sessions`, {
-    headers: { Cookie: actors.admin.cookie },
-  });
-  expect(firstView.status).toBe(200);
+  await studioFeedOf(actors.admin);
+  // A link made while the gate let its owner pass (before REQUIRE_STAFF_2FA, say); the account
+  // has no second factor of its own, so the link must be dead now.
+  setSecondFactor(actors.heldBackAdmin, true);
+  heldBackStudioFeed = await studioFeedOf(actors.heldBackAdmin);
+  setSecondFactor(actors.heldBackAdmin, false);
 });
 
 describe("the leak check", () => {
@@ -150,16 +184,24 @@ async function contextFor(actor: ActorName, rule: AccessRule): Promise<RequestCo
     freshSlot,
     freshUsername: () => uniqueUsername("matrix"),
     customerId: actors.customer.id,
+    heldBackStudioFeed,
     credentials: { username: user.username, password: PASSWORD },
   };
 }
 
-/** Logging in, out or registering ends the actor's session: sign in again for the next test. */
+/**
+ * Logging in, out or registering ends the actor's session: sign in again for the next test. The
+ * admin's sign-in proves a second factor (a password login through the API does not: it is
+ * recorded as one here, as a code would have).
+ */
 async function keepSignedIn(actor: ActorName) {
   if (actor === "visitor") return;
   const user = actors[actor];
   const me = await fetch(`${server.url}/api/user`, { headers: { Cookie: user.cookie } });
-  if (me.status === 200) return;
+  if (me.status === 200) {
+    if (actor === "admin") setSecondFactor(user, true);
+    return;
+  }
   const login = await fetch(`${server.url}/api/login`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
@@ -167,6 +209,7 @@ async function keepSignedIn(actor: ActorName) {
   });
   expect(login.status).toBe(200);
   user.cookie = cookiesFrom(login);
+  if (actor === "admin") setSecondFactor(user, true);
 }
 
 // --- requests ----------------------------------------------------------------------------
@@ -243,7 +286,8 @@ async function check(
   }
   if (expected.writes) expect(after, `${sent}: the allowed write did nothing`).not.toEqual(before);
   else expect(after, `${sent}: wrote to the database`).toEqual(before);
-  if (actor === "visitor" || actor === "otherCustomer") {
+  if (expected.message) expect(answer.body, sent).toContain(expected.message);
+  if (actor !== "customer" && actor !== "admin") {
     expect(answer.body, `${sent}: the customer's data leaked`).not.toContain(OWNER_MARKER);
   }
   await keepSignedIn(actor);
@@ -272,9 +316,9 @@ for (const route of table) {
     const urlFor = (context: RequestContext) => rule.url?.(context) ?? route.key;
 
     if (rule.kind === "page") {
-      for (const actor of ACTORS) {
-        const load = rule.load[actor];
-        const action = rule.action[actor];
+      for (const actor of TEST_ACTORS) {
+        const load = expectedOf(rule.load, actor);
+        const action = expectedOf(rule.action, actor);
         it(`GET as ${actor}: ${describeOutcome(load)}`, async () => {
           const context = await contextFor(actor, rule);
           const url = urlFor(context);
@@ -305,13 +349,14 @@ for (const route of table) {
       ...(rule.extra ?? []).map((extra) => ({ ...extra, name: `${extra.method} ${extra.name}` })),
     ];
     for (const { name, method, url, expect: perActor } of cases) {
-      for (const actor of ACTORS) {
-        it(`${name} as ${actor}: ${describeOutcome(perActor[actor])}`, async () => {
+      for (const actor of TEST_ACTORS) {
+        const outcome = expectedOf(perActor, actor);
+        it(`${name} as ${actor}: ${describeOutcome(outcome)}`, async () => {
           for (const toData of [false, true]) {
             const context = await contextFor(actor, rule);
             const target = toData ? dataUrl(url(context)) : url(context);
             const json = method === "GET" ? undefined : { json: rule.body?.(context) ?? {} };
-            await check(actor, perActor[actor], `${method} ${target}`, () =>
+            await check(actor, outcome, `${method} ${target}`, () =>
               send(method, target, actor, json),
             );
           }

@@ -1,23 +1,26 @@
+import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { coupons, sessions, users } from "#db/schema";
+import { STAFF_TWO_FACTOR_REQUIRED } from "#app/domain/two-factor";
+import { coupons, passkeys, sessions, users } from "#db/schema";
+import { createBooking } from "#tests/factories/booking";
 import { createSession, sessionCookieValue } from "#tests/factories/session";
-import { currentCode, enableTwoFactor } from "#tests/factories/two-factor";
-import { actorsFor } from "#tests/setup/actors";
+import { currentCode, enableTwoFactor, storedTotpSecret } from "#tests/factories/two-factor";
+import { type Actor, actorsFor } from "#tests/setup/actors";
 import { registrationPayload } from "#tests/setup/server";
 import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
 /**
  * The staff rules and the code limit, on a server set as production has them by default
  * (REQUIRE_STAFF_2FA on, STAFF_IDLE_MINUTES 60) with a small TWO_FACTOR_CODE_LIMIT: an admin
- * without two-factor is sent to set it up (pages) or refused (admin JSON), idle staff sessions
- * end, and codes meet a 429 per account and per address. Refusals write nothing.
+ * whose session proved no second factor is sent to set it up (pages), refused (admin JSON) or
+ * treated as a customer (files, receipts); the studio feed needs a second factor on the account;
+ * idle staff sessions end, and codes meet a 429 per account and per address. Refusals write
+ * nothing. Every route that admits staff is walked in authorization.test.ts.
  */
 const server = serverForThisFile({ REQUIRE_STAFF_2FA: "true", TWO_FACTOR_CODE_LIMIT: "3" });
 const { db, signUp, signUpAdmin, snapshot } = actorsFor(server);
 
-const STAFF_TWO_FACTOR_REQUIRED =
-  "Staff accounts must turn on two-factor sign-in first: Profile Settings, Two-factor sign-in.";
 const MINUTE = 60_000;
 
 const get = (path: string, cookie: string) =>
@@ -49,7 +52,51 @@ async function sessionIdleFor(userId: number, idleMs: number) {
 const lastSeen = (id: string) =>
   db().select({ at: sessions.lastSeenAt }).from(sessions).where(eq(sessions.id, id)).get()?.at;
 
-describe("staff must have two-factor (REQUIRE_STAFF_2FA)", () => {
+/** A session of `userId` as a sign-in leaves it: with a code (`secondFactor`) or only a password. */
+function signedInAs(userId: number, secondFactor: boolean): Actor & { sessionId: string } {
+  const session = createSession(db(), { userId, secondFactor });
+  const cookie = `__session=${sessionCookieValue(session.id)}`;
+  return { id: userId, username: "", cookie, sessionId: session.id };
+}
+
+/** Posts a form to the two-factor page, as the page does without JavaScript. */
+const twoFactorForm = (cookie: string, fields: Record<string, string>) =>
+  fetch(`${server.url}/dashboard/two-factor`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { Origin: server.url, Cookie: cookie },
+    body: new URLSearchParams(fields),
+  });
+
+/** The staff routes a held-back admin is refused, and the answer an admin who passes gets. */
+async function expectHeldBack(cookie: string, bookingId: number) {
+  for (const path of ["/admin/bookings", `/admin/bookings/${bookingId}`]) {
+    const page = await get(path, cookie);
+    expect(page.status, path).toBe(302);
+    expect(page.headers.get("Location"), path).toBe("/dashboard/two-factor");
+  }
+  const api = await get("/api/admin/users", cookie);
+  expect(api.status).toBe(403);
+  expect(await api.json()).toEqual({ message: STAFF_TWO_FACTOR_REQUIRED });
+  // A customer's files are staff's to see: to an admin held back, as to any customer, missing.
+  const files = await get(`/api/bookings/${bookingId}/files`, cookie);
+  expect(files.status).toBe(404);
+  expect(await files.json()).toEqual({ message: "Booking not found" });
+}
+
+async function expectPasses(cookie: string, bookingId: number) {
+  expect((await get("/admin/bookings", cookie)).status).toBe(200);
+  expect((await get(`/admin/bookings/${bookingId}`, cookie)).status).toBe(200);
+  expect((await get("/api/admin/users", cookie)).status).toBe(200);
+  expect((await get(`/api/bookings/${bookingId}/files`, cookie)).status).toBe(200);
+}
+
+async function customerBooking(): Promise<number> {
+  const customer = await signUp();
+  return createBooking(db(), { user: { id: customer.id } }).id;
+}
+
+describe("staff must prove a second factor (REQUIRE_STAFF_2FA)", () => {
   it("sends an admin without it to the setup page before any admin page", async () => {
     const admin = await signUpAdmin();
     for (const path of ["/admin", "/admin/bookings", "/admin/coupons", "/admin/sales/export"]) {
@@ -82,31 +129,92 @@ describe("staff must have two-factor (REQUIRE_STAFF_2FA)", () => {
     expect(db().select().from(coupons).all()).toHaveLength(before);
   });
 
-  it("lets an admin with two-factor in, and a customer is not asked for it", async () => {
+  it("does not show an admin without it a customer's session files", async () => {
+    const admin = await signUpAdmin();
+    const bookingId = await customerBooking();
+    const before = snapshot();
+    await expectHeldBack(admin.cookie, bookingId);
+    expect(snapshot()).toEqual(before);
+  });
+
+  it("lets in an admin whose sign-in proved a code, and a customer is not asked for it", async () => {
     const admin = await signUpAdmin();
     enableTwoFactor(db(), admin.id);
-    expect((await get("/admin/bookings", admin.cookie)).status).toBe(200);
-    expect((await get("/api/admin/users", admin.cookie)).status).toBe(200);
+    await expectPasses(signedInAs(admin.id, true).cookie, await customerBooking());
     const customer = await signUp();
     expect((await get("/dashboard", customer.cookie)).status).toBe(200);
+  });
+
+  it("holds back a session that proved only the password, though the account has two-factor on", async () => {
+    const admin = await signUpAdmin();
+    enableTwoFactor(db(), admin.id);
+    const passwordOnly = signedInAs(admin.id, false);
+    await expectHeldBack(passwordOnly.cookie, await customerBooking());
+    const page = await (await get("/dashboard/two-factor", passwordOnly.cookie)).text();
+    expect(page).toContain("sign out, then sign in again with your app&#x27;s code.");
+  });
+
+  it("lets the same session in once two-factor is turned on in it, without signing in again", async () => {
+    const admin = await signUpAdmin();
+    const bookingId = await customerBooking();
+    await expectHeldBack(admin.cookie, bookingId);
+    expect((await twoFactorForm(admin.cookie, { intent: "start" })).status).toBe(302);
+    const code = await currentCode(storedTotpSecret(db(), admin.id));
+    const confirm = await twoFactorForm(admin.cookie, { intent: "confirm", code });
+    expect(confirm.status).toBe(200);
+    expect(await confirm.text()).toContain("save your recovery codes");
+    await expectPasses(admin.cookie, bookingId);
+    // Only the session that turned it on: another password-only session stays held back.
+    await expectHeldBack(signedInAs(admin.id, false).cookie, bookingId);
   });
 
   it("refuses to turn it off for staff, and writes nothing", async () => {
     const admin = await signUpAdmin();
     enableTwoFactor(db(), admin.id);
+    const { cookie } = signedInAs(admin.id, true);
     const response = await refused(() =>
-      fetch(`${server.url}/dashboard/two-factor`, {
-        method: "POST",
-        redirect: "manual",
-        headers: { Origin: server.url, Cookie: admin.cookie },
-        body: new URLSearchParams({
-          intent: "disable",
-          proof: String(registrationPayload().password),
-        }),
+      twoFactorForm(cookie, {
+        intent: "disable",
+        proof: String(registrationPayload().password),
       }),
     );
     expect(response.status).toBe(403);
     expect(await response.text()).toContain("Staff accounts must keep two-factor sign-in on");
+  });
+});
+
+describe("the studio calendar feed needs a second factor on its owner's account", () => {
+  /** The studio link the Sessions tab shows (made on the first view). */
+  async function studioFeed(userId: number): Promise<string> {
+    const page = await get("/admin/sessions", signedInAs(userId, true).cookie);
+    expect(page.status).toBe(200);
+    const token = /\/calendar\/([A-Za-z0-9_-]{43})\.ics/.exec(await page.text())?.[1];
+    if (!token) throw new Error("No studio calendar link on the Sessions tab");
+    return token;
+  }
+  const feed = (token: string) => fetch(`${server.url}/calendar/${token}.ics`);
+
+  it("works with two-factor on or with a passkey, and is a dead link without either", async () => {
+    const admin = await signUpAdmin();
+    const token = await studioFeed(admin.id);
+    const dead = await feed(token);
+    expect(dead.status).toBe(404);
+    expect(await dead.text()).toBe("This calendar link does not exist or has been replaced.");
+
+    db()
+      .insert(passkeys)
+      .values({
+        userId: admin.id,
+        credentialId: randomBytes(16).toString("base64url"),
+        publicKey: randomBytes(65),
+        name: "Laptop",
+      })
+      .run();
+    expect((await feed(token)).status).toBe(200);
+
+    const withApp = await signUpAdmin();
+    enableTwoFactor(db(), withApp.id);
+    expect((await feed(await studioFeed(withApp.id))).status).toBe(200);
   });
 });
 

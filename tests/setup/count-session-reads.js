@@ -8,7 +8,7 @@ import Database from "better-sqlite3";
 let sessionReads = 0;
 
 // Every better-sqlite3 statement shares one prototype; the session lookup is the statement that
-// selects from "sessions" (getSessionUserId in app/web/session.server.ts).
+// selects from "sessions" (getSignedIn in app/web/session.server.ts).
 const probe = new Database(":memory:");
 const statement = Object.getPrototypeOf(probe.prepare("SELECT 1"));
 probe.close();

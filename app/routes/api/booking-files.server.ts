@@ -6,7 +6,7 @@ import { getBooking } from "#app/models/booking.server";
 import type { PublicUser } from "#app/models/user.server";
 import { jsonError } from "#app/web/api.server";
 import { parseRange, rangeStillValid } from "#app/web/byte-range";
-import { requireApiUser } from "#app/web/user-context.server";
+import { isStaff, requireApiUser } from "#app/web/user-context.server";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { fileStorage } from "#app/workflows/file-storage.server";
 
@@ -14,7 +14,8 @@ type Booking = NonNullable<ReturnType<typeof getBooking>>;
 
 /**
  * Who may see a booking's files (docs/product.md "Session files"): its owner (delivered files
- * only) and staff (all). Asked on every request. Anyone else, like a booking or file that does
+ * only) and staff (all), as the staff gate counts them: an admin it holds back is a customer
+ * here. Asked on every request. Anyone else, like a booking or file that does
  * not exist, gets 404, so ids cannot be probed; a visitor gets 401 as on every /api route.
  */
 const BOOKING_NOT_FOUND = FILES_API_NOT_FOUND.booking;
@@ -26,12 +27,13 @@ export async function requireFilesAccess(
   idParam: string | undefined,
 ): Promise<{ user: PublicUser; booking: Booking; staff: boolean }> {
   const user = await requireApiUser(request, context);
+  const staff = await isStaff(request, context);
   const id = parseId(idParam);
   const booking = id === null ? undefined : getBooking(id);
-  if (!booking || (booking.userId !== user.id && !user.isAdmin)) {
+  if (!booking || (booking.userId !== user.id && !staff)) {
     throw jsonError(404, BOOKING_NOT_FOUND);
   }
-  return { user, booking, staff: user.isAdmin };
+  return { user, booking, staff };
 }
 
 /** The file the caller may download, or a 404 thrown: undelivered files are staff's alone. */

@@ -5,8 +5,7 @@ import { receiptPdf } from "#app/emails/receipt-pdf.server";
 import { getBooking } from "#app/models/booking.server";
 import { getBookingReceipt } from "#app/models/receipt.server";
 import { jsonError, methodNotAllowed } from "#app/web/api.server";
-import { staffNeedsTwoFactor } from "#app/web/two-factor.server";
-import { requireApiUser } from "#app/web/user-context.server";
+import { isStaff, requireApiUser } from "#app/web/user-context.server";
 import type { Route } from "./+types/bookings.receipt";
 import * as doc from "#app/web/api-doc";
 
@@ -24,7 +23,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const paymentId = parseId(params.paymentId);
   if (bookingId === null || paymentId === null) return jsonError(404, NOT_FOUND);
   const booking = getBooking(bookingId);
-  const staff = user.isAdmin && !staffNeedsTwoFactor(user.id);
+  const staff = await isStaff(request, context);
   if (!booking || (booking.userId !== user.id && !staff)) return jsonError(404, NOT_FOUND);
   const receipt = getBookingReceipt(booking.id, paymentId);
   if (!receipt) return jsonError(404, NOT_FOUND);

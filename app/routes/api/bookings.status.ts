@@ -3,7 +3,7 @@ import { parseId } from "#app/domain/ids";
 import { z } from "#app/domain/zod";
 import { confirmOwnFreeBooking, getOwnBooking, toBookingJson } from "#app/models/booking.server";
 import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
-import { requireApiUser } from "#app/web/user-context.server";
+import { isStaff, requireApiUser } from "#app/web/user-context.server";
 import type { Route } from "./+types/bookings.status";
 import * as doc from "#app/web/api-doc";
 import * as shape from "#app/domain/api-shapes";
@@ -46,7 +46,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const confirmed = confirmOwnFreeBooking(id, user.id);
     if (confirmed) return Response.json(toBookingJson(confirmed));
   }
-  if (user.isAdmin) return jsonError(403, ADMIN_ELSEWHERE);
+  if (await isStaff(request, context)) return jsonError(403, ADMIN_ELSEWHERE);
   if (!own) return jsonError(404, NOT_FOUND);
   return jsonError(403, ONLY_FREE);
 }

@@ -2,7 +2,7 @@ import { createService, listServices, toServiceJson } from "#app/models/service.
 import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
 import { serviceBody } from "#app/domain/services";
 import { parseService } from "#app/domain/services";
-import { requireApiAdmin, requireApiUser } from "#app/web/user-context.server";
+import { requireApiAdmin } from "#app/web/user-context.server";
 import type { Route } from "./+types/services";
 import * as doc from "#app/web/api-doc";
 import * as shape from "#app/domain/api-shapes";
@@ -19,8 +19,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     return jsonError(400, "activeOnly must be true or false");
   }
   if (activeOnly === "false") {
-    const user = await requireApiUser(request, context);
-    if (!user.isAdmin) return jsonError(403, "Only admins can see inactive services");
+    await requireApiAdmin(request, context);
   }
   return Response.json(listServices({ activeOnly: activeOnly !== "false" }).map(toServiceJson));
 }
@@ -50,7 +49,7 @@ export const openapi: doc.ApiPaths = {
         200: doc.answers("The services", z.array(shape.serviceJson)),
         400: doc.refused("activeOnly must be true or false"),
         401: doc.refused("`activeOnly=false` from a visitor (`Not authenticated`)"),
-        403: doc.refused("`activeOnly=false` from a customer"),
+        403: doc.refused("`activeOnly=false` from a customer, or from staff held back (as `POST`)"),
       },
     },
     post: {

@@ -16,7 +16,6 @@ import {
   TWO_FACTOR_ALREADY_ON,
   WRONG_PASSWORD_OR_CODE,
 } from "#app/domain/two-factor";
-import { env } from "#app/env.server";
 import {
   authUri,
   confirmTwoFactor,
@@ -29,21 +28,19 @@ import { getUserById, passwordMatches } from "#app/models/user.server";
 import { readForm } from "#app/web/form.server";
 import { giveBackAttempt, takeAttempt, tooManyAttemptsMessage } from "#app/web/rate-limit.server";
 import { dataWithError, redirectWithSuccess } from "#app/web/toast.server";
-import { requireUser } from "#app/web/user-context.server";
+import { mustKeepSecondFactor } from "#app/web/staff-gate.server";
+import { getStaffAccess, noteSecondFactorProven, requireUser } from "#app/web/user-context.server";
 import type { Route } from "./+types/two-factor";
 
 /**
  * Two-factor sign-in, set up and turned off from Profile Settings (docs/product.md "Accounts"):
  * a QR code and the secret as text, the app's first code to confirm, then ten recovery codes
- * shown once. Staff without it are sent here before any admin page when REQUIRE_STAFF_2FA is on.
+ * shown once. The staff gate sends here an admin whose sign-in proved no second factor; turning
+ * it on here proves one for this session (docs/product.md "Accounts and sessions").
  * Plain posts: it works without JavaScript. A page of its own, outside the dashboard's layout.
  */
 const PROFILE_TAB = "/dashboard?tab=profile";
 const SETUP_PAGE = "/dashboard/two-factor";
-
-function staffMustHaveIt(user: { isAdmin: boolean }) {
-  return user.isAdmin && env.REQUIRE_STAFF_2FA;
-}
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
@@ -54,7 +51,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     enabled: state.enabled,
     recoveryCodesLeft: state.recoveryCodesLeft,
-    staffRequired: staffMustHaveIt(user),
+    staffRequired: mustKeepSecondFactor(user),
+    heldBack: (await getStaffAccess(request, context)) === "staff without second factor",
     setup: secret
       ? {
           secret,
@@ -100,6 +98,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         { status: 400 },
       );
     }
+    await noteSecondFactorProven(request, context);
     // Shown on this answer only: the database keeps their hashes.
     return { intent, result: null, recoveryCodes: codes };
   }
@@ -115,7 +114,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (submission.status !== "success") {
       return data({ intent, result: submission.reply({ hideFields: ["proof"] }) }, { status: 400 });
     }
-    if (staffMustHaveIt(user)) return refuse(STAFF_MUST_KEEP_TWO_FACTOR, 403);
+    if (mustKeepSecondFactor(user)) return refuse(STAFF_MUST_KEEP_TWO_FACTOR, 403);
     if (!twoFactorState(user.id).enabled) return refuse(TWO_FACTOR_ALREADY_OFF, 409);
     // Guesses at the password or a code, per account: the password change's budget.
     const limitKey = `user:${user.id}`;
@@ -169,9 +168,11 @@ export default function TwoFactorPage({ loaderData, actionData }: Route.Componen
           Signing in asks for a code from an authenticator app on your phone as well as your
           password, so a stolen password alone cannot open your account.
         </p>
-        {loaderData.staffRequired && !loaderData.enabled ? (
+        {loaderData.heldBack ? (
           <p role="alert" className="mt-4 rounded-lg bg-amber-50 p-4 font-semibold text-ink">
-            Staff accounts must turn on two-factor sign-in before opening the admin pages.
+            {loaderData.enabled
+              ? "Staff must sign in with a second factor before opening the admin pages: sign out, then sign in again with your app's code."
+              : "Staff accounts must turn on two-factor sign-in before opening the admin pages."}
           </p>
         ) : null}
         {codes ? (
