@@ -32,13 +32,13 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ PAYMENT_STATUS_LIMIT: "0" })).toThrow(/PAYMENT_STATUS_LIMIT/);
   });
 
-  it("serves metrics on 9091 of every address by default; 0 or empty turns them off", () => {
-    expect(parseEnv({})).toMatchObject({ METRICS_PORT: 9091, METRICS_HOST: "::" });
+  it("serves metrics on 9091 of loopback by default; 0 or empty turns them off", () => {
+    expect(parseEnv({})).toMatchObject({ METRICS_PORT: 9091, METRICS_HOST: "127.0.0.1" });
     expect(parseEnv({ METRICS_PORT: "0" }).METRICS_PORT).toBe(0);
     expect(parseEnv({ METRICS_PORT: "" }).METRICS_PORT).toBe(0);
     expect(parseEnv({ METRICS_PORT: "9100", METRICS_HOST: "" })).toMatchObject({
       METRICS_PORT: 9100,
-      METRICS_HOST: "::",
+      METRICS_HOST: "127.0.0.1",
     });
     expect(() => parseEnv({ METRICS_PORT: "70000" })).toThrow(/METRICS_PORT/);
     expect(() => parseEnv({ LOG_LEVEL: "loud" })).toThrow(/LOG_LEVEL/);
