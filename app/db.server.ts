@@ -52,8 +52,13 @@ export function openDatabase(path: string): DB {
  */
 export function migrateChecked(database: DB) {
   database.$client.pragma("foreign_keys = OFF");
+  // Rows rewritten here held secrets as they are: their old bytes are zeroed, not left in free
+  // space, and the write-ahead log is emptied once they are moved into the file.
+  database.$client.pragma("secure_delete = ON");
   migrate(database, { migrationsFolder: MIGRATIONS_FOLDER });
-  protectSecretsAtRest(database);
+  const converted = protectSecretsAtRest(database);
+  database.$client.pragma("secure_delete = OFF");
+  if (converted > 0) database.$client.pragma("wal_checkpoint(TRUNCATE)");
   const broken = database.$client.pragma("foreign_key_check") as unknown[];
   if (broken.length > 0) {
     throw new Error(
@@ -68,7 +73,7 @@ export function migrateChecked(database: DB) {
  * of then) hold session ids, feed tokens and TOTP secrets as they are, and values sealed under
  * DATA_ENCRYPTION_KEY_PREVIOUS are sealed again under the current key (docs/deploy.md).
  */
-export function protectSecretsAtRest(database: DB, keys: SealingKeys = dataKeys) {
+export function protectSecretsAtRest(database: DB, keys: SealingKeys = dataKeys): number {
   const sqlite = database.$client;
   const reseal = (purpose: "totp-secret" | "feed-token", stored: string, where: string) => {
     if (!isSealed(stored)) return seal(keys, purpose, stored);
@@ -82,11 +87,14 @@ export function protectSecretsAtRest(database: DB, keys: SealingKeys = dataKeys)
       );
     }
   };
-  sqlite
+  return sqlite
     .transaction(() => {
+      let changed = 0;
       const ids = sqlite.prepare("SELECT id FROM sessions").pluck().all() as string[];
       const rehash = sqlite.prepare("UPDATE sessions SET id = ? WHERE id = ?");
-      for (const id of ids) if (!SHA256_HEX.test(id)) rehash.run(sha256Hex(id), id);
+      for (const id of ids) {
+        if (!SHA256_HEX.test(id)) changed += rehash.run(sha256Hex(id), id).changes;
+      }
 
       const secrets = sqlite
         .prepare("SELECT id, totp_secret AS secret FROM users WHERE totp_secret IS NOT NULL")
@@ -94,7 +102,7 @@ export function protectSecretsAtRest(database: DB, keys: SealingKeys = dataKeys)
       const setSecret = sqlite.prepare("UPDATE users SET totp_secret = ? WHERE id = ?");
       for (const { id, secret } of secrets) {
         const stored = reseal("totp-secret", secret, `The TOTP secret of user ${id}`);
-        if (stored !== secret) setSecret.run(stored, id);
+        if (stored !== secret) changed += setSecret.run(stored, id).changes;
       }
 
       const feeds = sqlite
@@ -107,8 +115,11 @@ export function protectSecretsAtRest(database: DB, keys: SealingKeys = dataKeys)
         // Before 0013 the token itself was in both columns.
         const fresh = !SHA256_HEX.test(hash);
         const stored = reseal("feed-token", sealed, `The token of calendar feed ${id}`);
-        if (fresh || stored !== sealed) setFeed.run(fresh ? sha256Hex(hash) : hash, stored, id);
+        if (fresh || stored !== sealed) {
+          changed += setFeed.run(fresh ? sha256Hex(hash) : hash, stored, id).changes;
+        }
       }
+      return changed;
     })
     .immediate();
 }
