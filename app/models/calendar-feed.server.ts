@@ -145,9 +145,6 @@ const feedColumns = {
   hoursNeeded: bookings.hoursNeeded,
   guestCount: bookings.guestCount,
   firstName: bookings.firstName,
-  lastName: bookings.lastName,
-  businessName: bookings.businessName,
-  phoneNumber: bookings.phoneNumber,
   holdExpiresAt: bookings.holdExpiresAt,
 };
 
