@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { coupons, sessions, users } from "#db/schema";
-import { createSession, sessionCookieValue } from "#tests/factories/session";
+import { createSession, sessionCookieValue, storedSessionId } from "#tests/factories/session";
 import { currentCode, enableTwoFactor } from "#tests/factories/two-factor";
 import { actorsFor } from "#tests/setup/actors";
 import { registrationPayload } from "#tests/setup/server";
@@ -47,7 +47,11 @@ async function sessionIdleFor(userId: number, idleMs: number) {
 }
 
 const lastSeen = (id: string) =>
-  db().select({ at: sessions.lastSeenAt }).from(sessions).where(eq(sessions.id, id)).get()?.at;
+  db()
+    .select({ at: sessions.lastSeenAt })
+    .from(sessions)
+    .where(eq(sessions.id, storedSessionId(id)))
+    .get()?.at;
 
 describe("staff must have two-factor (REQUIRE_STAFF_2FA)", () => {
   it("sends an admin without it to the setup page before any admin page", async () => {
