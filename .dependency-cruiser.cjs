@@ -25,6 +25,7 @@ const LAYERS = {
   "env.server": "^app/env[.]server[.]ts$",
   "log.server": "^app/log[.]server[.]ts$",
   "metrics.server": "^app/metrics[.]server[.]ts$",
+  "secrets.server": "^app/secrets[.]server[.]ts$",
   "db/schema": "^db/schema[.]ts$",
   // The process entry (server.js hands requests to it) sits on top, beside the routes.
   server: "^server/",
@@ -68,9 +69,11 @@ const ARROWS = {
   ],
   integrations: ["integrations", "domain"],
   emails: ["emails", "domain"],
-  models: ["models", "domain", "db.server", "db/schema", "sqlite"],
+  models: ["models", "domain", "db.server", "db/schema", "sqlite", "secrets.server"],
   domain: ["domain"],
-  "db.server": ["db/schema", "env.server", "metrics.server", "sqlite"],
+  "db.server": ["db/schema", "env.server", "metrics.server", "secrets.server", "sqlite"],
+  // Hashing and sealing of secrets at rest, with the keys from the settings.
+  "secrets.server": ["env.server"],
   "env.server": [],
   // The log reads its level and mode from the settings.
   "log.server": ["env.server"],

@@ -6,6 +6,17 @@ import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import * as schema from "#db/schema";
 import { env } from "#app/env.server";
 import { metrics } from "#app/metrics.server";
+import {
+  dataKeys,
+  isSealed,
+  SHA256_HEX,
+  type SealingKeys,
+  seal,
+  sealedUnderCurrent,
+  sha256Hex,
+  UnsealError,
+  unseal,
+} from "#app/secrets.server";
 
 export type DB = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
@@ -41,13 +52,76 @@ export function openDatabase(path: string): DB {
  */
 export function migrateChecked(database: DB) {
   database.$client.pragma("foreign_keys = OFF");
+  // Rows rewritten here held secrets as they are: their old bytes are zeroed, not left in free
+  // space, and the write-ahead log is emptied once they are moved into the file.
+  database.$client.pragma("secure_delete = ON");
   migrate(database, { migrationsFolder: MIGRATIONS_FOLDER });
+  const converted = protectSecretsAtRest(database);
+  database.$client.pragma("secure_delete = OFF");
+  if (converted > 0) database.$client.pragma("wal_checkpoint(TRUNCATE)");
   const broken = database.$client.pragma("foreign_key_check") as unknown[];
   if (broken.length > 0) {
     throw new Error(
       `Migrations left ${broken.length} broken references: ${JSON.stringify(broken.slice(0, 5))}`,
     );
   }
+}
+
+/**
+ * Brings every secret at rest to its stored form (docs/product.md "Accounts and sessions"), in
+ * one transaction before the site serves: rows from before migration 0013 (or a restored backup
+ * of then) hold session ids, feed tokens and TOTP secrets as they are, and values sealed under
+ * DATA_ENCRYPTION_KEY_PREVIOUS are sealed again under the current key (docs/deploy.md).
+ */
+export function protectSecretsAtRest(database: DB, keys: SealingKeys = dataKeys): number {
+  const sqlite = database.$client;
+  const reseal = (purpose: "totp-secret" | "feed-token", stored: string, where: string) => {
+    if (!isSealed(stored)) return seal(keys, purpose, stored);
+    if (sealedUnderCurrent(keys, stored)) return stored;
+    try {
+      return seal(keys, purpose, unseal(keys, purpose, stored));
+    } catch (error) {
+      if (!(error instanceof UnsealError)) throw error;
+      throw new Error(
+        `${where} is sealed under a key that is neither DATA_ENCRYPTION_KEY nor DATA_ENCRYPTION_KEY_PREVIOUS (${error.message})`,
+      );
+    }
+  };
+  return sqlite
+    .transaction(() => {
+      let changed = 0;
+      const ids = sqlite.prepare("SELECT id FROM sessions").pluck().all() as string[];
+      const rehash = sqlite.prepare("UPDATE sessions SET id = ? WHERE id = ?");
+      for (const id of ids) {
+        if (!SHA256_HEX.test(id)) changed += rehash.run(sha256Hex(id), id).changes;
+      }
+
+      const secrets = sqlite
+        .prepare("SELECT id, totp_secret AS secret FROM users WHERE totp_secret IS NOT NULL")
+        .all() as { id: number; secret: string }[];
+      const setSecret = sqlite.prepare("UPDATE users SET totp_secret = ? WHERE id = ?");
+      for (const { id, secret } of secrets) {
+        const stored = reseal("totp-secret", secret, `The TOTP secret of user ${id}`);
+        if (stored !== secret) changed += setSecret.run(stored, id).changes;
+      }
+
+      const feeds = sqlite
+        .prepare("SELECT id, token_hash AS hash, token_sealed AS sealed FROM calendar_feeds")
+        .all() as { id: number; hash: string; sealed: string }[];
+      const setFeed = sqlite.prepare(
+        "UPDATE calendar_feeds SET token_hash = ?, token_sealed = ? WHERE id = ?",
+      );
+      for (const { id, hash, sealed } of feeds) {
+        // Before 0013 the token itself was in both columns.
+        const fresh = !SHA256_HEX.test(hash);
+        const stored = reseal("feed-token", sealed, `The token of calendar feed ${id}`);
+        if (fresh || stored !== sealed) {
+          changed += setFeed.run(fresh ? sha256Hex(hash) : hash, stored, id).changes;
+        }
+      }
+      return changed;
+    })
+    .immediate();
 }
 
 /** Read relative to the working directory, in the repository and in the image alike. */

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { parseEnv } from "#app/env.server";
 
 const secret = "x".repeat(32);
+const dataKey = Buffer.alloc(32, 7).toString("base64");
 
 describe("parseEnv", () => {
   it("has working defaults for development", () => {
@@ -62,6 +63,7 @@ describe("parseEnv", () => {
     const production = {
       NODE_ENV: "production",
       SESSION_SECRET: secret,
+      DATA_ENCRYPTION_KEY: dataKey,
       PAYMENT_PROVIDER: "sandbox",
     };
     expect(parseEnv({}).REQUIRE_STAFF_2FA).toBe(false);
@@ -82,15 +84,40 @@ describe("parseEnv", () => {
       parseEnv({ NODE_ENV: "production", SESSION_SECRET: "short", PAYMENT_PROVIDER: "sandbox" }),
     ).toThrow(/SESSION_SECRET/);
     expect(
-      parseEnv({ NODE_ENV: "production", SESSION_SECRET: secret, PAYMENT_PROVIDER: "sandbox" })
-        .PAYMENT_PROVIDER,
+      parseEnv({
+        NODE_ENV: "production",
+        SESSION_SECRET: secret,
+        DATA_ENCRYPTION_KEY: dataKey,
+        PAYMENT_PROVIDER: "sandbox",
+      }).PAYMENT_PROVIDER,
     ).toBe("sandbox");
+  });
+
+  it("requires a 32-byte DATA_ENCRYPTION_KEY in production; a fixed one outside it", () => {
+    const production = {
+      NODE_ENV: "production",
+      SESSION_SECRET: secret,
+      PAYMENT_PROVIDER: "sandbox",
+    };
+    expect(() => parseEnv(production)).toThrow(/DATA_ENCRYPTION_KEY: is required in production/);
+    expect(parseEnv({ ...production, DATA_ENCRYPTION_KEY: dataKey }).DATA_ENCRYPTION_KEY).toBe(
+      dataKey,
+    );
+    const short = Buffer.alloc(16, 7).toString("base64");
+    expect(() => parseEnv({ ...production, DATA_ENCRYPTION_KEY: short })).toThrow(
+      /DATA_ENCRYPTION_KEY: must be 32 bytes/,
+    );
+    expect(() => parseEnv({ DATA_ENCRYPTION_KEY_PREVIOUS: "not a key" })).toThrow(
+      /DATA_ENCRYPTION_KEY_PREVIOUS: must be 32 bytes/,
+    );
+    expect(Buffer.from(parseEnv({}).DATA_ENCRYPTION_KEY, "base64")).toHaveLength(32);
   });
 
   it("requires Intercom's identity secret in production when the chat is on", () => {
     const production = {
       NODE_ENV: "production",
       SESSION_SECRET: secret,
+      DATA_ENCRYPTION_KEY: dataKey,
       PAYMENT_PROVIDER: "sandbox",
     };
     expect(() => parseEnv({ ...production, INTERCOM_APP_ID: "abc123" })).toThrow(

@@ -9,6 +9,17 @@ const boolean = z
   .enum(["true", "false", "1", "0"])
   .transform((value) => value === "true" || value === "1");
 
+/** A key for AES-256: 32 random bytes written in base64 (`openssl rand -base64 32`). */
+const dataKey = z
+  .string()
+  .refine(
+    (text) => /^[A-Za-z0-9+/_-]+={0,2}$/.test(text) && Buffer.from(text, "base64").length === 32,
+    "must be 32 bytes written in base64 (openssl rand -base64 32)",
+  );
+
+/** Outside production only: a fixed key, so a developer's database stays readable across restarts. */
+const DEVELOPMENT_DATA_KEY = "ZGV2ZWxvcG1lbnQtb25seS1kYXRhLWtleS0wMDAwMDA=";
+
 const schema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -16,6 +27,12 @@ const schema = z
     HOST: z.string().min(1).default("0.0.0.0"),
     DATABASE_PATH: z.string().min(1).default("./data/studio.db"),
     SESSION_SECRET: z.string().optional(),
+    /**
+     * Seals the secrets the site must read back (TOTP secrets, calendar links) in the database;
+     * the previous key is only read, during a rotation (docs/deploy.md "Rotating the data key").
+     */
+    DATA_ENCRYPTION_KEY: dataKey.optional(),
+    DATA_ENCRYPTION_KEY_PREVIOUS: dataKey.optional(),
     SESSION_MAX_AGE_DAYS: z.coerce.number().int().min(1).max(90).default(14),
     /** Behind Fly's proxy the client address comes from Fly-Client-IP, never X-Forwarded-For. */
     TRUST_PROXY: boolean.default(false),
@@ -128,6 +145,13 @@ const schema = z
           message: "is required in production and must be at least 32 characters",
         });
       }
+      if (!env.DATA_ENCRYPTION_KEY) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["DATA_ENCRYPTION_KEY"],
+          message: "is required in production (32 bytes in base64: openssl rand -base64 32)",
+        });
+      }
       if (env.INTERCOM_APP_ID && !env.INTERCOM_IDENTITY_SECRET) {
         ctx.addIssue({
           code: "custom",
@@ -177,6 +201,7 @@ const schema = z
 
 export type Env = z.infer<typeof schema> & {
   SESSION_SECRET: string;
+  DATA_ENCRYPTION_KEY: string;
   REQUIRE_STAFF_2FA: boolean;
   PAYMENT_PROVIDER: "sandbox" | "stripe";
   APP_URL: string;
@@ -198,6 +223,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     ...env,
     // Outside production a fixed secret keeps dev sessions alive across restarts.
     SESSION_SECRET: env.SESSION_SECRET ?? "development-only-session-secret-change-me",
+    DATA_ENCRYPTION_KEY: env.DATA_ENCRYPTION_KEY ?? DEVELOPMENT_DATA_KEY,
     PAYMENT_PROVIDER: env.PAYMENT_PROVIDER ?? "sandbox",
     REQUIRE_STAFF_2FA: env.REQUIRE_STAFF_2FA ?? env.NODE_ENV === "production",
     APP_URL: (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),

@@ -48,7 +48,8 @@ export const users = sqliteTable(
     email: text("email").notNull(),
     isStakeholder: flag("is_stakeholder"),
     /**
-     * Two-factor sign-in (docs/product.md "Accounts"): the TOTP secret (base32), set while
+     * Two-factor sign-in (docs/product.md "Accounts"): the TOTP secret (base32, sealed under
+     * DATA_ENCRYPTION_KEY: app/secrets.server.ts), set while
      * setting up and kept while on; on from `totpEnabledAt`; `totpLastStep` is the time step of
      * the last code accepted, so a code is used once.
      */
@@ -70,7 +71,10 @@ export const users = sqliteTable(
   ],
 );
 
-/** Server-side sessions: the cookie carries only the id, so a session can be revoked. */
+/**
+ * Server-side sessions: the cookie carries only the id, so a session can be revoked. `id` is the
+ * SHA-256 of the cookie's value (app/models/session.server.ts), never the value itself.
+ */
 export const sessions = sqliteTable(
   "sessions",
   {
@@ -495,8 +499,10 @@ export const receipts = sqliteTable(
 /**
  * Calendar feeds (docs/product.md "Calendar feeds"): one private subscription token per
  * account and kind (CUSTOMER: the account's own sessions; STUDIO: staff's feed of every live
- * session). The token is kept as it was given so the dashboard can show it again (decision
- * 0102); a new one replaces it, so the old URL stops working at once. `etag` and `modifiedAt`
+ * session). The token is kept as its SHA-256 (`tokenHash`, what a request is looked up by) and
+ * sealed under DATA_ENCRYPTION_KEY (`tokenSealed`), so the dashboard can show it again (decision
+ * 0102) while the database alone gives no working link; a new one replaces it, so the old URL
+ * stops working at once. `etag` and `modifiedAt`
  * are the feed's content version and when the server first served it, for cheap polling.
  */
 export const calendarFeeds = sqliteTable(
@@ -507,13 +513,14 @@ export const calendarFeeds = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     kind: text("kind", { enum: ["CUSTOMER", "STUDIO"] }).notNull(),
-    token: text("token").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    tokenSealed: text("token_sealed").notNull(),
     etag: text("etag"),
     modifiedAt: integer("modified_at"),
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex("calendar_feeds_token").on(t.token),
+    uniqueIndex("calendar_feeds_token_hash").on(t.tokenHash),
     uniqueIndex("calendar_feeds_user_kind").on(t.userId, t.kind),
     check("calendar_feeds_kind", sql`${t.kind} IN ('CUSTOMER', 'STUDIO')`),
   ],

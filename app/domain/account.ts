@@ -140,3 +140,9 @@ export const passwordChangeSchema = z
     message: "Choose a password different from your current one",
     path: ["newPassword"],
   });
+
+/**
+ * Profile Settings' "Sign out of all devices" form's intent (docs/product.md "Accounts and
+ * sessions"): every other session ends and the calendar links are replaced.
+ */
+export const SIGN_OUT_OTHER_DEVICES = "sign-out-other-devices";

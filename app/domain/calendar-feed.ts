@@ -42,7 +42,10 @@ export function feedUrls(appUrl: string, token: string | null): FeedUrls | null 
 /** How far back a feed lists sessions: a year of past sessions, and every future one. */
 export const FEED_PAST_DAYS = 365;
 
-/** What a feed's event is made from: a booking's slot, status and (staff's feed) contact. */
+/**
+ * What a feed's event is made from: a booking's slot, status and (staff's feed) the client's
+ * first name. No surname, phone or e-mail: a feed link lives in calendar apps and their sync.
+ */
 export type FeedBooking = {
   id: number;
   status: BookingStatus;
@@ -51,8 +54,5 @@ export type FeedBooking = {
   hoursNeeded: string;
   guestCount: string;
   firstName: string;
-  lastName: string;
-  businessName: string | null;
-  phoneNumber: string;
   holdExpiresAt: number | null;
 };

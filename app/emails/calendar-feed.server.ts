@@ -41,15 +41,15 @@ export function feedEvents(
       status: eventStatus(booking.status),
     };
     if (kind === "STUDIO") {
-      const client = `${booking.firstName} ${booking.lastName}`;
+      // A booking number and a first name only (docs/product.md "Calendar feeds"): the rest
+      // of the client's details are behind staff sign-in, at the event's link.
       return {
         ...common,
-        summary: `${client} (#${booking.id})`,
+        summary: `${booking.firstName} (#${booking.id})`,
         url: `${appUrl}/admin/bookings/${booking.id}`,
         description: [
           `Booking #${booking.id}`,
-          `Client: ${client}${booking.businessName ? `, ${booking.businessName}` : ""}`,
-          `Phone: ${booking.phoneNumber}`,
+          `Client: ${booking.firstName}`,
           `Status: ${statusLabel(booking.status)}`,
           when,
           `Duration: ${hoursLabel(booking.hoursNeeded)}`,

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { and, asc, eq, gte, ne, or, gt } from "drizzle-orm";
 import { bookings, calendarFeeds, users } from "#db/schema";
-import { db, writeTransaction } from "#app/db.server";
+import { db, type Tx, writeTransaction } from "#app/db.server";
+import { dataKeys, seal, sha256Hex, unseal } from "#app/secrets.server";
 import {
   type CalendarFeedKind,
   FEED_PAST_DAYS,
@@ -11,7 +12,8 @@ import {
 
 /**
  * Calendar feeds' storage (docs/product.md "Calendar feeds"): one token per account and kind,
- * kept as given so the dashboard shows it again (decision 0102), and each feed's current
+ * kept as its SHA-256 (what a request is looked up by) and sealed, so the dashboard shows it
+ * again (decision 0102) while the database alone gives no working link; and each feed's current
  * content version (`etag`) with the instant it was first served (`modifiedAt`).
  */
 export type CalendarFeed = {
@@ -22,51 +24,79 @@ export type CalendarFeed = {
   modifiedAt: number | null;
 };
 
-function newToken(): string {
-  return randomBytes(FEED_TOKEN_BYTES).toString("base64url");
+/** A new token and what the table stores of it. */
+function newToken() {
+  const token = randomBytes(FEED_TOKEN_BYTES).toString("base64url");
+  return {
+    token,
+    stored: { tokenHash: sha256Hex(token), tokenSealed: seal(dataKeys, "feed-token", token) },
+  };
 }
+
+const ofAccount = (userId: number, kind: CalendarFeedKind) =>
+  and(eq(calendarFeeds.userId, userId), eq(calendarFeeds.kind, kind));
 
 /**
  * The account's token for this kind of feed, made on the first call when `create` (a page's
  * GET); null when there is none yet and it may not be made (a form post's re-rendered page).
  */
 export function feedToken(userId: number, kind: CalendarFeedKind, create: boolean): string | null {
-  const existing = db
-    .select({ token: calendarFeeds.token })
-    .from(calendarFeeds)
-    .where(and(eq(calendarFeeds.userId, userId), eq(calendarFeeds.kind, kind)))
-    .get();
-  if (existing) return existing.token;
+  const read = () =>
+    db
+      .select({ sealed: calendarFeeds.tokenSealed })
+      .from(calendarFeeds)
+      .where(ofAccount(userId, kind))
+      .get();
+  const existing = read();
+  if (existing) return unseal(dataKeys, "feed-token", existing.sealed);
   if (!create) return null;
-  return writeTransaction((tx) => {
+  const row = writeTransaction((tx) => {
     // Two first views at once: the second finds the first's row and keeps it.
     tx.insert(calendarFeeds)
-      .values({ userId, kind, token: newToken() })
+      .values({ userId, kind, ...newToken().stored })
       .onConflictDoNothing({ target: [calendarFeeds.userId, calendarFeeds.kind] })
       .run();
-    const row = tx
-      .select({ token: calendarFeeds.token })
+    return tx
+      .select({ sealed: calendarFeeds.tokenSealed })
       .from(calendarFeeds)
-      .where(and(eq(calendarFeeds.userId, userId), eq(calendarFeeds.kind, kind)))
+      .where(ofAccount(userId, kind))
       .get();
-    if (!row) throw new Error("The calendar feed row was not written");
-    return row.token;
   });
+  if (!row) throw new Error("The calendar feed row was not written");
+  return unseal(dataKeys, "feed-token", row.sealed);
 }
 
 /** A new token for the account's feed; the old one stops working with this write. */
 export function regenerateFeedToken(userId: number, kind: CalendarFeedKind): string {
-  const token = newToken();
+  const { token, stored } = newToken();
   writeTransaction((tx) => {
     tx.insert(calendarFeeds)
-      .values({ userId, kind, token })
+      .values({ userId, kind, ...stored })
       .onConflictDoUpdate({
         target: [calendarFeeds.userId, calendarFeeds.kind],
-        set: { token, etag: null, modifiedAt: null },
+        set: { ...stored, etag: null, modifiedAt: null },
       })
       .run();
   });
   return token;
+}
+
+/**
+ * Gives every feed the account has a new token inside the caller's transaction (a password
+ * change, "Sign out of all devices"): the links in calendars until now stop working.
+ */
+export function replaceFeedTokens(tx: Tx, userId: number): void {
+  const feeds = tx
+    .select({ id: calendarFeeds.id })
+    .from(calendarFeeds)
+    .where(eq(calendarFeeds.userId, userId))
+    .all();
+  for (const feed of feeds) {
+    tx.update(calendarFeeds)
+      .set({ ...newToken().stored, etag: null, modifiedAt: null })
+      .where(eq(calendarFeeds.id, feed.id))
+      .run();
+  }
 }
 
 /**
@@ -85,7 +115,7 @@ export function findFeed(token: string): (CalendarFeed & { ownerIsAdmin: boolean
     })
     .from(calendarFeeds)
     .innerJoin(users, eq(users.id, calendarFeeds.userId))
-    .where(eq(calendarFeeds.token, token))
+    .where(eq(calendarFeeds.tokenHash, sha256Hex(token)))
     .get();
 }
 
@@ -112,9 +142,6 @@ const feedColumns = {
   hoursNeeded: bookings.hoursNeeded,
   guestCount: bookings.guestCount,
   firstName: bookings.firstName,
-  lastName: bookings.lastName,
-  businessName: bookings.businessName,
-  phoneNumber: bookings.phoneNumber,
   holdExpiresAt: bookings.holdExpiresAt,
 };
 

@@ -1,16 +1,25 @@
 import { randomBytes } from "node:crypto";
-import { and, eq, gt, lt, sql } from "drizzle-orm";
+import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
 import { sessions, users } from "#db/schema";
 import { db, isDatabaseBusyResponse, type Tx, unlessBusy, writeTransaction } from "#app/db.server";
+import { sha256Hex } from "#app/secrets.server";
 
 /**
  * The sessions table: who a session id belongs to and until when (the cookie holds only the
- * id; web/session.server.ts handles the cookie).
+ * id; web/session.server.ts handles the cookie). The table keeps the SHA-256 of the cookie's
+ * value, never the value (docs/product.md "Accounts and sessions"): a copy of the database holds
+ * no cookie that signs in. Every function here takes and stores that hash, `storedSessionId`.
  */
 
-/** A session id: 256 random bits, the only thing the cookie holds. */
-export function newSessionId(): string {
-  return randomBytes(32).toString("base64url");
+/** What the table holds for a cookie's session id: the one place a cookie value is hashed. */
+export function storedSessionId(cookieValue: string): string {
+  return sha256Hex(cookieValue);
+}
+
+/** A new session: 256 random bits for the cookie, and what the table stores of them. */
+function newSession(): { cookieValue: string; id: string } {
+  const cookieValue = randomBytes(32).toString("base64url");
+  return { cookieValue, id: storedSessionId(cookieValue) };
 }
 
 // Every signed-in request runs this: prepared once instead of rebuilt and re-prepared each time.
@@ -55,8 +64,8 @@ export function touchSession(id: string, now: number): void {
 }
 
 /**
- * Starts a session for `userId` lasting until `expiresAt` and returns its id, ending the
- * session the browser carried before (`previous`). Expired rows of anyone are swept here
+ * Starts a session for `userId` lasting until `expiresAt` and returns the cookie's value, ending
+ * the session the browser carried before (`previous`). Expired rows of anyone are swept here
  * rather than by a timer.
  */
 export function startSession(
@@ -66,13 +75,13 @@ export function startSession(
   now: number,
   secondFactor: boolean,
 ): string {
-  const id = newSessionId();
+  const { cookieValue, id } = newSession();
   writeTransaction((tx) => {
     if (previous) tx.delete(sessions).where(eq(sessions.id, previous)).run();
     tx.delete(sessions).where(lt(sessions.expiresAt, now)).run();
     tx.insert(sessions).values({ id, userId, expiresAt, lastSeenAt: now, secondFactor }).run();
   });
-  return id;
+  return cookieValue;
 }
 
 /**
@@ -94,7 +103,7 @@ export function endSession(id: string): void {
  * Ends every session of the user and starts one fresh one, lasting until `expiresAt`, inside
  * the caller's transaction (a password change): a stolen cookie dies with the old password,
  * the changer stays signed in, with the second factor their sign-in proved. Returns the fresh
- * session's id.
+ * session's cookie value.
  */
 export function restartUserSessions(
   tx: Tx,
@@ -102,8 +111,19 @@ export function restartUserSessions(
   expiresAt: number,
   secondFactor: boolean,
 ): string {
-  const id = newSessionId();
+  const { cookieValue, id } = newSession();
   tx.delete(sessions).where(eq(sessions.userId, userId)).run();
   tx.insert(sessions).values({ id, userId, expiresAt, lastSeenAt: Date.now(), secondFactor }).run();
-  return id;
+  return cookieValue;
+}
+
+/**
+ * Ends every session of the user but `keep` (the one asking: "Sign out of all devices"), inside
+ * the caller's transaction. Returns how many ended.
+ */
+export function endOtherSessions(tx: Tx, userId: number, keep: string): number {
+  return tx
+    .delete(sessions)
+    .where(and(eq(sessions.userId, userId), ne(sessions.id, keep)))
+    .run().changes;
 }

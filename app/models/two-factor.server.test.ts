@@ -11,7 +11,7 @@ import {
   spendSecondFactor,
 } from "#app/models/two-factor.server";
 import { createUser } from "#tests/factories/user";
-import { currentCode, enableTwoFactor } from "#tests/factories/two-factor";
+import { currentCode, enableTwoFactor, storedTotpSecret } from "#tests/factories/two-factor";
 
 /** Two-factor's storage against a real, freshly migrated SQLite file. */
 afterEach(() => {
@@ -108,7 +108,7 @@ describe("a sign-in code", () => {
   it("is refused for an account without two-factor", async () => {
     const user = await createUser(db);
     await pendingSecretFor(user.id);
-    const secret = row(user.id)?.totpSecret ?? "";
+    const secret = storedTotpSecret(db, user.id);
     expect(await spendSecondFactor(user.id, await currentCode(secret))).toBeNull();
   });
 

@@ -2,6 +2,7 @@ import { generateTOTP, getTOTPAuthUri, verifyTOTP } from "@epic-web/totp";
 import { and, count, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import { recoveryCodes, users } from "#db/schema";
 import { db, unlessBusy, writeTransaction } from "#app/db.server";
+import { dataKeys, seal, unseal } from "#app/secrets.server";
 import { hashRecoveryCode, newRecoveryCodes } from "#app/models/recovery-codes.server";
 import {
   looksLikeTotp,
@@ -13,7 +14,7 @@ import {
 } from "#app/domain/two-factor";
 
 /**
- * Two-factor sign-in's storage (docs/product.md "Accounts"): the TOTP secret, when it was
+ * Two-factor sign-in's storage (docs/product.md "Accounts"): the TOTP secret (sealed), when it was
  * turned on and the last time step used on the users row; recovery codes as SHA-256 hashes
  * (decision 0079). Codes are checked with @epic-web/totp, as the Epic Stack does.
  */
@@ -27,16 +28,20 @@ export type TwoFactorState = {
   recoveryCodesLeft: number;
 };
 
+/** The account's TOTP state, the secret opened (it is stored sealed: app/secrets.server.ts). */
 function readTotp(userId: number) {
-  return db
+  const row = db
     .select({
-      secret: users.totpSecret,
+      sealed: users.totpSecret,
       enabledAt: users.totpEnabledAt,
       lastStep: users.totpLastStep,
     })
     .from(users)
     .where(eq(users.id, userId))
     .get();
+  if (!row) return undefined;
+  const secret = row.sealed === null ? null : unseal(dataKeys, "totp-secret", row.sealed);
+  return { ...row, secret };
 }
 
 export function twoFactorState(userId: number): TwoFactorState {
@@ -68,7 +73,7 @@ export async function pendingSecretFor(userId: number): Promise<string | null> {
   unlessBusy(() =>
     db
       .update(users)
-      .set({ totpSecret: secret, totpLastStep: null })
+      .set({ totpSecret: seal(dataKeys, "totp-secret", secret), totpLastStep: null })
       .where(and(eq(users.id, userId), isNull(users.totpEnabledAt)))
       .run(),
   );
@@ -177,8 +182,8 @@ export async function confirmTwoFactor(
   now = Date.now(),
 ): Promise<string[] | null> {
   const row = readTotp(userId);
-  if (!row?.secret || row.enabledAt != null) return null;
-  const secret = row.secret;
+  if (!row?.secret || !row.sealed || row.enabledAt != null) return null;
+  const { secret, sealed } = row;
   const step = await stepOf(secret, code, now);
   if (step === null) return null;
   const codes = newRecoveryCodes();
@@ -186,7 +191,7 @@ export async function confirmTwoFactor(
     const on = tx
       .update(users)
       .set({ totpEnabledAt: now, totpLastStep: step, twoFactorFailures: 0 })
-      .where(and(eq(users.id, userId), eq(users.totpSecret, secret), isNull(users.totpEnabledAt)))
+      .where(and(eq(users.id, userId), eq(users.totpSecret, sealed), isNull(users.totpEnabledAt)))
       .run();
     if (on.changes !== 1) return false;
     tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)).run();

@@ -6,6 +6,7 @@ import {
   findLiveSession,
   markSecondFactor,
   startSession,
+  storedSessionId,
   touchSession,
 } from "#app/models/session.server";
 
@@ -17,11 +18,15 @@ const MAX_AGE_MS = env.SESSION_MAX_AGE_DAYS * 24 * 60 * 60 * 1000;
  * would have to guess a live id, and a signature check was a WebCrypto call on every request.
  */
 export const SESSION_COOKIE_NAME = "__session";
-/** A session id as `newSessionId` makes it: 32 bytes in base64url. */
+/** A cookie value as models/session.server.ts makes it: 32 bytes in base64url. */
 const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;
 const ATTRIBUTES = `Path=/; HttpOnly; SameSite=Lax${env.NODE_ENV === "production" ? "; Secure" : ""}`;
 
-function readSessionId(request: Request): string | null {
+/**
+ * The request's session as the sessions table knows it (the hash of the cookie's value), or
+ * null when it carries none.
+ */
+export function readSessionId(request: Request): string | null {
   const header = request.headers.get("Cookie");
   if (!header) return null;
   for (const pair of header.split(";")) {
@@ -29,7 +34,7 @@ function readSessionId(request: Request): string | null {
     if (equals === -1 || pair.slice(0, equals).trim() !== SESSION_COOKIE_NAME) continue;
     const value = pair.slice(equals + 1).trim();
     // A cookie of the signed format before decision 0092, or anything else, is no session.
-    if (SESSION_ID.test(value)) return value;
+    if (SESSION_ID.test(value)) return storedSessionId(value);
   }
   return null;
 }
@@ -67,9 +72,9 @@ export function proveSecondFactor(request: Request): void {
   if (id) markSecondFactor(id);
 }
 
-/** The Set-Cookie header that hands the browser a session started elsewhere. */
-export async function sessionCookieFor(id: string): Promise<string> {
-  return serializeSessionCookie(id, MAX_AGE_MS / 1000);
+/** The Set-Cookie header that hands the browser a session started elsewhere (its cookie value). */
+export async function sessionCookieFor(cookieValue: string): Promise<string> {
+  return serializeSessionCookie(cookieValue, MAX_AGE_MS / 1000);
 }
 
 /**
@@ -84,9 +89,9 @@ export async function createUserSession(
 ): Promise<string> {
   const previous = readSessionId(request);
   const now = Date.now();
-  const id = startSession(userId, now + MAX_AGE_MS, previous, now, secondFactor);
+  const cookieValue = startSession(userId, now + MAX_AGE_MS, previous, now, secondFactor);
   noteRequestUser(userId);
-  return serializeSessionCookie(id, MAX_AGE_MS / 1000);
+  return serializeSessionCookie(cookieValue, MAX_AGE_MS / 1000);
 }
 
 /** Ends the session in the database (so a copied cookie dies too) and clears the cookie. */

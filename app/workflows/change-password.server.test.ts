@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { sessions, users } from "#db/schema";
 import { db } from "#app/db.server";
+import { storedSessionId } from "#app/models/session.server";
 import { hashPassword, passwordMatches } from "#app/models/user.server";
 import { changePassword } from "#app/workflows/change-password.server";
 
@@ -52,7 +53,8 @@ describe("changing the password", () => {
     const change = await changePassword(user.id, PASSWORD, "a-brand-new-secret", false);
     expect(change.status).toBe("changed");
     if (change.status !== "changed") return;
-    expect(sessionIds(user.id)).toEqual([change.sessionId]);
+    // The table holds the new cookie's hash, not the cookie.
+    expect(sessionIds(user.id)).toEqual([storedSessionId(change.sessionId)]);
     expect(await passwordMatches(storedHash(user.id), "a-brand-new-secret")).toBe(true);
   });
 

@@ -1,5 +1,6 @@
 import { writeTransaction } from "#app/db.server";
 import { env } from "#app/env.server";
+import { replaceFeedTokens } from "#app/models/calendar-feed.server";
 import { restartUserSessions } from "#app/models/session.server";
 import {
   getUserById,
@@ -16,8 +17,8 @@ export type PasswordChange =
 
 /**
  * A customer changes their password (Profile Settings): once the current one is proven, the
- * new hash is stored, every session of the user ends and a fresh one starts for the caller
- * (changing the password ends other sessions). Verifying and hashing happen before the
+ * new hash is stored, every session of the user ends, a fresh one starts for the caller
+ * (changing the password ends other sessions) and the calendar links are replaced. Verifying and hashing happen before the
  * transaction: an await inside it would hold the write lock.
  */
 export async function changePassword(
@@ -38,6 +39,8 @@ export async function changePassword(
     if (!replacePasswordHash(tx, userId, user.passwordHash, passwordHash)) {
       return { status: "wrong-password" };
     }
+    // A calendar link copied with the old password stops working with it.
+    replaceFeedTokens(tx, userId);
     // The fresh session lasts as long as a login's (web/session.server.ts's cookie max-age).
     const expiresAt = Date.now() + env.SESSION_MAX_AGE_DAYS * DAY_MS;
     return {

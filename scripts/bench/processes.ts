@@ -67,6 +67,7 @@ export async function startApp(dbPath: string, cgroupProcs?: string[]): Promise<
       PORT: String(port),
       DATABASE_PATH: dbPath,
       SESSION_SECRET: "bench-only-session-secret-0123456789abcdef",
+      DATA_ENCRYPTION_KEY: "YmVuY2gtb25seS1kYXRhLWVuY3J5cHRpb24ta2V5LTA=",
       PAYMENT_PROVIDER: "sandbox",
       // The bench signs up its own accounts and logs one in thousands of times from one
       // address (the login run); the limits are for people.

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { TEST_DATA_ENCRYPTION_KEY } from "#tests/setup/data-key";
 
 /**
  * Settings shared by playwright.config.ts and the fixtures: the production server the suite
@@ -38,6 +39,7 @@ export function serverEnv(port: number, databasePath: string): Record<string, st
     HOST: "127.0.0.1",
     DATABASE_PATH: databasePath,
     SESSION_SECRET: E2E_SESSION_SECRET,
+    DATA_ENCRYPTION_KEY: TEST_DATA_ENCRYPTION_KEY,
     PAYMENT_PROVIDER: "sandbox",
     // Off: two checkouts' suites may run at once, and 9091 is one port.
     METRICS_PORT: "0",

@@ -1,6 +1,8 @@
 import type { Page } from "@playwright/test";
+import { createSession } from "#tests/factories/session";
 import {
   accountMenu,
+  db,
   expect,
   expectNoAxeViolations,
   loginThroughForm,
@@ -125,7 +127,9 @@ test.describe("profile settings", () => {
     await form.getByLabel("Confirm new password").fill("brand-new-secret");
     await form.getByRole("button", { name: "Change Password" }).click();
     await expect(toast(page)).toContainText("Password changed");
-    await expect(toast(page)).toContainText("Your other sessions have been signed out.");
+    await expect(toast(page)).toContainText(
+      "Your other sessions have been signed out, and your calendar link is new",
+    );
     // This browser got the fresh session: still signed in.
     await page.reload();
     await expect(accountMenu(page)).toContainText(customer.fullName);
@@ -135,5 +139,30 @@ test.describe("profile settings", () => {
     await expect(page.getByRole("link", { name: "Sign In" })).toBeVisible();
     // The new password is the one the login form now takes.
     await loginThroughForm(page, { username: customer.username, password: "brand-new-secret" });
+  });
+
+  test("Sign out of all devices ends the other sessions and keeps this one", async ({
+    page,
+    customer,
+    request,
+  }) => {
+    await signIn(page, customer);
+    // Another device of the same person, and its cookie.
+    const other = `__session=${createSession(db(), { userId: customer.id }).id}`;
+    const asOther = () => request.get("/api/user", { headers: { Cookie: other } });
+    expect((await asOther()).status()).toBe(200);
+
+    await openProfileTab(page);
+    await expect(page.getByRole("heading", { name: "Signed in elsewhere?" })).toBeVisible();
+    await page.getByRole("button", { name: "Sign out of all devices" }).click();
+    await expect(toast(page)).toContainText("Signed out of all other devices");
+    await expect(toast(page)).toContainText("Every other browser and device has to sign in again");
+    await expect(page).toHaveURL(/\/dashboard\?tab=profile$/);
+    await expectNoAxeViolations(page);
+
+    expect((await asOther()).status()).toBe(401);
+    // This browser is still signed in.
+    await page.reload();
+    await expect(accountMenu(page)).toContainText(customer.fullName);
   });
 });

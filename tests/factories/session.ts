@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { sessions } from "#db/schema";
 import type { FactoryDb } from "#tests/factories/database";
 
@@ -14,18 +14,26 @@ export type SessionInput = Partial<Session> & { userId: number };
 
 /**
  * A signed-in session as a login leaves it (decision 0003: tests sign in by inserting the
- * row): a random 256-bit id, alive for the default 14 days.
+ * row): a random 256-bit id, alive for the default 14 days. The row holds the SHA-256 of the
+ * id, as the site stores it; the session returned carries the id itself, the cookie's value.
  */
 export function createSession(db: FactoryDb, input: SessionInput): Session {
-  return db
+  const cookie = randomBytes(32).toString("base64url");
+  const row = db
     .insert(sessions)
     .values({
-      id: randomBytes(32).toString("base64url"),
       expiresAt: Date.now() + DEFAULT_MAX_AGE_MS,
       ...input,
+      id: storedSessionId(input.id ?? cookie),
     })
     .returning()
     .get();
+  return { ...row, id: input.id ?? cookie };
+}
+
+/** What the sessions table holds for a cookie's session id: its SHA-256 in hex. */
+export function storedSessionId(cookieValue: string): string {
+  return createHash("sha256").update(cookieValue).digest("hex");
 }
 
 /**

@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { recoveryCodes, users } from "#db/schema";
 import { hashRecoveryCode } from "#app/models/recovery-codes.server";
 import type { FactoryDb } from "#tests/factories/database";
+import { openStored, sealTotpSecret } from "#tests/factories/secrets";
 
 /** A fixed base32 secret for the tests that need to know it in advance. */
 export const TEST_TOTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DP";
@@ -17,7 +18,7 @@ export function enableTwoFactor(
   { secret = TEST_TOTP_SECRET, recovery = ["aaaaa-bbbbb", "ccccc-ddddd"] } = {},
 ) {
   db.update(users)
-    .set({ totpSecret: secret, totpEnabledAt: Date.now(), totpLastStep: null })
+    .set({ totpSecret: sealTotpSecret(secret), totpEnabledAt: Date.now(), totpLastStep: null })
     .where(eq(users.id, userId))
     .run();
   db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)).run();
@@ -29,7 +30,7 @@ export function enableTwoFactor(
   return { secret, recovery };
 }
 
-/** The secret stored for a user (during setup or once on), as the app reads it. */
+/** The secret stored for a user (during setup or once on), opened as the app reads it. */
 export function storedTotpSecret(db: FactoryDb, userId: number): string {
   const secret = db
     .select({ secret: users.totpSecret })
@@ -37,7 +38,7 @@ export function storedTotpSecret(db: FactoryDb, userId: number): string {
     .where(eq(users.id, userId))
     .get()?.secret;
   if (!secret) throw new Error(`User ${userId} has no TOTP secret`);
-  return secret;
+  return openStored("totp-secret", secret);
 }
 
 /** The code an authenticator app shows now for `secret` (the app's own library and settings). */

@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from "node:fs";
 import { eq } from "drizzle-orm";
 import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
@@ -5,7 +6,9 @@ import { users } from "#db/schema";
 import { createBooking } from "#tests/factories/booking";
 import { storedFeedToken } from "#tests/factories/calendar-feed";
 import { type Actor, actorsFor } from "#tests/setup/actors";
+import { PASSWORD } from "#tests/setup/payloads";
 import { viaFlyProxy } from "#tests/setup/proxy";
+import { cookiesFrom } from "#tests/setup/server";
 import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
 /**
@@ -240,7 +243,7 @@ describe("CALENDAR_FEED_LIMIT", () => {
 });
 
 describe("the studio feed", () => {
-  it("lists every live session with the client's name and phone, on the Sessions tab", async () => {
+  it("lists every live session with a booking number and first name only, on the Sessions tab", async () => {
     const admin = await people.signUpAdmin();
     const customer = await people.signUp();
     const client = { id: customer.id, firstName: "Grace", lastName: "Hopper" };
@@ -271,8 +274,13 @@ describe("the studio feed", () => {
       );
     }
     const event = found.find((one) => one.uid.startsWith(`feed-booking-${live.id}@`));
-    expect(event?.summary).toBe(`Grace Hopper (#${live.id})`);
-    expect(event?.description).toContain("Phone: 404-555-0123");
+    expect(event?.summary).toBe(`Grace (#${live.id})`);
+    expect(event?.description).toContain(`Booking #${live.id}`);
+    expect(event?.description).toContain("Client: Grace");
+    // No surname, phone or e-mail of any client in the feed.
+    expect(text).not.toContain("Hopper");
+    expect(text).not.toContain("404-555-0123");
+    expect(text).not.toMatch(/[\w.+-]+@example\.com/);
   });
 
   it("is apart from the admin's own customer feed, and stops when they are no longer staff", async () => {
@@ -309,5 +317,64 @@ describe("the studio feed", () => {
     expect(second).not.toBe(first);
     expect((await fetchFeed(`/calendar/${first}.ics`)).status).toBe(404);
     expect((await fetchFeed(`/calendar/${second}.ics`)).status).toBe(200);
+  });
+});
+
+describe("links end with the account's other keys", () => {
+  /** A form post to the dashboard's Profile Settings, as a page without JavaScript sends it. */
+  async function postProfile(actor: Actor, fields: Record<string, string>) {
+    const response = await fetch(`${server.url}/dashboard?tab=profile`, {
+      method: "POST",
+      headers: viaProxy(newClient(), { Cookie: actor.cookie }),
+      body: new URLSearchParams(fields),
+      redirect: "manual",
+    });
+    expect(response.status).toBe(302);
+    const renewed = cookiesFrom(response)
+      .split("; ")
+      .find((cookie) => cookie.startsWith("__session="));
+    return { ...actor, cookie: renewed ?? actor.cookie };
+  }
+
+  it("a password change replaces the customer's and the studio link", async () => {
+    const admin = await people.signUpAdmin();
+    const own = await tokenShownTo(admin);
+    const studio = await tokenShownTo(admin, "/admin/sessions");
+    const after = await postProfile(admin, {
+      intent: "password",
+      currentPassword: PASSWORD,
+      newPassword: "brand-new-secret",
+      confirmNewPassword: "brand-new-secret",
+    });
+    for (const old of [own, studio]) {
+      expect((await fetchFeed(`/calendar/${old}.ics`)).status).toBe(404);
+    }
+    const newOwn = await tokenShownTo(after);
+    const newStudio = await tokenShownTo(after, "/admin/sessions");
+    expect([newOwn, newStudio]).not.toContain(own);
+    expect([newOwn, newStudio]).not.toContain(studio);
+    expect((await fetchFeed(`/calendar/${newOwn}.ics`)).status).toBe(200);
+    expect((await fetchFeed(`/calendar/${newStudio}.ics`)).status).toBe(200);
+  });
+
+  it("Sign out of all devices replaces the link", async () => {
+    const owner = await people.signUp();
+    const before = await tokenShownTo(owner);
+    await postProfile(owner, { intent: "sign-out-other-devices" });
+    expect((await fetchFeed(`/calendar/${before}.ics`)).status).toBe(404);
+    const now = await tokenShownTo(owner);
+    expect(now).not.toBe(before);
+    expect((await fetchFeed(`/calendar/${now}.ics`)).status).toBe(200);
+  });
+
+  it("the database file alone holds no working link", async () => {
+    const owner = await people.signUp();
+    const token = await tokenShownTo(owner);
+    const file = Buffer.concat(
+      ["", "-wal"]
+        .filter((suffix) => existsSync(server.dbPath + suffix))
+        .map((suffix) => readFileSync(server.dbPath + suffix)),
+    );
+    expect(file.includes(Buffer.from(token))).toBe(false);
   });
 });

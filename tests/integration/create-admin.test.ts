@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDatabaseFile } from "#tests/factories/database";
+import { TEST_DATA_ENCRYPTION_KEY } from "#tests/setup/data-key";
 import {
   cookiesFrom,
   freePort,
@@ -67,6 +68,7 @@ function inImage(databasePath: string, args: string[], env: Record<string, strin
     env: {
       NODE_ENV: "production",
       SESSION_SECRET: "create-admin-test-secret-0123456789abcdef",
+      DATA_ENCRYPTION_KEY: TEST_DATA_ENCRYPTION_KEY,
       PAYMENT_PROVIDER: "sandbox",
       DATABASE_PATH: databasePath,
       ...env,
@@ -84,6 +86,7 @@ function inTerminal(databasePath: string, args: string) {
       PATH: process.env.PATH ?? "",
       NODE_ENV: "production",
       SESSION_SECRET: "create-admin-test-secret-0123456789abcdef",
+      DATA_ENCRYPTION_KEY: TEST_DATA_ENCRYPTION_KEY,
       PAYMENT_PROVIDER: "sandbox",
       DATABASE_PATH: databasePath,
     },

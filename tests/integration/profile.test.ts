@@ -1,6 +1,8 @@
+import { existsSync, readFileSync } from "node:fs";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { sessions } from "#db/schema";
+import { storedTotpSecret } from "#tests/factories/two-factor";
 import { type Actor, actorsFor } from "#tests/setup/actors";
 import { PASSWORD } from "#tests/setup/payloads";
 import { cookiesFrom } from "#tests/setup/server";
@@ -312,6 +314,68 @@ describe("changing the password (POST /dashboard, intent password)", () => {
     expect(page).toContain(message);
     expect(page).not.toContain("brand-new-secre");
     expect(snapshot()).toEqual(before);
+  });
+});
+
+describe("Sign out of all devices (POST /dashboard, intent sign-out-other-devices)", () => {
+  it("ends every other session of the account, keeps this one and says so", async () => {
+    const customer = await signUp();
+    const otherBrowser = await secondSession(customer);
+    const someoneElse = await signUp();
+    const response = await postDashboard(customer.cookie, { intent: "sign-out-other-devices" });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/dashboard?tab=profile");
+    const page = await (
+      await fetch(`${server.url}/dashboard?tab=profile`, {
+        headers: { Cookie: [customer.cookie, cookiesFrom(response)].join("; ") },
+      })
+    ).text();
+    expect(page).toContain("Signed out of all other devices");
+    expect((await me(otherBrowser)).status).toBe(401);
+    expect((await me(customer.cookie)).status).toBe(200);
+    expect((await me(someoneElse.cookie)).status).toBe(200);
+    expect(
+      server.db.select().from(sessions).where(eq(sessions.userId, customer.id)).all(),
+    ).toHaveLength(1);
+  });
+
+  it("is on Profile Settings as a form that posts without JavaScript", async () => {
+    const customer = await signUp();
+    const page = await (
+      await fetch(`${server.url}/dashboard?tab=profile`, { headers: { Cookie: customer.cookie } })
+    ).text();
+    const form = page.match(
+      /<form[^>]*>(?:(?!<\/form>)[\s\S])*sign-out-other-devices[\s\S]*?<\/form>/,
+    )?.[0];
+    expect(form).toMatch(/method="post"/);
+    expect(form).toMatch(
+      /<button type="submit"[^>]*value="sign-out-other-devices"[^>]*name="intent"/,
+    );
+    expect(form).toContain("Sign out of all devices");
+  });
+});
+
+describe("secrets at rest", () => {
+  it("the database file holds no session cookie and no TOTP secret as they are", async () => {
+    const customer = await signUp();
+    // Setting up two-factor stores the secret that is waiting for its first code.
+    const setup = await fetch(`${server.url}/dashboard/two-factor`, {
+      method: "POST",
+      headers: { Cookie: customer.cookie, Origin: server.url },
+      body: new URLSearchParams({ intent: "start" }),
+      redirect: "manual",
+    });
+    expect(setup.status).toBeLessThan(400);
+    const secret = storedTotpSecret(server.db, customer.id);
+    const cookieValue = customer.cookie.match(/__session=([^;]+)/)?.[1] ?? "";
+    expect(cookieValue).toHaveLength(43);
+    const file = Buffer.concat(
+      ["", "-wal"]
+        .filter((suffix) => existsSync(server.dbPath + suffix))
+        .map((suffix) => readFileSync(server.dbPath + suffix)),
+    );
+    expect(file.includes(Buffer.from(cookieValue))).toBe(false);
+    expect(file.includes(Buffer.from(secret))).toBe(false);
   });
 });
 

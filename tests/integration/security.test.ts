@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { sessions } from "#db/schema";
 import { earliestBookableDate } from "#app/domain/availability";
 import { addStudioDays } from "#app/domain/studio-time";
+import { storedSessionId } from "#tests/factories/session";
 import { type Actor, actorsFor } from "#tests/setup/actors";
 import {
   bookingFormFields,
@@ -75,11 +76,12 @@ async function sessionIdOf(cookieHeader: string): Promise<string> {
   return id;
 }
 
+/** The row of a cookie's session id (the table holds its SHA-256). */
 const sessionRow = (id: string) =>
   server.db
     .select({ userId: sessions.userId, expiresAt: sessions.expiresAt })
     .from(sessions)
-    .where(eq(sessions.id, id))
+    .where(eq(sessions.id, storedSessionId(id)))
     .get();
 
 async function logIn(user: Actor): Promise<string> {
@@ -395,7 +397,7 @@ describe("sessions", () => {
     db()
       .update(sessions)
       .set({ expiresAt: Date.now() - 1000 })
-      .where(eq(sessions.id, id))
+      .where(eq(sessions.id, storedSessionId(id)))
       .run();
     expect(await isSignedIn(user.cookie)).toBe(false);
     expect((await get("/dashboard", { Cookie: user.cookie })).headers.get("Location")).toBe(

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { STAFF_TWO_FACTOR_REQUIRED } from "#app/domain/two-factor";
 import { coupons, passkeys, sessions, users } from "#db/schema";
 import { createBooking } from "#tests/factories/booking";
-import { createSession, sessionCookieValue } from "#tests/factories/session";
+import { createSession, sessionCookieValue, storedSessionId } from "#tests/factories/session";
 import { currentCode, enableTwoFactor, storedTotpSecret } from "#tests/factories/two-factor";
 import { type Actor, actorsFor } from "#tests/setup/actors";
 import { registrationPayload } from "#tests/setup/server";
@@ -50,7 +50,11 @@ async function sessionIdleFor(userId: number, idleMs: number) {
 }
 
 const lastSeen = (id: string) =>
-  db().select({ at: sessions.lastSeenAt }).from(sessions).where(eq(sessions.id, id)).get()?.at;
+  db()
+    .select({ at: sessions.lastSeenAt })
+    .from(sessions)
+    .where(eq(sessions.id, storedSessionId(id)))
+    .get()?.at;
 
 /** A session of `userId` as a sign-in leaves it: with a code (`secondFactor`) or only a password. */
 function signedInAs(userId: number, secondFactor: boolean): Actor & { sessionId: string } {

@@ -49,6 +49,17 @@ function runScript(script: "backup" | "restore", file: string, database = dbPath
   });
 }
 
+/** Signs in with the customer's password: the session cookie of the new session. */
+async function signIn(url: string, customer: Customer): Promise<string> {
+  const response = await fetch(`${url}/api/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ username: customer.username, password: customer.password }),
+  });
+  expect(response.status).toBe(200);
+  return (response.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+}
+
 async function bookingsOf(url: string, customer: Customer): Promise<number[]> {
   const response = await fetch(`${url}/api/bookings`, { headers: { Cookie: customer.cookie } });
   expect(response.status).toBe(200);
@@ -98,12 +109,22 @@ describe("the restore drill", () => {
     expect(found.missingBookings).toEqual([]);
     expect(found.missingPayments).toEqual([]);
 
-    // The site starts on the restored file, and customers find their bookings with the
-    // sessions they had before the backup.
+    // Restore ended every session of the backup (one revoked since must not come back): the
+    // site starts on the restored file, the cookies of before sign in no more, and customers who
+    // sign in again find their bookings.
+    expect(restore.output).toMatch(/\d+ session\(s\) of the backup ended/);
+    expect(
+      inspect(dbPath, (db) => db.$client.prepare("SELECT count(*) FROM sessions").pluck().get()),
+    ).toBe(0);
     const restarted = await launch();
     for (const customer of customers) {
+      const before = await fetch(`${restarted.url}/api/bookings`, {
+        headers: { Cookie: customer.cookie },
+      });
+      expect(before.status).toBe(401);
       const theirs = bookingsBefore.filter((booking) => booking.userId === customer.id);
-      expect(await bookingsOf(restarted.url, customer)).toEqual(
+      const again = { ...customer, cookie: await signIn(restarted.url, customer) };
+      expect(await bookingsOf(restarted.url, again)).toEqual(
         expect.arrayContaining(theirs.map((booking) => booking.id)),
       );
     }

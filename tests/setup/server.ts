@@ -9,6 +9,7 @@ import { bookings, sessions, users } from "#db/schema";
 import { openDatabaseFile, type TestDatabase } from "#tests/factories/database";
 import { sessionCookieValue } from "#tests/factories/session";
 import { ensureStudioAdmin } from "#tests/factories/user";
+import { TEST_DATA_ENCRYPTION_KEY } from "#tests/setup/data-key";
 import { inCgroups } from "#tests/setup/fly-machine";
 import { LOG_DIR_VARIABLE, type ServerSecrets } from "#tests/setup/log-audit";
 
@@ -66,6 +67,7 @@ export function spawnServer(
       HOST: "127.0.0.1",
       PORT: String(port),
       DATABASE_PATH: dbPath,
+      DATA_ENCRYPTION_KEY: TEST_DATA_ENCRYPTION_KEY,
       PAYMENT_PROVIDER: "sandbox",
       // Off: servers run side by side and 9091 is one port. The metrics test picks its own.
       METRICS_PORT: "0",
@@ -151,7 +153,11 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
   await waitUntilHealthy(child, url, output);
   openRegistration(dbPath);
   const reader = openDatabaseFile(dbPath, { readonly: true });
-  const secretSettings = Object.entries({ SESSION_SECRET: INTEGRATION_SESSION_SECRET, ...extraEnv })
+  const secretSettings = Object.entries({
+    SESSION_SECRET: INTEGRATION_SESSION_SECRET,
+    DATA_ENCRYPTION_KEY: TEST_DATA_ENCRYPTION_KEY,
+    ...extraEnv,
+  })
     .filter(([name]) => /SECRET|PASSWORD|_KEY|SMTP_URL/.test(name))
     .map(([, value]) => value);
   return {

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { Form, Link } from "react-router";
-import { passwordChangeSchema, profileSchema } from "#app/domain/account";
+import { passwordChangeSchema, profileSchema, SIGN_OUT_OTHER_DEVICES } from "#app/domain/account";
 import type { PublicUser } from "#app/domain/user";
 import type { ProfileTabData } from "#app/components/dashboard/types";
 import { RATES } from "#app/components/landing/studio";
@@ -44,6 +44,7 @@ export default function ProfileTab({
         result={replyTo(reply, "profile")}
       />
       <PasswordForm result={replyTo(reply, "password")} />
+      <SignOutOtherDevices />
       <TwoFactorSection twoFactor={data.twoFactor} />
       <div className="border-t border-line pt-8">
         <CalendarFeedLink
@@ -164,6 +165,28 @@ function PasswordForm({ result }: { result: FormReply }) {
           autoComplete="new-password"
         />
         <IntentButton intent="password" label="Change Password" busyLabel="Changing…" />
+      </Form>
+    </section>
+  );
+}
+
+/** Ends every other session of the account and replaces its calendar links (no fields). */
+function SignOutOtherDevices() {
+  return (
+    <section aria-labelledby="sign-out-title" className="border-t border-line pt-8">
+      <h3 id="sign-out-title" className="font-display text-xl font-bold">
+        Signed in elsewhere?
+      </h3>
+      <p className="mt-1 text-sm text-ink-soft">
+        Signs you out on every other device and browser, and gives you a new calendar link. You stay
+        signed in here.
+      </p>
+      <Form method="post" action={ACTION} preventScrollReset className="mt-4">
+        <IntentButton
+          intent={SIGN_OUT_OTHER_DEVICES}
+          label="Sign out of all devices"
+          busyLabel="Signing out…"
+        />
       </Form>
     </section>
   );

@@ -2,16 +2,22 @@ import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { RouterContextProvider } from "react-router";
 import type { ProfileFormReply, ProfileTabData } from "#app/components/dashboard/types";
-import { passwordChangeSchema, profileSchema, WRONG_CURRENT_PASSWORD } from "#app/domain/account";
+import {
+  passwordChangeSchema,
+  profileSchema,
+  SIGN_OUT_OTHER_DEVICES,
+  WRONG_CURRENT_PASSWORD,
+} from "#app/domain/account";
 import { feedUrls, NEW_CALENDAR_LINK } from "#app/domain/calendar-feed";
 import { env } from "#app/env.server";
 import { feedToken, regenerateFeedToken } from "#app/models/calendar-feed.server";
 import { twoFactorState } from "#app/models/two-factor.server";
 import { type PublicUser, updateProfile } from "#app/models/user.server";
 import { giveBackAttempt, takeAttempt, tooManyAttemptsMessage } from "#app/web/rate-limit.server";
-import { getSignedIn, sessionCookieFor } from "#app/web/session.server";
+import { getSignedIn, readSessionId, sessionCookieFor } from "#app/web/session.server";
 import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
 import { changePassword } from "#app/workflows/change-password.server";
+import { signOutOtherDevices } from "#app/workflows/sign-out-other-devices.server";
 
 /** Profile Settings: the profile form and the password change. */
 type ProfileIntent = ProfileFormReply["form"];
@@ -21,7 +27,13 @@ export const PROFILE_INTENTS = [
   "password",
   NEW_CALENDAR_LINK,
   // The calendar feed's New link: no fields, so nothing to refuse (a redirect and a toast).
-] as const satisfies readonly (ProfileIntent | typeof NEW_CALENDAR_LINK)[];
+  SIGN_OUT_OTHER_DEVICES,
+  // No fields either: the other sessions end and the calendar links are replaced.
+] as const satisfies readonly (
+  | ProfileIntent
+  | typeof NEW_CALENDAR_LINK
+  | typeof SIGN_OUT_OTHER_DEVICES
+)[];
 
 /** Where both forms land after success (post, redirect, get). */
 const PROFILE_TAB = "/dashboard?tab=profile";
@@ -81,6 +93,17 @@ export async function profileAction(
     });
   }
 
+  if (formData.get("intent") === SIGN_OUT_OTHER_DEVICES) {
+    const current = readSessionId(request);
+    // The page is behind sign-in, so the request carries its session.
+    if (current) signOutOtherDevices(user.id, current);
+    return redirectWithSuccess(PROFILE_TAB, {
+      message: "Signed out of all other devices",
+      description:
+        "Every other browser and device has to sign in again, and your calendar link is new: subscribe again with it.",
+    });
+  }
+
   if (formData.get("intent") === "password") {
     const submission = parseWithZod(formData, { schema: passwordChangeSchema });
     if (submission.status !== "success") {
@@ -110,7 +133,11 @@ export async function profileAction(
     await giveBackAttempt("password", limitKey);
     return redirectWithSuccess(
       PROFILE_TAB,
-      { message: "Password changed", description: "Your other sessions have been signed out." },
+      {
+        message: "Password changed",
+        description:
+          "Your other sessions have been signed out, and your calendar link is new: subscribe again with it.",
+      },
       { headers: { "Set-Cookie": await sessionCookieFor(change.sessionId) } },
     );
   }
