@@ -1,7 +1,6 @@
 import { createCookie } from "react-router";
 import { env } from "#app/env.server";
 import { PENDING_LOGIN_MINUTES } from "#app/domain/two-factor";
-import { hasTwoFactor } from "#app/models/two-factor.server";
 
 /**
  * Between the password and the code, the sign-in page holds only this: a signed cookie naming
