@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { requiredText, z } from "#app/domain/zod";
 
 /**
  * Passkeys (docs/product.md "Accounts and sessions"): the rules and the words a person sees.
@@ -22,19 +22,15 @@ export const PASSKEY_BROWSER_FAILED =
   "Your browser did not create or use a passkey. Please try again.";
 
 export const passkeyNameSchema = z.object({
-  name: z
-    .string({ error: PASSKEY_NAME_REQUIRED })
-    .trim()
-    .min(1, { error: PASSKEY_NAME_REQUIRED })
-    .max(PASSKEY_NAME_MAX, { error: PASSKEY_NAME_TOO_LONG }),
+  name: requiredText(PASSKEY_NAME_REQUIRED).max(PASSKEY_NAME_MAX, { error: PASSKEY_NAME_TOO_LONG }),
 });
 
 export const removePasskeySchema = z.object({
   passkeyId: z.coerce
     .number({ error: PASSKEY_NOT_FOUND })
-    .int()
+    .int({ error: PASSKEY_NOT_FOUND })
     .positive({ error: PASSKEY_NOT_FOUND }),
 });
 
-/** What a passkey endpoint answers when it refuses (docs/product.md "The JSON API" shape). */
-export type PasskeyRefusalBody = { message: string };
+/** A passkey as Profile Settings lists it, its dates in studio time. */
+export type PasskeyRow = { id: number; name: string; added: string; lastUsed: string | null };

@@ -2,6 +2,7 @@ import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { renderSVG } from "uqr";
 import { data, Form, Link, redirect } from "react-router";
+import { PasskeyAlternative } from "#app/components/passkeys";
 import { ErrorList } from "#app/components/ui/error-list";
 import { IntentButton } from "#app/components/ui/intent-button";
 import { Field } from "#app/components/ui/field";
@@ -25,10 +26,12 @@ import {
   twoFactorState,
   spendSecondFactor,
 } from "#app/models/two-factor.server";
+import { hasPasskey } from "#app/models/passkey.server";
 import { getUserById, passwordMatches } from "#app/models/user.server";
 import { readForm } from "#app/web/form.server";
 import { giveBackAttempt, takeAttempt, tooManyAttemptsMessage } from "#app/web/rate-limit.server";
 import { dataWithError, redirectWithSuccess } from "#app/web/toast.server";
+import { getSignedIn } from "#app/web/session.server";
 import { requireUser } from "#app/web/user-context.server";
 import type { Route } from "./+types/two-factor";
 
@@ -55,6 +58,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     enabled: state.enabled,
     recoveryCodesLeft: state.recoveryCodesLeft,
     staffRequired: staffMustHaveIt(user),
+    // A passkey proves both factors only when it signs in (docs/product.md "Accounts and sessions").
+    passkeySignInNeeded:
+      staffMustHaveIt(user) &&
+      !state.enabled &&
+      hasPasskey(user.id) &&
+      !(await getSignedIn(request))?.secondFactor,
     setup: secret
       ? {
           secret,
@@ -186,6 +195,9 @@ export default function TwoFactorPage({ loaderData, actionData }: Route.Componen
           <SetUp setup={loaderData.setup} result={replyTo(actionData, "confirm")} />
         ) : (
           <Start />
+        )}
+        {codes || loaderData.enabled ? null : (
+          <PasskeyAlternative signInAgain={loaderData.passkeySignInNeeded} />
         )}
       </div>
     </div>
