@@ -36,6 +36,10 @@ const bodySchema = z.discriminatedUnion(
 
 const ALREADY_SIGNED_IN = "You are already signed in.";
 
+export function loader() {
+  return methodNotAllowed("POST");
+}
+
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed("POST");
   if (await getUser(request, context)) return jsonError(409, ALREADY_SIGNED_IN);

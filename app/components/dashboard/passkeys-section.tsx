@@ -25,7 +25,7 @@ export function PasskeysSection({ passkeys }: { passkeys: PasskeyRow[] }) {
             <li key={passkey.id} className="py-3">
               <p className="font-semibold">{passkey.name}</p>
               <p className="text-sm text-ink-soft">
-                Added {passkey.added} · Last used {passkey.lastUsed ?? "never"}
+                {`Added ${passkey.added} · Last used ${passkey.lastUsed ?? "never"}`}
               </p>
               <details className="mt-2">
                 <summary className="cursor-pointer text-sm font-semibold text-brand-700 underline">

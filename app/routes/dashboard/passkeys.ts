@@ -31,6 +31,10 @@ const bodySchema = z.discriminatedUnion(
   { error: "Unknown passkey request" },
 );
 
+export function loader() {
+  return methodNotAllowed("POST");
+}
+
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed("POST");
   const user = await requireUser(request, context);
