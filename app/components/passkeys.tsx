@@ -6,7 +6,7 @@ import {
   startRegistration,
 } from "@simplewebauthn/browser";
 import { type FormEvent, useState } from "react";
-import { Form, useNavigate, useRevalidator } from "react-router";
+import { Form, useLocation, useNavigate } from "react-router";
 import { ErrorList, FormErrors } from "#app/components/ui/error-list";
 import { Field } from "#app/components/ui/field";
 import { useHydrated } from "#app/components/ui/use-hydrated";
@@ -98,13 +98,11 @@ export function PasskeySignIn() {
   );
 }
 
-/**
- * "Add a passkey": its name, then the browser's prompt. `onAdded` runs once it is stored (the
- * page reloads its data by default, so the new passkey is listed).
- */
-export function AddPasskey({ onAdded }: { onAdded?: () => void }) {
+/** "Add a passkey": its name, then the browser's prompt. */
+export function AddPasskey() {
   const available = usePasskeysAvailable();
-  const revalidator = useRevalidator();
+  const navigate = useNavigate();
+  const location = useLocation();
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<FormReply>(undefined);
   const [form, fields] = useSchemaForm({
@@ -116,8 +114,9 @@ export function AddPasskey({ onAdded }: { onAdded?: () => void }) {
 
   async function add(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const formElement = event.currentTarget;
-    const submission = parseWithZod(new FormData(formElement), { schema: passkeyNameSchema });
+    const submission = parseWithZod(new FormData(event.currentTarget), {
+      schema: passkeyNameSchema,
+    });
     if (submission.status !== "success") {
       setResult(submission.reply());
       return;
@@ -130,9 +129,11 @@ export function AddPasskey({ onAdded }: { onAdded?: () => void }) {
       return;
     }
     setResult(submission.reply({ resetForm: true }));
-    formElement.reset();
-    if (onAdded) onAdded();
-    else await revalidator.revalidate();
+    // Loaded again, so the page lists the new passkey (and the toast shows).
+    await navigate(`${location.pathname}${location.search}`, {
+      replace: true,
+      preventScrollReset: true,
+    });
   }
 
   async function run(name: string): Promise<string | null> {

@@ -1,6 +1,7 @@
 import { createCookie } from "react-router";
 import { env } from "#app/env.server";
 import { INVALID_TWO_FACTOR_CODE, PENDING_LOGIN_MINUTES } from "#app/domain/two-factor";
+import { hasPasskey } from "#app/models/passkey.server";
 import { hasTwoFactor, spendSecondFactor } from "#app/models/two-factor.server";
 import {
   giveBackAttempt,
@@ -86,7 +87,10 @@ export function endPendingLogin(): Promise<string> {
   return pendingCookie.serialize("", { maxAge: 0, expires: new Date(0) });
 }
 
-/** Whether the staff gate stops this admin: two-factor is required of staff and is off. */
+/**
+ * Whether the staff gate stops this admin: two-factor is required of staff and is off. A
+ * passkey counts (docs/product.md "Accounts and sessions").
+ */
 export function staffNeedsTwoFactor(userId: number): boolean {
-  return env.REQUIRE_STAFF_2FA && !hasTwoFactor(userId);
+  return env.REQUIRE_STAFF_2FA && !hasTwoFactor(userId) && !hasPasskey(userId);
 }
