@@ -85,6 +85,7 @@ export function PasskeySignIn() {
   return (
     <div className="mt-6 border-t border-line pt-6">
       <FormErrors id="passkey-sign-in-error" errors={error ? [error] : null} />
+      <p className="mb-3 text-center text-sm text-ink-soft">Or sign in without your password:</p>
       <button
         type="button"
         onClick={signIn}
@@ -92,7 +93,7 @@ export function PasskeySignIn() {
         aria-describedby={error ? "passkey-sign-in-error" : undefined}
         className="btn-secondary w-full"
       >
-        {busy ? "Waiting for your passkey…" : "Sign in with a passkey"}
+        {busy ? "Waiting for your passkey…" : "Use a passkey"}
       </button>
     </div>
   );
@@ -193,8 +194,8 @@ export function PasskeyAlternative({ signInAgain }: { signInAgain: boolean }) {
       {signInAgain ? (
         <div role="status" className="mt-4 rounded-lg bg-amber-50 p-4">
           <p className="font-semibold">
-            You have a passkey. Sign out, then choose “Sign in with a passkey” to open the admin
-            pages.
+            You have a passkey. Sign out, then choose “Use a passkey” on the sign-in page to open
+            the admin pages.
           </p>
           <Form method="post" action="/logout" className="mt-3">
             <button type="submit" className="btn-primary">

@@ -53,7 +53,7 @@ async function signInWithPasskey(page: Page) {
   await page.goto("/auth");
   await expect(page.getByLabel("Username")).toHaveValue("");
   await expectNoAxeViolations(page);
-  await page.getByRole("button", { name: "Sign in with a passkey" }).click();
+  await page.getByRole("button", { name: "Use a passkey" }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect(accountMenu(page)).toBeVisible();
 }
@@ -132,7 +132,7 @@ test("without JavaScript there are no passkey buttons, and passwords sign in", a
 }, testInfo) => {
   test.skip(jsOn(testInfo), "The JavaScript-off journey");
   await page.goto("/auth");
-  await expect(page.getByRole("button", { name: "Sign in with a passkey" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Use a passkey" })).toHaveCount(0);
   await loginThroughForm(page, customer);
   await page.goto("/dashboard?tab=profile");
   await expect(page.getByRole("heading", { name: "Passkeys" })).toBeVisible();
