@@ -4,6 +4,8 @@ import { type RouteConfig, index, layout, prefix, route } from "@react-router/de
 export default [
   index("routes/home/home.tsx"),
   route("auth", "routes/auth.tsx"),
+  // The passkey buttons' JSON (docs/product.md "Accounts and sessions").
+  route("auth/passkey", "routes/auth.passkey.ts"),
   route("dashboard", "routes/dashboard/layout.tsx", [
     route("sessions/:id", "routes/dashboard/sessions.$id.tsx"),
     route("sessions/:id/pay", "routes/dashboard/sessions.$id.pay.tsx"),
@@ -14,6 +16,7 @@ export default [
   route("dashboard/sessions/:id/print", "routes/dashboard/sessions.$id.print.tsx"),
   // Two-factor sign-in's setup, from Profile Settings; staff without it are sent here.
   route("dashboard/two-factor", "routes/dashboard/two-factor.tsx"),
+  route("dashboard/passkeys", "routes/dashboard/passkeys.ts"),
   route("logout", "routes/logout.tsx"),
   route("checkout/series/:seriesId", "routes/checkout/series.tsx"),
   route("checkout/:bookingId", "routes/checkout/checkout.tsx"),

@@ -9,6 +9,7 @@ import {
   useLoaderData,
   useSearchParams,
 } from "react-router";
+import { PasskeySignIn } from "#app/components/passkeys";
 import { ErrorList } from "#app/components/ui/error-list";
 import { IntentButton } from "#app/components/ui/intent-button";
 import { Field } from "#app/components/ui/field";
@@ -243,7 +244,10 @@ export default function AuthPage() {
         {tab === "login" && codeStep ? (
           <CodeForm result={actionData?.intent === "code" ? actionData.result : undefined} />
         ) : tab === "login" ? (
-          <LoginForm result={actionData?.intent === "login" ? actionData.result : undefined} />
+          <>
+            <LoginForm result={actionData?.intent === "login" ? actionData.result : undefined} />
+            <PasskeySignIn />
+          </>
         ) : (
           <RegisterForm
             result={actionData?.intent === "register" ? actionData.result : undefined}

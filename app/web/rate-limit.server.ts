@@ -17,6 +17,14 @@ const limiters = {
     points: env.LOGIN_RATE_LIMIT,
     duration: 15 * 60,
   }),
+  // Passkey sign-in, per client address: each prompt's challenge and each answer that fails
+  // take one; a passkey that signs in gives its answer's back (docs/product.md "Accounts and
+  // sessions"). Login's budget.
+  passkeySignIn: new RateLimiterMemory({
+    keyPrefix: "passkey-sign-in",
+    points: env.LOGIN_RATE_LIMIT,
+    duration: 15 * 60,
+  }),
   register: new RateLimiterMemory({
     keyPrefix: "register",
     points: env.REGISTER_RATE_LIMIT,

@@ -172,7 +172,7 @@ export async function loginThroughForm(page: Page, user: Pick<TestUser, "usernam
   await page.goto("/auth");
   await page.getByLabel("Username").fill(user.username);
   await page.getByLabel("Password", { exact: true }).fill(user.password);
-  await page.getByRole("button", { name: "Sign In" }).click();
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect(accountMenu(page)).toBeVisible();
 }

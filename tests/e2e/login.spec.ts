@@ -7,7 +7,7 @@ test.describe("login", () => {
     await expect(page.getByRole("heading", { level: 1, name: "Welcome back" })).toBeVisible();
     await page.getByLabel("Username").fill(customer.username);
     await page.getByLabel("Password", { exact: true }).fill(customer.password);
-    await page.getByRole("button", { name: "Sign In" }).click();
+    await page.getByRole("button", { name: "Sign In", exact: true }).click();
 
     await expect(page).toHaveURL(/\/$/);
     await expect(toast(page)).toContainText("Login successful");
@@ -26,7 +26,7 @@ test.describe("login", () => {
     await page.goto("/auth");
     await page.getByLabel("Username").fill(customer.username);
     await page.getByLabel("Password", { exact: true }).fill("not-the-password");
-    await page.getByRole("button", { name: "Sign In" }).click();
+    await page.getByRole("button", { name: "Sign In", exact: true }).click();
 
     await expect(page.locator("#login").getByText("Invalid username or password")).toBeVisible();
     await expect(page).toHaveURL(/\/auth$/);
@@ -37,7 +37,7 @@ test.describe("login", () => {
   test("an empty username is reported on its field", async ({ page }) => {
     await page.goto("/auth");
     await page.getByLabel("Password", { exact: true }).fill("whatever-password");
-    await page.getByRole("button", { name: "Sign In" }).click();
+    await page.getByRole("button", { name: "Sign In", exact: true }).click();
 
     const username = page.getByLabel("Username");
     await expect(page.getByText("Username is required")).toBeVisible();
@@ -52,7 +52,7 @@ test.describe("login", () => {
     const signInWith = async (password: string) => {
       await page.getByLabel("Username").fill(customer.username);
       await page.getByLabel("Password", { exact: true }).fill(password);
-      await page.getByRole("button", { name: "Sign In" }).click();
+      await page.getByRole("button", { name: "Sign In", exact: true }).click();
     };
     await page.goto("/auth");
     for (let guess = 1; guess <= E2E_LOGIN_ACCOUNT_LIMIT; guess += 1) {

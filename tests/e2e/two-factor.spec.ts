@@ -55,7 +55,7 @@ async function passwordStep(page: Page, user: TestUser) {
   await page.goto("/auth");
   await page.getByLabel("Username").fill(user.username);
   await page.getByLabel("Password", { exact: true }).fill(user.password);
-  await page.getByRole("button", { name: "Sign In" }).click();
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
   await expect(
     page.getByRole("heading", { name: "Two-factor sign-in", exact: true }),
   ).toBeVisible();

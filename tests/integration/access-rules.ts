@@ -246,6 +246,19 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
     },
     action: ownerOnly(toAuth, status(409), status(404)),
   },
+  // A passkey sign-in's prompt (JSON, docs/product.md "Accounts and sessions"): visitors only;
+  // it stores a challenge.
+  "/auth/passkey": {
+    kind: "resource",
+    body: () => ({ intent: "options" }),
+    methods: postOnly(signedIn({ status: 200, writes: true }, status(409))),
+  },
+  // Adding a passkey to one's own account: its prompt stores a challenge for the account.
+  "/dashboard/passkeys": {
+    kind: "resource",
+    body: () => ({ intent: "options", name: "Laptop" }),
+    methods: postOnly(signedIn(toAuth, { status: 200, writes: true })),
+  },
   "/logout": {
     kind: "page",
     // Logging out is a POST: a GET (a prefetch, a link on another site) changes nothing.

@@ -45,3 +45,20 @@ it("limits registrations per client and writes nothing when limited", async () =
   // The two, and the studio's first admin (registration opens once it exists).
   expect(server.count("users")).toBe(3);
 });
+
+it('limits passkey sign-in prompts per client (docs/product.md "Accounts and sessions")', async () => {
+  const statuses: number[] = [];
+  for (let attempt = 0; attempt < 4; attempt += 1) {
+    const response = await fetch(`${server.url}/auth/passkey`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: server.url },
+      body: JSON.stringify({ intent: "options" }),
+    });
+    statuses.push(response.status);
+    if (response.status === 429) {
+      expect(response.headers.get("Retry-After")).toMatch(/^\d+$/);
+      expect((await response.json()).message).toMatch(/^Too many attempts\. /);
+    }
+  }
+  expect(statuses).toEqual([200, 200, 200, 429]);
+});

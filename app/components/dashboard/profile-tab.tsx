@@ -4,6 +4,7 @@ import { passwordChangeSchema, profileSchema, SIGN_OUT_OTHER_DEVICES } from "#ap
 import type { PublicUser } from "#app/domain/user";
 import type { ProfileTabData } from "#app/components/dashboard/types";
 import { RATES } from "#app/components/landing/studio";
+import { PasskeysSection } from "#app/components/dashboard/passkeys-section";
 import { CalendarFeedLink } from "#app/components/calendar-feed-link";
 import { NEW_CALENDAR_LINK } from "#app/domain/calendar-feed";
 import { ErrorList } from "#app/components/ui/error-list";
@@ -46,6 +47,7 @@ export default function ProfileTab({
       <PasswordForm result={replyTo(reply, "password")} />
       <SignOutOtherDevices />
       <TwoFactorSection twoFactor={data.twoFactor} />
+      <PasskeysSection passkeys={data.passkeys} />
       <div className="border-t border-line pt-8">
         <CalendarFeedLink
           id="calendar-feed"

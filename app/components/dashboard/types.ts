@@ -1,3 +1,4 @@
+import type { PasskeyRow } from "#app/domain/passkey";
 import type { SubmissionResult } from "@conform-to/react";
 import type { BookingStatus } from "#app/domain/booking-status";
 import type { DashboardTab } from "#app/domain/dashboard";
@@ -61,6 +62,8 @@ export type ProfileTabData = {
   };
   /** Two-factor sign-in: on or off, and the recovery codes not yet used. */
   twoFactor: { enabled: boolean; recoveryCodesLeft: number };
+  /** The account's passkeys (docs/product.md "Accounts and sessions"). */
+  passkeys: PasskeyRow[];
   /** The customer's private calendar feed (docs/product.md "Calendar feeds"). */
   calendarFeed: { https: string; webcal: string } | null;
 };

@@ -11,6 +11,7 @@ import {
 import { feedUrls, NEW_CALENDAR_LINK } from "#app/domain/calendar-feed";
 import { env } from "#app/env.server";
 import { feedToken, regenerateFeedToken } from "#app/models/calendar-feed.server";
+import { passkeyRows } from "#app/routes/dashboard/passkey-rows.server";
 import { twoFactorState } from "#app/models/two-factor.server";
 import { type PublicUser, updateProfile } from "#app/models/user.server";
 import { giveBackAttempt, takeAttempt, tooManyAttemptsMessage } from "#app/web/rate-limit.server";
@@ -55,6 +56,7 @@ export function loadProfileTab(user: PublicUser, createFeed: boolean): ProfileTa
     twoFactor: (({ enabled, recoveryCodesLeft }) => ({ enabled, recoveryCodesLeft }))(
       twoFactorState(user.id),
     ),
+    passkeys: passkeyRows(user.id),
     // Made on the first view of the tab (docs/product.md "Calendar feeds").
     calendarFeed: feedUrls(env.APP_URL, feedToken(user.id, "CUSTOMER", createFeed)),
   };

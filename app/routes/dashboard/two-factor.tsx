@@ -2,6 +2,7 @@ import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { renderSVG } from "uqr";
 import { data, Form, Link, redirect } from "react-router";
+import { PasskeyAlternative } from "#app/components/passkeys";
 import { ErrorList } from "#app/components/ui/error-list";
 import { IntentButton } from "#app/components/ui/intent-button";
 import { Field } from "#app/components/ui/field";
@@ -24,6 +25,7 @@ import {
   twoFactorState,
   spendSecondFactor,
 } from "#app/models/two-factor.server";
+import { hasPasskey } from "#app/models/passkey.server";
 import { getUserById, passwordMatches } from "#app/models/user.server";
 import { readForm } from "#app/web/form.server";
 import { giveBackAttempt, takeAttempt, tooManyAttemptsMessage } from "#app/web/rate-limit.server";
@@ -48,11 +50,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // Set Up stores a secret for the account (a post: a visit writes nothing); the page shows
   // it on every visit until the first code confirms it, so a scanned QR code stays right.
   const secret = state.pendingSecret;
+  const heldBack = (await getStaffAccess(request, context)) === "staff without second factor";
   return {
     enabled: state.enabled,
     recoveryCodesLeft: state.recoveryCodesLeft,
     staffRequired: mustKeepSecondFactor(user),
-    heldBack: (await getStaffAccess(request, context)) === "staff without second factor",
+    heldBack,
+    // A passkey proves both factors only when it signs in (docs/product.md "Accounts and sessions").
+    passkeySignInNeeded: heldBack && !state.enabled && hasPasskey(user.id),
     setup: secret
       ? {
           secret,
@@ -187,6 +192,9 @@ export default function TwoFactorPage({ loaderData, actionData }: Route.Componen
           <SetUp setup={loaderData.setup} result={replyTo(actionData, "confirm")} />
         ) : (
           <Start />
+        )}
+        {codes || loaderData.enabled ? null : (
+          <PasskeyAlternative signInAgain={loaderData.passkeySignInNeeded} />
         )}
       </div>
     </div>

@@ -1,0 +1,163 @@
+import type { Page } from "@playwright/test";
+import { eq } from "drizzle-orm";
+import { passkeys, sessions } from "#db/schema";
+import {
+  accountMenu,
+  createUser,
+  db,
+  expect,
+  expectNoAxeViolations,
+  jsOn,
+  loginThroughForm,
+  signIn,
+  test,
+} from "#tests/e2e/fixtures";
+
+/**
+ * Passkeys (docs/product.md "Accounts and sessions") with Chromium's virtual authenticator
+ * (the DevTools WebAuthn domain): added on Profile Settings, signing in without a username,
+ * removed; staff with only a passkey reach the admin pages (the e2e server requires a second
+ * factor of staff). Without JavaScript the buttons are absent and passwords work as before.
+ */
+
+/** A platform authenticator that holds passkeys and verifies its user (a fingerprint). */
+async function virtualAuthenticator(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+}
+
+/** On Profile Settings: names a passkey and creates it. */
+async function addPasskey(page: Page, name: string) {
+  await page.getByLabel("Passkey name").fill(name);
+  await page.getByRole("button", { name: "Add a passkey" }).click();
+  await expect(page.getByRole("list", { name: "Your passkeys" })).toContainText(name);
+}
+
+async function signOut(page: Page) {
+  await accountMenu(page).click();
+  await page.getByRole("button", { name: "Logout" }).click();
+  await expect(page.getByRole("link", { name: "Sign In" })).toBeVisible();
+}
+
+async function signInWithPasskey(page: Page) {
+  await page.goto("/auth");
+  await expect(page.getByLabel("Username")).toHaveValue("");
+  await expectNoAxeViolations(page);
+  await page.getByRole("button", { name: "Sign in with a passkey" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(accountMenu(page)).toBeVisible();
+}
+
+test.describe("passkeys with JavaScript", () => {
+  test.skip(({ javaScriptEnabled }) => javaScriptEnabled === false, "Passkeys need JavaScript");
+  // Whole journeys with several axe runs on the long dashboard page.
+  test.setTimeout(180_000);
+
+  test("are added on Profile Settings, sign in without a username, and are removed", async ({
+    page,
+    customer,
+  }) => {
+    await virtualAuthenticator(page);
+    await signIn(page, customer);
+    await page.goto("/dashboard?tab=profile");
+    await expect(page.getByText("You have no passkeys yet.")).toBeVisible();
+    await expectNoAxeViolations(page);
+
+    // Our message for a name too long, before any prompt.
+    await page.getByLabel("Passkey name").fill("x".repeat(51));
+    await page.getByRole("button", { name: "Add a passkey" }).click();
+    await expect(page.getByText("A passkey's name is at most 50 characters.")).toBeVisible();
+    await expectNoAxeViolations(page);
+
+    await addPasskey(page, "Work laptop");
+    await expect(page.getByText(/Added .+ · Last used never/)).toBeVisible();
+    await expectNoAxeViolations(page);
+
+    // The same authenticator again: the browser refuses (it already holds one), in our words.
+    await page.getByLabel("Passkey name").fill("Again");
+    await page.getByRole("button", { name: "Add a passkey" }).click();
+    await expect(
+      page.getByText("Your browser did not create or use a passkey. Please try again."),
+    ).toBeVisible();
+    await expectNoAxeViolations(page);
+
+    await signOut(page);
+    await signInWithPasskey(page);
+    const session = db().select().from(sessions).where(eq(sessions.userId, customer.id)).all();
+    expect(session.some((row) => row.secondFactor)).toBe(true);
+
+    await page.goto("/dashboard?tab=profile");
+    await expect(page.getByText(/Added .+ · Last used (?!never)/)).toBeVisible();
+    await page.getByText("Remove Work laptop").click();
+    await expectNoAxeViolations(page);
+    await page.getByRole("button", { name: "Yes, remove “Work laptop”" }).click();
+    await expect(page.getByText("You have no passkeys yet.")).toBeVisible();
+    expect(db().select().from(passkeys).where(eq(passkeys.userId, customer.id)).all()).toEqual([]);
+  });
+
+  test("let staff with only a passkey reach the admin pages", async ({ page }, testInfo) => {
+    const admin = await createUser(testInfo, { isAdmin: true, twoFactor: false });
+    await virtualAuthenticator(page);
+    await signIn(page, admin);
+    await page.goto("/admin/bookings");
+    await expect(page).toHaveURL(/\/dashboard\/two-factor$/);
+    await expect(page.getByRole("heading", { name: "Or use a passkey" })).toBeVisible();
+    await expectNoAxeViolations(page);
+    await page.getByLabel("Passkey name").fill("Office key");
+    await page.getByRole("button", { name: "Add a passkey" }).click();
+    // Adding it proved no second factor for this password sign-in: sign in again with it.
+    await expect(page.getByText("You have a passkey. Sign out, then choose")).toBeVisible();
+    await expectNoAxeViolations(page);
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await expect(page.getByRole("link", { name: "Sign In" })).toBeVisible();
+    await signInWithPasskey(page);
+    await page.goto("/admin/bookings");
+    await expect(page).toHaveURL(/\/admin\/bookings$/);
+  });
+});
+
+test("without JavaScript there are no passkey buttons, and passwords sign in", async ({
+  page,
+  customer,
+}, testInfo) => {
+  test.skip(jsOn(testInfo), "The JavaScript-off journey");
+  await page.goto("/auth");
+  await expect(page.getByRole("button", { name: "Sign in with a passkey" })).toHaveCount(0);
+  await loginThroughForm(page, customer);
+  await page.goto("/dashboard?tab=profile");
+  await expect(page.getByRole("heading", { name: "Passkeys" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Add a passkey" })).toHaveCount(0);
+  await expectNoAxeViolations(page);
+});
+
+test("a passkey is removed without JavaScript too", async ({ page, customer }, testInfo) => {
+  test.skip(jsOn(testInfo), "The JavaScript-off journey");
+  // Added where JavaScript ran (a passkey cannot be made without it).
+  db()
+    .insert(passkeys)
+    .values({
+      userId: customer.id,
+      credentialId: `e2e-${customer.id}`,
+      publicKey: Buffer.from("not used"),
+      name: "Old phone",
+    })
+    .run();
+  await signIn(page, customer);
+  await page.goto("/dashboard?tab=profile");
+  await page.getByText("Remove Old phone").click();
+  await expectNoAxeViolations(page);
+  await page.getByRole("button", { name: "Yes, remove “Old phone”" }).click();
+  await expect(page).toHaveURL(/\/dashboard\?tab=profile$/);
+  await expect(page.getByText("You have no passkeys yet.")).toBeVisible();
+  await expect(page.getByText("It can no longer sign you in.")).toBeVisible();
+});
