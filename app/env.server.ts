@@ -17,7 +17,10 @@ const dataKey = z
     "must be 32 bytes written in base64 (openssl rand -base64 32)",
   );
 
-/** Outside production only: a fixed key, so a developer's database stays readable across restarts. */
+/**
+ * Outside production only: a fixed key, so a developer's database stays readable across
+ * restarts. `npm run start:local` passes the same one, so `npm run seed` and the demo share it.
+ */
 const DEVELOPMENT_DATA_KEY = "ZGV2ZWxvcG1lbnQtb25seS1kYXRhLWtleS0wMDAwMDA=";
 
 const schema = z
