@@ -7,6 +7,7 @@ import { addStudioDays } from "#app/domain/studio-time";
 import { createCoupon, createService } from "#tests/factories/catalog";
 import { createPayment } from "#tests/factories/payment";
 import { createSeries } from "#tests/factories/series";
+import { storedSessionId } from "#tests/factories/session";
 import { createUser } from "#tests/factories/user";
 import { type Actor, actorsFor } from "#tests/setup/actors";
 import { bookingPayload, PASSWORD } from "#tests/setup/payloads";
@@ -73,8 +74,9 @@ let heldBackStudioFeed = "";
 
 /** Whether the actor's session counts as having proven a second factor at sign-in. */
 function setSecondFactor(actor: Actor, proven: boolean) {
-  const id = /(?:^|; )__session=([^;]+)/.exec(actor.cookie)?.[1];
-  if (!id) throw new Error(`No session cookie in ${actor.cookie}`);
+  const cookieValue = /(?:^|; )__session=([^;]+)/.exec(actor.cookie)?.[1];
+  if (!cookieValue) throw new Error(`No session cookie in ${actor.cookie}`);
+  const id = storedSessionId(cookieValue);
   db().update(sessions).set({ secondFactor: proven }).where(eq(sessions.id, id)).run();
 }
 
