@@ -16,7 +16,7 @@ import { signInOptions, signInWithPasskey } from "#app/workflows/passkeys.server
 import type { Route } from "./+types/auth.passkey";
 
 /**
- * "Sign in with a passkey" (passkey sign-in) on /auth (docs/product.md "Accounts and sessions"): JSON posted by
+ * "Sign in with a passkey" on /auth (docs/product.md "Accounts and sessions"): JSON posted by
  * the button, which exists only with JavaScript. `{ intent: "options" }` hands out a challenge;
  * `{ intent: "verify", challengeId, response }` checks the answer and starts a session that
  * counts as both factors.
