@@ -21,6 +21,7 @@ import {
   waitlistRequestSchema,
 } from "#app/domain/booking-form";
 import { cardFormSchema } from "#app/domain/card";
+import { passkeyNameSchema, removePasskeySchema } from "#app/domain/passkey";
 import { couponFormSchema } from "#app/domain/coupons";
 import { userActionSchema } from "#app/domain/user-actions";
 import { serviceBody, serviceSchema } from "#app/domain/services";
@@ -260,6 +261,8 @@ const FORM_SCHEMAS: Entry[] = [
     form: { fileId: "12", name: "Episode 4 - final mix.wav" },
   },
   { name: "fileDeleteSchema", schema: fileDeleteSchema, form: { fileId: "12" } },
+  { name: "passkeyNameSchema", schema: passkeyNameSchema, form: { name: "Work laptop" } },
+  { name: "removePasskeySchema", schema: removePasskeySchema, form: { passkeyId: "3" } },
 ];
 
 // ------------------------------------------------------------------ what a default looks like
