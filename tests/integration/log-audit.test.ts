@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -54,6 +55,16 @@ describe("the log audit", () => {
       JSON.stringify({ secrets: [INTEGRATION_SESSION_SECRET, "sess-123456"] }),
     );
     expect(auditLogDirectory(dir, [])).toEqual(["a.stdout.log:2: holds a secret (11 characters)"]);
+  });
+
+  it("finds a session cookie's value by the hash the database keeps of it", () => {
+    const cookieValue = randomBytes(32).toString("base64url");
+    const stored = createHash("sha256").update(cookieValue).digest("hex");
+    const line = `{"msg":"token ${cookieValue}"}`;
+    expect(auditLine(line, new Set(), new Set([stored]))).toEqual([
+      "holds a session cookie's value",
+    ]);
+    expect(auditLine(line, new Set(), new Set())).toEqual([]);
   });
 
   it("fails when no server wrote a log there", () => {

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,7 +10,8 @@ import { join } from "node:path";
  * files ran, in whichever workers, the teardown reads them all and fails the run on:
  * - a line that is not JSON,
  * - a password of the tests (every password literal in tests/**: factories, registrations, forms),
- * - a session id, a session cookie's value or any `__session=` cookie,
+ * - a session id as stored, a session cookie's value (a token whose SHA-256 is a stored id) or
+ *   any `__session=` cookie,
  * - a SESSION_SECRET or other secret setting a server was started with,
  * - a card number (16 digits starting 4 or 5, spaced or not),
  * - an e-mail body (HTML).
@@ -67,20 +69,28 @@ export function auditLogDirectory(dir: string, passwords: string[]): string[] {
     const { secrets } = JSON.parse(readFileSync(join(dir, file), "utf8")) as ServerSecrets;
     for (const secret of secrets) if (secret.length >= 6) forbidden.add(secret);
   }
+  // Only a hash of each cookie is stored: a cookie value in a log is found by hashing tokens.
+  const storedIds = new Set([...forbidden].filter((secret) => /^[0-9a-f]{64}$/.test(secret)));
   const problems: string[] = [];
   for (const file of logs) {
     const lines = readFileSync(join(dir, file), "utf8").split("\n");
     lines.forEach((line, index) => {
       if (line.trim() === "") return;
       const at = `${file}:${index + 1}`;
-      for (const problem of auditLine(line, forbidden)) problems.push(`${at}: ${problem}`);
+      for (const problem of auditLine(line, forbidden, storedIds)) {
+        problems.push(`${at}: ${problem}`);
+      }
     });
   }
   return problems;
 }
 
 /** One log line's problems. The secret itself is never printed, only what kind it was. */
-export function auditLine(line: string, forbidden: Set<string>): string[] {
+export function auditLine(
+  line: string,
+  forbidden: Set<string>,
+  storedSessionIds: Set<string> = new Set(),
+): string[] {
   const problems: string[] = [];
   try {
     JSON.parse(line);
@@ -91,6 +101,10 @@ export function auditLine(line: string, forbidden: Set<string>): string[] {
     if (line.includes(secret)) problems.push(`holds a secret (${secret.length} characters)`);
   }
   if (line.includes("__session=")) problems.push("holds a session cookie");
+  for (const token of line.match(/[A-Za-z0-9_-]{43}/g) ?? []) {
+    const hash = createHash("sha256").update(token).digest("hex");
+    if (storedSessionIds.has(hash)) problems.push("holds a session cookie's value");
+  }
   if (CARD_NUMBER.test(line)) problems.push("holds a card number");
   if (/<html|<!doctype/i.test(line)) problems.push("holds an HTML body");
   return problems;
