@@ -137,7 +137,10 @@ function isFileUpload(req: IncomingMessage): boolean {
   return (req.method === "POST" || req.method === "PATCH") && FILE_UPLOAD_PATH.test(req.url ?? "");
 }
 
-/** A refusal of the body by its announced size, or false to go on. */
+/**
+ * A refusal of the body by its announced size, or false to go on. The client is still sending
+ * that body: the connection closes lingering, so it reads the answer instead of a reset.
+ */
 function refusedBody(req: IncomingMessage, res: ServerResponse): boolean {
   if (isFileUpload(req)) return false;
   const length = req.headers["content-length"];
@@ -145,10 +148,12 @@ function refusedBody(req: IncomingMessage, res: ServerResponse): boolean {
   // nothing of the site sends one (browsers, Stripe and fetch with a text body all give the
   // length): it is refused as HTTP says, so the limit below cannot be walked around.
   if (req.headers["transfer-encoding"] !== undefined && length === undefined) {
+    closeAfterAnswer(res, req.socket);
     refuse(res, 411, "Send the body with a Content-Length");
     return true;
   }
   if (Number(length ?? 0) <= MAX_BODY_BYTES) return false;
+  closeAfterAnswer(res, req.socket);
   refuse(res, 413, "Request too large");
   return true;
 }
