@@ -56,9 +56,11 @@ export default defineConfig({
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
   },
+  // A journey that exists only with JavaScript (a passkey's prompt) or only without it is
+  // tagged, and belongs to that project alone rather than being skipped in the other.
   projects: [
-    { name: "js-on", use: { javaScriptEnabled: true } },
-    { name: "js-off", use: { javaScriptEnabled: false } },
+    { name: "js-on", use: { javaScriptEnabled: true }, grepInvert: /@js-off-only/ },
+    { name: "js-off", use: { javaScriptEnabled: false }, grepInvert: /@js-on-only/ },
   ],
   webServer: {
     command: serverCommand(),

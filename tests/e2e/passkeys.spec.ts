@@ -7,7 +7,6 @@ import {
   db,
   expect,
   expectNoAxeViolations,
-  jsOn,
   loginThroughForm,
   signIn,
   test,
@@ -58,8 +57,8 @@ async function signInWithPasskey(page: Page) {
   await expect(accountMenu(page)).toBeVisible();
 }
 
-test.describe("passkeys with JavaScript", () => {
-  test.skip(({ javaScriptEnabled }) => javaScriptEnabled === false, "Passkeys need JavaScript");
+// Passkeys need JavaScript: these journeys run in the js-on project only (playwright.config.ts).
+test.describe("passkeys with JavaScript", { tag: "@js-on-only" }, () => {
   // Whole journeys with several axe runs on the long dashboard page.
   test.setTimeout(180_000);
 
@@ -126,11 +125,9 @@ test.describe("passkeys with JavaScript", () => {
   });
 });
 
-test("without JavaScript there are no passkey buttons, and passwords sign in", async ({
-  page,
-  customer,
-}, testInfo) => {
-  test.skip(jsOn(testInfo), "The JavaScript-off journey");
+test("without JavaScript there are no passkey buttons, and passwords sign in", {
+  tag: "@js-off-only",
+}, async ({ page, customer }) => {
   await page.goto("/auth");
   await expect(page.getByRole("button", { name: "Sign in with a passkey" })).toHaveCount(0);
   await loginThroughForm(page, customer);
@@ -140,8 +137,10 @@ test("without JavaScript there are no passkey buttons, and passwords sign in", a
   await expectNoAxeViolations(page);
 });
 
-test("a passkey is removed without JavaScript too", async ({ page, customer }, testInfo) => {
-  test.skip(jsOn(testInfo), "The JavaScript-off journey");
+test("a passkey is removed without JavaScript too", { tag: "@js-off-only" }, async ({
+  page,
+  customer,
+}) => {
   // Added where JavaScript ran (a passkey cannot be made without it).
   db()
     .insert(passkeys)
