@@ -72,11 +72,11 @@ export const users = sqliteTable(
 );
 
 /**
- * Server-side sessions: the cookie carries only the id, so a session can be revoked. `id` is the
- * SHA-256 of the cookie's value (app/models/session.server.ts), never the value itself.
+ * Server-side sign-ins: the cookie carries only the id, so a sign-in can be revoked. `id` is the
+ * SHA-256 of the cookie's value (app/models/sign-in.server.ts), never the value itself.
  */
-export const sessions = sqliteTable(
-  "sessions",
+export const signIns = sqliteTable(
+  "sign_ins",
   {
     id: text("id").primaryKey(),
     userId: integer("user_id")
@@ -84,7 +84,7 @@ export const sessions = sqliteTable(
       .references(() => users.id, { onDelete: "cascade" }),
     expiresAt: integer("expires_at").notNull(),
     /**
-     * The last request seen, written at most about once a minute; staff sessions end after
+     * The last request seen, written at most about once a minute; staff sign-ins end after
      * STAFF_IDLE_MINUTES without one. Null on rows older than the column: `createdAt` stands in.
      */
     lastSeenAt: integer("last_seen_at"),
@@ -95,7 +95,7 @@ export const sessions = sqliteTable(
     secondFactor: flag("second_factor"),
     createdAt: createdAt(),
   },
-  (t) => [index("sessions_user_id").on(t.userId), index("sessions_expires_at").on(t.expiresAt)],
+  (t) => [index("sign_ins_user_id").on(t.userId), index("sign_ins_expires_at").on(t.expiresAt)],
 );
 
 /**
