@@ -68,7 +68,7 @@ export function migrateChecked(database: DB) {
 }
 
 /**
- * Brings every secret at rest to its stored form (docs/product.md "Accounts and sessions"), in
+ * Brings every secret at rest to its stored form (docs/product.md "Accounts and sign-ins"), in
  * one transaction before the site serves: rows from before migration 0013 (or a restored backup
  * of then) hold session ids, feed tokens and TOTP secrets as they are, and values sealed under
  * DATA_ENCRYPTION_KEY_PREVIOUS are sealed again under the current key (docs/deploy.md).
@@ -90,8 +90,8 @@ export function protectSecretsAtRest(database: DB, keys: SealingKeys = dataKeys)
   return sqlite
     .transaction(() => {
       let changed = 0;
-      const ids = sqlite.prepare("SELECT id FROM sessions").pluck().all() as string[];
-      const rehash = sqlite.prepare("UPDATE sessions SET id = ? WHERE id = ?");
+      const ids = sqlite.prepare("SELECT id FROM sign_ins").pluck().all() as string[];
+      const rehash = sqlite.prepare("UPDATE sign_ins SET id = ? WHERE id = ?");
       for (const id of ids) {
         if (!SHA256_HEX.test(id)) changed += rehash.run(sha256Hex(id), id).changes;
       }

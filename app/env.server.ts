@@ -85,13 +85,13 @@ const schema = z
     TWO_FACTOR_CODE_LIMIT: z.coerce.number().int().min(1).default(10),
     /**
      * Wrong two-factor codes in a row after which the app's codes stop working for the account
-     * and only a recovery code signs in (docs/product.md "Accounts and sessions"). NIST SP
+     * and only a recovery code signs in (docs/product.md "Accounts and sign-ins"). NIST SP
      * 800-63B allows at most 100.
      */
     TWO_FACTOR_FREEZE_AFTER: z.coerce.number().int().min(1).max(100).default(20),
     /** Staff (admin) accounts must have two-factor sign-in on; default: on in production only. */
     REQUIRE_STAFF_2FA: boolean.optional(),
-    /** A staff session ends after this many minutes without a request. */
+    /** A staff sign-in ends after this many minutes without a request. */
     STAFF_IDLE_MINUTES: z.coerce
       .number()
       .int()

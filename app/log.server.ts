@@ -7,10 +7,10 @@ import { env } from "#app/env.server";
 /**
  * The server's one log: a JSON line on stdout per request and per notable event (pino), read
  * as text in development (pino-pretty, a dev dependency: only NODE_ENV=development loads it).
- * A line written while a request runs carries its request id (`reqId`) and, once the session
+ * A line written while a request runs carries its request id (`reqId`) and, once the sign-in
  * was read, the user id (`userId`). See docs/decisions/0084-json-logs-with-a-request-id.md.
  *
- * What never goes in: cookies, passwords, card numbers, e-mail bodies, session ids. Nothing
+ * What never goes in: cookies, passwords, card numbers, e-mail bodies, sign-in ids. Nothing
  * here logs a request's headers or body; the paths below are removed should a caller pass an
  * object that holds one of these fields anyway.
  */

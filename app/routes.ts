@@ -4,7 +4,7 @@ import { type RouteConfig, index, layout, prefix, route } from "@react-router/de
 export default [
   index("routes/home/home.tsx"),
   route("auth", "routes/auth.tsx"),
-  // The passkey buttons' JSON (docs/product.md "Accounts and sessions").
+  // The passkey buttons' JSON (docs/product.md "Accounts and sign-ins").
   route("auth/passkey", "routes/auth.passkey.ts"),
   route("dashboard", "routes/dashboard/layout.tsx", [
     route("sessions/:id", "routes/dashboard/sessions.$id.tsx"),

@@ -14,7 +14,7 @@ import { type FormReply, useSchemaForm } from "#app/components/ui/use-schema-for
 import { PASSKEY_BROWSER_FAILED, passkeyNameSchema } from "#app/domain/passkey";
 
 /**
- * The passkey buttons (docs/product.md "Accounts and sessions"). They need JavaScript (the
+ * The passkey buttons (docs/product.md "Accounts and sign-ins"). They need JavaScript (the
  * browser's WebAuthn API), so they are rendered only once the page is hydrated, in a browser
  * that has passkeys: without them the page is what it was, password sign-in included.
  */
@@ -176,7 +176,7 @@ export function AddPasskey() {
 }
 
 /**
- * The two-factor page's other way (docs/product.md "Accounts and sessions"): a passkey instead
+ * The two-factor page's other way (docs/product.md "Accounts and sign-ins"): a passkey instead
  * of an app's codes. Adding one does not prove this sign-in (it began with a password only),
  * so staff are asked to sign in again with it; `signInAgain` says they have one to do so with.
  */

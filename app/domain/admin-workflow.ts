@@ -26,7 +26,7 @@ export const FINAL_STATUSES: readonly BookingStatus[] = ["CANCELLED", "COMPLETED
  * CANCELLED from anything but CANCELLED and COMPLETED; never backwards, never out of a final
  * status; the same status is not a change.
  */
-export function transitionProblem(from: BookingStatus, to: BookingStatus): string | null {
+export function statusChangeProblem(from: BookingStatus, to: BookingStatus): string | null {
   if (from === to) return `This booking is already ${STATUS_LABELS[to]}.`;
   if (from === "CANCELLED") return "A cancelled booking cannot change status.";
   if (from === "COMPLETED") return "A completed booking cannot change status.";
@@ -37,8 +37,8 @@ export function transitionProblem(from: BookingStatus, to: BookingStatus): strin
   return null;
 }
 
-export function canTransition(from: BookingStatus, to: BookingStatus): boolean {
-  return transitionProblem(from, to) === null;
+export function canChangeStatus(from: BookingStatus, to: BookingStatus): boolean {
+  return statusChangeProblem(from, to) === null;
 }
 
 export type WorkflowAction = { to: BookingStatus; label: string };
@@ -68,7 +68,7 @@ export function nextStep(status: BookingStatus): WorkflowAction | null {
 export function rowActions(status: BookingStatus): WorkflowAction[] {
   const next = nextStep(status);
   const actions = next ? [next] : [];
-  return canTransition(status, "CANCELLED") ? [...actions, CANCEL_ACTION] : actions;
+  return canChangeStatus(status, "CANCELLED") ? [...actions, CANCEL_ACTION] : actions;
 }
 
 /** The bulk 'Update Status' menu of docs/product.md "Screens", in its order. */

@@ -1,7 +1,7 @@
 import { requiredText, z } from "#app/domain/zod";
 
 /**
- * Passkeys (docs/product.md "Accounts and sessions"): the rules and the words a person sees.
+ * Passkeys (docs/product.md "Accounts and sign-ins"): the rules and the words a person sees.
  * Shared by the server and the browser.
  */
 export const PASSKEY_NAME_MAX = 50;

@@ -13,7 +13,7 @@ export const TOTP_WINDOW = 1;
 export const RECOVERY_CODE_COUNT = 10;
 /** How long a correct password waits for its code before sign-in starts over. */
 export const PENDING_LOGIN_MINUTES = 10;
-/** A session's last-seen time is written at most this often (not on every request). */
+/** A sign-in's last-seen time is written at most this often (not on every request). */
 export const LAST_SEEN_WRITE_MS = 60_000;
 
 export const TWO_FACTOR_REQUIRED =
@@ -34,7 +34,7 @@ export const TWO_FACTOR_FROZEN =
   "Too many wrong codes: codes from your authenticator app no longer work for this account. Sign in with one of your recovery codes, then change your password.";
 
 /**
- * Whether a sign-in code is still checked (docs/product.md "Accounts and sessions"), given the
+ * Whether a sign-in code is still checked (docs/product.md "Accounts and sign-ins"), given the
  * account's wrong codes in a row counting this attempt as one (it is counted before it is
  * checked, so codes tried at the same moment all count): past `freezeAfter` the app's codes
  * are refused unchecked, and only a recovery code is.
@@ -72,14 +72,14 @@ export function looksLikeTotp(code: string): boolean {
 }
 
 /**
- * Whether a staff session has been idle too long: it ends once `idleMinutes` have passed since
+ * Whether a staff sign-in has been idle too long: it ends once `idleMinutes` have passed since
  * the last request seen (to within LAST_SEEN_WRITE_MS, as that time is written once a minute).
  */
 export function isIdleTooLong(lastSeenAt: number, now: number, idleMinutes: number): boolean {
   return now - lastSeenAt >= idleMinutes * 60_000;
 }
 
-/** Whether a request should write the session's last-seen time (about once a minute). */
+/** Whether a request should write the sign-in's last-seen time (about once a minute). */
 export function lastSeenIsStale(lastSeenAt: number, now: number): boolean {
   return now - lastSeenAt >= LAST_SEEN_WRITE_MS;
 }

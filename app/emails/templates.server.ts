@@ -831,7 +831,7 @@ function seriesSessionsBlock(heading: string, sessions: EmailBooking[]): Block {
 
 /**
  * Sent to an account's owner when its sign-in code is at risk (docs/product.md "Accounts and
- * sessions"): a right password was followed by a wrong two-factor code, or enough wrong codes
+ * sign-ins"): a right password was followed by a wrong two-factor code, or enough wrong codes
  * in a row froze the app's codes. Both tell the owner to change the password.
  */
 export function signInCodeAlertEmail({

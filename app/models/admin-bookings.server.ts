@@ -11,7 +11,7 @@ import { bookingFilterWhere } from "#app/models/booking-filters.server";
 /**
  * The staff's view of bookings (admin Bookings and Sessions tabs, a booking's page, the admin
  * JSON API) and the write of one status change. The workflow that decides a change is
- * workflows/move-session.server.ts.
+ * workflows/change-booking-status.server.ts.
  */
 
 /**

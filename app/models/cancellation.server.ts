@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, ne, sql } from "drizzle-orm";
 import { type Booking, bookingHistory, bookings, payments } from "#db/schema";
 import { db, type Tx } from "#app/db.server";
-import { transitionProblem } from "#app/domain/admin-workflow";
+import { statusChangeProblem } from "#app/domain/admin-workflow";
 import { claimProblem } from "#app/domain/booking-claim";
 import { canCancel, type RefundQuote, refundQuote } from "#app/domain/cancellation";
 import { CLAIM_CLEARED } from "#app/models/booking-claim.server";
@@ -61,7 +61,7 @@ export function cancelProblem(booking: Booking, now: number, reader: Reader = db
 
 /** Why staff cannot cancel a booking, or null when they can. */
 export function studioCancelProblem(booking: Booking, reader: Reader = db): string | null {
-  const problem = transitionProblem(booking.status, "CANCELLED") ?? claimProblem(booking.claim);
+  const problem = statusChangeProblem(booking.status, "CANCELLED") ?? claimProblem(booking.claim);
   if (problem) return problem;
   // Refunding a package in full while later sessions use its hours would make them free.
   if (booking.isRetainer && retainerInUse(booking.id, reader)) {

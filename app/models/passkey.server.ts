@@ -5,7 +5,7 @@ import { db, type Tx } from "#app/db.server";
 
 /**
  * The passkeys table and the WebAuthn challenges handed out (docs/product.md "Accounts and
- * sessions"). A challenge is taken (deleted) by the transaction that checks it, so it answers
+ * sign-ins"). A challenge is taken (deleted) by the transaction that checks it, so it answers
  * once; expired rows are swept whenever a new one is made.
  */
 

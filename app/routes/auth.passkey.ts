@@ -9,14 +9,14 @@ import {
   tooManyAttemptsMessage,
 } from "#app/web/rate-limit.server";
 import { clientAddressContext } from "#app/web/request-context.server";
-import { createUserSession } from "#app/web/session.server";
+import { createSignIn } from "#app/web/sign-in.server";
 import { dataWithSuccess } from "#app/web/toast.server";
 import { getUser } from "#app/web/user-context.server";
 import { signInOptions, signInWithPasskey } from "#app/workflows/passkeys.server";
 import type { Route } from "./+types/auth.passkey";
 
 /**
- * "Sign in with a passkey" on /auth (docs/product.md "Accounts and sessions"): JSON posted by
+ * "Sign in with a passkey" on /auth (docs/product.md "Accounts and sign-ins"): JSON posted by
  * the button, which exists only with JavaScript. `{ intent: "options" }` hands out a challenge;
  * `{ intent: "verify", challengeId, response }` checks the answer and starts a session that
  * counts as both factors.
@@ -57,7 +57,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!result.ok) return jsonError(result.status, result.message);
   await giveBackAttempt("passkeySignIn", limitKey);
   // A passkey is something the person has and is (or knows): both factors at once.
-  const cookie = await createUserSession(request, result.userId, true);
+  const cookie = await createSignIn(request, result.userId, true);
   return dataWithSuccess(
     { redirectTo: "/" },
     { message: "Login successful", description: "Welcome back!" },

@@ -33,7 +33,7 @@ import {
 } from "#app/web/rate-limit.server";
 import { clientAddressContext } from "#app/web/request-context.server";
 import { registrationClosedMessage } from "#app/web/registration-open.server";
-import { createUserSession } from "#app/web/session.server";
+import { createSignIn } from "#app/web/sign-in.server";
 import { signedInHeaders } from "#app/web/known-device.server";
 import { secondFactor } from "#app/routes/second-factor.server";
 import { dataWithError, redirectWithError, redirectWithSuccess } from "#app/web/toast.server";
@@ -133,7 +133,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     try {
       const user = await createUser(submission.value);
-      const cookie = await createUserSession(request, user.id, false);
+      const cookie = await createSignIn(request, user.id, false);
       return redirectWithSuccess(
         "/",
         {

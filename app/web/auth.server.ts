@@ -2,14 +2,14 @@ import { FormStrategy } from "remix-auth-form";
 import { getUserById, type PublicUser, toPublicUser } from "#app/models/user.server";
 import { checkLoginPassword, type PasswordCheck } from "#app/web/login-throttle.server";
 import { knownDevice } from "#app/web/known-device.server";
-import { getSignedIn } from "#app/web/session.server";
+import { getSignedIn } from "#app/web/sign-in.server";
 
 /**
  * The login page's credentials go through remix-auth's form strategy, which reads the posted
  * form; the check itself is checkLoginPassword's, behind the login limits (shared with
  * POST /api/login, which reads JSON). The strategy answers the check, verified or refused, so
- * the route decides what comes next (the second factor, or the session). Our sessions table
- * (session.server.ts) remembers; remix-auth v4 only authenticates.
+ * the route decides what comes next (the second factor, or the sign-in). Our sign_ins table
+ * (sign-in.server.ts) remembers; remix-auth v4 only authenticates.
  *
  * The limits need the client address, which the request alone does not carry (the proxy's
  * header is trusted only with TRUST_PROXY), so the route hands it over for its own request.
@@ -38,14 +38,14 @@ export function authenticateLoginForm(
   return loginForm.authenticate(request);
 }
 
-/** A signed-in user, and whether their session's sign-in proved a second factor. */
-export type SessionUser = { user: PublicUser; secondFactor: boolean };
+/** A signed-in user, and whether their sign-in proved a second factor. */
+export type SignedInUser = { user: PublicUser; secondFactor: boolean };
 
 /**
- * Reads the session behind the request's cookie. Handlers never call this: they ask
+ * Reads the sign-in behind the request's cookie. Handlers never call this: they ask
  * user-context.server.ts, which does it once per request and shares the answer.
  */
-export async function findSessionUser(request: Request): Promise<SessionUser | null> {
+export async function findSignedInUser(request: Request): Promise<SignedInUser | null> {
   const signedIn = await getSignedIn(request);
   if (!signedIn) return null;
   const user = getUserById(signedIn.userId);

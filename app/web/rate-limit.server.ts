@@ -19,7 +19,7 @@ const limiters = {
   }),
   // Passkey sign-in, per client address: each prompt's challenge and each answer that fails
   // take one; a passkey that signs in gives its answer's back (docs/product.md "Accounts and
-  // sessions"). Login's budget.
+  // sign-ins"). Login's budget.
   passkeySignIn: new RateLimiterMemory({
     keyPrefix: "passkey-sign-in",
     points: env.LOGIN_RATE_LIMIT,
@@ -30,7 +30,7 @@ const limiters = {
     points: env.REGISTER_RATE_LIMIT,
     duration: 60 * 60,
   }),
-  // Wrong current passwords on the password change, per account: a stolen session cookie must
+  // Wrong current passwords on the password change, per account: a stolen sign-in cookie must
   // not become a way to guess the password (and then change it). Login's budget.
   password: new RateLimiterMemory({
     keyPrefix: "password",

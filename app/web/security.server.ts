@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { data, type MiddlewareFunction } from "react-router";
 import { env } from "#app/env.server";
 import { nonceContext } from "#app/web/request-context.server";
-import { SESSION_COOKIE_NAME } from "#app/web/session.server";
+import { SIGN_IN_COOKIE_NAME } from "#app/web/sign-in.server";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -130,8 +130,8 @@ function newNonce(): string {
   return nonce;
 }
 
-function hasSessionCookie(request: Request) {
-  return request.headers.get("Cookie")?.includes(`${SESSION_COOKIE_NAME}=`) ?? false;
+function hasSignInCookie(request: Request) {
+  return request.headers.get("Cookie")?.includes(`${SIGN_IN_COOKIE_NAME}=`) ?? false;
 }
 
 /**
@@ -171,7 +171,7 @@ export const securityMiddleware: MiddlewareFunction<Response> = async (
     headers.set("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
   }
   // Anything rendered for a signed-in browser stays out of shared caches and the back cache.
-  if (hasSessionCookie(request) || headers.has("Set-Cookie")) {
+  if (hasSignInCookie(request) || headers.has("Set-Cookie")) {
     headers.set("Cache-Control", "private, no-store");
   } else if (!headers.has("Cache-Control")) {
     headers.set("Cache-Control", "no-cache");

@@ -3,30 +3,30 @@ import { hasPasskey } from "#app/models/passkey.server";
 import { hasTwoFactor } from "#app/models/two-factor.server";
 
 /**
- * The one staff gate (docs/product.md "Accounts and sessions"). Every path that gives staff
- * more than a customer gets asks it, through user-context.server.ts for requests with a session
+ * The one staff gate (docs/product.md "Accounts and sign-ins"). Every path that gives staff
+ * more than a customer gets asks it, through user-context.server.ts for requests with a sign-in
  * and `studioFeedOwnerAdmitted` for the studio calendar feed, which has none. Nothing else reads
  * `isAdmin` to grant anything.
  */
 
 /**
  * - "staff": an admin who may act as staff on this request;
- * - "staff without second factor": an admin held back until this session proves a second factor
+ * - "staff without second factor": an admin held back until this sign-in proves a second factor
  *   (sent to set up two-factor on pages, 403 on admin JSON, a customer like any other elsewhere);
  * - "not staff": a customer (or a visitor).
  */
 export type StaffAccess = "staff" | "staff without second factor" | "not staff";
 
 /**
- * Staff pass when REQUIRE_STAFF_2FA is off, or when this session's sign-in proved a second
+ * Staff pass when REQUIRE_STAFF_2FA is off, or when this sign-in proved a second
  * factor (a two-factor or recovery code, a passkey, or two-factor turned on in it).
  */
 export function staffAccess(
   user: { isAdmin: boolean } | null,
-  sessionProvedSecondFactor: boolean,
+  signInProvedSecondFactor: boolean,
 ): StaffAccess {
   if (!user?.isAdmin) return "not staff";
-  return !env.REQUIRE_STAFF_2FA || sessionProvedSecondFactor
+  return !env.REQUIRE_STAFF_2FA || signInProvedSecondFactor
     ? "staff"
     : "staff without second factor";
 }
@@ -37,7 +37,7 @@ export function mustKeepSecondFactor(user: { isAdmin: boolean }): boolean {
 }
 
 /**
- * The studio feed's owner, asked on every fetch (a calendar app sends no session): still staff,
+ * The studio feed's owner, asked on every fetch (a calendar app sends no sign-in): still staff,
  * and, when REQUIRE_STAFF_2FA is on, with a second factor on the account (two-factor sign-in or
  * a passkey), so a feed made before the rule dies with it.
  */

@@ -8,17 +8,17 @@ import { STAFF_TWO_FACTOR_REQUIRED } from "#app/domain/two-factor";
 import type { PublicUser } from "#app/models/user.server";
 import { methodNotAllowed } from "#app/web/api.server";
 import { noteRequestUser } from "#app/log.server";
-import { findSessionUser, type SessionUser } from "#app/web/auth.server";
+import { findSignedInUser, type SignedInUser } from "#app/web/auth.server";
 import { isWrite, refusedBeforeAnyHandler } from "#app/web/route-target.server";
-import { proveSecondFactor } from "#app/web/session.server";
+import { proveSecondFactor } from "#app/web/sign-in.server";
 import { type StaffAccess, staffAccess } from "#app/web/staff-gate.server";
 
-/** Where the staff gate sends an admin whose session proved no second factor. */
+/** Where the staff gate sends an admin whose sign-in proved no second factor. */
 export const TWO_FACTOR_SETUP_PATH = "/dashboard/two-factor";
 
 /**
  * Who is asking, once per request. The first to ask (a layout's guard middleware, the root
- * loader, an explicit guard) reads the session; everyone after shares that answer through the
+ * loader, an explicit guard) reads the sign-in; everyone after shares that answer through the
  * request context, loaders running side by side included.
  *
  * The admin, dashboard and admin API layouts guard every route under them with the
@@ -29,12 +29,12 @@ export const TWO_FACTOR_SETUP_PATH = "/dashboard/two-factor";
 
 type RequestContext = Readonly<RouterContextProvider>;
 
-const lookupContext = createContext<Promise<SessionUser | null> | null>(null);
+const lookupContext = createContext<Promise<SignedInUser | null> | null>(null);
 
-function lookup(request: Request, context: RequestContext): Promise<SessionUser | null> {
+function lookup(request: Request, context: RequestContext): Promise<SignedInUser | null> {
   const started = context.get(lookupContext);
   if (started) return started;
-  const found = findSessionUser(request).then((signedIn) => {
+  const found = findSignedInUser(request).then((signedIn) => {
     if (signedIn) noteRequestUser(signedIn.user.id);
     return signedIn;
   });
@@ -69,7 +69,7 @@ export async function isStaff(request: Request, context: RequestContext): Promis
 }
 
 /**
- * This request's session has just proven a second factor (two-factor turned on with its code):
+ * This request's sign-in has just proven a second factor (two-factor turned on with its code):
  * stored for the requests to come, and known to the rest of this one.
  */
 export async function noteSecondFactorProven(
@@ -92,7 +92,7 @@ function refuseVisitorPage({ user }: Caller): Response | null {
 
 /**
  * Admin pages: a visitor goes to /auth, a signed-in customer to their dashboard, and an admin
- * the staff gate holds back to the two-factor page (docs/product.md "Accounts and sessions").
+ * the staff gate holds back to the two-factor page (docs/product.md "Accounts and sign-ins").
  */
 function refuseNonAdminPage({ user, access }: Caller): Response | null {
   if (!user) return redirect("/auth");

@@ -13,7 +13,10 @@ import { bookSession } from "#app/workflows/book-session.server";
 import { paidFor } from "#app/models/cancellation.server";
 import { cancelOwnBooking } from "#app/workflows/cancel-booking.server";
 import { openHostedCheckout } from "#app/workflows/checkout.server";
-import { changeBookingStatus, type WorkflowSettings } from "#app/workflows/move-session.server";
+import {
+  changeBookingStatus,
+  type WorkflowSettings,
+} from "#app/workflows/change-booking-status.server";
 
 import {
   BOOKED_AT,

@@ -19,7 +19,10 @@ import { bookSession } from "#app/workflows/book-session.server";
 import { cancelFollowingForStudio, cancelOwnBooking } from "#app/workflows/cancel-booking.server";
 import { CheckoutUnavailableError, openHostedCheckout } from "#app/workflows/checkout.server";
 import { recordPayment } from "#app/workflows/fulfil-payment.server";
-import { changeBookingStatus, type WorkflowSettings } from "#app/workflows/move-session.server";
+import {
+  changeBookingStatus,
+  type WorkflowSettings,
+} from "#app/workflows/change-booking-status.server";
 import { noteProviderRefund } from "#app/workflows/provider-refunds.server";
 import { createCoupon } from "#tests/factories/catalog";
 import {

@@ -9,7 +9,7 @@ import { createBlockedTime, removeBlockedTime } from "#app/models/blocked-time.s
 import { getAvailability } from "#app/models/booking.server";
 import { BookingError, bookSession } from "#app/workflows/book-session.server";
 import { cancelForStudio, cancelOwnBooking } from "#app/workflows/cancel-booking.server";
-import { changeBookingStatus } from "#app/workflows/move-session.server";
+import { changeBookingStatus } from "#app/workflows/change-booking-status.server";
 import { rescheduleOwnBooking } from "#app/workflows/reschedule.server";
 import {
   joinWaitlist,

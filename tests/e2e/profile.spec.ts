@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { createSession } from "#tests/factories/session";
+import { createSignIn } from "#tests/factories/sign-in";
 import {
   accountMenu,
   db,
@@ -148,7 +148,7 @@ test.describe("profile settings", () => {
   }) => {
     await signIn(page, customer);
     // Another device of the same person, and its cookie.
-    const other = `__session=${createSession(db(), { userId: customer.id }).id}`;
+    const other = `__session=${createSignIn(db(), { userId: customer.id }).id}`;
     const asOther = () => request.get("/api/user", { headers: { Cookie: other } });
     expect((await asOther()).status()).toBe(200);
 

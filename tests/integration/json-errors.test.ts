@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { sessions } from "#db/schema";
+import { signIns } from "#db/schema";
 import { earliestBookableDate } from "#app/domain/availability";
 import { addStudioDays } from "#app/domain/studio-time";
 import { createBooking } from "#tests/factories/booking";
@@ -40,7 +40,7 @@ const fixtures = emptyFixtures(PASSWORD);
 /** The row each `:id` names, by the collection before it in the URL. */
 const ids: Record<string, number> = {};
 let adminCookie = "";
-let adminSession: typeof sessions.$inferSelect | undefined;
+let adminSignIn: typeof signIns.$inferSelect | undefined;
 
 const routes: BodyRoute[] = [];
 type RouteModule = { jsonBody?: Schema | ((now: number) => Schema) };
@@ -88,8 +88,8 @@ const requiredFields = (schema: Schema) =>
 const WRONG_TYPES: unknown[] = ["not-a-value", 7, true, { nested: "object" }, ["list"], null];
 
 async function send(route: BodyRoute, method: string, body: unknown) {
-  // A login or registration that goes through ends the session it was sent with: put it back.
-  if (adminSession) people.db().insert(sessions).values(adminSession).onConflictDoNothing().run();
+  // A login or registration that goes through ends the sign-in it was sent with: put it back.
+  if (adminSignIn) people.db().insert(signIns).values(adminSignIn).onConflictDoNothing().run();
   const response = await fetch(`${server.url}${route.path}`, {
     method,
     headers: { "Content-Type": "application/json", Cookie: adminCookie },
@@ -142,7 +142,7 @@ beforeAll(async () => {
     fixtures.futureDates.push(addStudioDays(earliest, days));
   const admin = await people.signUpAdmin();
   adminCookie = admin.cookie;
-  adminSession = db.select().from(sessions).where(eq(sessions.userId, admin.id)).get();
+  adminSignIn = db.select().from(signIns).where(eq(signIns.userId, admin.id)).get();
   fixtures.usernames.push(admin.username);
   fixtures.userIds.push(admin.id);
   const booking = createBooking(db, {

@@ -91,7 +91,7 @@ describe("per account", () => {
     expect([wrongPage.status, rightPage.status]).toEqual([429, 429]);
     const pages = [await wrongPage.text(), await rightPage.text()];
     for (const page of pages) expect(page).toContain(TOO_MANY);
-    // No session was made for the right password: nothing was written.
+    // No sign-in was made for the right password: nothing was written.
     expect(snapshot()).toEqual(before);
   });
 

@@ -30,7 +30,7 @@ import {
   openHostedCheckout,
 } from "#app/workflows/checkout.server";
 import { handlePaymentWebhook, verifyCheckout } from "#app/workflows/fulfil-payment.server";
-import { changeBookingStatus, WorkflowError } from "#app/workflows/move-session.server";
+import { changeBookingStatus, WorkflowError } from "#app/workflows/change-booking-status.server";
 import { PaymentServiceError } from "#app/workflows/payment-provider.server";
 import { RescheduleError, rescheduleOwnBooking } from "#app/workflows/reschedule.server";
 import { settleStaleClaims } from "#app/workflows/settle-claims.server";
@@ -677,7 +677,7 @@ export class Reschedule extends Step {
 }
 
 /** Staff move a session forward; out of Pending Payment it means "paid offline". */
-export class StaffMove extends Step {
+export class StaffStatusChange extends Step {
   constructor(readonly fields: { target: number; steps: number; unpaidFirst: boolean }) {
     super();
   }
@@ -994,9 +994,9 @@ const cancel = fc
   })
   .map((f) => new Cancel(f));
 const reschedule = fc.record({ target: pick, day, time }).map((f) => new Reschedule(f));
-const staffMove = fc
+const staffStatusChange = fc
   .record({ target: pick, steps: fc.integer({ min: 1, max: 2 }), unpaidFirst: fc.boolean() })
-  .map((f) => new StaffMove(f));
+  .map((f) => new StaffStatusChange(f));
 const joinWaitlistArb = fc.record({ who, target: pick }).map((f) => new JoinWaitlist(f));
 const leaveWaitlist = fc.record({ pick }).map((f) => new LeaveWaitlist(f));
 const claimOffer = fc.record({ pick, coupon }).map((f) => new ClaimOffer(f));
@@ -1013,7 +1013,7 @@ const concurrent = fc.oneof(
   payCheckout,
   deliverWebhook,
   successPage,
-  staffMove,
+  staffStatusChange,
   payByCard,
   advance,
   bookSingle,
@@ -1039,7 +1039,7 @@ export const COMMAND: fc.Arbitrary<Step> = fc.oneof(
   { arbitrary: dashboardRefund, weight: 3 },
   { arbitrary: cancel, weight: 6 },
   { arbitrary: reschedule, weight: 2 },
-  { arbitrary: staffMove, weight: 4 },
+  { arbitrary: staffStatusChange, weight: 4 },
   { arbitrary: joinWaitlistArb, weight: 4 },
   { arbitrary: leaveWaitlist, weight: 1 },
   { arbitrary: claimOffer, weight: 2 },

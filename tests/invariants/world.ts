@@ -7,7 +7,7 @@ import { addStudioDays, studioDateOf, studioInstant } from "#app/domain/studio-t
 import { sandboxProvider } from "#app/integrations/payments/sandbox.server";
 import type { BookingSettings } from "#app/workflows/book-session.server";
 import type { CancellationSettings } from "#app/workflows/cancel-booking.server";
-import type { WorkflowSettings } from "#app/workflows/move-session.server";
+import type { WorkflowSettings } from "#app/workflows/change-booking-status.server";
 import type { RescheduleSettings } from "#app/workflows/reschedule.server";
 import type { WaitlistSettings } from "#app/workflows/waitlist.server";
 import { FakeProvider, type ProviderMode } from "#tests/invariants/provider";

@@ -5,7 +5,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { count } from "drizzle-orm";
-import { bookings, sessions, users } from "#db/schema";
+import { bookings, signIns, users } from "#db/schema";
 import { openDatabaseFile, type TestDatabase } from "#tests/factories/database";
 import { ensureStudioAdmin } from "#tests/factories/user";
 import { TEST_DATA_ENCRYPTION_KEY } from "#tests/setup/data-key";
@@ -17,7 +17,7 @@ import { LOG_DIR_VARIABLE, type ServerSecrets } from "#tests/setup/log-audit";
  * file, so integration tests go through server.js, the middleware and real cookies.
  * `npm test` builds first; run `npm run build` before running these files alone.
  */
-const COUNTED = { users, sessions, bookings };
+const COUNTED = { users, signIns, bookings };
 
 export type TestServer = {
   url: string;
@@ -207,8 +207,8 @@ export function collectOutput(child: ChildProcess, logName?: string): () => stri
  */
 function writeServerSecrets(file: string, reader: TestDatabase, settings: string[]) {
   const ids = reader
-    .select({ id: sessions.id })
-    .from(sessions)
+    .select({ id: signIns.id })
+    .from(signIns)
     .all()
     .map((row) => row.id);
   const content: ServerSecrets = { secrets: [...settings, ...ids] };

@@ -3,7 +3,7 @@ import { AddPasskey } from "#app/components/passkeys";
 import type { PasskeyRow } from "#app/domain/passkey";
 
 /**
- * Profile Settings' passkeys (docs/product.md "Accounts and sessions"): the list, each with a
+ * Profile Settings' passkeys (docs/product.md "Accounts and sign-ins"): the list, each with a
  * Remove that asks to confirm (a <details>, so it works without JavaScript), and "Add a
  * passkey", which needs the browser's passkey support and so appears only with JavaScript.
  */

@@ -62,7 +62,7 @@ export type ProfileTabData = {
   };
   /** Two-factor sign-in: on or off, and the recovery codes not yet used. */
   twoFactor: { enabled: boolean; recoveryCodesLeft: number };
-  /** The account's passkeys (docs/product.md "Accounts and sessions"). */
+  /** The account's passkeys (docs/product.md "Accounts and sign-ins"). */
   passkeys: PasskeyRow[];
   /** The customer's private calendar feed (docs/product.md "Calendar feeds"). */
   calendarFeed: { https: string; webcal: string } | null;

@@ -13,7 +13,7 @@ import {
   bulkChangeStatus,
   changeBookingStatus,
   WorkflowError,
-} from "#app/workflows/move-session.server";
+} from "#app/workflows/change-booking-status.server";
 import type { PublicUser } from "#app/models/user.server";
 import { isDatabaseBusyResponse } from "#app/db.server";
 import { readForm } from "#app/web/form.server";

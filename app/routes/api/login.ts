@@ -18,7 +18,7 @@ export function loader() {
 export const jsonBody = apiLoginSchema;
 
 /**
- * POST /api/login {username, password, code?}: the user JSON and a session cookie. An account
+ * POST /api/login {username, password, code?}: the user JSON and a sign-in cookie. An account
  * with two-factor on answers 401 `twoFactorRequired` until the body carries its code (the
  * app's current code or a recovery code).
  */
@@ -51,7 +51,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const openapi: doc.ApiPaths = {
   "/api/login": {
     post: {
-      summary: "Signs in: the user and a session cookie",
+      summary: "Signs in: the user and a sign-in cookie",
       ...doc.body(jsonBody),
       responses: {
         200: doc.answers("Signed in (Set-Cookie carries the session)", shape.publicUserJson),

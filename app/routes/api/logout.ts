@@ -1,5 +1,5 @@
 import { methodNotAllowed } from "#app/web/api.server";
-import { destroyUserSession } from "#app/web/session.server";
+import { destroySignIn } from "#app/web/sign-in.server";
 import type { Route } from "./+types/logout";
 import * as doc from "#app/web/api-doc";
 import { z } from "#app/domain/zod";
@@ -8,10 +8,10 @@ export function loader() {
   return methodNotAllowed("POST");
 }
 
-/** POST /api/logout: ends the session in the database and clears the cookie. Idempotent. */
+/** POST /api/logout: ends the sign-in in the database and clears the cookie. Idempotent. */
 export async function action({ request }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed("POST");
-  const cookie = await destroyUserSession(request);
+  const cookie = await destroySignIn(request);
   return Response.json({ success: true }, { headers: { "Set-Cookie": cookie } });
 }
 

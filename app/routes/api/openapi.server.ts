@@ -138,7 +138,7 @@ export function openApiDocument() {
       title: "Studio booking JSON API",
       version: "1.0.0",
       description:
-        "The site's JSON API: sign-in is by the session cookie that /api/login and /api/register set. " +
+        "The site's JSON API: sign-in is by the sign-in cookie that /api/login and /api/register set. " +
         "Every refusal answers `{ message }` in words written for a person, plus the fields a route names.",
     },
     paths: apiPaths(),

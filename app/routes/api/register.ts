@@ -4,7 +4,7 @@ import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
 import { addressKey, takeAttempt, tooManyAttemptsMessage } from "#app/web/rate-limit.server";
 import { registrationClosedMessage } from "#app/web/registration-open.server";
 import { clientAddressContext } from "#app/web/request-context.server";
-import { createUserSession } from "#app/web/session.server";
+import { createSignIn } from "#app/web/sign-in.server";
 import type { Route } from "./+types/register";
 import * as doc from "#app/web/api-doc";
 import * as shape from "#app/domain/api-shapes";
@@ -33,7 +33,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const input = await readJson(request, jsonBody);
   try {
     const user = await createUser(input);
-    const cookie = await createUserSession(request, user.id, false);
+    const cookie = await createSignIn(request, user.id, false);
     return Response.json(toPublicUser(user), { status: 201, headers: { "Set-Cookie": cookie } });
   } catch (error) {
     if (error instanceof UsernameTakenError) return jsonError(400, error.message);

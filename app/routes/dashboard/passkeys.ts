@@ -11,7 +11,7 @@ import { addPasskey, registrationOptions, removePasskey } from "#app/workflows/p
 import type { Route } from "./+types/passkeys";
 
 /**
- * The account's passkeys (docs/product.md "Accounts and sessions"), from Profile Settings and
+ * The account's passkeys (docs/product.md "Accounts and sign-ins"), from Profile Settings and
  * the two-factor page. Adding one is JSON posted by the "Add a passkey" button (JavaScript
  * only: `{ intent: "options", name }`, then `{ intent: "verify", name, challengeId, response }`);
  * removing one is a plain form post that works without JavaScript.

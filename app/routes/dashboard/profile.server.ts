@@ -15,7 +15,7 @@ import { passkeyRows } from "#app/routes/dashboard/passkey-rows.server";
 import { twoFactorState } from "#app/models/two-factor.server";
 import { type PublicUser, updateProfile } from "#app/models/user.server";
 import { giveBackAttempt, takeAttempt, tooManyAttemptsMessage } from "#app/web/rate-limit.server";
-import { getSignedIn, readSessionId, sessionCookieFor } from "#app/web/session.server";
+import { getSignedIn, readSignInId, signInCookieFor } from "#app/web/sign-in.server";
 import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
 import { changePassword } from "#app/workflows/change-password.server";
 import { signOutOtherDevices } from "#app/workflows/sign-out-other-devices.server";
@@ -96,7 +96,7 @@ export async function profileAction(
   }
 
   if (formData.get("intent") === SIGN_OUT_OTHER_DEVICES) {
-    const current = readSessionId(request);
+    const current = readSignInId(request);
     // The page is behind sign-in, so the request carries its session.
     if (current) signOutOtherDevices(user.id, current);
     return redirectWithSuccess(PROFILE_TAB, {
@@ -140,7 +140,7 @@ export async function profileAction(
         description:
           "Your other sessions have been signed out, and your calendar link is new: subscribe again with it.",
       },
-      { headers: { "Set-Cookie": await sessionCookieFor(change.sessionId) } },
+      { headers: { "Set-Cookie": await signInCookieFor(change.signInId) } },
     );
   }
 

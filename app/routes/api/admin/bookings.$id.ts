@@ -2,7 +2,7 @@ import { BOOKING_STATUSES } from "#app/domain/booking-status";
 import { parseId } from "#app/domain/ids";
 import { parseStatus } from "#app/domain/admin-workflow";
 import { z } from "#app/domain/zod";
-import { changeBookingStatus, WorkflowError } from "#app/workflows/move-session.server";
+import { changeBookingStatus, WorkflowError } from "#app/workflows/change-booking-status.server";
 import { toBookingJson } from "#app/models/booking.server";
 import { jsonError, readJson } from "#app/web/api.server";
 import { PaymentServiceError } from "#app/workflows/payment-provider.server";

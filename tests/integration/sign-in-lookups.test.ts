@@ -3,14 +3,14 @@ import { type Actor, actorsFor } from "#tests/setup/actors";
 import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
 /**
- * How many times one request reads the sessions table: once, however many loaders, actions and
+ * How many times one request reads the sign_ins table: once, however many loaders, actions and
  * guards it runs (the guard middleware of the admin, dashboard and admin API layouts puts the
  * user in the request context; the root loader and every handler read it from there).
  *
- * The test server preloads tests/setup/count-session-reads.js, which counts the reads where they
- * run and sends the running total with every answer (X-Session-Reads).
+ * The test server preloads tests/setup/count-sign-in-reads.js, which counts the reads where they
+ * run and sends the running total with every answer (X-Sign-In-Reads).
  */
-const server = serverForThisFile({ NODE_OPTIONS: "--import ./tests/setup/count-session-reads.js" });
+const server = serverForThisFile({ NODE_OPTIONS: "--import ./tests/setup/count-sign-in-reads.js" });
 const { signUp, signUpAdmin } = actorsFor(server);
 
 let admin: Actor;
@@ -23,11 +23,11 @@ beforeAll(async () => {
 /** The running total the server reported with its last answer. */
 let lastTotal = 0;
 
-/** Sends one request and says how often it read the sessions table. */
+/** Sends one request and says how often it read the sign_ins table. */
 async function reads(path: string, cookie: string, form?: Record<string, string>) {
-  // An answer without a cookie reads no session: it brings the total up to date first.
+  // An answer without a cookie reads no sign-in: it brings the total up to date first.
   const sync = await fetch(`${server.url}/healthz`);
-  lastTotal = Number(sync.headers.get("X-Session-Reads"));
+  lastTotal = Number(sync.headers.get("X-Sign-In-Reads"));
   const response = await fetch(`${server.url}${path}`, {
     method: form ? "POST" : "GET",
     headers: { Cookie: cookie, ...(form ? { Origin: server.url } : {}) },
@@ -35,7 +35,7 @@ async function reads(path: string, cookie: string, form?: Record<string, string>
     redirect: "manual",
   });
   await response.text();
-  const total = Number(response.headers.get("X-Session-Reads"));
+  const total = Number(response.headers.get("X-Sign-In-Reads"));
   return {
     status: response.status,
     location: response.headers.get("Location"),
@@ -43,7 +43,7 @@ async function reads(path: string, cookie: string, form?: Record<string, string>
   };
 }
 
-describe("one session lookup per request", () => {
+describe("one sign-in lookup per request", () => {
   it("an admin tab: the layout's guard, the root loader and the tab's loader", async () => {
     expect(await reads("/admin/bookings", admin.cookie)).toMatchObject({ status: 200, reads: 1 });
   });

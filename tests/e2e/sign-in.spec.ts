@@ -1,16 +1,16 @@
 import { count, eq } from "drizzle-orm";
-import { sessions } from "#db/schema";
+import { signIns } from "#db/schema";
 import { accountMenu, db, expect, login, test, toast, signIn } from "#tests/e2e/fixtures";
 
-function sessionCount(userId: number): number | undefined {
-  return db().select({ total: count() }).from(sessions).where(eq(sessions.userId, userId)).get()
+function signInCount(userId: number): number | undefined {
+  return db().select({ total: count() }).from(signIns).where(eq(signIns.userId, userId)).get()
     ?.total;
 }
 
 test.describe("logout", () => {
-  test("ends the session and returns home", async ({ page, customer }) => {
+  test("ends the sign-in and returns home", async ({ page, customer }) => {
     await login(page, customer);
-    expect(sessionCount(customer.id)).toBe(1);
+    expect(signInCount(customer.id)).toBe(1);
 
     await accountMenu(page).click();
     await page.getByRole("button", { name: "Logout" }).click();
@@ -21,7 +21,7 @@ test.describe("logout", () => {
       page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Sign In" }),
     ).toBeVisible();
     await expect(accountMenu(page)).toHaveCount(0);
-    expect(sessionCount(customer.id)).toBe(0);
+    expect(signInCount(customer.id)).toBe(0);
 
     await page.goto("/dashboard");
     await expect(page).toHaveURL(/\/auth$/);

@@ -12,7 +12,7 @@ import {
   SLOT_LOST_MESSAGE,
   WorkflowError,
   type WorkflowSettings,
-} from "#app/workflows/move-session.server";
+} from "#app/workflows/change-booking-status.server";
 import { PaymentServiceError } from "#app/workflows/payment-provider.server";
 
 import {

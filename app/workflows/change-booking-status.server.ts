@@ -1,6 +1,6 @@
 import type { Booking } from "#db/schema";
 import { isDatabaseBusyResponse, type Tx, writeTransaction } from "#app/db.server";
-import { transitionProblem } from "#app/domain/admin-workflow";
+import { statusChangeProblem } from "#app/domain/admin-workflow";
 import { conflictsWith } from "#app/domain/availability";
 import type { BookingStatus } from "#app/domain/booking-status";
 import { claimProblem } from "#app/domain/booking-claim";
@@ -83,7 +83,7 @@ export async function changeBookingStatus(
 ): Promise<Booking> {
   const found = getBooking(bookingId);
   if (!found) throw new WorkflowError("not-found", "Booking not found");
-  const problem = transitionProblem(found.status, to) ?? claimProblem(found.claim);
+  const problem = statusChangeProblem(found.status, to) ?? claimProblem(found.claim);
   if (problem) throw new WorkflowError("refused", problem);
 
   if (to === "CANCELLED") {
@@ -108,12 +108,14 @@ export async function changeBookingStatus(
   // The order's hosted checkout may still charge for this session, with others of its order.
   const checkoutId = openCheckoutOf(found);
   if (checkoutId === null) {
-    return writeTransaction((tx) => writeMove(tx, bookingId, to, actor, note, now, settings, null));
+    return writeTransaction((tx) =>
+      applyStatusChange(tx, bookingId, to, actor, note, now, settings, null),
+    );
   }
 
   // Staff took the payment another way: a hosted checkout left open must not take it again.
   const token = writeTransaction((tx) => {
-    const current = checkedMove(tx, bookingId, to, now, settings);
+    const current = checkedStatusChange(tx, bookingId, to, now, settings);
     const claimed = claimBooking(tx, current.id, "CHECKOUT_CLOSE", now, actor.id);
     if (!claimed) throw new Error(`Booking ${bookingId} was claimed during its check`);
     return claimed;
@@ -129,7 +131,7 @@ export async function changeBookingStatus(
     return writeTransaction((tx) => {
       // Closed for good: the order's other unpaid sessions get a new checkout when paid.
       if (found.orderId !== null) forgetCheckout(tx, found.orderId, checkoutId);
-      return writeMove(tx, bookingId, to, actor, note, now, settings, token);
+      return applyStatusChange(tx, bookingId, to, actor, note, now, settings, token);
     });
   } catch (error) {
     try {
@@ -143,7 +145,7 @@ export async function changeBookingStatus(
 }
 
 /** The booking as it is inside the transaction, if `to` may be applied to it now. */
-function checkedMove(
+function checkedStatusChange(
   tx: Tx,
   bookingId: number,
   to: BookingStatus,
@@ -154,7 +156,7 @@ function checkedMove(
   const current = getBooking(bookingId, tx);
   if (!current) throw new WorkflowError("not-found", "Booking not found");
   const held = token && holdsClaim(current, token) ? null : claimProblem(current.claim);
-  const refused = transitionProblem(current.status, to) ?? held;
+  const refused = statusChangeProblem(current.status, to) ?? held;
   if (refused) throw new WorkflowError("refused", refused);
   if (current.status === "PENDING_PAYMENT" && (current.holdExpiresAt ?? 0) <= now) {
     // The slot was released when the hold ran out: it is only still this booking's if
@@ -172,7 +174,7 @@ function checkedMove(
   return current;
 }
 
-function writeMove(
+function applyStatusChange(
   tx: Tx,
   bookingId: number,
   to: BookingStatus,
@@ -182,7 +184,7 @@ function writeMove(
   settings: WorkflowSettings,
   token: ClaimToken | null,
 ): Booking {
-  const current = checkedMove(tx, bookingId, to, now, settings, token);
+  const current = checkedStatusChange(tx, bookingId, to, now, settings, token);
   const updated = writeStatusChange(tx, current, { to, actorUserId: actor.id, note, now });
   if (!updated) throw new Error(`Booking ${current.id} changed during its status change`);
   if (to === "CONFIRMED") {

@@ -1,0 +1,102 @@
+import { env } from "#app/env.server";
+import { noteRequestUser } from "#app/log.server";
+import { isIdleTooLong, lastSeenIsStale } from "#app/domain/two-factor";
+import {
+  endSignIn,
+  findLiveSignIn,
+  markSecondFactor,
+  startSignIn,
+  storedSignInId,
+  touchSignIn,
+} from "#app/models/sign-in.server";
+
+const MAX_AGE_MS = env.SESSION_MAX_AGE_DAYS * 24 * 60 * 60 * 1000;
+
+/**
+ * The cookie holds only the sign-in id; the sign_ins table says who and until when. The id is
+ * 256 random bits (models/sign-in.server.ts), so it is not signed (decision 0092): a forger
+ * would have to guess a live id, and a signature check was a WebCrypto call on every request.
+ */
+export const SIGN_IN_COOKIE_NAME = "__session";
+/** A cookie value as models/sign-in.server.ts makes it: 32 bytes in base64url. */
+const SIGN_IN_ID = /^[A-Za-z0-9_-]{43}$/;
+const ATTRIBUTES = `Path=/; HttpOnly; SameSite=Lax${env.NODE_ENV === "production" ? "; Secure" : ""}`;
+
+/**
+ * The request's sign-in as the sign_ins table knows it (the hash of the cookie's value), or
+ * null when it carries none.
+ */
+export function readSignInId(request: Request): string | null {
+  const header = request.headers.get("Cookie");
+  if (!header) return null;
+  for (const pair of header.split(";")) {
+    const equals = pair.indexOf("=");
+    if (equals === -1 || pair.slice(0, equals).trim() !== SIGN_IN_COOKIE_NAME) continue;
+    const value = pair.slice(equals + 1).trim();
+    // A cookie of the signed format before decision 0092, or anything else, is no sign-in.
+    if (SIGN_IN_ID.test(value)) return storedSignInId(value);
+  }
+  return null;
+}
+
+function serializeSignInCookie(id: string, maxAgeSeconds: number): string {
+  const expires = maxAgeSeconds > 0 ? "" : "; Expires=Thu, 01 Jan 1970 00:00:00 GMT";
+  return `${SIGN_IN_COOKIE_NAME}=${id}; Max-Age=${maxAgeSeconds}${expires}; ${ATTRIBUTES}`;
+}
+
+/** Who a live sign-in belongs to, and whether its sign-in proved a second factor. */
+export type SignedIn = { userId: number; secondFactor: boolean };
+
+/**
+ * The request's live sign-in, or null. A staff sign-in ends after STAFF_IDLE_MINUTES without
+ * a request (docs/product.md "Accounts"); the last request seen is written at most about once
+ * a minute per sign-in.
+ */
+export async function getSignedIn(request: Request): Promise<SignedIn | null> {
+  const id = readSignInId(request);
+  if (!id) return null;
+  const now = Date.now();
+  const signIn = findLiveSignIn(id, now);
+  if (!signIn) return null;
+  if (signIn.isAdmin && isIdleTooLong(signIn.lastSeenAt, now, env.STAFF_IDLE_MINUTES)) {
+    endSignIn(id);
+    return null;
+  }
+  if (lastSeenIsStale(signIn.lastSeenAt, now)) touchSignIn(id, now);
+  return { userId: signIn.userId, secondFactor: signIn.secondFactor };
+}
+
+/** The request's sign-in now counts as having proven a second factor (see `markSecondFactor`). */
+export function proveSecondFactor(request: Request): void {
+  const id = readSignInId(request);
+  if (id) markSecondFactor(id);
+}
+
+/** The Set-Cookie header that hands the browser a sign-in started elsewhere (its cookie value). */
+export async function signInCookieFor(cookieValue: string): Promise<string> {
+  return serializeSignInCookie(cookieValue, MAX_AGE_MS / 1000);
+}
+
+/**
+ * Starts a fresh sign-in (a new id on every login, so a planted id is useless) and
+ * returns the Set-Cookie header. Any sign-in the browser carried before is ended.
+ * `secondFactor`: the sign-in proved more than the password (a code, or a passkey).
+ */
+export async function createSignIn(
+  request: Request,
+  userId: number,
+  secondFactor: boolean,
+): Promise<string> {
+  const previous = readSignInId(request);
+  const now = Date.now();
+  const cookieValue = startSignIn(userId, now + MAX_AGE_MS, previous, now, secondFactor);
+  noteRequestUser(userId);
+  return serializeSignInCookie(cookieValue, MAX_AGE_MS / 1000);
+}
+
+/** Ends the sign-in in the database (so a copied cookie dies too) and clears the cookie. */
+export async function destroySignIn(request: Request): Promise<string> {
+  const id = readSignInId(request);
+  if (id) endSignIn(id);
+  return serializeSignInCookie("", 0);
+}
