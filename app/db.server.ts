@@ -70,7 +70,7 @@ export function migrateChecked(database: DB) {
 /**
  * Brings every secret at rest to its stored form (docs/product.md "Accounts and sign-ins"), in
  * one transaction before the site serves: rows from before migration 0013 (or a restored backup
- * of then) hold session ids, feed tokens and TOTP secrets as they are, and values sealed under
+ * of then) hold sign-in ids, feed tokens and TOTP secrets as they are, and values sealed under
  * DATA_ENCRYPTION_KEY_PREVIOUS are sealed again under the current key (docs/deploy.md).
  */
 export function protectSecretsAtRest(database: DB, keys: SealingKeys = dataKeys): number {

@@ -224,7 +224,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   const env = result.data;
   return {
     ...env,
-    // Outside production a fixed secret keeps dev sessions alive across restarts.
+    // Outside production a fixed secret keeps dev cookies valid across restarts.
     SESSION_SECRET: env.SESSION_SECRET ?? "development-only-session-secret-change-me",
     DATA_ENCRYPTION_KEY: env.DATA_ENCRYPTION_KEY ?? DEVELOPMENT_DATA_KEY,
     PAYMENT_PROVIDER: env.PAYMENT_PROVIDER ?? "sandbox",

@@ -3,7 +3,7 @@ import { env } from "#app/env.server";
 
 /**
  * Secrets at rest (docs/product.md "Accounts and sign-ins"): what the database keeps of a
- * bearer secret is a SHA-256 of it (session ids, feed tokens) or, when the site must read it
+ * bearer secret is a SHA-256 of it (sign-in ids, feed tokens) or, when the site must read it
  * back (TOTP secrets, feed links shown again), the secret sealed with AES-256-GCM under
  * DATA_ENCRYPTION_KEY. A copy of the database alone opens nothing.
  */

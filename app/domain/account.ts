@@ -143,6 +143,6 @@ export const passwordChangeSchema = z
 
 /**
  * Profile Settings' "Sign out of all devices" form's intent (docs/product.md "Accounts and
- * sign-ins"): every other session ends and the calendar links are replaced.
+ * sign-ins"): every other sign-in ends and the calendar links are replaced.
  */
 export const SIGN_OUT_OTHER_DEVICES = "sign-out-other-devices";

@@ -35,7 +35,8 @@ function statusField(allowed?: readonly BookingStatus[]) {
 }
 
 /**
- * One booking's move (the row buttons, and a booking's page with its note for the history).
+ * One booking's status change (the row buttons, and a booking's page with its note for the
+ * history).
  * Which booking is the row's (or the page's URL), not something a person chooses: the action
  * reads that apart, so an unknown booking is a 404 whatever else was posted.
  */

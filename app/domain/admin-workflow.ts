@@ -21,10 +21,10 @@ export const WORKFLOW_ORDER: readonly BookingStatus[] = [
 export const FINAL_STATUSES: readonly BookingStatus[] = ["CANCELLED", "COMPLETED"];
 
 /**
- * Why staff cannot move a booking from `from` to `to`, or null when they can: forward along the
- * workflow (skipping steps is allowed: a walk-in paid in cash is confirmed at once), or to
- * CANCELLED from anything but CANCELLED and COMPLETED; never backwards, never out of a final
- * status; the same status is not a change.
+ * Why staff cannot change a booking's status from `from` to `to`, or null when they can:
+ * forward along the workflow (skipping steps is allowed: a walk-in paid in cash is confirmed at
+ * once), or to CANCELLED from anything but CANCELLED and COMPLETED; never backwards, never out
+ * of a final status; the same status is not a change.
  */
 export function statusChangeProblem(from: BookingStatus, to: BookingStatus): string | null {
   if (from === to) return `This booking is already ${STATUS_LABELS[to]}.`;

@@ -13,7 +13,7 @@ export const BOOKING_CLAIMS = [
   "CANCEL_BY_STUDIO",
   /** A hosted checkout is being opened; a double submit joins it (same idempotency key). */
   "CHECKOUT_OPEN",
-  /** Staff move an unpaid booking forward: its hosted checkout is being closed first. */
+  /** Staff change an unpaid booking's status forward: its hosted checkout is being closed first. */
   "CHECKOUT_CLOSE",
 ] as const;
 export type BookingClaim = (typeof BOOKING_CLAIMS)[number];

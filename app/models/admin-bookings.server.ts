@@ -15,8 +15,8 @@ import { bookingFilterWhere } from "#app/models/booking-filters.server";
  */
 
 /**
- * Moves `current` (read in the caller's transaction) to `to`, releasing any claim on it, and
- * keeps the history row. Undefined when the booking changed meanwhile.
+ * Changes the status of `current` (read in the caller's transaction) to `to`, releasing any
+ * claim on it, and keeps the history row. Undefined when the booking changed meanwhile.
  */
 export function writeStatusChange(
   tx: Tx,

@@ -18,7 +18,7 @@ import type { Route } from "./+types/auth.passkey";
 /**
  * "Sign in with a passkey" on /auth (docs/product.md "Accounts and sign-ins"): JSON posted by
  * the button, which exists only with JavaScript. `{ intent: "options" }` hands out a challenge;
- * `{ intent: "verify", challengeId, response }` checks the answer and starts a session that
+ * `{ intent: "verify", challengeId, response }` checks the answer and starts a sign-in that
  * counts as both factors.
  */
 const bodySchema = z.discriminatedUnion(

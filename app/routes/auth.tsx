@@ -79,7 +79,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       );
     }
     // The password is verified: from here on, the second factor (docs/product.md "Accounts").
-    // The code is asked for on this page; until it comes there is no session, only a signed
+    // The code is asked for on this page; until it comes there is no sign-in, only a signed
     // cookie naming the account for a few minutes (decision 0080).
     if (hasTwoFactor(check.user.id)) {
       throw redirect("/auth", {

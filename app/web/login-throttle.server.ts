@@ -133,7 +133,7 @@ function tooMany(retryAfter: number): PasswordCheck {
  * Checks a login's username and password behind both limits (the per-username one, or the
  * device's for a known device of that account): the verified user, or the refusal
  * to answer (401 with one message whether the username exists or not, or 429 with the wait).
- * It creates no session: the caller does, after any further step.
+ * It creates no sign-in: the caller does, after any further step.
  */
 export async function checkLoginPassword(
   clientAddress: string,

@@ -54,7 +54,7 @@ import { offerFreedRangesNow } from "#app/workflows/waitlist.server";
  * 1. One IMMEDIATE transaction checks the rules (a retainer whose hours are drawn is refused
  *    here, where no booking can draw them between the check and the claim) and claims the
  *    booking (CANCEL_BY_CUSTOMER / CANCEL_BY_STUDIO). From then on nothing else acts on it:
- *    no second cancellation, no staff move, no payment by card, no retainer draw.
+ *    no second cancellation, no staff status change, no payment by card, no retainer draw.
  * 2. Outside any transaction the provider closes an open hosted checkout and makes the refund,
  *    with a key derived from the booking (one refund per booking, ever).
  * 3. A second transaction records the cancellation, the refund and the e-mail and releases

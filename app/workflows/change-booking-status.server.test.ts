@@ -110,7 +110,7 @@ const historyOf = (bookingId: number) =>
 const paymentsOf = (bookingId: number) =>
   db.select().from(payments).where(eq(payments.bookingId, bookingId)).all();
 
-describe("moving a booking forward", () => {
+describe("changing a booking's status forward", () => {
   it("walks every step, keeping who, when, from and to in the history", async () => {
     const booking = paidBooking();
     const { settings } = fakeProvider();
@@ -118,8 +118,8 @@ describe("moving a booking forward", () => {
     let at = BOOKED_AT + HOUR;
     for (const to of steps) {
       at += MINUTE;
-      const moved = await changeBookingStatus(booking.id, to, staff, null, at, settings);
-      expect(moved.status).toBe(to);
+      const changed = await changeBookingStatus(booking.id, to, staff, null, at, settings);
+      expect(changed.status).toBe(to);
     }
     const staffRows = historyOf(booking.id).filter((row) => row.actorUserId === staff.id);
     expect(staffRows.map((row) => [row.fromStatus, row.toStatus])).toEqual([
@@ -196,7 +196,7 @@ describe("moving a booking forward", () => {
       .where(eq(orders.id, booking.orderId ?? 0))
       .run();
     const { settings, closed } = fakeProvider();
-    const moved = await changeBookingStatus(
+    const changed = await changeBookingStatus(
       booking.id,
       "PENDING",
       staff,
@@ -204,14 +204,14 @@ describe("moving a booking forward", () => {
       BOOKED_AT + MINUTE,
       settings,
     );
-    expect(moved).toMatchObject({ status: "PENDING", holdExpiresAt: null, claim: null });
+    expect(changed).toMatchObject({ status: "PENDING", holdExpiresAt: null, claim: null });
     expect(closed).toEqual([`cs_test_${booking.id}`]);
   });
 
   it("still takes an expired hold forward when its slot is free", async () => {
     const booking = unpaidBooking();
     const { settings } = fakeProvider();
-    const moved = await changeBookingStatus(
+    const changed = await changeBookingStatus(
       booking.id,
       "CONFIRMED",
       staff,
@@ -219,7 +219,7 @@ describe("moving a booking forward", () => {
       BOOKED_AT + HOUR,
       settings,
     );
-    expect(moved.status).toBe("CONFIRMED");
+    expect(changed.status).toBe("CONFIRMED");
   });
 
   it("refuses an expired hold whose slot a blocked time took, writing nothing", async () => {

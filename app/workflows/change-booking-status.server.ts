@@ -66,11 +66,11 @@ export const SLOT_LOST_MESSAGE =
 export type Actor = { id: number };
 
 /**
- * Moves a booking to `to` for staff. Cancelling refunds everything paid (see cancelForStudio).
- * Moving an unpaid booking forward (paid another way) first closes its hosted checkout, so it
- * cannot take the money again: claim (CHECKOUT_CLOSE), close, record. Any other change runs in
- * one IMMEDIATE transaction: the rule is checked against the row as it is inside the
- * transaction, the history row and any e-mail are written with the change.
+ * Changes a booking's status to `to` for staff. Cancelling refunds everything paid (see
+ * cancelForStudio). Changing an unpaid booking's status forward (paid another way) first closes
+ * its hosted checkout, so it cannot take the money again: claim (CHECKOUT_CLOSE), close, record.
+ * Any other change runs in one IMMEDIATE transaction: the rule is checked against the row as it
+ * is inside the transaction, the history row and any e-mail are written with the change.
  * Throws WorkflowError (not found, or refused with the reason) and PaymentServiceError.
  */
 export async function changeBookingStatus(
@@ -126,7 +126,7 @@ export async function changeBookingStatus(
       CANCEL_UNAVAILABLE_MESSAGE,
       () => settings.provider.closeCheckout(checkoutId),
     );
-    // Paid meanwhile: recorded, and the move goes on from the paid status.
+    // Paid meanwhile: recorded, and the status change goes on from the paid status.
     if (session.status === "complete") recordCheckoutSession(session);
     return writeTransaction((tx) => {
       // Closed for good: the order's other unpaid sessions get a new checkout when paid.

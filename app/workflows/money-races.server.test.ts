@@ -221,13 +221,13 @@ describe("staff cancel vs staff Completed on one paid booking", () => {
       expect(refunds).toEqual([]);
       expect(paidFor(booking.id)).toBe(booking.totalCost);
     }
-    const moves = db
+    const changes = db
       .select()
       .from(bookingHistory)
       .where(eq(bookingHistory.bookingId, booking.id))
       .all()
       .map((row) => `${row.fromStatus}->${row.toStatus}`);
-    expect(moves).not.toContain("COMPLETED->CANCELLED");
+    expect(changes).not.toContain("COMPLETED->CANCELLED");
   });
 });
 
@@ -384,7 +384,7 @@ describe("checkouts vs cancellations", () => {
     expect(getBooking(booking.id)).toMatchObject({ status: "CANCELLED", claim: null });
   });
 
-  it("refuses the customer's cancellation and payment while staff close the checkout to move it forward", async () => {
+  it("refuses the customer's cancellation and payment while staff close the checkout to change its status forward", async () => {
     const booking = bookSession(customer, request(), BOOKED_AT, SETTINGS);
     db.update(orders)
       .set({ checkoutSessionId: `cs_test_${booking.id}` })

@@ -176,7 +176,7 @@ describe("staff marking a session paid offline (issue 25, bug 4)", () => {
     const closed: string[] = [];
     const session = bookings[0];
     if (!session) throw new Error("a session expected");
-    const moved = await changeBookingStatus(
+    const changed = await changeBookingStatus(
       session.id,
       "PENDING",
       staff,
@@ -184,7 +184,7 @@ describe("staff marking a session paid offline (issue 25, bug 4)", () => {
       BOOKED_AT + MINUTE,
       provider(closed),
     );
-    expect(moved.status).toBe("PENDING");
+    expect(changed.status).toBe("PENDING");
     expect(closed).toEqual(["cs_test_series"]);
     const order = db.select().from(orders).where(eq(orders.id, seriesId)).get();
     expect(order?.checkoutSessionId).toBeNull();

@@ -195,7 +195,7 @@ describe("offers on each path that frees a range", () => {
     expect(entry(waiting.id).status).toBe("OFFERED");
   });
 
-  it("staff moving a booking to Cancelled (the admin pages' and API's path) offers it at once", async () => {
+  it("staff changing a booking's status to Cancelled (the admin pages' and API's path) offers it at once", async () => {
     // Staff have no move to another time: of their status changes only Cancelled frees the
     // range (docs/product.md "Waitlist"), and it goes through cancelForStudio's offer.
     const { booking, waiting } = takenAndWaited();

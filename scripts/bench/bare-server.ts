@@ -7,7 +7,7 @@
  * Run as its own process (so it does not share an event loop with autocannon):
  *   BARE_PORT=... DATABASE_PATH=... tsx scripts/bench/bare-server.ts
  *
- * Signed-in requests name their session id in `X-Bench-Sign-In`: the bare server looks it up
+ * Signed-in requests name their sign-in id in `X-Bench-Sign-In`: the bare server looks it up
  * like the app does, but skips the cookie signature the app verifies.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";

@@ -128,9 +128,9 @@ test.describe("profile settings", () => {
     await form.getByRole("button", { name: "Change Password" }).click();
     await expect(toast(page)).toContainText("Password changed");
     await expect(toast(page)).toContainText(
-      "Your other sessions have been signed out, and your calendar link is new",
+      "Your other devices have been signed out, and your calendar link is new",
     );
-    // This browser got the fresh session: still signed in.
+    // This browser got the fresh sign-in: still signed in.
     await page.reload();
     await expect(accountMenu(page)).toContainText(customer.fullName);
 
@@ -141,7 +141,7 @@ test.describe("profile settings", () => {
     await loginThroughForm(page, { username: customer.username, password: "brand-new-secret" });
   });
 
-  test("Sign out of all devices ends the other sessions and keeps this one", async ({
+  test("Sign out of all devices ends the other sign-ins and keeps this one", async ({
     page,
     customer,
     request,

@@ -693,7 +693,7 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
   },
   "/api/logout": {
     kind: "resource",
-    // Idempotent: a visitor's logout has no session to end.
+    // Idempotent: a visitor's logout has no sign-in to end.
     methods: postOnly(signedIn(ok, { status: 200, writes: true })),
   },
   "/api/users/:id/profile": {

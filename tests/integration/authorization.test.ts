@@ -72,7 +72,7 @@ const actors = {} as Record<Exclude<ActorName, "visitor">, Actor>;
 let spare: Actor;
 let heldBackStudioFeed = "";
 
-/** Whether the actor's session counts as having proven a second factor at sign-in. */
+/** Whether the actor's sign-in counts as having proven a second factor at sign-in. */
 function setSecondFactor(actor: Actor, proven: boolean) {
   const cookieValue = /(?:^|; )__session=([^;]+)/.exec(actor.cookie)?.[1];
   if (!cookieValue) throw new Error(`No sign-in cookie in ${actor.cookie}`);
@@ -192,7 +192,7 @@ async function contextFor(actor: ActorName, rule: AccessRule): Promise<RequestCo
 }
 
 /**
- * Logging in, out or registering ends the actor's session: sign in again for the next test. The
+ * Logging in, out or registering ends the actor's sign-in: sign in again for the next test. The
  * admin's sign-in proves a second factor (a password login through the API does not: it is
  * recorded as one here, as a code would have).
  */

@@ -261,7 +261,7 @@ describe("cross-site writes (CSRF)", () => {
           expect(await response.text(), label).toContain("Cross-site request refused");
         }
         expect(snapshot(), `${label} changed the database`).toEqual(before);
-        expect(await isSignedIn(customer.cookie), `${label} ended the session`).toBe(true);
+        expect(await isSignedIn(customer.cookie), `${label} ended the sign-in`).toBe(true);
       }
       const send = await sendOf(target);
       const before = snapshot();

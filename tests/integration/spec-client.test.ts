@@ -108,7 +108,7 @@ describe("a client written to the spec", () => {
       id: booking.id,
       status: "CONFIRMED",
     });
-    // A move the workflow refuses is an error the client shows.
+    // A status change the workflow refuses is an error the client shows.
     const backwards = await refusal(
       client.admin.changeBookingStatus(Number(booking.id), "PENDING"),
     );

@@ -56,7 +56,7 @@ const lastSeen = (id: string) =>
     .where(eq(signIns.id, storedSignInId(id)))
     .get()?.at;
 
-/** A sign-in of `userId` as a sign-in leaves it: with a code (`secondFactor`) or only a password. */
+/** A sign-in of `userId` as a login leaves it: with a code (`secondFactor`) or only a password. */
 function signedInAs(userId: number, secondFactor: boolean): Actor & { signInId: string } {
   const signIn = createSignIn(db(), { userId, secondFactor });
   const cookie = `__session=${signInCookieValue(signIn.id)}`;

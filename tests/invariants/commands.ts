@@ -676,29 +676,29 @@ export class Reschedule extends Step {
   }
 }
 
-/** Staff move a session forward; out of Pending Payment it means "paid offline". */
+/** Staff change a session's status forward; out of Pending Payment it means "paid offline". */
 export class StaffStatusChange extends Step {
   constructor(readonly fields: { target: number; steps: number; unpaidFirst: boolean }) {
     super();
   }
   toString() {
-    return `staff move forward (booking pick ${this.fields.target}, ${this.fields.steps} step(s)${this.fields.unpaidFirst ? ", an unpaid one" : ""})`;
+    return `staff status change forward (booking pick ${this.fields.target}, ${this.fields.steps} step(s)${this.fields.unpaidFirst ? ", an unpaid one" : ""})`;
   }
   async exec(w: World, say: Say) {
-    const movable = w.bookings().filter((b) => !TERMINAL.includes(b.status));
-    const unpaid = movable.filter((b) => b.status === "PENDING_PAYMENT");
+    const changeable = w.bookings().filter((b) => !TERMINAL.includes(b.status));
+    const unpaid = changeable.filter((b) => b.status === "PENDING_PAYMENT");
     const target = pickFrom(
-      this.fields.unpaidFirst && unpaid.length ? unpaid : movable,
+      this.fields.unpaidFirst && unpaid.length ? unpaid : changeable,
       this.fields.target,
     );
-    if (!target) return "nothing to move";
+    if (!target) return "nothing to change";
     const from = WORKFLOW_ORDER.indexOf(target.status);
     const to = WORKFLOW_ORDER[Math.min(from + this.fields.steps, WORKFLOW_ORDER.length - 1)];
-    if (!to || to === target.status) return "nothing to move";
+    if (!to || to === target.status) return "nothing to change";
     say(
-      `staff move ${w.describeBooking(target)} to ${to}${target.status === "PENDING_PAYMENT" ? " (paid offline)" : ""}`,
+      `staff status change ${w.describeBooking(target)} to ${to}${target.status === "PENDING_PAYMENT" ? " (paid offline)" : ""}`,
     );
-    const moved = await changeBookingStatus(
+    const changed = await changeBookingStatus(
       target.id,
       to,
       { id: w.staff.id },
@@ -713,7 +713,7 @@ export class StaffStatusChange extends Step {
     ) {
       w.offlinePaid.add(target.id);
     }
-    return `now ${moved.status}`;
+    return `now ${changed.status}`;
   }
 }
 

@@ -85,7 +85,7 @@ export class World {
   serviceIds: number[] = [];
   /** Hosted checkouts whose page a customer was sent to (only those can be paid). */
   shownCheckouts: string[] = [];
-  /** Sessions staff moved out of PENDING_PAYMENT with no payment recorded: paid offline. */
+  /** Sessions staff changed out of PENDING_PAYMENT with no payment recorded: paid offline. */
   offlinePaid = new Set<number>();
   /** `block:b<id>` / `block:o<id>`: live sessions and offers a blocked time was created over. */
   excused = new Set<string>();

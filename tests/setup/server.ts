@@ -202,7 +202,7 @@ export function collectOutput(child: ChildProcess, logName?: string): () => stri
 
 /**
  * What this server's log must not hold, for the log audit: the secret settings it was started
- * with, and every session it made, as stored (a SHA-256 of the cookie's value; the audit hashes
+ * with, and every sign-in it made, as stored (a SHA-256 of the cookie's value; the audit hashes
  * the log's tokens to find a cookie's value).
  */
 function writeServerSecrets(file: string, reader: TestDatabase, settings: string[]) {

@@ -16,7 +16,8 @@ import {
  */
 
 export const UPLOAD_MESSAGES = {
-  signedOut: "Your admin session has ended. Please sign in again, then choose the file again.",
+  signedOut:
+    "You are no longer signed in as staff. Please sign in again, then choose the file again.",
   gone: "The server no longer has this upload. Please choose the file again.",
   busy: "Someone else is uploading this file right now. Please wait a moment, then resume.",
   refused: "The server refused this file. Please check it and try again.",

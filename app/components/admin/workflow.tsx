@@ -34,7 +34,7 @@ const SMALL_BUTTON =
   "inline-flex min-h-11 items-center rounded-full px-3 text-sm font-semibold ring-1 ring-line hover:bg-black/5 disabled:opacity-60";
 
 /**
- * The single-row transitions (docs/product.md "States and transitions"): the next step and
+ * The single-row status changes (docs/product.md "States and transitions"): the next step and
  * cancelling, as one form per row whose buttons carry the target status. A post, so it works
  * without JavaScript. Nothing is typed here; the server reads the post with the same schema as a
  * booking's page.

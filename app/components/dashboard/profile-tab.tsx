@@ -172,7 +172,7 @@ function PasswordForm({ result }: { result: FormReply }) {
   );
 }
 
-/** Ends every other session of the account and replaces its calendar links (no fields). */
+/** Ends every other sign-in of the account and replaces its calendar links (no fields). */
 function SignOutOtherDevices() {
   return (
     <section aria-labelledby="sign-out-title" className="border-t border-line pt-8">

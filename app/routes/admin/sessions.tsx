@@ -61,7 +61,7 @@ export default function SessionsTab({ loaderData, actionData }: Route.ComponentP
   return (
     <AdminPage
       title="Session Workflow Management"
-      description="Move sessions through the studio workflow, one at a time or several at once"
+      description="Change the status of sessions in the studio workflow, one at a time or several at once"
       actions={<ViewToggle path={PATH} filters={filters} current={search} />}
     >
       {/* Keyed by the query, so the inputs show the filters of the URL after every navigation. */}

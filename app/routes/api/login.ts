@@ -54,7 +54,7 @@ export const openapi: doc.ApiPaths = {
       summary: "Signs in: the user and a sign-in cookie",
       ...doc.body(jsonBody),
       responses: {
-        200: doc.answers("Signed in (Set-Cookie carries the session)", shape.publicUserJson),
+        200: doc.answers("Signed in (Set-Cookie carries the sign-in)", shape.publicUserJson),
         ...doc.BODY_REFUSALS,
         401: doc.refused(
           "Wrong username or password; or `twoFactorRequired` when the account's code is missing or wrong, or the app's codes are frozen after too many wrong ones (a recovery code still signs in)",

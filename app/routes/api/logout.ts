@@ -18,7 +18,7 @@ export async function action({ request }: Route.ActionArgs) {
 export const openapi: doc.ApiPaths = {
   "/api/logout": {
     post: {
-      summary: "Ends the session and clears the cookie (idempotent)",
+      summary: "Ends the sign-in and clears the cookie (idempotent)",
       responses: { 200: doc.answers("Signed out", z.strictObject({ success: z.literal(true) })) },
     },
   },

@@ -47,7 +47,7 @@ export const openapi: doc.ApiPaths = {
       summary: "Creates an account and signs it in",
       ...doc.body(jsonBody),
       responses: {
-        201: doc.answers("The new user (Set-Cookie carries the session)", shape.publicUserJson),
+        201: doc.answers("The new user (Set-Cookie carries the sign-in)", shape.publicUserJson),
         ...doc.BODY_REFUSALS,
         400: doc.refused("A refused field (`errors`), or the username is taken", {
           errors: shape.fieldErrors.optional(),

@@ -29,7 +29,7 @@ export const PROFILE_INTENTS = [
   NEW_CALENDAR_LINK,
   // The calendar feed's New link: no fields, so nothing to refuse (a redirect and a toast).
   SIGN_OUT_OTHER_DEVICES,
-  // No fields either: the other sessions end and the calendar links are replaced.
+  // No fields either: the other sign-ins end and the calendar links are replaced.
 ] as const satisfies readonly (
   | ProfileIntent
   | typeof NEW_CALENDAR_LINK
@@ -97,7 +97,7 @@ export async function profileAction(
 
   if (formData.get("intent") === SIGN_OUT_OTHER_DEVICES) {
     const current = readSignInId(request);
-    // The page is behind sign-in, so the request carries its session.
+    // The page is behind sign-in, so the request carries its sign-in.
     if (current) signOutOtherDevices(user.id, current);
     return redirectWithSuccess(PROFILE_TAB, {
       message: "Signed out of all other devices",
@@ -138,7 +138,7 @@ export async function profileAction(
       {
         message: "Password changed",
         description:
-          "Your other sessions have been signed out, and your calendar link is new: subscribe again with it.",
+          "Your other devices have been signed out, and your calendar link is new: subscribe again with it.",
       },
       { headers: { "Set-Cookie": await signInCookieFor(change.signInId) } },
     );

@@ -57,7 +57,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 export const openapi: doc.ApiPaths = {
   "/api/admin/bookings/{id}": {
     put: {
-      summary: "Moves a booking along the workflow (the tabs' buttons)",
+      summary: "Changes a booking's status along the workflow (the tabs' buttons)",
       ...doc.idAndBody(jsonBody),
       responses: {
         200: doc.answers("The updated booking", shape.bookingJson),
