@@ -76,7 +76,8 @@ const schema = z
     LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
     /**
      * Wrong passwords one username may take, from any addresses, before each further login
-     * for it waits (1 minute, doubling per failure, at most 15): docs/product.md "Signing in".
+     * for it waits (1 minute, doubling per failure, at most 15):
+     * docs/product.md "Accounts and sessions".
      */
     LOGIN_ACCOUNT_LIMIT: z.coerce.number().int().min(1).default(20),
     REGISTER_RATE_LIMIT: z.coerce.number().int().min(1).default(5),

@@ -2,8 +2,8 @@ import { loginSchema } from "#app/domain/account";
 import { requiredText, z } from "#app/domain/zod";
 
 /**
- * Two-factor sign-in (docs/product.md "Accounts"): the rules and words shared by the sign-in
- * page, POST /api/login, the setup page and the staff gate. Codes are TOTP (RFC 6238): six
+ * Two-factor sign-in (docs/product.md "Accounts and sessions"): the rules and words shared by the
+ * sign-in page, POST /api/login, the setup page and the staff gate. Codes are TOTP (RFC 6238): six
  * digits, a new one every 30 seconds; recovery codes are ten random codes shown once.
  */
 export const TOTP_PERIOD_SECONDS = 30;

@@ -49,8 +49,8 @@ export type SignedIn = { userId: number; secondFactor: boolean };
 
 /**
  * The request's live session, or null. A staff session ends after STAFF_IDLE_MINUTES without
- * a request (docs/product.md "Accounts"); the last request seen is written at most about once
- * a minute per session.
+ * a request (docs/product.md "Accounts and sessions"); the last request seen is written at most
+ * about once a minute per session.
  */
 export async function getSignedIn(request: Request): Promise<SignedIn | null> {
   const id = readSessionId(request);
