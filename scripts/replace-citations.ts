@@ -39,28 +39,36 @@ const GAP = String.raw`(?:[ \t]*\r?\n[ \t]*(?:\*(?!/)|//)?[ \t]*|[ \t]+)`;
 const OUTSIDE_REFERENCE =
   /(?<![\w.\-/])(?:[Ss]pec(?:s|'s)?\b(?!\.ts)|product-decisions(?:\.md)?|quality\.md|architecture\.md)/g;
 
-/** `docs/product.md "A", "B" and "C"`: the headings cited, quoted as in a comment or a title. */
+/** `docs/deploy.md`, `docs/product.md "A", "B" and "C"`: a document and the headings cited. */
 const DOCUMENT_CITATION =
-  /(?<![\w-])(?:docs\/)?(product|quality)\.md((?:(?:,|,? and|,? or)? (?:"[^"\n]+"|'[^'\n]+'))+)/g;
+  /(?<![\w-])(docs\/[\w-]+|product|quality)\.md((?:(?:,|,? and|,? or)? (?:"[^"\n]+"|'[^'\n]+'))*)/g;
 const DECISION_CITATION = /\b(?:decisions? (\d{4})\b|docs\/decisions\/(\d{4})(-[\w.-]*\.md)?)/gi;
 
-type Headings = Record<string, Set<string>>;
+const headingsByFile = new Map<string, Set<string> | null>();
 
-function headingsOf(file: string): Set<string> {
-  const text = readFileSync(file, "utf8");
-  return new Set([...text.matchAll(/^#+ (.+)$/gm)].map((match) => (match[1] ?? "").trim()));
+/** The headings of a document of the repository, or null when there is no such file. */
+function headingsOf(file: string): Set<string> | null {
+  if (!headingsByFile.has(file)) {
+    const text = statSync(file, { throwIfNoEntry: false }) ? readFileSync(file, "utf8") : null;
+    const headings = text?.matchAll(/^#+ (.+)$/gm) ?? [];
+    headingsByFile.set(
+      file,
+      text === null ? null : new Set([...headings].map((m) => (m[1] ?? "").trim())),
+    );
+  }
+  return headingsByFile.get(file) ?? null;
 }
 
 /** Why a citation in this (flattened) comment points nowhere, one line per dead citation. */
-function deadCitations(body: string, headings: Headings, records: string[]): string[] {
+function deadCitations(body: string, records: string[]): string[] {
   const dead: string[] = [];
   for (const match of body.matchAll(DOCUMENT_CITATION)) {
-    const document = match[1] ?? "";
+    const document = `${match[1]?.startsWith("docs/") ? "" : "docs/"}${match[1]}.md`;
+    const headings = headingsOf(document);
+    if (!headings) dead.push(`no ${document} in the repository`);
     for (const quoted of (match[2] ?? "").matchAll(/"([^"]+)"|'([^']+)'/g)) {
       const heading = quoted[1] ?? quoted[2] ?? "";
-      if (!headings[document]?.has(heading)) {
-        dead.push(`docs/${document}.md has no heading "${heading}"`);
-      }
+      if (headings && !headings.has(heading)) dead.push(`${document} has no heading "${heading}"`);
     }
   }
   for (const match of body.matchAll(DECISION_CITATION)) {
@@ -72,9 +80,9 @@ function deadCitations(body: string, headings: Headings, records: string[]): str
   return dead;
 }
 
-function deadIn(file: string, text: string, headings: Headings, records: string[]): string[] {
+function deadIn(file: string, text: string, records: string[]): string[] {
   return regionsOf(file, text).flatMap((region) =>
-    deadCitations(flatten(text.slice(region.start, region.end)), headings, records).map(
+    deadCitations(flatten(text.slice(region.start, region.end)), records).map(
       (reason) => `${file}:${lineOf(text, region.start)}: ${reason}`,
     ),
   );
@@ -307,10 +315,6 @@ function main() {
   const pattern = formPattern(forms);
   const files = options.paths.flatMap(listFiles).filter((file) => path.resolve(file) !== SELF);
 
-  const headings = {
-    product: headingsOf("docs/product.md"),
-    quality: headingsOf("docs/quality.md"),
-  };
   const records = readdirSync("docs/decisions").filter((name) => /^\d{4}-/.test(name));
 
   const changedFiles: { file: string; comments: number; titles: number }[] = [];
@@ -357,7 +361,7 @@ function main() {
       }
     }
     if (edits.length === 0) {
-      dead.push(...deadIn(file, text, headings, records));
+      dead.push(...deadIn(file, text, records));
       continue;
     }
     let next = "";
@@ -371,7 +375,7 @@ function main() {
       from = edit.end;
     }
     next = reflow(next + text.slice(from), touched);
-    dead.push(...deadIn(file, next, headings, records));
+    dead.push(...deadIn(file, next, records));
     changedFiles.push({ file, comments, titles });
     if (!options.dryRun) writeFileSync(file, next);
   }
