@@ -1,6 +1,7 @@
 // @ts-check
 /**
- * The house of docs/architecture.md ("The shape"), checked on every import: `npm run lint:deps`.
+ * The layered house (README "Architecture", decision 0073), checked on every import:
+ * `npm run lint:deps`.
  *
  * An import passes when an arrow below allows it (dependency-cruiser's `allowed` list: anything
  * not listed fails as `not-in-allowed`), and no `forbidden` rule catches it. Each layer may also

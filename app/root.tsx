@@ -37,9 +37,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 /**
- * The root loader carries the flashed toast, so it must run after every action, also one
- * answering 4xx (React Router skips revalidation then by default), or error toasts of
- * in-place submissions would show one navigation late.
+ * Also after an action answering 4xx (skipped by default): the root loader carries the toast,
+ * which would otherwise show one navigation late.
  */
 export function shouldRevalidate({
   formMethod,
@@ -56,12 +55,7 @@ export const links: Route.LinksFunction = () => [
   { rel: "manifest", href: "/site.webmanifest" },
 ];
 
-/**
- * The footer is the same on every page and under the first screen: a lazy island (decision
- * 0094). The server renders it whole; the browser keeps that HTML, working without JavaScript,
- * until its chunk arrives after the page's own and hydrates it. The layout stays mounted across
- * navigations, so it never shows the (empty) fallback after that.
- */
+/** A lazy island (decision 0094): the server's HTML serves until its chunk hydrates it. */
 const SiteFooter = lazy(() =>
   import("#app/components/site-footer").then((module) => ({ default: module.SiteFooter })),
 );
@@ -72,11 +66,7 @@ export function useRootData() {
 
 type Toast = NonNullable<NonNullable<ReturnType<typeof useRootData>>["toast"]>;
 
-/**
- * What the page's own loader asks of the layout: `pageToast`, a toast for the page as loaded
- * (the root loader runs beside it and cannot see it); `refreshWithoutScript`, a URL a browser
- * without JavaScript loads next (the success page's check again, decision 0090).
- */
+/** `pageToast` (the root loader cannot see it), `refreshWithoutScript` (decision 0090). */
 function usePageSignals() {
   const data = useMatches().at(-1)?.loaderData as
     | { pageToast?: Toast; refreshWithoutScript?: string }
@@ -138,7 +128,6 @@ export default function App() {
   return <Outlet />;
 }
 
-/** The last resort: an error no layout's own boundary caught. */
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;
 }

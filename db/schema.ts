@@ -48,18 +48,18 @@ export const users = sqliteTable(
     email: text("email").notNull(),
     isStakeholder: flag("is_stakeholder"),
     /**
-     * Two-factor sign-in (docs/product.md "Accounts"): the TOTP secret (base32, sealed under
-     * DATA_ENCRYPTION_KEY: app/secrets.server.ts), set while
-     * setting up and kept while on; on from `totpEnabledAt`; `totpLastStep` is the time step of
-     * the last code accepted, so a code is used once.
+     * Two-factor sign-in (docs/product.md "Accounts and sign-ins"): the TOTP secret (base32, sealed
+     * under DATA_ENCRYPTION_KEY: app/secrets.server.ts), set while setting up and kept while on; on
+     * from `totpEnabledAt`; `totpLastStep` is the time step of the last code accepted, so a code is
+     * used once.
      */
     totpSecret: text("totp_secret"),
     totpEnabledAt: integer("totp_enabled_at"),
     totpLastStep: integer("totp_last_step"),
     /**
-     * Wrong two-factor codes in a row since the last right one (docs/product.md "Accounts"):
-     * from TWO_FACTOR_FREEZE_AFTER on, the app's codes are refused and only a recovery code
-     * signs in.
+     * Wrong two-factor codes in a row since the last right one (docs/product.md
+     * "Accounts and sign-ins"): from TWO_FACTOR_FREEZE_AFTER on, the app's codes are refused and
+     * only a recovery code signs in.
      */
     twoFactorFailures: integer("two_factor_failures").notNull().default(0),
     createdAt: createdAt(),
@@ -608,9 +608,9 @@ export type Order = typeof orders.$inferSelect;
 export type WaitlistEntry = typeof waitlistEntries.$inferSelect;
 
 /**
- * Passkeys (WebAuthn credentials) an account signs in with (docs/product.md "Passkeys"): the
- * credential's id and public key as the authenticator registered them, its signature counter,
- * and the name the owner gave it.
+ * Passkeys (WebAuthn credentials) an account signs in with (docs/product.md
+ * "Accounts and sign-ins"): the credential's id and public key as the authenticator registered
+ * them, its signature counter, and the name the owner gave it.
  */
 export const passkeys = sqliteTable(
   "passkeys",

@@ -4,25 +4,20 @@ import { SUPPORT_STATUSES } from "#app/domain/support-status";
 import { z } from "#app/domain/zod";
 
 /**
- * The bodies the JSON API answers (docs/product.md "The JSON API"), as zod schemas: the OpenAPI
- * document at /api/openapi.json is generated from them and the integration suite checks every
- * answer against them. Each mirrors the `to*Json` function that builds the body; a field added
- * there and not here fails the contract check (the objects are strict).
+ * The JSON API's answers (docs/product.md "The JSON API"): the OpenAPI document is generated from
+ * them, and strict objects make a field added to a `to*Json` function fail the contract check.
  */
 
 const instant = z.iso.datetime().meta({ description: "An ISO 8601 UTC instant" });
 const day = z.string().meta({ description: "A studio calendar day, yyyy-MM-dd" });
 const id = z.number().int().positive();
 
-/** Every refusal: `message` in our words, plus the fields a route adds. */
 export const errorBody = z
   .looseObject({ message: z.string() })
   .meta({ id: "Error", description: "A refusal: `message` is written for a person" });
 
-/** A refused body field by field (readJson's 400, the period checks): each field's messages. */
 export const fieldErrors = z.record(z.string(), z.array(z.string()));
 
-/** The service checks (parseService) give one message per field, not a list. */
 export const serviceFieldErrors = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
 
 export const publicUserJson = z
@@ -78,11 +73,9 @@ export const bookingJson = z
   })
   .meta({ id: "Booking" });
 
-/** A payment (or a refund) of a booking, with where its receipt (credit note) downloads. */
 export const bookingPaymentJson = z
   .strictObject({
     id,
-    /** Whole dollars; negative for a refund. */
     amount: z.number().int(),
     paymentDate: instant,
     kind: z.enum(["payment", "refund"]),
@@ -92,7 +85,6 @@ export const bookingPaymentJson = z
   })
   .meta({ id: "BookingPayment" });
 
-/** GET /api/bookings: the caller's booking with its payments, oldest first. */
 export const ownBookingJson = bookingJson
   .extend({ payments: z.array(bookingPaymentJson) })
   .meta({ id: "OwnBooking" });
@@ -208,7 +200,7 @@ export const availabilityJson = z.strictObject({
   ),
 });
 
-/** A session file (models/booking-file.server.ts toBookingFileJson); never its storage key. */
+/** Never its storage key. */
 export const sessionFileJson = z
   .strictObject({
     id,

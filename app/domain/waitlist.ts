@@ -2,10 +2,7 @@ import type { StartTimeOption } from "#app/domain/availability";
 import { WAITLIST_STATUSES } from "#app/domain/waitlist-status";
 import { z } from "#app/domain/zod";
 
-/**
- * The waitlist's rules and words (docs/product.md "Waitlist"). Pure: the workflow reads the
- * calendar and the customer's entries in its transaction and asks these what they mean.
- */
+/** docs/product.md "Waitlist". Pure: the workflow asks these what its reads mean. */
 export const WAITLIST_MESSAGES = {
   notTaken: "That time is free: you can book it now instead of joining the waitlist.",
   duplicate: "You are already on the waitlist for this time.",
@@ -32,14 +29,11 @@ export type JoinRefusal = {
 };
 
 /**
- * Whether a customer may wait for a range: only one that is taken now (anything else about the
- * start, such as the 48 hours, refuses it: it could not be booked even if it freed), not by
- * their own live booking (waiting would only hold it again, as an offer, once their own hold
- * runs out), not twice, and at most `max` open entries.
+ * Only a range taken now (a start that could not be booked even if it freed is refused), not by
+ * the customer's own booking (waiting would only hold it again once their hold runs out).
  */
 export function joinRefusal(input: {
   startProblem: Exclude<StartTimeOption["reason"], "current">;
-  /** A live booking of the customer's own overlaps the range (any status that keeps it). */
   ownBooking: boolean;
   duplicate: boolean;
   openEntries: number;
@@ -58,7 +52,7 @@ export function joinRefusal(input: {
   return null;
 }
 
-/** The same range: the claim must book exactly what was offered. */
+/** The claim must book exactly what was offered. */
 export function sameRange(
   a: { recordingDate: string; recordingTime: string; hoursNeeded: number },
   b: { recordingDate: string; recordingTime: string; hoursNeeded: number },
@@ -70,7 +64,6 @@ export function sameRange(
   );
 }
 
-/** A waitlist entry as the JSON API shows it (GET/POST /api/waitlist). */
 export const waitlistEntryJson = z.strictObject({
   id: z.number().int(),
   recordingDate: z.string(),
@@ -80,7 +73,6 @@ export const waitlistEntryJson = z.strictObject({
   endsAt: z.string(),
   status: z.enum(WAITLIST_STATUSES),
   offerExpiresAt: z.string().nullable(),
-  /** While OFFERED: the booking form, filled in with the offer. */
   claimUrl: z.string().nullable(),
   bookingId: z.number().int().nullable(),
   createdAt: z.string(),

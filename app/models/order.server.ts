@@ -237,7 +237,7 @@ function releasePlanClaims(tx: Tx, orderId: number, until: number) {
 /**
  * Whether the site itself opened this Checkout Session (it is stored on an order): the success
  * page and GET /api/payments/status ask the provider about no other id (docs/product.md
- * "Payments").
+ * "Payment").
  */
 export function isOwnCheckoutSession(sessionId: string): boolean {
   return (

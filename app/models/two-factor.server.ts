@@ -14,9 +14,9 @@ import {
 } from "#app/domain/two-factor";
 
 /**
- * Two-factor sign-in's storage (docs/product.md "Accounts"): the TOTP secret (sealed), when it was
- * turned on and the last time step used on the users row; recovery codes as SHA-256 hashes
- * (decision 0079). Codes are checked with @epic-web/totp, as the Epic Stack does.
+ * Two-factor sign-in's storage (docs/product.md "Accounts and sign-ins"): the TOTP secret (sealed),
+ * when it was turned on and the last time step used on the users row; recovery codes as SHA-256
+ * hashes (decision 0079). Codes are checked with @epic-web/totp, as the Epic Stack does.
  */
 const TOTP = { period: TOTP_PERIOD_SECONDS, digits: TOTP_DIGITS, algorithm: "SHA-1" } as const;
 

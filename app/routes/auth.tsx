@@ -78,9 +78,9 @@ export async function action({ request, context }: Route.ActionArgs) {
         },
       );
     }
-    // The password is verified: from here on, the second factor (docs/product.md "Accounts").
-    // The code is asked for on this page; until it comes there is no sign-in, only a signed
-    // cookie naming the account for a few minutes (decision 0080).
+    // The password is verified: from here on, the second factor (docs/product.md
+    // "Accounts and sign-ins"). The code is asked for on this page; until it comes there is no
+    // session, only a signed cookie naming the account for a few minutes (decision 0080).
     if (hasTwoFactor(check.user.id)) {
       throw redirect("/auth", {
         headers: { "Set-Cookie": await startPendingLogin(check.user.id) },

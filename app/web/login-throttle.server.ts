@@ -7,7 +7,7 @@ import { addressKey, takeAttempt, tooManyAttemptsMessage } from "#app/web/rate-l
 
 /**
  * Login's password step, the one place both entry points (the login page's action and
- * POST /api/login) check a username and password (docs/product.md "Signing in").
+ * POST /api/login) check a username and password (docs/product.md "Accounts and sign-ins").
  *
  * Two limits stand before the password is checked:
  * - per client address (LOGIN_RATE_LIMIT per 15 minutes, IPv6 by its /64), and

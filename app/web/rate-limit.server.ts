@@ -45,7 +45,7 @@ const limiters = {
     duration: 15 * 60,
   }),
   // Two-factor codes at sign-in, per account and per client address: six digits must not be
-  // guessed by brute force once a password is known (docs/product.md "Accounts").
+  // guessed by brute force once a password is known (docs/product.md "Accounts and sign-ins").
   twoFactor: new RateLimiterMemory({
     keyPrefix: "two-factor",
     points: env.TWO_FACTOR_CODE_LIMIT,

@@ -49,7 +49,7 @@ export type SignedIn = { userId: number; secondFactor: boolean };
 
 /**
  * The request's live sign-in, or null. A staff sign-in ends after STAFF_IDLE_MINUTES without
- * a request (docs/product.md "Accounts"); the last request seen is written at most about once
+ * a request (docs/product.md "Accounts and sign-ins"); the last request seen is written at most about once
  * a minute per sign-in.
  */
 export async function getSignedIn(request: Request): Promise<SignedIn | null> {

@@ -27,7 +27,7 @@ import {
 /**
  * Shared helpers of the browser suite: users and the rest of the data written into the
  * server's SQLite file through tests/factories (fast, and independent of the journeys that
- * make them), sign-in by a sign-in row and its cookie (decision 0003), the login form for the
+ * make them), sign-in by a sign-in row and its cookie (decision 0017), the login form for the
  * journeys about logging in, and an axe check with a readable failure message.
  */
 
@@ -129,7 +129,7 @@ export function createService(testInfo: TestInfo, label: string, price: number):
 }
 
 /**
- * Signs the browser in as `user` the way decision 0003 says tests do: a sign-in row in the
+ * Signs the browser in as `user` the way decision 0017 says tests do: a sign-in row in the
  * server's database and its `__session` cookie in the browser, as a login leaves them (with
  * two-factor on, the login proved a code: the staff gate lets an admin in).
  * The page stays where it is; the next navigation is signed in.

@@ -13,7 +13,7 @@ const DEFAULT_MAX_AGE_MS = 14 * 24 * 60 * 60 * 1000;
 export type SignInInput = Partial<SignIn> & { userId: number };
 
 /**
- * A sign-in as a login leaves it (decision 0003: tests sign in by inserting the
+ * A sign-in as a login leaves it (decision 0017: tests sign in by inserting the
  * row): a random 256-bit id, alive for the default 14 days. The row holds the SHA-256 of the
  * id, as the site stores it; the sign-in returned carries the id itself, the cookie's value.
  */

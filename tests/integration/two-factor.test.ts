@@ -7,7 +7,7 @@ import { cookiesFrom, registrationPayload } from "#tests/setup/server";
 import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
 /**
- * Two-factor sign-in against the production build (docs/product.md "Accounts"): POST
+ * Two-factor sign-in against the production build (docs/product.md "Accounts and sign-ins"): POST
  * /api/login's 401 `twoFactorRequired`, the sign-in page's code step, setting it up and turning
  * it off from Profile Settings; every refusal writes nothing. The limits and the staff rules
  * have their own server (two-factor-staff.test.ts).

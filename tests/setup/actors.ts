@@ -53,7 +53,8 @@ export function actorsFor(server: Server) {
    * so tests compare snapshots taken around one request, not across a whole file. Read through
    * the driver, table by table as SQLite lists them: a table the schema does not name counts too.
    * A sign-in's last-seen time is left out: any signed-in request, refused or not, may write it
-   * (about once a minute, docs/product.md "Accounts"); it is bookkeeping, not what was asked.
+   * (about once a minute, docs/product.md "Accounts and sign-ins"); it is bookkeeping, not what was
+   * asked.
    */
   function snapshot(): Record<string, string> {
     const sqlite = db().$client;

@@ -38,7 +38,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       check.retryAfter === null ? undefined : { "Retry-After": String(check.retryAfter) },
     );
   }
-  // The password is verified: from here on, the second factor (docs/product.md "Accounts").
+  // The password is verified: from here on, the second factor (docs/product.md
+  // "Accounts and sign-ins").
   const second = await secondFactor(check.user.id, code, clientAddress, TWO_FACTOR_REQUIRED);
   if (!second.ok) {
     const headers = second.retryAfter ? { "Retry-After": String(second.retryAfter) } : undefined;
