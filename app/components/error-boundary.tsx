@@ -2,11 +2,8 @@ import { isRouteErrorResponse, useRouteError } from "react-router";
 import { NotFound } from "#app/components/not-found";
 
 /**
- * What a person sees when a page fails: the root's error boundary and each layout's (the
- * admin and dashboard layouts keep their own frame around it, so an error in one tab leaves
- * the navigation in place). Only our own words: a 404 is the not-found screen, a 403 (a
- * refused cross-site post) says so, anything else is a generic apology; the error's own
- * message, which may come from a library, is never shown.
+ * Only our own words: the error's message, which may come from a library, is never shown. The
+ * layouts keep their frame around it, so an error in one tab leaves the navigation in place.
  */
 export function GeneralErrorBoundary({ headingLevel = 1 }: { headingLevel?: 1 | 2 }) {
   const error = useRouteError();

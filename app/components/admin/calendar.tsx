@@ -4,10 +4,8 @@ import { type CalendarData, EVENT_CAP_TEXT } from "#app/domain/calendar-range";
 import { CalendarControls, CalendarList, StatusLegend } from "#app/components/admin/calendar-parts";
 
 /**
- * Schedule-X (with preact and its stylesheet) is its own chunk, fetched only when a calendar
- * is on screen in a browser: customer pages and the admin lists never load it, and the server
- * never runs it (it needs `window`). It reads dates as the global Temporal API: the polyfill,
- * a chunk of its own, is fetched first only by browsers that do not ship Temporal yet.
+ * Its own chunk, fetched only when a calendar is on screen in a browser (it needs `window`); the
+ * Temporal polyfill only by browsers without Temporal.
  */
 const ScheduleXCalendar = lazy(async () => {
   if (!("Temporal" in globalThis)) await import("temporal-polyfill/global");
@@ -25,11 +23,7 @@ function useHydrated(): boolean {
   );
 }
 
-/**
- * The bookings calendar. Its controls are links (view, period), so every calendar view is a
- * URL; without JavaScript, and until Schedule-X has loaded, the period's sessions show as a
- * list. `detailsHref(date)` is where 'View Details' goes: the tab's list mode on that day.
- */
+/** Every view is a URL; without JavaScript the period's sessions show as a list. */
 export function AdminCalendar({
   data,
   detailsHref,
