@@ -26,7 +26,7 @@ export function listServices({ activeOnly }: { activeOnly: boolean }): Service[]
 }
 
 /** The services of `ids` that are still offered (fewer rows than ids: one is not). */
-export function getActiveServices(ids: readonly number[], reader: Reader = db): Service[] {
+export function getActiveServices(reader: Reader, ids: readonly number[]): Service[] {
   if (ids.length === 0) return [];
   return reader
     .select()

@@ -412,7 +412,7 @@ export class PayByCard extends Step {
     if (!target) return "nothing to pay";
     const card = CARD(this.fields.declined ? SANDBOX_CARDS.declined : SANDBOX_CARDS.success);
     if (target.seriesId !== null) {
-      const sessions = payableSessions(listOrderSessions(target.seriesId), w.now);
+      const sessions = payableSessions(listOrderSessions(db, target.seriesId), w.now);
       say(
         `card form pays series S${target.seriesId} (${sessions.map((b) => `B${b.id} $${b.totalCost}`).join(", ")})`,
       );
@@ -618,7 +618,7 @@ export class Cancel extends Step {
       );
       return `cancelled ${describeFollowing(result)}`;
     }
-    const shown = cancellationQuote(target, w.now, w.cancellationSettings().feePercent).refund;
+    const shown = cancellationQuote(db, target, w.now, w.cancellationSettings().feePercent).refund;
     say(`${owner?.label} cancels ${w.describeBooking(target)} (dialog shows refund $${shown})`);
     const { quote } = await cancelOwnBooking(
       { bookingId: target.id, userId: target.userId, expectedRefund: shown },
