@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
 import { sessions, users } from "#db/schema";
-import { db, isDatabaseBusyResponse, type Tx, unlessBusy, writeTransaction } from "#app/db.server";
+import { db, isDatabaseBusyResponse, type Tx, unlessBusy } from "#app/db.server";
 import { sha256Hex } from "#app/secrets.server";
 
 /**
@@ -69,6 +69,7 @@ export function touchSession(id: string, now: number): void {
  * rather than by a timer.
  */
 export function startSession(
+  tx: Tx,
   userId: number,
   expiresAt: number,
   previous: string | null,
@@ -76,11 +77,9 @@ export function startSession(
   secondFactor: boolean,
 ): string {
   const { cookieValue, id } = newSession();
-  writeTransaction((tx) => {
-    if (previous) tx.delete(sessions).where(eq(sessions.id, previous)).run();
-    tx.delete(sessions).where(lt(sessions.expiresAt, now)).run();
-    tx.insert(sessions).values({ id, userId, expiresAt, lastSeenAt: now, secondFactor }).run();
-  });
+  if (previous) tx.delete(sessions).where(eq(sessions.id, previous)).run();
+  tx.delete(sessions).where(lt(sessions.expiresAt, now)).run();
+  tx.insert(sessions).values({ id, userId, expiresAt, lastSeenAt: now, secondFactor }).run();
   return cookieValue;
 }
 

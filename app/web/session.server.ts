@@ -1,3 +1,4 @@
+import { writeTransaction } from "#app/db.server";
 import { env } from "#app/env.server";
 import { noteRequestUser } from "#app/log.server";
 import { isIdleTooLong, lastSeenIsStale } from "#app/domain/two-factor";
@@ -89,7 +90,9 @@ export async function createUserSession(
 ): Promise<string> {
   const previous = readSessionId(request);
   const now = Date.now();
-  const cookieValue = startSession(userId, now + MAX_AGE_MS, previous, now, secondFactor);
+  const cookieValue = writeTransaction((tx) =>
+    startSession(tx, userId, now + MAX_AGE_MS, previous, now, secondFactor),
+  );
   noteRequestUser(userId);
   return serializeSessionCookie(cookieValue, MAX_AGE_MS / 1000);
 }

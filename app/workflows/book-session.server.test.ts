@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { bookings, coupons, emailOutbox, users } from "#db/schema";
-import { db } from "#app/db.server";
+import { db, writeTransaction } from "#app/db.server";
 import { blockedTimeSchema } from "#app/domain/blocked-times";
 import type { BookingRequest } from "#app/domain/booking-form";
 import { studioInstant } from "#app/domain/studio-time";
@@ -235,12 +235,12 @@ describe("blocked times", () => {
       endTime: "12:30",
       reason: "Maintenance",
     });
-    const { block } = createBlockedTime(range, customer.id, NOW);
+    const { block } = writeTransaction((tx) => createBlockedTime(tx, range, customer.id, NOW));
     expect(() => bookSession(customer, request({ recordingDate: date }), NOW, SETTINGS)).toThrow(
       /conflicts/,
     );
 
-    expect(removeBlockedTime(block.id)).toBe(true);
+    expect(writeTransaction((tx) => removeBlockedTime(tx, block.id))).toBe(true);
     const booked = bookSession(customer, request({ recordingDate: date }), NOW, SETTINGS);
     expect(booked.status).toBe("PENDING_PAYMENT");
   });
