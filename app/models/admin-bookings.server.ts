@@ -104,7 +104,7 @@ export function adminBookingsAfter(
 
 /** A booking's page: the booking, its client's account, money and history (oldest first). */
 export function getAdminBookingDetails(bookingId: number) {
-  const booking = getBooking(bookingId);
+  const booking = getBooking(db, bookingId);
   if (!booking) return null;
   const client = db
     .select({ id: users.id, username: users.username, isMember: users.isMember })

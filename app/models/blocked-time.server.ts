@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, lt, lte, ne, or } from "drizzle-orm";
 import { blockedTimes, bookings } from "#db/schema";
-import { db, writeTransaction } from "#app/db.server";
+import { db, type Tx } from "#app/db.server";
 import { BOOKING_LIMITS } from "#app/domain/availability";
 import type { BlockedTimeInput, BlockList } from "#app/domain/blocked-times";
 import { type Page, pageWindow, toPage } from "#app/models/pagination.server";
@@ -29,8 +29,12 @@ export type OverlappingSession = {
  * The sessions of [startsAt, endsAt) that still hold their slot: every status but CANCELLED,
  * and an unpaid one only while its hold lasts (the same rule as availability).
  */
-function overlappingSessions(range: { startsAt: number; endsAt: number }, now: number) {
-  return db
+function overlappingSessions(
+  reader: Pick<Tx, "select">,
+  range: { startsAt: number; endsAt: number },
+  now: number,
+) {
+  return reader
     .select({
       id: bookings.id,
       firstName: bookings.firstName,
@@ -61,28 +65,24 @@ function overlappingSessions(range: { startsAt: number; endsAt: number }, now: n
  * studio anyway): they are returned, read in the same transaction, so staff can contact those
  * customers. Overlapping another block is harmless.
  */
-export function createBlockedTime(input: BlockedTimeInput, createdBy: number, now: number) {
-  return writeTransaction((tx) => {
-    const block = tx
-      .insert(blockedTimes)
-      .values({
-        startsAt: input.startsAt,
-        endsAt: input.endsAt,
-        reason: input.reason,
-        createdBy,
-        createdAt: now,
-      })
-      .returning()
-      .get();
-    return { block, overlapping: overlappingSessions(block, now) };
-  });
+export function createBlockedTime(tx: Tx, input: BlockedTimeInput, createdBy: number, now: number) {
+  const block = tx
+    .insert(blockedTimes)
+    .values({
+      startsAt: input.startsAt,
+      endsAt: input.endsAt,
+      reason: input.reason,
+      createdBy,
+      createdAt: now,
+    })
+    .returning()
+    .get();
+  return { block, overlapping: overlappingSessions(tx, block, now) };
 }
 
 /** Removes a block; false when it was not there (removed already, by another admin too). */
-export function removeBlockedTime(id: number): boolean {
-  return writeTransaction(
-    (tx) => tx.delete(blockedTimes).where(eq(blockedTimes.id, id)).run().changes === 1,
-  );
+export function removeBlockedTime(tx: Tx, id: number): boolean {
+  return tx.delete(blockedTimes).where(eq(blockedTimes.id, id)).run().changes === 1;
 }
 
 export type BlockedTimeRow = typeof blockedTimes.$inferSelect & {
@@ -114,7 +114,7 @@ export function listBlockedTimesPage(list: BlockList, page: number, now: number)
       (block): BlockedTimeRow => ({
         ...block,
         // Past blocks are history: what they overlapped then is not a call to make now.
-        overlapping: list === "upcoming" ? overlappingSessions(block, now) : [],
+        overlapping: list === "upcoming" ? overlappingSessions(db, block, now) : [],
       }),
     ),
   };

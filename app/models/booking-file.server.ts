@@ -42,9 +42,9 @@ export const FILES_PER_BOOKING_LIMIT = 500;
  * the customer's view: files staff have not delivered yet are theirs alone.
  */
 export function listBookingFiles(
+  reader: Reader,
   bookingId: number,
   opts: { deliveredOnly: boolean },
-  reader: Reader = db,
 ): BookingFileView[] {
   return reader
     .select(viewColumns)
@@ -62,12 +62,8 @@ export function listBookingFiles(
 }
 
 /** One visible file of a booking (the booking is part of the condition, so ids cannot be mixed). */
-export function getBookingFile(
-  bookingId: number,
-  fileId: number,
-  reader: Reader = db,
-): BookingFile | undefined {
-  return reader
+export function getBookingFile(bookingId: number, fileId: number): BookingFile | undefined {
+  return db
     .select()
     .from(bookingFiles)
     .where(
@@ -108,9 +104,9 @@ export function insertBookingFile(tx: Tx, file: NewBookingFile): BookingFile {
 }
 
 /** Whether a row (visible or being deleted) already holds these bytes. */
-export function storageKeyRecorded(storageKey: string, reader: Reader = db): boolean {
+export function storageKeyRecorded(storageKey: string): boolean {
   return (
-    reader
+    db
       .select({ id: bookingFiles.id })
       .from(bookingFiles)
       .where(eq(bookingFiles.storageKey, storageKey))
@@ -201,8 +197,8 @@ export function removeBookingFile(tx: Tx, fileId: number): void {
 }
 
 /** Deletions claimed before `before` and not finished: the process stopped midway. */
-export function listStaleDeletions(before: number, limit: number, reader: Reader = db) {
-  return reader
+export function listStaleDeletions(before: number, limit: number) {
+  return db
     .select()
     .from(bookingFiles)
     .where(and(isNotNull(bookingFiles.deletedAt), lte(bookingFiles.deletedAt, before)))
@@ -236,8 +232,8 @@ export function markFilesDelivered(
  * Delivered files whose expiry falls by `until` (and after `now`) and whose customer has not
  * been reminded: the reminder sweep's work.
  */
-export function listDueExpiryReminders(now: number, until: number, reader: Reader = db) {
-  return reader
+export function listDueExpiryReminders(now: number, until: number) {
+  return db
     .select()
     .from(bookingFiles)
     .where(
@@ -271,10 +267,10 @@ export function markExpiryRemindersSent(tx: Tx, fileIds: number[], now: number):
 }
 
 /** Storage keys of every row, visible or not: the sweep of unrecorded bytes keeps these. */
-export function recordedStorageKeys(keys: string[], reader: Reader = db): Set<string> {
+export function recordedStorageKeys(keys: string[]): Set<string> {
   if (keys.length === 0) return new Set();
   return new Set(
-    reader
+    db
       .select({ key: bookingFiles.storageKey })
       .from(bookingFiles)
       .where(inArray(bookingFiles.storageKey, keys))
@@ -284,8 +280,8 @@ export function recordedStorageKeys(keys: string[], reader: Reader = db): Set<st
 }
 
 /** How many visible files a booking has (the admin page's heading, the deliver button). */
-export function countBookingFiles(bookingId: number, reader: Reader = db) {
-  const row = reader
+export function countBookingFiles(bookingId: number) {
+  const row = db
     .select({
       all: sql<number>`count(*)`,
       undelivered: sql<number>`sum(${bookingFiles.deliveredAt} IS NULL)`,

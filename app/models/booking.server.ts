@@ -175,9 +175,9 @@ export function hasConflict(
  * under a claim (being cancelled and refunded) is not offered: its hours cannot be drawn.
  */
 export function getActiveRetainer(
+  reader: Reader,
   userId: number,
   now: number,
-  reader: Reader = db,
 ): RetainerBalance | null {
   // Only the balance's columns: a whole booking row costs drizzle more to build than the query.
   const row = reader
@@ -224,7 +224,7 @@ export function drawRetainerHours(
   draw: { userId: number; date: string; hours: number },
   now: number,
 ): RetainerDraw {
-  const retainer = getActiveRetainer(draw.userId, now, tx);
+  const retainer = getActiveRetainer(tx, draw.userId, now);
   const drawn = retainerHoursToDraw(retainer, draw.date, draw.hours);
   if (!retainer || drawn === 0) return { retainerBookingId: null, drawn: 0 };
   tx.update(bookings)
@@ -374,7 +374,7 @@ export function moveBooking(
     .get();
 }
 
-export function getBooking(id: number, reader: Reader = db): Booking | undefined {
+export function getBooking(reader: Reader, id: number): Booking | undefined {
   return reader.select().from(bookings).where(eq(bookings.id, id)).get();
 }
 
@@ -404,7 +404,7 @@ export function getOwnBooking(id: number, userId: number): Booking | undefined {
     .get();
 }
 
-export function getBookingServices(bookingId: number, reader: Reader = db) {
+export function getBookingServices(reader: Reader, bookingId: number) {
   return reader
     .select({
       serviceId: bookingServices.serviceId,

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { and, asc, eq, gte, ne, or, gt } from "drizzle-orm";
 import { bookings, calendarFeeds, users } from "#db/schema";
-import { db, type Tx, writeTransaction } from "#app/db.server";
+import { db, type Tx } from "#app/db.server";
 import { dataKeys, seal, sha256Hex, unseal } from "#app/secrets.server";
 import {
   type CalendarFeedKind,
@@ -36,48 +36,42 @@ function newToken() {
 const ofAccount = (userId: number, kind: CalendarFeedKind) =>
   and(eq(calendarFeeds.userId, userId), eq(calendarFeeds.kind, kind));
 
-/**
- * The account's token for this kind of feed, made on the first call when `create` (a page's
- * GET); null when there is none yet and it may not be made (a form post's re-rendered page).
- */
-export function feedToken(userId: number, kind: CalendarFeedKind, create: boolean): string | null {
-  const read = () =>
-    db
-      .select({ sealed: calendarFeeds.tokenSealed })
-      .from(calendarFeeds)
-      .where(ofAccount(userId, kind))
-      .get();
-  const existing = read();
-  if (existing) return unseal(dataKeys, "feed-token", existing.sealed);
-  if (!create) return null;
-  const row = writeTransaction((tx) => {
-    // Two first views at once: the second finds the first's row and keeps it.
-    tx.insert(calendarFeeds)
-      .values({ userId, kind, ...newToken().stored })
-      .onConflictDoNothing({ target: [calendarFeeds.userId, calendarFeeds.kind] })
-      .run();
-    return tx
-      .select({ sealed: calendarFeeds.tokenSealed })
-      .from(calendarFeeds)
-      .where(ofAccount(userId, kind))
-      .get();
-  });
+/** The account's token for this kind of feed; null when there is none yet. */
+export function feedToken(userId: number, kind: CalendarFeedKind): string | null {
+  const existing = db
+    .select({ sealed: calendarFeeds.tokenSealed })
+    .from(calendarFeeds)
+    .where(ofAccount(userId, kind))
+    .get();
+  return existing ? unseal(dataKeys, "feed-token", existing.sealed) : null;
+}
+
+/** Makes the account's token for this kind of feed (a page's first view), or keeps the one there. */
+export function createFeedToken(tx: Tx, userId: number, kind: CalendarFeedKind): string {
+  // Two first views at once: the second finds the first's row and keeps it.
+  tx.insert(calendarFeeds)
+    .values({ userId, kind, ...newToken().stored })
+    .onConflictDoNothing({ target: [calendarFeeds.userId, calendarFeeds.kind] })
+    .run();
+  const row = tx
+    .select({ sealed: calendarFeeds.tokenSealed })
+    .from(calendarFeeds)
+    .where(ofAccount(userId, kind))
+    .get();
   if (!row) throw new Error("The calendar feed row was not written");
   return unseal(dataKeys, "feed-token", row.sealed);
 }
 
 /** A new token for the account's feed; the old one stops working with this write. */
-export function regenerateFeedToken(userId: number, kind: CalendarFeedKind): string {
+export function regenerateFeedToken(tx: Tx, userId: number, kind: CalendarFeedKind): string {
   const { token, stored } = newToken();
-  writeTransaction((tx) => {
-    tx.insert(calendarFeeds)
-      .values({ userId, kind, ...stored })
-      .onConflictDoUpdate({
-        target: [calendarFeeds.userId, calendarFeeds.kind],
-        set: { ...stored, etag: null, modifiedAt: null },
-      })
-      .run();
-  });
+  tx.insert(calendarFeeds)
+    .values({ userId, kind, ...stored })
+    .onConflictDoUpdate({
+      target: [calendarFeeds.userId, calendarFeeds.kind],
+      set: { ...stored, etag: null, modifiedAt: null },
+    })
+    .run();
   return token;
 }
 
@@ -119,18 +113,17 @@ export function findFeed(token: string): (CalendarFeed & { ownerIsAdmin: boolean
     .get();
 }
 
-/**
- * The version of a feed's content: when its content hash differs from the stored one, the new
- * hash is stored with `now` as the moment it changed. Returns that moment.
- */
-export function feedVersion(feed: CalendarFeed, contentHash: string, now: number): number {
-  if (feed.etag === contentHash && feed.modifiedAt !== null) return feed.modifiedAt;
-  writeTransaction((tx) => {
-    tx.update(calendarFeeds)
-      .set({ etag: contentHash, modifiedAt: now })
-      .where(eq(calendarFeeds.id, feed.id))
-      .run();
-  });
+/** The version of a feed's content: the moment it changed, or null when `contentHash` is new. */
+export function feedVersion(feed: CalendarFeed, contentHash: string): number | null {
+  return feed.etag === contentHash && feed.modifiedAt !== null ? feed.modifiedAt : null;
+}
+
+/** Stores a feed's new content hash with `now` as the moment it changed; returns `now`. */
+export function recordFeedVersion(tx: Tx, feedId: number, contentHash: string, now: number) {
+  tx.update(calendarFeeds)
+    .set({ etag: contentHash, modifiedAt: now })
+    .where(eq(calendarFeeds.id, feedId))
+    .run();
   return now;
 }
 

@@ -19,7 +19,7 @@ export const CANCELLED_BY_STUDIO = "Cancelled by the studio";
 type Reader = Pick<typeof db, "select">;
 
 /** What the customer has paid for a booking, net of refunds, in whole dollars. */
-export function paidFor(bookingId: number, reader: Reader = db): number {
+export function paidFor(reader: Reader, bookingId: number): number {
   const row = reader
     .select({ total: sql<number>`coalesce(sum(${payments.amount}), 0)` })
     .from(payments)
@@ -30,20 +30,20 @@ export function paidFor(bookingId: number, reader: Reader = db): number {
 
 /** What cancelling `booking` at `now` would refund: shown before the customer confirms. */
 export function cancellationQuote(
+  reader: Reader,
   booking: Booking,
   now: number,
   feePercent: number,
-  reader: Reader = db,
 ): RefundQuote {
   return refundQuote(
-    { startsAt: booking.startsAt, paid: paidFor(booking.id, reader) },
+    { startsAt: booking.startsAt, paid: paidFor(reader, booking.id) },
     now,
     feePercent,
   );
 }
 
 /** Why a booking cannot be cancelled by its customer now, or null when it can. */
-export function cancelProblem(booking: Booking, now: number, reader: Reader = db): string | null {
+export function cancelProblem(reader: Reader, booking: Booking, now: number): string | null {
   if (booking.status === "CANCELLED") return "This booking is already cancelled.";
   const held = claimProblem(booking.claim);
   if (held) return held;
@@ -53,24 +53,24 @@ export function cancelProblem(booking: Booking, now: number, reader: Reader = db
       : "This session can no longer be cancelled online. Please contact the studio.";
   }
   // Refunding a package whose hours later sessions use would make those sessions free.
-  if (booking.isRetainer && retainerInUse(booking.id, reader)) {
+  if (booking.isRetainer && retainerInUse(reader, booking.id)) {
     return "Other sessions use hours of this retainer package, so it cannot be cancelled online. Please contact the studio.";
   }
   return null;
 }
 
 /** Why staff cannot cancel a booking, or null when they can. */
-export function studioCancelProblem(booking: Booking, reader: Reader = db): string | null {
+export function studioCancelProblem(reader: Reader, booking: Booking): string | null {
   const problem = statusChangeProblem(booking.status, "CANCELLED") ?? claimProblem(booking.claim);
   if (problem) return problem;
   // Refunding a package in full while later sessions use its hours would make them free.
-  if (booking.isRetainer && retainerInUse(booking.id, reader)) {
+  if (booking.isRetainer && retainerInUse(reader, booking.id)) {
     return "Other sessions use hours of this retainer package: cancel those sessions first.";
   }
   return null;
 }
 
-function retainerInUse(retainerBookingId: number, reader: Reader): boolean {
+function retainerInUse(reader: Reader, retainerBookingId: number): boolean {
   const drawing = reader
     .select({ id: bookings.id })
     .from(bookings)
@@ -86,8 +86,8 @@ function retainerInUse(retainerBookingId: number, reader: Reader): boolean {
 }
 
 /** The charge a refund goes back to: the booking's (only) positive payment. */
-export function latestCharge(bookingId: number, reader: Reader = db) {
-  return reader
+export function latestCharge(bookingId: number) {
+  return db
     .select()
     .from(payments)
     .where(and(eq(payments.bookingId, bookingId), gt(payments.amount, 0)))

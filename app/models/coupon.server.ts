@@ -16,7 +16,7 @@ import { type Page, pageWindow, toPage } from "#app/models/pagination.server";
 export type Coupon = typeof coupons.$inferSelect;
 type Reader = Pick<typeof db, "select">;
 
-export function findCoupon(code: string, reader: Reader = db): Coupon | undefined {
+export function findCoupon(reader: Reader, code: string): Coupon | undefined {
   return reader
     .select()
     .from(coupons)
@@ -29,11 +29,11 @@ export type CouponCheck =
   | { isValid: false; message: string; coupon: null };
 
 /** Whether `code` can be redeemed now; the answer of GET /api/coupons/validate/{code}. */
-export function checkCoupon(code: string, now: number, reader: Reader = db): CouponCheck {
+export function checkCoupon(code: string, now: number): CouponCheck {
   if (normalizeCouponCode(code) === "") {
     return { isValid: false, message: COUPON_MESSAGES.required, coupon: null };
   }
-  const coupon = findCoupon(code, reader);
+  const coupon = findCoupon(db, code);
   const problem = couponProblem(coupon, studioDateOf(now));
   return problem || !coupon
     ? { isValid: false, message: couponRefusalMessage(problem ?? "notFound"), coupon: null }

@@ -1,6 +1,6 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { bookings, emailOutbox, users } from "#db/schema";
-import { db, writeTransaction } from "#app/db.server";
+import { db, type Tx } from "#app/db.server";
 import type { OutboxStatus } from "#app/domain/outbox";
 import { type Page, pageWindow, toPage } from "#app/models/pagination.server";
 
@@ -59,18 +59,17 @@ const bookingOwnerEmail = sql`(
  * update itself), so a double click or a second admin changes nothing twice; false says it
  * was not FAILED (or not there).
  */
-export function retryEmail(id: number, now: number): boolean {
-  return writeTransaction(
-    (tx) =>
-      tx
-        .update(emailOutbox)
-        .set({
-          status: "PENDING",
-          attempts: 0,
-          nextAttemptAt: now,
-          toAddress: sql`coalesce(${bookingOwnerEmail}, ${emailOutbox.toAddress})`,
-        })
-        .where(and(eq(emailOutbox.id, id), eq(emailOutbox.status, "FAILED")))
-        .run().changes === 1,
+export function retryEmail(tx: Tx, id: number, now: number): boolean {
+  return (
+    tx
+      .update(emailOutbox)
+      .set({
+        status: "PENDING",
+        attempts: 0,
+        nextAttemptAt: now,
+        toAddress: sql`coalesce(${bookingOwnerEmail}, ${emailOutbox.toAddress})`,
+      })
+      .where(and(eq(emailOutbox.id, id), eq(emailOutbox.status, "FAILED")))
+      .run().changes === 1
   );
 }

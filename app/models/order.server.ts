@@ -31,7 +31,7 @@ export function insertOrder(
   return tx.insert(orders).values(values).returning({ id: orders.id }).get().id;
 }
 
-export function getOrder(id: number, reader: Reader = db): Order | undefined {
+export function getOrder(reader: Reader, id: number): Order | undefined {
   return reader.select().from(orders).where(eq(orders.id, id)).get();
 }
 
@@ -48,7 +48,7 @@ export function getOwnSeries(id: number, userId: number): Series | undefined {
 export type Series = Order & { repeatEvery: SeriesRepeat };
 
 /** Every session of an order, cancelled ones too, in date order. */
-export function listOrderSessions(orderId: number, reader: Reader = db): Booking[] {
+export function listOrderSessions(reader: Reader, orderId: number): Booking[] {
   return reader
     .select()
     .from(bookings)
@@ -124,9 +124,9 @@ export function planCheckout(
   sessionMs: number,
   staleSessionId: string | null,
 ): CheckoutPlan {
-  const order = getOrder(orderId, tx);
+  const order = getOrder(tx, orderId);
   if (!order) return { kind: "not-payable", order };
-  const payable = payableSessions(listOrderSessions(orderId, tx), now);
+  const payable = payableSessions(listOrderSessions(tx, orderId), now);
   if (payable.length === 0) return { kind: "not-payable", order };
   if (order.checkoutSessionId !== null && order.checkoutSessionId !== staleSessionId) {
     return { kind: "opened-elsewhere" };
@@ -253,7 +253,7 @@ export function isOwnCheckoutSession(sessionId: string): boolean {
  * The hosted checkout an unpaid session may still be paid through (its order's): cancelling
  * the session or taking its payment another way closes it first.
  */
-export function openCheckoutOf(booking: Booking, reader: Reader = db): string | null {
+export function openCheckoutOf(reader: Reader, booking: Booking): string | null {
   if (booking.orderId === null || booking.status !== "PENDING_PAYMENT") return null;
-  return getOrder(booking.orderId, reader)?.checkoutSessionId ?? null;
+  return getOrder(reader, booking.orderId)?.checkoutSessionId ?? null;
 }

@@ -57,7 +57,7 @@ export function applyPayment(
   options: PaymentOptions,
 ): FulfilmentOutcome {
   const booking = tx.select().from(bookings).where(eq(bookings.id, report.bookingId)).get();
-  if (report.event && eventSeen(report.event.id, tx)) {
+  if (report.event && eventSeen(tx, report.event.id)) {
     return { outcome: "already-recorded" as const, booking };
   }
   const existing = tx
@@ -188,7 +188,7 @@ export function recordEventSeen(
 }
 
 /** Whether a provider event was already applied (a webhook's replay). */
-export function eventSeen(eventId: string, reader: Pick<Tx, "select"> = db): boolean {
+export function eventSeen(reader: Pick<Tx, "select">, eventId: string): boolean {
   return (
     reader
       .select({ id: processedPaymentEvents.id })

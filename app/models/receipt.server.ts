@@ -105,7 +105,7 @@ function receiptDetails(
     hourlyRate: booking.hourlyRate,
     buysRetainer: booking.isRetainer,
     retainerHoursDrawn: booking.retainerHoursDrawn,
-    services: getBookingServices(booking.id, tx).map((service) => ({
+    services: getBookingServices(tx, booking.id).map((service) => ({
       id: service.serviceId,
       name: service.name,
       price: service.priceAtBooking,
@@ -151,7 +151,7 @@ function receiptDetails(
     refundOf:
       kind === "CREDIT_NOTE"
         ? {
-            receiptNumber: charge ? (receiptOfPayment(charge.id, tx)?.numberText ?? null) : null,
+            receiptNumber: charge ? (receiptOfPayment(tx, charge.id)?.numberText ?? null) : null,
             bookingId: booking.id,
           }
         : null,
@@ -181,7 +181,7 @@ function refundedCharge(tx: Tx, refund: PaymentRow): PaymentRow | undefined {
 }
 
 /** A payment's document with its printed number. */
-export function receiptOfPayment(paymentId: number, reader: Reader = db) {
+export function receiptOfPayment(reader: Reader, paymentId: number) {
   const row = reader.select().from(receipts).where(eq(receipts.paymentId, paymentId)).get();
   return row ? withNumberText(row) : undefined;
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
 import { signIns, users } from "#db/schema";
-import { db, isDatabaseBusyResponse, type Tx, unlessBusy, writeTransaction } from "#app/db.server";
+import { db, isDatabaseBusyResponse, type Tx, unlessBusy } from "#app/db.server";
 import { sha256Hex } from "#app/secrets.server";
 
 /**
@@ -67,6 +67,7 @@ export function touchSignIn(id: string, now: number): void {
  * rather than by a timer.
  */
 export function startSignIn(
+  tx: Tx,
   userId: number,
   expiresAt: number,
   previous: string | null,
@@ -74,11 +75,9 @@ export function startSignIn(
   secondFactor: boolean,
 ): string {
   const { cookieValue, id } = newSignIn();
-  writeTransaction((tx) => {
-    if (previous) tx.delete(signIns).where(eq(signIns.id, previous)).run();
-    tx.delete(signIns).where(lt(signIns.expiresAt, now)).run();
-    tx.insert(signIns).values({ id, userId, expiresAt, lastSeenAt: now, secondFactor }).run();
-  });
+  if (previous) tx.delete(signIns).where(eq(signIns.id, previous)).run();
+  tx.delete(signIns).where(lt(signIns.expiresAt, now)).run();
+  tx.insert(signIns).values({ id, userId, expiresAt, lastSeenAt: now, secondFactor }).run();
   return cookieValue;
 }
 

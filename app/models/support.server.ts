@@ -72,7 +72,7 @@ export function listBookingChoices(userId: number) {
 }
 
 /** Whether `bookingId` is one of `userId`'s bookings. */
-export function isOwnBooking(bookingId: number, userId: number, reader: Reader = db): boolean {
+export function isOwnBooking(reader: Reader, bookingId: number, userId: number): boolean {
   const own = reader
     .select({ id: bookings.id })
     .from(bookings)
@@ -219,7 +219,7 @@ export function supportRequestsAfter(
     .all();
 }
 
-export function getSupportRequest(id: number, reader: Reader = db): SupportRequest | undefined {
+export function getSupportRequest(reader: Reader, id: number): SupportRequest | undefined {
   return reader
     .select()
     .from(technicalAssistanceRequests)

@@ -1,9 +1,9 @@
 import { generateTOTP, getTOTPAuthUri, verifyTOTP } from "@epic-web/totp";
 import { and, count, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import { recoveryCodes, users } from "#db/schema";
-import { db, unlessBusy, writeTransaction } from "#app/db.server";
+import { db, type Tx, unlessBusy } from "#app/db.server";
 import { dataKeys, seal, unseal } from "#app/secrets.server";
-import { hashRecoveryCode, newRecoveryCodes } from "#app/models/recovery-codes.server";
+import { hashRecoveryCode } from "#app/models/recovery-codes.server";
 import {
   looksLikeTotp,
   normalizeCode,
@@ -172,47 +172,49 @@ export function clearCodeFailures(userId: number): void {
   );
 }
 
-/**
- * Turns two-factor on with the app's first code, which must match the waiting secret: returns
- * the ten recovery codes to show once, or null when the code is wrong (nothing written then).
- */
-export async function confirmTwoFactor(
+/** The waiting secret (as stored) and the step of the app's first code for it; null when wrong. */
+export async function firstCodeStep(
   userId: number,
   code: string,
-  now = Date.now(),
-): Promise<string[] | null> {
+  now: number,
+): Promise<{ sealed: string; step: number } | null> {
   const row = readTotp(userId);
   if (!row?.secret || !row.sealed || row.enabledAt != null) return null;
-  const { secret, sealed } = row;
-  const step = await stepOf(secret, code, now);
-  if (step === null) return null;
-  const codes = newRecoveryCodes();
-  const turnedOn = writeTransaction((tx) => {
-    const on = tx
-      .update(users)
-      .set({ totpEnabledAt: now, totpLastStep: step, twoFactorFailures: 0 })
-      .where(and(eq(users.id, userId), eq(users.totpSecret, sealed), isNull(users.totpEnabledAt)))
-      .run();
-    if (on.changes !== 1) return false;
-    tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)).run();
-    tx.insert(recoveryCodes)
-      .values(codes.map((c) => ({ userId, codeHash: hashRecoveryCode(c) })))
-      .run();
-    return true;
-  });
-  return turnedOn ? codes : null;
+  const step = await stepOf(row.secret, code, now);
+  return step === null ? null : { sealed: row.sealed, step };
 }
 
 /**
- * Turns two-factor off (the owner, or staff resetting it): the secret, the recovery codes and
- * the count of wrong codes are gone.
+ * Turns two-factor on, provided the waiting secret is still `sealed` and it is not on yet, with
+ * these recovery codes (their hashes) in place of any others. False: nothing written.
  */
-export function disableTwoFactor(userId: number): void {
-  writeTransaction((tx) => {
-    tx.update(users)
-      .set({ totpSecret: null, totpEnabledAt: null, totpLastStep: null, twoFactorFailures: 0 })
-      .where(eq(users.id, userId))
-      .run();
-    tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)).run();
-  });
+export function turnOnTwoFactor(
+  tx: Tx,
+  userId: number,
+  first: { sealed: string; step: number },
+  codes: readonly string[],
+  now: number,
+): boolean {
+  const on = tx
+    .update(users)
+    .set({ totpEnabledAt: now, totpLastStep: first.step, twoFactorFailures: 0 })
+    .where(
+      and(eq(users.id, userId), eq(users.totpSecret, first.sealed), isNull(users.totpEnabledAt)),
+    )
+    .run();
+  if (on.changes !== 1) return false;
+  tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)).run();
+  tx.insert(recoveryCodes)
+    .values(codes.map((c) => ({ userId, codeHash: hashRecoveryCode(c) })))
+    .run();
+  return true;
+}
+
+/** The secret, the recovery codes and the count of wrong codes are gone. */
+export function turnOffTwoFactor(tx: Tx, userId: number): void {
+  tx.update(users)
+    .set({ totpSecret: null, totpEnabledAt: null, totpLastStep: null, twoFactorFailures: 0 })
+    .where(eq(users.id, userId))
+    .run();
+  tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)).run();
 }

@@ -47,7 +47,7 @@ export function getUserById(id: number): User | undefined {
  * account's bookings, payments and support requests goes here, never to an address typed in a
  * form (docs/product.md "E-mail").
  */
-export function accountEmail(userId: number, reader: Pick<typeof db, "select"> = db): string {
+export function accountEmail(reader: Pick<typeof db, "select">, userId: number): string {
   const row = reader.select({ email: users.email }).from(users).where(eq(users.id, userId)).get();
   if (!row) throw new Error(`User ${userId} does not exist`);
   return row.email;

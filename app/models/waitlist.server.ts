@@ -23,7 +23,7 @@ export function insertWaitlistEntry(tx: Tx, values: typeof waitlistEntries.$infe
 }
 
 /** The customer's open entries (waiting or offered): what MAX_WAITLIST counts. */
-export function openEntriesOf(userId: number, reader: Reader = db): WaitlistEntry[] {
+export function openEntriesOf(reader: Reader, userId: number): WaitlistEntry[] {
   return reader
     .select()
     .from(waitlistEntries)
@@ -45,8 +45,8 @@ export function listOwnEntries(userId: number): WaitlistEntry[] {
 }
 
 /** A customer's own entry; another customer's is reported as missing, not forbidden. */
-export function getOwnEntry(id: number, userId: number, reader: Reader = db) {
-  return reader
+export function getOwnEntry(id: number, userId: number) {
+  return db
     .select()
     .from(waitlistEntries)
     .where(and(eq(waitlistEntries.id, id), eq(waitlistEntries.userId, userId)))

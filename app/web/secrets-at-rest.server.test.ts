@@ -66,7 +66,7 @@ describe("secrets stored before migration 0013", () => {
 
   it("an old calendar link still works, and the profile still shows it", () => {
     expect(findFeed(feedToken)).toMatchObject({ userId: 1, kind: "CUSTOMER" });
-    expect(shownToken(1, "CUSTOMER", false)).toBe(feedToken);
+    expect(shownToken(1, "CUSTOMER")).toBe(feedToken);
   });
 
   it("the database file keeps none of them as they are", () => {

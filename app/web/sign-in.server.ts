@@ -1,3 +1,4 @@
+import { writeTransaction } from "#app/db.server";
 import { env } from "#app/env.server";
 import { noteRequestUser } from "#app/log.server";
 import { isIdleTooLong, lastSeenIsStale } from "#app/domain/two-factor";
@@ -89,7 +90,9 @@ export async function createSignIn(
 ): Promise<string> {
   const previous = readSignInId(request);
   const now = Date.now();
-  const cookieValue = startSignIn(userId, now + MAX_AGE_MS, previous, now, secondFactor);
+  const cookieValue = writeTransaction((tx) =>
+    startSignIn(tx, userId, now + MAX_AGE_MS, previous, now, secondFactor),
+  );
   noteRequestUser(userId);
   return serializeSignInCookie(cookieValue, MAX_AGE_MS / 1000);
 }

@@ -312,7 +312,7 @@ describe("bookSeries", () => {
       [2, 400, "PENDING_PAYMENT"],
       [0, 800, "PENDING_PAYMENT"],
     ]);
-    expect(getBooking(retainer.id)?.retainerHoursUsed).toBe(8);
+    expect(getBooking(db, retainer.id)?.retainerHoursUsed).toBe(8);
   });
 
   it("confirms a series the retainer covers whole and mails that nothing is due", () => {

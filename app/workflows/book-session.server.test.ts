@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { bookings, coupons, emailOutbox, users } from "#db/schema";
-import { db } from "#app/db.server";
+import { db, writeTransaction } from "#app/db.server";
 import { blockedTimeSchema } from "#app/domain/blocked-times";
 import type { BookingRequest } from "#app/domain/booking-form";
 import { studioInstant } from "#app/domain/studio-time";
@@ -113,9 +113,9 @@ describe("retainer package", () => {
       NOW,
       SETTINGS,
     );
-    expect(getActiveRetainer(customer.id, NOW)).toBeNull();
+    expect(getActiveRetainer(db, customer.id, NOW)).toBeNull();
     expect(pay(purchase).outcome).toBe("paid");
-    expect(getActiveRetainer(customer.id, NOW)).toMatchObject({ usedHours: 3, totalHours: 8 });
+    expect(getActiveRetainer(db, customer.id, NOW)).toMatchObject({ usedHours: 3, totalHours: 8 });
 
     // 4 of the 5 hours left: free of hourly charge, so $0 and confirmed at once.
     const drawn = bookSession(
@@ -139,11 +139,11 @@ describe("retainer package", () => {
       SETTINGS,
     );
     expect(partly).toMatchObject({ totalCost: 400, retainerHoursDrawn: 1 });
-    expect(getActiveRetainer(customer.id, NOW)).toBeNull();
+    expect(getActiveRetainer(db, customer.id, NOW)).toBeNull();
 
     // The unpaid one runs out of time: its hour goes back to the package.
     expireHolds(NOW + 31 * 60_000);
-    expect(getActiveRetainer(customer.id, NOW)).toMatchObject({ usedHours: 7 });
+    expect(getActiveRetainer(db, customer.id, NOW)).toMatchObject({ usedHours: 7 });
   });
 
   it("is not drawn from outside its window", () => {
@@ -235,12 +235,12 @@ describe("blocked times", () => {
       endTime: "12:30",
       reason: "Maintenance",
     });
-    const { block } = createBlockedTime(range, customer.id, NOW);
+    const { block } = writeTransaction((tx) => createBlockedTime(tx, range, customer.id, NOW));
     expect(() => bookSession(customer, request({ recordingDate: date }), NOW, SETTINGS)).toThrow(
       /conflicts/,
     );
 
-    expect(removeBlockedTime(block.id)).toBe(true);
+    expect(writeTransaction((tx) => removeBlockedTime(tx, block.id))).toBe(true);
     const booked = bookSession(customer, request({ recordingDate: date }), NOW, SETTINGS);
     expect(booked.status).toBe("PENDING_PAYMENT");
   });

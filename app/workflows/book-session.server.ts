@@ -122,7 +122,7 @@ export function checkHorizon(date: string, now: number, settings: BookingSetting
 
 /** The services chosen, all still offered. */
 export function chosenServices(tx: Tx, request: BookingRequest) {
-  const chosen = getActiveServices(request.selectedServices, tx);
+  const chosen = getActiveServices(tx, request.selectedServices);
   if (chosen.length !== request.selectedServices.length) {
     throw new BookingError("service", "One of the selected services is no longer offered.");
   }
@@ -132,7 +132,7 @@ export function chosenServices(tx: Tx, request: BookingRequest) {
 /** The applied coupon, checked and its one use taken; undefined without one. */
 export function takeCoupon(tx: Tx, code: string | undefined, now: number) {
   if (!code) return undefined;
-  const coupon = findCoupon(code, tx);
+  const coupon = findCoupon(tx, code);
   const couponError = couponProblem(coupon, studioDateOf(now));
   if (couponError || !coupon) {
     throw new BookingError("coupon", couponRefusalMessage(couponError ?? "notFound"));
@@ -320,7 +320,7 @@ export function placeOrder(
   const holdExpiresAt = bookings.find((booking) => booking.holdExpiresAt !== null)?.holdExpiresAt;
   enqueueEmail(tx, {
     kind: "booking-received",
-    to: accountEmail(user.id, tx),
+    to: accountEmail(tx, user.id),
     bookingId: first.id,
     ...(input.repeat === null
       ? bookingReceivedEmail({

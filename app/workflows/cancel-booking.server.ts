@@ -1,5 +1,5 @@
 import type { Booking } from "#db/schema";
-import { type DB, type Tx, writeTransaction } from "#app/db.server";
+import { db, type DB, type Tx, writeTransaction } from "#app/db.server";
 import type { BookingClaim } from "#app/domain/booking-claim";
 import { type RefundQuote, studioRefundQuote } from "#app/domain/cancellation";
 import { formatDollars } from "#app/domain/pricing";
@@ -170,19 +170,19 @@ async function cancelBooking(
 ): Promise<{ booking: Booking; quote: RefundQuote }> {
   // 1. Check and claim.
   const claimed = writeTransaction((tx): Claimed => {
-    const booking = getBooking(bookingId, tx);
+    const booking = getBooking(tx, bookingId);
     // Another customer's booking is reported as missing, not forbidden.
     if (!booking || (who.by === "customer" && booking.userId !== who.actorUserId)) {
       throw new CancellationError("not-found", "Booking not found");
     }
     const problem =
-      who.by === "customer" ? cancelProblem(booking, now, tx) : studioCancelProblem(booking, tx);
+      who.by === "customer" ? cancelProblem(tx, booking, now) : studioCancelProblem(tx, booking);
     if (problem) throw new CancellationError("not-cancellable", problem);
     // An open hosted checkout could still take the money: it is closed (step 2) before the
     // refund is known. Otherwise the quote is final now: nothing pays a claimed booking.
     // The checkout is the order's, paying this session and any other unpaid one of it.
-    const closing = openCheckoutOf(booking, tx) !== null;
-    const quote = closing ? null : quoteFor(booking, who, now, settings.feePercent, tx);
+    const closing = openCheckoutOf(tx, booking) !== null;
+    const quote = closing ? null : quoteFor(tx, booking, who, now, settings.feePercent);
     if (quote) checkShownRefund(who, quote);
     if (quote && quote.refund === 0) {
       // No money moves: cancel here, in the same transaction as the check.
@@ -244,15 +244,15 @@ function claimOf(who: Canceller): BookingClaim {
 }
 
 function quoteFor(
+  reader: Pick<DB, "select">,
   booking: Booking,
   who: Canceller,
   now: number,
   feePercent: number,
-  reader?: Pick<DB, "select">,
 ): RefundQuote {
   return who.by === "customer"
-    ? cancellationQuote(booking, now, feePercent, reader)
-    : studioRefundQuote(paidFor(booking.id, reader));
+    ? cancellationQuote(reader, booking, now, feePercent)
+    : studioRefundQuote(paidFor(reader, booking.id));
 }
 
 /** The customer confirmed a refund: a different one (the 24-hour line crossed) is refused. */
@@ -276,7 +276,7 @@ async function closeCheckoutFirst(
   now: number,
   settings: CancellationSettings,
 ): Promise<RefundQuote> {
-  const checkoutId = openCheckoutOf(booking);
+  const checkoutId = openCheckoutOf(db, booking);
   if (checkoutId) {
     const session = await callProvider(
       `Stripe: could not close Checkout Session ${checkoutId}`,
@@ -285,7 +285,7 @@ async function closeCheckoutFirst(
     );
     if (session.status === "complete") recordCheckoutSession(session);
   }
-  const quote = quoteFor(booking, who, now, settings.feePercent, undefined);
+  const quote = quoteFor(db, booking, who, now, settings.feePercent);
   checkShownRefund(who, quote);
   return quote;
 }
@@ -362,7 +362,7 @@ function recordClaimed(
   refund: RecordedRefund | null,
   now: number,
 ): Booking {
-  const current = getBooking(token.bookingId, tx);
+  const current = getBooking(tx, token.bookingId);
   if (!current) throw new CancellationError("not-found", "Booking not found");
   if (current.status === "CANCELLED") {
     // Only a lost claim gets here: someone cancelled after the sweeper released it.
@@ -376,8 +376,8 @@ function recordClaimed(
         ? null
         : `Booking ${current.id}: refund ${refund.refundId} made, but another action holds it`
       : who.by === "customer"
-        ? cancelProblem(current, now, tx)
-        : studioCancelProblem(current, tx);
+        ? cancelProblem(tx, current, now)
+        : studioCancelProblem(tx, current);
     if (problem && refund) throw new Error(problem);
     if (problem) throw new CancellationError("not-cancellable", problem);
   }
@@ -416,7 +416,7 @@ function writeCancelled(
   }
   enqueueEmail(tx, {
     kind: "booking-cancelled",
-    to: accountEmail(updated.userId, tx),
+    to: accountEmail(tx, updated.userId),
     bookingId: updated.id,
     ...bookingCancelledEmail({
       booking: updated,
@@ -465,20 +465,20 @@ export async function finishAbandonedCancellation(
   now: number,
   settings: CancellationSettings,
 ): Promise<"finished" | "released"> {
-  const charge = paidFor(booking.id) > 0 ? latestCharge(booking.id) : undefined;
+  const charge = paidFor(db, booking.id) > 0 ? latestCharge(booking.id) : undefined;
   const paymentTransactionId = charge?.transactionId;
   // Asks, never refunds: a failure is thrown as it is, for the sweeper to log and retry.
   const made = paymentTransactionId
     ? await settings.provider.findRefund(providerCharge(paymentTransactionId), booking.id)
     : null;
   return writeTransaction((tx) => {
-    const current = getBooking(booking.id, tx);
+    const current = getBooking(tx, booking.id);
     if (!current || !holdsClaim(current, token)) return "released" as const;
     if (!made || !paymentTransactionId || current.status === "CANCELLED") {
       releaseClaim(tx, token);
       return "released" as const;
     }
-    const paid = paidFor(current.id, tx);
+    const paid = paidFor(tx, current.id);
     const fee = Math.max(0, paid - made.amount);
     const quote: RefundQuote =
       fee === 0
@@ -526,18 +526,18 @@ export function planCancelFollowing(
     return { problem: NOT_A_SERIES_MESSAGE };
   }
   const problemOf = (session: Booking) =>
-    by === "customer" ? cancelProblem(session, now) : studioCancelProblem(session);
+    by === "customer" ? cancelProblem(db, session, now) : studioCancelProblem(db, session);
   const first = problemOf(booking);
   if (first) return { problem: first };
-  const sessions = followingSessions(booking, listOrderSessions(booking.orderId));
+  const sessions = followingSessions(booking, listOrderSessions(db, booking.orderId));
   const planned: FollowingPlan["sessions"] = [];
   for (const session of sessions) {
     const problem = problemOf(session);
     if (problem) return { problem: `Booking #${session.id}: ${problem}` };
     const quote =
       by === "customer"
-        ? cancellationQuote(session, now, feePercent)
-        : studioRefundQuote(paidFor(session.id));
+        ? cancellationQuote(db, session, now, feePercent)
+        : studioRefundQuote(paidFor(db, session.id));
     planned.push({ booking: session, quote });
   }
   return {
@@ -585,7 +585,7 @@ async function cancelFollowing(
   now: number,
   settings: CancellationSettings,
 ): Promise<FollowingResult> {
-  const booking = getBooking(bookingId);
+  const booking = getBooking(db, bookingId);
   if (!booking || (who.by === "customer" && booking.userId !== who.actorUserId)) {
     throw new CancellationError("not-found", "Booking not found");
   }
@@ -640,7 +640,7 @@ function sendOneEmail(
     writeTransaction((tx) => {
       enqueueEmail(tx, {
         kind: "booking-cancelled",
-        to: accountEmail(first.booking.userId, tx),
+        to: accountEmail(tx, first.booking.userId),
         bookingId: first.booking.id,
         ...seriesCancelledEmail({ cancelled, by }),
         attachments,

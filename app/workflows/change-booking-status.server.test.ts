@@ -175,7 +175,7 @@ describe("changing a booking's status forward", () => {
       ).rejects.toMatchObject({ kind: "refused" });
     }
     expect(historyOf(booking.id)).toHaveLength(before);
-    expect(getBooking(booking.id)?.status).toBe("RECORDED");
+    expect(getBooking(db, booking.id)?.status).toBe("RECORDED");
   });
 
   it("answers not-found for an unknown booking", async () => {
@@ -235,7 +235,7 @@ describe("changing a booking's status forward", () => {
     await expect(
       changeBookingStatus(booking.id, "PENDING", staff, null, BOOKED_AT + HOUR, settings),
     ).rejects.toThrow(SLOT_LOST_MESSAGE);
-    expect(getBooking(booking.id)?.status).toBe("PENDING_PAYMENT");
+    expect(getBooking(db, booking.id)?.status).toBe("PENDING_PAYMENT");
     expect(historyOf(booking.id)).toHaveLength(1);
   });
 
@@ -304,7 +304,7 @@ describe("staff cancelling", () => {
     await expect(
       changeBookingStatus(booking.id, "CANCELLED", staff, null, BOOKED_AT + HOUR, settings),
     ).rejects.toBeInstanceOf(PaymentServiceError);
-    expect(getBooking(booking.id)?.status).toBe("PENDING");
+    expect(getBooking(db, booking.id)?.status).toBe("PENDING");
     expect(paymentsOf(booking.id)).toHaveLength(1);
     expect(historyOf(booking.id)).toHaveLength(historyBefore);
     expect(outboxFor(booking.id, "booking-cancelled")).toEqual([]);
@@ -374,9 +374,9 @@ describe("bulk update", () => {
       total: 3,
       failures: [{ bookingId: c.id, message: "A completed booking cannot change status." }],
     });
-    expect(getBooking(a.id)?.status).toBe("CONFIRMED");
-    expect(getBooking(b.id)?.status).toBe("CONFIRMED");
-    expect(getBooking(c.id)?.status).toBe("COMPLETED");
+    expect(getBooking(db, a.id)?.status).toBe("CONFIRMED");
+    expect(getBooking(db, b.id)?.status).toBe("CONFIRMED");
+    expect(getBooking(db, c.id)?.status).toBe("COMPLETED");
   });
 
   it("counts an unknown id as not updated", async () => {

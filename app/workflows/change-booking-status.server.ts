@@ -1,5 +1,5 @@
 import type { Booking } from "#db/schema";
-import { isDatabaseBusyResponse, type Tx, writeTransaction } from "#app/db.server";
+import { db, isDatabaseBusyResponse, type Tx, writeTransaction } from "#app/db.server";
 import { statusChangeProblem } from "#app/domain/admin-workflow";
 import { conflictsWith } from "#app/domain/availability";
 import type { BookingStatus } from "#app/domain/booking-status";
@@ -81,7 +81,7 @@ export async function changeBookingStatus(
   now: number = Date.now(),
   settings: WorkflowSettings = configuredWorkflowSettings(),
 ): Promise<Booking> {
-  const found = getBooking(bookingId);
+  const found = getBooking(db, bookingId);
   if (!found) throw new WorkflowError("not-found", "Booking not found");
   const problem = statusChangeProblem(found.status, to) ?? claimProblem(found.claim);
   if (problem) throw new WorkflowError("refused", problem);
@@ -106,7 +106,7 @@ export async function changeBookingStatus(
   }
 
   // The order's hosted checkout may still charge for this session, with others of its order.
-  const checkoutId = openCheckoutOf(found);
+  const checkoutId = openCheckoutOf(db, found);
   if (checkoutId === null) {
     return writeTransaction((tx) =>
       applyStatusChange(tx, bookingId, to, actor, note, now, settings, null),
@@ -126,7 +126,7 @@ export async function changeBookingStatus(
       CANCEL_UNAVAILABLE_MESSAGE,
       () => settings.provider.closeCheckout(checkoutId),
     );
-    // Paid meanwhile: recorded, and the status change goes on from the paid status.
+    // Paid meanwhile: recorded, and the move goes on from the paid status.
     if (session.status === "complete") recordCheckoutSession(session);
     return writeTransaction((tx) => {
       // Closed for good: the order's other unpaid sessions get a new checkout when paid.
@@ -153,7 +153,7 @@ function checkedStatusChange(
   settings: WorkflowSettings,
   token: ClaimToken | null = null,
 ): Booking {
-  const current = getBooking(bookingId, tx);
+  const current = getBooking(tx, bookingId);
   if (!current) throw new WorkflowError("not-found", "Booking not found");
   const held = token && holdsClaim(current, token) ? null : claimProblem(current.claim);
   const refused = statusChangeProblem(current.status, to) ?? held;
@@ -190,7 +190,7 @@ function applyStatusChange(
   if (to === "CONFIRMED") {
     enqueueEmail(tx, {
       kind: "booking-confirmed",
-      to: accountEmail(updated.userId, tx),
+      to: accountEmail(tx, updated.userId),
       bookingId: updated.id,
       ...bookingConfirmedEmail({
         booking: updated,

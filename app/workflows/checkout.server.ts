@@ -1,5 +1,5 @@
 import type { Booking } from "#db/schema";
-import { writeTransaction } from "#app/db.server";
+import { db, writeTransaction } from "#app/db.server";
 import { sessionDate, sessionTimeRange } from "#app/domain/booking-display";
 import type { CardInput } from "#app/domain/card";
 import { sessionPaymentReference } from "#app/domain/series-sessions";
@@ -71,9 +71,9 @@ export async function openHostedCheckout(
   for (let round = 0; round < 3; round++) {
     const now = Date.now();
     // Re-read: the prices and the state come from the database, never from the caller.
-    const order = getOrder(orderId);
+    const order = getOrder(db, orderId);
     if (!order) throw new CheckoutUnavailableError("This booking does not exist.");
-    const sessions = listOrderSessions(orderId);
+    const sessions = listOrderSessions(db, orderId);
     if (payableSessions(sessions, now).length === 0) {
       throw new CheckoutUnavailableError(notPayable(sessions, now));
     }
@@ -93,7 +93,7 @@ export async function openHostedCheckout(
     const plan = writeTransaction((tx) => planCheckout(tx, orderId, now, SESSION_MS, stale));
     if (plan.kind === "not-payable") {
       throw new CheckoutUnavailableError(
-        plan.message ?? notPayable(listOrderSessions(orderId), now),
+        plan.message ?? notPayable(listOrderSessions(db, orderId), now),
       );
     }
     if (plan.kind === "opened-elsewhere") continue;
@@ -121,7 +121,7 @@ async function createPlanned(
       })),
       // Stripe's receipt goes where our e-mails go: the account's own address, never the
       // contact e-mail typed into the booking form (docs/product.md "E-mail").
-      customerEmail: accountEmail(order.userId),
+      customerEmail: accountEmail(db, order.userId),
       successUrl: `${appUrl}/booking-success?session_id={CHECKOUT_SESSION_ID}`,
       cancelUrl: `${appUrl}${cancelPath}`,
       // Never outlives the holds: a session cannot be paid after its slot was released.
@@ -205,7 +205,7 @@ export function chargeSandboxCard(
 ): ChargeResult {
   const provider = paymentProvider();
   if (provider.checkout !== "card-form") throw new Error("The payment provider takes no cards");
-  const sessions = listOrderSessions(orderId);
+  const sessions = listOrderSessions(db, orderId);
   const payable = payableSessions(sessions, now);
   if (payable.length === 0) return { ok: false, message: notPayable(sessions, now) };
   const charge = provider.chargeCard(card);
@@ -222,7 +222,7 @@ export function chargeSandboxCard(
   const first = result.paid[0];
   if (!first) {
     // Two tabs paying at once: the second finds it already paid (or being cancelled).
-    const after = listOrderSessions(orderId);
+    const after = listOrderSessions(db, orderId);
     const stillPayable = payableSessions(after, now).length > 0;
     return { ok: false, message: stillPayable ? ALREADY_PAID_MESSAGE : notPayable(after, now) };
   }

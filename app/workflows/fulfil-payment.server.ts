@@ -1,5 +1,5 @@
 import type { Booking } from "#db/schema";
-import { writeTransaction } from "#app/db.server";
+import { db, writeTransaction } from "#app/db.server";
 import { formatDollars } from "#app/domain/pricing";
 import type { ReceiptDetails } from "#app/domain/receipts";
 import { seriesHeading, sessionPaymentReference } from "#app/domain/series-sessions";
@@ -140,17 +140,17 @@ export function recordPayment(
 function queuePaymentEmail(tx: Tx, paid: Booking[], issued: Receipt[], charge: OrderCharge) {
   const receipts = issued.map((receipt) => receipt.details as ReceiptDetails);
   const first = paid[0] as Booking;
-  const order = first.orderId === null ? undefined : getOrder(first.orderId, tx);
+  const order = first.orderId === null ? undefined : getOrder(tx, first.orderId);
   const amount = paid.reduce((sum, booking) => sum + booking.totalCost, 0);
   const { brand, last4 } = charge.details;
   enqueueEmail(tx, {
     kind: "payment-received",
-    to: accountEmail(first.userId, tx),
+    to: accountEmail(tx, first.userId),
     bookingId: first.id,
     ...(order?.repeatEvery
       ? seriesPaymentReceivedEmail({
           sessions: paid,
-          heading: seriesHeading(order.repeatEvery, listOrderSessions(order.id, tx)),
+          heading: seriesHeading(order.repeatEvery, listOrderSessions(tx, order.id)),
           amount,
           brand,
           last4,
@@ -182,7 +182,7 @@ export function recordCheckoutSession(
     logError(context, new Error("carries no booking id"));
     return { paid: false, bookingId: null };
   }
-  const sessions = named.bookingIds.map((id) => getBooking(id));
+  const sessions = named.bookingIds.map((id) => getBooking(db, id));
   const firstId = named.bookingIds[0] ?? null;
   const orderId = sessions[0]?.orderId ?? null;
   if (
@@ -245,7 +245,7 @@ function showUnappliedToStaff(paymentId: string, refused: PaymentOutcome["refuse
   const now = Date.now();
   writeTransaction((tx) => {
     for (const { bookingId, reason } of refused) {
-      const booking = getBooking(bookingId, tx);
+      const booking = getBooking(tx, bookingId);
       if (!booking) continue;
       noteForStaffOnce(
         tx,
@@ -345,7 +345,7 @@ export async function handlePaymentWebhook(
   }
   if (!FULFILLING_EVENTS.has(event.type) || !event.checkoutId) return "ignored";
   // A replay needs no call to the provider (recordPayment would also see it, changing nothing).
-  if (eventSeen(event.id)) return "duplicate";
+  if (eventSeen(db, event.id)) return "duplicate";
 
   // Ask for the checkout as it is now (not the event's snapshot): events can arrive out of
   // order, and the card details need the expanded charge.

@@ -79,7 +79,7 @@ describe("rescheduling", () => {
     const booking = paidBooking(customer);
     paidBooking(customer, { recordingDate: day(1), recordingTime: "12:00" });
     expect(() => move(booking.id, day(1), "11:00")).toThrow(RescheduleError);
-    expect(getBooking(booking.id)?.recordingDate).toBe(day());
+    expect(getBooking(db, booking.id)?.recordingDate).toBe(day());
     expect(outboxFor(booking.id, "booking-rescheduled")).toHaveLength(0);
   });
 

@@ -77,7 +77,7 @@ export function rescheduleOwnBooking(
   settings: RescheduleSettings = configuredRescheduleSettings(),
 ): Booking {
   return writeTransaction((tx) => {
-    const booking = getBooking(input.bookingId, tx);
+    const booking = getBooking(tx, input.bookingId);
     if (!booking || booking.userId !== input.userId) {
       throw new RescheduleError("not-found", "Booking not found");
     }
@@ -95,7 +95,7 @@ export function rescheduleOwnBooking(
       if (tooFar) throw new RescheduleError("slot", tooFar);
     }
 
-    const retainerWindow = retainerWindowOf(booking, tx);
+    const retainerWindow = retainerWindowOf(tx, booking);
     if (retainerWindow && !retainerCovers(retainerWindow, input.recordingDate)) {
       throw new RescheduleError(
         "slot",
@@ -142,7 +142,7 @@ export function rescheduleOwnBooking(
     });
     enqueueEmail(tx, {
       kind: "booking-rescheduled",
-      to: accountEmail(moved.userId, tx),
+      to: accountEmail(tx, moved.userId),
       bookingId: moved.id,
       ...bookingRescheduledEmail({ booking: moved, previous: booking }),
       // The calendar event keeps its UID: opening the file moves it in the customer's calendar.
@@ -159,12 +159,12 @@ export function rescheduleOwnBooking(
  * started on the first session's day), and a session drawing retainer hours stays in the
  * window of the retainer it draws from.
  */
-function retainerWindowOf(booking: Booking, tx: Tx) {
+function retainerWindowOf(tx: Tx, booking: Booking) {
   if (booking.isRetainer && booking.retainerStartDate && booking.retainerEndDate) {
     return { startDate: booking.retainerStartDate, endDate: booking.retainerEndDate };
   }
   if (booking.retainerBookingId === null || booking.retainerHoursDrawn === 0) return null;
-  const retainer = getBooking(booking.retainerBookingId, tx);
+  const retainer = getBooking(tx, booking.retainerBookingId);
   if (!retainer?.retainerStartDate || !retainer.retainerEndDate) return null;
   return { startDate: retainer.retainerStartDate, endDate: retainer.retainerEndDate };
 }

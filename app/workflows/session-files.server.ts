@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Readable } from "node:stream";
-import { isDatabaseBusyResponse, writeTransaction } from "#app/db.server";
+import { db, isDatabaseBusyResponse, writeTransaction } from "#app/db.server";
 import {
   canUploadFiles,
   fileExpiresAt,
@@ -132,7 +132,7 @@ export function deliverSessionFiles(i: {
   const now = Date.now();
   const expiresAt = fileExpiresAt(now, env.FILES_RETENTION_DAYS);
   return writeTransaction((tx) => {
-    const booking = getBooking(i.bookingId, tx);
+    const booking = getBooking(tx, i.bookingId);
     if (!booking) return { ok: false as const, message: SESSION_FILE_MESSAGES.bookingNotFound };
     const delivered = markFilesDelivered(tx, booking.id, now, expiresAt);
     if (delivered.length === 0) {
@@ -140,11 +140,11 @@ export function deliverSessionFiles(i: {
     }
     enqueueEmail(tx, {
       kind: "files-ready",
-      to: accountEmail(booking.userId, tx),
+      to: accountEmail(tx, booking.userId),
       bookingId: booking.id,
       ...filesReadyEmail({
         booking,
-        files: listBookingFiles(booking.id, { deliveredOnly: true }, tx),
+        files: listBookingFiles(tx, booking.id, { deliveredOnly: true }),
         sessionUrl: `${env.APP_URL}/dashboard/sessions/${booking.id}`,
       }),
     });
@@ -185,7 +185,7 @@ export async function checkNewUpload(i: {
   /** The upload's own promise of space, kept until `releaseFreeSpace` or `expiresAt`. */
   reservation?: { id: string; expiresAt: number } | undefined;
 }): Promise<UploadCheck> {
-  const booking = getBooking(i.bookingId);
+  const booking = getBooking(db, i.bookingId);
   if (!booking) return { ok: false, status: 404, message: SESSION_FILE_MESSAGES.bookingNotFound };
   if (!canUploadFiles(booking.status)) {
     return { ok: false, status: 422, message: SESSION_FILE_MESSAGES.notRecorded };
@@ -269,7 +269,7 @@ export async function recordUploadedFile(i: {
   actorId: number | null;
 }): Promise<{ ok: true; file: BookingFileView } | { ok: false; message: string }> {
   const result = writeTransaction((tx) => {
-    const booking = getBooking(i.bookingId, tx);
+    const booking = getBooking(tx, i.bookingId);
     if (!booking) return { ok: false as const, message: SESSION_FILE_MESSAGES.bookingNotFound };
     if (!canUploadFiles(booking.status)) {
       return { ok: false as const, message: SESSION_FILE_MESSAGES.notRecorded };
@@ -350,12 +350,12 @@ export function queueExpiryReminders(now: number): number {
             now,
           ),
         );
-        const booking = getBooking(bookingId, tx);
+        const booking = getBooking(tx, bookingId);
         if (marked.size === 0 || !booking) return;
         const expiring = files.filter((file) => marked.has(file.id)).map(toBookingFileView);
         enqueueEmail(tx, {
           kind: "files-expiring",
-          to: accountEmail(booking.userId, tx),
+          to: accountEmail(tx, booking.userId),
           bookingId,
           ...filesExpiringEmail({
             booking,

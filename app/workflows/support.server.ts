@@ -43,7 +43,7 @@ export function createSupportRequest(
   now: number,
 ): SupportRequest {
   return writeTransaction((tx) => {
-    if (input.bookingId !== undefined && !isOwnBooking(input.bookingId, userId, tx)) {
+    if (input.bookingId !== undefined && !isOwnBooking(tx, input.bookingId, userId)) {
       throw new SupportBookingError("Please choose one of your own bookings");
     }
     return insertSupportRequest(tx, userId, input, now);
@@ -73,7 +73,7 @@ export function updateSupportRequest(
   appUrl: string,
 ): SupportRequest {
   return writeTransaction((tx) => {
-    const current = getSupportRequest(id, tx);
+    const current = getSupportRequest(tx, id);
     if (!current) throw new SupportUpdateError("not-found", `Request #${id} was not found.`);
     const problem = supportTransitionProblem(current.status, update.status, update.resolution);
     if (problem === "not-allowed") {
@@ -93,7 +93,7 @@ export function updateSupportRequest(
     if (update.status === "RESOLVED" && updated.resolution) {
       enqueueEmail(tx, {
         kind: "support-resolved",
-        to: accountEmail(updated.userId, tx),
+        to: accountEmail(tx, updated.userId),
         ...supportResolvedEmail({
           request: {
             id: updated.id,

@@ -239,13 +239,16 @@ describe("offers on each path that frees a range", () => {
 
   it("a blocked time removed offers it", () => {
     const startsAt = studioInstant(day(), "09:00");
-    const { block } = createBlockedTime(
-      { startsAt, endsAt: startsAt + 4 * HOUR, reason: "Maintenance" },
-      owner.id,
-      NOW,
+    const { block } = writeTransaction((tx) =>
+      createBlockedTime(
+        tx,
+        { startsAt, endsAt: startsAt + 4 * HOUR, reason: "Maintenance" },
+        owner.id,
+        NOW,
+      ),
     );
     const waiting = joinWaitlist(waiter.id, range(), NOW, WAIT);
-    expect(removeBlockedTime(block.id)).toBe(true);
+    expect(writeTransaction((tx) => removeBlockedTime(tx, block.id))).toBe(true);
     offerFreedRangesNow(NOW + MINUTE, WAIT);
     expect(entry(waiting.id).status).toBe("OFFERED");
   });

@@ -90,7 +90,7 @@ export function joinWaitlist(
       if (tooFar) throw new WaitlistError("horizon", tooFar);
     }
     const busy = readBusyRanges(busyWindowFor(range.recordingDate, settings.bufferMinutes), now);
-    const open = openEntriesOf(userId, tx);
+    const open = openEntriesOf(tx, userId);
     const refusal = joinRefusal({
       startProblem: startProblem({
         date: range.recordingDate,
@@ -179,7 +179,7 @@ export function offerFreedRanges(
     const user = getUserById(offer.userId);
     enqueueEmail(tx, {
       kind: "waitlist-offer",
-      to: accountEmail(offer.userId, tx),
+      to: accountEmail(tx, offer.userId),
       ...waitlistOfferEmail({
         firstName: user?.firstName ?? "there",
         range: offer,

@@ -105,14 +105,14 @@ function createUnpaidBooking(overrides: Partial<typeof bookings.$inferInsert> = 
 }
 
 function reload(id: number): Booking {
-  const booking = getBooking(id);
+  const booking = getBooking(db, id);
   if (!booking) throw new Error(`Booking ${id} vanished`);
   return booking;
 }
 
 /** The booking's order as it is now: the hosted checkout lives there. */
 function orderOf(booking: Booking) {
-  const order = getOrder(booking.orderId ?? 0);
+  const order = getOrder(db, booking.orderId ?? 0);
   if (!order) throw new Error(`Booking ${booking.id} has no order`);
   return order;
 }

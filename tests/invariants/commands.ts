@@ -2,7 +2,7 @@ import fc from "fast-check";
 import type { Booking as BookingRow } from "#db/schema";
 import { asc, eq } from "drizzle-orm";
 import { users, waitlistEntries } from "#db/schema";
-import { db } from "#app/db.server";
+import { db, writeTransaction } from "#app/db.server";
 import { WORKFLOW_ORDER } from "#app/domain/admin-workflow";
 import type { BookingStatus } from "#app/domain/booking-status";
 import type { BookingRequest } from "#app/domain/booking-form";
@@ -412,7 +412,7 @@ export class PayByCard extends Step {
     if (!target) return "nothing to pay";
     const card = CARD(this.fields.declined ? SANDBOX_CARDS.declined : SANDBOX_CARDS.success);
     if (target.seriesId !== null) {
-      const sessions = payableSessions(listOrderSessions(target.seriesId), w.now);
+      const sessions = payableSessions(listOrderSessions(db, target.seriesId), w.now);
       say(
         `card form pays series S${target.seriesId} (${sessions.map((b) => `B${b.id} $${b.totalCost}`).join(", ")})`,
       );
@@ -618,7 +618,7 @@ export class Cancel extends Step {
       );
       return `cancelled ${describeFollowing(result)}`;
     }
-    const shown = cancellationQuote(target, w.now, w.cancellationSettings().feePercent).refund;
+    const shown = cancellationQuote(db, target, w.now, w.cancellationSettings().feePercent).refund;
     say(`${owner?.label} cancels ${w.describeBooking(target)} (dialog shows refund $${shown})`);
     const { quote } = await cancelOwnBooking(
       { bookingId: target.id, userId: target.userId, expectedRefund: shown },
@@ -836,10 +836,13 @@ export class Block extends Step {
     const startsAt = studioInstant(date, this.fields.time);
     if (startsAt <= w.now) return "that time is over";
     say(`staff block ${date} ${this.fields.time} for ${this.fields.hours}h`);
-    const { block, overlapping } = createBlockedTime(
-      { startsAt, endsAt: startsAt + this.fields.hours * HOUR, reason: "maintenance" },
-      w.staff.id,
-      w.now,
+    const { block, overlapping } = writeTransaction((tx) =>
+      createBlockedTime(
+        tx,
+        { startsAt, endsAt: startsAt + this.fields.hours * HOUR, reason: "maintenance" },
+        w.staff.id,
+        w.now,
+      ),
     );
     // Saved over live sessions and offers on purpose (docs/product.md "Blocked times").
     for (const session of overlapping) w.excused.add(`${block.id}:b${session.id}`);
@@ -870,7 +873,7 @@ export class Unblock extends Step {
     const block = pickFrom(blocks, this.fields.pick);
     if (!block) return "no block";
     say(`staff remove K${block.id}`);
-    return removeBlockedTime(block.id) ? "removed" : "already gone";
+    return writeTransaction((tx) => removeBlockedTime(tx, block.id)) ? "removed" : "already gone";
   }
 }
 

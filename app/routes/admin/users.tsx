@@ -14,7 +14,8 @@ import {
 } from "#app/domain/membership";
 import { USER_ACTION_MESSAGES, userActionSchema } from "#app/domain/user-actions";
 import { listUsers, makeAdmin, setMembership } from "#app/models/admin-users.server";
-import { disableTwoFactor, hasTwoFactor } from "#app/models/two-factor.server";
+import { hasTwoFactor } from "#app/models/two-factor.server";
+import { disableTwoFactor } from "#app/workflows/two-factor.server";
 import { getUserById } from "#app/models/user.server";
 import { readPage } from "#app/models/pagination.server";
 import { samePageUrl } from "#app/web/same-page.server";

@@ -18,6 +18,7 @@ import {
   followingQuoteShape,
   SCOPE_QUERY_MESSAGE,
 } from "#app/domain/series-api";
+import { db } from "#app/db.server";
 
 const NOT_FOUND = "Booking not found";
 
@@ -49,12 +50,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const scope = new URL(request.url).searchParams.get("scope");
   if (scope === "following") return followingQuoteJson(booking, now);
   if (scope !== null && scope !== "one") return jsonError(400, SCOPE_QUERY_MESSAGE);
-  const problem = cancelProblem(booking, now);
+  const problem = cancelProblem(db, booking, now);
   return Response.json({
     bookingId: booking.id,
     cancellable: problem === null,
     message: problem,
-    refund: problem ? null : cancellationQuote(booking, now, env.CANCELLATION_FEE_PERCENT),
+    refund: problem ? null : cancellationQuote(db, booking, now, env.CANCELLATION_FEE_PERCENT),
   });
 }
 

@@ -6,6 +6,7 @@ import * as doc from "#app/web/api-doc";
 import * as shape from "#app/domain/api-shapes";
 import { z } from "#app/domain/zod";
 import { FILES_API_NOT_FOUND } from "#app/domain/session-files";
+import { db } from "#app/db.server";
 
 /**
  * GET /api/bookings/{id}/files (docs/product.md "Session files"): the booking's files, oldest
@@ -14,7 +15,7 @@ import { FILES_API_NOT_FOUND } from "#app/domain/session-files";
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { booking, staff } = await requireFilesAccess(request, context, params.id);
   const now = Date.now();
-  const files = listBookingFiles(booking.id, { deliveredOnly: !staff }).filter(
+  const files = listBookingFiles(db, booking.id, { deliveredOnly: !staff }).filter(
     (file) => file.expiresAt === null || file.expiresAt > now,
   );
   return Response.json(files.map(toBookingFileJson));

@@ -1,3 +1,4 @@
+import { writeTransaction } from "#app/db.server";
 import { parseId } from "#app/domain/ids";
 import { parseService } from "#app/domain/services";
 import { deleteService, toServiceJson, updateService } from "#app/models/service.server";
@@ -32,7 +33,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (id === null) return jsonError(404, NOT_FOUND);
 
   if (request.method === "DELETE") {
-    const removal = deleteService(id);
+    const removal = writeTransaction((tx) => deleteService(tx, id));
     if (removal.outcome === "not-found") return jsonError(404, NOT_FOUND);
     return Response.json(
       removal.outcome === "deleted"

@@ -18,6 +18,7 @@ import {
   PAYMENT_SERVICE_UNAVAILABLE_MESSAGE,
 } from "#app/workflows/checkout.server";
 import { paymentProvider } from "#app/workflows/payment-provider.server";
+import { db } from "#app/db.server";
 
 /** A booking row, as the booking model reads it (routes do not import the schema). */
 type Booking = NonNullable<ReturnType<typeof getBooking>>;
@@ -39,7 +40,7 @@ export function checkoutLines(booking: Booking): QuoteLine[] {
     hourlyRate: booking.hourlyRate,
     buysRetainer: booking.isRetainer,
     retainerHoursDrawn: booking.retainerHoursDrawn,
-    services: getBookingServices(booking.id).map((service) => ({
+    services: getBookingServices(db, booking.id).map((service) => ({
       id: service.serviceId,
       name: service.name,
       price: service.priceAtBooking,
@@ -120,7 +121,7 @@ export async function checkoutAction(
   const provider = paymentProvider();
   const formData = await readForm(request);
 
-  const sessions = listOrderSessions(target.orderId);
+  const sessions = listOrderSessions(db, target.orderId);
   if (payableSessions(sessions, now).length === 0) {
     const message = target.notPayable(sessions, now);
     return replyWithToast(

@@ -15,6 +15,7 @@ import { checkoutAction } from "#app/routes/checkout/checkout.server";
 import { requireUser } from "#app/web/user-context.server";
 import { paymentProvider } from "#app/workflows/payment-provider.server";
 import { NOTHING_TO_PAY_MESSAGE } from "#app/workflows/checkout.server";
+import { db } from "#app/db.server";
 
 /**
  * Paying a weekly series at once (docs/product.md "Weekly series"): /checkout/series/:seriesId.
@@ -38,7 +39,7 @@ export async function requireOwnSeries(
 type Series = Awaited<ReturnType<typeof requireOwnSeries>>["series"];
 
 export function loadSeriesCheckout(series: Series, now: number) {
-  const sessions = listOrderSessions(series.id);
+  const sessions = listOrderSessions(db, series.id);
   const payable = payableSessions(sessions, now);
   const payableIds = new Set(payable.map((session) => session.id));
   const earliestHold = Math.min(...payable.map((session) => session.holdExpiresAt ?? Infinity));

@@ -8,9 +8,10 @@ import {
   SIGN_OUT_OTHER_DEVICES,
   WRONG_CURRENT_PASSWORD,
 } from "#app/domain/account";
+import { writeTransaction } from "#app/db.server";
 import { feedUrls, NEW_CALENDAR_LINK } from "#app/domain/calendar-feed";
 import { env } from "#app/env.server";
-import { feedToken, regenerateFeedToken } from "#app/models/calendar-feed.server";
+import { createFeedToken, feedToken, regenerateFeedToken } from "#app/models/calendar-feed.server";
 import { passkeyRows } from "#app/routes/dashboard/passkey-rows.server";
 import { twoFactorState } from "#app/models/two-factor.server";
 import { type PublicUser, updateProfile } from "#app/models/user.server";
@@ -58,7 +59,11 @@ export function loadProfileTab(user: PublicUser, createFeed: boolean): ProfileTa
     ),
     passkeys: passkeyRows(user.id),
     // Made on the first view of the tab (docs/product.md "Calendar feeds").
-    calendarFeed: feedUrls(env.APP_URL, feedToken(user.id, "CUSTOMER", createFeed)),
+    calendarFeed: feedUrls(
+      env.APP_URL,
+      feedToken(user.id, "CUSTOMER") ??
+        (createFeed ? writeTransaction((tx) => createFeedToken(tx, user.id, "CUSTOMER")) : null),
+    ),
   };
 }
 
@@ -88,7 +93,7 @@ export async function profileAction(
     );
 
   if (formData.get("intent") === NEW_CALENDAR_LINK) {
-    regenerateFeedToken(user.id, "CUSTOMER");
+    writeTransaction((tx) => regenerateFeedToken(tx, user.id, "CUSTOMER"));
     return redirectWithSuccess(PROFILE_TAB, {
       message: "New calendar link made",
       description: "The old link has stopped working. Subscribe again with the new one.",

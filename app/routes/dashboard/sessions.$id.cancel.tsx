@@ -22,6 +22,7 @@ import {
   SCOPE_MESSAGE,
   seriesCancelChoice,
 } from "#app/routes/dashboard/series-cancel.server";
+import { db } from "#app/db.server";
 
 /**
  * Cancel (My Sessions) and Request Cancellation (Session Details): the exact refund is shown
@@ -33,7 +34,7 @@ const BACK = "/dashboard?tab=bookings";
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { booking } = await requireOwnBooking(request, context, params.id);
   const now = Date.now();
-  const problem = cancelProblem(booking, now);
+  const problem = cancelProblem(db, booking, now);
   return {
     booking: {
       id: booking.id,
@@ -41,7 +42,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       time: sessionTimeRange(booking),
     },
     problem,
-    quote: problem ? null : cancellationQuote(booking, now, env.CANCELLATION_FEE_PERCENT),
+    quote: problem ? null : cancellationQuote(db, booking, now, env.CANCELLATION_FEE_PERCENT),
     feePercent: env.CANCELLATION_FEE_PERCENT,
     following: problem ? null : seriesCancelChoice(booking, now),
   };

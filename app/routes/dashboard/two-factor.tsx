@@ -19,12 +19,11 @@ import {
 } from "#app/domain/two-factor";
 import {
   authUri,
-  confirmTwoFactor,
-  disableTwoFactor,
   pendingSecretFor,
   twoFactorState,
   spendSecondFactor,
 } from "#app/models/two-factor.server";
+import { confirmTwoFactor, disableTwoFactor } from "#app/workflows/two-factor.server";
 import { hasPasskey } from "#app/models/passkey.server";
 import { getUserById, passwordMatches } from "#app/models/user.server";
 import { readForm } from "#app/web/form.server";

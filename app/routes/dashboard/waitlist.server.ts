@@ -1,6 +1,6 @@
 import type { RouterContextProvider } from "react-router";
 import { WAITLIST_REMOVE_INTENT, type WaitlistRow } from "#app/components/dashboard/waitlist-panel";
-import { isDatabaseBusyResponse } from "#app/db.server";
+import { db, isDatabaseBusyResponse } from "#app/db.server";
 import { holdDeadline, sessionDate, sessionTimeRange } from "#app/domain/booking-display";
 import { parseId } from "#app/domain/ids";
 import { WAITLIST_MESSAGES } from "#app/domain/waitlist";
@@ -13,7 +13,7 @@ import { removeWaitlistEntry, WaitlistError } from "#app/workflows/waitlist.serv
 export const WAITLIST_INTENTS = [WAITLIST_REMOVE_INTENT] as const;
 
 export function loadWaitlistRows(user: PublicUser, now: number): WaitlistRow[] {
-  return openEntriesOf(user.id).map((entry) => ({
+  return openEntriesOf(db, user.id).map((entry) => ({
     id: entry.id,
     date: sessionDate(entry),
     time: sessionTimeRange(entry),

@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { BookingFormData, BookingFormReply } from "#app/components/booking/types";
-import { isDatabaseBusyResponse } from "#app/db.server";
+import { db, isDatabaseBusyResponse } from "#app/db.server";
 import { BOOKING_LIMITS, earliestBookableDate, SLOT_TAKEN_MESSAGE } from "#app/domain/availability";
 import { bookingFormSchema, quoteQuerySchema } from "#app/domain/booking-form";
 import { sessionsAsked } from "#app/domain/series-form";
@@ -58,7 +58,7 @@ export function loadBookingForm(user: PublicUser | null, now: number): BookingFo
       hours,
       times: getAvailability(earliestDate, hours, now, env.BUFFER_MINUTES),
     },
-    retainer: user ? getActiveRetainer(user.id, now) : null,
+    retainer: user ? getActiveRetainer(db, user.id, now) : null,
     prefill: user
       ? {
           firstName: user.firstName,

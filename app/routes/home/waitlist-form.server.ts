@@ -10,6 +10,7 @@ import { getAvailability } from "#app/models/booking.server";
 import type { PublicUser } from "#app/models/user.server";
 import { getOwnEntry, openEntriesOf, type WaitlistEntry } from "#app/models/waitlist.server";
 import { joinWaitlist, WaitlistError } from "#app/workflows/waitlist.server";
+import { db } from "#app/db.server";
 
 /**
  * The waitlist's part of the booking form (docs/product.md "Waitlist"): "Tell me if it frees
@@ -45,7 +46,7 @@ export function loadWaitlistClaim(
     entry = id === null ? undefined : getOwnEntry(id, user.id);
     if (!isLive(entry, now)) return { kind: "gone", message: WAITLIST_MESSAGES.claimGone };
   } else {
-    entry = openEntriesOf(user.id)
+    entry = openEntriesOf(db, user.id)
       .filter((open) => isLive(open, now))
       .sort((a, b) => (a.offerExpiresAt ?? 0) - (b.offerExpiresAt ?? 0))[0];
     if (!entry) return null;
