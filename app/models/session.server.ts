@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
 import { sessions, users } from "#db/schema";
-import { db, isDatabaseBusyResponse, type Tx, unlessBusy, writeTransaction } from "#app/db.server";
+import { db, DatabaseBusyError, type Tx, unlessBusy, writeTransaction } from "#app/db.server";
 import { sha256Hex } from "#app/secrets.server";
 
 /**
@@ -59,7 +59,7 @@ export function touchSession(id: string, now: number): void {
   try {
     unlessBusy(() => db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, id)).run());
   } catch (error) {
-    if (!isDatabaseBusyResponse(error)) throw error;
+    if (!(error instanceof DatabaseBusyError)) throw error;
   }
 }
 

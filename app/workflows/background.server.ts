@@ -1,4 +1,4 @@
-import { type DB, isDatabaseBusyResponse } from "#app/db.server";
+import { type DB, DatabaseBusyError } from "#app/db.server";
 import { expireHolds } from "#app/models/booking.server";
 import { backfillReceipts } from "#app/workflows/receipts-backfill.server";
 import { queueSessionReminders } from "#app/workflows/reminders.server";
@@ -70,7 +70,7 @@ function runJob(name: string, job: () => unknown) {
     job();
   } catch (error) {
     // Locked past busy_timeout by another connection: the next sweep does the work.
-    if (isDatabaseBusyResponse(error))
+    if (error instanceof DatabaseBusyError)
       logEvent("database busy, job skipped", { job: name }, "warn");
     else logError(name, error);
   }

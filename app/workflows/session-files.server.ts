@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Readable } from "node:stream";
-import { isDatabaseBusyResponse, writeTransaction } from "#app/db.server";
+import { DatabaseBusyError, writeTransaction } from "#app/db.server";
 import {
   canUploadFiles,
   fileExpiresAt,
@@ -366,7 +366,7 @@ export function queueExpiryReminders(now: number): number {
         queued++;
       });
     } catch (error) {
-      if (!isDatabaseBusyResponse(error)) throw error;
+      if (!(error instanceof DatabaseBusyError)) throw error;
     }
   }
   return queued;
