@@ -1,6 +1,4 @@
 import type { StartTimeOption } from "#app/domain/availability";
-import { WAITLIST_STATUSES } from "#app/domain/waitlist-status";
-import { z } from "#app/domain/zod";
 
 /**
  * The waitlist's rules and words (docs/product.md "Waitlist"). Pure: the workflow reads the
@@ -69,19 +67,3 @@ export function sameRange(
     a.hoursNeeded === b.hoursNeeded
   );
 }
-
-/** A waitlist entry as the JSON API shows it (GET/POST /api/waitlist). */
-export const waitlistEntryJson = z.strictObject({
-  id: z.number().int(),
-  recordingDate: z.string(),
-  recordingTime: z.string(),
-  hoursNeeded: z.number().int(),
-  startsAt: z.string(),
-  endsAt: z.string(),
-  status: z.enum(WAITLIST_STATUSES),
-  offerExpiresAt: z.string().nullable(),
-  /** While OFFERED: the booking form, filled in with the offer. */
-  claimUrl: z.string().nullable(),
-  bookingId: z.number().int().nullable(),
-  createdAt: z.string(),
-});

@@ -8,7 +8,7 @@ import {
   tooLargeMessage,
 } from "#app/domain/session-files";
 import { logError } from "#app/log.server";
-import { type BookingFileView, toBookingFileJson } from "#app/models/booking-file.server";
+import type { BookingFileView } from "#app/models/booking-file.server";
 import type { PublicUser } from "#app/models/user.server";
 import { jsonError } from "#app/web/api.server";
 import { redirectWithError, redirectWithSuccess } from "#app/web/toast.server";
@@ -23,6 +23,7 @@ import {
   uploadLimits,
   uploadReservation,
 } from "#app/workflows/session-files.server";
+import { toBookingFileJson } from "#app/routes/api/json/session-file";
 
 /**
  * Staff uploads to a booking (docs/product.md "Session files"), both ways in:

@@ -8,7 +8,7 @@ import {
 } from "#app/routes/api/admin/booking-files.server";
 import type { Route } from "./+types/bookings.files";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
 import { z } from "#app/domain/zod";
 
 const NOT_FOUND = "That booking does not exist.";
