@@ -46,7 +46,7 @@ import {
 } from "#app/models/upload-reservation.server";
 import { accountEmail } from "#app/models/user.server";
 import { UPLOAD_EXPIRY_MS } from "#app/integrations/file-storage.server";
-import { fileStorage } from "#app/workflows/file-storage.server";
+import { fileStorage } from "#app/adapters.server";
 
 /**
  * What staff do with a session's files, and the sweeper that keeps them tidy

@@ -5,7 +5,7 @@ import { z } from "#app/domain/zod";
 import { getOwnBooking, isPayable } from "#app/models/booking.server";
 import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
 import { requireApiUser } from "#app/web/user-context.server";
-import { env } from "#app/env.server";
+import { paymentProvider } from "#app/adapters.server";
 import { notPayableMessage } from "#app/models/payment.server";
 import { chargeSandboxCard } from "#app/workflows/checkout.server";
 import type { Route } from "./+types/bookings.payments-direct";
@@ -57,7 +57,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const id = parseId(params.id);
   const booking = id === null ? undefined : getOwnBooking(id, user.id);
   if (!booking) return jsonError(404, NOT_FOUND);
-  if (env.PAYMENT_PROVIDER === "stripe") {
+  if (paymentProvider().name === "stripe") {
     return jsonError(400, "Card payments go through Stripe Checkout", {
       checkoutUrl: `/checkout/${booking.id}`,
     });
