@@ -164,8 +164,13 @@ globalForDb.__studioDb = db;
 /** A transaction handle, as `db.transaction` passes it to its callback. */
 export type Tx = Parameters<Parameters<DB["transaction"]>[0]>[0];
 
-const DATABASE_BUSY_MESSAGE = "The booking system is busy right now. Please try again in a moment.";
-const BUSY_RETRY_AFTER_SECONDS = 5;
+/** SQLite gave up waiting for the write lock; nothing was written. The web answers it with a 503. */
+export class DatabaseBusyError extends Error {
+  constructor(cause: unknown) {
+    super("The database stayed locked past busy_timeout", { cause });
+    this.name = "DatabaseBusyError";
+  }
+}
 
 /** True when SQLite gave up waiting for a lock (SQLITE_BUSY or one of its extended codes). */
 function isDatabaseBusy(error: unknown): boolean {
@@ -177,9 +182,8 @@ function isDatabaseBusy(error: unknown): boolean {
 
 /**
  * Runs `work` (one or more writes); when another connection (a second process, a backup, an
- * operator's sqlite3 shell) holds the write lock past busy_timeout, throws a 503 Response with
- * Retry-After instead of the driver's error: API routes send it as the JSON `{ message }` of
- * every error, pages show it through their error handling, neither as a 500.
+ * operator's sqlite3 shell) holds the write lock past busy_timeout, throws a DatabaseBusyError
+ * instead of the driver's error.
  *
  * There is no retry loop here on purpose: SQLite's busy handler already retries with backoff
  * (1 ms growing to 100 ms sleeps) for the whole busy_timeout, and better-sqlite3 is synchronous,
@@ -191,16 +195,8 @@ export function unlessBusy<T>(work: () => T): T {
   } catch (error) {
     if (!isDatabaseBusy(error)) throw error;
     metrics.sqliteBusy.inc();
-    throw Response.json(
-      { message: DATABASE_BUSY_MESSAGE },
-      { status: 503, headers: { "Retry-After": String(BUSY_RETRY_AFTER_SECONDS) } },
-    );
+    throw new DatabaseBusyError(error);
   }
-}
-
-/** The answer `unlessBusy` throws, for callers that show it their own way (a form's toast). */
-export function isDatabaseBusyResponse(error: unknown): error is Response {
-  return error instanceof Response && error.status === 503;
 }
 
 /**

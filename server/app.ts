@@ -16,6 +16,7 @@ import { logError, routeConsoleToLog } from "#app/log.server";
 export { logger, noteRequestRoute } from "#app/log.server";
 export { observeRequest } from "./observe";
 import { clientAddressContext, safeMethodContext } from "#app/web/request-context.server";
+import { answeringDatabaseBusy } from "#app/web/database-busy.server";
 import { serverRoutesContext } from "#app/web/route-target.server";
 
 /**
@@ -145,7 +146,11 @@ const loadBuild = () => import("virtual:react-router/server-build") as Promise<S
 const productionBuild = import.meta.env.PROD ? await loadBuild() : undefined;
 // Given a function, React Router rebuilds its route tables on every request (for reloads in
 // development): in production the build never changes, so it gets the module once.
-const handleFetch = createRequestHandler(productionBuild ?? loadBuild);
+const handleFetch = createRequestHandler(
+  productionBuild
+    ? answeringDatabaseBusy(productionBuild)
+    : () => loadBuild().then(answeringDatabaseBusy),
+);
 
 async function loadContext(req: IncomingMessage): Promise<RouterContextProvider> {
   const context = new RouterContextProvider();

@@ -1,6 +1,4 @@
 import type { StartTimeOption } from "#app/domain/availability";
-import { WAITLIST_STATUSES } from "#app/domain/waitlist-status";
-import { z } from "#app/domain/zod";
 
 /** docs/product.md "Waitlist". Pure: the workflow asks these what its reads mean. */
 export const WAITLIST_MESSAGES = {
@@ -63,17 +61,3 @@ export function sameRange(
     a.hoursNeeded === b.hoursNeeded
   );
 }
-
-export const waitlistEntryJson = z.strictObject({
-  id: z.number().int(),
-  recordingDate: z.string(),
-  recordingTime: z.string(),
-  hoursNeeded: z.number().int(),
-  startsAt: z.string(),
-  endsAt: z.string(),
-  status: z.enum(WAITLIST_STATUSES),
-  offerExpiresAt: z.string().nullable(),
-  claimUrl: z.string().nullable(),
-  bookingId: z.number().int().nullable(),
-  createdAt: z.string(),
-});

@@ -291,19 +291,3 @@ export function countBookingFiles(bookingId: number) {
     .get();
   return { all: row?.all ?? 0, undelivered: row?.undelivered ?? 0 };
 }
-
-const iso = (epochMs: number | null) => (epochMs === null ? null : new Date(epochMs).toISOString());
-
-/** A file as GET /api/bookings/{id}/files lists it (domain/api-shapes sessionFileJson). */
-export function toBookingFileJson(file: BookingFileView) {
-  return {
-    id: file.id,
-    name: file.name,
-    size: file.size,
-    contentType: file.contentType,
-    createdAt: new Date(file.createdAt).toISOString(),
-    deliveredAt: iso(file.deliveredAt),
-    expiresAt: iso(file.expiresAt),
-    downloadUrl: `/api/bookings/${file.bookingId}/files/${file.id}`,
-  };
-}

@@ -510,41 +510,6 @@ export function markReminderSent(
   return marked.changes === 1;
 }
 
-/** The booking as the JSON API shows it: the fields of docs/product.md "Data" with ISO instants. */
-export function toBookingJson(booking: Booking) {
-  return {
-    id: booking.id,
-    userId: booking.userId,
-    firstName: booking.firstName,
-    lastName: booking.lastName,
-    businessName: booking.businessName,
-    phoneNumber: booking.phoneNumber,
-    email: booking.email,
-    stakeholder: booking.stakeholder,
-    recordingDate: booking.recordingDate,
-    recordingTime: booking.recordingTime,
-    guestCount: booking.guestCount,
-    hoursNeeded: booking.hoursNeeded,
-    startsAt: new Date(booking.startsAt).toISOString(),
-    endsAt: new Date(booking.endsAt).toISOString(),
-    hourlyRate: booking.hourlyRate,
-    totalCost: booking.totalCost,
-    originalCost: booking.originalCost,
-    couponId: booking.couponId,
-    couponCode: booking.couponCode,
-    discountAmount: booking.discountAmount,
-    status: booking.status,
-    holdExpiresAt: booking.holdExpiresAt ? new Date(booking.holdExpiresAt).toISOString() : null,
-    isRetainer: booking.isRetainer,
-    retainerStartDate: booking.retainerStartDate,
-    retainerEndDate: booking.retainerEndDate,
-    retainerHoursUsed: booking.retainerHoursUsed,
-    retainerTotalHours: booking.retainerTotalHours,
-    retainerHoursDrawn: booking.retainerHoursDrawn,
-    createdAt: new Date(booking.createdAt).toISOString(),
-  };
-}
-
 /**
  * The customer's unpaid holds that have not run out, oldest first: each unpaid booking, except
  * that a weekly series is one hold (docs/product.md "Weekly series"), named by its first

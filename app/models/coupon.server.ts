@@ -170,19 +170,3 @@ export function setCouponActive(id: number, isActive: boolean): Coupon | undefin
     db.update(coupons).set({ isActive }).where(eq(coupons.id, id)).returning().get(),
   );
 }
-
-/** A coupon as GET/POST /api/admin/coupons answer it; expiryDate is the studio day it ends. */
-export function toCouponJson(coupon: Coupon) {
-  return {
-    id: coupon.id,
-    code: coupon.code,
-    description: coupon.description,
-    type: coupon.type,
-    value: coupon.value,
-    maxUses: coupon.maxUses,
-    currentUses: coupon.currentUses,
-    expiryDate: coupon.expiryDate,
-    isActive: coupon.isActive,
-    createdAt: new Date(coupon.createdAt).toISOString(),
-  };
-}

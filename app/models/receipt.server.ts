@@ -9,7 +9,6 @@ import {
   type ReceiptKind,
   receiptKindOf,
   receiptNumberText,
-  receiptUrl,
   receiptYear,
 } from "#app/domain/receipts";
 import { discountOf, hoursLabel, paymentMethodLabel } from "#app/domain/session-list";
@@ -225,11 +224,20 @@ export function listBookingReceipts(bookingId: number) {
     .map((row) => ({ ...row, numberText: receiptNumberText(row.kind, row.year, row.number) }));
 }
 
+/** A payment of a customer's booking, with its receipt's id when it has one. */
+export type BookingPaymentRow = {
+  id: number;
+  bookingId: number;
+  amount: number;
+  paymentDate: number;
+  receiptId: number | null;
+};
+
 /**
  * Every payment of a customer's bookings as GET /api/bookings lists them, by booking, oldest
  * first: one query for the whole list.
  */
-export function bookingPaymentsOf(userId: number) {
+export function bookingPaymentsOf(userId: number): Map<number, BookingPaymentRow[]> {
   const rows = db
     .select({
       id: payments.id,
@@ -244,27 +252,11 @@ export function bookingPaymentsOf(userId: number) {
     .where(eq(bookings.userId, userId))
     .orderBy(asc(payments.paymentDate), asc(payments.id))
     .all();
-  const byBooking = new Map<number, ReturnType<typeof paymentJson>[]>();
+  const byBooking = new Map<number, BookingPaymentRow[]>();
   for (const row of rows) {
     const list = byBooking.get(row.bookingId) ?? [];
-    list.push(paymentJson(row));
+    list.push(row);
     byBooking.set(row.bookingId, list);
   }
   return byBooking;
-}
-
-function paymentJson(row: {
-  id: number;
-  bookingId: number;
-  amount: number;
-  paymentDate: number;
-  receiptId: number | null;
-}) {
-  return {
-    id: row.id,
-    amount: row.amount,
-    paymentDate: new Date(row.paymentDate).toISOString(),
-    kind: row.amount < 0 ? ("refund" as const) : ("payment" as const),
-    receiptUrl: row.receiptId === null ? null : receiptUrl(row.bookingId, row.id),
-  };
 }

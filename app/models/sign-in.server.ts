@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
 import { signIns, users } from "#db/schema";
-import { db, isDatabaseBusyResponse, type Tx, unlessBusy } from "#app/db.server";
+import { db, DatabaseBusyError, type Tx, unlessBusy } from "#app/db.server";
 import { sha256Hex } from "#app/secrets.server";
 
 /**
@@ -57,7 +57,7 @@ export function touchSignIn(id: string, now: number): void {
   try {
     unlessBusy(() => db.update(signIns).set({ lastSeenAt: now }).where(eq(signIns.id, id)).run());
   } catch (error) {
-    if (!isDatabaseBusyResponse(error)) throw error;
+    if (!(error instanceof DatabaseBusyError)) throw error;
   }
 }
 

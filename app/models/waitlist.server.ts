@@ -158,24 +158,6 @@ export function markClaimed(tx: Tx, id: number, bookingId: number, now: number):
   );
 }
 
-/** The entry as the JSON API shows it, instants in ISO. */
-export function toWaitlistJson(entry: WaitlistEntry) {
-  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-  return {
-    id: entry.id,
-    recordingDate: entry.recordingDate,
-    recordingTime: entry.recordingTime,
-    hoursNeeded: entry.hoursNeeded,
-    startsAt: new Date(entry.startsAt).toISOString(),
-    endsAt: new Date(entry.endsAt).toISOString(),
-    status: entry.status,
-    offerExpiresAt: iso(entry.offerExpiresAt),
-    claimUrl: entry.status === "OFFERED" ? claimPath(entry.id) : null,
-    bookingId: entry.bookingId,
-    createdAt: new Date(entry.createdAt).toISOString(),
-  };
-}
-
 /** Where an offer is claimed: the booking form, prefilled (docs/product.md "Waitlist"). */
 export function claimPath(entryId: number): string {
   return `/?claim=${entryId}#booking-form`;

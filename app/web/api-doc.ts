@@ -4,7 +4,6 @@ import type {
   ZodOpenApiRequestBodyObject,
   ZodOpenApiResponseObject,
 } from "zod-openapi";
-import { errorBody, fieldErrors } from "#app/domain/api-shapes";
 import { z } from "#app/domain/zod";
 
 /**
@@ -16,6 +15,14 @@ export type ApiPaths = ZodOpenApiPathsObject;
 export type ApiOperation = ZodOpenApiOperationObject;
 
 const JSON_TYPE = "application/json";
+
+/** Every refusal: `message` in our words, plus the fields a route adds. */
+export const errorBody = z
+  .looseObject({ message: z.string() })
+  .meta({ id: "Error", description: "A refusal: `message` is written for a person" });
+
+/** A refused body field by field (readJson's 400, the period checks): each field's messages. */
+export const fieldErrors = z.record(z.string(), z.array(z.string()));
 
 /** A JSON answer of `schema`. */
 export function answers(description: string, schema: z.ZodType): ZodOpenApiResponseObject {

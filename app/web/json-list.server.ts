@@ -51,3 +51,21 @@ export function jsonListResponse<Row, Key>(
   headers.set("Content-Type", "application/json; charset=utf-8");
   return new Response(jsonListBody(walk), { status: 200, headers });
 }
+
+/**
+ * A page of a JSON list: the body stays the plain array of docs/product.md "The JSON API"; a
+ * `Link: <...>; rel="next"` header (the same URL with `page` + 1) says that another page exists.
+ */
+export function pageResponse<T>(
+  request: Request,
+  page: { rows: T[]; page: number; hasNext: boolean },
+  init: { headers?: HeadersInit } = {},
+): Response {
+  const headers = new Headers(init.headers);
+  if (page.hasNext) {
+    const next = new URL(request.url);
+    next.searchParams.set("page", String(page.page + 1));
+    headers.set("Link", `<${next.pathname}${next.search}>; rel="next"`);
+  }
+  return Response.json(page.rows, { headers });
+}

@@ -43,9 +43,9 @@ import {
   CANCEL_UNAVAILABLE_MESSAGE,
   callProvider,
   PaymentServiceError,
-  paymentProvider,
 } from "#app/workflows/payment-provider.server";
 import { offerFreedRangesNow } from "#app/workflows/waitlist.server";
+import { paymentProvider } from "#app/adapters.server";
 
 /**
  * Cancelling a session, by its customer (docs/product.md "Cancel, refund, reschedule") or by

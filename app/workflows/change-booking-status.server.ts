@@ -1,5 +1,5 @@
 import type { Booking } from "#db/schema";
-import { db, isDatabaseBusyResponse, type Tx, writeTransaction } from "#app/db.server";
+import { DatabaseBusyError, type Tx, writeTransaction, db } from "#app/db.server";
 import { statusChangeProblem } from "#app/domain/admin-workflow";
 import { conflictsWith } from "#app/domain/availability";
 import type { BookingStatus } from "#app/domain/booking-status";
@@ -230,7 +230,7 @@ export async function bulkChangeStatus(
     } catch (error) {
       if (error instanceof WorkflowError || error instanceof PaymentServiceError) {
         failures.push({ bookingId, message: error.message });
-      } else if (isDatabaseBusyResponse(error)) {
+      } else if (error instanceof DatabaseBusyError) {
         failures.push({ bookingId, message: "The database was busy." });
       } else {
         throw error;

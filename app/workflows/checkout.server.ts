@@ -21,10 +21,8 @@ import {
 import { ALREADY_PAID_MESSAGE } from "#app/models/payment.server";
 import { accountEmail } from "#app/models/user.server";
 import { recordCheckoutSession, recordPayment } from "#app/workflows/fulfil-payment.server";
-import {
-  PAYMENT_SERVICE_UNAVAILABLE_MESSAGE,
-  paymentProvider,
-} from "#app/workflows/payment-provider.server";
+import { PAYMENT_SERVICE_UNAVAILABLE_MESSAGE } from "#app/workflows/payment-provider.server";
+import { paymentProvider } from "#app/adapters.server";
 
 /**
  * Paying an order (docs/product.md "Orders"): every session of it still payable, each for its

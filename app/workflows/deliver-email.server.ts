@@ -1,9 +1,5 @@
 import { env } from "#app/env.server";
-import {
-  createSmtpTransport,
-  type MailTransport,
-  smtpMessage,
-} from "#app/integrations/smtp.server";
+import { type MailTransport, type SmtpTransport, smtpMessage } from "#app/integrations/mail.server";
 import { logError, logEvent, logger } from "#app/log.server";
 import {
   claimEmail,
@@ -130,27 +126,24 @@ export async function deliverDueEmails({
 }
 
 /**
- * Starts delivering the outbox over SMTP every `intervalMs`, when SMTP is configured.
- * Without an SMTP URL nothing is sent: e-mails stay in the outbox for the admin Emails page.
+ * Starts delivering the outbox to `transport` every `intervalMs`, closing it when stopped.
+ * Without one nothing is sent: e-mails stay in the outbox for the admin Emails page.
  * Runs never overlap, and the timer does not keep the process alive. The returned stop
  * function resolves once a run in progress has finished, so the database can then be closed.
  */
 export function startEmailDelivery(options: {
   db: OutboxDatabase;
-  /** Defaults to env.SMTP_URL; an explicit `undefined` means no SMTP. */
-  smtpUrl?: string | undefined;
+  /** The mail server (app/adapters.server.ts openMailTransport), or null without one. */
+  transport: SmtpTransport | null;
   from?: string;
   intervalMs?: number;
   batchSize?: number;
 }): () => Promise<void> {
-  const { db, from = env.MAIL_FROM, intervalMs = 5000, batchSize = 20 } = options;
-  const smtpUrl = "smtpUrl" in options ? options.smtpUrl : env.SMTP_URL;
-  if (!smtpUrl) {
+  const { db, transport, from = env.MAIL_FROM, intervalMs = 5000, batchSize = 20 } = options;
+  if (!transport) {
     logger.info("SMTP_URL is not set: e-mails stay in the outbox, readable by admins");
     return async () => {};
   }
-
-  const transport = createSmtpTransport(smtpUrl);
   let running: Promise<void> | undefined;
   let stopped = false;
 

@@ -26,7 +26,7 @@ import {
   type PaymentOptions,
   type PaymentReport,
 } from "#app/models/payment.server";
-import { paymentProvider } from "#app/workflows/payment-provider.server";
+import { paymentProvider } from "#app/adapters.server";
 import { noteProviderRefund } from "#app/workflows/provider-refunds.server";
 
 /**

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Readable } from "node:stream";
-import { db, isDatabaseBusyResponse, writeTransaction } from "#app/db.server";
+import { DatabaseBusyError, writeTransaction, db } from "#app/db.server";
 import {
   canUploadFiles,
   fileExpiresAt,
@@ -46,7 +46,7 @@ import {
 } from "#app/models/upload-reservation.server";
 import { accountEmail } from "#app/models/user.server";
 import { UPLOAD_EXPIRY_MS } from "#app/integrations/file-storage.server";
-import { fileStorage } from "#app/workflows/file-storage.server";
+import { fileStorage } from "#app/adapters.server";
 
 /**
  * What staff do with a session's files, and the sweeper that keeps them tidy
@@ -366,7 +366,7 @@ export function queueExpiryReminders(now: number): number {
         queued++;
       });
     } catch (error) {
-      if (!isDatabaseBusyResponse(error)) throw error;
+      if (!(error instanceof DatabaseBusyError)) throw error;
     }
   }
   return queued;

@@ -1,4 +1,4 @@
-import { writeTransaction, isDatabaseBusyResponse } from "#app/db.server";
+import { DatabaseBusyError, writeTransaction } from "#app/db.server";
 import { env } from "#app/env.server";
 import { BOOKING_LIMITS, busyWindowFor, startProblem } from "#app/domain/availability";
 import { horizonProblem, tooManyUnpaidSessions } from "#app/domain/booking-limits";
@@ -221,7 +221,7 @@ export function offerFreedRangesNow(
     if (!hasOpenEntries()) return 0;
     return writeTransaction((tx) => offerFreedRanges(tx, now, settings));
   } catch (error) {
-    if (isDatabaseBusyResponse(error)) {
+    if (error instanceof DatabaseBusyError) {
       logEvent("database busy, waitlist offers left to the next sweep", {}, "warn");
     } else {
       logError("waitlist-offers", error);

@@ -9,7 +9,7 @@ import { StatusBadge } from "#app/components/dashboard/status-badge";
 import { TextareaField } from "#app/components/ui/field";
 import { HydratedField } from "#app/components/ui/hydrated-field";
 import { type FormReply, useSchemaForm } from "#app/components/ui/use-schema-form";
-import { isDatabaseBusyResponse } from "#app/db.server";
+import { DatabaseBusyError } from "#app/db.server";
 import { formatStudioInstant } from "#app/domain/booking-display";
 import { STATUS_LABELS } from "#app/domain/booking-status";
 import { parseId } from "#app/domain/ids";
@@ -133,7 +133,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       }
       return fail(error.message, 409);
     }
-    if (isDatabaseBusyResponse(error)) {
+    if (error instanceof DatabaseBusyError) {
       return fail("The system is busy right now. Please try again.", 503);
     }
     throw error;

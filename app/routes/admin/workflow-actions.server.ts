@@ -15,7 +15,7 @@ import {
   WorkflowError,
 } from "#app/workflows/change-booking-status.server";
 import type { PublicUser } from "#app/models/user.server";
-import { isDatabaseBusyResponse } from "#app/db.server";
+import { DatabaseBusyError } from "#app/db.server";
 import { readForm } from "#app/web/form.server";
 import {
   PAYMENT_SERVICE_UNAVAILABLE_MESSAGE,
@@ -153,7 +153,7 @@ function knownFailure(error: unknown): { message: string; status: number } | nul
     return { message: error.message, status: error.kind === "not-found" ? 404 : 409 };
   }
   if (error instanceof PaymentServiceError) return { message: error.message, status: 502 };
-  if (isDatabaseBusyResponse(error)) {
+  if (error instanceof DatabaseBusyError) {
     return { message: "The booking system is busy right now. Please try again.", status: 503 };
   }
   return null;

@@ -6,7 +6,7 @@ import { jsonError, methodNotAllowed } from "#app/web/api.server";
 import { env } from "#app/env.server";
 import type { Route } from "./+types/availability";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
 
 /**
  * GET /api/availability?date=yyyy-MM-dd&hours=2..8: every hourly start of that studio day for a

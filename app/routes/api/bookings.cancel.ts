@@ -1,6 +1,6 @@
 import { parseId } from "#app/domain/ids";
 import { z } from "#app/domain/zod";
-import { getOwnBooking, toBookingJson } from "#app/models/booking.server";
+import { getOwnBooking } from "#app/models/booking.server";
 import { cancellationQuote, cancelProblem } from "#app/models/cancellation.server";
 import { CancellationError, cancelOwnBooking } from "#app/workflows/cancel-booking.server";
 import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
@@ -9,18 +9,17 @@ import { env } from "#app/env.server";
 import { PaymentServiceError } from "#app/workflows/payment-provider.server";
 import type { Route } from "./+types/bookings.cancel";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
 import { CANCEL_SCOPES } from "#app/domain/series-sessions";
 import { cancelFollowingJson, followingQuoteJson } from "#app/routes/api/series-cancel.server";
-import {
-  cancelledFollowingJson,
-  cancelScopeQuery,
-  followingQuoteShape,
-  SCOPE_QUERY_MESSAGE,
-} from "#app/domain/series-api";
+import { toBookingJson } from "#app/routes/api/json/booking";
 import { db } from "#app/db.server";
 
 const NOT_FOUND = "Booking not found";
+
+/** The `?scope=`: "one" (the default) or "following". */
+const cancelScopeQuery = z.object({ scope: z.enum(CANCEL_SCOPES).optional() });
+const SCOPE_QUERY_MESSAGE = 'scope must be "one" or "following"';
 
 const cancelBodySchema = z.object({
   /** The refund the customer was shown; when given, a different one is refused (422). */
@@ -95,7 +94,7 @@ export const openapi: doc.ApiPaths = {
       responses: {
         200: doc.answers(
           "The cancellation quote (with `?scope=following`: each session's refund and the total)",
-          z.union([shape.cancelQuoteJson, followingQuoteShape]),
+          z.union([shape.cancelQuoteJson, shape.followingQuoteShape]),
         ),
         400: doc.refused(SCOPE_QUERY_MESSAGE),
         401: doc.notSignedIn,
@@ -109,7 +108,7 @@ export const openapi: doc.ApiPaths = {
       responses: {
         200: doc.answers(
           'The cancelled booking and its refund; with `"scope": "following"`, every session cancelled and the total refund',
-          z.union([shape.cancelledJson, cancelledFollowingJson]),
+          z.union([shape.cancelledJson, shape.cancelledFollowingJson]),
         ),
         ...doc.BODY_REFUSALS,
         401: doc.notSignedIn,

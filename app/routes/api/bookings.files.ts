@@ -1,11 +1,12 @@
-import { listBookingFiles, toBookingFileJson } from "#app/models/booking-file.server";
+import { listBookingFiles } from "#app/models/booking-file.server";
 import { methodNotAllowed } from "#app/web/api.server";
 import { requireFilesAccess } from "#app/routes/api/booking-files.server";
 import type { Route } from "./+types/bookings.files";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
 import { z } from "#app/domain/zod";
 import { FILES_API_NOT_FOUND } from "#app/domain/session-files";
+import { toBookingFileJson } from "#app/routes/api/json/session-file";
 import { db } from "#app/db.server";
 
 /**

@@ -2,15 +2,16 @@ import { CARD_MESSAGES, cardFormSchema } from "#app/domain/card";
 import { parseId } from "#app/domain/ids";
 import { studioDateOf } from "#app/domain/studio-time";
 import { z } from "#app/domain/zod";
-import { getOwnBooking, isPayable, toBookingJson } from "#app/models/booking.server";
+import { getOwnBooking, isPayable } from "#app/models/booking.server";
 import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
 import { requireApiUser } from "#app/web/user-context.server";
-import { env } from "#app/env.server";
+import { paymentProvider } from "#app/adapters.server";
 import { notPayableMessage } from "#app/models/payment.server";
 import { chargeSandboxCard } from "#app/workflows/checkout.server";
 import type { Route } from "./+types/bookings.payments-direct";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
+import { toBookingJson } from "#app/routes/api/json/booking";
 
 const NOT_FOUND = "Booking not found";
 const AMOUNT_MISMATCH = "The amount does not match the booking total";
@@ -56,7 +57,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const id = parseId(params.id);
   const booking = id === null ? undefined : getOwnBooking(id, user.id);
   if (!booking) return jsonError(404, NOT_FOUND);
-  if (env.PAYMENT_PROVIDER === "stripe") {
+  if (paymentProvider().name === "stripe") {
     return jsonError(400, "Card payments go through Stripe Checkout", {
       checkoutUrl: `/checkout/${booking.id}`,
     });
@@ -105,7 +106,7 @@ export const openapi: doc.ApiPaths = {
         ...doc.BODY_REFUSALS,
         400: doc.refused(
           "A refused field, an amount that is not the total, or Stripe's Checkout is the way to pay (`checkoutUrl`)",
-          { errors: shape.fieldErrors.optional(), checkoutUrl: z.string().optional() },
+          { errors: doc.fieldErrors.optional(), checkoutUrl: z.string().optional() },
         ),
         401: doc.notSignedIn,
         402: doc.refused("The card was declined or its number is invalid"),

@@ -1,6 +1,6 @@
 import { parseId } from "#app/domain/ids";
 import { rescheduleSchema } from "#app/domain/booking-form";
-import { toBookingJson } from "#app/models/booking.server";
+import { toBookingJson } from "#app/routes/api/json/booking";
 import { RescheduleError, rescheduleOwnBooking } from "#app/workflows/reschedule.server";
 import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
 import { takeBookingChange, tooManyBookingChangesMessage } from "#app/web/rate-limit.server";
@@ -8,7 +8,7 @@ import { clientAddressContext } from "#app/web/request-context.server";
 import { requireApiUser } from "#app/web/user-context.server";
 import type { Route } from "./+types/bookings.reschedule";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
 
 const NOT_FOUND = "Booking not found";
 

@@ -1,12 +1,13 @@
 import { BOOKING_STATUSES } from "#app/domain/booking-status";
 import { parseId } from "#app/domain/ids";
 import { z } from "#app/domain/zod";
-import { confirmOwnFreeBooking, getOwnBooking, toBookingJson } from "#app/models/booking.server";
+import { confirmOwnFreeBooking, getOwnBooking } from "#app/models/booking.server";
 import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
 import { isStaff, requireApiUser } from "#app/web/user-context.server";
 import type { Route } from "./+types/bookings.status";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
+import { toBookingJson } from "#app/routes/api/json/booking";
 
 const NOT_FOUND = "Booking not found";
 const ONLY_FREE = "You can only confirm your own free booking";

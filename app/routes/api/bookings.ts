@@ -3,7 +3,7 @@ import { bookingApiPayloadSchema } from "#app/domain/booking-form";
 import { sessionsAsked } from "#app/domain/series-form";
 import { WAITLIST_MESSAGES } from "#app/domain/waitlist";
 import { SLOT_TAKEN_MESSAGE } from "#app/domain/availability";
-import { expireHolds, listOwnBookings, toBookingJson } from "#app/models/booking.server";
+import { expireHolds, listOwnBookings } from "#app/models/booking.server";
 import { bookingPaymentsOf } from "#app/models/receipt.server";
 import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
 import { takeBookingChange, tooManyBookingChangesMessage } from "#app/web/rate-limit.server";
@@ -13,7 +13,8 @@ import { BookingError, bookSession } from "#app/workflows/book-session.server";
 import { bookSeries, SeriesConflictError } from "#app/workflows/book-series.server";
 import type { Route } from "./+types/bookings";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
+import { toBookingJson, toBookingPaymentJson } from "#app/routes/api/json/booking";
 
 /**
  * GET /api/bookings: the caller's own bookings, newest first (docs/product.md "The JSON API"),
@@ -30,7 +31,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return Response.json(
     listOwnBookings(user.id).map((booking) => ({
       ...toBookingJson(booking),
-      payments: payments.get(booking.id) ?? [],
+      payments: (payments.get(booking.id) ?? []).map(toBookingPaymentJson),
     })),
   );
 }
@@ -156,7 +157,7 @@ export const openapi: doc.ApiPaths = {
         ...doc.BODY_REFUSALS,
         400: doc.refused(
           "A refused field or slot, a waitlist offer that is not the caller's live one for that range, or `waitlistEntryId` with `repeat`",
-          { errors: shape.fieldErrors.optional() },
+          { errors: doc.fieldErrors.optional() },
         ),
         401: doc.notSignedIn,
         403: doc.refused("A userId other than the caller's"),

@@ -6,7 +6,7 @@ import { clientAddressContext } from "#app/web/request-context.server";
 import { getUser } from "#app/web/user-context.server";
 import type { Route } from "./+types/coupons.validate";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
 import { z } from "#app/domain/zod";
 
 /**

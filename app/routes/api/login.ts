@@ -7,7 +7,7 @@ import { knownDevice, signedInHeaders } from "#app/web/known-device.server";
 import { secondFactor } from "#app/routes/second-factor.server";
 import type { Route } from "./+types/login";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
 import { z } from "#app/domain/zod";
 
 export function loader() {

@@ -1,5 +1,5 @@
 import { jsonError, methodNotAllowed } from "#app/web/api.server";
-import { env } from "#app/env.server";
+import { paymentProvider } from "#app/adapters.server";
 import { handlePaymentWebhook, WebhookSignatureError } from "#app/workflows/fulfil-payment.server";
 import type { Route } from "./+types/payments.webhook";
 import * as doc from "#app/web/api-doc";
@@ -9,7 +9,7 @@ import { z } from "#app/domain/zod";
 const MAX_BODY_BYTES = 256 * 1024;
 
 export function loader() {
-  if (env.PAYMENT_PROVIDER !== "stripe") return jsonError(404, "Not found");
+  if (paymentProvider().name !== "stripe") return jsonError(404, "Not found");
   return methodNotAllowed("POST");
 }
 
@@ -18,7 +18,7 @@ export function loader() {
  * Origin, so the cross-site check lets it through and the signature is the authentication.
  */
 export async function action({ request }: Route.ActionArgs) {
-  if (env.PAYMENT_PROVIDER !== "stripe") return jsonError(404, "Not found");
+  if (paymentProvider().name !== "stripe") return jsonError(404, "Not found");
   if (request.method !== "POST") return methodNotAllowed("POST");
   if (Number(request.headers.get("Content-Length") ?? 0) > MAX_BODY_BYTES) {
     return jsonError(413, "Payload too large");

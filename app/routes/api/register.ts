@@ -7,7 +7,7 @@ import { clientAddressContext } from "#app/web/request-context.server";
 import { createSignIn } from "#app/web/sign-in.server";
 import type { Route } from "./+types/register";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
 
 export function loader() {
   return methodNotAllowed("POST");
@@ -50,7 +50,7 @@ export const openapi: doc.ApiPaths = {
         201: doc.answers("The new user (Set-Cookie carries the sign-in)", shape.publicUserJson),
         ...doc.BODY_REFUSALS,
         400: doc.refused("A refused field (`errors`), or the username is taken", {
-          errors: shape.fieldErrors.optional(),
+          errors: doc.fieldErrors.optional(),
         }),
         403: doc.refused("No admin exists yet: registration opens after create-admin"),
         429: doc.tooMany("Too many registrations from this address"),

@@ -1,7 +1,7 @@
-import type { cancelledFollowingJson, followingQuoteShape } from "#app/domain/series-api";
+import type { cancelledFollowingJson, followingQuoteShape } from "#app/routes/api/json/shapes";
 import { env } from "#app/env.server";
 import type { z } from "#app/domain/zod";
-import { toBookingJson } from "#app/models/booking.server";
+import { toBookingJson } from "#app/routes/api/json/booking";
 import { jsonError } from "#app/web/api.server";
 import {
   CancellationError,

@@ -1,14 +1,15 @@
 import { writeTransaction } from "#app/db.server";
 import { parseId } from "#app/domain/ids";
 import { parseService } from "#app/domain/services";
-import { deleteService, toServiceJson, updateService } from "#app/models/service.server";
+import { deleteService, updateService } from "#app/models/service.server";
 import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
 import { requireApiAdmin } from "#app/web/user-context.server";
 import { serviceBody } from "#app/domain/services";
 import type { Route } from "./+types/services.$id";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
 import { z } from "#app/domain/zod";
+import { toServiceJson } from "#app/routes/api/json/service";
 
 const NOT_FOUND = "Service not found";
 

@@ -1,11 +1,12 @@
 import { parseId } from "#app/domain/ids";
 import { z } from "#app/domain/zod";
-import { setServiceActive, toServiceJson } from "#app/models/service.server";
+import { setServiceActive } from "#app/models/service.server";
 import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
 import { requireApiAdmin } from "#app/web/user-context.server";
 import type { Route } from "./+types/services.toggle-status";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
+import { toServiceJson } from "#app/routes/api/json/service";
 
 const toggleBody = z.object({
   isActive: z.boolean({ error: "isActive must be true or false" }),

@@ -1,12 +1,13 @@
-import { createService, listServices, toServiceJson } from "#app/models/service.server";
+import { createService, listServices } from "#app/models/service.server";
 import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
 import { serviceBody } from "#app/domain/services";
 import { parseService } from "#app/domain/services";
 import { requireApiAdmin } from "#app/web/user-context.server";
 import type { Route } from "./+types/services";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
 import { z } from "#app/domain/zod";
+import { toServiceJson } from "#app/routes/api/json/service";
 
 /**
  * GET /api/services?activeOnly=true|false (docs/product.md "The JSON API"). The active add-ons are

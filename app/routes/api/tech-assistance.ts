@@ -1,12 +1,13 @@
 import { supportRequestSchema } from "#app/domain/support";
-import { listOwnSupportRequests, toSupportRequestJson } from "#app/models/support.server";
+import { listOwnSupportRequests } from "#app/models/support.server";
 import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
 import { requireApiUser } from "#app/web/user-context.server";
 import { createSupportRequest, SupportBookingError } from "#app/workflows/support.server";
 import type { Route } from "./+types/tech-assistance";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
 import { z } from "#app/domain/zod";
+import { toSupportRequestJson } from "#app/routes/api/json/support-request";
 
 /** GET /api/tech-assistance: the caller's own support requests, newest first. */
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -2,7 +2,7 @@ import { methodNotAllowed } from "#app/web/api.server";
 import { requireApiUser } from "#app/web/user-context.server";
 import type { Route } from "./+types/user";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
 
 /** GET /api/user: the signed-in user, or 401 when signed out (docs/product.md "The JSON API"). */
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -5,7 +5,7 @@ import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
 import { requireApiUser } from "#app/web/user-context.server";
 import type { Route } from "./+types/users.profile";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
 
 /**
  * Any id but the caller's own is answered as missing, admins included: the API never says

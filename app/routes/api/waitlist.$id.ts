@@ -1,11 +1,12 @@
 import { parseId } from "#app/domain/ids";
-import { WAITLIST_MESSAGES, waitlistEntryJson } from "#app/domain/waitlist";
-import { toWaitlistJson } from "#app/models/waitlist.server";
+import { WAITLIST_MESSAGES } from "#app/domain/waitlist";
+import { toWaitlistJson } from "#app/routes/api/json/waitlist";
 import { jsonError, methodNotAllowed } from "#app/web/api.server";
 import { requireApiUser } from "#app/web/user-context.server";
 import { removeWaitlistEntry, WaitlistError } from "#app/workflows/waitlist.server";
 import type { Route } from "./+types/waitlist.$id";
 import * as doc from "#app/web/api-doc";
+import * as shape from "#app/routes/api/json/shapes";
 
 /**
  * DELETE /api/waitlist/{id}: takes the caller's own open entry off the list (docs/product.md
@@ -34,7 +35,7 @@ export const openapi: doc.ApiPaths = {
       summary: "Takes the caller's own open waitlist entry off the list",
       ...doc.ON_ID,
       responses: {
-        200: doc.answers("The entry, REMOVED", waitlistEntryJson),
+        200: doc.answers("The entry, REMOVED", shape.waitlistEntryJson),
         401: doc.notSignedIn,
         404: doc.refused(WAITLIST_MESSAGES.notFound),
       },

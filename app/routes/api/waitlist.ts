@@ -1,12 +1,13 @@
 import { z } from "#app/domain/zod";
 import { waitlistRequestSchema } from "#app/domain/booking-form";
-import { waitlistEntryJson } from "#app/domain/waitlist";
-import { listOwnEntries, toWaitlistJson } from "#app/models/waitlist.server";
+import * as shape from "#app/routes/api/json/shapes";
+import { listOwnEntries } from "#app/models/waitlist.server";
 import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
 import { requireApiUser } from "#app/web/user-context.server";
 import { joinWaitlist, WaitlistError } from "#app/workflows/waitlist.server";
 import type { Route } from "./+types/waitlist";
 import * as doc from "#app/web/api-doc";
+import { toWaitlistJson } from "#app/routes/api/json/waitlist";
 
 /**
  * GET /api/waitlist: the caller's own waitlist entries, soonest first, whatever their status
@@ -47,7 +48,7 @@ export const openapi: doc.ApiPaths = {
     get: {
       summary: "The caller's own waitlist entries, soonest first",
       responses: {
-        200: doc.answers("The entries", z.array(waitlistEntryJson)),
+        200: doc.answers("The entries", z.array(shape.waitlistEntryJson)),
         401: doc.notSignedIn,
       },
     },
@@ -55,7 +56,7 @@ export const openapi: doc.ApiPaths = {
       summary: "Asks to be told when a taken range frees up",
       ...doc.body(jsonBody(Date.now())),
       responses: {
-        201: doc.answers("The new entry, WAITING", waitlistEntryJson),
+        201: doc.answers("The new entry, WAITING", shape.waitlistEntryJson),
         ...doc.BODY_REFUSALS,
         400: doc.refused("A refused field, or a start that cannot be booked (48 hours, horizon)", {
           errors: z.record(z.string(), z.array(z.string())).optional(),

@@ -17,7 +17,7 @@ import {
   openHostedCheckout,
   PAYMENT_SERVICE_UNAVAILABLE_MESSAGE,
 } from "#app/workflows/checkout.server";
-import { paymentProvider } from "#app/workflows/payment-provider.server";
+import { paymentProvider } from "#app/adapters.server";
 import { db } from "#app/db.server";
 
 /** A booking row, as the booking model reads it (routes do not import the schema). */
@@ -80,7 +80,7 @@ export function loadCheckout(booking: Booking, now: number) {
     problem: payable ? null : notPayableMessage(booking, now),
     heldUntil: booking.holdExpiresAt ? holdDeadline(booking.holdExpiresAt) : null,
     provider: paymentProvider().checkout,
-    testCards: env.PAYMENT_PROVIDER === "sandbox",
+    testCards: paymentProvider().name === "sandbox",
   };
 }
 export type CheckoutData = ReturnType<typeof loadCheckout>;

@@ -6,7 +6,7 @@ import { ErrorList, FormErrors } from "#app/components/ui/error-list";
 import { HydratedField } from "#app/components/ui/hydrated-field";
 import { RouteDialog } from "#app/components/ui/route-dialog";
 import { type FormReply, useSchemaForm } from "#app/components/ui/use-schema-form";
-import { isDatabaseBusyResponse } from "#app/db.server";
+import { DatabaseBusyError } from "#app/db.server";
 import { earliestBookableDate } from "#app/domain/availability";
 import { sessionDate, sessionTimeRange } from "#app/domain/booking-display";
 import { lastBookableDate } from "#app/domain/booking-limits";
@@ -133,7 +133,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       description: `Booking #${moved.id} is now on ${sessionDate(moved)}, ${sessionTimeRange(moved)}.`,
     });
   } catch (error) {
-    if (isDatabaseBusyResponse(error)) {
+    if (error instanceof DatabaseBusyError) {
       return fail("The studio's system is busy. Please try again.", 503);
     }
     if (!(error instanceof RescheduleError)) throw error;

@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { RouterContextProvider } from "react-router";
 import type { SupportFormReply, SupportTabData } from "#app/components/dashboard/types";
-import { isDatabaseBusyResponse } from "#app/db.server";
+import { DatabaseBusyError } from "#app/db.server";
 import { formatStudioInstant } from "#app/domain/booking-display";
 import { STATUS_LABELS } from "#app/domain/booking-status";
 import {
@@ -87,7 +87,7 @@ export async function supportAction(
     }
     // Another connection held the database past busy_timeout: nothing was written, the
     // customer keeps what they typed and is asked to send it again.
-    if (isDatabaseBusyResponse(error)) {
+    if (error instanceof DatabaseBusyError) {
       return toast(
         { intent: "support", result: submission.reply() } satisfies SupportFormReply,
         { ...NOT_SENT, description: "The system is busy right now. Please send it again." },

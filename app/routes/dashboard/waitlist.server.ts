@@ -1,6 +1,6 @@
 import type { RouterContextProvider } from "react-router";
 import { WAITLIST_REMOVE_INTENT, type WaitlistRow } from "#app/components/dashboard/waitlist-panel";
-import { db, isDatabaseBusyResponse } from "#app/db.server";
+import { DatabaseBusyError, db } from "#app/db.server";
 import { holdDeadline, sessionDate, sessionTimeRange } from "#app/domain/booking-display";
 import { parseId } from "#app/domain/ids";
 import { WAITLIST_MESSAGES } from "#app/domain/waitlist";
@@ -46,7 +46,7 @@ export async function waitlistAction(
     removeWaitlistEntry(user.id, id, Date.now());
   } catch (error) {
     if (error instanceof WaitlistError) return refuse(error.message, 404);
-    if (isDatabaseBusyResponse(error)) {
+    if (error instanceof DatabaseBusyError) {
       return refuse("The studio's calendar is busy. Please try again.", 503);
     }
     throw error;

@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { BookingFormData, BookingFormReply } from "#app/components/booking/types";
-import { db, isDatabaseBusyResponse } from "#app/db.server";
+import { DatabaseBusyError, db } from "#app/db.server";
 import { BOOKING_LIMITS, earliestBookableDate, SLOT_TAKEN_MESSAGE } from "#app/domain/availability";
 import { bookingFormSchema, quoteQuerySchema } from "#app/domain/booking-form";
 import { sessionsAsked } from "#app/domain/series-form";
@@ -281,7 +281,7 @@ export async function bookingFormAction(
   } catch (error) {
     // Another connection held the database past busy_timeout: nothing was written, so the
     // customer keeps the filled-in form and is asked to send it again.
-    if (isDatabaseBusyResponse(error)) {
+    if (error instanceof DatabaseBusyError) {
       return toast(reply({ coupon: await keptCoupon() }), BOOKING_ERROR, { status: 503 });
     }
     if (!(error instanceof BookingError)) throw error;

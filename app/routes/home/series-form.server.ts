@@ -2,7 +2,7 @@ import type { SeriesPreview } from "#app/domain/series-preview";
 import { seriesPreviewQuerySchema } from "#app/domain/series-preview";
 import type { BookingRequest } from "#app/domain/booking-form";
 import type { SeriesRepeatRequest } from "#app/domain/series-form";
-import { isDatabaseBusyResponse } from "#app/db.server";
+import { DatabaseBusyError } from "#app/db.server";
 import { formatDollars } from "#app/domain/pricing";
 import type { PublicUser } from "#app/models/user.server";
 import { redirectWithSuccess } from "#app/web/toast.server";
@@ -72,7 +72,7 @@ export async function submitSeries<T>(
       description: `Pay ${formatDollars(toPay)} to secure your ${bookings.length} sessions.`,
     });
   } catch (error) {
-    if (isDatabaseBusyResponse(error)) {
+    if (error instanceof DatabaseBusyError) {
       return refuse(
         "There was a problem processing your form. Please try again.",
         "Booking Error",

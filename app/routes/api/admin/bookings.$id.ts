@@ -3,13 +3,13 @@ import { parseId } from "#app/domain/ids";
 import { parseStatus } from "#app/domain/admin-workflow";
 import { z } from "#app/domain/zod";
 import { changeBookingStatus, WorkflowError } from "#app/workflows/change-booking-status.server";
-import { toBookingJson } from "#app/models/booking.server";
+import { toBookingJson } from "#app/routes/api/json/booking";
 import { jsonError, readJson } from "#app/web/api.server";
 import { PaymentServiceError } from "#app/workflows/payment-provider.server";
 import { currentAdmin } from "#app/web/user-context.server";
 import type { Route } from "./+types/bookings.$id";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
 
 const NOT_FOUND = "Booking not found";
 

@@ -15,14 +15,14 @@ import {
   createCoupon,
   DuplicateCouponError,
   listCoupons,
-  toCouponJson,
 } from "#app/models/coupon.server";
 import { jsonError, readJson } from "#app/web/api.server";
-import { jsonListResponse } from "#app/web/json-list.server";
-import { pageResponse, readListRequest } from "#app/models/pagination.server";
+import { jsonListResponse, pageResponse } from "#app/web/json-list.server";
+import { readListRequest } from "#app/models/pagination.server";
 import type { Route } from "./+types/coupons";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
+import { toCouponJson } from "#app/routes/api/json/coupon";
 
 /**
  * GET /api/admin/coupons: the coupons, newest first as the Coupons tab lists them. Without `page`

@@ -1,12 +1,12 @@
 import { parseId } from "#app/domain/ids";
 import { supportUpdateSchema } from "#app/domain/support";
-import { toSupportRequestJson } from "#app/models/support.server";
+import { toSupportRequestJson } from "#app/routes/api/json/support-request";
 import { jsonError, readJson } from "#app/web/api.server";
 import { env } from "#app/env.server";
 import { SupportUpdateError, updateSupportRequest } from "#app/workflows/support.server";
 import type { Route } from "./+types/tech-assistance.$id";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
 
 /** The body the action reads (tests/integration/json-errors.test.ts walks every field). */
 export const jsonBody = supportUpdateSchema;

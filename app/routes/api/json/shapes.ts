@@ -1,23 +1,21 @@
 import { BOOKING_STATUSES } from "#app/domain/booking-status";
 import { COUPON_TYPES } from "#app/domain/coupon-type";
 import { SUPPORT_STATUSES } from "#app/domain/support-status";
+import { WAITLIST_STATUSES } from "#app/domain/waitlist-status";
 import { z } from "#app/domain/zod";
 
 /**
- * The JSON API's answers (docs/product.md "The JSON API"): the OpenAPI document is generated from
- * them, and strict objects make a field added to a `to*Json` function fail the contract check.
+ * The bodies the JSON API answers (docs/product.md "The JSON API"), as zod schemas: the OpenAPI
+ * document at /api/openapi.json is generated from them and the integration suite checks every
+ * answer against them. The `to*Json` function beside them in this folder builds each body and
+ * is typed by its schema; the objects are strict, so a field added to one only fails the check.
  */
 
 const instant = z.iso.datetime().meta({ description: "An ISO 8601 UTC instant" });
 const day = z.string().meta({ description: "A studio calendar day, yyyy-MM-dd" });
 const id = z.number().int().positive();
 
-export const errorBody = z
-  .looseObject({ message: z.string() })
-  .meta({ id: "Error", description: "A refusal: `message` is written for a person" });
-
-export const fieldErrors = z.record(z.string(), z.array(z.string()));
-
+/** The service checks (parseService) give one message per field, not a list. */
 export const serviceFieldErrors = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
 
 export const publicUserJson = z
@@ -200,7 +198,7 @@ export const availabilityJson = z.strictObject({
   ),
 });
 
-/** Never its storage key. */
+/** A session file (toBookingFileJson in session-file.ts); never its storage key. */
 export const sessionFileJson = z
   .strictObject({
     id,
@@ -215,3 +213,37 @@ export const sessionFileJson = z
     downloadUrl: z.string().meta({ description: "GET it for the bytes (or a redirect to them)" }),
   })
   .meta({ id: "SessionFile" });
+
+/** A waitlist entry (GET/POST /api/waitlist). */
+export const waitlistEntryJson = z.strictObject({
+  id: z.number().int(),
+  recordingDate: z.string(),
+  recordingTime: z.string(),
+  hoursNeeded: z.number().int(),
+  startsAt: z.string(),
+  endsAt: z.string(),
+  status: z.enum(WAITLIST_STATUSES),
+  offerExpiresAt: z.string().nullable(),
+  /** While OFFERED: the booking form, filled in with the offer. */
+  claimUrl: z.string().nullable(),
+  bookingId: z.number().int().nullable(),
+  createdAt: z.string(),
+});
+
+/**
+ * POST /api/bookings/{id}/cancel with `"scope": "following"` (docs/product.md "Weekly series"):
+ * every session cancelled with its refund, and the refunds added up (whole dollars).
+ */
+export const cancelledFollowingJson = z.strictObject({
+  cancelled: z.array(cancelledJson),
+  refund: z.number().int(),
+});
+
+/** GET /api/bookings/{id}/cancel?scope=following: each session's refund and their total. */
+export const followingQuoteShape = z.strictObject({
+  bookingId: z.number().int(),
+  cancellable: z.boolean(),
+  message: z.string().nullable(),
+  sessions: z.array(z.strictObject({ bookingId: z.number().int(), refund: refundQuoteJson })),
+  refund: z.number().int().nullable(),
+});
