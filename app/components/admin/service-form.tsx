@@ -12,7 +12,7 @@ export type ServiceFormValues = {
   duration: string;
 };
 
-/** Every submit is answered by the server (docs/product.md "Validation"); fields are checked as left. */
+/** The server answers every submit (docs/product.md "Validation"); fields are checked as left. */
 export function ServiceForm({
   initial,
   reply,

@@ -8,7 +8,7 @@ import {
   uploadedFileName,
 } from "#app/domain/session-files";
 
-/** An answer without our JSON `{message}` (a proxy's page) is read by its status: no foreign text. */
+/** An answer without our `{message}` (a proxy's page) is read by its status: no foreign text. */
 export const UPLOAD_MESSAGES = {
   signedOut: "Your admin session has ended. Please sign in again, then choose the file again.",
   gone: "The server no longer has this upload. Please choose the file again.",

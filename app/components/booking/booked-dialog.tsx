@@ -1,7 +1,7 @@
 import { useRef } from "react";
 import { useModalWhenHydrated } from "#app/components/ui/use-modal-when-hydrated";
 
-/** docs/product.md "Booking-confirmed dialog". Rendered open by the server: no JavaScript needed. */
+/** docs/product.md "Booking-confirmed dialog". Rendered open by the server. */
 export function BookedDialog() {
   const ref = useRef<HTMLDialogElement>(null);
   const modal = useModalWhenHydrated(ref);
