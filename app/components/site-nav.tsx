@@ -152,7 +152,7 @@ function SectionLinks({ className, linkClassName }: { className: string; linkCla
   );
 }
 
-/** A real link to /#id, so it works without JavaScript from any page (docs/product.md "Screens"). */
+/** A real link to /#id, so it works without JavaScript (docs/product.md "Screens"). */
 export function SectionLink({
   id,
   className,

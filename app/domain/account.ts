@@ -77,7 +77,7 @@ export const registerSchema = z
     },
   );
 
-/** The browser form always sends confirmPassword; the JSON API omits it (docs/product.md "Data"). */
+/** The form always sends confirmPassword; the JSON API omits it (docs/product.md "Data"). */
 export const registerFormSchema = registerSchema.refine(
   (value) => value.confirmPassword !== undefined,
   {

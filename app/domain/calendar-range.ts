@@ -11,7 +11,6 @@ export type CalendarView = (typeof CALENDAR_VIEWS)[number];
 export type CalendarRange = {
   view: CalendarView;
   around: string;
-  /** Both included. */
   first: string;
   last: string;
   previous: string;
@@ -163,7 +162,6 @@ export function formatWallTime(wallTime: string): string {
   return `${hours % 12 || 12}:${minutes} ${hours < 12 ? "AM" : "PM"}`;
 }
 
-/** "10:00 AM – 12:00 PM", an end on a later day marked: "10:00 PM – 1:00 AM (next day)". */
 export function wallTimeRange(start: string, end: string): string {
   const nextDay = dayOf(end) !== dayOf(start) ? " (next day)" : "";
   return `${formatWallTime(start)} – ${formatWallTime(end)}${nextDay}`;

@@ -18,12 +18,10 @@ export type CouponRecord = CouponTerms & {
 
 export const COUPON_MESSAGES = {
   required: "Please enter a coupon code",
-  /** Unknown, inactive, expired or used up alike, so a code's state cannot be probed. */
   unusable: "This coupon is invalid or has expired.",
   valid: "Coupon is valid",
 } as const;
 
-/** Why a coupon cannot be used: internal only, never shown to a customer. */
 export type CouponReason = "notFound" | "inactive" | "expired" | "usedUp";
 
 export function couponRefusalMessage(_reason: CouponReason): string {
@@ -129,7 +127,6 @@ export function couponValueFromAmount(
   return { value: percent };
 }
 
-/** A stored value (whole percent or cents) checked as the API receives it, already converted. */
 export function couponValueProblem(type: CouponType, value: number): CouponFormError | null {
   if (!Number.isInteger(value) || value <= 0) return "amount";
   if (type === "PERCENTAGE" && value > COUPON_LIMITS.maxPercent) return "percentTooLarge";
@@ -137,7 +134,7 @@ export function couponValueProblem(type: CouponType, value: number): CouponFormE
   return null;
 }
 
-/** Maximum uses as typed: a whole number of at least 0 (0 = unlimited). */
+/** 0 = unlimited. */
 export function maxUsesFrom(text: string): { value: number } | { error: CouponFormError } {
   const trimmed = text.trim();
   if (!/^\d{1,9}$/.test(trimmed)) return { error: "uses" };

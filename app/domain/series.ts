@@ -62,7 +62,7 @@ export function nearestFreeTimes(
     .map((option) => option.time);
 }
 
-/** Every session checked as a single booking would be; a refused one gets its day's nearest free times. */
+/** Each session checked as a single booking; a refused one gets its day's nearest free times. */
 export function checkOccurrences(input: {
   dates: readonly string[];
   time: string;

@@ -2,7 +2,7 @@ import { profileFields } from "#app/domain/account";
 import { SUPPORT_STATUS_LABELS, type SupportStatus } from "#app/domain/support-status";
 import { z } from "#app/domain/zod";
 
-/** Support requests (docs/product.md "Data", "Support and chat"): codes stored, labels for people. */
+/** docs/product.md "Data", "Support and chat": codes stored, labels for people. */
 export const ISSUE_TYPES = {
   BOOKING: "Booking or scheduling",
   PAYMENT: "Payment or refund",

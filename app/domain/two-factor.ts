@@ -35,7 +35,7 @@ export function codeIsChecked(failuresWithThis: number, freezeAfter: number, cod
   return !(looksLikeTotp(code) && failuresWithThis > freezeAfter);
 }
 
-/** On the first wrong code of a run and on the freezing one: never per guess, to spare the inbox. */
+/** On the first wrong code of a run and on the freezing one: never per guess. */
 export function wrongCodeAlert(
   failuresWithThis: number,
   freezeAfter: number,

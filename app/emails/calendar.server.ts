@@ -20,7 +20,7 @@ export function sessionCalendar(booking: EmailBooking, appUrl: string, now = Dat
   return calendar.toString();
 }
 
-/** Each session keeps its own UID, so importing adds or updates every one (docs/product.md "Weekly series"). */
+/** Each session keeps its own UID, so importing adds or updates every one. */
 export function seriesCalendar(
   sessions: readonly EmailBooking[],
   appUrl: string,

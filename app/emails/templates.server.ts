@@ -578,7 +578,7 @@ function earliestExpiry(files: EmailFile[]): number | null {
   return expiries.length > 0 ? Math.min(...expiries) : null;
 }
 
-/** A link to the session's page, never the files as attachments (docs/product.md "Session files"). */
+/** A link to the session's page, never the files as attachments. */
 export function filesReadyEmail({
   booking,
   files,

@@ -8,7 +8,7 @@ import {
   uploadedFileName,
 } from "#app/domain/session-files";
 
-/** An answer without our JSON `{message}` (a proxy's page) is read by its status: no foreign text. */
+/** An answer without our `{message}` (a proxy's page) is read by its status: no foreign text. */
 export const UPLOAD_MESSAGES = {
   signedOut:
     "You are no longer signed in as staff. Please sign in again, then choose the file again.",

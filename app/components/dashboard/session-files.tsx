@@ -1,4 +1,4 @@
-/** Plain links and native players: the same without JavaScript (docs/product.md "Session files"). */
+/** Plain links and native players: the same without JavaScript. */
 export type CustomerFileRow = {
   id: number;
   name: string;

@@ -11,7 +11,7 @@ import { RATES } from "#app/components/landing/studio";
 import { Icon } from "#app/components/landing/icons";
 import { WaitlistPanel } from "#app/components/dashboard/waitlist-panel";
 
-/** The original site had the first two; Help & Support is ours (docs/product.md "Support and chat"). */
+/** The original site had the first two; Help & Support is ours. */
 const TABS: { id: DashboardTab; label: string }[] = [
   { id: "bookings", label: "My Sessions" },
   { id: "profile", label: "Profile Settings" },
