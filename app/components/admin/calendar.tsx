@@ -1,5 +1,6 @@
-import { lazy, Suspense, useSyncExternalStore } from "react";
+import { lazy, Suspense } from "react";
 import { useLocation } from "react-router";
+import { useHydrated } from "#app/components/ui/use-hydrated";
 import { type CalendarData, EVENT_CAP_TEXT } from "#app/domain/calendar-range";
 import { CalendarControls, CalendarList, StatusLegend } from "#app/components/admin/calendar-parts";
 
@@ -13,17 +14,6 @@ const ScheduleXCalendar = lazy(async () => {
   if (!("Temporal" in globalThis)) await import("temporal-polyfill/global");
   return import("#app/components/admin/schedule-x-calendar.client");
 });
-
-const noSubscription = () => () => {};
-
-/** False on the server and while hydrating, true once the page runs in the browser. */
-function useHydrated(): boolean {
-  return useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
-}
 
 /**
  * The bookings calendar. Its controls are links (view, period), so every calendar view is a
