@@ -1,5 +1,5 @@
 import { listBookingFiles, toBookingFileJson } from "#app/models/booking-file.server";
-import { methodNotAllowed } from "#app/web/api.server";
+import { describedMethodsOnly } from "#app/web/api.server";
 import { requireFilesAccess } from "#app/routes/api/booking-files.server";
 import type { Route } from "./+types/bookings.files";
 import * as doc from "#app/web/api-doc";
@@ -20,10 +20,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return Response.json(files.map(toBookingFileJson));
 }
 
-export function action() {
-  return methodNotAllowed("GET");
-}
-
 export const openapi: doc.ApiPaths = {
   "/api/bookings/{id}/files": {
     get: {
@@ -37,3 +33,5 @@ export const openapi: doc.ApiPaths = {
     },
   },
 };
+
+export const middleware: Route.MiddlewareFunction[] = [describedMethodsOnly(openapi)];

@@ -3,7 +3,7 @@ import { parseId } from "#app/domain/ids";
 import { studioDateOf } from "#app/domain/studio-time";
 import { z } from "#app/domain/zod";
 import { getOwnBooking, isPayable, toBookingJson } from "#app/models/booking.server";
-import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
+import { jsonError, readJson, describedMethodsOnly } from "#app/web/api.server";
 import { requireApiUser } from "#app/web/user-context.server";
 import { env } from "#app/env.server";
 import { notPayableMessage } from "#app/models/payment.server";
@@ -36,10 +36,6 @@ function paymentBodySchema(now: number) {
   });
 }
 
-export function loader() {
-  return methodNotAllowed("POST");
-}
-
 /** The body the action reads (tests/integration/json-errors.test.ts walks every field). */
 export const jsonBody = paymentBodySchema;
 
@@ -51,7 +47,6 @@ export const jsonBody = paymentBodySchema;
  * cannot be paid any more (already paid, hold run out, cancelled, free).
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return methodNotAllowed("POST");
   const user = await requireApiUser(request, context);
   const id = parseId(params.id);
   const booking = id === null ? undefined : getOwnBooking(id, user.id);
@@ -117,3 +112,5 @@ export const openapi: doc.ApiPaths = {
     },
   },
 };
+
+export const middleware: Route.MiddlewareFunction[] = [describedMethodsOnly(openapi)];

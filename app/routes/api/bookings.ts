@@ -5,7 +5,7 @@ import { WAITLIST_MESSAGES } from "#app/domain/waitlist";
 import { SLOT_TAKEN_MESSAGE } from "#app/domain/availability";
 import { expireHolds, listOwnBookings, toBookingJson } from "#app/models/booking.server";
 import { bookingPaymentsOf } from "#app/models/receipt.server";
-import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
+import { jsonError, readJson, describedMethodsOnly } from "#app/web/api.server";
 import { takeBookingChange, tooManyBookingChangesMessage } from "#app/web/rate-limit.server";
 import { clientAddressContext } from "#app/web/request-context.server";
 import { requireApiUser } from "#app/web/user-context.server";
@@ -47,7 +47,6 @@ export const jsonBody = bookingApiPayloadSchema;
  * Retry-After when the request does not fit, nothing written).
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return methodNotAllowed("GET, POST");
   const user = await requireApiUser(request, context);
   const now = Date.now();
   const payload = await readJson(request, jsonBody(now));
@@ -190,3 +189,5 @@ export const openapi: doc.ApiPaths = {
     },
   },
 };
+
+export const middleware: Route.MiddlewareFunction[] = [describedMethodsOnly(openapi)];

@@ -1,5 +1,5 @@
 import { createService, listServices, toServiceJson } from "#app/models/service.server";
-import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
+import { jsonError, readJson, describedMethodsOnly } from "#app/web/api.server";
 import { serviceBody } from "#app/domain/services";
 import { parseService } from "#app/domain/services";
 import { requireApiAdmin } from "#app/web/user-context.server";
@@ -29,7 +29,6 @@ export const jsonBody = serviceBody;
 
 /** POST /api/services with {name, description, price, duration, isActive}: admins only. */
 export async function action({ request, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return methodNotAllowed("GET, POST");
   await requireApiAdmin(request, context);
   const body = await readJson(request, jsonBody);
   const parsed = parseService(body);
@@ -69,3 +68,5 @@ export const openapi: doc.ApiPaths = {
     },
   },
 };
+
+export const middleware: Route.MiddlewareFunction[] = [describedMethodsOnly(openapi)];

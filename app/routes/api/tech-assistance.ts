@@ -1,6 +1,6 @@
 import { supportRequestSchema } from "#app/domain/support";
 import { listOwnSupportRequests, toSupportRequestJson } from "#app/models/support.server";
-import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
+import { jsonError, readJson, describedMethodsOnly } from "#app/web/api.server";
 import { requireApiUser } from "#app/web/user-context.server";
 import { createSupportRequest, SupportBookingError } from "#app/workflows/support.server";
 import type { Route } from "./+types/tech-assistance";
@@ -26,7 +26,6 @@ export const jsonBody = supportRequestSchema;
  * both cases alike reveals nothing about other customers' bookings.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return methodNotAllowed("GET, POST");
   const user = await requireApiUser(request, context);
   const input = await readJson(request, jsonBody);
   try {
@@ -58,3 +57,5 @@ export const openapi: doc.ApiPaths = {
     },
   },
 };
+
+export const middleware: Route.MiddlewareFunction[] = [describedMethodsOnly(openapi)];

@@ -2,7 +2,7 @@ import { z } from "#app/domain/zod";
 import { waitlistRequestSchema } from "#app/domain/booking-form";
 import { waitlistEntryJson } from "#app/domain/waitlist";
 import { listOwnEntries, toWaitlistJson } from "#app/models/waitlist.server";
-import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
+import { jsonError, readJson, describedMethodsOnly } from "#app/web/api.server";
 import { requireApiUser } from "#app/web/user-context.server";
 import { joinWaitlist, WaitlistError } from "#app/workflows/waitlist.server";
 import type { Route } from "./+types/waitlist";
@@ -28,7 +28,6 @@ export const jsonBody = waitlistRequestSchema;
  * (409 is kept for a duplicate coupon code alone: docs/product.md "The JSON API").
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return methodNotAllowed("GET, POST");
   const user = await requireApiUser(request, context);
   const now = Date.now();
   const range = await readJson(request, jsonBody(now));
@@ -68,3 +67,5 @@ export const openapi: doc.ApiPaths = {
     },
   },
 };
+
+export const middleware: Route.MiddlewareFunction[] = [describedMethodsOnly(openapi)];
