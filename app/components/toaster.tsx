@@ -1,4 +1,5 @@
 import { createContext, useContext, useEffect, useRef, useState } from "react";
+import { useHydrated } from "#app/components/ui/use-hydrated";
 
 type Toast = {
   message: string;
@@ -28,12 +29,11 @@ export function Toaster({
   shownByPage?: Toast | null;
 }) {
   const [current, setCurrent] = useState<Toast | null>(toast);
-  const [hydrated, setHydrated] = useState(false);
+  const hydrated = useHydrated();
   const ref = useRef<HTMLDivElement>(null);
   const swipeStart = useRef<number | null>(null);
   const [offset, setOffset] = useState(0);
 
-  useEffect(() => setHydrated(true), []);
   // A new flash replaces the visible one; a revalidation without one leaves it be.
   useEffect(() => {
     if (!toast) return;

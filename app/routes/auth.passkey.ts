@@ -1,7 +1,7 @@
 import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import { z } from "zod";
 import { challengeIdField, credentialField } from "#app/routes/passkey-json.server";
-import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
+import { jsonError, methodsOnly, readJson } from "#app/web/api.server";
 import {
   addressKey,
   giveBackAttempt,
@@ -36,12 +36,9 @@ const bodySchema = z.discriminatedUnion(
 
 const ALREADY_SIGNED_IN = "You are already signed in.";
 
-export function loader() {
-  return methodNotAllowed("POST");
-}
+export const middleware: Route.MiddlewareFunction[] = [methodsOnly("POST")];
 
 export async function action({ request, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return methodNotAllowed("POST");
   if (await getUser(request, context)) return jsonError(409, ALREADY_SIGNED_IN);
   const body = await readJson(request, bodySchema);
   const limitKey = addressKey(context.get(clientAddressContext));

@@ -15,6 +15,7 @@ import { IntentButton } from "#app/components/ui/intent-button";
 import { Field } from "#app/components/ui/field";
 import { type FormReply, useSchemaForm } from "#app/components/ui/use-schema-form";
 import { loginSchema, registerFormSchema } from "#app/domain/account";
+import { HOURLY_RATES } from "#app/domain/rates";
 import {
   loginCodeSchema,
   PENDING_LOGIN_EXPIRED,
@@ -402,7 +403,8 @@ function RegisterForm({ result }: { result: Result }) {
         <label htmlFor={fields.isStakeholder.id} className="text-sm">
           <span className="font-semibold">I am a stakeholder of the innovation centre</span>
           <span className="block text-ink-soft">
-            Stakeholders book at $150/hour instead of $200/hour.
+            Stakeholders book at ${HOURLY_RATES.stakeholder}/hour instead of $
+            {HOURLY_RATES.nonMember}/hour.
           </span>
         </label>
       </div>

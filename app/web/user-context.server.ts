@@ -6,10 +6,10 @@ import {
 } from "react-router";
 import { STAFF_TWO_FACTOR_REQUIRED } from "#app/domain/two-factor";
 import type { PublicUser } from "#app/models/user.server";
-import { methodNotAllowed } from "#app/web/api.server";
+import { methodRefusal } from "#app/web/api.server";
 import { noteRequestUser } from "#app/log.server";
 import { findSignedInUser, type SignedInUser } from "#app/web/auth.server";
-import { isWrite, refusedBeforeAnyHandler } from "#app/web/route-target.server";
+import { refusedBeforeAnyHandler } from "#app/web/route-target.server";
 import { proveSecondFactor } from "#app/web/sign-in.server";
 import { type StaffAccess, staffAccess } from "#app/web/staff-gate.server";
 
@@ -207,16 +207,12 @@ export const adminPagesGuard = pagesGuard(refuseNonAdminPage);
  * route pattern under the layout, the methods each endpoint answers ("GET, POST"); an endpoint
  * missing from it is a mistake in the code, refused as a server error.
  */
-export function adminApiGuard(methods: Record<string, string>): MiddlewareFunction<Response> {
+export function adminApiGuard(methods: ReadonlyMap<string, string>): MiddlewareFunction<Response> {
   return async ({ request, context, pattern }, next) => {
-    const allow = methods[pattern.replace(/^\/|\/$/g, "")];
+    const allow = methods.get(pattern.replace(/^\/|\/$/g, ""));
     if (allow === undefined) throw new Error(`No methods declared for the admin API's ${pattern}`);
-    // React Router gives a loader every method that is not a write (HEAD, OPTIONS): as GET,
-    // unless the endpoint names HEAD itself (a tus upload's offset, without any GET).
-    const asked = request.method.toUpperCase();
-    const head = asked === "HEAD" && allow.split(", ").includes("HEAD");
-    const method = isWrite(asked) ? asked : head ? "HEAD" : "GET";
-    if (!allow.split(", ").includes(method)) return methodNotAllowed(allow);
+    const refused = methodRefusal(request.method, allow);
+    if (refused) return refused;
     pass(context, await admit(request, context, refuseNonAdminApi));
     return next();
   };

@@ -5,13 +5,13 @@ import { busyWindowFor, SLOT_TAKEN_MESSAGE, startProblem } from "#app/domain/ava
 import {
   horizonProblem,
   lastBookableDate,
-  type OpenHold,
   tooManyUnpaidHolds,
   tooManyUnpaidSessions,
   unpaidHoldsMessage,
   unpaidSessionsMessage,
 } from "#app/domain/booking-limits";
 import type { BookingRequest } from "#app/domain/booking-form";
+import { Refusal, UnpaidHoldsRefusal } from "#app/domain/refusal";
 import { couponProblem, couponRefusalMessage } from "#app/domain/coupons";
 import {
   type CouponTerms,
@@ -79,32 +79,12 @@ export function configuredBookingSettings(): BookingSettings {
   };
 }
 
-export class BookingError extends Error {
-  constructor(
-    readonly kind:
-      | "slot"
-      | "coupon"
-      | "service"
-      | "not-found"
-      | "horizon"
-      | "unpaid-holds"
-      | "waitlist"
-      | "series",
-    message: string,
-    /** For "unpaid-holds": the customer's open unpaid bookings, to pay or cancel. */
-    readonly openHolds: OpenHold[] = [],
-  ) {
-    super(message);
-    this.name = "BookingError";
-  }
-}
-
 const NO_DRAW: RetainerDraw = { retainerBookingId: null, drawn: 0 };
 
 /*
  * The rules a new booking must pass, one place each, shared by a single session (below) and a
  * weekly series (book-series.server.ts). Each runs inside the caller's IMMEDIATE transaction
- * and throws a BookingError, so a refusal writes nothing.
+ * and throws a Refusal, so a refusal writes nothing.
  */
 
 /** The booking horizon (BOOKING_HORIZON_DAYS): the last studio date that may be booked. */
@@ -117,14 +97,14 @@ export function lastDateFor(now: number, settings: BookingSettings): string | nu
 export function checkHorizon(date: string, now: number, settings: BookingSettings) {
   if (settings.horizonDays === undefined) return;
   const tooFar = horizonProblem(date, studioDateOf(now), settings.horizonDays);
-  if (tooFar) throw new BookingError("horizon", tooFar);
+  if (tooFar) throw new Refusal("horizon", tooFar);
 }
 
 /** The services chosen, all still offered. */
 export function chosenServices(tx: Tx, request: BookingRequest) {
   const chosen = getActiveServices(tx, request.selectedServices);
   if (chosen.length !== request.selectedServices.length) {
-    throw new BookingError("service", "One of the selected services is no longer offered.");
+    throw new Refusal("service-gone", "One of the selected services is no longer offered.");
   }
   return chosen;
 }
@@ -135,10 +115,10 @@ export function takeCoupon(tx: Tx, code: string | undefined, now: number) {
   const coupon = findCoupon(tx, code);
   const couponError = couponProblem(coupon, studioDateOf(now));
   if (couponError || !coupon) {
-    throw new BookingError("coupon", couponRefusalMessage(couponError ?? "notFound"));
+    throw new Refusal("coupon-refused", couponRefusalMessage(couponError ?? "notFound"));
   }
   if (!reserveCouponUse(tx, coupon.id)) {
-    throw new BookingError("coupon", couponRefusalMessage("usedUp"));
+    throw new Refusal("coupon-refused", couponRefusalMessage("usedUp"));
   }
   return coupon;
 }
@@ -161,7 +141,7 @@ export function checkHoldRoom(
   // Every count inside the IMMEDIATE transaction: a second request waits for this one's commit.
   const open = openUnpaidHolds(tx, userId, now);
   if (maxUnpaidHolds !== undefined && tooManyUnpaidHolds(open.length, maxUnpaidHolds)) {
-    throw new BookingError("unpaid-holds", unpaidHoldsMessage(maxUnpaidHolds), open);
+    throw new UnpaidHoldsRefusal(unpaidHoldsMessage(maxUnpaidHolds), open);
   }
   if (maxUnpaidSessions === undefined) return;
   const held = {
@@ -171,7 +151,7 @@ export function checkHoldRoom(
     claimsOffer: adding.claimsOffer ?? false,
   };
   if (tooManyUnpaidSessions(held, maxUnpaidSessions)) {
-    throw new BookingError("unpaid-holds", unpaidSessionsMessage(held, maxUnpaidSessions), open);
+    throw new UnpaidHoldsRefusal(unpaidSessionsMessage(held, maxUnpaidSessions), open);
   }
 }
 
@@ -361,12 +341,12 @@ function checkSlot(
     now,
     bufferMinutes: settings.bufferMinutes,
   });
-  if (problem === "taken") throw new BookingError("slot", SLOT_TAKEN_MESSAGE);
-  if (problem !== null) throw new BookingError("slot", "This start time cannot be booked.");
+  if (problem === "taken") throw new Refusal("slot-taken", SLOT_TAKEN_MESSAGE);
+  if (problem !== null) throw new Refusal("start-refused", "This start time cannot be booked.");
 }
 
 /**
- * Creates a booking at the server's price. Throws a BookingError when the slot is taken, the
+ * Creates a booking at the server's price. Throws a Refusal when the slot is taken, the
  * coupon cannot be used or a service is not offered; nothing is written then. `claim` books
  * the customer's waitlist offer (docs/product.md "Waitlist"): its own hold is not busy for
  * them, and it becomes CLAIMED with the booking in the same transaction.
@@ -384,9 +364,9 @@ export function bookSession(
     expireHolds(now, tx);
     checkHorizon(request.recordingDate, now, settings);
     const offer = claim ? liveOfferOf(tx, claim.waitlistEntryId, user.id, now) : undefined;
-    if (claim && !offer) throw new BookingError("waitlist", WAITLIST_MESSAGES.claimGone);
+    if (claim && !offer) throw new Refusal("claim-refused", WAITLIST_MESSAGES.claimGone);
     if (offer && !sameRange(offer, request)) {
-      throw new BookingError("waitlist", WAITLIST_MESSAGES.claimDifferent);
+      throw new Refusal("claim-refused", WAITLIST_MESSAGES.claimDifferent);
     }
     checkSlot(request, now, settings, offer?.id);
     const chosen = chosenServices(tx, request);

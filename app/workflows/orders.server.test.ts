@@ -13,7 +13,7 @@ import {
 } from "#app/integrations/payments/types";
 import { getBooking } from "#app/models/booking.server";
 import { abandonCheckoutPlan, getOrder } from "#app/models/order.server";
-import { BookingError } from "#app/workflows/book-session.server";
+import { Refusal } from "#app/domain/refusal";
 import { bookSeries } from "#app/workflows/book-series.server";
 import { bookSession } from "#app/workflows/book-session.server";
 import { cancelFollowingForStudio, cancelOwnBooking } from "#app/workflows/cancel-booking.server";
@@ -129,7 +129,7 @@ describe("one coupon use per order", () => {
     expect(usesOf(coupon.id)).toBe(1);
     expect(() =>
       bookSession(other, request(coupon.code), BOOKED_AT + 2 * MINUTE, SETTINGS),
-    ).toThrow(BookingError);
+    ).toThrow(Refusal);
 
     for (const session of [second, third]) {
       await cancelOwnBooking({ bookingId: session.id, userId: customer.id }, BOOKED_AT + MINUTE, {

@@ -7,7 +7,8 @@ import { studioInstant } from "#app/domain/studio-time";
 import { WAITLIST_MESSAGES } from "#app/domain/waitlist";
 import { createBlockedTime, removeBlockedTime } from "#app/models/blocked-time.server";
 import { getAvailability } from "#app/models/booking.server";
-import { BookingError, bookSession } from "#app/workflows/book-session.server";
+import { bookSession } from "#app/workflows/book-session.server";
+import { Refusal } from "#app/domain/refusal";
 import { cancelForStudio, cancelOwnBooking } from "#app/workflows/cancel-booking.server";
 import { changeBookingStatus } from "#app/workflows/change-booking-status.server";
 import { rescheduleOwnBooking } from "#app/workflows/reschedule.server";
@@ -341,7 +342,7 @@ describe("an offer is busy for everyone else", () => {
     await cancelOwnBooking({ bookingId: booking.id, userId: owner.id }, NOW + MINUTE);
     expect(entry(waiting.id).status).toBe("OFFERED");
     const at = NOW + 2 * MINUTE;
-    expect(() => bookSession(second, request(), at, SETTINGS)).toThrowError(BookingError);
+    expect(() => bookSession(second, request(), at, SETTINGS)).toThrowError(Refusal);
     const ten = getAvailability(day(), 2, at, 0).find((option) => option.time === "10:00");
     expect(ten?.reason).toBe("taken");
     // Its own customer sees it free.
@@ -428,7 +429,7 @@ describe("claiming", () => {
       bookSession(second, request({ recordingTime: "11:00" }), at, SETTINGS, {
         waitlistEntryId: overlapping.id,
       }),
-    ).toThrowError(BookingError);
+    ).toThrowError(Refusal);
     expect(entry(overlapping.id).status).toBe("OFFERED");
     expect(
       db

@@ -14,7 +14,8 @@ import { expireHolds } from "#app/models/booking.server";
 import { cancellationQuote } from "#app/models/cancellation.server";
 import { listOrderSessions, payableSessions } from "#app/models/order.server";
 import { toPublicUser } from "#app/models/user.server";
-import { BookingError, bookSession } from "#app/workflows/book-session.server";
+import { bookSession } from "#app/workflows/book-session.server";
+import { Refusal } from "#app/domain/refusal";
 import { bookSeries } from "#app/workflows/book-series.server";
 import {
   CancellationError,
@@ -68,7 +69,7 @@ import {
 type Say = (what: string) => void;
 
 const REFUSALS = [
-  BookingError,
+  Refusal,
   CancellationError,
   PaymentServiceError,
   WorkflowError,

@@ -1,5 +1,6 @@
-import { lazy, Suspense, useSyncExternalStore } from "react";
+import { lazy, Suspense } from "react";
 import { useLocation } from "react-router";
+import { useHydrated } from "#app/components/ui/use-hydrated";
 import { type CalendarData, EVENT_CAP_TEXT } from "#app/domain/calendar-range";
 import { CalendarControls, CalendarList, StatusLegend } from "#app/components/admin/calendar-parts";
 
@@ -12,18 +13,11 @@ const ScheduleXCalendar = lazy(async () => {
   return import("#app/components/admin/schedule-x-calendar.client");
 });
 
-const noSubscription = () => () => {};
-
-/** False on the server and while hydrating, true once the page runs in the browser. */
-function useHydrated(): boolean {
-  return useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
-}
-
-/** Every view is a URL; without JavaScript the period's sessions show as a list. */
+/**
+ * The bookings calendar. Its controls are links (view, period), so every calendar view is a
+ * URL; without JavaScript, and until Schedule-X has loaded, the period's sessions show as a
+ * list. `detailsHref(date)` is where 'View Details' goes: the tab's list mode on that day.
+ */
 export function AdminCalendar({
   data,
   detailsHref,

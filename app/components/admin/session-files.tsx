@@ -1,10 +1,11 @@
 import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
-import { lazy, Suspense, useSyncExternalStore } from "react";
+import { lazy, Suspense } from "react";
 import { Form, useNavigation } from "react-router";
 import { ColumnHeads, TableRegion, TD } from "#app/components/admin/table";
 import { ErrorList } from "#app/components/ui/error-list";
 import { ConfirmDisclosure } from "#app/components/admin/confirm-disclosure";
 import { HydratedField } from "#app/components/ui/hydrated-field";
+import { useHydrated } from "#app/components/ui/use-hydrated";
 import { useSchemaForm } from "#app/components/ui/use-schema-form";
 import { fileRenameSchema } from "#app/domain/session-file-forms";
 import { FILE_NAME_MAX } from "#app/domain/session-files";
@@ -58,17 +59,6 @@ export function isFileFormReply(answer: object): answer is FileFormReply {
 
 const SMALL_BUTTON =
   "inline-flex min-h-11 cursor-pointer items-center rounded-full px-3 text-sm font-semibold ring-1 ring-line hover:bg-black/5 disabled:opacity-60";
-
-const noSubscription = () => () => {};
-
-/** False on the server and while hydrating, true once the page runs in the browser. */
-function useHydrated(): boolean {
-  return useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
-}
 
 export function SessionFilesSection({
   data,

@@ -7,6 +7,7 @@ import type { OpenHold } from "#app/domain/booking-limits";
 import {
   formatDollars,
   formatQuoteAmount,
+  HOURLY_RATES,
   priceBooking,
   quoteLines,
   RETAINER_PACKAGE,
@@ -175,7 +176,9 @@ function BookingFormFields({
                   key={`${fields.stakeholder.key}-${answer}`}
                   className="size-5 accent-brand-600"
                 />
-                {answer === "yes" ? "Yes ($150/hour)" : "No ($200/hour)"}
+                {answer === "yes"
+                  ? `Yes ($${HOURLY_RATES.stakeholder}/hour)`
+                  : `No ($${HOURLY_RATES.nonMember}/hour)`}
               </label>
             ))}
           </div>

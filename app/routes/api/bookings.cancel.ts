@@ -3,7 +3,7 @@ import { z } from "#app/domain/zod";
 import { getOwnBooking } from "#app/models/booking.server";
 import { cancellationQuote, cancelProblem } from "#app/models/cancellation.server";
 import { CancellationError, cancelOwnBooking } from "#app/workflows/cancel-booking.server";
-import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
+import { jsonError, readJson, describedMethodsOnly } from "#app/web/api.server";
 import { requireApiUser } from "#app/web/user-context.server";
 import { env } from "#app/env.server";
 import { PaymentServiceError } from "#app/workflows/payment-provider.server";
@@ -63,7 +63,6 @@ export const jsonBody = cancelBodySchema;
 
 /** POST /api/bookings/{id}/cancel with { expectedRefund? }: cancels and refunds. */
 export async function action({ request, params, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return methodNotAllowed("GET, POST");
   const user = await requireApiUser(request, context);
   const id = parseId(params.id);
   if (id === null) return jsonError(404, NOT_FOUND);
@@ -124,3 +123,5 @@ export const openapi: doc.ApiPaths = {
     },
   },
 };
+
+export const middleware: Route.MiddlewareFunction[] = [describedMethodsOnly(openapi)];

@@ -3,7 +3,8 @@ import { parseId } from "#app/domain/ids";
 import { studioDateOf } from "#app/domain/studio-time";
 import { z } from "#app/domain/zod";
 import { getOwnBooking, isPayable } from "#app/models/booking.server";
-import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
+import { toBookingJson } from "#app/routes/api/json/booking";
+import { jsonError, readJson, describedMethodsOnly } from "#app/web/api.server";
 import { requireApiUser } from "#app/web/user-context.server";
 import { paymentProvider } from "#app/adapters.server";
 import { notPayableMessage } from "#app/models/payment.server";
@@ -11,7 +12,6 @@ import { chargeSandboxCard } from "#app/workflows/checkout.server";
 import type { Route } from "./+types/bookings.payments-direct";
 import * as doc from "#app/web/api-doc";
 import * as shape from "#app/routes/api/json/shapes";
-import { toBookingJson } from "#app/routes/api/json/booking";
 
 const NOT_FOUND = "Booking not found";
 const AMOUNT_MISMATCH = "The amount does not match the booking total";
@@ -37,10 +37,6 @@ function paymentBodySchema(now: number) {
   });
 }
 
-export function loader() {
-  return methodNotAllowed("POST");
-}
-
 /** The body the action reads (tests/integration/json-errors.test.ts walks every field). */
 export const jsonBody = paymentBodySchema;
 
@@ -52,7 +48,6 @@ export const jsonBody = paymentBodySchema;
  * cannot be paid any more (already paid, hold run out, cancelled, free).
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return methodNotAllowed("POST");
   const user = await requireApiUser(request, context);
   const id = parseId(params.id);
   const booking = id === null ? undefined : getOwnBooking(id, user.id);
@@ -118,3 +113,5 @@ export const openapi: doc.ApiPaths = {
     },
   },
 };
+
+export const middleware: Route.MiddlewareFunction[] = [describedMethodsOnly(openapi)];

@@ -2,7 +2,7 @@ import { parseId } from "#app/domain/ids";
 import { rescheduleSchema } from "#app/domain/booking-form";
 import { toBookingJson } from "#app/routes/api/json/booking";
 import { RescheduleError, rescheduleOwnBooking } from "#app/workflows/reschedule.server";
-import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
+import { jsonError, readJson, describedMethodsOnly } from "#app/web/api.server";
 import { takeBookingChange, tooManyBookingChangesMessage } from "#app/web/rate-limit.server";
 import { clientAddressContext } from "#app/web/request-context.server";
 import { requireApiUser } from "#app/web/user-context.server";
@@ -11,10 +11,6 @@ import * as doc from "#app/web/api-doc";
 import * as shape from "#app/routes/api/json/shapes";
 
 const NOT_FOUND = "Booking not found";
-
-export function loader() {
-  return methodNotAllowed("POST");
-}
 
 /** The body the action reads (tests/integration/json-errors.test.ts walks every field). */
 export const jsonBody = rescheduleSchema;
@@ -26,7 +22,6 @@ export const jsonBody = rescheduleSchema;
  * bookings, per account and per client address (BOOKING_RATE_LIMIT per hour; 429 past it).
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return methodNotAllowed("POST");
   const user = await requireApiUser(request, context);
   const id = parseId(params.id);
   if (id === null) return jsonError(404, NOT_FOUND);
@@ -64,3 +59,5 @@ export const openapi: doc.ApiPaths = {
     },
   },
 };
+
+export const middleware: Route.MiddlewareFunction[] = [describedMethodsOnly(openapi)];

@@ -1,6 +1,6 @@
 import { COUPON_MESSAGES, normalizeCouponCode } from "#app/domain/coupons";
 import { checkCoupon, toCouponSummary } from "#app/models/coupon.server";
-import { jsonError, methodNotAllowed } from "#app/web/api.server";
+import { jsonError, describedMethodsOnly } from "#app/web/api.server";
 import { takeCouponLookup, tooManyCouponLookupsMessage } from "#app/web/rate-limit.server";
 import { clientAddressContext } from "#app/web/request-context.server";
 import { getUser } from "#app/web/user-context.server";
@@ -34,10 +34,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   });
 }
 
-export function action() {
-  return methodNotAllowed("GET");
-}
-
 export const openapi: doc.ApiPaths = {
   "/api/coupons/validate/{code}": {
     get: {
@@ -54,3 +50,5 @@ export const openapi: doc.ApiPaths = {
     },
   },
 };
+
+export const middleware: Route.MiddlewareFunction[] = [describedMethodsOnly(openapi)];

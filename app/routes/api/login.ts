@@ -1,6 +1,6 @@
 import { apiLoginSchema, TWO_FACTOR_REQUIRED } from "#app/domain/two-factor";
 import { toPublicUser } from "#app/models/user.server";
-import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
+import { jsonError, readJson, describedMethodsOnly } from "#app/web/api.server";
 import { checkLoginPassword } from "#app/web/login-throttle.server";
 import { clientAddressContext } from "#app/web/request-context.server";
 import { knownDevice, signedInHeaders } from "#app/web/known-device.server";
@@ -9,10 +9,6 @@ import type { Route } from "./+types/login";
 import * as doc from "#app/web/api-doc";
 import * as shape from "#app/routes/api/json/shapes";
 import { z } from "#app/domain/zod";
-
-export function loader() {
-  return methodNotAllowed("POST");
-}
 
 /** The body the action reads (tests/integration/json-errors.test.ts walks every field). */
 export const jsonBody = apiLoginSchema;
@@ -23,7 +19,6 @@ export const jsonBody = apiLoginSchema;
  * app's current code or a recovery code).
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return methodNotAllowed("POST");
   const clientAddress = context.get(clientAddressContext);
   const { username, password, code } = await readJson(request, jsonBody);
   // The password step, behind the per-address and per-username (or known device's) limits: one 401 message whether
@@ -68,3 +63,5 @@ export const openapi: doc.ApiPaths = {
     },
   },
 };
+
+export const middleware: Route.MiddlewareFunction[] = [describedMethodsOnly(openapi)];

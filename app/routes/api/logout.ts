@@ -1,16 +1,11 @@
-import { methodNotAllowed } from "#app/web/api.server";
+import { describedMethodsOnly } from "#app/web/api.server";
 import { destroySignIn } from "#app/web/sign-in.server";
 import type { Route } from "./+types/logout";
 import * as doc from "#app/web/api-doc";
 import { z } from "#app/domain/zod";
 
-export function loader() {
-  return methodNotAllowed("POST");
-}
-
 /** POST /api/logout: ends the sign-in in the database and clears the cookie. Idempotent. */
 export async function action({ request }: Route.ActionArgs) {
-  if (request.method !== "POST") return methodNotAllowed("POST");
   const cookie = await destroySignIn(request);
   return Response.json({ success: true }, { headers: { "Set-Cookie": cookie } });
 }
@@ -23,3 +18,5 @@ export const openapi: doc.ApiPaths = {
     },
   },
 };
+
+export const middleware: Route.MiddlewareFunction[] = [describedMethodsOnly(openapi)];

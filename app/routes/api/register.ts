@@ -1,6 +1,6 @@
 import { registerSchema } from "#app/domain/account";
 import { createUser, toPublicUser, UsernameTakenError } from "#app/models/user.server";
-import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
+import { jsonError, readJson, describedMethodsOnly } from "#app/web/api.server";
 import { addressKey, takeAttempt, tooManyAttemptsMessage } from "#app/web/rate-limit.server";
 import { registrationClosedMessage } from "#app/web/registration-open.server";
 import { clientAddressContext } from "#app/web/request-context.server";
@@ -8,10 +8,6 @@ import { createSignIn } from "#app/web/sign-in.server";
 import type { Route } from "./+types/register";
 import * as doc from "#app/web/api-doc";
 import * as shape from "#app/routes/api/json/shapes";
-
-export function loader() {
-  return methodNotAllowed("POST");
-}
 
 /** The body the action reads (tests/integration/json-errors.test.ts walks every field). */
 export const jsonBody = registerSchema;
@@ -21,7 +17,6 @@ export const jsonBody = registerSchema;
  * in.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return methodNotAllowed("POST");
   const closed = registrationClosedMessage();
   if (closed) return jsonError(403, closed);
   const retryAfter = await takeAttempt("register", addressKey(context.get(clientAddressContext)));
@@ -58,3 +53,5 @@ export const openapi: doc.ApiPaths = {
     },
   },
 };
+
+export const middleware: Route.MiddlewareFunction[] = [describedMethodsOnly(openapi)];

@@ -1,13 +1,13 @@
 import { supportRequestSchema } from "#app/domain/support";
 import { listOwnSupportRequests } from "#app/models/support.server";
-import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
+import { toSupportRequestJson } from "#app/routes/api/json/support-request";
+import { jsonError, readJson, describedMethodsOnly } from "#app/web/api.server";
 import { requireApiUser } from "#app/web/user-context.server";
 import { createSupportRequest, SupportBookingError } from "#app/workflows/support.server";
 import type { Route } from "./+types/tech-assistance";
 import * as doc from "#app/web/api-doc";
 import * as shape from "#app/routes/api/json/shapes";
 import { z } from "#app/domain/zod";
-import { toSupportRequestJson } from "#app/routes/api/json/support-request";
 
 /** GET /api/tech-assistance: the caller's own support requests, newest first. */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -27,7 +27,6 @@ export const jsonBody = supportRequestSchema;
  * both cases alike reveals nothing about other customers' bookings.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return methodNotAllowed("GET, POST");
   const user = await requireApiUser(request, context);
   const input = await readJson(request, jsonBody);
   try {
@@ -59,3 +58,5 @@ export const openapi: doc.ApiPaths = {
     },
   },
 };
+
+export const middleware: Route.MiddlewareFunction[] = [describedMethodsOnly(openapi)];

@@ -1,7 +1,8 @@
 import { parseId } from "#app/domain/ids";
 import { WAITLIST_MESSAGES } from "#app/domain/waitlist";
+import { waitlistEntryJson } from "#app/routes/api/json/shapes";
 import { toWaitlistJson } from "#app/routes/api/json/waitlist";
-import { jsonError, methodNotAllowed } from "#app/web/api.server";
+import { jsonError, describedMethodsOnly } from "#app/web/api.server";
 import { requireApiUser } from "#app/web/user-context.server";
 import { removeWaitlistEntry, WaitlistError } from "#app/workflows/waitlist.server";
 import type { Route } from "./+types/waitlist.$id";
@@ -13,7 +14,6 @@ import * as shape from "#app/routes/api/json/shapes";
  * "Waitlist"). Another customer's entry, or one no longer open, is reported as missing.
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
-  if (request.method !== "DELETE") return methodNotAllowed("DELETE");
   const user = await requireApiUser(request, context);
   const id = parseId(params.id);
   if (id === null) return jsonError(404, WAITLIST_MESSAGES.notFound);
@@ -23,10 +23,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (error instanceof WaitlistError) return jsonError(404, error.message);
     throw error;
   }
-}
-
-export function loader() {
-  return methodNotAllowed("DELETE");
 }
 
 export const openapi: doc.ApiPaths = {
@@ -42,3 +38,5 @@ export const openapi: doc.ApiPaths = {
     },
   },
 };
+
+export const middleware: Route.MiddlewareFunction[] = [describedMethodsOnly(openapi)];

@@ -2,12 +2,12 @@ import { z } from "#app/domain/zod";
 import { waitlistRequestSchema } from "#app/domain/booking-form";
 import * as shape from "#app/routes/api/json/shapes";
 import { listOwnEntries } from "#app/models/waitlist.server";
-import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
+import { toWaitlistJson } from "#app/routes/api/json/waitlist";
+import { jsonError, readJson, describedMethodsOnly } from "#app/web/api.server";
 import { requireApiUser } from "#app/web/user-context.server";
 import { joinWaitlist, WaitlistError } from "#app/workflows/waitlist.server";
 import type { Route } from "./+types/waitlist";
 import * as doc from "#app/web/api-doc";
-import { toWaitlistJson } from "#app/routes/api/json/waitlist";
 
 /**
  * GET /api/waitlist: the caller's own waitlist entries, soonest first, whatever their status
@@ -29,7 +29,6 @@ export const jsonBody = waitlistRequestSchema;
  * (409 is kept for a duplicate coupon code alone: docs/product.md "The JSON API").
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return methodNotAllowed("GET, POST");
   const user = await requireApiUser(request, context);
   const now = Date.now();
   const range = await readJson(request, jsonBody(now));
@@ -69,3 +68,5 @@ export const openapi: doc.ApiPaths = {
     },
   },
 };
+
+export const middleware: Route.MiddlewareFunction[] = [describedMethodsOnly(openapi)];
