@@ -10,12 +10,7 @@ import {
   type FeedBooking,
 } from "#app/domain/calendar-feed";
 
-/**
- * Calendar feeds' storage (docs/product.md "Calendar feeds"): one token per account and kind,
- * kept as its SHA-256 (what a request is looked up by) and sealed, so the dashboard shows it
- * again (decision 0102) while the database alone gives no working link; and each feed's current
- * content version (`etag`) with the instant it was first served (`modifiedAt`).
- */
+/** docs/product.md "Calendar feeds": a token is kept hashed and sealed (decision 0102), so the database alone gives no working link. */
 export type CalendarFeed = {
   id: number;
   userId: number;
@@ -24,7 +19,6 @@ export type CalendarFeed = {
   modifiedAt: number | null;
 };
 
-/** A new token and what the table stores of it. */
 function newToken() {
   const token = randomBytes(FEED_TOKEN_BYTES).toString("base64url");
   return {
@@ -36,7 +30,6 @@ function newToken() {
 const ofAccount = (userId: number, kind: CalendarFeedKind) =>
   and(eq(calendarFeeds.userId, userId), eq(calendarFeeds.kind, kind));
 
-/** The account's token for this kind of feed; null when there is none yet. */
 export function feedToken(userId: number, kind: CalendarFeedKind): string | null {
   const existing = db
     .select({ sealed: calendarFeeds.tokenSealed })
@@ -46,7 +39,6 @@ export function feedToken(userId: number, kind: CalendarFeedKind): string | null
   return existing ? unseal(dataKeys, "feed-token", existing.sealed) : null;
 }
 
-/** Makes the account's token for this kind of feed (a page's first view), or keeps the one there. */
 export function createFeedToken(tx: Tx, userId: number, kind: CalendarFeedKind): string {
   // Two first views at once: the second finds the first's row and keeps it.
   tx.insert(calendarFeeds)
@@ -62,7 +54,6 @@ export function createFeedToken(tx: Tx, userId: number, kind: CalendarFeedKind):
   return unseal(dataKeys, "feed-token", row.sealed);
 }
 
-/** A new token for the account's feed; the old one stops working with this write. */
 export function regenerateFeedToken(tx: Tx, userId: number, kind: CalendarFeedKind): string {
   const { token, stored } = newToken();
   tx.insert(calendarFeeds)
@@ -75,10 +66,7 @@ export function regenerateFeedToken(tx: Tx, userId: number, kind: CalendarFeedKi
   return token;
 }
 
-/**
- * Gives every feed the account has a new token inside the caller's transaction (a password
- * change, "Sign out of all devices"): the links in calendars until now stop working.
- */
+/** A password change or "Sign out of all devices": the links in calendars until now stop working. */
 export function replaceFeedTokens(tx: Tx, userId: number): void {
   const feeds = tx
     .select({ id: calendarFeeds.id })
@@ -93,10 +81,7 @@ export function replaceFeedTokens(tx: Tx, userId: number): void {
   }
 }
 
-/**
- * The feed behind a token, or undefined, with whether its owner is an admin: whether a studio
- * feed still works is the staff gate's to say (web/staff-gate.server.ts).
- */
+/** Whether a studio feed still works is the staff gate's to say. */
 export function findFeed(token: string): (CalendarFeed & { ownerIsAdmin: boolean }) | undefined {
   return db
     .select({
@@ -113,12 +98,10 @@ export function findFeed(token: string): (CalendarFeed & { ownerIsAdmin: boolean
     .get();
 }
 
-/** The version of a feed's content: the moment it changed, or null when `contentHash` is new. */
 export function feedVersion(feed: CalendarFeed, contentHash: string): number | null {
   return feed.etag === contentHash && feed.modifiedAt !== null ? feed.modifiedAt : null;
 }
 
-/** Stores a feed's new content hash with `now` as the moment it changed; returns `now`. */
 export function recordFeedVersion(tx: Tx, feedId: number, contentHash: string, now: number) {
   tx.update(calendarFeeds)
     .set({ etag: contentHash, modifiedAt: now })
@@ -138,11 +121,9 @@ const feedColumns = {
   holdExpiresAt: bookings.holdExpiresAt,
 };
 
-/** An unpaid booking whose hold has passed has let its slot go: no feed lists it. */
 const holdsOrPaid = (now: number) =>
   or(ne(bookings.status, "PENDING_PAYMENT"), gt(bookings.holdExpiresAt, now));
 
-/** The customer's own sessions from a year back, cancelled ones included (marked so). */
 export function customerFeedBookings(userId: number, now: number): FeedBooking[] {
   return db
     .select(feedColumns)
@@ -158,7 +139,6 @@ export function customerFeedBookings(userId: number, now: number): FeedBooking[]
     .all();
 }
 
-/** Every live session of the studio (not cancelled, holding its slot) from a year back. */
 export function studioFeedBookings(now: number): FeedBooking[] {
   return db
     .select(feedColumns)

@@ -4,25 +4,19 @@ import { signIns, users } from "#db/schema";
 import { db, DatabaseBusyError, type Tx, unlessBusy } from "#app/db.server";
 import { sha256Hex } from "#app/secrets.server";
 
-/**
- * The sign_ins table: who a sign-in id belongs to and until when (the cookie holds only the
- * id; web/sign-in.server.ts handles the cookie). The table keeps the SHA-256 of the cookie's
- * value, never the value (docs/product.md "Accounts and sign-ins"): a copy of the database holds
- * no cookie that signs in. Every function here takes and stores that hash, `storedSignInId`.
- */
+/** docs/product.md "Accounts and sign-ins": the table keeps the SHA-256 of the cookie's value, so a database copy holds no cookie that signs in. */
 
-/** What the table holds for a cookie's sign-in id: the one place a cookie value is hashed. */
+/** The one place a cookie value is hashed. */
 export function storedSignInId(cookieValue: string): string {
   return sha256Hex(cookieValue);
 }
 
-/** A new sign-in: 256 random bits for the cookie, and what the table stores of them. */
 function newSignIn(): { cookieValue: string; id: string } {
   const cookieValue = randomBytes(32).toString("base64url");
   return { cookieValue, id: storedSignInId(cookieValue) };
 }
 
-// Every signed-in request runs this: prepared once instead of rebuilt and re-prepared each time.
+// Every signed-in request runs this: prepared once.
 const liveSignIn = db
   .select({
     userId: signIns.userId,
@@ -39,20 +33,15 @@ const liveSignIn = db
 export type LiveSignIn = {
   userId: number;
   isAdmin: boolean;
-  /** The sign-in proved a second factor (a code or a passkey), not only the password. */
   secondFactor: boolean;
   lastSeenAt: number;
 };
 
-/** A sign-in not yet expired (who, whether staff, last request seen), or null. */
 export function findLiveSignIn(id: string, now: number): LiveSignIn | null {
   return liveSignIn.get({ id, now }) ?? null;
 }
 
-/**
- * Records a request on the sign-in (the caller writes about once a minute, not on every
- * request). A busy database skips it: the next request a minute on writes it instead.
- */
+/** A busy database skips it: the next request writes it instead. */
 export function touchSignIn(id: string, now: number): void {
   try {
     unlessBusy(() => db.update(signIns).set({ lastSeenAt: now }).where(eq(signIns.id, id)).run());
@@ -61,11 +50,7 @@ export function touchSignIn(id: string, now: number): void {
   }
 }
 
-/**
- * Starts a sign-in for `userId` lasting until `expiresAt` and returns the cookie's value, ending
- * the sign-in the browser carried before (`previous`). Expired rows of anyone are swept here
- * rather than by a timer.
- */
+/** Expired rows of anyone are swept here rather than by a timer. */
 export function startSignIn(
   tx: Tx,
   userId: number,
@@ -81,25 +66,17 @@ export function startSignIn(
   return cookieValue;
 }
 
-/**
- * Records that this sign-in's holder proved a second factor after signing in (they turned
- * two-factor on and confirmed its code), so the staff gate lets them in without a new sign-in.
- */
+/** So the staff gate lets them in without a new sign-in. */
 export function markSecondFactor(id: string): void {
   unlessBusy(() => db.update(signIns).set({ secondFactor: true }).where(eq(signIns.id, id)).run());
 }
 
-/** Ends one sign-in (a copied cookie dies too); a busy database answers 503 as everywhere. */
+/** A copied cookie dies too. */
 export function endSignIn(id: string): void {
   unlessBusy(() => db.delete(signIns).where(eq(signIns.id, id)).run());
 }
 
-/**
- * Ends every sign-in of the user and starts one fresh one, lasting until `expiresAt`, inside
- * the caller's transaction (a password change): a stolen cookie dies with the old password,
- * the changer stays signed in, with the second factor their sign-in proved. Returns the fresh
- * sign-in's cookie value.
- */
+/** A stolen cookie dies with the old password; the changer stays signed in with their second factor. */
 export function restartUserSignIns(
   tx: Tx,
   userId: number,
@@ -112,10 +89,6 @@ export function restartUserSignIns(
   return cookieValue;
 }
 
-/**
- * Ends every sign-in of the user but `keep` (the one asking: "Sign out of all devices"), inside
- * the caller's transaction. Returns how many ended.
- */
 export function endOtherSignIns(tx: Tx, userId: number, keep: string): number {
   return tx
     .delete(signIns)

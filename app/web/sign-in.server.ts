@@ -13,20 +13,11 @@ import {
 
 const MAX_AGE_MS = env.SESSION_MAX_AGE_DAYS * 24 * 60 * 60 * 1000;
 
-/**
- * The cookie holds only the sign-in id; the sign_ins table says who and until when. The id is
- * 256 random bits (models/sign-in.server.ts), so it is not signed (decision 0092): a forger
- * would have to guess a live id, and a signature check was a WebCrypto call on every request.
- */
+/** Not signed (decision 0092): the id is 256 random bits, so a forger would have to guess a live id. */
 export const SIGN_IN_COOKIE_NAME = "__session";
-/** A cookie value as models/sign-in.server.ts makes it: 32 bytes in base64url. */
 const SIGN_IN_ID = /^[A-Za-z0-9_-]{43}$/;
 const ATTRIBUTES = `Path=/; HttpOnly; SameSite=Lax${env.NODE_ENV === "production" ? "; Secure" : ""}`;
 
-/**
- * The request's sign-in as the sign_ins table knows it (the hash of the cookie's value), or
- * null when it carries none.
- */
 export function readSignInId(request: Request): string | null {
   const header = request.headers.get("Cookie");
   if (!header) return null;
@@ -45,14 +36,9 @@ function serializeSignInCookie(id: string, maxAgeSeconds: number): string {
   return `${SIGN_IN_COOKIE_NAME}=${id}; Max-Age=${maxAgeSeconds}${expires}; ${ATTRIBUTES}`;
 }
 
-/** Who a live sign-in belongs to, and whether its sign-in proved a second factor. */
 export type SignedIn = { userId: number; secondFactor: boolean };
 
-/**
- * The request's live sign-in, or null. A staff sign-in ends after STAFF_IDLE_MINUTES without
- * a request (docs/product.md "Accounts and sign-ins"); the last request seen is written at most about once
- * a minute per sign-in.
- */
+/** docs/product.md "Accounts and sign-ins": a staff sign-in ends after STAFF_IDLE_MINUTES idle. */
 export async function getSignedIn(request: Request): Promise<SignedIn | null> {
   const id = readSignInId(request);
   if (!id) return null;
@@ -67,22 +53,16 @@ export async function getSignedIn(request: Request): Promise<SignedIn | null> {
   return { userId: signIn.userId, secondFactor: signIn.secondFactor };
 }
 
-/** The request's sign-in now counts as having proven a second factor (see `markSecondFactor`). */
 export function proveSecondFactor(request: Request): void {
   const id = readSignInId(request);
   if (id) markSecondFactor(id);
 }
 
-/** The Set-Cookie header that hands the browser a sign-in started elsewhere (its cookie value). */
 export async function signInCookieFor(cookieValue: string): Promise<string> {
   return serializeSignInCookie(cookieValue, MAX_AGE_MS / 1000);
 }
 
-/**
- * Starts a fresh sign-in (a new id on every login, so a planted id is useless) and
- * returns the Set-Cookie header. Any sign-in the browser carried before is ended.
- * `secondFactor`: the sign-in proved more than the password (a code, or a passkey).
- */
+/** A new id on every login, so a planted id is useless; the previous sign-in is ended. */
 export async function createSignIn(
   request: Request,
   userId: number,
@@ -97,7 +77,7 @@ export async function createSignIn(
   return serializeSignInCookie(cookieValue, MAX_AGE_MS / 1000);
 }
 
-/** Ends the sign-in in the database (so a copied cookie dies too) and clears the cookie. */
+/** A copied cookie dies too. */
 export async function destroySignIn(request: Request): Promise<string> {
   const id = readSignInId(request);
   if (id) endSignIn(id);

@@ -4,13 +4,6 @@ import { logError } from "#app/log.server";
 import type { BookingFileView } from "#app/models/booking-file.server";
 import type { Uploader, UploadSteps } from "#app/web/file-uploads/steps";
 
-/**
- * Resumable uploads over the tus protocol through @tus/server, any size up to MAX_FILE_GB:
- * creation at /api/admin/bookings/{id}/files, then HEAD, PATCH and DELETE on the upload's URL
- * /api/admin/bookings/{id}/files/{uploadId}. Every refusal is JSON `{ message }` in our words.
- */
-
-/** A refusal a tus hook throws: @tus/server answers it with this status and body. */
 class TusRefusal {
   constructor(
     readonly status_code: number,
@@ -18,12 +11,10 @@ class TusRefusal {
   ) {}
 }
 
-/** Whether a request speaks tus (creation or the upload's own URL). */
 export function isTusRequest(request: Request): boolean {
   return request.headers.has("Tus-Resumable");
 }
 
-/** The tus endpoint over `steps`; its server is made on the first request. */
 export function tusUploads(steps: UploadSteps) {
   // The hooks only get the Request: who uploads to which booking is kept per request.
   const uploaders = new WeakMap<Request, Uploader>();
@@ -43,12 +34,10 @@ export function tusUploads(steps: UploadSteps) {
       maxSize: tusBytes,
       // A finished upload is a stored file: only the files workflow deletes it.
       disableTerminationForFinishedUploads: true,
-      // Same-origin uploads only: no Access-Control-Allow-Origin for anyone.
       allowedOrigins: [],
       namingFunction: (req) => steps.newKey(uploaderOf(req).bookingId),
       generateUrl: (_req, { id }) => `/api/admin/bookings/${bookingOfKey(id)}/files/${id}`,
-      // An upload's URL names its booking twice (the path and the key): both must agree, so an
-      // upload cannot be reached under another booking's path.
+      // Both must agree, so an upload cannot be reached under another booking's path.
       getFileIdFromRequest: (req, lastPath) => {
         const known = uploaders.get(req as unknown as Request);
         return lastPath && known && bookingOfKey(lastPath) === known.bookingId
@@ -63,7 +52,6 @@ export function tusUploads(steps: UploadSteps) {
           contentType: upload.metadata?.filetype ?? upload.metadata?.type ?? "",
           size: upload.size ?? null,
           limitBytes: tusBytes,
-          // Without a size the upload is refused below: nothing to promise.
           reservation: upload.size === undefined ? undefined : steps.reservation(upload.id, "tus"),
         });
         if (!check.ok) throw new TusRefusal(check.status, check.message);
@@ -84,7 +72,6 @@ export function tusUploads(steps: UploadSteps) {
         // tus answers a finished PATCH with 204 and no body: the file's id goes in a header.
         return { headers: { "Studio-File-Id": String(file.id) } };
       },
-      // Refusals leave here as JSON `{ message }` in our words; handle sends them as such.
       onResponseError: (_req, error) => {
         if (error instanceof TusRefusal) {
           return { status_code: error.status_code, body: JSON.stringify({ message: error.body }) };
@@ -96,7 +83,6 @@ export function tusUploads(steps: UploadSteps) {
         return { status_code: status, body: JSON.stringify({ message }) };
       },
     });
-    // An upload ended by its uploader (DELETE) no longer needs its space.
     server.on(EVENTS.POST_TERMINATE, (_req, _res, id) => steps.release(id));
     return server;
   }
@@ -116,7 +102,6 @@ export function tusUploads(steps: UploadSteps) {
     return result.file;
   }
 
-  /** Ours from onResponseError, or one of @tus/server's direct answers put in our words. */
   function ourMessage(status: number, body: string): string {
     try {
       const parsed = JSON.parse(body) as { message?: unknown };
@@ -127,15 +112,11 @@ export function tusUploads(steps: UploadSteps) {
     return tusMessage(status, body, steps.limits().tusBytes);
   }
 
-  /**
-   * Answers a tus request (creation, HEAD, PATCH, DELETE) for `uploader`. Every refusal is
-   * JSON `{ message }`, our words, with tus's headers kept.
-   */
   async function handle(request: Request, uploader: Uploader): Promise<Response> {
     uploaders.set(request, uploader);
     const response = await tusServer().handleWeb(request);
     if (response.status < 400) {
-      // tus answers without a body; the Fetch Response would call its empty one text/plain.
+      // The Fetch Response would call an empty body text/plain.
       const headers = new Headers(response.headers);
       headers.delete("Content-Type");
       headers.delete("Content-Length");
@@ -146,7 +127,6 @@ export function tusUploads(steps: UploadSteps) {
     headers.set("Content-Type", "application/json; charset=utf-8");
     headers.delete("Content-Length");
     const message = ourMessage(response.status, await response.text());
-    // A tus extension we do not offer (501 from @tus/server) is the client's request to change.
     const status = response.status === 501 ? 400 : response.status;
     return new Response(JSON.stringify({ message }), { status, headers });
   }
@@ -154,7 +134,7 @@ export function tusUploads(steps: UploadSteps) {
   return { handle };
 }
 
-/** @tus/server's own refusals, in our words (its bodies are protocol jargon). */
+/** Its bodies are protocol jargon. */
 function tusMessage(status: number, body: string, limitBytes: number): string {
   if (body === ERRORS.ERR_MAX_SIZE_EXCEEDED.body) return tooLargeMessage(limitBytes);
   if (body === ERRORS.ERR_SIZE_EXCEEDED.body) return "The upload sent more bytes than its size.";
