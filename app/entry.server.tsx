@@ -8,6 +8,7 @@ import {
 } from "react-router";
 import { NonceProvider } from "#app/components/nonce";
 import { logError } from "#app/log.server";
+import { jsonError } from "#app/web/api.server";
 import { nonceContext } from "#app/web/request-context.server";
 import { keepPage, keptPage, sharedPageKey } from "#app/web/shared-pages.server";
 
@@ -38,6 +39,14 @@ export default function handleRequest(
   routerContext: EntryContext,
   loadContext: RouterContextProvider,
 ) {
+  // Only the catch-all renders a page under /api/: an unknown call, whatever its method, is
+  // answered as the API answers (docs/product.md "The JSON API").
+  if (new URL(request.url).pathname.startsWith("/api/")) {
+    return jsonError(
+      404,
+      "There is no API call at this address: see /api/openapi.json for the calls there are.",
+    );
+  }
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }

@@ -45,7 +45,8 @@ export const profileFields = {
     .trim()
     .min(10, "Please enter a valid phone number")
     .max(30, "Please enter a valid phone number")
-    .regex(/^[+()\d\s.-]+$/, "Please enter a valid phone number"),
+    // Its characters are read once its length is right: one message, however many rules break.
+    .pipe(z.string().regex(/^[+()\d\s.-]+$/, "Please enter a valid phone number")),
   email: z
     .string({ error: "Please enter a valid email address" })
     .trim()

@@ -177,8 +177,8 @@ async function attempt(actor: ActorName, request: RawRequest) {
   if (isRefusal(reply)) {
     expect(people.snapshot(), `wrote on a refused (${reply.status}) ${what}`).toEqual(before);
   }
-  // The URL a generated parameter makes may belong to another route (often the catch-all,
-  // whose not-found page is the specified answer for unknown /api/ paths too).
+  // The URL a generated parameter makes may belong to another route (often the catch-all:
+  // the not-found page, or under /api/ its JSON 404).
   const handler = routeFileFor(request.path);
   const fileType = handler ? KNOWLEDGE[handler]?.fileType : undefined;
   // A `.data` URL is the router's data request for the page without the suffix (for

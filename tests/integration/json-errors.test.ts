@@ -232,3 +232,30 @@ describe("JSON bodies of /api/*", () => {
     }
   }, 120_000);
 });
+
+describe("an unknown /api/* path", () => {
+  it("answers every method with a JSON 404 and our message, not the not-found page", async () => {
+    const paths = ["/api/does-not-exist", "/api/admin/nothing-here", "/api/bookings//status"];
+    for (const path of paths) {
+      for (const method of ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]) {
+        const writes = !["GET", "HEAD", "OPTIONS"].includes(method);
+        const response = await fetch(`${server.url}${path}`, {
+          method,
+          headers: {
+            Cookie: adminCookie,
+            ...(writes ? { "Content-Type": "application/json" } : {}),
+          },
+          body: writes ? "{}" : undefined,
+        });
+        const where = `${method} ${path}`;
+        expect(response.status, where).toBe(404);
+        expect(response.headers.get("Content-Type"), where).toMatch(/^application\/json/);
+        if (method === "HEAD") continue;
+        expect(await response.json(), where).toEqual({
+          message:
+            "There is no API call at this address: see /api/openapi.json for the calls there are.",
+        });
+      }
+    }
+  });
+});
