@@ -132,7 +132,7 @@ describe("profileSchema", () => {
   });
 });
 
-describe('the username and phone rules (docs/product.md "Accounts and sessions", "Validation")', () => {
+describe('the username and phone rules (docs/product.md "Accounts and sign-ins", "Validation")', () => {
   const username = (value: string) =>
     messages(registerSchema.safeParse({ ...valid, username: value }));
   const phone = (value: string) =>
