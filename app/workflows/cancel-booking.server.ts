@@ -326,7 +326,7 @@ function settledQuote(quote: RefundQuote, refunded: number): RefundQuote {
     : { kind: "late", paid: quote.paid, fee, refund: refunded };
 }
 
-/** A claim lost to the sweeper (a slow provider call) is recorded all the same if money went back. */
+/** A claim lost to the sweeper (a slow provider call) is still recorded if money went back. */
 function recordClaimed(
   tx: Tx,
   token: ClaimToken,
