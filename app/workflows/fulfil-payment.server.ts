@@ -37,7 +37,7 @@ export { WebhookSignatureError };
 
 export type CheckoutVerification = { paid: boolean; bookingId: number | null };
 
-/** `pending`: not paid but it may still be, worth checking again (docs/product.md "Booking-success page"). */
+/** `pending`: not paid yet but may still be (docs/product.md "Booking-success page"). */
 export type PaymentCheck = CheckoutVerification & { pending: boolean };
 
 type EventRef = { id: string; provider: string; type: string };

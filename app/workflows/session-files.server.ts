@@ -117,7 +117,7 @@ async function finishDeletion(
   return true;
 }
 
-/** Any status: a booking cancelled after its session keeps its files (docs/product.md "Session files"). */
+/** Any status: a booking cancelled after its session keeps its files. */
 export function deliverSessionFiles(i: {
   bookingId: number;
   actorId: number;
@@ -161,7 +161,7 @@ export type UploadCheck =
   | { ok: true; name: string; contentType: string }
   | { ok: false; status: 400 | 404 | 413 | 415 | 422 | 507; message: string };
 
-/** Nothing is stored until this says yes; a size not known yet (the form) is checked as the limit. */
+/** Nothing is stored until this says yes; a size not known yet is checked as the limit. */
 export async function checkNewUpload(i: {
   bookingId: number;
   name: string;
