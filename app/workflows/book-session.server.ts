@@ -48,16 +48,13 @@ import { logEvent } from "#app/log.server";
 import { metrics } from "#app/metrics.server";
 
 /**
- * A customer books a session (the booking form and POST /api/bookings) at the server's price.
- * The slot check, the coupon's use, the retainer draw, the rows and the booking-received e-mail
- * are one IMMEDIATE transaction with no await inside, so the check and the insert see the same
- * database even with several server processes on one file (SQLite lets one writer in at a time).
+ * The checks, the writes and the e-mail are one IMMEDIATE transaction with no await inside, so
+ * the check and the insert see the same database even with several server processes.
  */
 
 export type BookingSettings = {
   holdMinutes: number;
   bufferMinutes: number;
-  /** Base URL for links in e-mails, e.g. https://studio.example */
   appUrl: string;
   /** MAX_UNPAID_HOLDS; absent, a test's settings leave the cap off. */
   maxUnpaidHolds?: number;
@@ -67,7 +64,6 @@ export type BookingSettings = {
   horizonDays?: number;
 };
 
-/** The configured rules: what the site uses unless a test passes its own. */
 export function configuredBookingSettings(): BookingSettings {
   return {
     holdMinutes: env.HOLD_MINUTES,
@@ -81,11 +77,7 @@ export function configuredBookingSettings(): BookingSettings {
 
 const NO_DRAW: RetainerDraw = { retainerBookingId: null, drawn: 0 };
 
-/*
- * The rules a new booking must pass, one place each, shared by a single session (below) and a
- * weekly series (book-series.server.ts). Each runs inside the caller's IMMEDIATE transaction
- * and throws a Refusal, so a refusal writes nothing.
- */
+// Each rule runs inside the caller's IMMEDIATE transaction and throws a Refusal: nothing written.
 
 /** The booking horizon (BOOKING_HORIZON_DAYS): the last studio date that may be booked. */
 export function lastDateFor(now: number, settings: BookingSettings): string | null {
@@ -100,7 +92,6 @@ export function checkHorizon(date: string, now: number, settings: BookingSetting
   if (tooFar) throw new Refusal("horizon", tooFar);
 }
 
-/** The services chosen, all still offered. */
 export function chosenServices(tx: Tx, request: BookingRequest) {
   const chosen = getActiveServices(tx, request.selectedServices);
   if (chosen.length !== request.selectedServices.length) {
@@ -109,7 +100,6 @@ export function chosenServices(tx: Tx, request: BookingRequest) {
   return chosen;
 }
 
-/** The applied coupon, checked and its one use taken; undefined without one. */
 export function takeCoupon(tx: Tx, code: string | undefined, now: number) {
   if (!code) return undefined;
   const coupon = findCoupon(tx, code);
@@ -123,12 +113,7 @@ export function takeCoupon(tx: Tx, code: string | undefined, now: number) {
   return coupon;
 }
 
-/**
- * Room for what a request adds while unpaid: MAX_UNPAID_HOLDS, one more unpaid hold (a single
- * session or a whole series), and MAX_UNPAID_SESSIONS, its `sessions` unpaid sessions beside
- * the customer's others and their live waitlist offers (one of which it may be claiming).
- * Both refusals are "unpaid-holds", listing the open unpaid bookings to pay or cancel.
- */
+/** A live waitlist offer counts as unpaid (the request may be claiming one of them). */
 export function checkHoldRoom(
   tx: Tx,
   userId: number,
@@ -155,7 +140,6 @@ export function checkHoldRoom(
   }
 }
 
-/** A session's row: the customer's details, its slot, its price and what it drew. */
 export function newBookingRow(input: {
   user: PublicUser;
   request: BookingRequest;
@@ -207,7 +191,6 @@ export function newBookingRow(input: {
   };
 }
 
-/** Prices one session: its hours, services, coupon terms and the retainer hours it drew. */
 export function priceSession(
   request: BookingRequest,
   servicePrices: number[],
@@ -224,7 +207,6 @@ export function priceSession(
   });
 }
 
-/** Writes the row, its services and the first line of its history. */
 export function createBooking(
   tx: Tx,
   row: NewBooking,
@@ -242,7 +224,6 @@ export function createBooking(
   return booking;
 }
 
-/** One session of an order being placed: its slot, its price and the retainer hours it drew. */
 export type PlacedSession = {
   recordingDate: string;
   slot: { startsAt: number; endsAt: number };
@@ -252,11 +233,7 @@ export type PlacedSession = {
   carriesCoupon: boolean;
 };
 
-/**
- * Writes an order (docs/product.md "Orders") once its rules are checked: the order row holding
- * the coupon's one use, each session's row with its history, and the one booking-received
- * e-mail with the order's pay link. A single booking and a weekly series are both placed here.
- */
+/** A single booking and a weekly series are both placed here (docs/product.md "Orders"). */
 export function placeOrder(
   tx: Tx,
   input: {
@@ -317,10 +294,7 @@ export function placeOrder(
   return bookings;
 }
 
-/**
- * The slot of one session, free by the single booking's rules; else a "slot" refusal. A
- * waitlist offer being claimed (`exceptOfferId`) is not busy for its own customer.
- */
+/** A waitlist offer being claimed (`exceptOfferId`) is not busy for its own customer. */
 function checkSlot(
   request: BookingRequest,
   now: number,
@@ -345,12 +319,7 @@ function checkSlot(
   if (problem !== null) throw new Refusal("start-refused", "This start time cannot be booked.");
 }
 
-/**
- * Creates a booking at the server's price. Throws a Refusal when the slot is taken, the
- * coupon cannot be used or a service is not offered; nothing is written then. `claim` books
- * the customer's waitlist offer (docs/product.md "Waitlist"): its own hold is not busy for
- * them, and it becomes CLAIMED with the booking in the same transaction.
- */
+/** `claim`: the waitlist offer becomes CLAIMED in this transaction (docs/product.md "Waitlist"). */
 export function bookSession(
   user: PublicUser,
   request: BookingRequest,

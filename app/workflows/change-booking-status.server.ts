@@ -32,13 +32,7 @@ import {
   PaymentServiceError,
 } from "#app/workflows/payment-provider.server";
 
-/**
- * The staff workflow (admin Bookings and Sessions tabs, PUT /api/admin/bookings/{id}): every
- * status change goes through `changeBookingStatus`, which applies the one rule of
- * domain/admin-workflow, keeps the booking history and queues the customer's e-mail. A
- * booking another action holds (a cancellation or checkout in flight) is refused with the
- * claim's reason.
- */
+/** Every staff status change goes through `changeBookingStatus`; a claimed booking is refused. */
 
 export class WorkflowError extends Error {
   constructor(
@@ -66,12 +60,8 @@ export const SLOT_LOST_MESSAGE =
 export type Actor = { id: number };
 
 /**
- * Changes a booking's status to `to` for staff. Cancelling refunds everything paid (see
- * cancelForStudio). Changing an unpaid booking's status forward (paid another way) first closes
- * its hosted checkout, so it cannot take the money again: claim (CHECKOUT_CLOSE), close, record.
- * Any other change runs in one IMMEDIATE transaction: the rule is checked against the row as it
- * is inside the transaction, the history row and any e-mail are written with the change.
- * Throws WorkflowError (not found, or refused with the reason) and PaymentServiceError.
+ * An unpaid booking moved forward first has its hosted checkout closed (claim, close, record).
+ * Throws WorkflowError and PaymentServiceError.
  */
 export async function changeBookingStatus(
   bookingId: number,

@@ -11,13 +11,8 @@ import {
 } from "#app/models/outbox.server";
 
 /**
- * The e-mail outbox (docs/product.md "E-mail"). An e-mail is a row written in the same
- * transaction as the change that causes it, so a booking never exists without its e-mail and
- * a rolled-back booking never sends one. A poller delivers due rows over SMTP with retries;
- * without SMTP the rows stay PENDING, readable by admins.
- *
- * Delivery is at least once: a message whose send succeeded but whose SENT mark was lost
- * (a crash in between) goes out again after the claim lease.
+ * The outbox (docs/product.md "E-mail"): rows written with the change that causes them. Delivery
+ * is at least once: a send whose SENT mark was lost goes out again after the claim lease.
  */
 
 export type { MailTransport };
@@ -51,11 +46,7 @@ export function describeSendError(error: unknown): string {
 
 export type DeliveryResult = { sent: number; failed: number; retried: number };
 
-/**
- * Sends the PENDING rows that are due, oldest first. A message that cannot be sent is
- * scheduled again with exponential backoff, and after MAX_ATTEMPTS it is FAILED; one bad
- * message never stops the others, and this never throws because of one.
- */
+/** One bad message never stops the others, and this never throws because of one. */
 export async function deliverDueEmails({
   db,
   transport,
@@ -125,12 +116,7 @@ export async function deliverDueEmails({
   return result;
 }
 
-/**
- * Starts delivering the outbox to `transport` every `intervalMs`, closing it when stopped.
- * Without one nothing is sent: e-mails stay in the outbox for the admin Emails page.
- * Runs never overlap, and the timer does not keep the process alive. The returned stop
- * function resolves once a run in progress has finished, so the database can then be closed.
- */
+/** Runs never overlap; stop resolves once a run in progress finished, so the database can close. */
 export function startEmailDelivery(options: {
   db: OutboxDatabase;
   /** The mail server (app/adapters.server.ts openMailTransport), or null without one. */

@@ -27,11 +27,7 @@ import {
 } from "#app/models/waitlist.server";
 import { logError, logEvent } from "#app/log.server";
 
-/**
- * The waitlist (docs/product.md "Waitlist"): joining for a taken range, leaving it, and the
- * one place offers are made, `offerFreedRanges`. Each read-check-write is one IMMEDIATE
- * transaction with no await inside, like booking.
- */
+/** docs/product.md "Waitlist": each read-check-write is one IMMEDIATE transaction, like booking. */
 
 export type WaitlistSettings = {
   holdMinutes: number;
@@ -67,16 +63,10 @@ export class WaitlistError extends Error {
 
 const HOUR_MS = 3_600_000;
 
-/** The earliest start that can still be booked: anything before it is past offering. */
 function earliestBookableStart(now: number): number {
   return now + BOOKING_LIMITS.advanceNoticeHours * HOUR_MS;
 }
 
-/**
- * Puts the customer on the waitlist for a range that is taken now. Throws a WaitlistError
- * (nothing written) when it is free, cannot be booked at all, is past the horizon, is taken by
- * a live booking of their own, is already on their list, or they have MAX_WAITLIST open entries.
- */
 export function joinWaitlist(
   userId: number,
   range: { recordingDate: string; recordingTime: string; hoursNeeded: number },
@@ -123,10 +113,7 @@ export function joinWaitlist(
   return entry;
 }
 
-/**
- * Takes the customer's own open entry off the list. A removed offer frees its range, which
- * passes to the next one waiting in the same transaction.
- */
+/** A removed offer's range passes to the next one waiting in the same transaction. */
 export function removeWaitlistEntry(
   userId: number,
   entryId: number,
@@ -144,15 +131,8 @@ export function removeWaitlistEntry(
 }
 
 /**
- * The one place offers are made (docs/product.md "Waitlist"): offers past their expiry and
- * entries too close to start end LAPSED; then each waiting entry, earliest joined first, whose
- * range is now wholly free becomes OFFERED, held for HOLD_MINUTES, with its e-mail in the same
- * transaction. An offer is busy for every later entry, so one range is offered once. An offer
- * holds a session as an unpaid booking does, so a customer already at MAX_UNPAID_SESSIONS is
- * passed over (their entry keeps waiting) and the range goes to the next in line. Whatever
- * freed the range (a cancellation, an expired hold, a move, a block removed, a lapsed offer),
- * the next run finds it: the background loop runs this every minute, and the app's own
- * cancellations and moves right after. Returns the offers made.
+ * The one place offers are made (docs/product.md "Waitlist"). An offer is busy for every later
+ * entry, so one range is offered once; whatever freed a range, the next run (every minute) finds it.
  */
 export function offerFreedRanges(
   tx: Tx,
@@ -207,11 +187,7 @@ function atSessionCap(tx: Tx, userId: number, now: number, settings: WaitlistSet
   return tooManyUnpaidSessions(held, settings.maxUnpaidSessions);
 }
 
-/**
- * Offers what a cancellation or a move just freed, in a transaction of its own. The change
- * itself is done: a failure here is logged, and the background loop makes the offer a minute
- * later.
- */
+/** The change itself is done: a failure is logged and the background loop offers a minute later. */
 export function offerFreedRangesNow(
   now: number,
   settings: WaitlistSettings = configuredWaitlistSettings(),

@@ -31,13 +31,7 @@ import { redirectWithError, redirectWithSuccess, replyWithToast } from "#app/web
 import { WAITLIST_JOIN_INTENT } from "#app/components/booking/waitlist-offer";
 import { claimFrom, joinFromBookingForm } from "#app/routes/home/waitlist-form.server";
 
-/**
- * The booking form on the landing page (docs/product.md "Booking section",
- * "Booking submit flow"). Without JavaScript every step is a post to `/?index` that re-renders the
- * form with what was entered: showing the free times of a date, applying or removing a
- * coupon, and booking. With JavaScript the same posts run in place and the times and the
- * price update live.
- */
+/** Without JavaScript every step re-renders the form (docs/product.md "Booking submit flow"). */
 export function loadBookingForm(user: PublicUser | null, now: number): BookingFormData {
   const earliestDate = earliestBookableDate(now);
   const latestDate = lastBookableDate(studioDateOf(now), env.BOOKING_HORIZON_DAYS);
@@ -100,7 +94,6 @@ function availabilityFor(formData: FormData, now: number) {
   };
 }
 
-/** The code a post carries as applied (the hidden field after an Apply), if any. */
 function carriedCouponCode(formData: FormData): string | null {
   const code = formData.get("couponCode");
   return typeof code === "string" && code.trim() !== "" ? code : null;
@@ -116,13 +109,11 @@ function appliedCoupon(code: string | null, now: number) {
   return check.isValid ? toCouponSummary(check.coupon) : null;
 }
 
-/** A post to the form, as every intent's handler reads it. */
 type BookingPost = {
   formData: FormData;
   context: Readonly<RouterContextProvider>;
   user: PublicUser | null;
   now: number;
-  /** The applied coupon's code the post carries, if any. */
   carried: string | null;
   /** The form re-rendered with what was entered, and `extra`. */
   reply: (extra: Partial<BookingFormReply>) => BookingFormReply;
@@ -135,7 +126,6 @@ function toast(post: BookingPost, reply: BookingFormReply, message: Toast, init?
   return replyWithToast(post.context, post.formData, reply, message, init);
 }
 
-/** What was entered, kept as typed, with `errors` added. */
 function kept(
   post: BookingPost,
   errors?: { fieldErrors?: Record<string, string[]>; formErrors?: string[] },
@@ -148,7 +138,6 @@ function takeLookup(post: BookingPost) {
   return takeCouponLookup(post.context.get(clientAddressContext), post.user?.id ?? null);
 }
 
-/** The 429 of a coupon lookup past the limit, or null within it. */
 async function lookupRefusal(post: BookingPost) {
   const retryAfter = await takeLookup(post);
   if (retryAfter === null) return null;
@@ -167,7 +156,6 @@ async function keptCoupon(post: BookingPost) {
   return (await takeLookup(post)) === null ? appliedCoupon(post.carried, post.now) : null;
 }
 
-/** The applied coupon, checked again. */
 async function check(post: BookingPost): Promise<FormAnswer> {
   if (post.carried === null) return post.reply({});
   return (
@@ -326,10 +314,7 @@ const DROPS_COUPON: ReadonlySet<RefusalKind> = new Set([
 ]);
 const REFRESHES_TIMES: ReadonlySet<RefusalKind> = new Set(["slot-taken", "start-refused"]);
 
-/**
- * The form's posts by their intent: free times (a re-render), coupons, the waitlist and
- * booking. Any post keeps what was entered; only "book" holds it to every rule.
- */
+/** Any post keeps what was entered; only "book" holds it to every rule. */
 const INTENTS = new Map<string, (post: BookingPost) => FormAnswer | Promise<FormAnswer>>([
   ["check", check],
   // "Check dates" without JavaScript: the reply carries the series' preview.
