@@ -78,7 +78,7 @@ export function actorsFor(server: Server) {
 }
 
 function omitLastSeen(table: string, row: unknown): unknown {
-  if (table !== "sessions" || typeof row !== "object" || row === null) return row;
+  if (table !== "sign_ins" || typeof row !== "object" || row === null) return row;
   const { last_seen_at: _lastSeen, ...rest } = row as Record<string, unknown>;
   return rest;
 }
