@@ -3,6 +3,7 @@ import { insertSession } from "#tests/e2e/admin-data";
 import {
   accountMenu,
   addDays,
+  createCoupon,
   createService,
   expect,
   expectNoAxeViolations,
@@ -96,18 +97,28 @@ test.describe("a request that gets no answer", { tag: "@js-on-only" }, () => {
     await expect(form.getByLabel("Promo code")).toHaveValue("SPRING");
   });
 
-  test("booking: 'Conflict Check Failed'", async ({ page, customer }) => {
+  test("booking: 'Conflict Check Failed', the form and its coupon kept", async ({
+    page,
+    customer,
+  }, testInfo) => {
+    const coupon = createCoupon(testInfo, { type: "PERCENTAGE", value: 10 });
     await login(page, customer);
     const form = await bookingForm(page);
     const startTime = form.getByLabel("Start time", { exact: true });
     await form.getByLabel("Recording date").fill(day(1));
     await expect(startTime).toHaveAccessibleDescription(/free start times? on/);
     await startTime.selectOption("03:00");
+    await form.getByLabel("Promo code").fill(coupon.code);
+    await form.getByRole("button", { name: "Apply", exact: true }).click();
+    await expect(form.getByLabel("Promo code")).toBeDisabled();
+
     await cutOff(page, "/_root.data");
     await form.getByRole("button", { name: "Book and Continue to Payment" }).click();
     await expectFailure(page, "Conflict Check Failed", CONFLICT_CHECK);
     await expectNoAxeViolations(page);
     await expect(startTime).toHaveValue("03:00");
+    await expect(form.getByLabel("Promo code")).toBeDisabled();
+    await expect(form.getByLabel("Promo code")).toHaveValue(coupon.code);
   });
 
   test("the free times: 'Conflict Check Failed'", async ({ page }) => {
