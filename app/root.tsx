@@ -12,6 +12,11 @@ import { lazy, Suspense, useEffect, useState } from "react";
 import type { Route } from "./+types/root";
 import "./app.css";
 import { ChatWidget } from "#app/components/chat/chat-widget";
+import {
+  CONNECTION_FAILED_STATUS,
+  connectionFailureMiddleware,
+  onConnectionFailure,
+} from "#app/components/connection-failure";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { useNonce } from "#app/components/nonce";
 import { PageScripts } from "#app/components/page-scripts";
@@ -27,6 +32,8 @@ import { getUser } from "#app/web/user-context.server";
 
 export const middleware: Route.MiddlewareFunction[] = [routeLogMiddleware, securityMiddleware];
 
+export const clientMiddleware: Route.ClientMiddlewareFunction[] = [connectionFailureMiddleware];
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const [user, flash] = await Promise.all([getUser(request, context), readToast(request)]);
   const toast = context.get(inlineToastContext) ?? flash.toast;
@@ -38,12 +45,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 /**
  * Also after an action answering 4xx (skipped by default): the root loader carries the toast,
- * which would otherwise show one navigation late.
+ * which would otherwise show one navigation late. A post that got no answer reloads nothing
+ * (connection-failure.ts).
  */
 export function shouldRevalidate({
   formMethod,
+  actionStatus,
   defaultShouldRevalidate,
 }: ShouldRevalidateFunctionArgs) {
+  if (actionStatus === CONNECTION_FAILED_STATUS) return false;
   if (formMethod && formMethod.toUpperCase() !== "GET") return true;
   return defaultShouldRevalidate;
 }
@@ -84,6 +94,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
   }, []);
+  useEffect(() => onConnectionFailure(showToast), []);
   return (
     <html lang="en">
       <head>

@@ -191,7 +191,7 @@ export function PasskeyAlternative({ signInAgain }: { signInAgain: boolean }) {
             You have a passkey. Sign out, then choose “Sign in with a passkey” on the sign-in page
             to open the admin pages.
           </p>
-          <Form method="post" action="/logout" className="mt-3">
+          <Form method="post" action="/logout" navigate={false} className="mt-3">
             <button type="submit" className="btn-primary">
               Sign out
             </button>

@@ -227,7 +227,8 @@ function AccountMenu({ user, chatAppId }: { user: PublicUser; chatAppId: string 
             </HelpLink>
           </li>
           <li className="border-t border-line">
-            <Form method="post" action="/logout">
+            {/* A fetcher's post: if it gets no answer, the page stays (connection-failure.ts). */}
+            <Form method="post" action="/logout" navigate={false}>
               <button type="submit" className="block w-full px-4 py-2.5 text-left hover:bg-paper">
                 Logout
               </button>
