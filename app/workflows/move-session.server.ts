@@ -4,6 +4,7 @@ import { transitionProblem } from "#app/domain/admin-workflow";
 import { conflictsWith } from "#app/domain/availability";
 import type { BookingStatus } from "#app/domain/booking-status";
 import { claimProblem } from "#app/domain/booking-claim";
+import { Refusal } from "#app/domain/refusal";
 import { sessionCalendarAttachment } from "#app/emails/calendar.server";
 import { bookingConfirmedEmail } from "#app/emails/templates.server";
 import { env } from "#app/env.server";
@@ -19,7 +20,6 @@ import { getBooking, readBusyRanges } from "#app/models/booking.server";
 import { enqueueEmail } from "#app/models/outbox.server";
 import { accountEmail } from "#app/models/user.server";
 import {
-  CancellationError,
   type CancellationSettings,
   cancelForStudio,
   configuredCancellationSettings,
@@ -95,7 +95,7 @@ export async function changeBookingStatus(
       );
       return booking;
     } catch (error) {
-      if (error instanceof CancellationError) {
+      if (error instanceof Refusal) {
         throw new WorkflowError(
           error.kind === "not-found" ? "not-found" : "refused",
           error.message,

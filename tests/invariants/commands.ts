@@ -18,7 +18,6 @@ import { bookSession } from "#app/workflows/book-session.server";
 import { Refusal } from "#app/domain/refusal";
 import { bookSeries } from "#app/workflows/book-series.server";
 import {
-  CancellationError,
   cancelOwnBooking,
   cancelFollowingForStudio,
   cancelOwnFollowing,
@@ -33,7 +32,7 @@ import {
 import { handlePaymentWebhook, verifyCheckout } from "#app/workflows/fulfil-payment.server";
 import { changeBookingStatus, WorkflowError } from "#app/workflows/move-session.server";
 import { PaymentServiceError } from "#app/workflows/payment-provider.server";
-import { RescheduleError, rescheduleOwnBooking } from "#app/workflows/reschedule.server";
+import { rescheduleOwnBooking } from "#app/workflows/reschedule.server";
 import { settleStaleClaims } from "#app/workflows/settle-claims.server";
 import {
   joinWaitlist,
@@ -70,10 +69,8 @@ type Say = (what: string) => void;
 
 const REFUSALS = [
   Refusal,
-  CancellationError,
   PaymentServiceError,
   WorkflowError,
-  RescheduleError,
   WaitlistError,
   CheckoutUnavailableError,
 ];

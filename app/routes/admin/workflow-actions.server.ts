@@ -21,7 +21,8 @@ import {
   PAYMENT_SERVICE_UNAVAILABLE_MESSAGE,
   PaymentServiceError,
 } from "#app/workflows/payment-provider.server";
-import { CancellationError, cancelFollowingForStudio } from "#app/workflows/cancel-booking.server";
+import { cancelFollowingForStudio } from "#app/workflows/cancel-booking.server";
+import { Refusal } from "#app/domain/refusal";
 import { formatDollars } from "#app/domain/pricing";
 import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
 import { samePageUrl } from "#app/web/same-page.server";
@@ -135,7 +136,7 @@ export async function workflowAction(
         description: done,
       });
     } catch (error) {
-      if (error instanceof CancellationError) {
+      if (error instanceof Refusal) {
         return fail(UPDATE_FAILED, error.message, error.kind === "not-found" ? 404 : 409);
       }
       const known = knownFailure(error);
