@@ -17,6 +17,11 @@ export const REFUSAL_KINDS = [
   "claim-refused",
   "series-refused",
   "series-conflicts",
+  // The waitlist (docs/product.md "Waitlist").
+  "range-free",
+  "already-waiting",
+  "waitlist-full",
+  "own-booking",
   // Cancel and reschedule (docs/product.md "Cancel, refund, reschedule").
   "not-cancellable",
   "refund-changed",

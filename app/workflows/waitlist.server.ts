@@ -3,7 +3,8 @@ import { env } from "#app/env.server";
 import { BOOKING_LIMITS, busyWindowFor, startProblem } from "#app/domain/availability";
 import { horizonProblem, tooManyUnpaidSessions } from "#app/domain/booking-limits";
 import { studioDateOf, studioSession } from "#app/domain/studio-time";
-import { joinRefusal, WAITLIST_MESSAGES, type JoinRefusal } from "#app/domain/waitlist";
+import { joinRefusal, WAITLIST_MESSAGES } from "#app/domain/waitlist";
+import { Refusal } from "#app/domain/refusal";
 import { waitlistOfferEmail } from "#app/emails/templates.server";
 import {
   countUnpaidSessions,
@@ -55,16 +56,6 @@ export function configuredWaitlistSettings(): WaitlistSettings {
   };
 }
 
-export class WaitlistError extends Error {
-  constructor(
-    readonly kind: JoinRefusal["kind"] | "horizon" | "not-found" | "not-open",
-    message: string,
-  ) {
-    super(message);
-    this.name = "WaitlistError";
-  }
-}
-
 const HOUR_MS = 3_600_000;
 
 /** The earliest start that can still be booked: anything before it is past offering. */
@@ -73,7 +64,7 @@ function earliestBookableStart(now: number): number {
 }
 
 /**
- * Puts the customer on the waitlist for a range that is taken now. Throws a WaitlistError
+ * Puts the customer on the waitlist for a range that is taken now. Throws a Refusal
  * (nothing written) when it is free, cannot be booked at all, is past the horizon, is taken by
  * a live booking of their own, is already on their list, or they have MAX_WAITLIST open entries.
  */
@@ -87,7 +78,7 @@ export function joinWaitlist(
   const entry = writeTransaction((tx) => {
     if (settings.horizonDays !== undefined) {
       const tooFar = horizonProblem(range.recordingDate, studioDateOf(now), settings.horizonDays);
-      if (tooFar) throw new WaitlistError("horizon", tooFar);
+      if (tooFar) throw new Refusal("horizon", tooFar);
     }
     const busy = readBusyRanges(busyWindowFor(range.recordingDate, settings.bufferMinutes), now);
     const open = openEntriesOf(userId, tx);
@@ -107,7 +98,7 @@ export function joinWaitlist(
       openEntries: open.length,
       max: settings.maxWaitlist,
     });
-    if (refusal) throw new WaitlistError(refusal.kind, refusal.message);
+    if (refusal) throw new Refusal(refusal.kind, refusal.message);
     return insertWaitlistEntry(tx, {
       userId,
       recordingDate: range.recordingDate,
@@ -135,7 +126,7 @@ export function removeWaitlistEntry(
 ): WaitlistEntry {
   const removed = writeTransaction((tx) => {
     const entry = markRemoved(tx, entryId, userId, now);
-    if (!entry) throw new WaitlistError("not-found", WAITLIST_MESSAGES.notFound);
+    if (!entry) throw new Refusal("not-found", WAITLIST_MESSAGES.notFound);
     if (entry.offerExpiresAt !== null) offerFreedRanges(tx, now, settings);
     return entry;
   });

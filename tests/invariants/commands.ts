@@ -38,7 +38,6 @@ import {
   joinWaitlist,
   offerFreedRangesNow,
   removeWaitlistEntry,
-  WaitlistError,
 } from "#app/workflows/waitlist.server";
 import { brokenInvariant } from "#tests/invariants/invariants";
 import { FAULT_MODES, FAULT_OPS, type FaultMode, type FaultOp } from "#tests/invariants/provider";
@@ -67,13 +66,7 @@ import {
 
 type Say = (what: string) => void;
 
-const REFUSALS = [
-  Refusal,
-  PaymentServiceError,
-  WorkflowError,
-  WaitlistError,
-  CheckoutUnavailableError,
-];
+const REFUSALS = [Refusal, PaymentServiceError, WorkflowError, CheckoutUnavailableError];
 
 export abstract class Step implements fc.AsyncCommand<World, World> {
   abstract toString(): string;
