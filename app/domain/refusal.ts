@@ -22,6 +22,10 @@ export const REFUSAL_KINDS = [
   "already-waiting",
   "waitlist-full",
   "own-booking",
+  // Support requests (docs/product.md "Support and chat").
+  "not-own-booking",
+  "support-move-refused",
+  "resolution-required",
   // Cancel and reschedule (docs/product.md "Cancel, refund, reschedule").
   "not-cancellable",
   "refund-changed",
