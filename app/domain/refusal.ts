@@ -26,6 +26,8 @@ export const REFUSAL_KINDS = [
   "not-own-booking",
   "support-move-refused",
   "resolution-required",
+  // Staff move a booking along the workflow (docs/product.md "States and transitions").
+  "status-change-refused",
   // Cancel and reschedule (docs/product.md "Cancel, refund, reschedule").
   "not-cancellable",
   "refund-changed",

@@ -33,6 +33,7 @@ export const REFUSAL_ANSWERS: Record<RefusalKind, Answer> = {
   "not-own-booking": { status: 400, title: "Request not sent", field: "bookingId" },
   "support-move-refused": { status: 422, title: "Error updating request" },
   "resolution-required": { status: 400, title: "Error updating request", field: "resolution" },
+  "status-change-refused": { status: 422, title: "Error updating booking" },
   "not-cancellable": { status: 422, title: "Cancellation Failed" },
   "refund-changed": { status: 422, title: "Cancellation Failed" },
   "not-reschedulable": { status: 422, title: "Time Slot Unavailable" },

@@ -40,16 +40,6 @@ import {
  * claim's reason.
  */
 
-export class WorkflowError extends Error {
-  constructor(
-    readonly kind: "not-found" | "refused",
-    message: string,
-  ) {
-    super(message);
-    this.name = "WorkflowError";
-  }
-}
-
 export type WorkflowSettings = CancellationSettings & { bufferMinutes: number; appUrl: string };
 
 export function configuredWorkflowSettings(): WorkflowSettings {
@@ -71,7 +61,7 @@ export type Actor = { id: number };
  * cannot take the money again: claim (CHECKOUT_CLOSE), close, record. Any other change runs in
  * one IMMEDIATE transaction: the rule is checked against the row as it is inside the
  * transaction, the history row and any e-mail are written with the change.
- * Throws WorkflowError (not found, or refused with the reason) and PaymentServiceError.
+ * Throws a Refusal (not found, or refused with the reason) and PaymentServiceError.
  */
 export async function changeBookingStatus(
   bookingId: number,
@@ -82,27 +72,17 @@ export async function changeBookingStatus(
   settings: WorkflowSettings = configuredWorkflowSettings(),
 ): Promise<Booking> {
   const found = getBooking(bookingId);
-  if (!found) throw new WorkflowError("not-found", "Booking not found");
+  if (!found) throw new Refusal("not-found", "Booking not found");
   const problem = transitionProblem(found.status, to) ?? claimProblem(found.claim);
-  if (problem) throw new WorkflowError("refused", problem);
+  if (problem) throw new Refusal("status-change-refused", problem);
 
   if (to === "CANCELLED") {
-    try {
-      const { booking } = await cancelForStudio(
-        { bookingId, actorUserId: actor.id, note },
-        now,
-        settings,
-      );
-      return booking;
-    } catch (error) {
-      if (error instanceof Refusal) {
-        throw new WorkflowError(
-          error.kind === "not-found" ? "not-found" : "refused",
-          error.message,
-        );
-      }
-      throw error;
-    }
+    const { booking } = await cancelForStudio(
+      { bookingId, actorUserId: actor.id, note },
+      now,
+      settings,
+    );
+    return booking;
   }
 
   // The order's hosted checkout may still charge for this session, with others of its order.
@@ -152,10 +132,10 @@ function checkedMove(
   token: ClaimToken | null = null,
 ): Booking {
   const current = getBooking(bookingId, tx);
-  if (!current) throw new WorkflowError("not-found", "Booking not found");
+  if (!current) throw new Refusal("not-found", "Booking not found");
   const held = token && holdsClaim(current, token) ? null : claimProblem(current.claim);
   const refused = transitionProblem(current.status, to) ?? held;
-  if (refused) throw new WorkflowError("refused", refused);
+  if (refused) throw new Refusal("status-change-refused", refused);
   if (current.status === "PENDING_PAYMENT" && (current.holdExpiresAt ?? 0) <= now) {
     // The slot was released when the hold ran out: it is only still this booking's if
     // nothing live took it meanwhile.
@@ -166,7 +146,7 @@ function checkedMove(
       current.id,
     );
     if (conflictsWith(current, busy, settings.bufferMinutes)) {
-      throw new WorkflowError("refused", SLOT_LOST_MESSAGE);
+      throw new Refusal("status-change-refused", SLOT_LOST_MESSAGE);
     }
   }
   return current;
@@ -226,7 +206,7 @@ export async function bulkChangeStatus(
       await changeBookingStatus(bookingId, to, actor, null, now, settings);
       updated += 1;
     } catch (error) {
-      if (error instanceof WorkflowError || error instanceof PaymentServiceError) {
+      if (error instanceof Refusal || error instanceof PaymentServiceError) {
         failures.push({ bookingId, message: error.message });
       } else if (isDatabaseBusyResponse(error)) {
         failures.push({ bookingId, message: "The database was busy." });

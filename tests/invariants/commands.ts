@@ -30,7 +30,7 @@ import {
   openHostedCheckout,
 } from "#app/workflows/checkout.server";
 import { handlePaymentWebhook, verifyCheckout } from "#app/workflows/fulfil-payment.server";
-import { changeBookingStatus, WorkflowError } from "#app/workflows/move-session.server";
+import { changeBookingStatus } from "#app/workflows/move-session.server";
 import { PaymentServiceError } from "#app/workflows/payment-provider.server";
 import { rescheduleOwnBooking } from "#app/workflows/reschedule.server";
 import { settleStaleClaims } from "#app/workflows/settle-claims.server";
@@ -66,7 +66,7 @@ import {
 
 type Say = (what: string) => void;
 
-const REFUSALS = [Refusal, PaymentServiceError, WorkflowError, CheckoutUnavailableError];
+const REFUSALS = [Refusal, PaymentServiceError, CheckoutUnavailableError];
 
 export abstract class Step implements fc.AsyncCommand<World, World> {
   abstract toString(): string;
