@@ -28,6 +28,8 @@ export const REFUSAL_KINDS = [
   "resolution-required",
   // Staff move a booking along the workflow (docs/product.md "States and transitions").
   "status-change-refused",
+  // Coupons (docs/product.md "Coupons").
+  "duplicate-coupon",
   // Cancel and reschedule (docs/product.md "Cancel, refund, reschedule").
   "not-cancellable",
   "refund-changed",

@@ -10,6 +10,7 @@ import {
   normalizeCouponCode,
 } from "#app/domain/coupons";
 import type { CouponTerms } from "#app/domain/pricing";
+import { Refusal } from "#app/domain/refusal";
 import { studioDateOf } from "#app/domain/studio-time";
 import { type Page, pageWindow, toPage } from "#app/models/pagination.server";
 
@@ -110,17 +111,10 @@ export function toCouponSummary(coupon: Coupon) {
 
 // ---------------------------------------------------------------- the Coupons tab (admin)
 
-/** The code is taken (compared case-insensitively, like the unique index on lower(code)). */
-export class DuplicateCouponError extends Error {
-  constructor(readonly code: string) {
-    super(duplicateCouponMessage(code));
-  }
-}
-
 /**
  * Stores a new coupon (already checked by the domain rules). The unique index on lower(code)
  * decides, so two admins creating the same code at once get one coupon and one
- * DuplicateCouponError, never a second row or a server error.
+ * "duplicate-coupon" Refusal, never a second row or a server error.
  */
 export function createCoupon(coupon: NewCoupon, now: number): Coupon {
   try {
@@ -132,7 +126,9 @@ export function createCoupon(coupon: NewCoupon, now: number): Coupon {
         .get(),
     );
   } catch (error) {
-    if (isUniqueViolation(error)) throw new DuplicateCouponError(coupon.code);
+    if (isUniqueViolation(error)) {
+      throw new Refusal("duplicate-coupon", duplicateCouponMessage(coupon.code));
+    }
     throw error;
   }
 }

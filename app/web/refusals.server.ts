@@ -34,6 +34,8 @@ export const REFUSAL_ANSWERS: Record<RefusalKind, Answer> = {
   "support-move-refused": { status: 422, title: "Error updating request" },
   "resolution-required": { status: 400, title: "Error updating request", field: "resolution" },
   "status-change-refused": { status: 422, title: "Error updating booking" },
+  // The one 409 (docs/product.md "The JSON API").
+  "duplicate-coupon": { status: 409, title: "Duplicate Coupon Code", field: "code" },
   "not-cancellable": { status: 422, title: "Cancellation Failed" },
   "refund-changed": { status: 422, title: "Cancellation Failed" },
   "not-reschedulable": { status: 422, title: "Time Slot Unavailable" },
