@@ -17,6 +17,19 @@ export const REFUSAL_KINDS = [
   "claim-refused",
   "series-refused",
   "series-conflicts",
+  // The waitlist (docs/product.md "Waitlist").
+  "range-free",
+  "already-waiting",
+  "waitlist-full",
+  "own-booking",
+  // Support requests (docs/product.md "Support and chat").
+  "not-own-booking",
+  "support-move-refused",
+  "resolution-required",
+  // Staff move a booking along the workflow (docs/product.md "States and transitions").
+  "status-change-refused",
+  // Coupons (docs/product.md "Coupons").
+  "duplicate-coupon",
   // Cancel and reschedule (docs/product.md "Cancel, refund, reschedule").
   "not-cancellable",
   "refund-changed",

@@ -1,4 +1,5 @@
 import type { StartTimeOption } from "#app/domain/availability";
+import type { RefusalKind } from "#app/domain/refusal";
 
 /** docs/product.md "Waitlist". Pure: the workflow asks these what its reads mean. */
 export const WAITLIST_MESSAGES = {
@@ -22,7 +23,10 @@ export function tooManyWaitlistMessage(max: number): string {
 }
 
 export type JoinRefusal = {
-  kind: "not-taken" | "duplicate" | "too-many" | "slot" | "own-booking";
+  kind: Extract<
+    RefusalKind,
+    "range-free" | "already-waiting" | "waitlist-full" | "start-refused" | "own-booking"
+  >;
   message: string;
 };
 
@@ -38,14 +42,14 @@ export function joinRefusal(input: {
   max: number;
 }): JoinRefusal | null {
   if (input.startProblem === null)
-    return { kind: "not-taken", message: WAITLIST_MESSAGES.notTaken };
+    return { kind: "range-free", message: WAITLIST_MESSAGES.notTaken };
   if (input.startProblem !== "taken") {
-    return { kind: "slot", message: "This start time cannot be booked." };
+    return { kind: "start-refused", message: "This start time cannot be booked." };
   }
   if (input.ownBooking) return { kind: "own-booking", message: WAITLIST_MESSAGES.ownBooking };
-  if (input.duplicate) return { kind: "duplicate", message: WAITLIST_MESSAGES.duplicate };
+  if (input.duplicate) return { kind: "already-waiting", message: WAITLIST_MESSAGES.duplicate };
   if (input.openEntries >= input.max) {
-    return { kind: "too-many", message: tooManyWaitlistMessage(input.max) };
+    return { kind: "waitlist-full", message: tooManyWaitlistMessage(input.max) };
   }
   return null;
 }

@@ -10,6 +10,7 @@ import {
   normalizeCouponCode,
 } from "#app/domain/coupons";
 import type { CouponTerms } from "#app/domain/pricing";
+import { Refusal } from "#app/domain/refusal";
 import { studioDateOf } from "#app/domain/studio-time";
 import { type Page, pageWindow, toPage } from "#app/models/pagination.server";
 
@@ -99,14 +100,7 @@ export function toCouponSummary(coupon: Coupon) {
 
 // ---------------------------------------------------------------- the Coupons tab (admin)
 
-/** Compared case-insensitively, like the unique index on lower(code). */
-export class DuplicateCouponError extends Error {
-  constructor(readonly code: string) {
-    super(duplicateCouponMessage(code));
-  }
-}
-
-/** The unique index decides, so two admins creating the same code get one coupon and one DuplicateCouponError. */
+/** The unique index on lower(code) decides, so two admins creating the same code get one coupon and one "duplicate-coupon" Refusal. */
 export function createCoupon(coupon: NewCoupon, now: number): Coupon {
   try {
     return unlessBusy(() =>
@@ -117,7 +111,9 @@ export function createCoupon(coupon: NewCoupon, now: number): Coupon {
         .get(),
     );
   } catch (error) {
-    if (isUniqueViolation(error)) throw new DuplicateCouponError(coupon.code);
+    if (isUniqueViolation(error)) {
+      throw new Refusal("duplicate-coupon", duplicateCouponMessage(coupon.code));
+    }
     throw error;
   }
 }

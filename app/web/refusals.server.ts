@@ -11,6 +11,8 @@ type Answer = {
   field?: string;
 };
 
+const WAITLIST_REFUSED = "Not added to the waitlist";
+
 /** The one answer to each refusal, for the form and the API alike. */
 export const REFUSAL_ANSWERS: Record<RefusalKind, Answer> = {
   "not-found": { status: 404, title: "Not Found" },
@@ -24,6 +26,16 @@ export const REFUSAL_ANSWERS: Record<RefusalKind, Answer> = {
   "claim-refused": { status: 400, title: "Booking Failed" },
   "series-refused": { status: 400, title: "Dates Unavailable" },
   "series-conflicts": { status: 422, title: "Dates Unavailable" },
+  "range-free": { status: 422, title: WAITLIST_REFUSED },
+  "already-waiting": { status: 422, title: WAITLIST_REFUSED },
+  "waitlist-full": { status: 422, title: WAITLIST_REFUSED },
+  "own-booking": { status: 422, title: WAITLIST_REFUSED },
+  "not-own-booking": { status: 400, title: "Request not sent", field: "bookingId" },
+  "support-move-refused": { status: 422, title: "Error updating request" },
+  "resolution-required": { status: 400, title: "Error updating request", field: "resolution" },
+  "status-change-refused": { status: 422, title: "Error updating booking" },
+  // The one 409 (docs/product.md "The JSON API").
+  "duplicate-coupon": { status: 409, title: "Duplicate Coupon Code", field: "code" },
   "not-cancellable": { status: 422, title: "Cancellation Failed" },
   "refund-changed": { status: 422, title: "Cancellation Failed" },
   "not-reschedulable": { status: 422, title: "Time Slot Unavailable" },

@@ -3,6 +3,7 @@ import { db, type DB, type Tx, writeTransaction } from "#app/db.server";
 import type { BookingClaim } from "#app/domain/booking-claim";
 import { type RefundQuote, studioRefundQuote } from "#app/domain/cancellation";
 import { formatDollars } from "#app/domain/pricing";
+import { RefundChangedRefusal, Refusal } from "#app/domain/refusal";
 import type { ReceiptDetails } from "#app/domain/receipts";
 import { sessionCalendarAttachment } from "#app/emails/calendar.server";
 import { receiptAttachment } from "#app/emails/receipt-pdf.server";
@@ -53,18 +54,6 @@ import { paymentProvider } from "#app/adapters.server";
  * failed call releases the claim, a crash's claim is left to finishAbandonedCancellation.
  */
 export { CANCELLED_BY_CUSTOMER, CANCELLED_BY_STUDIO };
-
-export class CancellationError extends Error {
-  constructor(
-    readonly kind: "not-found" | "not-cancellable" | "quote-changed",
-    message: string,
-    /** The refund as it stands now, when it differs from what the customer was shown. */
-    readonly quote?: RefundQuote,
-  ) {
-    super(message);
-    this.name = "CancellationError";
-  }
-}
 
 export type CancellationSettings = {
   feePercent: number;
@@ -156,11 +145,11 @@ async function cancelBooking(
     const booking = getBooking(tx, bookingId);
     // Another customer's booking is reported as missing, not forbidden.
     if (!booking || (who.by === "customer" && booking.userId !== who.actorUserId)) {
-      throw new CancellationError("not-found", "Booking not found");
+      throw new Refusal("not-found", "Booking not found");
     }
     const problem =
       who.by === "customer" ? cancelProblem(tx, booking, now) : studioCancelProblem(tx, booking);
-    if (problem) throw new CancellationError("not-cancellable", problem);
+    if (problem) throw new Refusal("not-cancellable", problem);
     // An open hosted checkout could still take the money: it is closed (step 2) before the
     // refund is known. Otherwise the quote is final now: nothing pays a claimed booking.
     // The checkout is the order's, paying this session and any other unpaid one of it.
@@ -239,8 +228,7 @@ function quoteFor(
 function checkShownRefund(who: Canceller, quote: RefundQuote) {
   if (who.by !== "customer" || who.expectedRefund == null) return;
   if (who.expectedRefund === quote.refund) return;
-  throw new CancellationError(
-    "quote-changed",
+  throw new RefundChangedRefusal(
     `The refund is now ${formatDollars(quote.refund)}, not ${formatDollars(who.expectedRefund)}: please review it and confirm again.`,
     quote,
   );
@@ -336,7 +324,7 @@ function recordClaimed(
   now: number,
 ): Booking {
   const current = getBooking(tx, token.bookingId);
-  if (!current) throw new CancellationError("not-found", "Booking not found");
+  if (!current) throw new Refusal("not-found", "Booking not found");
   if (current.status === "CANCELLED") {
     // Only a lost claim gets here: someone cancelled after the sweeper released it.
     if (refund) writeRefund(tx, current, refund, now);
@@ -352,7 +340,7 @@ function recordClaimed(
         ? cancelProblem(tx, current, now)
         : studioCancelProblem(tx, current);
     if (problem && refund) throw new Error(problem);
-    if (problem) throw new CancellationError("not-cancellable", problem);
+    if (problem) throw new Refusal("not-cancellable", problem);
   }
   return writeCancelled(tx, current, who, quote, refund, now);
 }
@@ -546,15 +534,15 @@ async function cancelFollowing(
 ): Promise<FollowingResult> {
   const booking = getBooking(db, bookingId);
   if (!booking || (who.by === "customer" && booking.userId !== who.actorUserId)) {
-    throw new CancellationError("not-found", "Booking not found");
+    throw new Refusal("not-found", "Booking not found");
   }
   const planned = planCancelFollowing(booking, now, settings.feePercent, who.by);
-  if ("problem" in planned) throw new CancellationError("not-cancellable", planned.problem);
+  if ("problem" in planned) throw new Refusal("not-cancellable", planned.problem);
   const { plan } = planned;
   const expected = who.by === "customer" ? who.expectedRefund : null;
   if (expected != null && expected !== plan.refund) {
-    throw new CancellationError(
-      "quote-changed",
+    throw new Refusal(
+      "refund-changed",
       `The refund is now ${formatDollars(plan.refund)}, not ${formatDollars(expected)}: please review it and confirm again.`,
     );
   }

@@ -1,3 +1,4 @@
+import { Refusal } from "#app/domain/refusal";
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { blockedTimes, bookingHistory, bookings, coupons, orders, payments } from "#db/schema";
@@ -10,7 +11,6 @@ import {
   bulkChangeStatus,
   changeBookingStatus,
   SLOT_LOST_MESSAGE,
-  WorkflowError,
   type WorkflowSettings,
 } from "#app/workflows/change-booking-status.server";
 import { PaymentServiceError } from "#app/workflows/payment-provider.server";
@@ -172,7 +172,7 @@ describe("changing a booking's status forward", () => {
     for (const to of ["PENDING", "CONFIRMED", "RECORDED", "PENDING_PAYMENT"] as const) {
       await expect(
         changeBookingStatus(booking.id, to, staff, null, BOOKED_AT + HOUR, settings),
-      ).rejects.toMatchObject({ kind: "refused" });
+      ).rejects.toMatchObject({ kind: "status-change-refused" });
     }
     expect(historyOf(booking.id)).toHaveLength(before);
     expect(getBooking(db, booking.id)?.status).toBe("RECORDED");
@@ -183,7 +183,7 @@ describe("changing a booking's status forward", () => {
     const error = await changeBookingStatus(999_999, "CONFIRMED", staff, null, BOOKED_AT, settings)
       .then(() => null)
       .catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(WorkflowError);
+    expect(error).toBeInstanceOf(Refusal);
     expect(error).toMatchObject({ kind: "not-found" });
   });
 
@@ -316,7 +316,7 @@ describe("staff cancelling", () => {
     await changeBookingStatus(booking.id, "CANCELLED", staff, null, BOOKED_AT + HOUR, settings);
     await expect(
       changeBookingStatus(booking.id, "CANCELLED", staff, null, BOOKED_AT + HOUR, settings),
-    ).rejects.toMatchObject({ kind: "refused" });
+    ).rejects.toMatchObject({ kind: "status-change-refused" });
     expect(refunds).toHaveLength(1);
     expect(paymentsOf(booking.id).filter((row) => row.amount < 0)).toHaveLength(1);
   });

@@ -4,6 +4,7 @@ import { statusChangeProblem } from "#app/domain/admin-workflow";
 import { conflictsWith } from "#app/domain/availability";
 import type { BookingStatus } from "#app/domain/booking-status";
 import { claimProblem } from "#app/domain/booking-claim";
+import { Refusal } from "#app/domain/refusal";
 import { sessionCalendarAttachment } from "#app/emails/calendar.server";
 import { bookingConfirmedEmail } from "#app/emails/templates.server";
 import { env } from "#app/env.server";
@@ -19,7 +20,6 @@ import { getBooking, readBusyRanges } from "#app/models/booking.server";
 import { enqueueEmail } from "#app/models/outbox.server";
 import { accountEmail } from "#app/models/user.server";
 import {
-  CancellationError,
   type CancellationSettings,
   cancelForStudio,
   configuredCancellationSettings,
@@ -33,16 +33,6 @@ import {
 } from "#app/workflows/payment-provider.server";
 
 /** Every staff status change goes through `changeBookingStatus`; a claimed booking is refused. */
-
-export class WorkflowError extends Error {
-  constructor(
-    readonly kind: "not-found" | "refused",
-    message: string,
-  ) {
-    super(message);
-    this.name = "WorkflowError";
-  }
-}
 
 export type WorkflowSettings = CancellationSettings & { bufferMinutes: number; appUrl: string };
 
@@ -61,7 +51,7 @@ export type Actor = { id: number };
 
 /**
  * An unpaid booking moved forward first has its hosted checkout closed (claim, close, record).
- * Throws WorkflowError and PaymentServiceError.
+ * Throws a Refusal and PaymentServiceError.
  */
 export async function changeBookingStatus(
   bookingId: number,
@@ -72,27 +62,17 @@ export async function changeBookingStatus(
   settings: WorkflowSettings = configuredWorkflowSettings(),
 ): Promise<Booking> {
   const found = getBooking(db, bookingId);
-  if (!found) throw new WorkflowError("not-found", "Booking not found");
+  if (!found) throw new Refusal("not-found", "Booking not found");
   const problem = statusChangeProblem(found.status, to) ?? claimProblem(found.claim);
-  if (problem) throw new WorkflowError("refused", problem);
+  if (problem) throw new Refusal("status-change-refused", problem);
 
   if (to === "CANCELLED") {
-    try {
-      const { booking } = await cancelForStudio(
-        { bookingId, actorUserId: actor.id, note },
-        now,
-        settings,
-      );
-      return booking;
-    } catch (error) {
-      if (error instanceof CancellationError) {
-        throw new WorkflowError(
-          error.kind === "not-found" ? "not-found" : "refused",
-          error.message,
-        );
-      }
-      throw error;
-    }
+    const { booking } = await cancelForStudio(
+      { bookingId, actorUserId: actor.id, note },
+      now,
+      settings,
+    );
+    return booking;
   }
 
   // The order's hosted checkout may still charge for this session, with others of its order.
@@ -144,10 +124,10 @@ function checkedStatusChange(
   token: ClaimToken | null = null,
 ): Booking {
   const current = getBooking(tx, bookingId);
-  if (!current) throw new WorkflowError("not-found", "Booking not found");
+  if (!current) throw new Refusal("not-found", "Booking not found");
   const held = token && holdsClaim(current, token) ? null : claimProblem(current.claim);
   const refused = statusChangeProblem(current.status, to) ?? held;
-  if (refused) throw new WorkflowError("refused", refused);
+  if (refused) throw new Refusal("status-change-refused", refused);
   if (current.status === "PENDING_PAYMENT" && (current.holdExpiresAt ?? 0) <= now) {
     // The slot was released when the hold ran out: it is only still this booking's if
     // nothing live took it meanwhile.
@@ -158,7 +138,7 @@ function checkedStatusChange(
       current.id,
     );
     if (conflictsWith(current, busy, settings.bufferMinutes)) {
-      throw new WorkflowError("refused", SLOT_LOST_MESSAGE);
+      throw new Refusal("status-change-refused", SLOT_LOST_MESSAGE);
     }
   }
   return current;
@@ -218,7 +198,7 @@ export async function bulkChangeStatus(
       await changeBookingStatus(bookingId, to, actor, null, now, settings);
       updated += 1;
     } catch (error) {
-      if (error instanceof WorkflowError || error instanceof PaymentServiceError) {
+      if (error instanceof Refusal || error instanceof PaymentServiceError) {
         failures.push({ bookingId, message: error.message });
       } else if (error instanceof DatabaseBusyError) {
         failures.push({ bookingId, message: "The database was busy." });

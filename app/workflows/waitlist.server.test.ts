@@ -17,7 +17,6 @@ import {
   offerFreedRanges,
   offerFreedRangesNow,
   removeWaitlistEntry,
-  WaitlistError,
   type WaitlistSettings,
 } from "#app/workflows/waitlist.server";
 import {
@@ -94,25 +93,25 @@ describe("joining", () => {
   it("refuses a free range, a duplicate, too many, too soon and past the horizon; writes nothing", () => {
     const before = db.select().from(waitlistEntries).all().length;
     const refused = (kind: string, run: () => unknown) => {
-      expect(run).toThrowError(WaitlistError);
+      expect(run).toThrowError(Refusal);
       try {
         run();
       } catch (error) {
-        expect((error as WaitlistError).kind).toBe(kind);
+        expect((error as Refusal).kind).toBe(kind);
       }
     };
-    refused("not-taken", () => joinWaitlist(waiter.id, range(), NOW, WAIT));
+    refused("range-free", () => joinWaitlist(waiter.id, range(), NOW, WAIT));
     bookSession(owner, request(), NOW, SETTINGS);
     joinWaitlist(waiter.id, range(), NOW, WAIT);
-    refused("duplicate", () => joinWaitlist(waiter.id, range(), NOW, WAIT));
+    refused("already-waiting", () => joinWaitlist(waiter.id, range(), NOW, WAIT));
     // A range overlapping the booking is taken too: it may be waited for.
     joinWaitlist(waiter.id, range({ recordingTime: "11:00" }), NOW, WAIT);
     joinWaitlist(waiter.id, range({ recordingTime: "09:00" }), NOW, WAIT);
-    refused("too-many", () =>
+    refused("waitlist-full", () =>
       joinWaitlist(waiter.id, { ...range({ recordingTime: "08:00" }), hoursNeeded: 3 }, NOW, WAIT),
     );
     const soon = bookSession(owner, request({ recordingDate: day(2) }), NOW, SETTINGS);
-    refused("slot", () =>
+    refused("start-refused", () =>
       joinWaitlist(second.id, range({ recordingDate: day(2) }), soon.startsAt - HOUR, WAIT),
     );
     refused("horizon", () =>
@@ -131,7 +130,7 @@ describe("joining", () => {
       } catch (caught) {
         error = caught;
       }
-      expect(error).toBeInstanceOf(WaitlistError);
+      expect(error).toBeInstanceOf(Refusal);
       expect(error).toMatchObject({
         kind: "own-booking",
         message: "You already have a session booked at this time.",

@@ -3,7 +3,8 @@ import { env } from "#app/env.server";
 import { BOOKING_LIMITS, busyWindowFor, startProblem } from "#app/domain/availability";
 import { horizonProblem, tooManyUnpaidSessions } from "#app/domain/booking-limits";
 import { studioDateOf, studioSession } from "#app/domain/studio-time";
-import { joinRefusal, WAITLIST_MESSAGES, type JoinRefusal } from "#app/domain/waitlist";
+import { joinRefusal, WAITLIST_MESSAGES } from "#app/domain/waitlist";
+import { Refusal } from "#app/domain/refusal";
 import { waitlistOfferEmail } from "#app/emails/templates.server";
 import {
   countUnpaidSessions,
@@ -51,16 +52,6 @@ export function configuredWaitlistSettings(): WaitlistSettings {
   };
 }
 
-export class WaitlistError extends Error {
-  constructor(
-    readonly kind: JoinRefusal["kind"] | "horizon" | "not-found" | "not-open",
-    message: string,
-  ) {
-    super(message);
-    this.name = "WaitlistError";
-  }
-}
-
 const HOUR_MS = 3_600_000;
 
 function earliestBookableStart(now: number): number {
@@ -77,7 +68,7 @@ export function joinWaitlist(
   const entry = writeTransaction((tx) => {
     if (settings.horizonDays !== undefined) {
       const tooFar = horizonProblem(range.recordingDate, studioDateOf(now), settings.horizonDays);
-      if (tooFar) throw new WaitlistError("horizon", tooFar);
+      if (tooFar) throw new Refusal("horizon", tooFar);
     }
     const busy = readBusyRanges(busyWindowFor(range.recordingDate, settings.bufferMinutes), now);
     const open = openEntriesOf(tx, userId);
@@ -97,7 +88,7 @@ export function joinWaitlist(
       openEntries: open.length,
       max: settings.maxWaitlist,
     });
-    if (refusal) throw new WaitlistError(refusal.kind, refusal.message);
+    if (refusal) throw new Refusal(refusal.kind, refusal.message);
     return insertWaitlistEntry(tx, {
       userId,
       recordingDate: range.recordingDate,
@@ -122,7 +113,7 @@ export function removeWaitlistEntry(
 ): WaitlistEntry {
   const removed = writeTransaction((tx) => {
     const entry = markRemoved(tx, entryId, userId, now);
-    if (!entry) throw new WaitlistError("not-found", WAITLIST_MESSAGES.notFound);
+    if (!entry) throw new Refusal("not-found", WAITLIST_MESSAGES.notFound);
     if (entry.offerExpiresAt !== null) offerFreedRanges(tx, now, settings);
     return entry;
   });

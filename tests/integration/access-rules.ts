@@ -244,7 +244,7 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
       const { date, time } = freshSlot();
       return { recordingDate: date, recordingTime: time };
     },
-    action: ownerOnly(toAuth, status(409), status(404)),
+    action: ownerOnly(toAuth, status(422), status(404)),
   },
   // A passkey sign-in's prompt (JSON, docs/product.md "Accounts and sign-ins"): visitors only;
   // it stores a challenge.

@@ -18,7 +18,6 @@ import { bookSession } from "#app/workflows/book-session.server";
 import { Refusal } from "#app/domain/refusal";
 import { bookSeries } from "#app/workflows/book-series.server";
 import {
-  CancellationError,
   cancelOwnBooking,
   cancelFollowingForStudio,
   cancelOwnFollowing,
@@ -31,15 +30,14 @@ import {
   openHostedCheckout,
 } from "#app/workflows/checkout.server";
 import { handlePaymentWebhook, verifyCheckout } from "#app/workflows/fulfil-payment.server";
-import { changeBookingStatus, WorkflowError } from "#app/workflows/change-booking-status.server";
+import { changeBookingStatus } from "#app/workflows/change-booking-status.server";
 import { PaymentServiceError } from "#app/workflows/payment-provider.server";
-import { RescheduleError, rescheduleOwnBooking } from "#app/workflows/reschedule.server";
+import { rescheduleOwnBooking } from "#app/workflows/reschedule.server";
 import { settleStaleClaims } from "#app/workflows/settle-claims.server";
 import {
   joinWaitlist,
   offerFreedRangesNow,
   removeWaitlistEntry,
-  WaitlistError,
 } from "#app/workflows/waitlist.server";
 import { brokenInvariant } from "#tests/invariants/invariants";
 import { FAULT_MODES, FAULT_OPS, type FaultMode, type FaultOp } from "#tests/invariants/provider";
@@ -68,15 +66,7 @@ import {
 
 type Say = (what: string) => void;
 
-const REFUSALS = [
-  Refusal,
-  CancellationError,
-  PaymentServiceError,
-  WorkflowError,
-  RescheduleError,
-  WaitlistError,
-  CheckoutUnavailableError,
-];
+const REFUSALS = [Refusal, PaymentServiceError, CheckoutUnavailableError];
 
 export abstract class Step implements fc.AsyncCommand<World, World> {
   abstract toString(): string;

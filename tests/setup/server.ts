@@ -84,7 +84,7 @@ export async function waitUntilHealthy(
   child: ChildProcess,
   url: string,
   output: () => string,
-  timeoutMs = 20_000,
+  timeoutMs = 55_000,
 ) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -31,7 +31,9 @@ import { samePageUrl } from "#app/web/same-page.server";
 import { env } from "#app/env.server";
 import { readForm } from "#app/web/form.server";
 import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
-import { SupportUpdateError, updateSupportRequest } from "#app/workflows/support.server";
+import { updateSupportRequest } from "#app/workflows/support.server";
+import { Refusal } from "#app/domain/refusal";
+import { formRefusal } from "#app/web/refusals.server";
 import type { Route } from "./+types/support";
 
 /**
@@ -122,16 +124,10 @@ export async function action({ request, context }: Route.ActionArgs) {
           : `Request #${id} is now ${SUPPORT_STATUS_LABELS[updated.status]}.`,
     });
   } catch (error) {
-    if (error instanceof SupportUpdateError) {
-      if (error.kind === "not-found") return fail(error.message, 404);
-      if (error.kind === "resolution-required") {
-        return fail(
-          error.message,
-          400,
-          submission.reply({ fieldErrors: { resolution: [error.message] } }),
-        );
-      }
-      return fail(error.message, 409);
+    if (error instanceof Refusal) {
+      const { init, field } = formRefusal(error);
+      const errors = field ? { fieldErrors: { [field]: [error.message] } } : undefined;
+      return fail(error.message, init.status, submission.reply(errors));
     }
     if (error instanceof DatabaseBusyError) {
       return fail("The system is busy right now. Please try again.", 503);

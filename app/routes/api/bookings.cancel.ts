@@ -2,7 +2,9 @@ import { parseId } from "#app/domain/ids";
 import { z } from "#app/domain/zod";
 import { getOwnBooking } from "#app/models/booking.server";
 import { cancellationQuote, cancelProblem } from "#app/models/cancellation.server";
-import { CancellationError, cancelOwnBooking } from "#app/workflows/cancel-booking.server";
+import { cancelOwnBooking } from "#app/workflows/cancel-booking.server";
+import { RefundChangedRefusal, Refusal } from "#app/domain/refusal";
+import { jsonRefusal } from "#app/web/refusals.server";
 import { jsonError, readJson, describedMethodsOnly } from "#app/web/api.server";
 import { requireApiUser } from "#app/web/user-context.server";
 import { env } from "#app/env.server";
@@ -75,10 +77,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     );
     return Response.json({ booking: toBookingJson(booking), refund: quote });
   } catch (error) {
-    if (error instanceof CancellationError) {
-      if (error.kind === "not-found") return jsonError(404, NOT_FOUND);
-      return jsonError(422, error.message, error.quote ? { refund: error.quote } : undefined);
-    }
+    if (error instanceof RefundChangedRefusal) return jsonRefusal(error, { refund: error.quote });
+    if (error instanceof Refusal) return jsonRefusal(error);
     if (error instanceof PaymentServiceError) return jsonError(502, error.message);
     throw error;
   }

@@ -1,7 +1,9 @@
 import { parseId } from "#app/domain/ids";
 import { rescheduleSchema } from "#app/domain/booking-form";
 import { toBookingJson } from "#app/routes/api/json/booking";
-import { RescheduleError, rescheduleOwnBooking } from "#app/workflows/reschedule.server";
+import { rescheduleOwnBooking } from "#app/workflows/reschedule.server";
+import { Refusal } from "#app/domain/refusal";
+import { jsonRefusal } from "#app/web/refusals.server";
 import { jsonError, readJson, describedMethodsOnly } from "#app/web/api.server";
 import { takeBookingChange, tooManyBookingChangesMessage } from "#app/web/rate-limit.server";
 import { clientAddressContext } from "#app/web/request-context.server";
@@ -37,9 +39,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const moved = rescheduleOwnBooking({ bookingId: id, userId: user.id, ...slot }, now);
     return Response.json(toBookingJson(moved));
   } catch (error) {
-    if (!(error instanceof RescheduleError)) throw error;
-    if (error.kind === "not-found") return jsonError(404, NOT_FOUND);
-    return jsonError(422, error.message);
+    if (!(error instanceof Refusal)) throw error;
+    return jsonRefusal(error);
   }
 }
 

@@ -1,9 +1,11 @@
 import { supportRequestSchema } from "#app/domain/support";
 import { listOwnSupportRequests } from "#app/models/support.server";
 import { toSupportRequestJson } from "#app/routes/api/json/support-request";
-import { jsonError, readJson, describedMethodsOnly } from "#app/web/api.server";
+import { readJson, describedMethodsOnly } from "#app/web/api.server";
 import { requireApiUser } from "#app/web/user-context.server";
-import { createSupportRequest, SupportBookingError } from "#app/workflows/support.server";
+import { createSupportRequest } from "#app/workflows/support.server";
+import { Refusal } from "#app/domain/refusal";
+import { jsonRefusal } from "#app/web/refusals.server";
 import type { Route } from "./+types/tech-assistance";
 import * as doc from "#app/web/api-doc";
 import * as shape from "#app/routes/api/json/shapes";
@@ -33,8 +35,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     const created = createSupportRequest(user.id, input, Date.now());
     return Response.json(toSupportRequestJson(created), { status: 201 });
   } catch (error) {
-    if (!(error instanceof SupportBookingError)) throw error;
-    return jsonError(400, error.message, { errors: { bookingId: [error.message] } });
+    if (!(error instanceof Refusal)) throw error;
+    return jsonRefusal(error, { errors: { bookingId: [error.message] } });
   }
 }
 

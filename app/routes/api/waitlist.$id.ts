@@ -1,10 +1,11 @@
 import { parseId } from "#app/domain/ids";
 import { WAITLIST_MESSAGES } from "#app/domain/waitlist";
-import { waitlistEntryJson } from "#app/routes/api/json/shapes";
 import { toWaitlistJson } from "#app/routes/api/json/waitlist";
 import { jsonError, describedMethodsOnly } from "#app/web/api.server";
 import { requireApiUser } from "#app/web/user-context.server";
-import { removeWaitlistEntry, WaitlistError } from "#app/workflows/waitlist.server";
+import { removeWaitlistEntry } from "#app/workflows/waitlist.server";
+import { Refusal } from "#app/domain/refusal";
+import { jsonRefusal } from "#app/web/refusals.server";
 import type { Route } from "./+types/waitlist.$id";
 import * as doc from "#app/web/api-doc";
 import * as shape from "#app/routes/api/json/shapes";
@@ -20,7 +21,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   try {
     return Response.json(toWaitlistJson(removeWaitlistEntry(user.id, id, Date.now())));
   } catch (error) {
-    if (error instanceof WaitlistError) return jsonError(404, error.message);
+    if (error instanceof Refusal) return jsonRefusal(error);
     throw error;
   }
 }

@@ -3,9 +3,11 @@ import { waitlistRequestSchema } from "#app/domain/booking-form";
 import * as shape from "#app/routes/api/json/shapes";
 import { listOwnEntries } from "#app/models/waitlist.server";
 import { toWaitlistJson } from "#app/routes/api/json/waitlist";
-import { jsonError, readJson, describedMethodsOnly } from "#app/web/api.server";
+import { readJson, describedMethodsOnly } from "#app/web/api.server";
 import { requireApiUser } from "#app/web/user-context.server";
-import { joinWaitlist, WaitlistError } from "#app/workflows/waitlist.server";
+import { joinWaitlist } from "#app/workflows/waitlist.server";
+import { Refusal } from "#app/domain/refusal";
+import { jsonRefusal } from "#app/web/refusals.server";
 import type { Route } from "./+types/waitlist";
 import * as doc from "#app/web/api-doc";
 
@@ -36,9 +38,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     const entry = joinWaitlist(user.id, range, now);
     return Response.json(toWaitlistJson(entry), { status: 201 });
   } catch (error) {
-    if (!(error instanceof WaitlistError)) throw error;
-    if (error.kind === "horizon" || error.kind === "slot") return jsonError(400, error.message);
-    return jsonError(422, error.message);
+    if (!(error instanceof Refusal)) throw error;
+    return jsonRefusal(error);
   }
 }
 

@@ -4,19 +4,15 @@ import {
   couponCodeProblem,
   couponDescription,
   couponValueProblem,
-  duplicateCouponMessage,
   expiryDateFrom,
   normalizeCouponCode,
 } from "#app/domain/coupons";
 import { COUPON_TYPES } from "#app/domain/coupon-type";
 import { z } from "#app/domain/zod";
-import {
-  couponsAfter,
-  createCoupon,
-  DuplicateCouponError,
-  listCoupons,
-} from "#app/models/coupon.server";
+import { couponsAfter, createCoupon, listCoupons } from "#app/models/coupon.server";
 import { jsonError, readJson } from "#app/web/api.server";
+import { Refusal } from "#app/domain/refusal";
+import { jsonRefusal } from "#app/web/refusals.server";
 import { jsonListResponse, pageResponse } from "#app/web/json-list.server";
 import { readListRequest } from "#app/models/pagination.server";
 import type { Route } from "./+types/coupons";
@@ -91,8 +87,8 @@ export async function action({ request }: Route.ActionArgs) {
     );
     return Response.json(toCouponJson(coupon), { status: 201 });
   } catch (error) {
-    if (!(error instanceof DuplicateCouponError)) throw error;
-    return jsonError(409, duplicateCouponMessage(code), { code });
+    if (!(error instanceof Refusal)) throw error;
+    return jsonRefusal(error, { code });
   }
 }
 
