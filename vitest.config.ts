@@ -2,16 +2,34 @@ import { defineConfig } from "vitest/config";
 
 /**
  * The unit tests (npm run test:unit): domain rules, models and routes in this process, each
- * file on a fresh SQLite file of its own; no server, no child process. The integration tests
- * against the production build have their own config (vitest.integration.config.ts).
+ * file on a fresh SQLite file of its own; no server, no child process. The route tests
+ * (tests/routes) send requests to the app in this process, as the production server would.
+ * The integration tests against the production build have their own config
+ * (vitest.integration.config.ts).
  */
 export default defineConfig({
   resolve: { tsconfigPaths: true },
+  // The app in process runs React as production does, and production React has no jsxDEV.
+  oxc: { jsx: { development: false } },
   test: {
-    include: ["app/**/*.test.ts"],
-    setupFiles: ["tests/setup/env.ts"],
     maxWorkers: 2,
     testTimeout: 20_000,
     hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: { name: "unit", include: ["app/**/*.test.ts"], setupFiles: ["tests/setup/env.ts"] },
+      },
+      {
+        extends: true,
+        test: {
+          name: "routes",
+          include: ["tests/routes/**/*.test.ts"],
+          setupFiles: ["tests/setup/env.ts", "tests/setup/app-in-process-env.ts"],
+          // The first file of a run transforms the whole app from source.
+          hookTimeout: 180_000,
+        },
+      },
+    ],
   },
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import "#tests/setup/password-estimator";
 import { passwordChangeSchema, registerSchema } from "#app/domain/account";
 import { newPasswordSchema, PASSWORD_MAX, weakPasswordMessage } from "#app/domain/password";
 

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import "#tests/setup/password-estimator";
 import { users } from "#db/schema";
 import { db } from "#app/db.server";
 import { createUser } from "#app/models/user.server";

@@ -11,8 +11,5 @@ process.env.NODE_ENV = "test";
 process.env.DATA_ENCRYPTION_KEY = TEST_DATA_ENCRYPTION_KEY;
 // Session files beside that database, not in a folder every test file shares.
 process.env.FILES_DIR = `${process.env.DATABASE_PATH}.files`;
-
-// The server loads the password strength estimator at start (app/web/passwords.server.ts); so
-// do the unit tests, which parse the schemas that set a password.
-const { passwordEstimatorReady } = await import("#app/web/passwords.server");
-await passwordEstimatorReady;
+// The password strength estimator loads only where a file parses a password
+// (tests/setup/password-estimator.ts): most files never do.

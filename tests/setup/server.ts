@@ -118,6 +118,25 @@ export function openRegistration(dbPath: string) {
 /** The SESSION_SECRET of every server `startServer` starts (a test may override it). */
 export const INTEGRATION_SESSION_SECRET = "integration-test-secret-0123456789abcdef";
 
+/** The limits and rules of every server `startServer` starts, and of the app in process. */
+export const TEST_SERVER_SETTINGS: Record<string, string> = {
+  LOGIN_RATE_LIMIT: "1000",
+  LOGIN_ACCOUNT_LIMIT: "1000",
+  REGISTER_RATE_LIMIT: "1000",
+  COUPON_LOOKUP_LIMIT: "1000",
+  TWO_FACTOR_CODE_LIMIT: "1000",
+  // Admins of most suites sign in without a second factor; the staff gate's suite
+  // (two-factor-staff.test.ts) turns the rule on, as production has it by default.
+  REQUIRE_STAFF_2FA: "false",
+  // Suites that book many sessions for one customer, years ahead; tests of these limits set their own.
+  MAX_UNPAID_HOLDS: "1000",
+  MAX_UNPAID_SESSIONS: "1000",
+  BOOKING_HORIZON_DAYS: "36500",
+  // Suites book and reschedule many sessions from one address; the limits' own tests set theirs.
+  BOOKING_RATE_LIMIT: "100000",
+  PAYMENT_STATUS_LIMIT: "100000",
+};
+
 export async function startServer(extraEnv: Record<string, string> = {}): Promise<TestServer> {
   const port = await freePort();
   const dbPath = join(tmpdir(), `studio-it-${randomUUID()}.db`);
@@ -128,21 +147,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     // far from both UTC and the studio's, so a date taken from the host's zone shows).
     ...(process.env.TZ ? { TZ: process.env.TZ } : {}),
     SESSION_SECRET: INTEGRATION_SESSION_SECRET,
-    LOGIN_RATE_LIMIT: "1000",
-    LOGIN_ACCOUNT_LIMIT: "1000",
-    REGISTER_RATE_LIMIT: "1000",
-    COUPON_LOOKUP_LIMIT: "1000",
-    TWO_FACTOR_CODE_LIMIT: "1000",
-    // Admins of most suites sign in without a second factor; the staff gate's suite
-    // (two-factor-staff.test.ts) turns the rule on, as production has it by default.
-    REQUIRE_STAFF_2FA: "false",
-    // Suites that book many sessions for one customer, years ahead; tests of these limits set their own.
-    MAX_UNPAID_HOLDS: "1000",
-    MAX_UNPAID_SESSIONS: "1000",
-    BOOKING_HORIZON_DAYS: "36500",
-    // Suites book and reschedule many sessions from one address; the limits' own tests set theirs.
-    BOOKING_RATE_LIMIT: "100000",
-    PAYMENT_STATUS_LIMIT: "100000",
+    ...TEST_SERVER_SETTINGS,
     ...extraEnv,
   });
   const logDir = process.env[LOG_DIR_VARIABLE];

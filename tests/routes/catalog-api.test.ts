@@ -6,16 +6,16 @@ import { addStudioDays } from "#app/domain/studio-time";
 import { type Actor, actorsFor } from "#tests/setup/actors";
 import { bookingPayload } from "#tests/setup/payloads";
 import { uniqueUsername } from "#tests/setup/server";
-import { serverForThisFile } from "#tests/setup/server-for-this-file";
+import { appForThisFile } from "#tests/setup/app-in-process";
 
 /**
  * The Users, Coupons and Services tabs and their JSON calls (docs/product.md
- * "States and transitions", "Validation", "The JSON API" and "Messages") against the production
- * build: each endpoint's answers, its refusals (400 with the message of
+ * "States and transitions", "Validation", "The JSON API" and "Messages") against the app in
+ * process: each endpoint's answers, its refusals (400 with the message of
  * docs/product.md "Validation", 404 for unknown ids, 409 for a duplicate code) and that a refusal
  * writes nothing. Who may call them at all is the authorization matrix's job (access-rules.ts).
  */
-const server = serverForThisFile();
+const server = appForThisFile();
 const { signUp, signUpAdmin, snapshot } = actorsFor(server);
 
 type Json = Record<string, unknown>;
