@@ -46,6 +46,12 @@ export function releaseClaim(tx: Tx, token: ClaimToken): boolean {
   return released.changes === 1;
 }
 
+/** Turns `token`'s claim into `claim`, its lease unchanged; does nothing when no longer held. */
+export function recastClaim(tx: Tx, token: ClaimToken, claim: BookingClaim): boolean {
+  const recast = tx.update(bookings).set({ claim }).where(heldBy(token)).run();
+  return recast.changes === 1;
+}
+
 /** The columns of no claim, for writes that record a claimed action and release it at once. */
 export const CLAIM_CLEARED = { claim: null, claimedAt: null, claimedBy: null } as const;
 

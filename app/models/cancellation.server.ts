@@ -37,7 +37,7 @@ export function cancellationQuote(
 
 export function cancelProblem(reader: Reader, booking: Booking, now: number): string | null {
   if (booking.status === "CANCELLED") return "This booking is already cancelled.";
-  const held = claimProblem(booking.claim);
+  const held = claimProblem(booking.claim, "customer");
   if (held) return held;
   if (!canCancel(booking, now)) {
     return booking.startsAt <= now
@@ -52,7 +52,8 @@ export function cancelProblem(reader: Reader, booking: Booking, now: number): st
 }
 
 export function studioCancelProblem(reader: Reader, booking: Booking): string | null {
-  const problem = statusChangeProblem(booking.status, "CANCELLED") ?? claimProblem(booking.claim);
+  const problem =
+    statusChangeProblem(booking.status, "CANCELLED") ?? claimProblem(booking.claim, "studio");
   if (problem) return problem;
   if (booking.isRetainer && retainerInUse(reader, booking.id)) {
     return "Other sessions use hours of this retainer package: cancel those sessions first.";

@@ -6,8 +6,18 @@ import { PaymentProviderError, type RefundRequest } from "#app/integrations/paym
 import { getActiveRetainer, getBooking } from "#app/models/booking.server";
 import { bookSession } from "#app/workflows/book-session.server";
 import { paidFor } from "#app/models/cancellation.server";
-import { type CancellationSettings, cancelOwnBooking } from "#app/workflows/cancel-booking.server";
-import { PaymentServiceError } from "#app/workflows/payment-provider.server";
+import {
+  type CancellationSettings,
+  cancelForStudio,
+  cancelOwnBooking,
+} from "#app/workflows/cancel-booking.server";
+import {
+  CANCEL_UNAVAILABLE_MESSAGE,
+  PaymentServiceError,
+} from "#app/workflows/payment-provider.server";
+import { settleStaleClaims } from "#app/workflows/settle-claims.server";
+import { changeBookingStatus } from "#app/workflows/change-booking-status.server";
+import { CLAIM_LEASE_MS } from "#app/domain/booking-claim";
 
 import {
   BOOKED_AT,
@@ -281,5 +291,128 @@ describe("cancelling", () => {
     await expect(
       cancelOwnBooking({ bookingId: booking.id, userId: customer.id }, BOOKED_AT, settings),
     ).rejects.toMatchObject({ kind: "not-cancellable" });
+  });
+});
+
+describe("a refund made whose answer is lost while the provider cannot be asked (FINDINGS.md 10)", () => {
+  /** The provider makes the refund, then is unreachable (the answer and the question fail). */
+  function unreachableOnceRefunded() {
+    const fake = fakeProvider();
+    let down = true;
+    const lost = () => new PaymentProviderError("timed out", { retryable: true });
+    const settings: CancellationSettings = {
+      ...fake.settings,
+      provider: {
+        ...fake.settings.provider,
+        async refund(refund) {
+          const made = await fake.settings.provider.refund(refund);
+          if (down) throw lost();
+          return made;
+        },
+        async findRefund(paymentTransactionId, bookingId) {
+          if (down) throw lost();
+          return fake.settings.provider.findRefund(paymentTransactionId, bookingId);
+        },
+      },
+    };
+    return { ...fake, settings, back: () => (down = false) };
+  }
+  const refundRows = (bookingId: number) =>
+    db
+      .select()
+      .from(payments)
+      .where(eq(payments.bookingId, bookingId))
+      .all()
+      .filter((row) => row.amount < 0)
+      .map((row) => [row.amount, row.transactionId]);
+  const byCustomer = (bookingId: number, at: number, settings: CancellationSettings) =>
+    cancelOwnBooking({ bookingId, userId: customer.id }, at, settings);
+  const byStaff = (
+    bookingId: number,
+    staffId: number,
+    at: number,
+    settings: CancellationSettings,
+  ) => cancelForStudio({ bookingId, actorUserId: staffId }, at, settings);
+  /** Refused with the message a provider failure always shows. */
+  const unavailable = (attempt: Promise<unknown>) =>
+    expect(attempt).rejects.toThrow(CANCEL_UNAVAILABLE_MESSAGE);
+
+  it("keeps the claim, and the sweeper records the refund once the lease is over", async () => {
+    const booking = paidBooking(customer);
+    const provider = unreachableOnceRefunded();
+    await unavailable(byCustomer(booking.id, BOOKED_AT, provider.settings));
+    expect(getBooking(db, booking.id)).toMatchObject({
+      status: "PENDING",
+      claim: "REFUND_UNKNOWN_BY_CUSTOMER",
+    });
+    expect(refundRows(booking.id)).toEqual([]);
+
+    provider.back();
+    const early = await settleStaleClaims(BOOKED_AT + CLAIM_LEASE_MS - MINUTE, provider.settings);
+    expect(early).toEqual({ finished: 0, released: 0, failed: 0 });
+    const swept = await settleStaleClaims(BOOKED_AT + CLAIM_LEASE_MS + MINUTE, provider.settings);
+    expect(swept).toEqual({ finished: 1, released: 0, failed: 0 });
+    expect(getBooking(db, booking.id)).toMatchObject({ status: "CANCELLED", claim: null });
+    expect(refundRows(booking.id)).toEqual([[-400, `refund_${booking.id}`]]);
+    expect(outboxFor(booking.id, "booking-cancelled")).toHaveLength(1);
+  });
+
+  it("lets the same customer try again at once: the retry takes the claim over, one refund", async () => {
+    const booking = paidBooking(customer);
+    const provider = unreachableOnceRefunded();
+    await unavailable(byCustomer(booking.id, BOOKED_AT, provider.settings));
+    expect(getBooking(db, booking.id)?.claim).toBe("REFUND_UNKNOWN_BY_CUSTOMER");
+    provider.back();
+    const { quote } = await byCustomer(booking.id, BOOKED_AT + MINUTE, provider.settings);
+    expect(quote).toEqual({ kind: "full", paid: 400, fee: 0, refund: 400 });
+    expect(getBooking(db, booking.id)).toMatchObject({ status: "CANCELLED", claim: null });
+    // Asked twice with one key; the provider returned the refund it had made.
+    expect(provider.refunds.map((refund) => refund.idempotencyKey)).toEqual([
+      `refund-booking-${booking.id}`,
+      `refund-booking-${booking.id}`,
+    ]);
+    expect(refundRows(booking.id)).toEqual([[-400, `refund_${booking.id}`]]);
+    expect(outboxFor(booking.id, "booking-cancelled")).toHaveLength(1);
+  });
+
+  it("holds off any other canceller during the lease: staff the customer's, the customer the studio's", async () => {
+    const staff = makeUser("staff", { isAdmin: true });
+    const provider = unreachableOnceRefunded();
+    const customers = paidBooking(customer);
+    await unavailable(byCustomer(customers.id, BOOKED_AT, provider.settings));
+    const studios = paidBooking(customer, { recordingDate: day(1) });
+    await unavailable(byStaff(studios.id, staff.id, BOOKED_AT, provider.settings));
+    const kept = [getBooking(db, customers.id), getBooking(db, studios.id)];
+    expect(kept.map((booking) => booking?.claim)).toEqual([
+      "REFUND_UNKNOWN_BY_CUSTOMER",
+      "REFUND_UNKNOWN_BY_STUDIO",
+    ]);
+
+    provider.back();
+    const later = BOOKED_AT + MINUTE;
+    const held = {
+      kind: "not-cancellable",
+      message: "This booking is being cancelled right now. Please reload the page in a moment.",
+    };
+    await expect(byStaff(customers.id, staff.id, later, provider.settings)).rejects.toMatchObject(
+      held,
+    );
+    await expect(byCustomer(studios.id, later, provider.settings)).rejects.toMatchObject(held);
+    expect([getBooking(db, customers.id), getBooking(db, studios.id)]).toEqual(kept);
+    expect(provider.refunds).toHaveLength(2);
+  });
+
+  it("lets staff take the studio's up again from the status change", async () => {
+    const staff = makeUser("staff", { isAdmin: true });
+    const provider = unreachableOnceRefunded();
+    const booking = paidBooking(customer);
+    const settings = { ...provider.settings, bufferMinutes: 0, appUrl: "https://t.test" };
+    const cancel = (at: number) =>
+      changeBookingStatus(booking.id, "CANCELLED", staff, null, at, settings);
+    await unavailable(cancel(BOOKED_AT));
+    expect(getBooking(db, booking.id)?.claim).toBe("REFUND_UNKNOWN_BY_STUDIO");
+    provider.back();
+    expect(await cancel(BOOKED_AT + MINUTE)).toMatchObject({ status: "CANCELLED", claim: null });
+    expect(refundRows(booking.id)).toEqual([[-400, `refund_${booking.id}`]]);
   });
 });

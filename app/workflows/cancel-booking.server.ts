@@ -1,6 +1,6 @@
 import type { Booking } from "#db/schema";
 import { db, type DB, type Tx, writeTransaction } from "#app/db.server";
-import type { BookingClaim } from "#app/domain/booking-claim";
+import { type BookingClaim, cancelClaim, cancelledByOf } from "#app/domain/booking-claim";
 import { type RefundQuote, studioRefundQuote } from "#app/domain/cancellation";
 import { formatDollars } from "#app/domain/pricing";
 import { RefundChangedRefusal, Refusal } from "#app/domain/refusal";
@@ -19,7 +19,9 @@ import {
 import {
   type ClaimToken,
   claimBooking,
+  claimTokenOf,
   holdsClaim,
+  recastClaim,
   releaseClaim,
 } from "#app/models/booking-claim.server";
 import { getBooking } from "#app/models/booking.server";
@@ -51,7 +53,8 @@ import { paymentProvider } from "#app/adapters.server";
 /**
  * Cancelling (docs/product.md "Cancel, refund, reschedule"): check and claim in one transaction
  * (so nothing else acts on the booking), call the provider outside any, record in a second; a
- * failed call releases the claim, a crash's claim is left to finishAbandonedCancellation.
+ * failed call releases the claim, a crash's claim (or one whose refund may have been made) is
+ * left to finishAbandonedCancellation.
  */
 export { CANCELLED_BY_CUSTOMER, CANCELLED_BY_STUDIO };
 
@@ -160,7 +163,11 @@ async function cancelBooking(
       const cancelled = writeCancelled(tx, booking, who, quote, null, now);
       return { done: { booking: cancelled, quote } };
     }
-    const token = claimBooking(tx, booking.id, claimOf(who), now, who.actorUserId);
+    // Only this canceller's own refund of unknown outcome passed the check: the retry takes it
+    // over, asking the provider with the same key (docs/product.md "Cancel, refund, reschedule").
+    const kept = claimTokenOf(booking);
+    if (kept) releaseClaim(tx, kept);
+    const token = claimBooking(tx, booking.id, cancelClaim(who.by), now, who.actorUserId);
     if (!token) throw new Error(`Booking ${booking.id} was claimed during its check`);
     return { token, booking, quote };
   });
@@ -176,7 +183,8 @@ async function cancelBooking(
     quote = claimed.quote ?? (await closeCheckoutFirst(claimed.booking, who, now, settings));
     if (quote.refund > 0) refund = await makeRefund(bookingId, quote.refund, settings);
   } catch (error) {
-    giveUp(token, error);
+    if (error instanceof RefundOutcomeUnknown) keepForSweeper(token, cancelClaim(who.by, true));
+    else giveUp(token, error);
     throw error;
   }
 
@@ -206,10 +214,6 @@ function logCancelled(booking: Booking, who: Canceller, refund: RecordedRefund |
   if (refund) {
     logEvent("booking refunded", { bookingId: booking.id, amount: refund.amount });
   }
-}
-
-function claimOf(who: Canceller): BookingClaim {
-  return who.by === "customer" ? "CANCEL_BY_CUSTOMER" : "CANCEL_BY_STUDIO";
 }
 
 function quoteFor(
@@ -281,19 +285,29 @@ async function makeRefund(
     if (!error.retryable) throw new PaymentServiceError(CANCEL_UNAVAILABLE_MESSAGE);
   }
   // The call may have failed after the provider made the refund (a timeout): ask before
-  // saying nothing happened, or the money would be back with no record of it. When it cannot
-  // be asked either, the booking is left as it was: the next cancellation finds a refund made
-  // meanwhile by its metadata (the provider's `refund` returns it) instead of making another.
+  // saying nothing happened, or the money would be back with no record of it.
   let found: MadeRefund | null;
   try {
     found = await settings.provider.findRefund(paymentTransactionId, bookingId);
   } catch (error) {
     if (!(error instanceof PaymentProviderError)) throw error;
-    logError(`${context}; whether it was made is unknown until it is asked for again`, error);
-    found = null;
+    logError(`${context}; whether it was made is unknown, so the claim stays`, error);
+    throw new RefundOutcomeUnknown(CANCEL_UNAVAILABLE_MESSAGE);
   }
   if (found) return { ...found, of: charge.transactionId };
   throw new PaymentServiceError(CANCEL_UNAVAILABLE_MESSAGE);
+}
+
+/** The refund may have been made: a retry or the sweeper finds it by its metadata, never twice. */
+class RefundOutcomeUnknown extends PaymentServiceError {}
+
+/** Keeps the claim as `claim` for its lease; when even that fails, the sweeper still settles it. */
+function keepForSweeper(token: ClaimToken, claim: BookingClaim) {
+  try {
+    writeTransaction((tx) => recastClaim(tx, token, claim));
+  } catch (error) {
+    logError(`Booking ${token.bookingId}: claim of an unknown refund not kept as ${claim}`, error);
+  }
 }
 
 /** Releases a claim after a failure; when even that fails, the sweeper releases it later. */
@@ -440,7 +454,7 @@ export async function finishAbandonedCancellation(
       fee === 0
         ? { kind: "full", paid, fee: 0, refund: made.amount }
         : { kind: "late", paid, fee, refund: made.amount };
-    const by = token.claim === "CANCEL_BY_STUDIO" ? "studio" : "customer";
+    const by = cancelledByOf(token.claim) ?? "customer";
     writeCancelled(
       tx,
       current,

@@ -63,7 +63,9 @@ export async function changeBookingStatus(
 ): Promise<Booking> {
   const found = getBooking(db, bookingId);
   if (!found) throw new Refusal("not-found", "Booking not found");
-  const problem = statusChangeProblem(found.status, to) ?? claimProblem(found.claim);
+  const problem =
+    statusChangeProblem(found.status, to) ??
+    claimProblem(found.claim, to === "CANCELLED" ? "studio" : undefined);
   if (problem) throw new Refusal("status-change-refused", problem);
 
   if (to === "CANCELLED") {

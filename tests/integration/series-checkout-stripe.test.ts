@@ -400,6 +400,7 @@ describe("cancelling sessions of a series paid with one charge", () => {
     expect(cancelled.map(({ booking }) => booking.id)).toEqual([ids[0]]);
     expect(stopped?.bookingId).toBe(ids[1]);
     expect(ids.map((id) => reload(id).status)).toEqual(["CANCELLED", "PENDING", "PENDING"]);
-    for (const id of ids.slice(1)) expect(reload(id).claim).toBeNull();
+    // Stripe could not say whether it refunded the second: its claim stays for the sweeper.
+    expect(ids.map((id) => reload(id).claim)).toEqual([null, "REFUND_UNKNOWN_BY_CUSTOMER", null]);
   });
 });
