@@ -177,11 +177,28 @@ export async function loginThroughForm(page: Page, user: Pick<TestUser, "usernam
   await expect(accountMenu(page)).toBeVisible();
 }
 
-/** The summary that opens the signed-in account menu (a <details>). */
+/**
+ * What opens the signed-in account menu: a <details>' summary without JavaScript, Headless
+ * UI's menu button once the page runs (components/account-menu.tsx).
+ */
 export function accountMenu(page: Page) {
-  return page.getByRole("navigation", { name: "Main" }).locator("details summary", {
+  return page.getByRole("navigation", { name: "Main" }).locator("details summary, button", {
     hasText: "account menu",
   });
+}
+
+/**
+ * Opens the account menu and follows one of its entries: a link, or the Logout button, in the
+ * <details>; a menu item of the same name in Headless UI's Menu.
+ */
+export async function chooseFromAccountMenu(page: Page, name: string) {
+  await accountMenu(page).click();
+  const nav = page.getByRole("navigation", { name: "Main" });
+  await nav
+    .getByRole("menuitem", { name, exact: true })
+    .or(nav.getByRole("link", { name, exact: true }))
+    .or(nav.getByRole("button", { name, exact: true }))
+    .click();
 }
 
 /** The one visible toast (server-rendered, so it shows with and without JavaScript). */

@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import { createSession } from "#tests/factories/session";
 import {
   accountMenu,
+  chooseFromAccountMenu,
   db,
   expect,
   expectNoAxeViolations,
@@ -134,8 +135,7 @@ test.describe("profile settings", () => {
     await page.reload();
     await expect(accountMenu(page)).toContainText(customer.fullName);
 
-    await accountMenu(page).click();
-    await page.getByRole("button", { name: "Logout" }).click();
+    await chooseFromAccountMenu(page, "Logout");
     await expect(page.getByRole("link", { name: "Sign In" })).toBeVisible();
     // The new password is the one the login form now takes.
     await loginThroughForm(page, { username: customer.username, password: "brand-new-secret" });

@@ -28,9 +28,10 @@ type Meta = FieldMetadata<any, any, string[]>;
 const isInvalid = (meta: Meta) => Boolean(meta.errors?.length);
 
 /**
- * conform's props for the native control, without its id (Headless UI's is the label's `for`)
- * or key (its `meta.key` goes on the element). Headless UI writes `aria-describedby` (the
- * descriptions, in order) only in the browser, so the server's HTML gets the same list here.
+ * conform's props for the native control, which Headless UI's Input, Select or Textarea wraps
+ * `as={Fragment}`: Headless UI gives it its id (the label's `for`) and aria-invalid, and once
+ * hydrated aria-describedby, the field's descriptions in order. The server's HTML gets that same
+ * list from here. conform's id and key are dropped (`meta.key` goes on the element).
  */
 function nativeProps<Props extends { id?: string }>(
   props: Props,
@@ -105,11 +106,6 @@ type FieldProps = Common & {
   /** A button beside the input (Apply, Save): the errors go under both, so none moves it. */
   beside?: ReactNode;
 } & Omit<InputHTMLAttributes<HTMLInputElement>, "type" | "name" | "id" | "form" | "className">;
-
-/*
- * The controls render `as={Fragment}` around the native element: Headless UI adds its id, its
- * aria-invalid and (once hydrated) its labelling to it, and leaves conform's props as they are.
- */
 
 /** A labelled input. */
 export function Field({
