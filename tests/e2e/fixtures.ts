@@ -187,17 +187,23 @@ export function accountMenu(page: Page) {
   });
 }
 
+/** Opens the account menu: the open <details>, or Headless UI's menu once the page runs. */
+export async function openAccountMenu(page: Page) {
+  await accountMenu(page).click();
+  const nav = page.getByRole("navigation", { name: "Main" });
+  return nav.locator("details[open]").or(nav.getByRole("menu"));
+}
+
 /**
  * Opens the account menu and follows one of its entries: a link, or the Logout button, in the
  * <details>; a menu item of the same name in Headless UI's Menu.
  */
 export async function chooseFromAccountMenu(page: Page, name: string) {
-  await accountMenu(page).click();
-  const nav = page.getByRole("navigation", { name: "Main" });
-  await nav
+  const menu = await openAccountMenu(page);
+  await menu
     .getByRole("menuitem", { name, exact: true })
-    .or(nav.getByRole("link", { name, exact: true }))
-    .or(nav.getByRole("button", { name, exact: true }))
+    .or(menu.getByRole("link", { name, exact: true }))
+    .or(menu.getByRole("button", { name, exact: true }))
     .click();
 }
 
