@@ -44,11 +44,12 @@ export function AccountMenu({
           </Headless.MenuItem>
           <Headless.MenuSeparator className="border-t border-line" />
           {/* Not a form in the menu: the menu closes on the click, and a form taken out of
-              the page before its submit would not send it. */}
+              the page before its submit would not send it. A fetcher's post, as in the
+              <details>: if it gets no answer, the page stays (connection-failure.ts). */}
           <Headless.MenuItem>
             <button
               type="button"
-              onClick={() => submit(null, { method: "post", action: "/logout" })}
+              onClick={() => submit(null, { method: "post", action: "/logout", navigate: false })}
               className={ITEM}
             >
               Logout

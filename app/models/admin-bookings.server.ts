@@ -8,16 +8,7 @@ import { CLAIM_CLEARED } from "#app/models/booking-claim.server";
 import { getBooking } from "#app/models/booking.server";
 import { bookingFilterWhere } from "#app/models/booking-filters.server";
 
-/**
- * The staff's view of bookings (admin Bookings and Sessions tabs, a booking's page, the admin
- * JSON API) and the write of one status change. The workflow that decides a change is
- * workflows/move-session.server.ts.
- */
-
-/**
- * Moves `current` (read in the caller's transaction) to `to`, releasing any claim on it, and
- * keeps the history row. Undefined when the booking changed meanwhile.
- */
+/** Undefined when the booking changed meanwhile. */
 export function writeStatusChange(
   tx: Tx,
   current: Booking,
@@ -43,24 +34,18 @@ export function writeStatusChange(
   return updated;
 }
 
-/**
- * One page of bookings for the filters, sorted in SQL. A single day reads as that day's
- * agenda (earliest first); otherwise the latest sessions come first, upcoming ones included,
- * so what staff work on now is on the first pages. Both orders walk the starts_at index (with
- * the status in front of it when filtered) and stop after one page and one row: no count.
- */
+/** Both orders walk the starts_at index and stop after one page and one row: no count. */
 export function listAdminBookings(filters: BookingFilters, size?: number): Page<Booking> {
   return toPage(adminBookingsQuery(filters, size).all(), filters.page, size);
 }
 
-/** The tabs' order: a single day earliest first, otherwise latest first. */
 function adminBookingsOrder(filters: Pick<BookingFilters, "date">) {
   return filters.date
     ? [asc(bookings.startsAt), asc(bookings.id)]
     : [desc(bookings.startsAt), desc(bookings.id)];
 }
 
-/** The page's query, unrun (its plan is checked by the model tests). */
+/** Its plan is checked by the model tests. */
 export function adminBookingsQuery(filters: BookingFilters, size?: number) {
   const { limit, offset } = pageWindow(filters.page, size);
   return db
@@ -72,14 +57,9 @@ export function adminBookingsQuery(filters: BookingFilters, size?: number) {
     .offset(offset);
 }
 
-/** Where a walk through the admin bookings stopped: the last row it gave. */
 export type AdminBookingsCursor = { startsAt: number; id: number };
 
-/**
- * The next `limit` bookings after `cursor`, in the tabs' order for the filters: the whole list of
- * GET /api/admin/bookings is walked this way (by key, not by offset: each step is an index range
- * however deep).
- */
+/** By key, not by offset: each step is an index range however deep. */
 export function adminBookingsAfter(
   filters: Pick<BookingFilters, "date" | "status" | "membership">,
   cursor: AdminBookingsCursor | null,
@@ -102,9 +82,8 @@ export function adminBookingsAfter(
     .all();
 }
 
-/** A booking's page: the booking, its client's account, money and history (oldest first). */
 export function getAdminBookingDetails(bookingId: number) {
-  const booking = getBooking(bookingId);
+  const booking = getBooking(db, bookingId);
   if (!booking) return null;
   const client = db
     .select({ id: users.id, username: users.username, isMember: users.isMember })

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { blockedTimes } from "#db/schema";
-import { db } from "#app/db.server";
+import { db, writeTransaction } from "#app/db.server";
 import { blockedTimeSchema } from "#app/domain/blocked-times";
 import { studioInstant } from "#app/domain/studio-time";
 import {
@@ -53,10 +53,8 @@ describe("blocked times", () => {
     const slot = { date, time: "10:00", hours: 2 };
     expect(hasConflict(slot, NOW, 0)).toBe(false);
 
-    const { block: created, overlapping } = createBlockedTime(
-      block(date, "11:00", date, "12:30"),
-      customer.id,
-      NOW,
+    const { block: created, overlapping } = writeTransaction((tx) =>
+      createBlockedTime(tx, block(date, "11:00", date, "12:30"), customer.id, NOW),
     );
     expect(overlapping).toEqual([]);
     expect(hasConflict(slot, NOW, 0)).toBe(true);
@@ -68,23 +66,21 @@ describe("blocked times", () => {
     }
     for (const time of ["09:00", "13:00"]) expect(at(time)).toMatchObject({ available: true });
 
-    expect(removeBlockedTime(created.id)).toBe(true);
-    expect(removeBlockedTime(created.id)).toBe(false);
+    expect(writeTransaction((tx) => removeBlockedTime(tx, created.id))).toBe(true);
+    expect(writeTransaction((tx) => removeBlockedTime(tx, created.id))).toBe(false);
     expect(hasConflict(slot, NOW, 0)).toBe(false);
     expect(getAvailability(date, 2, NOW, 0).find((o) => o.time === "10:00")?.available).toBe(true);
   });
 
   it("a block over several days closes each of them, buffer or not", () => {
-    const { block: created } = createBlockedTime(
-      block("2027-02-20", "18:00", "2027-02-22", "08:00"),
-      customer.id,
-      NOW,
+    const { block: created } = writeTransaction((tx) =>
+      createBlockedTime(tx, block("2027-02-20", "18:00", "2027-02-22", "08:00"), customer.id, NOW),
     );
     expect(hasConflict({ date: "2027-02-21", time: "12:00", hours: 2 }, NOW, 0)).toBe(true);
     expect(hasConflict({ date: "2027-02-20", time: "16:00", hours: 2 }, NOW, 0)).toBe(false);
     expect(hasConflict({ date: "2027-02-20", time: "16:00", hours: 2 }, NOW, 30)).toBe(false);
     expect(hasConflict({ date: "2027-02-22", time: "08:00", hours: 2 }, NOW, 30)).toBe(false);
-    removeBlockedTime(created.id);
+    writeTransaction((tx) => removeBlockedTime(tx, created.id));
   });
 
   it("is created over live bookings and names them; cancelled ones and other days are left out", () => {
@@ -92,10 +88,8 @@ describe("blocked times", () => {
     const kept = booking(date, "10:00");
     const cancelled = booking(date, "14:00", "CANCELLED");
     const elsewhere = booking("2027-03-04", "10:00");
-    const { overlapping } = createBlockedTime(
-      block(date, "00:00", date, "23:59"),
-      customer.id,
-      NOW,
+    const { overlapping } = writeTransaction((tx) =>
+      createBlockedTime(tx, block(date, "00:00", date, "23:59"), customer.id, NOW),
     );
     expect(overlapping.map((session) => session.id)).toEqual([kept.id]);
     expect(overlapping.map((session) => session.id)).not.toContain(cancelled.id);
@@ -104,15 +98,11 @@ describe("blocked times", () => {
   });
 
   it("lists upcoming blocks soonest first and past ones apart", () => {
-    const later = createBlockedTime(
-      block("2027-05-02", "09:00", "2027-05-02", "10:00"),
-      customer.id,
-      NOW,
+    const later = writeTransaction((tx) =>
+      createBlockedTime(tx, block("2027-05-02", "09:00", "2027-05-02", "10:00"), customer.id, NOW),
     );
-    const sooner = createBlockedTime(
-      block("2027-05-01", "09:00", "2027-05-01", "10:00"),
-      customer.id,
-      NOW,
+    const sooner = writeTransaction((tx) =>
+      createBlockedTime(tx, block("2027-05-01", "09:00", "2027-05-01", "10:00"), customer.id, NOW),
     );
     const upcoming = listBlockedTimesPage("upcoming", 1, NOW).rows.map((row) => row.id);
     expect(upcoming.indexOf(sooner.block.id)).toBeLessThan(upcoming.indexOf(later.block.id));
@@ -147,15 +137,15 @@ describe("the outbox as staff read it", () => {
     expect(onlyFailed.every((row) => row.status === "FAILED")).toBe(true);
     expect(onlyFailed[0]).not.toHaveProperty("html");
 
-    expect(retryEmail(sent.id, NOW)).toBe(false);
+    expect(writeTransaction((tx) => retryEmail(tx, sent.id, NOW))).toBe(false);
     expect(getEmail(sent.id)?.status).toBe("SENT");
-    expect(retryEmail(failed.id, NOW)).toBe(true);
+    expect(writeTransaction((tx) => retryEmail(tx, failed.id, NOW))).toBe(true);
     expect(getEmail(failed.id)).toMatchObject({
       status: "PENDING",
       attempts: 0,
       nextAttemptAt: NOW,
     });
-    expect(retryEmail(failed.id, NOW)).toBe(false);
+    expect(writeTransaction((tx) => retryEmail(tx, failed.id, NOW))).toBe(false);
   });
 
   it("re-addresses a failed booking e-mail to the account's own address, and leaves others as they were", () => {
@@ -172,8 +162,8 @@ describe("the outbox as staff read it", () => {
       attempts: 10,
     });
 
-    expect(retryEmail(typed.id, NOW)).toBe(true);
-    expect(retryEmail(unlinked.id, NOW)).toBe(true);
+    expect(writeTransaction((tx) => retryEmail(tx, typed.id, NOW))).toBe(true);
+    expect(writeTransaction((tx) => retryEmail(tx, unlinked.id, NOW))).toBe(true);
 
     expect(getEmail(typed.id)?.toAddress).toBe(customer.email);
     expect(getEmail(unlinked.id)?.toAddress).toBe("ops@example.com");

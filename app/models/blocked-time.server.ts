@@ -1,19 +1,13 @@
 import { and, asc, desc, eq, gt, lt, lte, ne, or } from "drizzle-orm";
 import { blockedTimes, bookings } from "#db/schema";
-import { db, writeTransaction } from "#app/db.server";
+import { db, type Tx } from "#app/db.server";
 import { BOOKING_LIMITS } from "#app/domain/availability";
 import type { BlockedTimeInput, BlockList } from "#app/domain/blocked-times";
 import { type Page, pageWindow, toPage } from "#app/models/pagination.server";
 
-/**
- * Blocked times (docs/product.md "Blocked times"). The availability answer and the
- * booking insert read this table through `readBusyRanges` (booking.server.ts) on every call,
- * with no cache in between, so a block counts from its commit and a removal frees the slots
- * at once.
- */
+/** docs/product.md "Blocked times": read through `readBusyRanges` with no cache, so a block counts from its commit. */
 const LONGEST_SESSION_MS = BOOKING_LIMITS.maxHours * 60 * 60_000;
 
-/** A live booking a block overlaps: staff may need to call that customer. */
 export type OverlappingSession = {
   id: number;
   firstName: string;
@@ -25,12 +19,13 @@ export type OverlappingSession = {
   status: (typeof bookings.$inferSelect)["status"];
 };
 
-/**
- * The sessions of [startsAt, endsAt) that still hold their slot: every status but CANCELLED,
- * and an unpaid one only while its hold lasts (the same rule as availability).
- */
-function overlappingSessions(range: { startsAt: number; endsAt: number }, now: number) {
-  return db
+/** Same rule as availability: an unpaid one only while its hold lasts. */
+function overlappingSessions(
+  reader: Pick<Tx, "select">,
+  range: { startsAt: number; endsAt: number },
+  now: number,
+) {
+  return reader
     .select({
       id: bookings.id,
       firstName: bookings.firstName,
@@ -56,43 +51,30 @@ function overlappingSessions(range: { startsAt: number; endsAt: number }, now: n
     .all() satisfies OverlappingSession[];
 }
 
-/**
- * Blocks a range. Overlapping live sessions do not stop it (staff may have to close the
- * studio anyway): they are returned, read in the same transaction, so staff can contact those
- * customers. Overlapping another block is harmless.
- */
-export function createBlockedTime(input: BlockedTimeInput, createdBy: number, now: number) {
-  return writeTransaction((tx) => {
-    const block = tx
-      .insert(blockedTimes)
-      .values({
-        startsAt: input.startsAt,
-        endsAt: input.endsAt,
-        reason: input.reason,
-        createdBy,
-        createdAt: now,
-      })
-      .returning()
-      .get();
-    return { block, overlapping: overlappingSessions(block, now) };
-  });
+/** Overlapping live sessions do not stop it: they are returned so staff can contact those customers. */
+export function createBlockedTime(tx: Tx, input: BlockedTimeInput, createdBy: number, now: number) {
+  const block = tx
+    .insert(blockedTimes)
+    .values({
+      startsAt: input.startsAt,
+      endsAt: input.endsAt,
+      reason: input.reason,
+      createdBy,
+      createdAt: now,
+    })
+    .returning()
+    .get();
+  return { block, overlapping: overlappingSessions(tx, block, now) };
 }
 
-/** Removes a block; false when it was not there (removed already, by another admin too). */
-export function removeBlockedTime(id: number): boolean {
-  return writeTransaction(
-    (tx) => tx.delete(blockedTimes).where(eq(blockedTimes.id, id)).run().changes === 1,
-  );
+export function removeBlockedTime(tx: Tx, id: number): boolean {
+  return tx.delete(blockedTimes).where(eq(blockedTimes.id, id)).run().changes === 1;
 }
 
 export type BlockedTimeRow = typeof blockedTimes.$inferSelect & {
   overlapping: OverlappingSession[];
 };
 
-/**
- * A page of blocks: the upcoming ones (not over yet) soonest first, or the past ones most
- * recent first, each with the live sessions it overlaps (one bounded query per shown block).
- */
 export function listBlockedTimesPage(list: BlockList, page: number, now: number) {
   const { limit, offset } = pageWindow(page);
   const rows = db
@@ -114,7 +96,7 @@ export function listBlockedTimesPage(list: BlockList, page: number, now: number)
       (block): BlockedTimeRow => ({
         ...block,
         // Past blocks are history: what they overlapped then is not a call to make now.
-        overlapping: list === "upcoming" ? overlappingSessions(block, now) : [],
+        overlapping: list === "upcoming" ? overlappingSessions(db, block, now) : [],
       }),
     ),
   };

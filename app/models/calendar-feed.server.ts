@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { and, asc, eq, gte, ne, or, gt } from "drizzle-orm";
 import { bookings, calendarFeeds, users } from "#db/schema";
-import { db, type Tx, writeTransaction } from "#app/db.server";
+import { db, type Tx } from "#app/db.server";
 import { dataKeys, seal, sha256Hex, unseal } from "#app/secrets.server";
 import {
   type CalendarFeedKind,
@@ -10,12 +10,7 @@ import {
   type FeedBooking,
 } from "#app/domain/calendar-feed";
 
-/**
- * Calendar feeds' storage (docs/product.md "Calendar feeds"): one token per account and kind,
- * kept as its SHA-256 (what a request is looked up by) and sealed, so the dashboard shows it
- * again (decision 0102) while the database alone gives no working link; and each feed's current
- * content version (`etag`) with the instant it was first served (`modifiedAt`).
- */
+/** docs/product.md "Calendar feeds": a token is kept hashed and sealed (decision 0102), so the database alone gives no working link. */
 export type CalendarFeed = {
   id: number;
   userId: number;
@@ -24,7 +19,6 @@ export type CalendarFeed = {
   modifiedAt: number | null;
 };
 
-/** A new token and what the table stores of it. */
 function newToken() {
   const token = randomBytes(FEED_TOKEN_BYTES).toString("base64url");
   return {
@@ -36,55 +30,43 @@ function newToken() {
 const ofAccount = (userId: number, kind: CalendarFeedKind) =>
   and(eq(calendarFeeds.userId, userId), eq(calendarFeeds.kind, kind));
 
-/**
- * The account's token for this kind of feed, made on the first call when `create` (a page's
- * GET); null when there is none yet and it may not be made (a form post's re-rendered page).
- */
-export function feedToken(userId: number, kind: CalendarFeedKind, create: boolean): string | null {
-  const read = () =>
-    db
-      .select({ sealed: calendarFeeds.tokenSealed })
-      .from(calendarFeeds)
-      .where(ofAccount(userId, kind))
-      .get();
-  const existing = read();
-  if (existing) return unseal(dataKeys, "feed-token", existing.sealed);
-  if (!create) return null;
-  const row = writeTransaction((tx) => {
-    // Two first views at once: the second finds the first's row and keeps it.
-    tx.insert(calendarFeeds)
-      .values({ userId, kind, ...newToken().stored })
-      .onConflictDoNothing({ target: [calendarFeeds.userId, calendarFeeds.kind] })
-      .run();
-    return tx
-      .select({ sealed: calendarFeeds.tokenSealed })
-      .from(calendarFeeds)
-      .where(ofAccount(userId, kind))
-      .get();
-  });
+export function feedToken(userId: number, kind: CalendarFeedKind): string | null {
+  const existing = db
+    .select({ sealed: calendarFeeds.tokenSealed })
+    .from(calendarFeeds)
+    .where(ofAccount(userId, kind))
+    .get();
+  return existing ? unseal(dataKeys, "feed-token", existing.sealed) : null;
+}
+
+export function createFeedToken(tx: Tx, userId: number, kind: CalendarFeedKind): string {
+  // Two first views at once: the second finds the first's row and keeps it.
+  tx.insert(calendarFeeds)
+    .values({ userId, kind, ...newToken().stored })
+    .onConflictDoNothing({ target: [calendarFeeds.userId, calendarFeeds.kind] })
+    .run();
+  const row = tx
+    .select({ sealed: calendarFeeds.tokenSealed })
+    .from(calendarFeeds)
+    .where(ofAccount(userId, kind))
+    .get();
   if (!row) throw new Error("The calendar feed row was not written");
   return unseal(dataKeys, "feed-token", row.sealed);
 }
 
-/** A new token for the account's feed; the old one stops working with this write. */
-export function regenerateFeedToken(userId: number, kind: CalendarFeedKind): string {
+export function regenerateFeedToken(tx: Tx, userId: number, kind: CalendarFeedKind): string {
   const { token, stored } = newToken();
-  writeTransaction((tx) => {
-    tx.insert(calendarFeeds)
-      .values({ userId, kind, ...stored })
-      .onConflictDoUpdate({
-        target: [calendarFeeds.userId, calendarFeeds.kind],
-        set: { ...stored, etag: null, modifiedAt: null },
-      })
-      .run();
-  });
+  tx.insert(calendarFeeds)
+    .values({ userId, kind, ...stored })
+    .onConflictDoUpdate({
+      target: [calendarFeeds.userId, calendarFeeds.kind],
+      set: { ...stored, etag: null, modifiedAt: null },
+    })
+    .run();
   return token;
 }
 
-/**
- * Gives every feed the account has a new token inside the caller's transaction (a password
- * change, "Sign out of all devices"): the links in calendars until now stop working.
- */
+/** A password change or "Sign out of all devices": the links in calendars until now stop working. */
 export function replaceFeedTokens(tx: Tx, userId: number): void {
   const feeds = tx
     .select({ id: calendarFeeds.id })
@@ -99,10 +81,7 @@ export function replaceFeedTokens(tx: Tx, userId: number): void {
   }
 }
 
-/**
- * The feed behind a token, or undefined, with whether its owner is an admin: whether a studio
- * feed still works is the staff gate's to say (web/staff-gate.server.ts).
- */
+/** Whether a studio feed still works is the staff gate's to say. */
 export function findFeed(token: string): (CalendarFeed & { ownerIsAdmin: boolean }) | undefined {
   return db
     .select({
@@ -119,18 +98,15 @@ export function findFeed(token: string): (CalendarFeed & { ownerIsAdmin: boolean
     .get();
 }
 
-/**
- * The version of a feed's content: when its content hash differs from the stored one, the new
- * hash is stored with `now` as the moment it changed. Returns that moment.
- */
-export function feedVersion(feed: CalendarFeed, contentHash: string, now: number): number {
-  if (feed.etag === contentHash && feed.modifiedAt !== null) return feed.modifiedAt;
-  writeTransaction((tx) => {
-    tx.update(calendarFeeds)
-      .set({ etag: contentHash, modifiedAt: now })
-      .where(eq(calendarFeeds.id, feed.id))
-      .run();
-  });
+export function feedVersion(feed: CalendarFeed, contentHash: string): number | null {
+  return feed.etag === contentHash && feed.modifiedAt !== null ? feed.modifiedAt : null;
+}
+
+export function recordFeedVersion(tx: Tx, feedId: number, contentHash: string, now: number) {
+  tx.update(calendarFeeds)
+    .set({ etag: contentHash, modifiedAt: now })
+    .where(eq(calendarFeeds.id, feedId))
+    .run();
   return now;
 }
 
@@ -145,11 +121,9 @@ const feedColumns = {
   holdExpiresAt: bookings.holdExpiresAt,
 };
 
-/** An unpaid booking whose hold has passed has let its slot go: no feed lists it. */
 const holdsOrPaid = (now: number) =>
   or(ne(bookings.status, "PENDING_PAYMENT"), gt(bookings.holdExpiresAt, now));
 
-/** The customer's own sessions from a year back, cancelled ones included (marked so). */
 export function customerFeedBookings(userId: number, now: number): FeedBooking[] {
   return db
     .select(feedColumns)
@@ -165,7 +139,6 @@ export function customerFeedBookings(userId: number, now: number): FeedBooking[]
     .all();
 }
 
-/** Every live session of the studio (not cancelled, holding its slot) from a year back. */
 export function studioFeedBookings(now: number): FeedBooking[] {
   return db
     .select(feedColumns)

@@ -1,17 +1,12 @@
+import { Refusal } from "#app/domain/refusal";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { services, users } from "#db/schema";
-import { db } from "#app/db.server";
+import { db, writeTransaction } from "#app/db.server";
 import { parseCouponForm } from "#app/domain/coupons";
 import { PAGE_SIZE } from "#app/models/pagination.server";
 import { listUsers, makeAdmin, setMembership } from "#app/models/admin-users.server";
-import {
-  checkCoupon,
-  createCoupon,
-  DuplicateCouponError,
-  listCoupons,
-  setCouponActive,
-} from "#app/models/coupon.server";
+import { checkCoupon, createCoupon, listCoupons, setCouponActive } from "#app/models/coupon.server";
 import {
   createService,
   deleteService,
@@ -108,7 +103,7 @@ describe("coupons", () => {
 
   it("refuses a duplicate code in any case", () => {
     createCoupon(newCoupon("DupCode"), Date.now());
-    expect(() => createCoupon(newCoupon("dupcode"), Date.now())).toThrow(DuplicateCouponError);
+    expect(() => createCoupon(newCoupon("dupcode"), Date.now())).toThrow(Refusal);
     // The store's own index, not only the normalizing: a differently cased row still clashes.
     expect(() => createCoupon({ ...newCoupon("x"), code: "dUpCoDe" }, Date.now())).toThrow(
       'A coupon with code "dUpCoDe" already exists. Please use a different code.',
@@ -150,9 +145,13 @@ describe("services", () => {
 
   it("deletes an unused service", () => {
     const service = createService(input);
-    expect(deleteService(service.id)).toMatchObject({ outcome: "deleted" });
+    expect(writeTransaction((tx) => deleteService(tx, service.id))).toMatchObject({
+      outcome: "deleted",
+    });
     expect(getService(service.id)).toBeUndefined();
-    expect(deleteService(service.id)).toEqual({ outcome: "not-found" });
+    expect(writeTransaction((tx) => deleteService(tx, service.id))).toEqual({
+      outcome: "not-found",
+    });
   });
 
   it("deactivates a service any booking used instead of deleting it", () => {
@@ -161,12 +160,12 @@ describe("services", () => {
     const booking = createBooking(db, { user, date: "2031-02-03", status: "CANCELLED" });
     addBookingService(db, { booking, service, priceAtBooking: 150 });
 
-    const removal = deleteService(service.id);
+    const removal = writeTransaction((tx) => deleteService(tx, service.id));
     expect(removal).toMatchObject({ outcome: "deactivated", service: { isActive: false } });
     expect(db.select().from(services).where(eq(services.id, service.id)).get()?.isActive).toBe(
       false,
     );
     // Deleting it again keeps it (still used) and says so again.
-    expect(deleteService(service.id).outcome).toBe("deactivated");
+    expect(writeTransaction((tx) => deleteService(tx, service.id)).outcome).toBe("deactivated");
   });
 });

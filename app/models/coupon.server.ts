@@ -10,13 +10,14 @@ import {
   normalizeCouponCode,
 } from "#app/domain/coupons";
 import type { CouponTerms } from "#app/domain/pricing";
+import { Refusal } from "#app/domain/refusal";
 import { studioDateOf } from "#app/domain/studio-time";
 import { type Page, pageWindow, toPage } from "#app/models/pagination.server";
 
 export type Coupon = typeof coupons.$inferSelect;
 type Reader = Pick<typeof db, "select">;
 
-export function findCoupon(code: string, reader: Reader = db): Coupon | undefined {
+export function findCoupon(reader: Reader, code: string): Coupon | undefined {
   return reader
     .select()
     .from(coupons)
@@ -28,12 +29,11 @@ export type CouponCheck =
   | { isValid: true; message: string; coupon: Coupon }
   | { isValid: false; message: string; coupon: null };
 
-/** Whether `code` can be redeemed now; the answer of GET /api/coupons/validate/{code}. */
-export function checkCoupon(code: string, now: number, reader: Reader = db): CouponCheck {
+export function checkCoupon(code: string, now: number): CouponCheck {
   if (normalizeCouponCode(code) === "") {
     return { isValid: false, message: COUPON_MESSAGES.required, coupon: null };
   }
-  const coupon = findCoupon(code, reader);
+  const coupon = findCoupon(db, code);
   const problem = couponProblem(coupon, studioDateOf(now));
   return problem || !coupon
     ? { isValid: false, message: couponRefusalMessage(problem ?? "notFound"), coupon: null }
@@ -44,11 +44,7 @@ export function couponTerms(coupon: Pick<Coupon, "type" | "value">): CouponTerms
   return { type: coupon.type, value: coupon.value };
 }
 
-/**
- * Takes one use of a coupon for a booking. The guarded increment is the atomic reservation:
- * under any concurrency the count stops at maxUses (and a CHECK constraint backs it up). False
- * when the coupon has no use left.
- */
+/** The guarded increment is the atomic reservation (a CHECK constraint backs it up). */
 export function reserveCouponUse(tx: Tx, couponId: number): boolean {
   const reserved = tx
     .update(coupons)
@@ -63,10 +59,7 @@ export function reserveCouponUse(tx: Tx, couponId: number): boolean {
   return reserved.changes === 1;
 }
 
-/**
- * The order's coupon use goes back when no live session of it carries the coupon's discount any
- * more (cancelled, expired, moved off it): once per order, however many sessions it had.
- */
+/** Once per order, however many sessions it had. */
 export function releaseOrderCouponUse(tx: Tx, orderId: number | null) {
   if (orderId === null) return;
   const order = tx
@@ -100,28 +93,14 @@ export function releaseOrderCouponUse(tx: Tx, orderId: number | null) {
   }
 }
 
-/**
- * The coupon as the validation response of docs/product.md "The JSON API" shows it: {code, value,
- * type}.
- */
+/** docs/product.md "The JSON API": the validation response's shape. */
 export function toCouponSummary(coupon: Coupon) {
   return { code: coupon.code, value: coupon.value, type: coupon.type };
 }
 
 // ---------------------------------------------------------------- the Coupons tab (admin)
 
-/** The code is taken (compared case-insensitively, like the unique index on lower(code)). */
-export class DuplicateCouponError extends Error {
-  constructor(readonly code: string) {
-    super(duplicateCouponMessage(code));
-  }
-}
-
-/**
- * Stores a new coupon (already checked by the domain rules). The unique index on lower(code)
- * decides, so two admins creating the same code at once get one coupon and one
- * DuplicateCouponError, never a second row or a server error.
- */
+/** The unique index on lower(code) decides, so two admins creating the same code get one coupon and one "duplicate-coupon" Refusal. */
 export function createCoupon(coupon: NewCoupon, now: number): Coupon {
   try {
     return unlessBusy(() =>
@@ -132,12 +111,14 @@ export function createCoupon(coupon: NewCoupon, now: number): Coupon {
         .get(),
     );
   } catch (error) {
-    if (isUniqueViolation(error)) throw new DuplicateCouponError(coupon.code);
+    if (isUniqueViolation(error)) {
+      throw new Refusal("duplicate-coupon", duplicateCouponMessage(coupon.code));
+    }
     throw error;
   }
 }
 
-/** Newest first, one page plus one row (no count of the whole table). */
+/** One page plus one row (no count of the whole table). */
 export function listCoupons(page: number, size?: number): Page<Coupon> {
   const { limit, offset } = pageWindow(page, size);
   const rows = db
@@ -150,7 +131,6 @@ export function listCoupons(page: number, size?: number): Page<Coupon> {
   return toPage(rows, page, size);
 }
 
-/** The next `limit` coupons after coupon `afterId`, newest first (the whole API list, by key). */
 export function couponsAfter(afterId: number | null, limit: number): Coupon[] {
   return db
     .select()
@@ -161,28 +141,9 @@ export function couponsAfter(afterId: number | null, limit: number): Coupon[] {
     .all();
 }
 
-/**
- * Deactivate / Activate (docs/product.md "States and transitions"). Undefined when no such coupon
- * exists.
- */
+/** docs/product.md "States and transitions". */
 export function setCouponActive(id: number, isActive: boolean): Coupon | undefined {
   return unlessBusy(() =>
     db.update(coupons).set({ isActive }).where(eq(coupons.id, id)).returning().get(),
   );
-}
-
-/** A coupon as GET/POST /api/admin/coupons answer it; expiryDate is the studio day it ends. */
-export function toCouponJson(coupon: Coupon) {
-  return {
-    id: coupon.id,
-    code: coupon.code,
-    description: coupon.description,
-    type: coupon.type,
-    value: coupon.value,
-    maxUses: coupon.maxUses,
-    currentUses: coupon.currentUses,
-    expiryDate: coupon.expiryDate,
-    isActive: coupon.isActive,
-    createdAt: new Date(coupon.createdAt).toISOString(),
-  };
 }

@@ -15,22 +15,13 @@ import { HOLD_EXPIRED_REASON, readBusyRanges, type Tx } from "#app/models/bookin
 import { reserveCouponUse } from "#app/models/coupon.server";
 import { insertPayment, type Receipt } from "#app/models/receipt.server";
 
-/**
- * Payments: a provider says a booking was paid (workflows/fulfil-payment.server.ts wraps this
- * in its transaction with the e-mail). Idempotent by construction: the payment's transaction
- * id is unique and a provider event id is stored in the same transaction as its effect, so a
- * double submit, a second tab, a replayed or duplicated webhook and the success page racing
- * the webhook all end in one payment row.
- */
+/** Idempotent: the transaction id is unique and a provider event id is stored with its effect, so any race or replay ends in one payment row. */
 export type PaymentReport = {
   bookingId: number;
-  /** Whole dollars actually charged. */
   amount: number;
   method: string;
   transactionId: string;
-  /** Brand and last 4 digits only. */
   details: { brand: string; last4: string };
-  /** The provider event that reported it, when there is one (webhooks). */
   event?: { id: string; provider: string; type: string };
 };
 
@@ -40,15 +31,11 @@ export type FulfilmentOutcome =
   | { outcome: "not-payable"; booking: Booking | undefined; reason: string };
 
 export type PaymentOptions = {
-  /**
-   * Refuse a booking another action holds (a cancellation in flight). The sandbox's card form
-   * does: nothing was charged yet. Money a hosted checkout already took is recorded whatever
-   * holds the booking, and the holder sees it when it records (never lose track of money).
-   */
+  /** Money a hosted checkout already took is recorded whatever holds the booking (never lose track of money). */
   refuseClaimed: boolean;
 };
 
-/** Records a reported payment in the caller's transaction; the caller queues the e-mail. */
+/** The caller queues the e-mail. */
 export function applyPayment(
   tx: Tx,
   report: PaymentReport,
@@ -57,7 +44,7 @@ export function applyPayment(
   options: PaymentOptions,
 ): FulfilmentOutcome {
   const booking = tx.select().from(bookings).where(eq(bookings.id, report.bookingId)).get();
-  if (report.event && eventSeen(report.event.id, tx)) {
+  if (report.event && eventSeen(tx, report.event.id)) {
     return { outcome: "already-recorded" as const, booking };
   }
   const existing = tx
@@ -78,9 +65,7 @@ export function applyPayment(
       reason: `Amount ${report.amount} does not match the booking total ${booking.totalCost}`,
     };
   }
-  // A hold that ran out released the slot (and, once swept, gave back what it took): a payment
-  // arriving after that is taken only while the slot is still free. A swept one is reinstated
-  // if it drew no retainer hours and its order's coupon use can be taken again.
+  // A lapsed hold is taken only while the slot is still free; a swept one is reinstated if it drew no retainer hours and its coupon use can be retaken.
   const lapsed =
     booking.status === "PENDING_PAYMENT"
       ? (booking.holdExpiresAt ?? 0) <= now
@@ -108,7 +93,7 @@ export function applyPayment(
     };
   }
 
-  // The receipt is issued in this transaction (docs/product.md "Receipts").
+  // docs/product.md "Receipts": issued in this transaction.
   const recorded = insertPayment(
     tx,
     {
@@ -152,10 +137,7 @@ export function applyPayment(
   return { outcome: "paid" as const, booking: paid, receipt: recorded.receipt };
 }
 
-/**
- * The payment rows a provider's charge made (one per session it paid), with the sessions they
- * paid. A row's reference is the charge's, or the charge's with its booking after it.
- */
+/** A row's reference is the charge's, or the charge's with its booking after it. */
 export function paymentsOfCharge(tx: Tx, chargeId: string) {
   return tx
     .select({ payment: payments, booking: bookings })
@@ -174,7 +156,6 @@ export function paymentsOfCharge(tx: Tx, chargeId: string) {
     .filter(({ payment }) => isPaymentOfCharge(payment.transactionId ?? "", chargeId));
 }
 
-/** A provider event applied, in the transaction of its effect, so a replay changes nothing. */
 export function recordEventSeen(
   tx: Tx,
   event: { id: string; provider: string; type: string },
@@ -187,8 +168,7 @@ export function recordEventSeen(
     .run();
 }
 
-/** Whether a provider event was already applied (a webhook's replay). */
-export function eventSeen(eventId: string, reader: Pick<Tx, "select"> = db): boolean {
+export function eventSeen(reader: Pick<Tx, "select">, eventId: string): boolean {
   return (
     reader
       .select({ id: processedPaymentEvents.id })
@@ -202,10 +182,6 @@ function markEventSeen(tx: Tx, report: PaymentReport, now: number) {
   if (report.event) recordEventSeen(tx, report.event, report.bookingId, now);
 }
 
-/**
- * A session reinstated after its hold ran out carries its discount again: its order takes the
- * coupon's use back if it had given it up, unless the coupon has no use left.
- */
 function retakeOrderCouponUse(tx: Tx, booking: Booking): boolean {
   if (booking.couponId === null || booking.orderId === null) return true;
   const order = tx.select().from(orders).where(eq(orders.id, booking.orderId)).get();
@@ -216,21 +192,15 @@ function retakeOrderCouponUse(tx: Tx, booking: Booking): boolean {
   return true;
 }
 
-/**
- * A booking whose hold ran out may still be paid if nobody took its slot meanwhile. Called
- * inside the payment's write transaction, so it reads what that transaction sees.
- */
 function slotStillFree(booking: Booking, now: number, bufferMinutes: number): boolean {
   const busy = readBusyRanges(busyWindowFor(booking.recordingDate, bufferMinutes), now, booking.id);
   return !conflictsWith(booking, busy, bufferMinutes);
 }
 
-/** The payment a provider's checkout reference points at (the success page's session_id). */
 export function getPaymentByTransaction(transactionId: string) {
   return db.select().from(payments).where(eq(payments.transactionId, transactionId)).get();
 }
 
-/** A booking's payments and refunds (negative amounts), oldest first: Session Details. */
 export function listBookingPayments(bookingId: number) {
   return db
     .select({
@@ -246,7 +216,6 @@ export function listBookingPayments(bookingId: number) {
     .all();
 }
 
-/** Whether anything is paid for a booking, net of refunds (a full refund leaves nothing). */
 export function hasPayment(bookingId: number): boolean {
   const row = db
     .select({ total: sql<number>`coalesce(sum(${payments.amount}), 0)` })
@@ -260,7 +229,6 @@ export const ALREADY_PAID_MESSAGE = "This booking has already been paid.";
 export const HOLD_EXPIRED_MESSAGE =
   "The hold on this time slot has run out, so it was released. Please book again.";
 
-/** Why a booking cannot be paid now, for the customer (isPayable said it cannot). */
 export function notPayableMessage(booking: Booking, now: number): string {
   if (booking.status === "PENDING_PAYMENT" && (booking.holdExpiresAt ?? 0) <= now) {
     return HOLD_EXPIRED_MESSAGE;

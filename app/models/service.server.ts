@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { bookingServices, services } from "#db/schema";
-import { db, unlessBusy, writeTransaction } from "#app/db.server";
+import { db, type Tx, unlessBusy } from "#app/db.server";
 import type { ServiceInput } from "#app/domain/services";
 import { type Page, pageWindow, toPage } from "#app/models/pagination.server";
 
@@ -26,25 +26,13 @@ export function listServices({ activeOnly }: { activeOnly: boolean }): Service[]
 }
 
 /** The services of `ids` that are still offered (fewer rows than ids: one is not). */
-export function getActiveServices(ids: readonly number[], reader: Reader = db): Service[] {
+export function getActiveServices(reader: Reader, ids: readonly number[]): Service[] {
   if (ids.length === 0) return [];
   return reader
     .select()
     .from(services)
     .where(and(inArray(services.id, [...ids]), eq(services.isActive, true)))
     .all();
-}
-
-export function toServiceJson(service: Service) {
-  return {
-    id: service.id,
-    name: service.name,
-    description: service.description,
-    price: service.price,
-    duration: service.duration,
-    isActive: service.isActive,
-    createdAt: new Date(service.createdAt).toISOString(),
-  };
 }
 
 // ---------------------------------------------------------------- the Services tab (admin)
@@ -113,26 +101,24 @@ export type ServiceRemoval =
  * this service between the check and the delete cannot slip in (and the foreign key would refuse
  * the delete anyway).
  */
-export function deleteService(id: number): ServiceRemoval {
-  return writeTransaction((tx): ServiceRemoval => {
-    const service = tx.select().from(services).where(eq(services.id, id)).get();
-    if (!service) return { outcome: "not-found" };
-    const used = tx
-      .select({ id: bookingServices.id })
-      .from(bookingServices)
-      .where(eq(bookingServices.serviceId, id))
-      .limit(1)
+export function deleteService(tx: Tx, id: number): ServiceRemoval {
+  const service = tx.select().from(services).where(eq(services.id, id)).get();
+  if (!service) return { outcome: "not-found" };
+  const used = tx
+    .select({ id: bookingServices.id })
+    .from(bookingServices)
+    .where(eq(bookingServices.serviceId, id))
+    .limit(1)
+    .get();
+  if (used) {
+    const deactivated = tx
+      .update(services)
+      .set({ isActive: false })
+      .where(eq(services.id, id))
+      .returning()
       .get();
-    if (used) {
-      const deactivated = tx
-        .update(services)
-        .set({ isActive: false })
-        .where(eq(services.id, id))
-        .returning()
-        .get();
-      return { outcome: "deactivated", service: deactivated ?? service };
-    }
-    tx.delete(services).where(eq(services.id, id)).run();
-    return { outcome: "deleted", service };
-  });
+    return { outcome: "deactivated", service: deactivated ?? service };
+  }
+  tx.delete(services).where(eq(services.id, id)).run();
+  return { outcome: "deleted", service };
 }

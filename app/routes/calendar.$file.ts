@@ -1,3 +1,4 @@
+import { writeTransaction } from "#app/db.server";
 import { feedTokenFromFile } from "#app/domain/calendar-feed";
 import { feedCalendar, feedContentHash, feedEvents } from "#app/emails/calendar-feed.server";
 import { env } from "#app/env.server";
@@ -5,6 +6,7 @@ import {
   customerFeedBookings,
   feedVersion,
   findFeed,
+  recordFeedVersion,
   studioFeedBookings,
 } from "#app/models/calendar-feed.server";
 import { takeCalendarFeedFetch, tooManyFeedFetchesMessage } from "#app/web/rate-limit.server";
@@ -55,7 +57,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     feed.kind === "STUDIO" ? studioFeedBookings(now) : customerFeedBookings(feed.userId, now);
   const events = feedEvents(feed.kind, rows, env.APP_URL);
   const hash = feedContentHash(feed.kind, events);
-  const version = feedVersion(feed, hash, now);
+  const version =
+    feedVersion(feed, hash) ?? writeTransaction((tx) => recordFeedVersion(tx, feed.id, hash, now));
   const etag = `"${hash}.${version.toString(36)}"`;
   const headers = {
     ETag: etag,

@@ -1,7 +1,8 @@
+import { Refusal } from "#app/domain/refusal";
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { bookings, coupons, emailOutbox, users } from "#db/schema";
-import { db } from "#app/db.server";
+import { db, writeTransaction } from "#app/db.server";
 import { blockedTimeSchema } from "#app/domain/blocked-times";
 import type { BookingRequest } from "#app/domain/booking-form";
 import { studioInstant } from "#app/domain/studio-time";
@@ -9,11 +10,7 @@ import { createBlockedTime, removeBlockedTime } from "#app/models/blocked-time.s
 import { expireHolds, getActiveRetainer, HOLD_EXPIRED_REASON } from "#app/models/booking.server";
 import { toPublicUser } from "#app/models/user.server";
 import { recordSessionPayment } from "#tests/setup/workflow-bookings";
-import {
-  BookingError,
-  type BookingSettings,
-  bookSession,
-} from "#app/workflows/book-session.server";
+import { type BookingSettings, bookSession } from "#app/workflows/book-session.server";
 
 /**
  * The booking workflow against a real, freshly migrated SQLite file: retainer purchase and
@@ -113,9 +110,9 @@ describe("retainer package", () => {
       NOW,
       SETTINGS,
     );
-    expect(getActiveRetainer(customer.id, NOW)).toBeNull();
+    expect(getActiveRetainer(db, customer.id, NOW)).toBeNull();
     expect(pay(purchase).outcome).toBe("paid");
-    expect(getActiveRetainer(customer.id, NOW)).toMatchObject({ usedHours: 3, totalHours: 8 });
+    expect(getActiveRetainer(db, customer.id, NOW)).toMatchObject({ usedHours: 3, totalHours: 8 });
 
     // 4 of the 5 hours left: free of hourly charge, so $0 and confirmed at once.
     const drawn = bookSession(
@@ -139,11 +136,11 @@ describe("retainer package", () => {
       SETTINGS,
     );
     expect(partly).toMatchObject({ totalCost: 400, retainerHoursDrawn: 1 });
-    expect(getActiveRetainer(customer.id, NOW)).toBeNull();
+    expect(getActiveRetainer(db, customer.id, NOW)).toBeNull();
 
     // The unpaid one runs out of time: its hour goes back to the package.
     expireHolds(NOW + 31 * 60_000);
-    expect(getActiveRetainer(customer.id, NOW)).toMatchObject({ usedHours: 7 });
+    expect(getActiveRetainer(db, customer.id, NOW)).toMatchObject({ usedHours: 7 });
   });
 
   it("is not drawn from outside its window", () => {
@@ -183,7 +180,7 @@ describe("payment holds", () => {
     // One minute before the hold ends the slot is still taken.
     expect(() =>
       bookSession(customer, request({ recordingDate: day(0) }), NOW + 29 * 60_000, SETTINGS),
-    ).toThrow(BookingError);
+    ).toThrow(Refusal);
 
     const later = NOW + 30 * 60_000;
     const again = bookSession(
@@ -235,12 +232,12 @@ describe("blocked times", () => {
       endTime: "12:30",
       reason: "Maintenance",
     });
-    const { block } = createBlockedTime(range, customer.id, NOW);
+    const { block } = writeTransaction((tx) => createBlockedTime(tx, range, customer.id, NOW));
     expect(() => bookSession(customer, request({ recordingDate: date }), NOW, SETTINGS)).toThrow(
       /conflicts/,
     );
 
-    expect(removeBlockedTime(block.id)).toBe(true);
+    expect(writeTransaction((tx) => removeBlockedTime(tx, block.id))).toBe(true);
     const booked = bookSession(customer, request({ recordingDate: date }), NOW, SETTINGS);
     expect(booked.status).toBe("PENDING_PAYMENT");
   });

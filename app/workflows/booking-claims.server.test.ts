@@ -107,7 +107,7 @@ function claim(booking: Booking, what: BookingClaim, at = NOW): ClaimToken {
   return token;
 }
 
-const reload = (booking: Booking) => getBooking(booking.id) ?? booking;
+const reload = (booking: Booking) => getBooking(db, booking.id) ?? booking;
 
 describe("taking and releasing a claim", () => {
   it("lets one action hold a booking at a time, and only its holder release it", () => {
@@ -158,14 +158,14 @@ describe("a claimed booking counts as taken", () => {
 
   it("offers no retainer hours while the retainer is claimed", () => {
     const retainer = pay(book({ isRetainer: true, hoursNeeded: 2 }));
-    expect(getActiveRetainer(customer.id, NOW)).toMatchObject({ bookingId: retainer.id });
+    expect(getActiveRetainer(db, customer.id, NOW)).toMatchObject({ bookingId: retainer.id });
     const token = claim(retainer, "CANCEL_BY_CUSTOMER");
-    expect(getActiveRetainer(customer.id, NOW)).toBeNull();
+    expect(getActiveRetainer(db, customer.id, NOW)).toBeNull();
     const meanwhile = book({ recordingDate: day(1), hoursNeeded: 3 });
     expect(meanwhile).toMatchObject({ retainerHoursDrawn: 0, totalCost: 600 });
 
     writeTransaction((tx) => releaseClaim(tx, token));
-    expect(getActiveRetainer(customer.id, NOW)).toMatchObject({ bookingId: retainer.id });
+    expect(getActiveRetainer(db, customer.id, NOW)).toMatchObject({ bookingId: retainer.id });
   });
 
   it("cannot be paid by card while another action holds it; a checkout being opened can", () => {
@@ -183,8 +183,8 @@ describe("a claimed booking counts as taken", () => {
   it("cannot be cancelled again, by the customer or by staff", () => {
     const booking = pay(book());
     claim(booking, "CANCEL_BY_CUSTOMER");
-    expect(cancelProblem(reload(booking), NOW)).toBe(CANCELLING);
-    expect(studioCancelProblem(reload(booking))).toBe(CANCELLING);
+    expect(cancelProblem(db, reload(booking), NOW)).toBe(CANCELLING);
+    expect(studioCancelProblem(db, reload(booking))).toBe(CANCELLING);
   });
 
   it("cannot be rescheduled while it is being cancelled", () => {

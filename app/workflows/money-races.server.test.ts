@@ -13,7 +13,10 @@ import { bookSession } from "#app/workflows/book-session.server";
 import { paidFor } from "#app/models/cancellation.server";
 import { cancelOwnBooking } from "#app/workflows/cancel-booking.server";
 import { openHostedCheckout } from "#app/workflows/checkout.server";
-import { changeBookingStatus, type WorkflowSettings } from "#app/workflows/move-session.server";
+import {
+  changeBookingStatus,
+  type WorkflowSettings,
+} from "#app/workflows/change-booking-status.server";
 
 import {
   BOOKED_AT,
@@ -147,8 +150,8 @@ describe("a retainer's refund vs a booking drawing its hours", () => {
     ).toBe(false);
     // The cancellation claimed first, so it is the one that goes through.
     expect(cancelled.ok).toBe(true);
-    expect(getBooking(retainer.id)?.status).toBe("CANCELLED");
-    expect(paidFor(retainer.id)).toBe(0);
+    expect(getBooking(db, retainer.id)?.status).toBe("CANCELLED");
+    expect(paidFor(db, retainer.id)).toBe(0);
     // The draw was refused: the session is booked at the hourly price, to be paid.
     expect(drawing).toMatchObject({
       retainerHoursDrawn: 0,
@@ -178,8 +181,8 @@ describe("a retainer's refund vs a booking drawing its hours", () => {
       message: expect.stringContaining("Other sessions use hours of this retainer package"),
     });
     expect(gated.calls).toEqual([]);
-    expect(getBooking(retainer.id)?.status).toBe("PENDING");
-    expect(paidFor(retainer.id)).toBe(999);
+    expect(getBooking(db, retainer.id)?.status).toBe("PENDING");
+    expect(paidFor(db, retainer.id)).toBe(999);
   });
 });
 
@@ -203,7 +206,7 @@ describe("staff cancel vs staff Completed on one paid booking", () => {
     gated.release();
     const cancelled = await cancelling;
 
-    const final = getBooking(booking.id);
+    const final = getBooking(db, booking.id);
     const refunds = refundRows(booking.id);
     // Exactly one of the two goes through.
     expect(
@@ -212,19 +215,19 @@ describe("staff cancel vs staff Completed on one paid booking", () => {
     ).toSatisfy(({ cancelled, completed }) => cancelled !== completed);
     if (final?.status === "CANCELLED") {
       expect(refunds.map((row) => row.amount)).toEqual([-booking.totalCost]);
-      expect(paidFor(booking.id)).toBe(0);
+      expect(paidFor(db, booking.id)).toBe(0);
     } else {
       expect(final?.status).toBe("COMPLETED");
       expect(refunds).toEqual([]);
-      expect(paidFor(booking.id)).toBe(booking.totalCost);
+      expect(paidFor(db, booking.id)).toBe(booking.totalCost);
     }
-    const moves = db
+    const changes = db
       .select()
       .from(bookingHistory)
       .where(eq(bookingHistory.bookingId, booking.id))
       .all()
       .map((row) => `${row.fromStatus}->${row.toStatus}`);
-    expect(moves).not.toContain("COMPLETED->CANCELLED");
+    expect(changes).not.toContain("COMPLETED->CANCELLED");
   });
 });
 
@@ -245,7 +248,7 @@ describe("two refunds of one booking", () => {
     expect(gated.calls).toHaveLength(1);
     expect(results.filter((result) => result.ok)).toHaveLength(1);
     expect(refundRows(booking.id)).toHaveLength(1);
-    expect(getBooking(booking.id)?.status).toBe("CANCELLED");
+    expect(getBooking(db, booking.id)?.status).toBe("CANCELLED");
   });
 
   it("never both reach the provider: the customer and staff cancelling at once", async () => {
@@ -266,7 +269,7 @@ describe("two refunds of one booking", () => {
     expect(gated.calls).toHaveLength(1);
     expect(results.filter((result) => result.ok)).toHaveLength(1);
     expect(refundRows(booking.id)).toHaveLength(1);
-    expect(paidFor(booking.id)).toBe(0);
+    expect(paidFor(db, booking.id)).toBe(0);
   });
 });
 
@@ -290,7 +293,7 @@ function gatedCheckouts() {
     status,
     url: status === "open" ? `https://pay.test/${id}` : null,
     paid: false,
-    order: { id: getBooking(bookingId)?.orderId ?? null, bookingIds: [bookingId] },
+    order: { id: getBooking(db, bookingId)?.orderId ?? null, bookingIds: [bookingId] },
     amountTotal: null,
     currency: "usd",
     paymentId: null,
@@ -368,8 +371,8 @@ describe("checkouts vs cancellations", () => {
       ok: true,
       value: { url: `https://pay.test/cs_test_${booking.id}` },
     });
-    expect(getBooking(booking.id)).toMatchObject({ status: "PENDING_PAYMENT", claim: null });
-    expect(getOrder(booking.orderId ?? 0)?.checkoutSessionId).toBe(`cs_test_${booking.id}`);
+    expect(getBooking(db, booking.id)).toMatchObject({ status: "PENDING_PAYMENT", claim: null });
+    expect(getOrder(db, booking.orderId ?? 0)?.checkoutSessionId).toBe(`cs_test_${booking.id}`);
 
     // Cancelled afterwards, the open checkout is closed first.
     await cancelOwnBooking(
@@ -378,10 +381,10 @@ describe("checkouts vs cancellations", () => {
       hosted.settings,
     );
     expect(hosted.state.closed).toEqual([`cs_test_${booking.id}`]);
-    expect(getBooking(booking.id)).toMatchObject({ status: "CANCELLED", claim: null });
+    expect(getBooking(db, booking.id)).toMatchObject({ status: "CANCELLED", claim: null });
   });
 
-  it("refuses the customer's cancellation and payment while staff close the checkout to move it forward", async () => {
+  it("refuses the customer's cancellation and payment while staff close the checkout to change its status forward", async () => {
     const booking = bookSession(customer, request(), BOOKED_AT, SETTINGS);
     db.update(orders)
       .set({ checkoutSessionId: `cs_test_${booking.id}` })
@@ -396,7 +399,7 @@ describe("checkouts vs cancellations", () => {
     const cancelling = await settle(
       cancelOwnBooking({ bookingId: booking.id, userId: customer.id }, BOOKED_AT, hosted.settings),
     );
-    const meanwhile = getBooking(booking.id);
+    const meanwhile = getBooking(db, booking.id);
     hosted.release();
     const confirmed = await confirming;
 
@@ -405,7 +408,7 @@ describe("checkouts vs cancellations", () => {
     expect(cancelling).toMatchObject({ ok: false, error: { message: closing } });
     expect(meanwhile && isPayable(meanwhile, BOOKED_AT)).toBe(false);
     expect(confirmed.ok).toBe(true);
-    expect(getBooking(booking.id)).toMatchObject({ status: "CONFIRMED", claim: null });
+    expect(getBooking(db, booking.id)).toMatchObject({ status: "CONFIRMED", claim: null });
     expect(hosted.state.closed).toEqual([`cs_test_${booking.id}`]);
   });
 });

@@ -13,13 +13,16 @@ import {
 } from "#app/integrations/payments/types";
 import { getBooking } from "#app/models/booking.server";
 import { abandonCheckoutPlan, getOrder } from "#app/models/order.server";
-import { BookingError } from "#app/workflows/book-session.server";
+import { Refusal } from "#app/domain/refusal";
 import { bookSeries } from "#app/workflows/book-series.server";
 import { bookSession } from "#app/workflows/book-session.server";
 import { cancelFollowingForStudio, cancelOwnBooking } from "#app/workflows/cancel-booking.server";
 import { CheckoutUnavailableError, openHostedCheckout } from "#app/workflows/checkout.server";
 import { recordPayment } from "#app/workflows/fulfil-payment.server";
-import { changeBookingStatus, type WorkflowSettings } from "#app/workflows/move-session.server";
+import {
+  changeBookingStatus,
+  type WorkflowSettings,
+} from "#app/workflows/change-booking-status.server";
 import { noteProviderRefund } from "#app/workflows/provider-refunds.server";
 import { createCoupon } from "#tests/factories/catalog";
 import {
@@ -126,7 +129,7 @@ describe("one coupon use per order", () => {
     expect(usesOf(coupon.id)).toBe(1);
     expect(() =>
       bookSession(other, request(coupon.code), BOOKED_AT + 2 * MINUTE, SETTINGS),
-    ).toThrow(BookingError);
+    ).toThrow(Refusal);
 
     for (const session of [second, third]) {
       await cancelOwnBooking({ bookingId: session.id, userId: customer.id }, BOOKED_AT + MINUTE, {
@@ -146,7 +149,7 @@ describe("one coupon use per order", () => {
     expect(usesOf(coupon.id)).toBe(1);
     // The next booking sweeps the lapsed hold first (the hold is 30 minutes).
     bookSession(other, request(), BOOKED_AT + 31 * MINUTE, SETTINGS);
-    expect(getBooking(booking.id)?.status).toBe("CANCELLED");
+    expect(getBooking(db, booking.id)?.status).toBe("CANCELLED");
     expect(usesOf(coupon.id)).toBe(0);
     const order = db
       .select()
@@ -173,7 +176,7 @@ describe("staff marking a session paid offline (issue 25, bug 4)", () => {
     const closed: string[] = [];
     const session = bookings[0];
     if (!session) throw new Error("a session expected");
-    const moved = await changeBookingStatus(
+    const changed = await changeBookingStatus(
       session.id,
       "PENDING",
       staff,
@@ -181,7 +184,7 @@ describe("staff marking a session paid offline (issue 25, bug 4)", () => {
       BOOKED_AT + MINUTE,
       provider(closed),
     );
-    expect(moved.status).toBe("PENDING");
+    expect(changed.status).toBe("PENDING");
     expect(closed).toEqual(["cs_test_series"]);
     const order = db.select().from(orders).where(eq(orders.id, seriesId)).get();
     expect(order?.checkoutSessionId).toBeNull();
@@ -244,7 +247,7 @@ describe("a refund the provider reports (refund.created)", () => {
     expect(noteProviderRefund(event, refund, BOOKED_AT + 2 * MINUTE)).toBe("shown-to-staff");
     for (const booking of bookings) {
       expect(notesOf(booking.id)).toHaveLength(1);
-      expect(getBooking(booking.id)?.status).toBe("PENDING");
+      expect(getBooking(db, booking.id)?.status).toBe("PENDING");
     }
     expect(paymentCount()).toBe(before);
     // A replayed event changes nothing.
@@ -292,7 +295,7 @@ describe("staff cancelling a series session and every later one", () => {
       [second.id, "CANCELLED", second.totalCost],
       [third.id, "CANCELLED", third.totalCost],
     ]);
-    expect(getBooking(bookings[0]?.id ?? 0)?.status).toBe("PENDING");
+    expect(getBooking(db, bookings[0]?.id ?? 0)?.status).toBe("PENDING");
     const mail = db.select().from(emailOutbox).all().slice(mailBefore);
     expect(mail).toHaveLength(1);
     expect(mail[0]?.text).toContain("the studio had to cancel them");
@@ -330,7 +333,7 @@ describe("a refund whose answer is lost (found by the invariants harness)", () =
       settings,
     );
     expect(quote.refund).toBe(booking.totalCost);
-    expect(getBooking(booking.id)).toMatchObject({ status: "CANCELLED", claim: null });
+    expect(getBooking(db, booking.id)).toMatchObject({ status: "CANCELLED", claim: null });
     const refunds = db.select().from(payments).where(eq(payments.bookingId, booking.id)).all();
     expect(refunds.map((row) => [row.amount, row.transactionId])).toEqual([
       [booking.totalCost, `pi_single_${booking.id}`],
@@ -347,7 +350,7 @@ describe("a refund whose answer is lost (found by the invariants harness)", () =
     await expect(
       cancelOwnBooking({ bookingId: booking.id, userId: customer.id }, BOOKED_AT, settings),
     ).rejects.toThrow("We could not reach the payment service");
-    expect(getBooking(booking.id)).toMatchObject({ status: "PENDING", claim: null });
+    expect(getBooking(db, booking.id)).toMatchObject({ status: "PENDING", claim: null });
   });
 
   it("unknown (the provider cannot be asked either): left as it was, to be asked for again", async () => {
@@ -362,7 +365,7 @@ describe("a refund whose answer is lost (found by the invariants harness)", () =
     await expect(
       cancelOwnBooking({ bookingId: booking.id, userId: customer.id }, BOOKED_AT, settings),
     ).rejects.toThrow("We could not reach the payment service");
-    expect(getBooking(booking.id)).toMatchObject({ status: "PENDING", claim: null });
+    expect(getBooking(db, booking.id)).toMatchObject({ status: "PENDING", claim: null });
   });
 });
 
@@ -409,7 +412,7 @@ describe("a payment arriving after the hold ran out (found by the invariants har
     expect(paid.refused).toEqual([
       { bookingId: booking.id, reason: "Its hold ran out and its time slot has since been taken" },
     ]);
-    expect(getBooking(booking.id)?.status).not.toBe("PENDING");
+    expect(getBooking(db, booking.id)?.status).not.toBe("PENDING");
   });
 });
 
@@ -449,7 +452,7 @@ describe("a checkout plan given up while the provider opens it (found by the inv
       openHostedCheckout(orderId, "https://t.test", `/checkout/${booking.id}`, provider),
     ).rejects.toThrow(CheckoutUnavailableError);
     expect(closed).toEqual(["cs_orphan"]);
-    expect(getOrder(orderId)?.checkoutSessionId).toBeNull();
-    expect(getBooking(booking.id)?.claim).toBeNull();
+    expect(getOrder(db, orderId)?.checkoutSessionId).toBeNull();
+    expect(getBooking(db, booking.id)?.claim).toBeNull();
   });
 });

@@ -21,7 +21,7 @@ export function noteProviderRefund(
   now: number,
 ): ProviderRefundOutcome {
   const outcome = writeTransaction((tx): ProviderRefundOutcome => {
-    if (eventSeen(event.id, tx)) return "duplicate";
+    if (eventSeen(tx, event.id)) return "duplicate";
     const paid = paymentsOfCharge(tx, refund.paymentId);
     const ours =
       refund.bookingId !== null && paid.some(({ booking }) => booking.id === refund.bookingId);

@@ -38,7 +38,7 @@ describe("a receipt's lines", () => {
       booking,
       paymentDetails: { brand: "amex", last4: "0005" },
     });
-    const receipt = receiptOfPayment(payment.id);
+    const receipt = receiptOfPayment(db, payment.id);
     if (!receipt) throw new Error("no receipt");
 
     const text = pdfWords(receiptPdf(receipt.details));
@@ -55,7 +55,7 @@ describe("a receipt's lines", () => {
 
     // Renaming the add-on later changes nothing on the receipt already issued.
     db.update(services).set({ name: "Renamed package" }).where(eq(services.id, service.id)).run();
-    const again = receiptOfPayment(payment.id);
+    const again = receiptOfPayment(db, payment.id);
     expect(again && receiptPdf(again.details).equals(receiptPdf(receipt.details))).toBe(true);
     expect(pdfWords(receiptPdf(again?.details ?? receipt.details))).toContain("Video package");
   });

@@ -23,7 +23,7 @@ export function queueSessionReminders(now: number, appUrl: string): number {
       if (!markReminderSent(tx, booking, now)) continue;
       enqueueEmail(tx, {
         kind: "session-reminder",
-        to: accountEmail(booking.userId, tx),
+        to: accountEmail(tx, booking.userId),
         bookingId: booking.id,
         ...sessionReminderEmail({
           booking,

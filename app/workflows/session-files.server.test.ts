@@ -230,10 +230,9 @@ describe("the retention sweep", () => {
     await sweepSessionFiles(now);
     expect(rowOf(expired.id)).toBeUndefined();
     expect(existsSync(stored(expired.storageKey))).toBe(false);
-    expect(listBookingFiles(booking.id, { deliveredOnly: false }).map((file) => file.id)).toEqual([
-      live.id,
-      undelivered.id,
-    ]);
+    expect(
+      listBookingFiles(db, booking.id, { deliveredOnly: false }).map((file) => file.id),
+    ).toEqual([live.id, undelivered.id]);
     expect(existsSync(stored(live.storageKey))).toBe(true);
   });
 

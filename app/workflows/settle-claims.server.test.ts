@@ -126,13 +126,13 @@ describe("the claim sweeper", () => {
     expect(result).toEqual({ finished: 1, released: 0, failed: 0 });
     expect(fake.refunds).toHaveLength(1);
     expect(fake.lookups).toEqual([`charge_${booking.id}`]);
-    expect(getBooking(booking.id)).toMatchObject({
+    expect(getBooking(db, booking.id)).toMatchObject({
       status: "CANCELLED",
       cancellationReason: "Cancelled by the customer",
       claim: null,
     });
     expect(refundRows(booking.id).map((row) => row.amount)).toEqual([-400]);
-    expect(paidFor(booking.id)).toBe(0);
+    expect(paidFor(db, booking.id)).toBe(0);
     expect(cancelEmails(booking.id)).toHaveLength(1);
     expect(lastHistory(booking.id)).toMatchObject({
       actorUserId: customer.id,
@@ -156,7 +156,7 @@ describe("the claim sweeper", () => {
     await settleStaleClaims(AFTER_LEASE, fake.settings);
 
     expect(refundRows(booking.id).map((row) => row.amount)).toEqual([-200]);
-    expect(paidFor(booking.id)).toBe(200);
+    expect(paidFor(db, booking.id)).toBe(200);
     expect(lastHistory(booking.id)?.note).toContain("kept a $200.00 fee");
   });
 
@@ -168,7 +168,7 @@ describe("the claim sweeper", () => {
 
     await settleStaleClaims(AFTER_LEASE, fake.settings);
 
-    expect(getBooking(booking.id)).toMatchObject({
+    expect(getBooking(db, booking.id)).toMatchObject({
       status: "CANCELLED",
       cancellationReason: "Cancelled by the studio",
     });
@@ -184,7 +184,7 @@ describe("the claim sweeper", () => {
 
     expect(result).toEqual({ finished: 0, released: 1, failed: 0 });
     expect(fake.refunds).toEqual([]);
-    expect(getBooking(booking.id)).toMatchObject({ status: "PENDING", claim: null });
+    expect(getBooking(db, booking.id)).toMatchObject({ status: "PENDING", claim: null });
     expect(refundRows(booking.id)).toEqual([]);
     expect(cancelEmails(booking.id)).toEqual([]);
     // The customer may cancel again now.
@@ -193,7 +193,7 @@ describe("the claim sweeper", () => {
       BOOKED_AT,
       fake.settings,
     );
-    expect(getBooking(booking.id)?.status).toBe("CANCELLED");
+    expect(getBooking(db, booking.id)?.status).toBe("CANCELLED");
   });
 
   it("releases an unpaid booking's cancellation without asking the provider", async () => {
@@ -203,7 +203,7 @@ describe("the claim sweeper", () => {
 
     expect(await settleStaleClaims(AFTER_LEASE, fake.settings)).toMatchObject({ released: 1 });
     expect(fake.lookups).toEqual([]);
-    expect(getBooking(booking.id)).toMatchObject({ status: "PENDING_PAYMENT", claim: null });
+    expect(getBooking(db, booking.id)).toMatchObject({ status: "PENDING_PAYMENT", claim: null });
   });
 
   it("leaves a claim inside its lease alone: its request may still be running", async () => {
@@ -215,7 +215,7 @@ describe("the claim sweeper", () => {
 
     expect(result).toEqual({ finished: 0, released: 0, failed: 0 });
     expect(fake.lookups).toEqual([]);
-    expect(getBooking(booking.id)?.claim).toBe("CANCEL_BY_CUSTOMER");
+    expect(getBooking(db, booking.id)?.claim).toBe("CANCEL_BY_CUSTOMER");
   });
 
   it("keeps the claim when the provider cannot be asked, and settles it on a later sweep", async () => {
@@ -230,7 +230,7 @@ describe("the claim sweeper", () => {
       released: 0,
       failed: 1,
     });
-    expect(getBooking(booking.id)).toMatchObject({
+    expect(getBooking(db, booking.id)).toMatchObject({
       status: "PENDING",
       claim: "CANCEL_BY_CUSTOMER",
     });
@@ -239,7 +239,7 @@ describe("the claim sweeper", () => {
     expect(await settleStaleClaims(AFTER_LEASE + MINUTE, fake.settings)).toMatchObject({
       finished: 1,
     });
-    expect(getBooking(booking.id)?.status).toBe("CANCELLED");
+    expect(getBooking(db, booking.id)?.status).toBe("CANCELLED");
   });
 
   it("releases a checkout left half-opened and drops its plan, so the next attempt starts afresh", async () => {
@@ -259,8 +259,8 @@ describe("the claim sweeper", () => {
     const fake = fakeProvider();
 
     expect(await settleStaleClaims(AFTER_LEASE, fake.settings)).toMatchObject({ released: 1 });
-    expect(getBooking(booking.id)).toMatchObject({ claim: null, checkoutExpiresAt: null });
-    expect(getOrder(booking.orderId ?? 0)).toMatchObject({
+    expect(getBooking(db, booking.id)).toMatchObject({ claim: null, checkoutExpiresAt: null });
+    expect(getOrder(db, booking.orderId ?? 0)).toMatchObject({
       checkoutSessionId: null,
       checkoutExpiresAt: null,
     });
@@ -297,6 +297,6 @@ describe("the claim sweeper", () => {
     expect(fake.refunds).toHaveLength(1);
     expect(refundRows(booking.id)).toHaveLength(1);
     expect(cancelEmails(booking.id)).toHaveLength(1);
-    expect(getBooking(booking.id)).toMatchObject({ status: "CANCELLED", claim: null });
+    expect(getBooking(db, booking.id)).toMatchObject({ status: "CANCELLED", claim: null });
   });
 });

@@ -30,7 +30,7 @@ import {
   openHostedCheckout,
 } from "#app/workflows/checkout.server";
 import { verifyCheckout } from "#app/workflows/fulfil-payment.server";
-import { paymentProvider } from "#app/workflows/payment-provider.server";
+import { paymentProvider } from "#app/adapters.server";
 import { createSeries } from "#tests/factories/series";
 import { createUserWithoutPassword, uniqueUsername } from "#tests/factories/user";
 import { signedStripeEvent } from "#tests/mocks/stripe";
@@ -51,7 +51,7 @@ function unpaidSeries(count = 5) {
 }
 
 const reload = (id: number) => {
-  const booking = getBooking(id);
+  const booking = getBooking(db, id);
   if (!booking) throw new Error(`Booking ${id} vanished`);
   return booking;
 };
@@ -80,7 +80,7 @@ const openSeriesCheckout = (seriesId: number, appUrl: string) =>
 async function seriesWithSession(count = 5) {
   const made = unpaidSeries(count);
   await openSeriesCheckout(made.series.id, APP_URL);
-  const sessionId = getOrder(made.series.id)?.checkoutSessionId;
+  const sessionId = getOrder(db, made.series.id)?.checkoutSessionId;
   if (!sessionId) throw new Error("No session stored on the series");
   return { ...made, sessionId };
 }
@@ -104,7 +104,7 @@ describe("opening the series checkout", () => {
     expect(call?.params.client_reference_id).toBe(`order-${series.id}`);
     expect(call?.params["metadata[bookingIds]"]).toBe(sessions.map((s) => s.id).join(","));
     expect(call?.params.cancel_url).toBe(`${APP_URL}/checkout/series/${series.id}`);
-    const stored = getOrder(series.id);
+    const stored = getOrder(db, series.id);
     expect(call?.idempotencyKey).toBe(`checkout-order-${series.id}-${stored?.checkoutExpiresAt}`);
     expect(stored?.checkoutSessionId).toBe(stripe.sessions.values().next().value?.id);
     expect(stripe.sessions.values().next().value?.amount_total).toBe(5 * 15000);
@@ -118,10 +118,10 @@ describe("opening the series checkout", () => {
 
   it("reuses the open session on a second call instead of opening another", async () => {
     const { series } = await seriesWithSession();
-    const first = getOrder(series.id)?.checkoutSessionId;
+    const first = getOrder(db, series.id)?.checkoutSessionId;
     await openSeriesCheckout(series.id, APP_URL);
     expect(stripe.requestsTo("POST", "/v1/checkout/sessions")).toHaveLength(1);
-    expect(getOrder(series.id)?.checkoutSessionId).toBe(first);
+    expect(getOrder(db, series.id)?.checkoutSessionId).toBe(first);
   });
 
   it("gives a double submit one session", async () => {
@@ -173,11 +173,11 @@ describe("opening the series checkout", () => {
     await expect(openSeriesCheckout(series.id, APP_URL)).rejects.toBeInstanceOf(
       CheckoutUnavailableError,
     );
-    expect(getOrder(series.id)?.checkoutSessionId).toBeNull();
+    expect(getOrder(db, series.id)?.checkoutSessionId).toBeNull();
     for (const session of sessions) expect(reload(session.id).claim).toBeNull();
     stripe.setOutage(null);
     await openSeriesCheckout(series.id, APP_URL);
-    expect(getOrder(series.id)?.checkoutSessionId).toMatch(/^cs_test_/);
+    expect(getOrder(db, series.id)?.checkoutSessionId).toMatch(/^cs_test_/);
   });
 });
 

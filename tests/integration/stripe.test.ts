@@ -45,15 +45,13 @@ import {
   PAYMENT_SERVICE_UNAVAILABLE_MESSAGE,
 } from "#app/workflows/checkout.server";
 import { verifyCheckout } from "#app/workflows/fulfil-payment.server";
-import {
-  CANCEL_UNAVAILABLE_MESSAGE,
-  paymentProvider,
-} from "#app/workflows/payment-provider.server";
+import { CANCEL_UNAVAILABLE_MESSAGE } from "#app/workflows/payment-provider.server";
 import { isCrossSiteWrite } from "#app/web/security.server";
 import { createUserWithoutPassword, uniqueUsername } from "#tests/factories/user";
 import { signedStripeEvent } from "#tests/mocks/stripe";
 import { stripeMockForThisFile } from "#tests/setup/stripe-mock-for-this-file";
 import { clientAddressContext } from "#app/web/request-context.server";
+import { paymentProvider } from "#app/adapters.server";
 
 const { stripe, logged } = stripeMockForThisFile();
 
@@ -105,14 +103,14 @@ function createUnpaidBooking(overrides: Partial<typeof bookings.$inferInsert> = 
 }
 
 function reload(id: number): Booking {
-  const booking = getBooking(id);
+  const booking = getBooking(db, id);
   if (!booking) throw new Error(`Booking ${id} vanished`);
   return booking;
 }
 
 /** The booking's order as it is now: the hosted checkout lives there. */
 function orderOf(booking: Booking) {
-  const order = getOrder(booking.orderId ?? 0);
+  const order = getOrder(db, booking.orderId ?? 0);
   if (!order) throw new Error(`Booking ${booking.id} has no order`);
   return order;
 }

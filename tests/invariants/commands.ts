@@ -2,7 +2,7 @@ import fc from "fast-check";
 import type { Booking as BookingRow } from "#db/schema";
 import { asc, eq } from "drizzle-orm";
 import { users, waitlistEntries } from "#db/schema";
-import { db } from "#app/db.server";
+import { db, writeTransaction } from "#app/db.server";
 import { WORKFLOW_ORDER } from "#app/domain/admin-workflow";
 import type { BookingStatus } from "#app/domain/booking-status";
 import type { BookingRequest } from "#app/domain/booking-form";
@@ -14,10 +14,10 @@ import { expireHolds } from "#app/models/booking.server";
 import { cancellationQuote } from "#app/models/cancellation.server";
 import { listOrderSessions, payableSessions } from "#app/models/order.server";
 import { toPublicUser } from "#app/models/user.server";
-import { BookingError, bookSession } from "#app/workflows/book-session.server";
+import { bookSession } from "#app/workflows/book-session.server";
+import { Refusal } from "#app/domain/refusal";
 import { bookSeries } from "#app/workflows/book-series.server";
 import {
-  CancellationError,
   cancelOwnBooking,
   cancelFollowingForStudio,
   cancelOwnFollowing,
@@ -30,15 +30,14 @@ import {
   openHostedCheckout,
 } from "#app/workflows/checkout.server";
 import { handlePaymentWebhook, verifyCheckout } from "#app/workflows/fulfil-payment.server";
-import { changeBookingStatus, WorkflowError } from "#app/workflows/move-session.server";
+import { changeBookingStatus } from "#app/workflows/change-booking-status.server";
 import { PaymentServiceError } from "#app/workflows/payment-provider.server";
-import { RescheduleError, rescheduleOwnBooking } from "#app/workflows/reschedule.server";
+import { rescheduleOwnBooking } from "#app/workflows/reschedule.server";
 import { settleStaleClaims } from "#app/workflows/settle-claims.server";
 import {
   joinWaitlist,
   offerFreedRangesNow,
   removeWaitlistEntry,
-  WaitlistError,
 } from "#app/workflows/waitlist.server";
 import { brokenInvariant } from "#tests/invariants/invariants";
 import { FAULT_MODES, FAULT_OPS, type FaultMode, type FaultOp } from "#tests/invariants/provider";
@@ -67,15 +66,7 @@ import {
 
 type Say = (what: string) => void;
 
-const REFUSALS = [
-  BookingError,
-  CancellationError,
-  PaymentServiceError,
-  WorkflowError,
-  RescheduleError,
-  WaitlistError,
-  CheckoutUnavailableError,
-];
+const REFUSALS = [Refusal, PaymentServiceError, CheckoutUnavailableError];
 
 export abstract class Step implements fc.AsyncCommand<World, World> {
   abstract toString(): string;
@@ -412,7 +403,7 @@ export class PayByCard extends Step {
     if (!target) return "nothing to pay";
     const card = CARD(this.fields.declined ? SANDBOX_CARDS.declined : SANDBOX_CARDS.success);
     if (target.seriesId !== null) {
-      const sessions = payableSessions(listOrderSessions(target.seriesId), w.now);
+      const sessions = payableSessions(listOrderSessions(db, target.seriesId), w.now);
       say(
         `card form pays series S${target.seriesId} (${sessions.map((b) => `B${b.id} $${b.totalCost}`).join(", ")})`,
       );
@@ -618,7 +609,7 @@ export class Cancel extends Step {
       );
       return `cancelled ${describeFollowing(result)}`;
     }
-    const shown = cancellationQuote(target, w.now, w.cancellationSettings().feePercent).refund;
+    const shown = cancellationQuote(db, target, w.now, w.cancellationSettings().feePercent).refund;
     say(`${owner?.label} cancels ${w.describeBooking(target)} (dialog shows refund $${shown})`);
     const { quote } = await cancelOwnBooking(
       { bookingId: target.id, userId: target.userId, expectedRefund: shown },
@@ -676,29 +667,29 @@ export class Reschedule extends Step {
   }
 }
 
-/** Staff move a session forward; out of Pending Payment it means "paid offline". */
-export class StaffMove extends Step {
+/** Staff change a session's status forward; out of Pending Payment it means "paid offline". */
+export class StaffStatusChange extends Step {
   constructor(readonly fields: { target: number; steps: number; unpaidFirst: boolean }) {
     super();
   }
   toString() {
-    return `staff move forward (booking pick ${this.fields.target}, ${this.fields.steps} step(s)${this.fields.unpaidFirst ? ", an unpaid one" : ""})`;
+    return `staff status change forward (booking pick ${this.fields.target}, ${this.fields.steps} step(s)${this.fields.unpaidFirst ? ", an unpaid one" : ""})`;
   }
   async exec(w: World, say: Say) {
-    const movable = w.bookings().filter((b) => !TERMINAL.includes(b.status));
-    const unpaid = movable.filter((b) => b.status === "PENDING_PAYMENT");
+    const changeable = w.bookings().filter((b) => !TERMINAL.includes(b.status));
+    const unpaid = changeable.filter((b) => b.status === "PENDING_PAYMENT");
     const target = pickFrom(
-      this.fields.unpaidFirst && unpaid.length ? unpaid : movable,
+      this.fields.unpaidFirst && unpaid.length ? unpaid : changeable,
       this.fields.target,
     );
-    if (!target) return "nothing to move";
+    if (!target) return "nothing to change";
     const from = WORKFLOW_ORDER.indexOf(target.status);
     const to = WORKFLOW_ORDER[Math.min(from + this.fields.steps, WORKFLOW_ORDER.length - 1)];
-    if (!to || to === target.status) return "nothing to move";
+    if (!to || to === target.status) return "nothing to change";
     say(
-      `staff move ${w.describeBooking(target)} to ${to}${target.status === "PENDING_PAYMENT" ? " (paid offline)" : ""}`,
+      `staff status change ${w.describeBooking(target)} to ${to}${target.status === "PENDING_PAYMENT" ? " (paid offline)" : ""}`,
     );
-    const moved = await changeBookingStatus(
+    const changed = await changeBookingStatus(
       target.id,
       to,
       { id: w.staff.id },
@@ -713,7 +704,7 @@ export class StaffMove extends Step {
     ) {
       w.offlinePaid.add(target.id);
     }
-    return `now ${moved.status}`;
+    return `now ${changed.status}`;
   }
 }
 
@@ -836,10 +827,13 @@ export class Block extends Step {
     const startsAt = studioInstant(date, this.fields.time);
     if (startsAt <= w.now) return "that time is over";
     say(`staff block ${date} ${this.fields.time} for ${this.fields.hours}h`);
-    const { block, overlapping } = createBlockedTime(
-      { startsAt, endsAt: startsAt + this.fields.hours * HOUR, reason: "maintenance" },
-      w.staff.id,
-      w.now,
+    const { block, overlapping } = writeTransaction((tx) =>
+      createBlockedTime(
+        tx,
+        { startsAt, endsAt: startsAt + this.fields.hours * HOUR, reason: "maintenance" },
+        w.staff.id,
+        w.now,
+      ),
     );
     // Saved over live sessions and offers on purpose (docs/product.md "Blocked times").
     for (const session of overlapping) w.excused.add(`${block.id}:b${session.id}`);
@@ -870,7 +864,7 @@ export class Unblock extends Step {
     const block = pickFrom(blocks, this.fields.pick);
     if (!block) return "no block";
     say(`staff remove K${block.id}`);
-    return removeBlockedTime(block.id) ? "removed" : "already gone";
+    return writeTransaction((tx) => removeBlockedTime(tx, block.id)) ? "removed" : "already gone";
   }
 }
 
@@ -994,9 +988,9 @@ const cancel = fc
   })
   .map((f) => new Cancel(f));
 const reschedule = fc.record({ target: pick, day, time }).map((f) => new Reschedule(f));
-const staffMove = fc
+const staffStatusChange = fc
   .record({ target: pick, steps: fc.integer({ min: 1, max: 2 }), unpaidFirst: fc.boolean() })
-  .map((f) => new StaffMove(f));
+  .map((f) => new StaffStatusChange(f));
 const joinWaitlistArb = fc.record({ who, target: pick }).map((f) => new JoinWaitlist(f));
 const leaveWaitlist = fc.record({ pick }).map((f) => new LeaveWaitlist(f));
 const claimOffer = fc.record({ pick, coupon }).map((f) => new ClaimOffer(f));
@@ -1013,7 +1007,7 @@ const concurrent = fc.oneof(
   payCheckout,
   deliverWebhook,
   successPage,
-  staffMove,
+  staffStatusChange,
   payByCard,
   advance,
   bookSingle,
@@ -1039,7 +1033,7 @@ export const COMMAND: fc.Arbitrary<Step> = fc.oneof(
   { arbitrary: dashboardRefund, weight: 3 },
   { arbitrary: cancel, weight: 6 },
   { arbitrary: reschedule, weight: 2 },
-  { arbitrary: staffMove, weight: 4 },
+  { arbitrary: staffStatusChange, weight: 4 },
   { arbitrary: joinWaitlistArb, weight: 4 },
   { arbitrary: leaveWaitlist, weight: 1 },
   { arbitrary: claimOffer, weight: 2 },

@@ -121,7 +121,7 @@ export function recordSessionPayment(
     now,
     { ...options, allOrNothing: false, bufferMinutes },
   );
-  const booking = getBooking(report.bookingId);
+  const booking = getBooking(db, report.bookingId);
   const [paid, receipt] = [result.paid[0], result.receipts[0]];
   if (paid && receipt) return { outcome: "paid", booking: paid, receipt };
   if (result.alreadyRecorded) return { outcome: "already-recorded", booking };

@@ -5,9 +5,8 @@ import { HydratedField } from "#app/components/ui/hydrated-field";
 import { useHydrated } from "#app/components/ui/use-hydrated";
 
 /**
- * An action that takes a second, deliberate click: a disclosure holding the form with what will
- * happen and the button that does it, which works without JavaScript. Once the page runs, a
- * button in its place opens the same form in Headless UI's Dialog, a modal that asks first.
+ * A second, deliberate click: a disclosure, so it works without JavaScript; once the page runs,
+ * the same form opens in Headless UI's Dialog, a modal that asks first.
  */
 export function ConfirmDisclosure({
   summary,

@@ -8,6 +8,7 @@ import type { OpenHold } from "#app/domain/booking-limits";
 import {
   formatDollars,
   formatQuoteAmount,
+  HOURLY_RATES,
   priceBooking,
   quoteLines,
   RETAINER_PACKAGE,
@@ -32,7 +33,6 @@ import {
   WaitlistJoin,
 } from "#app/components/booking/waitlist-offer";
 
-/** The form's `repeat` fields, as conform reads a nested object. */
 type RepeatMeta = FieldMetadata<
   { every: string; count: string; skip: string[] },
   Record<string, unknown>,
@@ -40,9 +40,8 @@ type RepeatMeta = FieldMetadata<
 >;
 
 /**
- * Built once for every render (a schema and its constraints cost more than the rest of the
- * form's render); the 48-hour rule reads the clock at each check, and the server checks again
- * with its own at submit.
+ * Built once (a schema costs more than the rest of the render): the 48-hour rule reads the clock
+ * at each check, and the server checks again at submit.
  */
 const formSchema = bookingFormSchema(Date.now);
 
@@ -53,17 +52,15 @@ const GUESTS = GUEST_OPTIONS.map((option) => ({
 }));
 
 /**
- * The booking form (docs/product.md "Screens"). Every button is a real submit to `/?index`, so the
- * form works without JavaScript; with it, the free start times follow the chosen date and
- * duration and the price summary follows every field, computed by the same `priceBooking`
- * the server charges with.
+ * Every button is a real submit to `/?index`, so the form works without JavaScript
+ * (docs/product.md "Screens"); the summary uses the same `priceBooking` the server charges with.
  */
 export default function BookingForm({
   data,
   reply,
 }: {
   data: BookingFormData;
-  /** /'s action answering the form's last post (on /dashboard there is none: it posts to /). */
+  /** On /dashboard there is none: it posts to /. */
   reply?: BookingFormReply;
 }) {
   // conform keeps its first defaults: a profile saved on the same page must start afresh.
@@ -118,8 +115,7 @@ function BookingFormFields({
   const availability = useAvailability(date, hours, reply?.availability ?? data.availability);
   const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "book";
 
-  // Turning the retainer on sets 8 hours (docs/product.md "States and transitions"); the customer
-  // may lower it.
+  // Turning the retainer on sets 8 hours (docs/product.md "States and transitions").
   const onRetainerToggle = (event: React.ChangeEvent<HTMLInputElement>) => {
     if (event.currentTarget.checked) {
       form.update({ name: fields.hoursNeeded.name, value: String(RETAINER_PACKAGE.hours) });
@@ -189,7 +185,11 @@ function BookingFormFields({
                 meta={fields.stakeholder}
                 type="radio"
                 value={answer}
-                label={answer === "yes" ? "Yes ($150/hour)" : "No ($200/hour)"}
+                label={
+                  answer === "yes"
+                    ? `Yes ($${HOURLY_RATES.stakeholder}/hour)`
+                    : `No ($${HOURLY_RATES.nonMember}/hour)`
+                }
                 className="flex items-center gap-2"
                 inputClassName="size-5 accent-brand-600"
               />
@@ -328,7 +328,6 @@ function BookingFormFields({
   );
 }
 
-/** The free start times of the chosen date and duration: from the server, live with JS. */
 function useAvailability(date: string, hours: number, initial: Availability): Availability {
   const fetcher = useFetcher<Availability>();
   const { load } = fetcher;
@@ -422,10 +421,6 @@ function CouponField({
   );
 }
 
-/**
- * The booking was refused for MAX_UNPAID_HOLDS or MAX_UNPAID_SESSIONS: say so, and link each
- * open booking's pay and cancel pages.
- */
 function UnpaidHoldsNotice({ message, holds }: { message: string; holds: OpenHold[] }) {
   return (
     <div role="alert" className="mt-4 rounded-md border border-red-300 bg-red-50 p-4 text-ink">

@@ -1,10 +1,6 @@
 import { SelectField } from "#app/components/ui/field";
 import type { Availability } from "#app/components/booking/types";
 
-/**
- * The start-time select of the booking form and of rescheduling: every hourly start of the
- * chosen date, the ones that cannot be booked disabled and marked with why.
- */
 const REASON_TEXT = {
   taken: "booked",
   "too-soon": "within 48 hours",

@@ -8,7 +8,7 @@ import { Pagination } from "#app/components/admin/pagination";
 import { Field } from "#app/components/ui/field";
 import { HydratedField } from "#app/components/ui/hydrated-field";
 import { type FormReply, useSchemaForm } from "#app/components/ui/use-schema-form";
-import { isDatabaseBusyResponse } from "#app/db.server";
+import { DatabaseBusyError, writeTransaction } from "#app/db.server";
 import {
   BLOCK_LIMITS,
   type BlockList,
@@ -102,7 +102,9 @@ export async function action({ request, context }: Route.ActionArgs) {
           submission.reply(),
         );
       }
-      const { block, overlapping } = createBlockedTime(submission.value, admin.id, now);
+      const { block, overlapping } = writeTransaction((tx) =>
+        createBlockedTime(tx, submission.value, admin.id, now),
+      );
       const range = `${when(block.startsAt)} to ${when(block.endsAt)}`;
       return redirectWithSuccess(back, {
         message: "Time blocked",
@@ -115,7 +117,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (intent === "remove") {
       const raw = formData.get("id");
       const id = parseId(typeof raw === "string" ? raw : undefined);
-      if (id === null || !removeBlockedTime(id)) {
+      if (id === null || !writeTransaction((tx) => removeBlockedTime(tx, id))) {
         return fail("Error removing blocked time", "This blocked time was already removed.", 404);
       }
       // The freed times go to the waitlist now (docs/product.md "Waitlist").
@@ -127,7 +129,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     return fail("Error", "Please use the form's buttons.", 400);
   } catch (error) {
-    if (isDatabaseBusyResponse(error)) {
+    if (error instanceof DatabaseBusyError) {
       return fail("Error", "The system is busy right now. Please try again.", 503);
     }
     throw error;

@@ -23,6 +23,7 @@ import {
   renameSessionFile,
   uploadLimits,
 } from "#app/workflows/session-files.server";
+import { db } from "#app/db.server";
 
 /**
  * The "Files" section of a booking's admin page (docs/product.md "Session files"): what its
@@ -36,7 +37,7 @@ export const FILE_INTENTS = ["file-rename", "file-delete", "files-deliver"] as c
 type FileIntent = (typeof FILE_INTENTS)[number];
 
 export function adminSessionFiles(booking: { id: number; status: BookingStatus }): AdminFilesData {
-  const files = listBookingFiles(booking.id, { deliveredOnly: false });
+  const files = listBookingFiles(db, booking.id, { deliveredOnly: false });
   const limits = uploadLimits();
   return {
     bookingId: booking.id,
@@ -98,7 +99,7 @@ export async function sessionFilesAction(
   bookingId: number,
 ) {
   const formData = await readForm(request);
-  if (!getBooking(bookingId)) throw data("Booking not found", { status: 404 });
+  if (!getBooking(db, bookingId)) throw data("Booking not found", { status: 404 });
   const intent = formData.get("intent") as FileIntent;
   const fail = (
     title: string,
@@ -148,7 +149,7 @@ export async function sessionFilesAction(
       return fail("File not deleted", message, null, 400);
     }
     const { fileId } = submission.value;
-    const name = listBookingFiles(bookingId, { deliveredOnly: false }).find(
+    const name = listBookingFiles(db, bookingId, { deliveredOnly: false }).find(
       (file) => file.id === fileId,
     )?.name;
     const outcome = await deleteSessionFile({ bookingId, fileId, actorId: admin.id });

@@ -5,7 +5,7 @@ import { ColumnHeads, TableRegion, TD } from "#app/components/admin/table";
 import { Pagination } from "#app/components/admin/pagination";
 import { StatusBadge } from "#app/components/dashboard/status-badge";
 import { HydratedField } from "#app/components/ui/hydrated-field";
-import { isDatabaseBusyResponse } from "#app/db.server";
+import { DatabaseBusyError, writeTransaction } from "#app/db.server";
 import { formatStudioInstant } from "#app/domain/booking-display";
 import { parseId } from "#app/domain/ids";
 import {
@@ -66,11 +66,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const id = parseId(typeof raw === "string" ? raw : undefined);
   if (id === null) return fail("This e-mail was not found.", 404);
   try {
-    if (!retryEmail(id, Date.now())) {
+    if (!writeTransaction((tx) => retryEmail(tx, id, Date.now()))) {
       return fail(`E-mail #${id} is not failed (or not there): there is nothing to retry.`, 409);
     }
   } catch (error) {
-    if (isDatabaseBusyResponse(error)) {
+    if (error instanceof DatabaseBusyError) {
       return fail("The system is busy right now. Please try again.", 503);
     }
     throw error;

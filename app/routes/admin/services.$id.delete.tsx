@@ -1,6 +1,7 @@
 import { data, Form, Link, useLocation, useNavigation } from "react-router";
 import { RouteDialog } from "#app/components/ui/route-dialog";
 import { HydratedField } from "#app/components/ui/hydrated-field";
+import { writeTransaction } from "#app/db.server";
 import { parseId } from "#app/domain/ids";
 import { deleteService, getService } from "#app/models/service.server";
 import { servicesListUrl } from "#app/routes/admin/services-form.server";
@@ -23,7 +24,10 @@ export async function action({ request, params }: Route.ActionArgs) {
   // Read (and so check) the body like every other action, though this one carries no fields.
   await readForm(request);
   const id = parseId(params.id);
-  const removal = id === null ? ({ outcome: "not-found" } as const) : deleteService(id);
+  const removal =
+    id === null
+      ? ({ outcome: "not-found" } as const)
+      : writeTransaction((tx) => deleteService(tx, id));
   if (removal.outcome === "not-found") throw data("Service not found", { status: 404 });
   const back = servicesListUrl(request);
   return removal.outcome === "deleted"

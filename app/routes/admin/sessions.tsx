@@ -1,5 +1,5 @@
 import * as Headless from "@headlessui/react";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { Form, Link, useLocation } from "react-router";
 import { BOOKING_STATUSES } from "#app/domain/booking-status";
 import { AdminPage, EmptyList } from "#app/components/admin/admin-page";
@@ -15,6 +15,7 @@ import {
 } from "#app/components/admin/workflow";
 import { ColumnHeads, TableRegion, TD } from "#app/components/admin/table";
 import { HydratedField } from "#app/components/ui/hydrated-field";
+import { useHydrated } from "#app/components/ui/use-hydrated";
 import { BULK_ACTIONS } from "#app/domain/admin-workflow";
 import { type BookingFilters, emptyBookingsText, filterSearch } from "#app/domain/booking-filters";
 import { formatStudioInstant } from "#app/domain/booking-display";
@@ -62,7 +63,7 @@ export default function SessionsTab({ loaderData, actionData }: Route.ComponentP
   return (
     <AdminPage
       title="Session Workflow Management"
-      description="Move sessions through the studio workflow, one at a time or several at once"
+      description="Change the status of sessions in the studio workflow, one at a time or several at once"
       actions={<ViewToggle path={PATH} filters={filters} current={search} />}
     >
       {/* Keyed by the query, so the inputs show the filters of the URL after every navigation. */}
@@ -160,12 +161,6 @@ export default function SessionsTab({ loaderData, actionData }: Route.ComponentP
       </div>
     </AdminPage>
   );
-}
-
-function useHydrated() {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
 }
 
 function SessionsList({

@@ -1,6 +1,7 @@
 import { feedUrls, NEW_STUDIO_CALENDAR_LINK } from "#app/domain/calendar-feed";
 import { env } from "#app/env.server";
-import { feedToken, regenerateFeedToken } from "#app/models/calendar-feed.server";
+import { writeTransaction } from "#app/db.server";
+import { createFeedToken, feedToken, regenerateFeedToken } from "#app/models/calendar-feed.server";
 import type { PublicUser } from "#app/models/user.server";
 import { readForm } from "#app/web/form.server";
 import { redirectWithSuccess } from "#app/web/toast.server";
@@ -11,7 +12,10 @@ import { redirectWithSuccess } from "#app/web/toast.server";
  */
 
 export function loadStudioFeed(admin: PublicUser, create: boolean) {
-  return feedUrls(env.APP_URL, feedToken(admin.id, "STUDIO", create));
+  const token =
+    feedToken(admin.id, "STUDIO") ??
+    (create ? writeTransaction((tx) => createFeedToken(tx, admin.id, "STUDIO")) : null);
+  return feedUrls(env.APP_URL, token);
 }
 
 /**
@@ -21,7 +25,7 @@ export function loadStudioFeed(admin: PublicUser, create: boolean) {
 export async function studioFeedAction(request: Request, admin: PublicUser, path: string) {
   const formData = await readForm(request.clone());
   if (formData.get("intent") !== NEW_STUDIO_CALENDAR_LINK) return null;
-  regenerateFeedToken(admin.id, "STUDIO");
+  writeTransaction((tx) => regenerateFeedToken(tx, admin.id, "STUDIO"));
   return redirectWithSuccess(path, {
     message: "New studio calendar link made",
     description: "The old link has stopped working. Subscribe again with the new one.",

@@ -15,7 +15,8 @@ import {
 } from "#app/domain/membership";
 import { USER_ACTION_MESSAGES, userActionSchema } from "#app/domain/user-actions";
 import { listUsers, makeAdmin, setMembership } from "#app/models/admin-users.server";
-import { disableTwoFactor, hasTwoFactor } from "#app/models/two-factor.server";
+import { hasTwoFactor } from "#app/models/two-factor.server";
+import { disableTwoFactor } from "#app/workflows/two-factor.server";
 import { getUserById } from "#app/models/user.server";
 import { readPage } from "#app/models/pagination.server";
 import { samePageUrl } from "#app/web/same-page.server";
@@ -88,7 +89,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 /**
  * Staff reset a customer's two-factor sign-in (a lost phone, or codes frozen after wrong ones;
- * docs/product.md "Accounts and sessions"): the secret, recovery codes and the count of wrong
+ * docs/product.md "Accounts and sign-ins"): the secret, recovery codes and the count of wrong
  * codes are gone, and the password alone signs in until it is set up again.
  */
 function resetTwoFactor<Refusal>(

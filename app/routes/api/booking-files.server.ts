@@ -8,7 +8,8 @@ import { jsonError } from "#app/web/api.server";
 import { parseRange, rangeStillValid } from "#app/web/byte-range";
 import { isStaff, requireApiUser } from "#app/web/user-context.server";
 import { createReadableStreamFromReadable } from "@react-router/node";
-import { fileStorage } from "#app/workflows/file-storage.server";
+import { fileStorage } from "#app/adapters.server";
+import { db } from "#app/db.server";
 
 type Booking = NonNullable<ReturnType<typeof getBooking>>;
 
@@ -29,7 +30,7 @@ export async function requireFilesAccess(
   const user = await requireApiUser(request, context);
   const staff = await isStaff(request, context);
   const id = parseId(idParam);
-  const booking = id === null ? undefined : getBooking(id);
+  const booking = id === null ? undefined : getBooking(db, id);
   if (!booking || (booking.userId !== user.id && !staff)) {
     throw jsonError(404, BOOKING_NOT_FOUND);
   }

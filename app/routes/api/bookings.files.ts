@@ -1,11 +1,13 @@
-import { listBookingFiles, toBookingFileJson } from "#app/models/booking-file.server";
-import { methodNotAllowed } from "#app/web/api.server";
+import { listBookingFiles } from "#app/models/booking-file.server";
+import { toBookingFileJson } from "#app/routes/api/json/session-file";
+import { describedMethodsOnly } from "#app/web/api.server";
 import { requireFilesAccess } from "#app/routes/api/booking-files.server";
 import type { Route } from "./+types/bookings.files";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
 import { z } from "#app/domain/zod";
 import { FILES_API_NOT_FOUND } from "#app/domain/session-files";
+import { db } from "#app/db.server";
 
 /**
  * GET /api/bookings/{id}/files (docs/product.md "Session files"): the booking's files, oldest
@@ -14,14 +16,10 @@ import { FILES_API_NOT_FOUND } from "#app/domain/session-files";
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { booking, staff } = await requireFilesAccess(request, context, params.id);
   const now = Date.now();
-  const files = listBookingFiles(booking.id, { deliveredOnly: !staff }).filter(
+  const files = listBookingFiles(db, booking.id, { deliveredOnly: !staff }).filter(
     (file) => file.expiresAt === null || file.expiresAt > now,
   );
   return Response.json(files.map(toBookingFileJson));
-}
-
-export function action() {
-  return methodNotAllowed("GET");
 }
 
 export const openapi: doc.ApiPaths = {
@@ -37,3 +35,5 @@ export const openapi: doc.ApiPaths = {
     },
   },
 };
+
+export const middleware: Route.MiddlewareFunction[] = [describedMethodsOnly(openapi)];

@@ -4,10 +4,11 @@ import { receiptFilename } from "#app/domain/receipts";
 import { receiptPdf } from "#app/emails/receipt-pdf.server";
 import { getBooking } from "#app/models/booking.server";
 import { getBookingReceipt } from "#app/models/receipt.server";
-import { jsonError, methodNotAllowed } from "#app/web/api.server";
+import { jsonError, describedMethodsOnly } from "#app/web/api.server";
 import { isStaff, requireApiUser } from "#app/web/user-context.server";
 import type { Route } from "./+types/bookings.receipt";
 import * as doc from "#app/web/api-doc";
+import { db } from "#app/db.server";
 
 const NOT_FOUND = "Receipt not found";
 
@@ -22,7 +23,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const bookingId = parseId(params.id);
   const paymentId = parseId(params.paymentId);
   if (bookingId === null || paymentId === null) return jsonError(404, NOT_FOUND);
-  const booking = getBooking(bookingId);
+  const booking = getBooking(db, bookingId);
   const staff = await isStaff(request, context);
   if (!booking || (booking.userId !== user.id && !staff)) return jsonError(404, NOT_FOUND);
   const receipt = getBookingReceipt(booking.id, paymentId);
@@ -34,10 +35,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       "Cache-Control": "private, no-store",
     },
   });
-}
-
-export function action() {
-  return methodNotAllowed("GET");
 }
 
 export const openapi: doc.ApiPaths = {
@@ -60,3 +57,5 @@ export const openapi: doc.ApiPaths = {
     },
   },
 };
+
+export const middleware: Route.MiddlewareFunction[] = [describedMethodsOnly(openapi)];

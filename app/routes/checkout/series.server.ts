@@ -3,7 +3,6 @@ import { holdDeadline, sessionDate, sessionTimeRange } from "#app/domain/booking
 import { parseId } from "#app/domain/ids";
 import { seriesHeading } from "#app/domain/series-sessions";
 import { statusLabel } from "#app/domain/session-list";
-import { env } from "#app/env.server";
 import { expireHolds } from "#app/models/booking.server";
 import {
   getOwnSeries,
@@ -13,8 +12,9 @@ import {
 } from "#app/models/order.server";
 import { checkoutAction } from "#app/routes/checkout/checkout.server";
 import { requireUser } from "#app/web/user-context.server";
-import { paymentProvider } from "#app/workflows/payment-provider.server";
+import { paymentProvider } from "#app/adapters.server";
 import { NOTHING_TO_PAY_MESSAGE } from "#app/workflows/checkout.server";
+import { db } from "#app/db.server";
 
 /**
  * Paying a weekly series at once (docs/product.md "Weekly series"): /checkout/series/:seriesId.
@@ -38,7 +38,7 @@ export async function requireOwnSeries(
 type Series = Awaited<ReturnType<typeof requireOwnSeries>>["series"];
 
 export function loadSeriesCheckout(series: Series, now: number) {
-  const sessions = listOrderSessions(series.id);
+  const sessions = listOrderSessions(db, series.id);
   const payable = payableSessions(sessions, now);
   const payableIds = new Set(payable.map((session) => session.id));
   const earliestHold = Math.min(...payable.map((session) => session.holdExpiresAt ?? Infinity));
@@ -61,7 +61,7 @@ export function loadSeriesCheckout(series: Series, now: number) {
     problem: payable.length > 0 ? null : NOTHING_TO_PAY_MESSAGE,
     heldUntil: Number.isFinite(earliestHold) ? holdDeadline(earliestHold) : null,
     provider: paymentProvider().checkout,
-    testCards: env.PAYMENT_PROVIDER === "sandbox",
+    testCards: paymentProvider().name === "sandbox",
   };
 }
 

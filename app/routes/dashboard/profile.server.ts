@@ -8,14 +8,15 @@ import {
   SIGN_OUT_OTHER_DEVICES,
   WRONG_CURRENT_PASSWORD,
 } from "#app/domain/account";
+import { writeTransaction } from "#app/db.server";
 import { feedUrls, NEW_CALENDAR_LINK } from "#app/domain/calendar-feed";
 import { env } from "#app/env.server";
-import { feedToken, regenerateFeedToken } from "#app/models/calendar-feed.server";
+import { createFeedToken, feedToken, regenerateFeedToken } from "#app/models/calendar-feed.server";
 import { passkeyRows } from "#app/routes/dashboard/passkey-rows.server";
 import { twoFactorState } from "#app/models/two-factor.server";
 import { type PublicUser, updateProfile } from "#app/models/user.server";
 import { giveBackAttempt, takeAttempt, tooManyAttemptsMessage } from "#app/web/rate-limit.server";
-import { getSignedIn, readSessionId, sessionCookieFor } from "#app/web/session.server";
+import { getSignedIn, readSignInId, signInCookieFor } from "#app/web/sign-in.server";
 import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
 import { changePassword } from "#app/workflows/change-password.server";
 import { signOutOtherDevices } from "#app/workflows/sign-out-other-devices.server";
@@ -29,7 +30,7 @@ export const PROFILE_INTENTS = [
   NEW_CALENDAR_LINK,
   // The calendar feed's New link: no fields, so nothing to refuse (a redirect and a toast).
   SIGN_OUT_OTHER_DEVICES,
-  // No fields either: the other sessions end and the calendar links are replaced.
+  // No fields either: the other sign-ins end and the calendar links are replaced.
 ] as const satisfies readonly (
   | ProfileIntent
   | typeof NEW_CALENDAR_LINK
@@ -58,7 +59,11 @@ export function loadProfileTab(user: PublicUser, createFeed: boolean): ProfileTa
     ),
     passkeys: passkeyRows(user.id),
     // Made on the first view of the tab (docs/product.md "Calendar feeds").
-    calendarFeed: feedUrls(env.APP_URL, feedToken(user.id, "CUSTOMER", createFeed)),
+    calendarFeed: feedUrls(
+      env.APP_URL,
+      feedToken(user.id, "CUSTOMER") ??
+        (createFeed ? writeTransaction((tx) => createFeedToken(tx, user.id, "CUSTOMER")) : null),
+    ),
   };
 }
 
@@ -88,7 +93,7 @@ export async function profileAction(
     );
 
   if (formData.get("intent") === NEW_CALENDAR_LINK) {
-    regenerateFeedToken(user.id, "CUSTOMER");
+    writeTransaction((tx) => regenerateFeedToken(tx, user.id, "CUSTOMER"));
     return redirectWithSuccess(PROFILE_TAB, {
       message: "New calendar link made",
       description: "The old link has stopped working. Subscribe again with the new one.",
@@ -96,8 +101,8 @@ export async function profileAction(
   }
 
   if (formData.get("intent") === SIGN_OUT_OTHER_DEVICES) {
-    const current = readSessionId(request);
-    // The page is behind sign-in, so the request carries its session.
+    const current = readSignInId(request);
+    // The page is behind sign-in, so the request carries its sign-in.
     if (current) signOutOtherDevices(user.id, current);
     return redirectWithSuccess(PROFILE_TAB, {
       message: "Signed out of all other devices",
@@ -138,9 +143,9 @@ export async function profileAction(
       {
         message: "Password changed",
         description:
-          "Your other sessions have been signed out, and your calendar link is new: subscribe again with it.",
+          "Your other devices have been signed out, and your calendar link is new: subscribe again with it.",
       },
-      { headers: { "Set-Cookie": await sessionCookieFor(change.sessionId) } },
+      { headers: { "Set-Cookie": await signInCookieFor(change.signInId) } },
     );
   }
 

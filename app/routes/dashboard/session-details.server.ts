@@ -14,6 +14,7 @@ import {
 import { type getOwnBooking, getBookingServices, isPayable } from "#app/models/booking.server";
 import { listBookingPayments } from "#app/models/payment.server";
 import { STUDIO } from "#app/domain/studio";
+import { db } from "#app/db.server";
 
 /**
  * Session Details (docs/product.md "Session Details", "Price"): everything the customer may
@@ -39,7 +40,7 @@ export function sessionDetails(
       ? `Retainer package: ${formatDollars(RETAINER_PACKAGE.price)} for ${RETAINER_PACKAGE.hours} hours within ${RETAINER_PACKAGE.days} days`
       : `${formatDollars(booking.hourlyRate)}/hour`,
     retainerHoursDrawn: booking.retainerHoursDrawn,
-    services: getBookingServices(booking.id).map((service) => ({
+    services: getBookingServices(db, booking.id).map((service) => ({
       id: service.serviceId,
       name: service.name,
       price: formatDollars(service.priceAtBooking),

@@ -4,6 +4,7 @@ import type { BookingStatus } from "#app/domain/booking-status";
 import { fileKindLabel, isPlayableAudio, sessionFileUrl } from "#app/domain/session-file-display";
 import { canUploadFiles, formatBytes } from "#app/domain/session-files";
 import { listBookingFiles } from "#app/models/booking-file.server";
+import { db } from "#app/db.server";
 
 const DAY = "MMM d, yyyy";
 
@@ -18,7 +19,7 @@ export function customerSessionFiles(booking: {
   return {
     // Only once the session is recorded can files come; before that the section says nothing.
     expected: canUploadFiles(booking.status),
-    files: listBookingFiles(booking.id, { deliveredOnly: true }).map((file) => ({
+    files: listBookingFiles(db, booking.id, { deliveredOnly: true }).map((file) => ({
       id: file.id,
       name: file.name,
       kind: fileKindLabel(file.contentType),

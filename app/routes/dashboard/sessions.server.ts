@@ -23,6 +23,7 @@ import {
 import { hasPayment } from "#app/models/payment.server";
 import type { PublicUser } from "#app/models/user.server";
 import { seriesGroups } from "#app/routes/dashboard/series-groups.server";
+import { db } from "#app/db.server";
 
 /**
  * My Sessions: upcoming and past sessions and the retainer balance. Both lists are sent (one
@@ -34,7 +35,7 @@ export function loadSessionsTab(user: PublicUser, now: number): SessionsTabData 
   expireHolds(now);
   const own = listOwnBookings(user.id);
   const { upcoming, past } = splitSessions(own, now);
-  const retainer = getActiveRetainer(user.id, now);
+  const retainer = getActiveRetainer(db, user.id, now);
   const series = seriesGroups(user.id, own, now);
   // A session is grouped under its order's heading when that order is a weekly series.
   const seriesIds = new Set(series.map((one) => one.id));
