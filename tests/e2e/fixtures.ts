@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import axe from "axe-core";
-import { test as base, expect, type Page, type TestInfo } from "@playwright/test";
+import { test as base, expect, type Locator, type Page, type TestInfo } from "@playwright/test";
 import { count, eq, sql } from "drizzle-orm";
 import { users } from "#db/schema";
 import { E2E_BASE_URL, E2E_DATABASE_PATH, PROJECT_ROOT, serverEnv } from "#tests/e2e/env";
@@ -205,6 +205,16 @@ export async function chooseFromAccountMenu(page: Page, name: string) {
     .or(menu.getByRole("link", { name, exact: true }))
     .or(menu.getByRole("button", { name, exact: true }))
     .click();
+}
+
+/**
+ * A dashboard or admin tab: a link without JavaScript, Headless UI's tab once the page runs
+ * (components/ui/route-tabs.tsx).
+ */
+export function tabLink(scope: Page | Locator, name: string) {
+  return scope
+    .getByRole("tab", { name, exact: true })
+    .or(scope.getByRole("link", { name, exact: true }));
 }
 
 /** The one visible toast (server-rendered, so it shows with and without JavaScript). */

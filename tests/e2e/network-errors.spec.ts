@@ -12,6 +12,7 @@ import {
   signIn,
   studioToday,
   test,
+  tabLink,
 } from "#tests/e2e/fixtures";
 
 /**
@@ -133,7 +134,7 @@ test.describe("a request that gets no answer", { tag: "@js-on-only" }, () => {
     await login(page, customer);
     await page.goto("/dashboard?tab=profile");
     await cutOff(page, "/dashboard.data");
-    await page.getByRole("link", { name: "My Sessions" }).first().click();
+    await tabLink(page, "My Sessions").first().click();
     await expectFailure(page, "Error loading sessions", "Unknown error occurred");
     await expectNoAxeViolations(page);
     await expect(page.getByRole("link", { name: "Try again" })).toBeVisible();

@@ -10,6 +10,7 @@ import {
   test,
   toast,
   signIn,
+  tabLink,
 } from "#tests/e2e/fixtures";
 
 /**
@@ -37,10 +38,7 @@ test.describe("profile settings", () => {
   }) => {
     await signIn(page, customer);
     await openProfileTab(page);
-    await expect(page.getByRole("link", { name: "Profile Settings" }).first()).toHaveAttribute(
-      "aria-current",
-      "page",
-    );
+    await expect(tabLink(page, "Profile Settings").first()).toHaveAttribute("aria-current", "page");
     const form = profileForm(page);
     await expect(form.getByLabel("First name")).toHaveValue(customer.firstName);
     await expect(form.getByLabel("Email")).toHaveValue(customer.email);
