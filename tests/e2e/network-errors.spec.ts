@@ -35,7 +35,7 @@ async function bookingForm(page: Page) {
   return form;
 }
 
-/** Days of this spec's own, past every other journey's. */
+/** Days of this file's own, past every other journey's. */
 const day = (journey: number) => addDays(studioToday(), 700 + journey);
 
 /** From now on, requests to `path` (the router's `.data` URL) get no answer. */
