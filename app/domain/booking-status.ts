@@ -33,16 +33,3 @@ export const PAID_STATUSES: readonly BookingStatus[] = [
   "POST_PRODUCTION",
   "COMPLETED",
 ];
-
-/**
- * Whether a booking keeps its time range from others: every status but CANCELLED, and an
- * unpaid one only while its payment hold is live.
- */
-export function blocksSlot(
-  booking: { status: BookingStatus; holdExpiresAt: number | null },
-  now: number,
-): boolean {
-  if (booking.status === "CANCELLED") return false;
-  if (booking.status === "PENDING_PAYMENT") return (booking.holdExpiresAt ?? 0) > now;
-  return true;
-}

@@ -3,9 +3,10 @@ import { type Booking, bookingHistory, bookings, payments, users } from "#db/sch
 import { db, type Tx } from "#app/db.server";
 import type { BookingStatus } from "#app/domain/booking-status";
 import type { BookingFilters } from "#app/domain/booking-filters";
+import { asSweptAt } from "#app/domain/holds";
 import { type Page, pageWindow, toPage } from "#app/models/pagination.server";
 import { CLAIM_CLEARED } from "#app/models/booking-claim.server";
-import { getBooking } from "#app/models/booking.server";
+import { bookingColumnsAt, getBooking } from "#app/models/booking.server";
 import { bookingFilterWhere } from "#app/models/booking-filters.server";
 
 /**
@@ -48,9 +49,19 @@ export function writeStatusChange(
  * agenda (earliest first); otherwise the latest sessions come first, upcoming ones included,
  * so what staff work on now is on the first pages. Both orders walk the starts_at index (with
  * the status in front of it when filtered) and stop after one page and one row: no count.
+ * Rows read as at `now` (domain/holds.ts).
  */
-export function listAdminBookings(filters: BookingFilters, size?: number): Page<Booking> {
-  return toPage(adminBookingsQuery(filters, size).all(), filters.page, size);
+export function listAdminBookings(
+  filters: BookingFilters,
+  now: number,
+  size?: number,
+): Page<Booking> {
+  const rows = adminBookingsQuery(filters, now, size).all();
+  return toPage(
+    rows.map((row) => asSweptAt(row, now)),
+    filters.page,
+    size,
+  );
 }
 
 /** The tabs' order: a single day earliest first, otherwise latest first. */
@@ -61,12 +72,12 @@ function adminBookingsOrder(filters: Pick<BookingFilters, "date">) {
 }
 
 /** The page's query, unrun (its plan is checked by the model tests). */
-export function adminBookingsQuery(filters: BookingFilters, size?: number) {
+export function adminBookingsQuery(filters: BookingFilters, now: number, size?: number) {
   const { limit, offset } = pageWindow(filters.page, size);
   return db
-    .select()
+    .select(bookingColumnsAt(now))
     .from(bookings)
-    .where(bookingFilterWhere(filters))
+    .where(bookingFilterWhere(filters, now))
     .orderBy(...adminBookingsOrder(filters))
     .limit(limit)
     .offset(offset);
@@ -82,10 +93,11 @@ export type AdminBookingsCursor = { startsAt: number; id: number };
  */
 export function adminBookingsAfter(
   filters: Pick<BookingFilters, "date" | "status" | "membership">,
+  now: number,
   cursor: AdminBookingsCursor | null,
   limit: number,
 ): Booking[] {
-  const conditions: (SQL | undefined)[] = [bookingFilterWhere(filters)];
+  const conditions: (SQL | undefined)[] = [bookingFilterWhere(filters, now)];
   if (cursor) {
     const [within, beyond] = filters.date ? [gte, gt] : [lte, lt];
     conditions.push(
@@ -94,18 +106,23 @@ export function adminBookingsAfter(
     );
   }
   return db
-    .select()
+    .select(bookingColumnsAt(now))
     .from(bookings)
     .where(and(...conditions))
     .orderBy(...adminBookingsOrder(filters))
     .limit(limit)
-    .all();
+    .all()
+    .map((row) => asSweptAt(row, now));
 }
 
-/** A booking's page: the booking, its client's account, money and history (oldest first). */
-export function getAdminBookingDetails(bookingId: number) {
-  const booking = getBooking(db, bookingId);
-  if (!booking) return null;
+/**
+ * A booking's page: the booking as it reads at `now`, its client's account, money and history
+ * (oldest first).
+ */
+export function getAdminBookingDetails(bookingId: number, now: number) {
+  const row = getBooking(db, bookingId);
+  if (!row) return null;
+  const booking = asSweptAt(row, now);
   const client = db
     .select({ id: users.id, username: users.username, isMember: users.isMember })
     .from(users)

@@ -1,8 +1,9 @@
-import { and, asc, desc, eq, gt, lt, lte, ne, or } from "drizzle-orm";
+import { and, asc, desc, eq, gt, lt, lte } from "drizzle-orm";
 import { blockedTimes, bookings } from "#db/schema";
 import { db, type Tx } from "#app/db.server";
 import { BOOKING_LIMITS } from "#app/domain/availability";
 import type { BlockedTimeInput, BlockList } from "#app/domain/blocked-times";
+import { keepsSlotWhere } from "#app/models/holds.server";
 import { type Page, pageWindow, toPage } from "#app/models/pagination.server";
 
 /**
@@ -26,8 +27,8 @@ export type OverlappingSession = {
 };
 
 /**
- * The sessions of [startsAt, endsAt) that still hold their slot: every status but CANCELLED,
- * and an unpaid one only while its hold lasts (the same rule as availability).
+ * The sessions of [startsAt, endsAt) that still hold their slot (the same rule as
+ * availability).
  */
 function overlappingSessions(
   reader: Pick<Tx, "select">,
@@ -52,8 +53,7 @@ function overlappingSessions(
         gt(bookings.endsAt, range.startsAt),
         // Bounds the starts_at index range: no session is longer than maxHours.
         gt(bookings.startsAt, range.startsAt - LONGEST_SESSION_MS),
-        ne(bookings.status, "CANCELLED"),
-        or(ne(bookings.status, "PENDING_PAYMENT"), gt(bookings.holdExpiresAt, now)),
+        keepsSlotWhere(now),
       ),
     )
     .orderBy(asc(bookings.startsAt), asc(bookings.id))

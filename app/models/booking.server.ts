@@ -4,14 +4,14 @@ import {
   count,
   desc,
   eq,
+  getTableColumns,
   gt,
   inArray,
-  isNotNull,
   isNull,
   lt,
   lte,
   ne,
-  or,
+  type SQL,
   sql,
 } from "drizzle-orm";
 import {
@@ -24,7 +24,7 @@ import {
   services,
   waitlistEntries,
 } from "#db/schema";
-import { db, writeTransaction } from "#app/db.server";
+import { db } from "#app/db.server";
 import {
   BOOKING_LIMITS,
   type BusyRange,
@@ -34,9 +34,17 @@ import {
 } from "#app/domain/availability";
 import type { OpenHold } from "#app/domain/booking-limits";
 import { PAID_STATUSES } from "#app/domain/booking-status";
+import { asSweptAt, HOLD_EXPIRED_REASON } from "#app/domain/holds";
 import { type RetainerBalance, retainerHoursToDraw } from "#app/domain/retainer";
 import { studioDateOf } from "#app/domain/studio-time";
 import { releaseOrderCouponUse } from "#app/models/coupon.server";
+import {
+  type At,
+  bookingsAs,
+  holdExpiredWhere,
+  holdLiveWhere,
+  keepsSlotWhere,
+} from "#app/models/holds.server";
 
 /**
  * Bookings: availability, the rows of a booking, holds and retainer draws. Writes take the
@@ -47,8 +55,6 @@ import { releaseOrderCouponUse } from "#app/models/coupon.server";
 export type Tx = Parameters<Parameters<typeof db.transaction>[0]>[0];
 type Reader = Pick<typeof db, "select">;
 export type NewBooking = typeof bookings.$inferInsert;
-
-export const HOLD_EXPIRED_REASON = "Payment not received in time";
 
 /** Every booking's length is one of the form's choices, at most this long. */
 const LONGEST_SESSION_MS = BOOKING_LIMITS.maxHours * 60 * 60_000;
@@ -65,14 +71,7 @@ const liveBookingRanges = db
       // Implied by the line above, as no session is longer than maxHours, but it bounds the
       // index range on starts_at to the window instead of every booking before it.
       gt(bookings.startsAt, sql.placeholder("earliestStart")),
-      ne(bookings.status, "CANCELLED"),
-      or(
-        ne(bookings.status, "PENDING_PAYMENT"),
-        gt(bookings.holdExpiresAt, sql.placeholder("now")),
-        // A claimed booking's fate is being decided (a checkout, a cancellation): it keeps
-        // its slot until the claim is recorded or released, even past its hold.
-        isNotNull(bookings.claim),
-      ),
+      keepsSlotWhere(sql.placeholder("now")),
       // 0 excludes nothing: AUTOINCREMENT ids start at 1.
       ne(bookings.id, sql.placeholder("excludeId")),
     ),
@@ -170,6 +169,25 @@ export function hasConflict(
   return startProblem({ ...slot, busy, now, bufferMinutes }) === "taken";
 }
 
+const drawer = bookingsAs("drawer");
+
+/**
+ * A retainer's hours used, less those its expired holds drew: the sweep gives them back, and
+ * every read counts them as given back already.
+ */
+export function retainerHoursUsedAt(now: At): SQL<number> {
+  const expiredDraws = db
+    .select({ hours: sql`coalesce(sum(${drawer.retainerHoursDrawn}), 0)` })
+    .from(drawer)
+    .where(and(eq(drawer.retainerBookingId, bookings.id), holdExpiredWhere(now, drawer)));
+  return sql<number>`(case when ${bookings.isRetainer} then ${bookings.retainerHoursUsed} - (${expiredDraws}) else ${bookings.retainerHoursUsed} end)`;
+}
+
+/** A whole booking row for a read at `now`; the caller shows it through `asSweptAt`. */
+export function bookingColumnsAt(now: At) {
+  return { ...getTableColumns(bookings), retainerHoursUsed: retainerHoursUsedAt(now) };
+}
+
 /**
  * The customer's paid retainer with hours left whose window has not ended, if any. A retainer
  * under a claim (being cancelled and refunded) is not offered: its hours cannot be drawn.
@@ -186,7 +204,7 @@ export function getActiveRetainer(
       retainerStartDate: bookings.retainerStartDate,
       retainerEndDate: bookings.retainerEndDate,
       retainerTotalHours: bookings.retainerTotalHours,
-      retainerHoursUsed: bookings.retainerHoursUsed,
+      retainerHoursUsed: retainerHoursUsedAt(now),
     })
     .from(bookings)
     .where(
@@ -195,7 +213,7 @@ export function getActiveRetainer(
         eq(bookings.isRetainer, true),
         inArray(bookings.status, [...PAID_STATUSES]),
         sql`${bookings.retainerEndDate} > ${studioDateOf(now)}`,
-        sql`${bookings.retainerHoursUsed} < ${bookings.retainerTotalHours}`,
+        sql`${retainerHoursUsedAt(now)} < ${bookings.retainerTotalHours}`,
         isNull(bookings.claim),
       ),
     )
@@ -237,60 +255,28 @@ export function drawRetainerHours(
 const dueHold = db
   .select({ id: bookings.id })
   .from(bookings)
-  .where(
-    and(
-      eq(bookings.status, "PENDING_PAYMENT"),
-      lte(bookings.holdExpiresAt, sql.placeholder("now")),
-      isNull(bookings.claim),
-    ),
-  )
+  .where(holdExpiredWhere(sql.placeholder("now")))
   .limit(1)
   .prepare();
 
-/**
- * Cancels every unpaid booking whose hold has run out and gives back what it took: its
- * coupon use and any retainer hours it drew. Availability already ignores expired holds;
- * this makes the release visible and returns the coupon. A claimed booking is left to the
- * workflow holding it (or the claim sweeper).
- */
-export function expireHolds(now: number, tx?: Tx): number {
-  const run = (t: Tx) => {
-    const expired = t
-      .update(bookings)
-      .set({
-        status: "CANCELLED",
-        cancellationReason: HOLD_EXPIRED_REASON,
-        cancelledAt: now,
-        holdExpiresAt: null,
-      })
-      .where(
-        and(
-          eq(bookings.status, "PENDING_PAYMENT"),
-          lte(bookings.holdExpiresAt, now),
-          isNull(bookings.claim),
-        ),
-      )
-      .returning()
-      .all();
-    for (const booking of expired) {
-      releaseCancelledSession(t, booking);
-      t.insert(bookingHistory)
-        .values({
-          bookingId: booking.id,
-          fromStatus: "PENDING_PAYMENT",
-          toStatus: "CANCELLED",
-          note: HOLD_EXPIRED_REASON,
-          createdAt: now,
-        })
-        .run();
-    }
-    return expired.length;
-  };
-  if (tx) return run(tx);
-  // Lists call this on every read and almost always find nothing due: a read says so without
-  // taking the write lock (a hold running out in between is caught by the next call).
-  if (!dueHold.get({ now })) return 0;
-  return writeTransaction(run);
+/** Whether any hold is due for the sweep: a read, so the sweep takes no write lock for nothing. */
+export function hasExpiredHold(now: number): boolean {
+  return dueHold.get({ now }) !== undefined;
+}
+
+/** Cancels every expired hold (workflows/expire-holds.server.ts gives back what each took). */
+export function cancelExpiredHolds(tx: Tx, now: number): Booking[] {
+  return tx
+    .update(bookings)
+    .set({
+      status: "CANCELLED",
+      cancellationReason: HOLD_EXPIRED_REASON,
+      cancelledAt: now,
+      holdExpiresAt: null,
+    })
+    .where(holdExpiredWhere(now))
+    .returning()
+    .all();
 }
 
 /**
@@ -383,16 +369,16 @@ const OWN_BOOKINGS_LIMIT = 100;
 
 // Prepared once: the dashboard's list is read far more often than anything is booked.
 const ownBookings = db
-  .select()
+  .select(bookingColumnsAt(sql.placeholder("now")))
   .from(bookings)
   .where(eq(bookings.userId, sql.placeholder("userId")))
   .orderBy(desc(bookings.createdAt), desc(bookings.id))
   .limit(OWN_BOOKINGS_LIMIT)
   .prepare();
 
-/** The customer's own bookings, newest first. Callers run `expireHolds` first. */
-export function listOwnBookings(userId: number): Booking[] {
-  return ownBookings.all({ userId });
+/** The customer's own bookings, newest first, as they read at `now` (domain/holds.ts). */
+export function listOwnBookings(userId: number, now: number): Booking[] {
+  return ownBookings.all({ userId, now }).map((booking) => asSweptAt(booking, now));
 }
 
 /** A customer's own booking; another customer's is reported as missing, not forbidden. */
@@ -420,19 +406,6 @@ export function getBookingServices(reader: Reader, bookingId: number) {
 }
 
 /**
- * Whether an unpaid booking can still be paid at `now`. Not while another action holds it (a
- * cancellation, staff closing its checkout); a checkout being opened may be joined.
- */
-export function isPayable(booking: Booking, now: number): boolean {
-  return (
-    booking.status === "PENDING_PAYMENT" &&
-    booking.totalCost > 0 &&
-    (booking.holdExpiresAt ?? 0) > now &&
-    (booking.claim === null || booking.claim === "CHECKOUT_OPEN")
-  );
-}
-
-/**
  * Keeps an unpaid booking's slot held at least until `until` (a hosted checkout cannot be
  * shorter than the provider's minimum). Only a live hold can be extended.
  */
@@ -445,13 +418,7 @@ export function extendHold(
   return tx
     .update(bookings)
     .set({ holdExpiresAt: sql`max(${bookings.holdExpiresAt}, ${until})` })
-    .where(
-      and(
-        eq(bookings.id, bookingId),
-        eq(bookings.status, "PENDING_PAYMENT"),
-        gt(bookings.holdExpiresAt, now),
-      ),
-    )
+    .where(and(eq(bookings.id, bookingId), holdLiveWhere(now)))
     .returning()
     .get();
 }
@@ -562,13 +529,7 @@ export function openUnpaidHolds(tx: Tx, userId: number, now: number): OpenHold[]
     })
     .from(bookings)
     .leftJoin(orders, eq(orders.id, bookings.orderId))
-    .where(
-      and(
-        eq(bookings.userId, userId),
-        eq(bookings.status, "PENDING_PAYMENT"),
-        gt(bookings.holdExpiresAt, now),
-      ),
-    )
+    .where(and(eq(bookings.userId, userId), holdLiveWhere(now)))
     .orderBy(asc(bookings.id))
     .all();
   const seen = new Set<number>();
@@ -590,21 +551,14 @@ export function countUnpaidSessions(tx: Tx, userId: number, now: number): number
   const row = tx
     .select({ n: count() })
     .from(bookings)
-    .where(
-      and(
-        eq(bookings.userId, userId),
-        eq(bookings.status, "PENDING_PAYMENT"),
-        gt(bookings.holdExpiresAt, now),
-      ),
-    )
+    .where(and(eq(bookings.userId, userId), holdLiveWhere(now)))
     .get();
   return row?.n ?? 0;
 }
 
 /**
  * Whether one of the customer's own bookings keeps a slot that overlaps the range: the same
- * rule as `readBusyRanges` (not cancelled; unpaid only while its hold lasts or a claim is
- * deciding it). Joining the waitlist over one's own booking is refused (docs/product.md
+ * rule as `readBusyRanges`. Joining the waitlist over one's own booking is refused (docs/product.md
  * "Waitlist"). Read in the caller's transaction.
  */
 export function ownBookingOverlaps(
@@ -623,12 +577,7 @@ export function ownBookingOverlaps(
         gt(bookings.endsAt, range.startsAt),
         // Bounds the index range on (user_id, starts_at), as in liveBookingRanges.
         gt(bookings.startsAt, range.startsAt - LONGEST_SESSION_MS),
-        ne(bookings.status, "CANCELLED"),
-        or(
-          ne(bookings.status, "PENDING_PAYMENT"),
-          gt(bookings.holdExpiresAt, now),
-          isNotNull(bookings.claim),
-        ),
+        keepsSlotWhere(now),
       ),
     )
     .limit(1)

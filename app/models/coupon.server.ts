@@ -1,4 +1,16 @@
-import { and, desc, eq, gt, isNotNull, lt, ne, sql } from "drizzle-orm";
+import {
+  and,
+  desc,
+  eq,
+  getTableColumns,
+  gt,
+  isNotNull,
+  lt,
+  ne,
+  notExists,
+  type SQL,
+  sql,
+} from "drizzle-orm";
 import { bookings, coupons, orders } from "#db/schema";
 import { db, isUniqueViolation, type Tx, unlessBusy } from "#app/db.server";
 import {
@@ -11,14 +23,46 @@ import {
 } from "#app/domain/coupons";
 import type { CouponTerms } from "#app/domain/pricing";
 import { studioDateOf } from "#app/domain/studio-time";
+import { bookingsAs, holdExpiredWhere, keepsSlotWhere } from "#app/models/holds.server";
 import { type Page, pageWindow, toPage } from "#app/models/pagination.server";
 
 export type Coupon = typeof coupons.$inferSelect;
 type Reader = Pick<typeof db, "select">;
 
-export function findCoupon(reader: Reader, code: string): Coupon | undefined {
+const expired = bookingsAs("expired_hold");
+const keeper = bookingsAs("keeper");
+
+/**
+ * A coupon's uses less those the sweep will give back: orders whose every session still
+ * carrying the discount is an expired hold (domain/holds.ts). Every read counts them as given
+ * back already; a booking sweeps first, so the count it takes from is the same.
+ */
+function currentUsesAt(now: number): SQL<number> {
+  const stillCarried = db
+    .select({ id: keeper.id })
+    .from(keeper)
+    .where(
+      and(eq(keeper.orderId, orders.id), isNotNull(keeper.couponId), keepsSlotWhere(now, keeper)),
+    );
+  const releasing = db
+    .select({ orders: sql`count(distinct ${orders.id})` })
+    .from(expired)
+    .innerJoin(orders, eq(orders.id, expired.orderId))
+    .where(
+      and(eq(orders.couponId, coupons.id), holdExpiredWhere(now, expired), notExists(stillCarried)),
+    );
+  return sql<number>`(${coupons.currentUses} - (${releasing}))`;
+}
+
+/** The coupon's columns for a read at `now`. */
+const couponColumnsAt = (now: number) => ({
+  ...getTableColumns(coupons),
+  currentUses: currentUsesAt(now),
+});
+
+export function findCoupon(reader: Reader, code: string, now: number): Coupon | undefined {
   return reader
-    .select()
+    .select(couponColumnsAt(now))
     .from(coupons)
     .where(sql`lower(${coupons.code}) = lower(${normalizeCouponCode(code)})`)
     .get();
@@ -33,7 +77,7 @@ export function checkCoupon(code: string, now: number): CouponCheck {
   if (normalizeCouponCode(code) === "") {
     return { isValid: false, message: COUPON_MESSAGES.required, coupon: null };
   }
-  const coupon = findCoupon(db, code);
+  const coupon = findCoupon(db, code, now);
   const problem = couponProblem(coupon, studioDateOf(now));
   return problem || !coupon
     ? { isValid: false, message: couponRefusalMessage(problem ?? "notFound"), coupon: null }
@@ -101,6 +145,27 @@ export function releaseOrderCouponUse(tx: Tx, orderId: number | null) {
 }
 
 /**
+ * A session reinstated after its hold ran out carries its discount again: its order takes the
+ * coupon's use back if it had given it up, unless the coupon has no use left.
+ */
+export function retakeOrderCouponUse(
+  tx: Tx,
+  booking: { couponId: number | null; orderId: number | null },
+): boolean {
+  if (booking.couponId === null || booking.orderId === null) return true;
+  const order = tx
+    .select({ id: orders.id, couponId: orders.couponId })
+    .from(orders)
+    .where(eq(orders.id, booking.orderId))
+    .get();
+  if (!order) return false;
+  if (order.couponId !== null) return true;
+  if (!reserveCouponUse(tx, booking.couponId)) return false;
+  tx.update(orders).set({ couponId: booking.couponId }).where(eq(orders.id, order.id)).run();
+  return true;
+}
+
+/**
  * The coupon as the validation response of docs/product.md "The JSON API" shows it: {code, value,
  * type}.
  */
@@ -138,10 +203,10 @@ export function createCoupon(coupon: NewCoupon, now: number): Coupon {
 }
 
 /** Newest first, one page plus one row (no count of the whole table). */
-export function listCoupons(page: number, size?: number): Page<Coupon> {
+export function listCoupons(now: number, page: number, size?: number): Page<Coupon> {
   const { limit, offset } = pageWindow(page, size);
   const rows = db
-    .select()
+    .select(couponColumnsAt(now))
     .from(coupons)
     .orderBy(desc(coupons.id))
     .limit(limit)
@@ -151,9 +216,9 @@ export function listCoupons(page: number, size?: number): Page<Coupon> {
 }
 
 /** The next `limit` coupons after coupon `afterId`, newest first (the whole API list, by key). */
-export function couponsAfter(afterId: number | null, limit: number): Coupon[] {
+export function couponsAfter(now: number, afterId: number | null, limit: number): Coupon[] {
   return db
-    .select()
+    .select(couponColumnsAt(now))
     .from(coupons)
     .where(afterId === null ? undefined : lt(coupons.id, afterId))
     .orderBy(desc(coupons.id))

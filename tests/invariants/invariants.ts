@@ -14,7 +14,7 @@ import { PAID_STATUSES } from "#app/domain/booking-status";
 import { FREE_CHANGE_NOTICE_MS } from "#app/domain/cancellation";
 import { receiptYear } from "#app/domain/receipts";
 import { providerCharge } from "#app/domain/series-sessions";
-import { HOLD_EXPIRED_REASON } from "#app/models/booking.server";
+import { HOLD_EXPIRED_REASON } from "#app/domain/holds";
 import { CANCELLED_BY_CUSTOMER, CANCELLED_BY_STUDIO } from "#app/models/cancellation.server";
 import type { LedgerCharge } from "#tests/invariants/provider";
 import {
