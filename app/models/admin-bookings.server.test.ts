@@ -107,6 +107,7 @@ describe("the admin list", () => {
       { date: "2026-12-24" },
       { status: "PENDING" },
       { status: "PENDING", date: "2026-12-24" },
+      { status: "PENDING_PAYMENT" },
       { membership: "non-members" },
     ];
     for (const overrides of cases) {
