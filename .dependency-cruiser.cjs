@@ -1,6 +1,7 @@
 // @ts-check
 /**
- * The house of docs/architecture.md ("The shape"), checked on every import: `npm run lint:deps`.
+ * The layered house (README "Architecture", decision 0073), checked on every import:
+ * `npm run lint:deps`.
  *
  * An import passes when an arrow below allows it (dependency-cruiser's `allowed` list: anything
  * not listed fails as `not-in-allowed`), and no `forbidden` rule catches it. Each layer may also
@@ -16,6 +17,8 @@ const LAYERS = {
   components: "^app/components/(?!ui/)",
   web: "^app/web/",
   workflows: "^app/workflows/",
+  // The composition module: reads the outside world's settings and picks each adapter.
+  adapters: "^app/adapters[.]server[.]ts$",
   integrations: "^app/integrations/",
   emails: "^app/emails/",
   models: "^app/models/",
@@ -35,6 +38,14 @@ const LAYERS = {
   sqlite: "(^|/)node_modules/(drizzle-orm|better-sqlite3)/",
 };
 
+/** The integrations that talk to one provider; the interfaces beside them are shared. */
+const CONCRETE_ADAPTERS =
+  "^app/integrations/(payments/(sandbox|stripe)|file-storage-(local|s3)|smtp|chat)[.]server[.]ts$";
+/** The API's answers: their schemas and the `to*Json` functions that build them. */
+const API_JSON = "^app/routes/api/json/";
+/** The upload protocols' libraries (tus, multipart): app/web/file-uploads/ speaks them. */
+const UPLOAD_PROTOCOLS = "(^|/)node_modules/(@tus/server|busboy)/";
+
 /** Every arrow points down. A layer not listed on the right may not be imported. */
 const ARROWS = {
   routes: [
@@ -43,6 +54,7 @@ const ARROWS = {
     "components/ui",
     "web",
     "workflows",
+    "adapters",
     "models",
     "emails",
     "domain",
@@ -56,6 +68,7 @@ const ARROWS = {
   web: ["web", "models", "domain", "db.server", "env.server", "log.server"],
   workflows: [
     "workflows",
+    "adapters",
     "models",
     "integrations",
     "emails",
@@ -67,6 +80,7 @@ const ARROWS = {
     "log.server",
     "metrics.server",
   ],
+  adapters: ["integrations", "env.server"],
   integrations: ["integrations", "domain"],
   emails: ["emails", "domain"],
   models: ["models", "domain", "db.server", "db/schema", "sqlite", "secrets.server"],
@@ -163,6 +177,40 @@ module.exports = {
         dependencyTypesNot: ["aliased"],
         pathNot: "^$1/",
       },
+    },
+    {
+      name: "adapters-picked-in-one-place",
+      severity: "error",
+      comment:
+        "Only app/adapters.server.ts imports a concrete adapter (Stripe, the sandbox, S3, the disk store, SMTP, Intercom): the rest speak to the interfaces and ask it for the chosen one.",
+      from: { pathNot: [LAYERS.adapters, TEST] },
+      to: { path: CONCRETE_ADAPTERS },
+    },
+    {
+      name: "api-json-with-the-api-routes",
+      severity: "error",
+      comment:
+        "The API's answers are built by the routes alone, from app/routes/api/json/: models hand out rows and views, and web, workflows and domain answer no API shape.",
+      from: { path: "^app/", pathNot: LAYERS.routes },
+      to: { path: API_JSON },
+    },
+    {
+      name: "models-hand-out-rows",
+      severity: "error",
+      comment:
+        "Models read and write rows: no schema of a body or an answer (zod: the API's shapes live with its routes), nothing from the routes or the web.",
+      from: { path: LAYERS.models, pathNot: TEST },
+      to: {
+        path: ["^app/routes/", LAYERS.web, "^app/domain/zod[.]ts$", "(^|/)node_modules/zod/"],
+      },
+    },
+    {
+      name: "upload-protocols-in-the-web",
+      severity: "error",
+      comment:
+        "tus and multipart parsing live in app/web/file-uploads/, which the routes hand the files workflow's steps: a route stays thin. (The file storages implement tus's data store.)",
+      from: { pathNot: ["^app/web/file-uploads/", LAYERS.integrations, TEST] },
+      to: { path: UPLOAD_PROTOCOLS },
     },
     {
       name: "not-unresolvable",

@@ -1,8 +1,5 @@
 // @ts-check
-// The process entry: a plain node:http server (decision 0092) that logs and compresses every
-// answer, serves the build's static files, hands the rest to the React Router app
-// (server/app.ts), and shuts down gracefully.
-// Plain JavaScript so it runs on Node 20 without a TypeScript loader.
+// The process entry (decision 0092). Plain JavaScript, so it runs on Node 20 without a loader.
 import { readdirSync } from "node:fs";
 import { createServer } from "node:http";
 import compression from "compression";
@@ -48,9 +45,7 @@ const compress = /** @type {(req: Req, res: Res, next: () => void) => void} */ (
 );
 
 /**
- * Files are answered before the app's security middleware runs: they get the two headers of
- * it that matter for a file (a browser must not sniff a script out of a text file, and HTTPS
- * is remembered from any answer).
+ * Files skip the app's security middleware: they get its two headers that matter for a file.
  * @param {Res} res
  */
 function fileHeaders(res) {

@@ -20,11 +20,7 @@ import {
 
 export type DB = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
-/**
- * The pragmas money needs. WAL lets readers run beside the single writer; synchronous=FULL
- * makes an acknowledged commit survive a power cut (NORMAL may lose the last ones in WAL mode);
- * busy_timeout makes a second writer (another process, a backup) wait instead of failing.
- */
+/** synchronous=FULL: an acknowledged commit survives a power cut (NORMAL may lose the last in WAL). */
 const PRAGMAS = {
   journal_mode: "wal",
   synchronous: 2, // FULL
@@ -45,15 +41,10 @@ export function openDatabase(path: string): DB {
   return db;
 }
 
-/**
- * Migrates with foreign keys off, as SQLite's own procedure for rebuilding a table asks (a
- * migration that rebuilds a referenced table cannot run with them on; the pragma is ignored
- * inside the migrator's transaction), then proves every reference still holds.
- */
+/** A migration that rebuilds a referenced table cannot run with foreign keys on; then every reference is proven. */
 export function migrateChecked(database: DB) {
   database.$client.pragma("foreign_keys = OFF");
-  // Rows rewritten here held secrets as they are: their old bytes are zeroed, not left in free
-  // space, and the write-ahead log is emptied once they are moved into the file.
+  // Rows rewritten here held secrets: their old bytes are zeroed, and the WAL emptied.
   database.$client.pragma("secure_delete = ON");
   migrate(database, { migrationsFolder: MIGRATIONS_FOLDER });
   const converted = protectSecretsAtRest(database);
@@ -67,12 +58,7 @@ export function migrateChecked(database: DB) {
   }
 }
 
-/**
- * Brings every secret at rest to its stored form (docs/product.md "Accounts and sessions"), in
- * one transaction before the site serves: rows from before migration 0013 (or a restored backup
- * of then) hold session ids, feed tokens and TOTP secrets as they are, and values sealed under
- * DATA_ENCRYPTION_KEY_PREVIOUS are sealed again under the current key (docs/deploy.md).
- */
+/** docs/product.md "Accounts and sign-ins": rows from before migration 0013 hold secrets as they are; see docs/deploy.md for key rotation. */
 export function protectSecretsAtRest(database: DB, keys: SealingKeys = dataKeys): number {
   const sqlite = database.$client;
   const reseal = (purpose: "totp-secret" | "feed-token", stored: string, where: string) => {
@@ -90,8 +76,8 @@ export function protectSecretsAtRest(database: DB, keys: SealingKeys = dataKeys)
   return sqlite
     .transaction(() => {
       let changed = 0;
-      const ids = sqlite.prepare("SELECT id FROM sessions").pluck().all() as string[];
-      const rehash = sqlite.prepare("UPDATE sessions SET id = ? WHERE id = ?");
+      const ids = sqlite.prepare("SELECT id FROM sign_ins").pluck().all() as string[];
+      const rehash = sqlite.prepare("UPDATE sign_ins SET id = ? WHERE id = ?");
       for (const id of ids) {
         if (!SHA256_HEX.test(id)) changed += rehash.run(sha256Hex(id), id).changes;
       }
@@ -124,10 +110,8 @@ export function protectSecretsAtRest(database: DB, keys: SealingKeys = dataKeys)
     .immediate();
 }
 
-/** Read relative to the working directory, in the repository and in the image alike. */
 const MIGRATIONS_FOLDER = resolve("db/migrations");
 
-/** How many of the migrations this build ships the database has not recorded: 0 at head. */
 export function migrationsBehind(database: DB): number {
   const journal = JSON.parse(
     readFileSync(join(MIGRATIONS_FOLDER, "meta/_journal.json"), "utf8"),
@@ -161,13 +145,16 @@ const globalForDb = globalThis as unknown as { __studioDb?: DB };
 export const db: DB = globalForDb.__studioDb ?? openDatabase(env.DATABASE_PATH);
 globalForDb.__studioDb = db;
 
-/** A transaction handle, as `db.transaction` passes it to its callback. */
 export type Tx = Parameters<Parameters<DB["transaction"]>[0]>[0];
 
-const DATABASE_BUSY_MESSAGE = "The booking system is busy right now. Please try again in a moment.";
-const BUSY_RETRY_AFTER_SECONDS = 5;
+/** The web answers it with a 503. */
+export class DatabaseBusyError extends Error {
+  constructor(cause: unknown) {
+    super("The database stayed locked past busy_timeout", { cause });
+    this.name = "DatabaseBusyError";
+  }
+}
 
-/** True when SQLite gave up waiting for a lock (SQLITE_BUSY or one of its extended codes). */
 function isDatabaseBusy(error: unknown): boolean {
   for (let current = error; current instanceof Error; current = current.cause) {
     if ("code" in current && String(current.code).startsWith("SQLITE_BUSY")) return true;
@@ -175,45 +162,23 @@ function isDatabaseBusy(error: unknown): boolean {
   return false;
 }
 
-/**
- * Runs `work` (one or more writes); when another connection (a second process, a backup, an
- * operator's sqlite3 shell) holds the write lock past busy_timeout, throws a 503 Response with
- * Retry-After instead of the driver's error: API routes send it as the JSON `{ message }` of
- * every error, pages show it through their error handling, neither as a 500.
- *
- * There is no retry loop here on purpose: SQLite's busy handler already retries with backoff
- * (1 ms growing to 100 ms sleeps) for the whole busy_timeout, and better-sqlite3 is synchronous,
- * so each further attempt would freeze every request of this process for another 5 s.
- */
+/** No retry loop on purpose: SQLite's busy handler already retries for busy_timeout, and each further attempt would freeze the process. */
 export function unlessBusy<T>(work: () => T): T {
   try {
     return work();
   } catch (error) {
     if (!isDatabaseBusy(error)) throw error;
     metrics.sqliteBusy.inc();
-    throw Response.json(
-      { message: DATABASE_BUSY_MESSAGE },
-      { status: 503, headers: { "Retry-After": String(BUSY_RETRY_AFTER_SECONDS) } },
-    );
+    throw new DatabaseBusyError(error);
   }
 }
 
-/** The answer `unlessBusy` throws, for callers that show it their own way (a form's toast). */
-export function isDatabaseBusyResponse(error: unknown): error is Response {
-  return error instanceof Response && error.status === 503;
-}
-
-/**
- * A read-check-write: IMMEDIATE takes the write lock before the first read, so the check and
- * the write see the same database in any number of processes, and a deferred transaction's
- * lock upgrade (which fails at once with SQLITE_BUSY, skipping the busy handler) never happens.
- * The callback must not await.
- */
+/** IMMEDIATE takes the write lock before the first read, avoiding a deferred lock upgrade's instant SQLITE_BUSY. The callback must not await. */
 export function writeTransaction<T>(run: (tx: Tx) => T): T {
   return unlessBusy(() => db.transaction(run, { behavior: "immediate" }));
 }
 
-/** True when a write failed on a UNIQUE index (drizzle may wrap the driver's error). */
+/** Drizzle may wrap the driver's error. */
 export function isUniqueViolation(error: unknown): boolean {
   for (let current = error; current instanceof Error; current = current.cause) {
     if ("code" in current && current.code === "SQLITE_CONSTRAINT_UNIQUE") return true;

@@ -8,16 +8,15 @@ import {
 } from "react-router";
 import { NonceProvider } from "#app/components/nonce";
 import { logError } from "#app/log.server";
+import { jsonError } from "#app/web/api.server";
 import { nonceContext } from "#app/web/request-context.server";
 import { keepPage, keptPage, sharedPageKey } from "#app/web/shared-pages.server";
 
 export const streamTimeout = 5_000;
 
 /**
- * The rendered document, whole. Every loader has answered before rendering starts and the
- * page is sent once all of it is ready (below), so streaming would save nothing; one buffer
- * is compressed in one pass and written in one go, where React's hundreds of small chunks
- * each cost a trip through the stream, the compressor and the socket.
+ * Every loader has answered before rendering starts, so streaming would save nothing: one buffer
+ * is compressed and written in one go, not React's hundreds of small chunks.
  */
 function wholeDocument(done: (html: Buffer<ArrayBuffer>) => void): Writable {
   const chunks: Buffer[] = [];
@@ -27,7 +26,6 @@ function wholeDocument(done: (html: Buffer<ArrayBuffer>) => void): Writable {
       callback();
     },
     final(callback) {
-      // Buffer.concat allocates a plain ArrayBuffer, never a shared one.
       done(Buffer.concat(chunks) as Buffer<ArrayBuffer>);
       callback();
     },
@@ -41,13 +39,19 @@ export default function handleRequest(
   routerContext: EntryContext,
   loadContext: RouterContextProvider,
 ) {
+  // Only the catch-all renders a page under /api/: an unknown call, whatever its method, is
+  // answered as the API answers (docs/product.md "The JSON API").
+  if (new URL(request.url).pathname.startsWith("/api/")) {
+    return jsonError(
+      404,
+      "There is no API call at this address: see /api/openapi.json for the calls there are.",
+    );
+  }
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
-  // Every inline script React Router writes carries this response's nonce (see the CSP).
   const nonce = loadContext.get(nonceContext);
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-  // A page every visitor shares is rendered once (app/web/shared-pages.server.ts).
   const sharedKey = nonce ? sharedPageKey(request, routerContext) : null;
   const kept = sharedKey ? keptPage(sharedKey, nonce) : undefined;
   if (kept !== undefined) {
@@ -57,9 +61,7 @@ export default function handleRequest(
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     let failed = false;
-    // The whole document is rendered before it is sent: loaders stream nothing, and the
-    // booking form is a lazy island (components/booking) whose HTML must be complete for
-    // browsers without JavaScript, never a fallback waiting for a streamed script.
+    // Whole before it is sent: the lazy booking form's HTML must be complete without JavaScript.
     const readyOption: keyof RenderToPipeableStreamOptions = "onAllReady";
     const timeoutId = setTimeout(() => abort(), streamTimeout + 1000);
 
@@ -95,7 +97,6 @@ export default function handleRequest(
   });
 }
 
-/** Server errors are logged without stack or SQL; the client only ever sees a generic page. */
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
   // React Router's own 4xx answers (a POST to a page without an action) are the client's

@@ -2,14 +2,13 @@ import { dirname, join } from "node:path";
 import { z } from "zod";
 
 /**
- * Every setting the server reads, parsed once at start. A bad value stops the
- * process with a message naming the variable, rather than failing later on a request.
+ * Every setting (the README's "Configuration"), parsed once at start: a bad value stops the
+ * process with a message naming it, rather than failing later on a request.
  */
 const boolean = z
   .enum(["true", "false", "1", "0"])
   .transform((value) => value === "true" || value === "1");
 
-/** A key for AES-256: 32 random bytes written in base64 (`openssl rand -base64 32`). */
 const dataKey = z
   .string()
   .refine(
@@ -17,10 +16,7 @@ const dataKey = z
     "must be 32 bytes written in base64 (openssl rand -base64 32)",
   );
 
-/**
- * Outside production only: a fixed key, so a developer's database stays readable across
- * restarts. `npm run start:local` passes the same one, so `npm run seed` and the demo share it.
- */
+/** Outside production only, and the one `npm run start:local` passes, so seed and demo share it. */
 const DEVELOPMENT_DATA_KEY = "ZGV2ZWxvcG1lbnQtb25seS1kYXRhLWtleS0wMDAwMDA=";
 
 const schema = z
@@ -30,26 +26,18 @@ const schema = z
     HOST: z.string().min(1).default("0.0.0.0"),
     DATABASE_PATH: z.string().min(1).default("./data/studio.db"),
     SESSION_SECRET: z.string().optional(),
-    /**
-     * Seals the secrets the site must read back (TOTP secrets, calendar links) in the database;
-     * the previous key is only read, during a rotation (docs/deploy.md "Rotating the data key").
-     */
     DATA_ENCRYPTION_KEY: dataKey.optional(),
     DATA_ENCRYPTION_KEY_PREVIOUS: dataKey.optional(),
     SESSION_MAX_AGE_DAYS: z.coerce.number().int().min(1).max(90).default(14),
-    /** Behind Fly's proxy the client address comes from Fly-Client-IP, never X-Forwarded-For. */
     TRUST_PROXY: boolean.default(false),
     PAYMENT_PROVIDER: z.enum(["sandbox", "stripe"]).optional(),
     STRIPE_SECRET_KEY: z.string().optional(),
     STRIPE_WEBHOOK_SECRET: z.string().optional(),
-    /** Another address for Stripe's API (a test double); only with a test key. */
     STRIPE_API_URL: z.url().optional(),
-    /** The site's public address, used for links in e-mails and payment return URLs. */
     APP_URL: z.url().optional(),
     SMTP_URL: z.url().optional(),
     MAIL_FROM: z.string().default("Atlanta Podcast & Video Studio <bookings@studio.example>"),
     INTERCOM_APP_ID: z.string().optional(),
-    /** Intercom's identity verification secret: signs the user id the widget starts with. */
     INTERCOM_IDENTITY_SECRET: z.string().optional(),
     HOLD_MINUTES: z.coerce
       .number()
@@ -57,83 +45,41 @@ const schema = z
       .min(5)
       .max(24 * 60)
       .default(30),
-    /**
-     * How many unpaid bookings with a live hold one customer may have at once (a series with
-     * an unpaid session is one).
-     */
     MAX_UNPAID_HOLDS: z.coerce.number().int().min(1).max(100_000).default(2),
-    /**
-     * How many unpaid sessions with a live hold, live waitlist offers included, one customer
-     * may have at once (docs/product.md "Booking"): one full series by default.
-     */
     MAX_UNPAID_SESSIONS: z.coerce.number().int().min(1).max(100_000).default(12),
-    /** Open waitlist entries one customer may have at once (docs/product.md "Waitlist"). */
     MAX_WAITLIST: z.coerce.number().int().min(1).max(1000).default(5),
-    /** How many days ahead of today (studio time) a session may be booked or moved to. */
     BOOKING_HORIZON_DAYS: z.coerce.number().int().min(1).max(36500).default(365),
     BUFFER_MINUTES: z.coerce.number().int().min(0).max(240).default(0),
     CANCELLATION_FEE_PERCENT: z.coerce.number().int().min(0).max(100).default(50),
     LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
-    /**
-     * Wrong passwords one username may take, from any addresses, before each further login
-     * for it waits (1 minute, doubling per failure, at most 15): docs/product.md "Signing in".
-     */
     LOGIN_ACCOUNT_LIMIT: z.coerce.number().int().min(1).default(20),
     REGISTER_RATE_LIMIT: z.coerce.number().int().min(1).default(5),
     COUPON_LOOKUP_LIMIT: z.coerce.number().int().min(1).default(10),
-    /** Two-factor codes tried at sign-in, per account and per client address, per 15 minutes. */
     TWO_FACTOR_CODE_LIMIT: z.coerce.number().int().min(1).default(10),
-    /**
-     * Wrong two-factor codes in a row after which the app's codes stop working for the account
-     * and only a recovery code signs in (docs/product.md "Accounts and sessions"). NIST SP
-     * 800-63B allows at most 100.
-     */
+    /** NIST SP 800-63B allows at most 100. */
     TWO_FACTOR_FREEZE_AFTER: z.coerce.number().int().min(1).max(100).default(20),
-    /** Staff (admin) accounts must have two-factor sign-in on; default: on in production only. */
     REQUIRE_STAFF_2FA: boolean.optional(),
-    /** A staff session ends after this many minutes without a request. */
     STAFF_IDLE_MINUTES: z.coerce
       .number()
       .int()
       .min(1)
       .max(24 * 60)
       .default(60),
-    /**
-     * Sessions booked (a series counts each) plus sessions rescheduled per hour, per account and
-     * per client address: two full series of 12 by default.
-     */
     BOOKING_RATE_LIMIT: z.coerce.number().int().min(1).default(24),
-    /** Payment checks (/booking-success, GET /api/payments/status) per 15 minutes per address. */
     PAYMENT_STATUS_LIMIT: z.coerce.number().int().min(1).default(60),
-    /** Calendar feed requests per hour, per feed token and per client address. */
     CALENDAR_FEED_LIMIT: z.coerce.number().int().min(1).default(120),
-    /** The largest session file staff may upload, in GB (docs/product.md "Session files"). */
     MAX_FILE_GB: z.coerce.number().positive().max(5000).default(20),
-    /** The largest file the no-JavaScript upload form takes, in MB (the uploader takes more). */
     MAX_FORM_UPLOAD_MB: z.coerce.number().int().min(1).max(5000).default(200),
-    /** The folder of session files when S3_BUCKET is not set; default: `files` beside the database. */
     FILES_DIR: z.string().min(1).optional(),
-    /** Space left free on FILES_DIR's volume after any upload, in MB: the database lives there too. */
     FILES_RESERVE_MB: z.coerce.number().int().min(0).default(1024),
-    /** Delivered files are deleted this many days after delivery; the customer is reminded a week before. */
     FILES_RETENTION_DAYS: z.coerce.number().int().min(8).max(3650).default(90),
-    /** S3-compatible object storage for session files (Tigris on Fly), used when S3_BUCKET is set. */
     S3_BUCKET: z.string().min(1).optional(),
     S3_ENDPOINT: z.url().optional(),
     S3_REGION: z.string().min(1).default("auto"),
     S3_ACCESS_KEY_ID: z.string().min(1).optional(),
     S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
-    /** The least important log line written (pino's levels); "info" has one line per request. */
-    /**
-     * The metrics port (Prometheus text at /metrics), never the public one; 0 or empty turns
-     * it off. fly.toml's [metrics] scrapes 9091.
-     */
     METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9091),
-    /**
-     * Loopback unless told otherwise: metrics name routes and counts that are nobody else's
-     * business. 127.0.0.1 rather than ::1, which a host without IPv6 lacks. fly.toml sets
-     * fly-local-6pn, the machine's private address, where Fly's scraper comes from.
-     */
+    /** Loopback rather than ::1, which a host without IPv6 lacks: metrics are nobody's business. */
     METRICS_HOST: z.string().min(1).default("127.0.0.1"),
     LOG_LEVEL: z
       .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
@@ -224,7 +170,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   const env = result.data;
   return {
     ...env,
-    // Outside production a fixed secret keeps dev sessions alive across restarts.
+    // Outside production a fixed secret keeps dev cookies valid across restarts.
     SESSION_SECRET: env.SESSION_SECRET ?? "development-only-session-secret-change-me",
     DATA_ENCRYPTION_KEY: env.DATA_ENCRYPTION_KEY ?? DEVELOPMENT_DATA_KEY,
     PAYMENT_PROVIDER: env.PAYMENT_PROVIDER ?? "sandbox",
@@ -236,7 +182,6 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
 
 export const env: Env = parseEnv(process.env);
 
-/** The allow-list of settings the browser may see. */
 export function publicEnv() {
   return {
     intercomAppId: env.INTERCOM_APP_ID ?? null,

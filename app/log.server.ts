@@ -5,14 +5,10 @@ import pino from "pino";
 import { env } from "#app/env.server";
 
 /**
- * The server's one log: a JSON line on stdout per request and per notable event (pino), read
- * as text in development (pino-pretty, a dev dependency: only NODE_ENV=development loads it).
- * A line written while a request runs carries its request id (`reqId`) and, once the session
- * was read, the user id (`userId`). See docs/decisions/0084-json-logs-with-a-request-id.md.
- *
- * What never goes in: cookies, passwords, card numbers, e-mail bodies, session ids. Nothing
- * here logs a request's headers or body; the paths below are removed should a caller pass an
- * object that holds one of these fields anyway.
+ * The one log: a JSON line per request and per notable event, carrying the request id and user
+ * (docs/decisions/0084-json-logs-with-a-request-id.md). Never cookies, passwords, card numbers,
+ * e-mail bodies or sign-in ids: nothing logs a request's headers or body, and these paths are
+ * removed should a caller pass them anyway.
  */
 export const REDACTED_PATHS = [
   "password",
@@ -20,6 +16,7 @@ export const REDACTED_PATHS = [
   "newPassword",
   "cookie",
   "sessionId",
+  "signInId",
   "token",
   "secret",
   "cardNumber",
@@ -32,6 +29,7 @@ export const REDACTED_PATHS = [
   "*.newPassword",
   "*.cookie",
   "*.sessionId",
+  "*.signInId",
   "*.token",
   "*.secret",
   "*.cardNumber",
@@ -44,11 +42,10 @@ export const REDACTED_PATHS = [
   "headers.authorization",
 ];
 
-/** What the log knows of the request being answered; one object per request, no more. */
 export type RequestRecord = {
   reqId: string;
   userId: number | undefined;
-  /** The route pattern that answered ("/admin/bookings/:id"), "static" for a file. */
+  /** The route pattern ("/admin/bookings/:id"), "static" for a file: never the URL. */
   route: string | undefined;
 };
 
@@ -62,7 +59,6 @@ export function createLogger(
     {
       level: options.level,
       base: undefined,
-      // Epoch milliseconds: the cheapest timestamp, and what log tools parse.
       timestamp: pino.stdTimeFunctions.epochTime,
       redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
       mixin() {
@@ -91,9 +87,8 @@ export const logger = createLogger({
 });
 
 /**
- * Error logging without leaks: drizzle wraps driver errors in a message that quotes the SQL
- * and its parameters (which may hold a password hash or an e-mail), and stack traces show
- * internals, so only the innermost error's name and message are written.
+ * drizzle's messages quote the SQL and its parameters (a password hash, an e-mail) and stacks
+ * show internals: only the innermost error's name and first line are written.
  */
 export function describeError(error: unknown): string {
   let current = error;
@@ -102,15 +97,11 @@ export function describeError(error: unknown): string {
   return "Non-error thrown";
 }
 
-/** An error line: what failed (`context`) and `describeError`'s words, never the error object. */
 export function logError(context: string, error: unknown) {
   logger.error({ error: describeError(error) }, context);
 }
 
-/**
- * A notable event ("booking created", "payment recorded", "e-mail failed", "rate limit hit",
- * "login failed"): `event` names it, `fields` are ids and counts, never personal text.
- */
+/** `fields` are ids and counts, never personal text. */
 export function logEvent(
   event: string,
   fields: Record<string, string | number | boolean | null | undefined> = {},
@@ -119,11 +110,7 @@ export function logEvent(
   logger[level]({ event, ...fields }, event);
 }
 
-/**
- * Sends what a library prints with console.* (React Router warns of a malformed URL this way)
- * into the log as JSON lines, errors reduced by `describeError`: production's every line is
- * JSON and none holds a stack. server/app.ts calls it in production.
- */
+/** Production's every line is JSON without a stack, also what libraries print to the console. */
 export function routeConsoleToLog() {
   const text = (args: unknown[]) =>
     args
@@ -147,15 +134,11 @@ export function routeConsoleToLog() {
   console.debug = (...args: unknown[]) => logger.debug({ console: "debug" }, text(args));
 }
 
-// --- the request being answered ---------------------------------------------------------------
-
 const SAFE_REQUEST_ID = /^[A-Za-z0-9-]{1,64}$/;
 
 /**
- * The id of a request: Fly's (Fly-Request-Id) when the app runs behind Fly's proxy
- * (`TRUST_PROXY`) and it looks like an id (letters, digits, dashes, at most 64), so a line can be
- * found from the proxy's log; else a new one of ours. A caller's X-Request-Id is never taken:
- * anyone could pick the id of another request's lines, or flood the log under one id.
+ * Fly's id behind its proxy, so a line can be found from the proxy's log. A caller's X-Request-Id
+ * is never taken: anyone could pick another request's id, or flood the log under one.
  */
 export function requestIdFrom(
   flyRequestId: string | string[] | undefined,
@@ -167,18 +150,15 @@ export function requestIdFrom(
   return randomUUID();
 }
 
-/** Runs `next` (the rest of the request's handling) with `record` as the current request. */
 export function runWithRequest<T>(record: RequestRecord, next: () => T): T {
   return requests.run(record, next);
 }
 
-/** The signed-in user of the current request, for its log lines (user-context.server.ts). */
 export function noteRequestUser(userId: number) {
   const record = requests.getStore();
   if (record) record.userId = userId;
 }
 
-/** Names the route answering the current request (the root middleware, server.js for files). */
 export function noteRequestRoute(route: string) {
   const record = requests.getStore();
   if (record) record.route = route;

@@ -1,20 +1,14 @@
 import client from "prom-client";
 
 /**
- * The server's Prometheus metrics (prom-client), served by server/metrics.ts on METRICS_PORT,
- * never on the public port. See docs/decisions/0085-metrics-on-a-private-port.md and the
- * queries in docs/deploy.md "Logs and metrics".
- *
- * Kept on globalThis like the database: a dev reload re-runs this module, and prom-client
- * refuses a second metric of the same name.
+ * docs/decisions/0085-metrics-on-a-private-port.md. Kept on globalThis: a dev reload re-runs
+ * this module, and prom-client refuses a second metric of the same name.
  */
 function createMetrics() {
   const registry = new client.Registry();
-  // Node's own: CPU, memory, heap, event loop lag, handles, GC.
   client.collectDefaultMetrics({ register: registry });
   const registers = [registry];
   const counter = (name: string, help: string) => new client.Counter({ name, help, registers });
-  /** A gauge whose value `read` gives when Prometheus scrapes. */
   const gauge = (name: string, help: string, read: () => number) =>
     new client.Gauge({
       name,
@@ -25,7 +19,6 @@ function createMetrics() {
       },
     });
 
-  /** What the outbox gauges read at scrape time; set by server/app.ts. */
   let outbox: () => { pending: number; oldestPendingAgeSeconds: number } = () => ({
     pending: 0,
     oldestPendingAgeSeconds: 0,
@@ -69,7 +62,6 @@ function createMetrics() {
       "Age of the oldest PENDING e-mail (0 when none); grows without SMTP_URL by design",
       () => outbox().oldestPendingAgeSeconds,
     ),
-    /** Gives the outbox gauges their reading (a database query, at scrape time only). */
     watchOutbox(read: typeof outbox) {
       outbox = read;
     },

@@ -12,6 +12,11 @@ import { lazy, Suspense, useEffect, useState } from "react";
 import type { Route } from "./+types/root";
 import "./app.css";
 import { ChatWidget } from "#app/components/chat/chat-widget";
+import {
+  CONNECTION_FAILED_STATUS,
+  connectionFailureMiddleware,
+  onConnectionFailure,
+} from "#app/components/connection-failure";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { useNonce } from "#app/components/nonce";
 import { PageScripts } from "#app/components/page-scripts";
@@ -27,6 +32,8 @@ import { getUser } from "#app/web/user-context.server";
 
 export const middleware: Route.MiddlewareFunction[] = [routeLogMiddleware, securityMiddleware];
 
+export const clientMiddleware: Route.ClientMiddlewareFunction[] = [connectionFailureMiddleware];
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const [user, flash] = await Promise.all([getUser(request, context), readToast(request)]);
   const toast = context.get(inlineToastContext) ?? flash.toast;
@@ -37,14 +44,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 /**
- * The root loader carries the flashed toast, so it must run after every action, also one
- * answering 4xx (React Router skips revalidation then by default), or error toasts of
- * in-place submissions would show one navigation late.
+ * Also after an action answering 4xx (skipped by default): the root loader carries the toast,
+ * which would otherwise show one navigation late. A post that got no answer reloads nothing
+ * (connection-failure.ts).
  */
 export function shouldRevalidate({
   formMethod,
+  actionStatus,
   defaultShouldRevalidate,
 }: ShouldRevalidateFunctionArgs) {
+  if (actionStatus === CONNECTION_FAILED_STATUS) return false;
   if (formMethod && formMethod.toUpperCase() !== "GET") return true;
   return defaultShouldRevalidate;
 }
@@ -56,12 +65,7 @@ export const links: Route.LinksFunction = () => [
   { rel: "manifest", href: "/site.webmanifest" },
 ];
 
-/**
- * The footer is the same on every page and under the first screen: a lazy island (decision
- * 0094). The server renders it whole; the browser keeps that HTML, working without JavaScript,
- * until its chunk arrives after the page's own and hydrates it. The layout stays mounted across
- * navigations, so it never shows the (empty) fallback after that.
- */
+/** A lazy island (decision 0094): the server's HTML serves until its chunk hydrates it. */
 const SiteFooter = lazy(() =>
   import("#app/components/site-footer").then((module) => ({ default: module.SiteFooter })),
 );
@@ -72,11 +76,7 @@ export function useRootData() {
 
 type Toast = NonNullable<NonNullable<ReturnType<typeof useRootData>>["toast"]>;
 
-/**
- * What the page's own loader asks of the layout: `pageToast`, a toast for the page as loaded
- * (the root loader runs beside it and cannot see it); `refreshWithoutScript`, a URL a browser
- * without JavaScript loads next (the success page's check again, decision 0090).
- */
+/** `pageToast` (the root loader cannot see it), `refreshWithoutScript` (decision 0090). */
 function usePageSignals() {
   const data = useMatches().at(-1)?.loaderData as
     | { pageToast?: Toast; refreshWithoutScript?: string }
@@ -94,6 +94,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
   }, []);
+  useEffect(() => onConnectionFailure(showToast), []);
   return (
     <html lang="en">
       <head>
@@ -138,7 +139,6 @@ export default function App() {
   return <Outlet />;
 }
 
-/** The last resort: an error no layout's own boundary caught. */
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;
 }

@@ -1,10 +1,8 @@
 import { type RouteConfig, index, layout, prefix, route } from "@react-router/dev/routes";
 
-/** The whole URL map of the site. File names mirror URLs. */
 export default [
   index("routes/home/home.tsx"),
   route("auth", "routes/auth.tsx"),
-  // The passkey buttons' JSON (docs/product.md "Accounts and sessions").
   route("auth/passkey", "routes/auth.passkey.ts"),
   route("dashboard", "routes/dashboard/layout.tsx", [
     route("sessions/:id", "routes/dashboard/sessions.$id.tsx"),
@@ -40,17 +38,12 @@ export default [
     route("support", "routes/admin/support.tsx"),
     route("blocked-times", "routes/admin/blocked-times.tsx"),
     route("emails", "routes/admin/emails.tsx"),
-    // admin pages: workflow (bookings, sessions, calendar)
     route("bookings/:id", "routes/admin/bookings.$id.tsx"),
-    // admin pages: sales
-    // admin pages: users, coupons, services
-    // admin pages: support, blocked times, emails
     route("emails/:id", "routes/admin/emails.$id.tsx"),
     // The stored HTML, served under its own sandboxing policy for the preview's iframe.
     route("emails/:id/html", "routes/admin/emails.$id.html.ts"),
     route("emails/:id/attachments/:index", "routes/admin/emails.$id.attachments.$index.ts"),
   ]),
-  // admin resources outside the layout: sales
   route("admin/sales/export", "routes/admin/sales.export.ts"),
   // A private calendar feed, {token}.ics (docs/product.md "Calendar feeds"); the route checks
   // the .ics ending itself, as a route cannot match a fixed suffix after a parameter.
@@ -93,22 +86,17 @@ export default [
     // The admin API: one pathless layout (its guard middleware and the methods of each
     // endpoint) around every /api/admin/* route; it adds no URL of its own.
     layout("routes/api/admin/layout.ts", [
-      // admin API: workflow (bookings)
       route("admin/bookings", "routes/api/admin/bookings.ts"),
       route("admin/bookings/:id", "routes/api/admin/bookings.$id.ts"),
-      // admin API: session files (tus uploads and the no-JavaScript form)
       route("admin/bookings/:id/files", "routes/api/admin/bookings.files.ts"),
       route("admin/bookings/:id/files/:uploadId", "routes/api/admin/bookings.files.$uploadId.ts"),
-      // admin API: sales (payments)
       route("admin/payments", "routes/api/admin/payments.ts"),
-      // admin API: users, coupons, services
       route("admin/users", "routes/api/admin/users.ts"),
       route("admin/users/:id/make-admin", "routes/api/admin/users.make-admin.ts"),
       route("admin/users/:id/membership", "routes/api/admin/users.membership.ts"),
       route("admin/coupons", "routes/api/admin/coupons.ts"),
       route("admin/coupons/:id", "routes/api/admin/coupons.$id.ts"),
       route("admin/coupons/:id/deactivate", "routes/api/admin/coupons.deactivate.ts"),
-      // admin API: support (tech-assistance)
       route("admin/tech-assistance", "routes/api/admin/tech-assistance.ts"),
       route("admin/tech-assistance/:id", "routes/api/admin/tech-assistance.$id.ts"),
     ]),

@@ -2,21 +2,18 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:
 import { env } from "#app/env.server";
 
 /**
- * Secrets at rest (docs/product.md "Accounts and sessions"): what the database keeps of a
- * bearer secret is a SHA-256 of it (session ids, feed tokens) or, when the site must read it
- * back (TOTP secrets, feed links shown again), the secret sealed with AES-256-GCM under
- * DATA_ENCRYPTION_KEY. A copy of the database alone opens nothing.
+ * Secrets at rest (docs/product.md "Accounts and sign-ins"): a bearer secret is stored as its
+ * SHA-256, or sealed (AES-256-GCM) when the site must read it back. A database copy opens nothing.
  */
 
-/** The SHA-256 of a bearer secret, in hex: what is stored and looked up instead of it. */
 export function sha256Hex(value: string): string {
   return createHash("sha256").update(value).digest("hex");
 }
 
-/** A stored SHA-256 (64 hex digits); anything else in such a column is from before hashing. */
+/** Anything else in such a column is from before hashing. */
 export const SHA256_HEX = /^[0-9a-f]{64}$/;
 
-/** The key that seals, and older ones still read during a rotation (docs/deploy.md). */
+/** Older keys are still read during a rotation (docs/deploy.md). */
 export type SealingKeys = { current: Buffer; previous: Buffer[] };
 
 /** What a sealed value is for, bound into it: a feed token cannot stand in for a TOTP secret. */
@@ -26,12 +23,11 @@ const VERSION = "v1";
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
-/** A short public name of a key (not the key): a sealed value says which key sealed it. */
+/** A short public name of a key: a sealed value says which key sealed it. */
 function keyId(key: Buffer): string {
   return createHash("sha256").update(key).digest("base64url").slice(0, 8);
 }
 
-/** The site's keys, from DATA_ENCRYPTION_KEY and DATA_ENCRYPTION_KEY_PREVIOUS. */
 export const dataKeys: SealingKeys = {
   current: Buffer.from(env.DATA_ENCRYPTION_KEY, "base64"),
   previous: env.DATA_ENCRYPTION_KEY_PREVIOUS
@@ -39,7 +35,6 @@ export const dataKeys: SealingKeys = {
     : [],
 };
 
-/** `v1.<key id>.<iv>.<ciphertext and tag>`, each part base64url. */
 export function seal(keys: SealingKeys, purpose: SealPurpose, value: string): string {
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv("aes-256-gcm", keys.current, iv);
@@ -53,7 +48,6 @@ export function seal(keys: SealingKeys, purpose: SealPurpose, value: string): st
 /** A sealed value no key opens: altered, made for another purpose, or under an unknown key. */
 export class UnsealError extends Error {}
 
-/** The value inside a sealed one; throws UnsealError when it is not genuine. */
 export function unseal(keys: SealingKeys, purpose: SealPurpose, sealed: string): string {
   const [version, id, iv, body] = sealed.split(".");
   if (version !== VERSION || !id || !iv || !body) throw new UnsealError("Not a sealed value");
@@ -75,12 +69,10 @@ export function unseal(keys: SealingKeys, purpose: SealPurpose, sealed: string):
   }
 }
 
-/** Whether a stored value is sealed at all (values from before sealing are not). */
 export function isSealed(stored: string): boolean {
   return stored.startsWith(`${VERSION}.`);
 }
 
-/** Whether a sealed value is under the current key already (else start re-seals it). */
 export function sealedUnderCurrent(keys: SealingKeys, sealed: string): boolean {
   return sealed.startsWith(`${VERSION}.${keyId(keys.current)}.`);
 }

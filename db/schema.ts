@@ -48,18 +48,18 @@ export const users = sqliteTable(
     email: text("email").notNull(),
     isStakeholder: flag("is_stakeholder"),
     /**
-     * Two-factor sign-in (docs/product.md "Accounts"): the TOTP secret (base32, sealed under
-     * DATA_ENCRYPTION_KEY: app/secrets.server.ts), set while
-     * setting up and kept while on; on from `totpEnabledAt`; `totpLastStep` is the time step of
-     * the last code accepted, so a code is used once.
+     * Two-factor sign-in (docs/product.md "Accounts and sign-ins"): the TOTP secret (base32, sealed
+     * under DATA_ENCRYPTION_KEY: app/secrets.server.ts), set while setting up and kept while on; on
+     * from `totpEnabledAt`; `totpLastStep` is the time step of the last code accepted, so a code is
+     * used once.
      */
     totpSecret: text("totp_secret"),
     totpEnabledAt: integer("totp_enabled_at"),
     totpLastStep: integer("totp_last_step"),
     /**
-     * Wrong two-factor codes in a row since the last right one (docs/product.md "Accounts"):
-     * from TWO_FACTOR_FREEZE_AFTER on, the app's codes are refused and only a recovery code
-     * signs in.
+     * Wrong two-factor codes in a row since the last right one (docs/product.md
+     * "Accounts and sign-ins"): from TWO_FACTOR_FREEZE_AFTER on, the app's codes are refused and
+     * only a recovery code signs in.
      */
     twoFactorFailures: integer("two_factor_failures").notNull().default(0),
     createdAt: createdAt(),
@@ -72,11 +72,11 @@ export const users = sqliteTable(
 );
 
 /**
- * Server-side sessions: the cookie carries only the id, so a session can be revoked. `id` is the
- * SHA-256 of the cookie's value (app/models/session.server.ts), never the value itself.
+ * Server-side sign-ins: the cookie carries only the id, so a sign-in can be revoked. `id` is the
+ * SHA-256 of the cookie's value (app/models/sign-in.server.ts), never the value itself.
  */
-export const sessions = sqliteTable(
-  "sessions",
+export const signIns = sqliteTable(
+  "sign_ins",
   {
     id: text("id").primaryKey(),
     userId: integer("user_id")
@@ -84,7 +84,7 @@ export const sessions = sqliteTable(
       .references(() => users.id, { onDelete: "cascade" }),
     expiresAt: integer("expires_at").notNull(),
     /**
-     * The last request seen, written at most about once a minute; staff sessions end after
+     * The last request seen, written at most about once a minute; staff sign-ins end after
      * STAFF_IDLE_MINUTES without one. Null on rows older than the column: `createdAt` stands in.
      */
     lastSeenAt: integer("last_seen_at"),
@@ -95,7 +95,7 @@ export const sessions = sqliteTable(
     secondFactor: flag("second_factor"),
     createdAt: createdAt(),
   },
-  (t) => [index("sessions_user_id").on(t.userId), index("sessions_expires_at").on(t.expiresAt)],
+  (t) => [index("sign_ins_user_id").on(t.userId), index("sign_ins_expires_at").on(t.expiresAt)],
 );
 
 /**
@@ -608,9 +608,9 @@ export type Order = typeof orders.$inferSelect;
 export type WaitlistEntry = typeof waitlistEntries.$inferSelect;
 
 /**
- * Passkeys (WebAuthn credentials) an account signs in with (docs/product.md "Passkeys"): the
- * credential's id and public key as the authenticator registered them, its signature counter,
- * and the name the owner gave it.
+ * Passkeys (WebAuthn credentials) an account signs in with (docs/product.md
+ * "Accounts and sign-ins"): the credential's id and public key as the authenticator registered
+ * them, its signature counter, and the name the owner gave it.
  */
 export const passkeys = sqliteTable(
   "passkeys",

@@ -132,7 +132,7 @@ const FLY_BUDGETS: Record<string, EndpointSpec["fly"]> = {
 };
 
 type Actors = { customer: Actor; booker: Actor; signer: Actor; admin: Actor };
-type Actor = { id: number; cookie: string; sessionId: string; username: string; password: string };
+type Actor = { id: number; cookie: string; signInId: string; username: string; password: string };
 type Endpoint = EndpointSpec & {
   app: LoadTarget;
   bare?: LoadTarget;
@@ -222,7 +222,7 @@ function endpoints(app: BenchProcess, actors: Actors, availabilityDate: string, 
       bare: {
         method: "GET",
         path: "/api/bookings",
-        headers: { "X-Bench-Session": actors.customer.sessionId },
+        headers: { "X-Bench-Sign-In": actors.customer.signInId },
       },
     },
     {
@@ -238,7 +238,7 @@ function endpoints(app: BenchProcess, actors: Actors, availabilityDate: string, 
       bare: {
         method: "POST",
         path: "/api/bookings",
-        headers: { ...json, "X-Bench-Session": actors.booker.sessionId },
+        headers: { ...json, "X-Bench-Sign-In": actors.booker.signInId },
         body: bookingBody(bareSlots),
       },
     },
@@ -281,20 +281,20 @@ async function signUpActors(app: BenchProcess, dbPath: string): Promise<Actors> 
   const db = new Database(dbPath);
   db.pragma("busy_timeout = 5000");
   db.prepare("UPDATE users SET is_admin = 1 WHERE id = ?").run(admin.id);
-  const withSession = (actor: typeof customer): Actor => ({
+  const withSignIn = (actor: typeof customer): Actor => ({
     id: actor.id,
     cookie: actor.cookie,
     username: actor.username,
     password: actor.password,
-    sessionId: (
-      db.prepare("SELECT id FROM sessions WHERE user_id = ?").get(actor.id) as { id: string }
+    signInId: (
+      db.prepare("SELECT id FROM sign_ins WHERE user_id = ?").get(actor.id) as { id: string }
     ).id,
   });
   const actors = {
-    customer: withSession(customer),
-    booker: withSession(booker),
-    signer: withSession(signer),
-    admin: withSession(admin),
+    customer: withSignIn(customer),
+    booker: withSignIn(booker),
+    signer: withSignIn(signer),
+    admin: withSignIn(admin),
   };
   db.close();
   return actors;

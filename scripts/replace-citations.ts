@@ -6,7 +6,10 @@
  *   npx tsx scripts/replace-citations.ts [--dry-run] [--check] [--table <file>] [<path>...]
  *
  * Paths default to app/, db/, tests/, scripts/, server/ and the top-level .ts/.js files.
- * `--dry-run` writes nothing; `--check` exits 1 while any unmapped reference is left (for CI).
+ * `--dry-run` writes nothing. `--check` (for CI) writes nothing either and exits 1 while a
+ * citation is left to rewrite, an outside reference is unmapped, or a citation is dead: a
+ * `docs/product.md "<heading>"` (or quality.md) with no such heading, or a record (`decision NNNN`,
+ * `docs/decisions/NNNN-...`) that is not in docs/decisions/.
  *
  * Only comments and the titles of `describe`/`it`/`test` are touched: a user-visible string
  * never changes (in a title, the replacement's double quotes become single ones). A citation may
@@ -36,6 +39,55 @@ const GAP = String.raw`(?:[ \t]*\r?\n[ \t]*(?:\*(?!/)|//)?[ \t]*|[ \t]+)`;
 const OUTSIDE_REFERENCE =
   /(?<![\w.\-/])(?:[Ss]pec(?:s|'s)?\b(?!\.ts)|product-decisions(?:\.md)?|quality\.md|architecture\.md)/g;
 
+/** `docs/deploy.md`, `docs/product.md "A", "B" and "C"`: a document and the headings cited. */
+const DOCUMENT_CITATION =
+  /(?<![\w-])(docs\/[\w-]+|product|quality)\.md((?:(?:,|,? and|,? or)? (?:"[^"\n]+"|'[^'\n]+'))*)/g;
+const DECISION_CITATION = /\b(?:decisions? (\d{4})\b|docs\/decisions\/(\d{4})(-[\w.-]*\.md)?)/gi;
+
+const headingsByFile = new Map<string, Set<string> | null>();
+
+/** The headings of a document of the repository, or null when there is no such file. */
+function headingsOf(file: string): Set<string> | null {
+  if (!headingsByFile.has(file)) {
+    const text = statSync(file, { throwIfNoEntry: false }) ? readFileSync(file, "utf8") : null;
+    const headings = text?.matchAll(/^#+ (.+)$/gm) ?? [];
+    headingsByFile.set(
+      file,
+      text === null ? null : new Set([...headings].map((m) => (m[1] ?? "").trim())),
+    );
+  }
+  return headingsByFile.get(file) ?? null;
+}
+
+/** Why a citation in this (flattened) comment points nowhere, one line per dead citation. */
+function deadCitations(body: string, records: string[]): string[] {
+  const dead: string[] = [];
+  for (const match of body.matchAll(DOCUMENT_CITATION)) {
+    const document = `${match[1]?.startsWith("docs/") ? "" : "docs/"}${match[1]}.md`;
+    const headings = headingsOf(document);
+    if (!headings) dead.push(`no ${document} in the repository`);
+    for (const quoted of (match[2] ?? "").matchAll(/"([^"]+)"|'([^']+)'/g)) {
+      const heading = quoted[1] ?? quoted[2] ?? "";
+      if (headings && !headings.has(heading)) dead.push(`${document} has no heading "${heading}"`);
+    }
+  }
+  for (const match of body.matchAll(DECISION_CITATION)) {
+    const number = match[1] ?? match[2] ?? "";
+    const file = match[3] ? `${number}${match[3]}` : null;
+    const found = file ? records.includes(file) : records.some((r) => r.startsWith(`${number}-`));
+    if (!found) dead.push(`no decision record ${file ?? number} in docs/decisions/`);
+  }
+  return dead;
+}
+
+function deadIn(file: string, text: string, records: string[]): string[] {
+  return regionsOf(file, text).flatMap((region) =>
+    deadCitations(flatten(text.slice(region.start, region.end)), records).map(
+      (reason) => `${file}:${lineOf(text, region.start)}: ${reason}`,
+    ),
+  );
+}
+
 function parseArgs(argv: string[]) {
   const options = {
     dryRun: false,
@@ -46,8 +98,10 @@ function parseArgs(argv: string[]) {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? "";
     if (arg === "--dry-run") options.dryRun = true;
-    else if (arg === "--check") options.check = true;
-    else if (arg === "--table") options.table = argv[++i] ?? options.table;
+    else if (arg === "--check") {
+      options.check = true;
+      options.dryRun = true;
+    } else if (arg === "--table") options.table = argv[++i] ?? options.table;
     else if (arg.startsWith("--")) throw new Error(`Unknown option ${arg}`);
     else options.paths.push(arg);
   }
@@ -261,8 +315,11 @@ function main() {
   const pattern = formPattern(forms);
   const files = options.paths.flatMap(listFiles).filter((file) => path.resolve(file) !== SELF);
 
+  const records = readdirSync("docs/decisions").filter((name) => /^\d{4}-/.test(name));
+
   const changedFiles: { file: string; comments: number; titles: number }[] = [];
   const unmapped: string[] = [];
+  const dead: string[] = [];
   for (const file of files) {
     const text = readFileSync(file, "utf8");
     const edits: Edit[] = [];
@@ -303,7 +360,10 @@ function main() {
         }
       }
     }
-    if (edits.length === 0) continue;
+    if (edits.length === 0) {
+      dead.push(...deadIn(file, text, records));
+      continue;
+    }
     let next = "";
     let from = 0;
     const touched = new Set<number>();
@@ -315,6 +375,7 @@ function main() {
       from = edit.end;
     }
     next = reflow(next + text.slice(from), touched);
+    dead.push(...deadIn(file, next, records));
     changedFiles.push({ file, comments, titles });
     if (!options.dryRun) writeFileSync(file, next);
   }
@@ -337,7 +398,10 @@ function main() {
   if (unused.length > 0) console.log(`\n${unused.length} table lines matched nothing.`);
   console.log(`\nUnmapped references to outside documents: ${unmapped.length}`);
   for (const line of unmapped) console.log(`  ${line}`);
-  if (options.check && unmapped.length > 0) process.exitCode = 1;
+  console.log(`\nDead citations (no such heading or decision record): ${dead.length}`);
+  for (const line of dead) console.log(`  ${line}`);
+  const left = changedFiles.length > 0 || unmapped.length > 0 || dead.length > 0;
+  if (options.check && left) process.exitCode = 1;
 }
 
 main();

@@ -5,7 +5,7 @@
 //
 // In order: refuse while a process has the database open; copy the backup beside the database;
 // check the copy (integrity_check, foreign keys, the site's tables, a migration history this
-// version knows), bring it to this version's migrations and end its sessions; print its row counts beside the
+// version knows), bring it to this version's migrations and end its sign-ins; print its row counts beside the
 // current database's; keep the current database as `<name>.before-restore-<time>`; move the copy
 // in. Nothing is replaced until every check has passed.
 import {
@@ -142,11 +142,11 @@ function checkAndMigrate(path: string) {
     }
     const afterMigrations = (copy.pragma("integrity_check", { simple: true }) as string) ?? "";
     if (afterMigrations !== "ok") refuse(`integrity_check after migrating said ${afterMigrations}`);
-    // Every session of the backup ends (docs/product.md "Accounts and sessions"): one signed out
+    // Every sign-in of the backup ends (docs/product.md "Accounts and sign-ins"): one signed out
     // or revoked since the backup was taken must not come back with it.
-    const sessionsEnded = copy.prepare("DELETE FROM sessions").run().changes;
+    const signInsEnded = copy.prepare("DELETE FROM sign_ins").run().changes;
     return {
-      sessionsEnded,
+      signInsEnded,
       migrationsApplied: journal.entries.length - applied.length,
       migrationsTotal: journal.entries.length,
       counts: rowCounts(copy),
@@ -207,7 +207,7 @@ for (const [table, rows] of Object.entries(checked.counts)) {
   const now = before ? String(before[table] ?? "-") : "-";
   console.log(`  ${table.padEnd(30)} ${String(rows).padStart(10)} ${now.padStart(10)}`);
 }
-console.log(`  ${checked.sessionsEnded} session(s) of the backup ended: everyone signs in again.`);
+console.log(`  ${checked.signInsEnded} sign-in(s) of the backup ended: everyone signs in again.`);
 
 if (hadDatabase) {
   const stamp = new Date()

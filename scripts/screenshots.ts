@@ -144,7 +144,7 @@ async function main() {
   }
   mkdirSync(OUT_DIR, { recursive: true });
   const server = await startServer();
-  // localhost, not 127.0.0.1: Chromium treats it as secure, so the Secure session cookie sticks.
+  // localhost, not 127.0.0.1: Chromium treats it as secure, so the Secure sign-in cookie sticks.
   const baseUrl = server.url.replace("127.0.0.1", "localhost");
   let browser: Browser | undefined;
   try {

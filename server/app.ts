@@ -16,13 +16,12 @@ import { logError, routeConsoleToLog } from "#app/log.server";
 export { logger, noteRequestRoute } from "#app/log.server";
 export { observeRequest } from "./observe";
 import { clientAddressContext, safeMethodContext } from "#app/web/request-context.server";
+import { answeringDatabaseBusy } from "#app/web/database-busy.server";
 import { serverRoutesContext } from "#app/web/route-target.server";
 
 /**
- * The React Router app as a plain `node:http` request listener (decision 0092): the body
- * limits, the client address for rate limits, and the one conversion of Node's request into
- * a Fetch `Request` and of the `Response` back. No express: its router, request and response
- * decorations cost more per request than the query of a JSON endpoint.
+ * The React Router app as a plain `node:http` request listener (decision 0092): body limits,
+ * client address, and the one conversion to a Fetch `Request` and back.
  */
 if (env.NODE_ENV === "production") routeConsoleToLog();
 
@@ -38,11 +37,9 @@ function clientAddress(req: IncomingMessage): string {
 }
 
 /**
- * The URL the browser asked for, on the Host it asked (Fly's proxy passes it on). Behind Fly's
- * TLS proxy (TRUST_PROXY) its forwarded protocol, so React Router's and our own origin checks
- * see the origin the browser used. X-Forwarded-Host is never read: a client sets it, and an
- * origin check against it passes any site that names itself; absolute links use APP_URL only.
- * Anything after a character that cannot be in a host is dropped, as express did.
+ * Behind Fly's TLS proxy (TRUST_PROXY) the forwarded protocol, so origin checks see the origin the
+ * browser used. X-Forwarded-Host is never read: an origin check against it passes any site that
+ * names itself.
  */
 function requestUrl(req: IncomingMessage): string {
   const host = (req.headers.host ?? "").split(/[\\/?#@]/, 1)[0] || "localhost";
@@ -70,11 +67,7 @@ function toRequest(req: IncomingMessage, res: ServerResponse): Request {
   } as RequestInit);
 }
 
-/**
- * Writes the Response out. A body of one chunk (every JSON answer) goes out in one `end`,
- * with its Content-Length, so it is one write and the compression threshold applies; a
- * longer one (a streamed page or export) is streamed as it comes.
- */
+/** A one-chunk body (every JSON answer) is one `end` with its length, so compression applies. */
 async function send(res: ServerResponse, response: Response): Promise<void> {
   if (res.destroyed || res.writableEnded) {
     await response.body?.cancel();
@@ -106,10 +99,7 @@ async function send(res: ServerResponse, response: Response): Promise<void> {
   await writeReadableStreamToWritable(response.body, res);
 }
 
-/**
- * No form or JSON call of the site comes near 1 MB; a bigger body would only be buffered whole
- * by request.formData() or request.json(). Refused before it is read. The Stripe webhook has its own, smaller limit.
- */
+/** Refused before it is read: request.formData() would buffer it whole. */
 const MAX_BODY_BYTES = 1_000_000;
 /** Answered before the app's security middleware, which would add these. */
 const refusalHeaders = {
@@ -126,27 +116,19 @@ function refuse(res: ServerResponse, status: number, message: string) {
   res.end(JSON.stringify({ message }));
 }
 
-/**
- * Session file uploads (a tus creation or PATCH, the no-JavaScript form's post): bodies of up
- * to MAX_FILE_GB, streamed to storage by their route, which counts them against its own limits
- * (docs/product.md "Session files"). Every other route keeps the limit below.
- */
+/** Bodies of up to MAX_FILE_GB, counted by their route (docs/product.md "Session files"). */
 const FILE_UPLOAD_PATH = /^\/api\/admin\/bookings\/\d+\/files(?:\/[^/?#]+)?(?:\?.*)?$/;
 
 function isFileUpload(req: IncomingMessage): boolean {
   return (req.method === "POST" || req.method === "PATCH") && FILE_UPLOAD_PATH.test(req.url ?? "");
 }
 
-/**
- * A refusal of the body by its announced size, or false to go on. The client is still sending
- * that body: the connection closes lingering, so it reads the answer instead of a reset.
- */
+/** The client is still sending: the connection closes lingering, so it reads the answer. */
 function refusedBody(req: IncomingMessage, res: ServerResponse): boolean {
   if (isFileUpload(req)) return false;
   const length = req.headers["content-length"];
-  // A body streamed without a length (chunked) could only be measured by reading it, and
-  // nothing of the site sends one (browsers, Stripe and fetch with a text body all give the
-  // length): it is refused as HTTP says, so the limit below cannot be walked around.
+  // Without a length (chunked) a body could only be measured by reading it, and nothing of the
+  // site sends one: refused as HTTP says, so the limit cannot be walked around.
   if (req.headers["transfer-encoding"] !== undefined && length === undefined) {
     closeAfterAnswer(res, req.socket);
     refuse(res, 411, "Send the body with a Content-Length");
@@ -164,9 +146,12 @@ const loadBuild = () => import("virtual:react-router/server-build") as Promise<S
 const productionBuild = import.meta.env.PROD ? await loadBuild() : undefined;
 // Given a function, React Router rebuilds its route tables on every request (for reloads in
 // development): in production the build never changes, so it gets the module once.
-const handleFetch = createRequestHandler(productionBuild ?? loadBuild);
+const handleFetch = createRequestHandler(
+  productionBuild
+    ? answeringDatabaseBusy(productionBuild)
+    : () => loadBuild().then(answeringDatabaseBusy),
+);
 
-/** What the app's handlers get beside the request (the load context). */
 async function loadContext(req: IncomingMessage): Promise<RouterContextProvider> {
   const context = new RouterContextProvider();
   context.set(clientAddressContext, clientAddress(req));
@@ -177,14 +162,9 @@ async function loadContext(req: IncomingMessage): Promise<RouterContextProvider>
   return context;
 }
 
-/** Node's request listener for every request that is not a static file (server.js). */
 export function handleRequest(req: IncomingMessage, res: ServerResponse): void {
-  /**
-   * A request body the app never read (a 401 or 405 answered before it) is drained once the
-   * response is out. The adapter stops reading when its buffer fills, and Node parses nothing
-   * more on that keep-alive connection, so the next request sent on it (a proxy reuses
-   * connections) would hang. Found by tests/integration/hostile-input.test.ts.
-   */
+  // A body the app never read (a 401 answered first) is drained after the answer: otherwise the
+  // next request on that keep-alive connection would hang (found by hostile-input.test.ts).
   res.once("finish", () => {
     if (req.complete) return;
     req.removeAllListeners("data");
@@ -218,14 +198,10 @@ async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> 
 }
 
 /**
- * An upload answered before its body was read to the end (a visitor's 401, a booking not yet
- * recorded, a file refused midway) would otherwise be drained to its end, gigabytes perhaps,
- * only to be thrown away. Its answer says `Connection: close`, so no client sends another
- * request on that connection, and the connection closes the way web servers close one a client
- * is still sending on ("lingering close"): the server ends its side after the answer and reads
- * on for a moment, discarding. A client that was sending a modest body finishes, reads the
- * answer and hangs up; one sending gigabytes is cut off after LINGER_BYTES. Closing at once
- * would reset the connection under a client still writing, which then loses the answer.
+ * An upload answered before its body was read would otherwise be drained to its end, gigabytes
+ * perhaps. Its answer says `Connection: close` and the socket closes lingering: the server ends
+ * its side and reads on for a moment, discarding, so a client sending a modest body still reads
+ * the answer, and closing at once would reset it.
  */
 const LINGER_MS = 5_000;
 const LINGER_BYTES = 16 * 1024 ** 2;
@@ -254,7 +230,6 @@ metrics.watchOutbox(() => outboxBacklog(db, Date.now()));
 const running = globalThis as { __studioMetricsServer?: Server };
 running.__studioMetricsServer ??= startMetricsServer(env.METRICS_PORT, env.METRICS_HOST);
 
-/** Called by server.js on SIGTERM after the HTTP server stopped taking requests. */
 export async function closeDatabase() {
   running.__studioMetricsServer?.close();
   await stopBackgroundJobs();

@@ -3,10 +3,8 @@ import { logError, logger } from "#app/log.server";
 import { metrics } from "#app/metrics.server";
 
 /**
- * The metrics endpoint: GET /metrics in Prometheus' text format, on its own port
- * (METRICS_PORT), which fly.toml's [metrics] names and no [http_service] exposes, so Fly's
- * scraper reaches it over the private network and the public never does. Anything else is a
- * 404. A port that cannot be bound is logged and the site serves on without metrics.
+ * On its own port, which no [http_service] exposes: Fly's scraper reaches it over the private
+ * network, the public never does. A port that cannot be bound is logged and the site serves on.
  */
 export function startMetricsServer(port: number, host: string): Server | undefined {
   if (port === 0) return undefined;

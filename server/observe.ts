@@ -4,11 +4,8 @@ import { logger, type RequestRecord, requestIdFrom, runWithRequest } from "#app/
 import { metrics } from "#app/metrics.server";
 
 /**
- * The request log, in one place that knows only Node's http types (no express): server.js
- * hands every request to it first. It gives the request its id (also the `X-Request-Id` of
- * the answer), runs the rest of the handling with that id as the current request (so every
- * line written meanwhile carries it), and writes one line when the answer is out: method,
- * route pattern, status, duration (and the same into the latency histogram). Never the URL (ids, query strings, tokens), never a header.
+ * Knows only Node's http types, so server.js hands it every request, files too: every line
+ * written meanwhile carries the request id. Never the URL (ids, query strings, tokens), no header.
  */
 export function observeRequest(req: IncomingMessage, res: ServerResponse, next: () => void) {
   const started = performance.now();

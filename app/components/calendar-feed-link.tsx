@@ -3,12 +3,7 @@ import { IntentButton } from "#app/components/ui/intent-button";
 
 export type CalendarFeedUrls = { https: string; webcal: string } | null;
 
-/**
- * A private calendar feed's link (docs/product.md "Calendar feeds"): the URL in a read-only
- * field to copy into any calendar app, a Subscribe link (webcal://) that opens one directly,
- * and a New link form that replaces the token. A plain post: it works without JavaScript, and
- * the page answers with a toast.
- */
+/** docs/product.md "Calendar feeds". New link is a plain post: it works without JavaScript. */
 export function CalendarFeedLink({
   id,
   title,
@@ -48,7 +43,6 @@ export function CalendarFeedLink({
   );
 }
 
-/** The link to copy and to subscribe with. */
 function FeedLink({ id, urls }: { id: string; urls: NonNullable<CalendarFeedUrls> }) {
   return (
     <>

@@ -1,18 +1,19 @@
-import { isRouteErrorResponse, useRouteError } from "react-router";
+import { isRouteErrorResponse, Link, useLocation, useRouteError } from "react-router";
+import { ConnectionFailure } from "#app/components/connection-failure";
 import { NotFound } from "#app/components/not-found";
 
 /**
- * What a person sees when a page fails: the root's error boundary and each layout's (the
- * admin and dashboard layouts keep their own frame around it, so an error in one tab leaves
- * the navigation in place). Only our own words: a 404 is the not-found screen, a 403 (a
- * refused cross-site post) says so, anything else is a generic apology; the error's own
- * message, which may come from a library, is never shown.
+ * Only our own words: the error's message, which may come from a library, is never shown. The
+ * layouts keep their frame around it, so an error in one tab leaves the navigation in place.
  */
 export function GeneralErrorBoundary({ headingLevel = 1 }: { headingLevel?: 1 | 2 }) {
   const error = useRouteError();
   const status = isRouteErrorResponse(error) ? error.status : 500;
   if (status === 404) return <NotFound headingLevel={headingLevel} />;
   const Heading = headingLevel === 1 ? "h1" : "h2";
+  if (error instanceof ConnectionFailure) {
+    return <Unreachable heading={Heading} failure={error} />;
+  }
   return (
     <section className="mx-auto max-w-xl px-6 py-32 text-center">
       <Heading className="font-display text-3xl font-bold">
@@ -26,6 +27,27 @@ export function GeneralErrorBoundary({ headingLevel = 1 }: { headingLevel?: 1 | 
       <a href="/" className="btn-primary mt-8 inline-flex">
         Back to the home page
       </a>
+    </section>
+  );
+}
+
+function Unreachable({
+  heading: Heading,
+  failure,
+}: {
+  heading: "h1" | "h2";
+  failure: ConnectionFailure;
+}) {
+  const { pathname, search } = useLocation();
+  return (
+    <section role="alert" className="mx-auto max-w-xl px-6 py-32 text-center">
+      {/* The page's own meta did not load with it. */}
+      <title>{`${failure.toast.message} | ATL Creator Studio`}</title>
+      <Heading className="font-display text-3xl font-bold">{failure.toast.message}</Heading>
+      <p className="mt-4 text-ink-soft">{failure.toast.description}</p>
+      <Link to={`${pathname}${search}`} className="btn-primary mt-8 inline-flex">
+        Try again
+      </Link>
     </section>
   );
 }

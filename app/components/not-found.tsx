@@ -1,9 +1,6 @@
 import { Link } from "react-router";
 
-/**
- * The not-found screen: unknown paths and /booking-canceled (docs/product.md "Screens"), and a 404
- * inside a layout, whose own h1 is already on the page (`headingLevel` 2 there).
- */
+/** docs/product.md "Screens"; `headingLevel` 2 inside a layout, whose own h1 is on the page. */
 export function NotFound({ headingLevel = 1 }: { headingLevel?: 1 | 2 }) {
   const Heading = headingLevel === 1 ? "h1" : "h2";
   return (

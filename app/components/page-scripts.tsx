@@ -19,28 +19,15 @@ type ElementProps = {
 };
 
 /**
- * React Router's `<Scripts>`, with the page's JavaScript fetched after the first paint
- * (decision 0094).
- *
- * The server-rendered page is complete without JavaScript: its first paint needs the HTML and
- * the stylesheet only. `<Scripts>` writes a `<link rel="modulepreload">` per module (React hoists
- * them into the head, ahead of the stylesheet, at the browser's high priority) and a module
- * script importing the route modules, so on a slow phone the stylesheet shares the line with
- * ~120 KB of JavaScript and the first paint waits for all of it. Here the same preloads and the
- * same module script are written into an inert `<template>`, and a small inline script puts them
- * into the head once the first frame is painted; the modules then load in parallel and hydrate
- * as before. The template's script keeps the response's nonce ('strict-dynamic' would trust it
- * anyway, as a script a nonced script inserted).
- *
- * React Router 7.18's `<Scripts>` takes no option for this, hence the rewrite of what it renders:
- * its classic context script stays as it is, first. On the client `<Scripts>` renders no module
- * code, so the template and the inline script only ever run from the server's HTML.
+ * React Router's `<Scripts>`, its JavaScript fetched after the first paint (decision 0094): the
+ * preloads and the module script go into an inert `<template>`, put into the head once the first
+ * frame is painted, so the stylesheet no longer shares the line with ~120 KB of JavaScript.
+ * `<Scripts>` has no option for it, hence the rewrite; its context script stays first.
  */
 export function PageScripts(props: ScriptsProps) {
   // Called as a function, not rendered, to rewrite its output; its hooks run as this component's.
   const rendered = Scripts(props);
-  // Only the server's HTML counts: the browser keeps it while hydrating, then `<Scripts>` renders
-  // nothing. The client build carries no markup or bootstrap code for it.
+  // Only the server's HTML counts: the client build carries no markup or bootstrap code for it.
   const server = import.meta.env.SSR;
   const deferred: string[] = [];
   const kept: ReactElement[] = [];
@@ -86,11 +73,7 @@ export function PageScripts(props: ScriptsProps) {
 
 const TEMPLATE_ID = "page-scripts";
 
-/**
- * Once the first frame is painted (a task after its animation frame), the template's preloads
- * and module script go into the head; a script cloned out of a template runs when inserted. A
- * page opened in a hidden tab paints no frame (no animation frames either): it loads them at once.
- */
+/** A hidden tab paints no frame: it loads them at once. */
 const AFTER_FIRST_PAINT = `(function(t){if(!t)return;function go(){document.head.appendChild(t.content.cloneNode(true))}if(document.visibilityState==="hidden")go();else requestAnimationFrame(function(){setTimeout(go,0)})})(document.getElementById("${TEMPLATE_ID}"));`;
 
 const escapeAttribute = (value: string) =>

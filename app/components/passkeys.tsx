@@ -14,11 +14,9 @@ import { type FormReply, useSchemaForm } from "#app/components/ui/use-schema-for
 import { PASSKEY_BROWSER_FAILED, passkeyNameSchema } from "#app/domain/passkey";
 
 /**
- * The passkey buttons (docs/product.md "Accounts and sessions"). They need JavaScript (the
- * browser's WebAuthn API), so they are rendered only once the page is hydrated, in a browser
- * that has passkeys: without them the page is what it was, password sign-in included.
+ * docs/product.md "Accounts and sign-ins". WebAuthn needs JavaScript: without it the page is what
+ * it was, password sign-in included.
  */
-
 const SERVER_FAILED = "Something went wrong. Please try again.";
 
 type Answer<T> = { ok: true; body: T } | { ok: false; message: string };
@@ -47,7 +45,6 @@ type Options<T> = { challengeId: string; options: T };
 type RequestOptions = Parameters<typeof startAuthentication>[0]["optionsJSON"];
 type CreationOptions = Parameters<typeof startRegistration>[0]["optionsJSON"];
 
-/** /auth: any passkey of this site signs in, no username typed. */
 export function PasskeySignIn() {
   const available = usePasskeysAvailable();
   const navigate = useNavigate();
@@ -99,7 +96,6 @@ export function PasskeySignIn() {
   );
 }
 
-/** "Add a passkey": its name, then the browser's prompt. */
 export function AddPasskey() {
   const available = usePasskeysAvailable();
   const navigate = useNavigate();
@@ -130,7 +126,6 @@ export function AddPasskey() {
       return;
     }
     setResult(submission.reply({ resetForm: true }));
-    // Loaded again, so the page lists the new passkey (and the toast shows).
     await navigate(`${location.pathname}${location.search}`, {
       replace: true,
       preventScrollReset: true,
@@ -176,9 +171,8 @@ export function AddPasskey() {
 }
 
 /**
- * The two-factor page's other way (docs/product.md "Accounts and sessions"): a passkey instead
- * of an app's codes. Adding one does not prove this sign-in (it began with a password only),
- * so staff are asked to sign in again with it; `signInAgain` says they have one to do so with.
+ * Adding a passkey does not prove this sign-in (it began with a password only), so staff sign in
+ * again with it (docs/product.md "Accounts and sign-ins").
  */
 export function PasskeyAlternative({ signInAgain }: { signInAgain: boolean }) {
   const available = usePasskeysAvailable();
@@ -197,7 +191,7 @@ export function PasskeyAlternative({ signInAgain }: { signInAgain: boolean }) {
             You have a passkey. Sign out, then choose “Sign in with a passkey” on the sign-in page
             to open the admin pages.
           </p>
-          <Form method="post" action="/logout" className="mt-3">
+          <Form method="post" action="/logout" navigate={false} className="mt-3">
             <button type="submit" className="btn-primary">
               Sign out
             </button>

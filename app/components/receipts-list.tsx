@@ -1,9 +1,6 @@
 import type { ReceiptLink } from "#app/domain/receipts";
 
-/**
- * A booking's receipts and credit notes as PDF downloads (docs/product.md "Receipts"), on the
- * customer's Session Details and on staff's booking page. Nothing when nothing was paid.
- */
+/** docs/product.md "Receipts". */
 export function ReceiptsList({ receipts }: { receipts: readonly ReceiptLink[] }) {
   if (receipts.length === 0) return null;
   return (

@@ -15,10 +15,7 @@ const QUICK_LINKS = [
 
 const linkClass = "rounded text-white/85 underline-offset-4 hover:text-white hover:underline";
 
-/**
- * Address, contact, social links, quick links and the promo video (docs/product.md
- * "The studio and its visitors" and "Screens").
- */
+/** docs/product.md "The studio and its visitors", "Screens". */
 export function SiteFooter() {
   return (
     <footer className="bg-night text-white">

@@ -48,7 +48,7 @@ function useDisclosureMenu() {
   return ref;
 }
 
-/** Translucent once the page scrolled past 10 px (docs/product.md "Screens"). */
+/** docs/product.md "Screens". */
 function useScrolledPast(threshold: number) {
   const [scrolled, setScrolled] = useState(false);
   useEffect(() => {
@@ -152,11 +152,7 @@ function SectionLinks({ className, linkClassName }: { className: string; linkCla
   );
 }
 
-/**
- * A link to a landing-page section. It is a real link to /#id, so it works without
- * JavaScript from any page; with JavaScript React Router navigates home first and the
- * browser scrolls to the section once it is rendered (about 100 ms, docs/product.md "Screens").
- */
+/** A real link to /#id, so it works without JavaScript (docs/product.md "Screens"). */
 export function SectionLink({
   id,
   className,
@@ -231,7 +227,8 @@ function AccountMenu({ user, chatAppId }: { user: PublicUser; chatAppId: string 
             </HelpLink>
           </li>
           <li className="border-t border-line">
-            <Form method="post" action="/logout">
+            {/* A fetcher's post: if it gets no answer, the page stays (connection-failure.ts). */}
+            <Form method="post" action="/logout" navigate={false}>
               <button type="submit" className="block w-full px-4 py-2.5 text-left hover:bg-paper">
                 Logout
               </button>

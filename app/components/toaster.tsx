@@ -1,4 +1,5 @@
 import { createContext, useContext, useEffect, useRef, useState } from "react";
+import { useHydrated } from "#app/components/ui/use-hydrated";
 
 type Toast = {
   message: string;
@@ -6,10 +7,7 @@ type Toast = {
   type: "success" | "error" | "info" | "warning";
 };
 
-/**
- * Shows a toast from the page itself, for a result learnt in the browser (the success page's
- * polling); the layout provides it. Outside one it does nothing.
- */
+/** For a result learnt in the browser (the success page's polling). */
 export const ShowToastContext = createContext<(toast: Toast) => void>(() => {});
 
 export function useShowToast() {
@@ -20,26 +18,22 @@ const AUTO_CLOSE_MS = 5000;
 const SWIPE_THRESHOLD_PX = 50;
 
 /**
- * Shows the one toast the last action flashed (docs/product.md "Constants": one visible at a time,
- * 5 s, swipe right to dismiss, F8 to focus). Server-rendered so it also shows without JavaScript,
- * where a CSS animation hides it after the same delay. A small component on purpose: a toast
- * library would cost the landing page's JavaScript budget more than this whole file.
+ * docs/product.md "Constants". Server-rendered, so it shows without JavaScript too (CSS hides it);
+ * a toast library would cost the landing page's budget more than this whole file.
  */
 export function Toaster({
   toast,
   shownByPage = null,
 }: {
   toast: Toast | null;
-  /** A toast the page showed (useShowToast): shown when it changes, like a new flash. */
   shownByPage?: Toast | null;
 }) {
   const [current, setCurrent] = useState<Toast | null>(toast);
-  const [hydrated, setHydrated] = useState(false);
+  const hydrated = useHydrated();
   const ref = useRef<HTMLDivElement>(null);
   const swipeStart = useRef<number | null>(null);
   const [offset, setOffset] = useState(0);
 
-  useEffect(() => setHydrated(true), []);
   // A new flash replaces the visible one; a revalidation without one leaves it be.
   useEffect(() => {
     if (!toast) return;

@@ -132,6 +132,56 @@ describe("profileSchema", () => {
   });
 });
 
+describe('the username and phone rules (docs/product.md "Accounts and sign-ins", "Validation")', () => {
+  const username = (value: string) =>
+    messages(registerSchema.safeParse({ ...valid, username: value }));
+  const phone = (value: string) =>
+    messages(profileSchema.safeParse({ ...profile, phoneNumber: value }));
+
+  it.each(["abc", "a".repeat(50), "Ada.Lovelace_1-x", " ada "])(
+    "takes the username %o",
+    (value) => {
+      expect(username(value)).toEqual([]);
+    },
+  );
+
+  it.each([
+    [" ab ", "Username must be at least 3 characters"],
+    ["a".repeat(51), "Username must be at most 50 characters"],
+    ["adé", "Username may only use letters, numbers, dots, dashes and underscores"],
+    // A Cyrillic а: it would pass for "ada" beside it.
+    ["\u0430da", "Username may only use letters, numbers, dots, dashes and underscores"],
+    ["ada@studio", "Username may only use letters, numbers, dots, dashes and underscores"],
+    ["   ", "Username is required"],
+  ])("refuses the username %o: %s", (value, message) => {
+    expect(username(value)).toEqual([message]);
+  });
+
+  it.each([
+    "4045550100",
+    "404 555 01",
+    "(404) 555-0100",
+    "404.555.0100",
+    "+44 20 7946 0958",
+    ` ${"1".repeat(30)} `,
+  ])("takes the phone number %o", (value) => {
+    expect(phone(value)).toEqual([]);
+  });
+
+  it.each([
+    "404555010",
+    " 404555010 ",
+    "1".repeat(31),
+    "404-555-CALL",
+    "555-CALL",
+    "404 555 0100 x12",
+    "\u0664\u0660\u0664\u0665\u0665\u0665\u0660\u0661\u0660\u0660",
+    "          ",
+  ])("refuses the phone number %o", (value) => {
+    expect(phone(value)).toEqual(["Please enter a valid phone number"]);
+  });
+});
+
 describe("profileApiSchema", () => {
   it("takes a null business name, as GET /api/user answers it", () => {
     const result = profileApiSchema.safeParse({

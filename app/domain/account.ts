@@ -2,13 +2,8 @@ import { newPasswordSchema, PASSWORD_MIN } from "#app/domain/password";
 import { requiredText, z } from "#app/domain/zod";
 
 /**
- * Account form rules, shared by the server (parseWithZod), the browser (conform) and the
- * JSON API. Messages in quotes in docs/product.md "Validation" are used verbatim.
- */
-/**
- * The form a username is matched by: a login finds its account case-insensitively (SQLite's
- * lower(), ASCII letters only; usernames are ASCII by the registration rule), so the login
- * throttle counts "Ada" and "ada " as one account.
+ * A login matches its account case-insensitively (SQLite's lower(), ASCII only, as usernames
+ * are), so the login throttle counts "Ada" and "ada " as one account.
  */
 export function matchingUsername(username: string): string {
   return username.trim().replace(/[A-Z]/g, (letter) => letter.toLowerCase());
@@ -27,10 +22,7 @@ const stakeholderFlag = z.preprocess(
   z.boolean(),
 );
 
-/**
- * The profile fields a customer owns; registration and Profile Settings share them. Every
- * field carries its own message for a missing or mistyped value too (see requiredText).
- */
+/** Every field carries its own message for a missing or mistyped value too (see requiredText). */
 export const profileFields = {
   firstName: requiredText("First name is required").max(
     100,
@@ -53,7 +45,8 @@ export const profileFields = {
     .trim()
     .min(10, "Please enter a valid phone number")
     .max(30, "Please enter a valid phone number")
-    .regex(/^[+()\d\s.-]+$/, "Please enter a valid phone number"),
+    // Its characters are read once its length is right: one message, however many rules break.
+    .pipe(z.string().regex(/^[+()\d\s.-]+$/, "Please enter a valid phone number")),
   email: z
     .string({ error: "Please enter a valid email address" })
     .trim()
@@ -62,7 +55,6 @@ export const profileFields = {
   isStakeholder: stakeholderFlag.default(false),
 };
 
-/** A password being chosen, at registration and when changing it: app/domain/password.ts. */
 const newPassword = newPasswordSchema;
 
 export const registerSchema = z
@@ -86,10 +78,7 @@ export const registerSchema = z
     },
   );
 
-/**
- * The browser form always sends confirmPassword; the JSON API payload omits it (docs/product.md
- * "Data").
- */
+/** The form always sends confirmPassword; the JSON API omits it (docs/product.md "Data"). */
 export const registerFormSchema = registerSchema.refine(
   (value) => value.confirmPassword !== undefined,
   {
@@ -100,17 +89,13 @@ export const registerFormSchema = registerSchema.refine(
 
 export type RegisterInput = z.infer<typeof registerSchema>;
 
-/**
- * Profile Settings (docs/product.md "Screens" and "Validation"): the same rules as at registration.
- */
 export const profileSchema = z.object(profileFields);
 
 export type ProfileInput = z.infer<typeof profileSchema>;
 
 /**
- * PUT /api/users/{id}/profile (docs/product.md "The JSON API"). A program sends what GET /api/user
- * answered, so a business name may come back as null; and a PUT replaces the whole profile, so the
- * stakeholder flag must be stated as a boolean rather than read as false when missing or odd.
+ * A program sends back what GET /api/user answered (a null business name), and a PUT replaces the
+ * whole profile, so the stakeholder flag must be a real boolean, never read as false when missing.
  */
 export const profileApiSchema = profileSchema.extend({
   businessName: z.preprocess(
@@ -122,7 +107,6 @@ export const profileApiSchema = profileSchema.extend({
 
 export const WRONG_CURRENT_PASSWORD = "Your current password is incorrect";
 
-/** Change password (Profile Settings): the new one follows the registration rules. */
 export const passwordChangeSchema = z
   .object({
     currentPassword: z
@@ -141,8 +125,5 @@ export const passwordChangeSchema = z
     path: ["newPassword"],
   });
 
-/**
- * Profile Settings' "Sign out of all devices" form's intent (docs/product.md "Accounts and
- * sessions"): every other session ends and the calendar links are replaced.
- */
+/** docs/product.md "Accounts and sign-ins". */
 export const SIGN_OUT_OTHER_DEVICES = "sign-out-other-devices";

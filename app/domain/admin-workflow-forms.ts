@@ -3,14 +3,10 @@ import { BULK_ACTIONS, parseStatus } from "#app/domain/admin-workflow";
 import { parseId } from "#app/domain/ids";
 import { z } from "#app/domain/zod";
 
-/**
- * The workflow's forms (a row's buttons, a booking's page with its note, the Sessions tab's
- * bulk menu), apart from admin-workflow.ts so the lists' pages, which only post buttons, do
- * not bring zod to the browser.
- */
+/** Apart from admin-workflow.ts, so the lists' pages, which only post buttons, bring no zod. */
 export const WORKFLOW_LIMITS = {
   noteMax: 500,
-  /** A page of the Sessions list is 25 rows; more ids than this is not a selection. */
+  /** A page is 25 rows; more ids than this is not a selection. */
   bulkMax: 100,
 } as const;
 
@@ -22,7 +18,6 @@ export const WORKFLOW_MESSAGES = {
   selection: "The selection could not be read. Please select again.",
 } as const;
 
-/** The status a button posts, in any case, as stored; `allowed` narrows the choice. */
 function statusField(allowed?: readonly BookingStatus[]) {
   return z
     .string({ error: WORKFLOW_MESSAGES.status })
@@ -34,11 +29,7 @@ function statusField(allowed?: readonly BookingStatus[]) {
     });
 }
 
-/**
- * One booking's move (the row buttons, and a booking's page with its note for the history).
- * Which booking is the row's (or the page's URL), not something a person chooses: the action
- * reads that apart, so an unknown booking is a 404 whatever else was posted.
- */
+/** The booking is the URL's, read apart: an unknown one is a 404 whatever else was posted. */
 export const statusChangeSchema = z.object({
   status: statusField(),
   note: z
@@ -49,7 +40,6 @@ export const statusChangeSchema = z.object({
     .transform((note) => note || null),
 });
 
-/** The Sessions tab's 'Update Status' menu over the checked rows. */
 export const bulkChangeSchema = z.object({
   ids: z
     .array(

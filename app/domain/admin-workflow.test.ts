@@ -3,11 +3,11 @@ import { BOOKING_STATUSES, type BookingStatus } from "#app/domain/booking-status
 import {
   BULK_ACTIONS,
   bulkResultMessage,
-  canTransition,
+  canChangeStatus,
   nextStep,
   parseStatus,
   rowActions,
-  transitionProblem,
+  statusChangeProblem,
 } from "#app/domain/admin-workflow";
 
 /** The rule written out by hand, pair by pair, so the implementation is checked against a table. */
@@ -28,13 +28,13 @@ const ALLOWED: Record<BookingStatus, BookingStatus[]> = {
   CANCELLED: [],
 };
 
-describe("transitionProblem", () => {
+describe("statusChangeProblem", () => {
   for (const from of BOOKING_STATUSES) {
     for (const to of BOOKING_STATUSES) {
       const allowed = ALLOWED[from].includes(to);
       it(`${from} -> ${to} is ${allowed ? "allowed" : "refused"}`, () => {
-        expect(canTransition(from, to)).toBe(allowed);
-        const problem = transitionProblem(from, to);
+        expect(canChangeStatus(from, to)).toBe(allowed);
+        const problem = statusChangeProblem(from, to);
         if (allowed) expect(problem).toBeNull();
         else expect(problem).toMatch(/\S/);
       });
@@ -42,14 +42,16 @@ describe("transitionProblem", () => {
   }
 
   it("says why, in words staff understand", () => {
-    expect(transitionProblem("CONFIRMED", "CONFIRMED")).toBe("This booking is already Confirmed.");
-    expect(transitionProblem("CANCELLED", "PENDING")).toBe(
+    expect(statusChangeProblem("CONFIRMED", "CONFIRMED")).toBe(
+      "This booking is already Confirmed.",
+    );
+    expect(statusChangeProblem("CANCELLED", "PENDING")).toBe(
       "A cancelled booking cannot change status.",
     );
-    expect(transitionProblem("COMPLETED", "CANCELLED")).toBe(
+    expect(statusChangeProblem("COMPLETED", "CANCELLED")).toBe(
       "A completed booking cannot change status.",
     );
-    expect(transitionProblem("RECORDED", "PENDING")).toBe(
+    expect(statusChangeProblem("RECORDED", "PENDING")).toBe(
       "A booking cannot go back from Recorded to Pending Review.",
     );
   });
@@ -85,7 +87,8 @@ describe("row actions", () => {
 
   it("never offers a change the rule refuses", () => {
     for (const status of BOOKING_STATUSES) {
-      for (const action of rowActions(status)) expect(canTransition(status, action.to)).toBe(true);
+      for (const action of rowActions(status))
+        expect(canChangeStatus(status, action.to)).toBe(true);
     }
   });
 });

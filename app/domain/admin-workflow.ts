@@ -2,12 +2,10 @@ import { BOOKING_STATUSES, type BookingStatus, STATUS_LABELS } from "#app/domain
 import type { StatusTone } from "#app/domain/session-list";
 
 /**
- * The staff workflow (docs/product.md "Admin workflow"): ONE rule for every status
- * change staff make, from a row button, the bulk menu or PUT /api/admin/bookings/{id}. Pure, so
- * the buttons offered and the server's refusal are the same answer.
+ * One rule for every status change staff make (docs/product.md "Admin workflow"): row buttons,
+ * the bulk menu and the API. Pure, so the buttons offered and the server's refusal agree.
  */
 
-/** The forward path of a session; CANCELLED stands outside it. */
 export const WORKFLOW_ORDER: readonly BookingStatus[] = [
   "PENDING_PAYMENT",
   "PENDING",
@@ -17,16 +15,10 @@ export const WORKFLOW_ORDER: readonly BookingStatus[] = [
   "COMPLETED",
 ];
 
-/** Statuses nothing leaves. */
 export const FINAL_STATUSES: readonly BookingStatus[] = ["CANCELLED", "COMPLETED"];
 
-/**
- * Why staff cannot move a booking from `from` to `to`, or null when they can: forward along the
- * workflow (skipping steps is allowed: a walk-in paid in cash is confirmed at once), or to
- * CANCELLED from anything but CANCELLED and COMPLETED; never backwards, never out of a final
- * status; the same status is not a change.
- */
-export function transitionProblem(from: BookingStatus, to: BookingStatus): string | null {
+/** Skipping forward is allowed: a walk-in paid in cash is confirmed at once. */
+export function statusChangeProblem(from: BookingStatus, to: BookingStatus): string | null {
   if (from === to) return `This booking is already ${STATUS_LABELS[to]}.`;
   if (from === "CANCELLED") return "A cancelled booking cannot change status.";
   if (from === "COMPLETED") return "A completed booking cannot change status.";
@@ -37,16 +29,13 @@ export function transitionProblem(from: BookingStatus, to: BookingStatus): strin
   return null;
 }
 
-export function canTransition(from: BookingStatus, to: BookingStatus): boolean {
-  return transitionProblem(from, to) === null;
+export function canChangeStatus(from: BookingStatus, to: BookingStatus): boolean {
+  return statusChangeProblem(from, to) === null;
 }
 
 export type WorkflowAction = { to: BookingStatus; label: string };
 
-/**
- * The single-row buttons' labels: the original site named the first two (docs/product.md
- * "Admin workflow"), the rest say what happens.
- */
+/** The original site named the first two (docs/product.md "Admin workflow"). */
 const NEXT_STEP_LABELS: Partial<Record<BookingStatus, string>> = {
   PENDING: "Mark for Review",
   CONFIRMED: "Confirm Session",
@@ -56,7 +45,7 @@ const NEXT_STEP_LABELS: Partial<Record<BookingStatus, string>> = {
 };
 export const CANCEL_ACTION: WorkflowAction = { to: "CANCELLED", label: "Cancel Session" };
 
-/** The next step along the workflow, if any (a row offers only that one, not every skip). */
+/** A row offers only the next step, not every skip. */
 export function nextStep(status: BookingStatus): WorkflowAction | null {
   if (FINAL_STATUSES.includes(status)) return null;
   const next = WORKFLOW_ORDER[WORKFLOW_ORDER.indexOf(status) + 1];
@@ -64,14 +53,13 @@ export function nextStep(status: BookingStatus): WorkflowAction | null {
   return next && label ? { to: next, label } : null;
 }
 
-/** A row's buttons: the next step, then cancelling, as far as the rule allows. */
 export function rowActions(status: BookingStatus): WorkflowAction[] {
   const next = nextStep(status);
   const actions = next ? [next] : [];
-  return canTransition(status, "CANCELLED") ? [...actions, CANCEL_ACTION] : actions;
+  return canChangeStatus(status, "CANCELLED") ? [...actions, CANCEL_ACTION] : actions;
 }
 
-/** The bulk 'Update Status' menu of docs/product.md "Screens", in its order. */
+/** docs/product.md "Screens", in its order. */
 export const BULK_ACTIONS: readonly WorkflowAction[] = [
   { to: "PENDING", label: "Set to Pending Review" },
   { to: "CONFIRMED", label: "Confirm Sessions" },
@@ -81,24 +69,18 @@ export const BULK_ACTIONS: readonly WorkflowAction[] = [
   { to: "CANCELLED", label: "Cancel Sessions" },
 ];
 
-/** A status posted by a form or a client: the stored upper-case name, any case, or null. */
 export function parseStatus(value: unknown): BookingStatus | null {
   if (typeof value !== "string") return null;
   const upper = value.trim().toUpperCase();
   return (BOOKING_STATUSES as readonly string[]).includes(upper) ? (upper as BookingStatus) : null;
 }
 
-/**
- * 'Successfully updated X of Y bookings to "Confirmed"' (docs/product.md "States and transitions").
- */
+/** docs/product.md "States and transitions". */
 export function bulkResultMessage(updated: number, total: number, to: BookingStatus): string {
   return `Successfully updated ${updated} of ${total} bookings to "${STATUS_LABELS[to]}"`;
 }
 
-/**
- * Badge colours in the admin lists: every workflow step its own, close to the calendar's
- * (docs/product.md "Screens"); the label carries the meaning, the colour only helps scanning.
- */
+/** The label carries the meaning; the colour only helps scanning (docs/product.md "Screens"). */
 export function workflowTone(status: BookingStatus): StatusTone {
   const tones: Record<BookingStatus, StatusTone> = {
     PENDING_PAYMENT: "yellow",

@@ -6,9 +6,8 @@ import {
 } from "#app/domain/studio-time";
 
 /**
- * When a session may start (docs/product.md "Time", "Availability and holds"). Pure: the
- * caller passes `now` and the busy ranges it read, so the same rules price the form in the
- * browser and guard the insert on the server.
+ * When a session may start (docs/product.md "Time", "Availability and holds"). Pure, so the form
+ * in the browser and the insert on the server judge alike.
  */
 export const BOOKING_LIMITS = {
   minHours: 2,
@@ -21,7 +20,7 @@ export const BOOKING_LIMITS = {
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 
-/** Starts are offered hourly, 00:00 to 23:00 studio time; the studio is open 24/7. */
+/** The studio is open 24/7; starts are hourly. */
 export const START_TIMES: readonly string[] = Array.from(
   { length: 24 },
   (_, hour) => `${String(hour).padStart(2, "0")}:00`,
@@ -41,27 +40,21 @@ export const ADVANCE_NOTICE_MESSAGE = "Booking must be at least 48 hours in adva
 export const SLOT_TAKEN_MESSAGE =
   "The selected time slot conflicts with an existing booking. Please select a different time.";
 
-/** A range the studio is not free: a live booking (buffered) or a blocked range (as is). */
+/** A live booking (buffered) or a blocked range (as is). */
 export type BusyRange = { startsAt: number; endsAt: number; kind: "booking" | "blocked" };
 
 export function meetsAdvanceNotice(startsAt: number, now: number): boolean {
   return startsAt >= now + BOOKING_LIMITS.advanceNoticeHours * HOUR_MS;
 }
 
-/**
- * The first studio day with an allowed start: the date picker disables every day before it.
- * That is the day of now + 48 h, or the next one when its last start (23:00) is too early.
- */
+/** The day of now + 48 h, or the next one when its last start (23:00) is too early. */
 export function earliestBookableDate(now: number): string {
   const day = studioDateOf(now + BOOKING_LIMITS.advanceNoticeHours * HOUR_MS);
   const lastStart = START_TIMES[START_TIMES.length - 1] ?? "23:00";
   return meetsAdvanceNotice(studioInstant(day, lastStart), now) ? day : addStudioDays(day, 1);
 }
 
-/**
- * Whether a session [startsAt, endsAt) collides with a busy range. The turnaround buffer keeps
- * the studio free before and after each booked session; blocked ranges need no buffer.
- */
+/** Blocked ranges need no turnaround buffer. */
 export function conflictsWith(
   slot: { startsAt: number; endsAt: number },
   busy: readonly BusyRange[],
@@ -74,10 +67,7 @@ export function conflictsWith(
   });
 }
 
-/**
- * The instants a query must look at to judge every start of `date`: any range overlapping
- * [from, to) can collide with a session starting that day.
- */
+/** Any range overlapping [from, to) can collide with a session starting that day. */
 export function busyWindowFor(date: string, bufferMinutes: number): { from: number; to: number } {
   const buffer = bufferMinutes * MINUTE_MS;
   return {
@@ -93,7 +83,6 @@ export type StartTimeOption = {
   reason: "too-soon" | "taken" | "skipped" | "current" | null;
 };
 
-/** Every hourly start of `date` for a session of `hours`, marked free or not. */
 export function startTimeOptions(input: {
   date: string;
   hours: number;
@@ -107,7 +96,6 @@ export function startTimeOptions(input: {
   });
 }
 
-/** Null when a session may start at `date` `time`, else the reason it may not. */
 export function startProblem(input: {
   date: string;
   time: string;

@@ -1,14 +1,10 @@
 import { isStudioWallTime, studioInstant } from "#app/domain/studio-time";
 import { readNow, type SchemaNow, z } from "#app/domain/zod";
 
-/**
- * Blocked times (docs/product.md "Blocked times"): staff close the studio for a
- * range of studio wall time (maintenance, holidays); a blocked range conflicts like a booking.
- * Pure: the caller passes `now`, so the form's rules are tested on any clock.
- */
+/** docs/product.md "Blocked times". Pure: the caller passes `now`. */
 export const BLOCK_LIMITS = {
   reasonMax: 200,
-  /** A year: longer than any holiday, short enough to catch a mistyped year. */
+  /** Longer than any holiday, short enough to catch a mistyped year. */
   maxDays: 366,
 } as const;
 
@@ -27,7 +23,6 @@ export const BLOCK_MESSAGES = {
   reasonLong: `Please keep the reason under ${BLOCK_LIMITS.reasonMax} characters`,
 } as const;
 
-/** yyyy-MM-dd that is a real calendar day (2027-02-30 is not). */
 function calendarDate(message: string) {
   return z
     .string({ error: message })
@@ -46,7 +41,7 @@ function calendarDate(message: string) {
     }, message);
 }
 
-/** HH:MM; a time input may add seconds (":00"), which are dropped. */
+/** A time input may add seconds (":00"), which are dropped. */
 function clockTime(message: string) {
   return z
     .string({ error: message })
@@ -55,11 +50,7 @@ function clockTime(message: string) {
     .transform((time) => time.slice(0, 5));
 }
 
-/**
- * The 'Block time' form: start and end in studio wall time and a reason. The end must come
- * after the start, both must exist on the studio's clock (the spring-forward hour does not),
- * and the range must not be over already (a block in the past changes nothing).
- */
+/** A block already over is refused: it would change nothing. */
 export function blockedTimeSchema(now: SchemaNow) {
   return z
     .object({
@@ -108,7 +99,6 @@ export type BlockedTimeInput = { startsAt: number; endsAt: number; reason: strin
 export const BLOCK_LISTS = ["upcoming", "past"] as const;
 export type BlockList = (typeof BLOCK_LISTS)[number];
 
-/** `?show=`: the upcoming blocks (the default) or the ones that are over. */
 export function blockListParam(value: string | null): BlockList {
   return BLOCK_LISTS.find((list) => list === value) ?? "upcoming";
 }

@@ -1,17 +1,12 @@
 import { type BookingStatus, STATUS_LABELS } from "#app/domain/booking-status";
 
-/**
- * The Bookings and Sessions tabs' filters as they live in the URL (docs/product.md "Screens"),
- * shared by the server (which reads them and turns them into SQL) and the pages (which build links
- * that keep them). Pure.
- */
+/** The Bookings and Sessions tabs' filters as they live in the URL (docs/product.md "Screens"). */
 export const MEMBERSHIP_FILTERS = ["all", "members", "non-members"] as const;
 export type MembershipFilter = (typeof MEMBERSHIP_FILTERS)[number];
 export const VIEWS = ["list", "calendar"] as const;
 export type BookingsView = (typeof VIEWS)[number];
 
 export type BookingFilters = {
-  /** One studio day, yyyy-MM-dd. */
   date: string | null;
   status: BookingStatus | null;
   membership: MembershipFilter;
@@ -19,13 +14,9 @@ export type BookingFilters = {
   page: number;
 };
 
-/** The calendar's own query keys: links and forms of the tabs carry them along untouched. */
+/** Links and forms of the tabs carry the calendar's own keys along untouched. */
 export const CALENDAR_KEYS = ["cal", "around"] as const;
 
-/**
- * The filters as a query string (defaults left out), with `changes` applied and the calendar's
- * own keys of `current` kept, for links and redirects that keep the view.
- */
 export function filterSearch(
   filters: BookingFilters,
   changes: Partial<BookingFilters> = {},
@@ -54,10 +45,7 @@ const MEMBERSHIP_SUFFIXES: Record<MembershipFilter, string> = {
   "non-members": " for non-members",
 };
 
-/**
- * 'No bookings found' with the suffixes of docs/product.md "Bookings tab": ' for the selected date'
- * (Bookings only), ' with status Confirmed', ' for members' / ' for non-members'.
- */
+/** docs/product.md "Bookings tab". */
 export function emptyBookingsText(
   filters: Pick<BookingFilters, "date" | "status" | "membership">,
 ): string {

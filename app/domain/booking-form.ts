@@ -11,9 +11,8 @@ import { isStudioWallTime, studioInstant } from "#app/domain/studio-time";
 import { readNow, type SchemaNow, z } from "#app/domain/zod";
 
 /**
- * The booking form (docs/product.md "Data" and "Validation"), one schema for the server's parse,
- * the browser's checks and the JSON API. Messages quoted in docs/product.md "Validation" are used
- * verbatim. The clock is a parameter because the 48-hour rule depends on it.
+ * The booking form (docs/product.md "Data", "Validation"), one schema for the server, the
+ * browser and the JSON API. The clock is a parameter: the 48-hour rule depends on it.
  */
 export const BOOKING_MESSAGES = {
   date: "Please select a date",
@@ -36,7 +35,6 @@ function isCalendarDate(value: string): boolean {
   return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
 }
 
-/** A select's value as a whole number in range, whether it comes as text or as a number. */
 function choice(min: number, max: number, message: string) {
   return z.preprocess(
     (value) => (typeof value === "number" ? String(value) : value),
@@ -54,7 +52,6 @@ const checkbox = z.preprocess(
   z.boolean(),
 );
 
-/** Checkbox groups post one value, several, or none. */
 const serviceIds = z.preprocess(
   (value) => (value === undefined || value === null || value === "" ? [] : [value].flat()),
   z
@@ -69,7 +66,7 @@ const serviceIds = z.preprocess(
     .transform((ids) => [...new Set(ids)]),
 );
 
-/** COUPON_MESSAGES.notFound, written out: coupons.ts brings date-fns into this form's chunk. */
+/** Written out: importing coupons.ts would bring date-fns into this form's chunk. */
 const COUPON_NOT_FOUND = "This coupon is invalid or has expired.";
 
 const optionalCode = z.preprocess(
@@ -81,7 +78,6 @@ export function bookingFields() {
   const { isStakeholder: _profileOnly, ...contact } = profileFields;
   return {
     ...contact,
-    // 'yes' in any case means the stakeholder rate (docs/product.md "Data").
     stakeholder: z.preprocess(
       (value) => (typeof value === "string" ? value.trim().toLowerCase() : value),
       z.enum(["yes", "no"], { error: BOOKING_MESSAGES.stakeholder }),
@@ -97,22 +93,18 @@ export function bookingFields() {
     hoursNeeded: choice(BOOKING_LIMITS.minHours, BOOKING_LIMITS.maxHours, BOOKING_MESSAGES.hours),
     isRetainer: checkbox.default(false),
     selectedServices: serviceIds,
-    /** The coupon the customer applied (the visible field is disabled while one is applied). */
     couponCode: optionalCode,
-    /** A weekly series (docs/product.md "Weekly series"); absent for a single session. */
     repeat: seriesRepeatSchema,
   };
 }
 
-/** The 48-hour rule and the clock-change hour, checked once date and time parse. */
 function withTimeRules<S extends z.ZodType<{ recordingDate: string; recordingTime: string }>>(
   schema: S,
   now: SchemaNow,
 ): S {
   return schema.superRefine((value, ctx) => {
-    // zod 4 runs this refinement even when a field's own refine failed (those issues are
-    // "continuable"), and studioInstant throws on an impossible date or time: those fields
-    // already carry their message, so there is nothing more to check.
+    // zod 4 runs this even when a field's own refine failed, and studioInstant throws on an
+    // impossible date or time, which already carries its message.
     if (!isCalendarDate(value.recordingDate) || !START_TIMES.includes(value.recordingTime)) return;
     if (!isStudioWallTime(value.recordingDate, value.recordingTime)) {
       ctx.addIssue({
@@ -134,8 +126,7 @@ export function bookingFormSchema(now: SchemaNow) {
   return withTimeRules(
     z.object({
       ...bookingFields(),
-      // The promo code being typed beside Apply. Booking reads the applied one (couponCode),
-      // so this is the form's field only for its error and its value to be given back.
+      // The code being typed beside Apply; booking reads the applied one (couponCode).
       couponEntry: z.unknown().optional(),
     }),
     now,
@@ -143,7 +134,7 @@ export function bookingFormSchema(now: SchemaNow) {
 }
 export type BookingRequest = z.output<ReturnType<typeof bookingFormSchema>>;
 
-/** The payload's optional `userId`: when given it must be the caller's own (any other is 403). */
+/** When given it must be the caller's own (any other is 403). */
 const payloadUserId = () =>
   z.coerce
     .number({ error: BOOKING_MESSAGES.userId })
@@ -151,11 +142,7 @@ const payloadUserId = () =>
     .positive(BOOKING_MESSAGES.userId)
     .optional();
 
-/**
- * POST /api/bookings: the create payload of docs/product.md "Data". Client figures (totalCost,
- * originalCost, discountAmount, servicesCost) and retainer dates are accepted and ignored: the
- * server computes them.
- */
+/** Client figures (totalCost and the like) are accepted and ignored: the server computes them. */
 export function bookingPayloadSchema(now: SchemaNow) {
   return withTimeRules(
     z.object({
@@ -166,10 +153,7 @@ export function bookingPayloadSchema(now: SchemaNow) {
   );
 }
 
-/**
- * POST /api/bookings' body: the booking payload and, for a single booking, the waitlist offer
- * it claims (docs/product.md "Waitlist"); the form posts its offer as a field of its own.
- */
+/** The form posts its waitlist offer as a field of its own (docs/product.md "Waitlist"). */
 export function bookingApiPayloadSchema(now: SchemaNow) {
   return withTimeRules(
     z.object({
@@ -185,19 +169,16 @@ export function bookingApiPayloadSchema(now: SchemaNow) {
   );
 }
 
-/** Moving a booking: a new date and start time, under the same time rules as booking. */
 export function rescheduleSchema(now: SchemaNow) {
   const { recordingDate, recordingTime } = bookingFields();
   return withTimeRules(z.object({ recordingDate, recordingTime }), now);
 }
 
-/** The parts of the form that decide the start-time list and the price preview. */
 export const quoteQuerySchema = z.object({
   date: z.string({ error: BOOKING_MESSAGES.date }).refine(isCalendarDate, BOOKING_MESSAGES.date),
   hours: choice(BOOKING_LIMITS.minHours, BOOKING_LIMITS.maxHours, BOOKING_MESSAGES.hours),
 });
 
-/** Joining the waitlist (docs/product.md "Waitlist"): the range wanted, under the same time rules. */
 export function waitlistRequestSchema(now: SchemaNow) {
   const { recordingDate, recordingTime, hoursNeeded } = bookingFields();
   return withTimeRules(z.object({ recordingDate, recordingTime, hoursNeeded }), now);

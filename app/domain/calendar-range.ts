@@ -2,30 +2,21 @@ import { format } from "date-fns";
 import type { BookingStatus } from "#app/domain/booking-status";
 
 /**
- * Which studio days the admin calendar shows. The calendar is a URL (`?cal=month|week|day`
- * and `?around=yyyy-MM-dd`), so its range is computed on the server from plain calendar
- * dates: no instant and no zone here, a day is a day whatever the process or browser zone.
- * Weeks run Sunday to Saturday, as the studio's week does (and the month grid's rows).
+ * The admin calendar's range, from plain calendar dates of the URL (`cal`, `around`): no instant
+ * and no zone, so a day is a day whatever the process or browser zone. Weeks start on Sunday.
  */
 export const CALENDAR_VIEWS = ["month", "week", "day"] as const;
 export type CalendarView = (typeof CALENDAR_VIEWS)[number];
 
 export type CalendarRange = {
   view: CalendarView;
-  /** The day the view is built around (the selected day), yyyy-MM-dd. */
   around: string;
-  /** First and last visible day, both included. */
   first: string;
   last: string;
-  /** Where Previous and Next go: the same view one period earlier or later. */
   previous: string;
   next: string;
 };
 
-/**
- * What the admin calendar shows: the server builds it (models/calendar.server.ts), the
- * calendar components draw it, with and without JavaScript.
- */
 export type CalendarEvent = {
   id: number;
   /** The client's full name (docs/product.md "Screens"). */
@@ -38,21 +29,13 @@ export type CalendarEvent = {
 };
 
 export type CalendarData = CalendarRange & {
-  /** The studio day the view shows (or the month it falls in), yyyy-MM-dd. */
   date: string;
-  /** Today in studio time: where 'Today' goes. */
   today: string;
-  /** Events starting in the visible days, earliest first. */
   events: CalendarEvent[];
-  /** More events started in the range than a calendar can show (see EVENT_CAP). */
   truncated: boolean;
 };
 
-/**
- * A month grid has 42 days and the studio books one session at a time, so a real month holds
- * a few hundred sessions even counting cancelled ones. The cap only guards the page against
- * pathological data (a bulk import, a filter-less view of a busy year): past it the view says so.
- */
+/** Only guards against pathological data (a bulk import): a real month holds a few hundred. */
 export const EVENT_CAP = 1000;
 export const EVENT_CAP_TEXT = `Only the first ${EVENT_CAP.toLocaleString("en-US")} sessions of this period are shown: narrow the filters or switch to Week or Day to see the rest.`;
 
@@ -63,7 +46,7 @@ const MIN_YEAR = 1900;
 const MAX_YEAR = 2999;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** UTC midnight of a yyyy-MM-dd (already known to be well formed): arithmetic only. */
+/** Of a yyyy-MM-dd already known to be well formed. */
 function utcOf(date: string): number {
   return Date.UTC(
     Number(date.slice(0, 4)),
@@ -78,7 +61,6 @@ function plusDays(date: string, days: number): string {
   return toDate(utcOf(date) + days * DAY_MS);
 }
 
-/** Sunday = 0 ... Saturday = 6. */
 function weekday(date: string): number {
   return new Date(utcOf(date)).getUTCDay();
 }
@@ -88,7 +70,6 @@ function firstOfMonth(date: string, monthsLater = 0): string {
   return toDate(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + monthsLater, 1));
 }
 
-/** A real yyyy-MM-dd day in the supported years (what a URL may ask for). */
 export function isCalendarDate(value: string | null): value is string {
   const match = value === null ? null : DATE_PATTERN.exec(value);
   if (!match) return false;
@@ -99,11 +80,7 @@ export function isCalendarDate(value: string | null): value is string {
   return probe.getUTCMonth() === month - 1 && probe.getUTCDate() === day;
 }
 
-/**
- * The view and day a URL asks for: `cal` (default month) and `around`, else the tab's own
- * `date` filter, else today. Anything unreadable falls back rather than failing: a calendar
- * link is never an error page.
- */
+/** Anything unreadable falls back rather than failing: a calendar link is never an error page. */
 export function readCalendarQuery(
   params: URLSearchParams,
   today: string,
@@ -114,7 +91,6 @@ export function readCalendarQuery(
   return { view, around };
 }
 
-/** The visible days of `view` around a valid date, and the neighbouring periods. */
 export function calendarRange(view: CalendarView, around: string): CalendarRange {
   if (view === "day") {
     return {
@@ -137,8 +113,7 @@ export function calendarRange(view: CalendarView, around: string): CalendarRange
       next: plusDays(around, 7),
     };
   }
-  // The month grid shows whole weeks: from the Sunday on or before the 1st to the Saturday
-  // on or after the last day, so events in the leading and trailing days show too.
+  // Whole weeks, so events in the leading and trailing days show too.
   const start = firstOfMonth(around);
   const end = plusDays(firstOfMonth(around, 1), -1);
   return {
@@ -151,21 +126,17 @@ export function calendarRange(view: CalendarView, around: string): CalendarRange
   };
 }
 
-/** A local Date showing the same calendar day, for date-fns formatting in any zone. */
+/** Noon local time of the same calendar day, for date-fns in any zone. */
 function asLocalDay(date: string): Date {
   const utc = new Date(utcOf(date));
   return new Date(utc.getUTCFullYear(), utc.getUTCMonth(), utc.getUTCDate(), 12);
 }
 
-/** How a studio day reads: `formatDay("2026-11-23", "MMMM d, yyyy")` → "November 23, 2026". */
 export function formatDay(date: string, pattern: string): string {
   return format(asLocalDay(date), pattern);
 }
 
-/**
- * The heading of the visible period: "November 2026", "November 22 – 28, 2026" (a week across
- * months or years names both ends), "Monday, November 23, 2026".
- */
+/** A week across months or years names both ends. */
 export function rangeHeading(range: CalendarRange): string {
   if (range.view === "month") return formatDay(range.around, "MMMM yyyy");
   if (range.view === "day") return formatDay(range.around, "EEEE, MMMM d, yyyy");
@@ -180,22 +151,17 @@ export function rangeHeading(range: CalendarRange): string {
   return `${formatDay(range.first, "MMMM d, yyyy")} – ${formatDay(range.last, "MMMM d, yyyy")}`;
 }
 
-/** The studio day of a wall time "yyyy-MM-dd HH:mm". */
 export function dayOf(wallTime: string): string {
   return wallTime.slice(0, 10);
 }
 
-/**
- * "2:30 PM" from a studio wall time "yyyy-MM-dd HH:mm". Plain arithmetic, not a Date: a
- * browser whose own zone skips that hour (its daylight-saving night) must still show it.
- */
+/** Plain arithmetic, not a Date: a browser whose own zone skips that hour must still show it. */
 export function formatWallTime(wallTime: string): string {
   const hours = Number(wallTime.slice(11, 13));
   const minutes = wallTime.slice(14, 16);
   return `${hours % 12 || 12}:${minutes} ${hours < 12 ? "AM" : "PM"}`;
 }
 
-/** "10:00 AM – 12:00 PM", an end on a later day marked: "10:00 PM – 1:00 AM (next day)". */
 export function wallTimeRange(start: string, end: string): string {
   const nextDay = dayOf(end) !== dayOf(start) ? " (next day)" : "";
   return `${formatWallTime(start)} – ${formatWallTime(end)}${nextDay}`;

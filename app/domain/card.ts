@@ -2,9 +2,8 @@ import { studioDateOf } from "#app/domain/studio-time";
 import { z } from "#app/domain/zod";
 
 /**
- * The card form of docs/product.md "Validation" and the sandbox's test cards (docs/product.md
- * "Payment"). The full number and the CVV only ever live in the request that pays: a payment
- * keeps the brand and the last 4 digits.
+ * The card form (docs/product.md "Validation", "Payment"). The full number and CVV live only in
+ * the request that pays; a payment keeps the brand and last 4 digits.
  */
 export const CARD_MESSAGES = {
   name: "Cardholder name is required",
@@ -25,13 +24,11 @@ export function digitsOnly(value: string): string {
   return value.replace(/\D/g, "");
 }
 
-/** "1225" -> "12/25" as the customer types; at most 5 characters (docs/product.md "Validation"). */
 export function formatExpiry(value: string): string {
   const digits = digitsOnly(value).slice(0, 4);
   return digits.length > 2 ? `${digits.slice(0, 2)}/${digits.slice(2)}` : digits;
 }
 
-/** MM/YY, month 1-12, and not a month that has already ended (studio month `today`). */
 export function isValidExpiry(value: string, today: { year: number; month: number }): boolean {
   const match = /^(\d{2})\/(\d{2})$/.exec(value);
   if (!match) return false;
@@ -41,7 +38,6 @@ export function isValidExpiry(value: string, today: { year: number; month: numbe
   return year > today.year || (year === today.year && month >= today.month);
 }
 
-/** The Luhn checksum every real card number passes. */
 export function passesLuhn(number: string): boolean {
   // Number(" ") is 0: without this a blank would count as a zero digit.
   if (!/^\d+$/.test(number)) return false;
@@ -57,7 +53,6 @@ export function passesLuhn(number: string): boolean {
   return sum % 10 === 0;
 }
 
-/** Brand by prefix: Mastercard is 51-55 and 2221-2720. */
 export function cardBrand(number: string): string {
   if (/^4/.test(number)) return "visa";
   if (/^(5[1-5]|2(22[1-9]|2[3-9]|[3-6]\d|7[01]|720))/.test(number)) return "mastercard";
@@ -66,13 +61,12 @@ export function cardBrand(number: string): string {
   return "card";
 }
 
-/** The current studio year and month: a card is valid through the end of its month. */
+/** A card is valid through the end of its month. */
 export function studioMonth(now: number): { year: number; month: number } {
   const [year, month] = studioDateOf(now).split("-").map(Number);
   return { year: year ?? 0, month: month ?? 0 };
 }
 
-/** The card form; `today` is the current studio year and month (1-12). */
 export function cardFormSchema(today: { year: number; month: number }) {
   return z.object({
     paymentMethod: z.enum(["card", "paypal"], { error: CARD_MESSAGES.method }).default("card"),

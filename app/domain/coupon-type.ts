@@ -1,7 +1,4 @@
-/**
- * The two kinds of coupon: a whole percent off, or a fixed amount off in cents. The database's
- * column and CHECK constraint (db/schema.ts) are built from this list.
- */
+/** db/schema.ts builds its column and CHECK constraint from this list. */
 export const COUPON_TYPES = ["PERCENTAGE", "FIXED_AMOUNT"] as const;
 export type CouponType = (typeof COUPON_TYPES)[number];
 

@@ -4,10 +4,8 @@ import type { CouponTerms } from "#app/domain/pricing";
 import { z } from "#app/domain/zod";
 
 /**
- * Whether a coupon may be redeemed (docs/product.md "Coupons"): it exists, is active, is
- * not past the end of its expiry day (studio time) and has uses left (`maxUses` 0 =
- * unlimited). Why not is kept to ourselves: every unusable code answers customers the same
- * message (staff see the reason in the admin Coupons tab).
+ * Whether a coupon may be redeemed (docs/product.md "Coupons"). Every unusable code gets one
+ * message, so a code's state cannot be probed; staff see the reason in the Coupons tab.
  */
 export type CouponRecord = CouponTerms & {
   code: string;
@@ -20,20 +18,16 @@ export type CouponRecord = CouponTerms & {
 
 export const COUPON_MESSAGES = {
   required: "Please enter a coupon code",
-  /** Unknown, inactive, expired or used up alike, so a code's state cannot be probed. */
   unusable: "This coupon is invalid or has expired.",
   valid: "Coupon is valid",
 } as const;
 
-/** Why a coupon cannot be used: internal only, never shown to a customer. */
 export type CouponReason = "notFound" | "inactive" | "expired" | "usedUp";
 
-/** What a customer is told about a coupon that cannot be used, whatever the reason. */
 export function couponRefusalMessage(_reason: CouponReason): string {
   return COUPON_MESSAGES.unusable;
 }
 
-/** Codes are compared case-insensitively and shown upper case. */
 export function normalizeCouponCode(code: string): string {
   return code.trim().toUpperCase();
 }
@@ -51,16 +45,10 @@ export function couponProblem(
   return null;
 }
 
-// ---------------------------------------------------------------- creating coupons (admin)
-
 /** Expiry of a coupon created without one (docs/product.md "Validation": 31 Dec 2099). */
 export const NO_EXPIRY = "2099-12-31";
 
-/**
- * Upper bounds of our own (docs/product.md "Coupons"). A fixed discount above any booking's price
- * means nothing (the total floors at 0), and keeping cents far below 2^53 keeps the arithmetic
- * exact.
- */
+/** Our own bounds: a fixed discount above any price means nothing; cents stay far below 2^53. */
 export const COUPON_LIMITS = {
   codeMax: 50,
   maxPercent: 100,
@@ -68,10 +56,7 @@ export const COUPON_LIMITS = {
   maxUses: 1_000_000,
 } as const;
 
-/**
- * Title and description of the toast for each refusal (docs/product.md "Validation" where it has
- * one).
- */
+/** The toast of each refusal (docs/product.md "Validation"). */
 export const COUPON_FORM_ERRORS = {
   codeRequired: { title: "Code required", description: "Please enter a coupon code" },
   codeFormat: {
@@ -116,10 +101,8 @@ export function couponCodeProblem(code: string): CouponFormError | null {
 }
 
 /**
- * The discount amount as typed ("12.5", "15.00") into the stored value, in exact decimal
- * arithmetic (no float): a percentage rounded half up to a whole number, a fixed amount in
- * cents (docs/product.md "Validation"). Only plain decimals with at most two decimals are numbers
- * here: "1e3", "0x10", "-5" or " " are refused rather than read the way Number() would.
+ * The amount as typed, in exact decimal arithmetic (docs/product.md "Validation"): "1e3", "0x10"
+ * or "-5" are refused, not read as Number() would read them.
  */
 export function couponValueFromAmount(
   type: CouponType,
@@ -138,14 +121,12 @@ export function couponValueFromAmount(
   if (type === "FIXED_AMOUNT") {
     return cents > COUPON_LIMITS.maxFixedCents ? { error: "fixedTooLarge" } : { value: cents };
   }
-  // Half up: 12.5 -> 13, 12.49 -> 12.
   const percent = Math.floor((cents + 50) / 100);
   if (percent < 1) return { error: "percentTooSmall" };
   if (percent > COUPON_LIMITS.maxPercent) return { error: "percentTooLarge" };
   return { value: percent };
 }
 
-/** A stored value (whole percent or cents) checked as the API receives it, already converted. */
 export function couponValueProblem(type: CouponType, value: number): CouponFormError | null {
   if (!Number.isInteger(value) || value <= 0) return "amount";
   if (type === "PERCENTAGE" && value > COUPON_LIMITS.maxPercent) return "percentTooLarge";
@@ -153,7 +134,7 @@ export function couponValueProblem(type: CouponType, value: number): CouponFormE
   return null;
 }
 
-/** Maximum uses as typed: a whole number of at least 0 (0 = unlimited). */
+/** 0 = unlimited. */
 export function maxUsesFrom(text: string): { value: number } | { error: CouponFormError } {
   const trimmed = text.trim();
   if (!/^\d{1,9}$/.test(trimmed)) return { error: "uses" };
@@ -161,7 +142,6 @@ export function maxUsesFrom(text: string): { value: number } | { error: CouponFo
   return value > COUPON_LIMITS.maxUses ? { error: "usesTooLarge" } : { value };
 }
 
-/** "$15" for whole dollars, "$15.50" otherwise; cents in. */
 function dollarsOf(cents: number): string {
   const whole = Math.floor(cents / 100);
   const rest = cents % 100;
@@ -169,22 +149,17 @@ function dollarsOf(cents: number): string {
   return rest === 0 ? grouped : `${grouped}.${String(rest).padStart(2, "0")}`;
 }
 
-/**
- * The generated description (docs/product.md "Validation"): '{amount}% off coupon' or
- * '${amount} off coupon'.
- */
+/** docs/product.md "Validation". */
 export function couponDescription(type: CouponType, value: number): string {
   return type === "PERCENTAGE" ? `${value}% off coupon` : `$${dollarsOf(value)} off coupon`;
 }
 
-/** The table's Discount column: "20%" or "$15.00". */
 export function formatCouponDiscount(type: CouponType, value: number): string {
   if (type === "PERCENTAGE") return `${value}%`;
   const whole = Math.floor(value / 100).toLocaleString("en-US");
   return `$${whole}.${String(value % 100).padStart(2, "0")}`;
 }
 
-/** A real calendar date written yyyy-MM-dd (Feb 30 is not one). */
 export function isCalendarDate(text: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
   const [year, month, day] = text.split("-").map(Number) as [number, number, number];
@@ -198,9 +173,8 @@ export function isCalendarDate(text: string): boolean {
 }
 
 /**
- * The expiry day of a new coupon. Blank means none (2099-12-31). The form sends yyyy-MM-dd;
- * the JSON client sends an ISO instant made from that same date input at UTC midnight, so
- * its calendar date as written (the first ten characters) is the day the admin chose.
+ * Blank means none. The JSON client sends an ISO instant made from the same date input at UTC
+ * midnight, so its first ten characters are the day the admin chose.
  */
 export function expiryDateFrom(
   text: string | null | undefined,
@@ -216,7 +190,6 @@ export function expiryDateFrom(
   return isCalendarDate(day) ? { value: day } : { error: "expiry" };
 }
 
-/** The coupon as the admin asks for it, checked and converted to what is stored. */
 export type NewCoupon = {
   code: string;
   type: CouponType;
@@ -234,7 +207,6 @@ export type CouponInput = Record<(typeof COUPON_FORM_FIELDS)[number], string>;
 
 const message = (key: CouponFormError) => COUPON_FORM_ERRORS[key].description;
 
-/** A field's issue, or its value, from one of the rules above. */
 function checked<T>(
   result: { value: T } | { error: CouponFormError },
   context: z.RefinementCtx,
@@ -247,11 +219,9 @@ function checked<T>(
 }
 
 /**
- * The create form (docs/product.md "Validation"): one schema for the server's parse and the
- * browser's checks, each field with the message of docs/product.md "Validation", converted to what
- * is stored. The amount is read by the chosen type, so it is checked on the whole form; that check
- * runs even when another field is refused (`when`), so one post names every refused field, as it
- * always has.
+ * One schema for the server's parse and the browser's checks (docs/product.md "Validation"). The
+ * amount depends on the type, so it is checked on the whole form, even when another field is
+ * refused (`when`): one post names every refused field.
  */
 export const couponFormSchema = z
   .object({
@@ -301,10 +271,7 @@ export const couponFormSchema = z
     };
   });
 
-/**
- * The 'Invalid ...' toast of a refused create: the first refused field in the form's order,
- * with its title (docs/product.md "Validation") and the message shown under the field.
- */
+/** The toast of a refused create: the first refused field in the form's order. */
 export function couponRefusal(
   errors: Record<string, string[] | null | undefined> | null | undefined,
 ): { title: string; description: string } {
@@ -315,10 +282,8 @@ export function couponRefusal(
   );
 }
 
-/** Every refused field with its toast key, in the order the form shows them. */
 export type CouponFieldErrors = Partial<Record<keyof CouponInput, CouponFormError>>;
 
-/** The create form's checks on its five texts: the coupon to store, or each field's error. */
 export function parseCouponForm(
   input: CouponInput,
 ): { coupon: NewCoupon } | { errors: CouponFieldErrors } {
@@ -340,10 +305,7 @@ export function duplicateCouponMessage(code: string): string {
   return `A coupon with code "${code}" already exists. Please use a different code.`;
 }
 
-/**
- * The Expires column: 'MMMM d, yyyy' (docs/product.md "Constants") of a stored yyyy-MM-dd,
- * zone-free.
- */
+/** 'MMMM d, yyyy' (docs/product.md "Constants"), zone-free. */
 export function formatExpiry(date: string): string {
   return format(parseISO(date), "MMMM d, yyyy");
 }

@@ -1,6 +1,3 @@
-/**
- * The customer dashboard's tabs (`?tab=`): My Sessions, Profile Settings, Help & Support.
- * The server loads only the open tab's data; the section's links name the same tabs.
- */
+/** The server loads only the open tab's data. */
 export const DASHBOARD_TABS = ["bookings", "profile", "support"] as const;
 export type DashboardTab = (typeof DASHBOARD_TABS)[number];

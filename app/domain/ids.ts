@@ -1,7 +1,4 @@
-/**
- * A record id from a URL: decimal digits only, so `0x10`, `1e1` or ` 1` are not read as
- * other ids, as Number() would. Null for anything else; callers answer 404.
- */
+/** Digits only: `0x10`, `1e1` or ` 1` are not read as other ids, as Number() would. */
 export function parseId(param: string | undefined): number | null {
   if (!param || !/^\d{1,15}$/.test(param)) return null;
   const id = Number(param);

@@ -1,6 +1,4 @@
-/**
- * The Users tab's filter (docs/product.md "Screens"): All Users, Members Only, Non-Members Only.
- */
+/** docs/product.md "Screens". */
 export const MEMBERSHIP_FILTERS = ["all", "members", "non-members"] as const;
 export type MembershipFilter = (typeof MEMBERSHIP_FILTERS)[number];
 
@@ -10,7 +8,6 @@ export const MEMBERSHIP_FILTER_LABELS: Record<MembershipFilter, string> = {
   "non-members": "Non-Members Only",
 };
 
-/** What an empty list says under each filter (docs/product.md "Screens"). */
 export const MEMBERSHIP_EMPTY_TEXTS: Record<MembershipFilter, string> = {
   all: "No users found",
   members: "No members found",

@@ -1,11 +1,7 @@
 import { requiredText, z } from "#app/domain/zod";
 
-/**
- * Passkeys (docs/product.md "Accounts and sessions"): the rules and the words a person sees.
- * Shared by the server and the browser.
- */
+/** docs/product.md "Accounts and sign-ins". */
 export const PASSKEY_NAME_MAX = 50;
-/** How long a passkey prompt may stay open before its challenge dies. */
 export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
 
 export const PASSKEY_NAME_REQUIRED = "Give the passkey a name, such as the device it is on.";
@@ -32,5 +28,4 @@ export const removePasskeySchema = z.object({
     .positive({ error: PASSKEY_NOT_FOUND }),
 });
 
-/** A passkey as Profile Settings lists it, its dates in studio time. */
 export type PasskeyRow = { id: number; name: string; added: string; lastUsed: string | null };

@@ -2,10 +2,8 @@ import { RETAINER_PACKAGE } from "#app/domain/pricing";
 import { addStudioDays } from "#app/domain/studio-time";
 
 /**
- * The retainer package (docs/product.md "Retainer package"): $999 buys 8 studio hours to
- * use within 30 days from its start day. The start day is the first session's recording
- * date, so none of the 30 days are lost to the 48-hour notice; the window is
- * [startDate, endDate) with endDate = startDate + 30 days.
+ * docs/product.md "Retainer package". The window starts on the first session's date, so none of
+ * the 30 days is lost to the 48-hour notice.
  */
 export type RetainerBalance = {
   bookingId: number;
@@ -30,10 +28,7 @@ export function retainerHoursLeft(retainer: RetainerBalance): number {
   return Math.max(0, retainer.totalHours - retainer.usedHours);
 }
 
-/**
- * Hours a later session draws from the customer's active retainer: as many as are left,
- * when the session falls inside the window; the rest is billed by the hour.
- */
+/** The rest is billed by the hour. */
 export function retainerHoursToDraw(
   retainer: RetainerBalance | null,
   recordingDate: string,

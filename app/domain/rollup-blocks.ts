@@ -1,30 +1,25 @@
 /**
- * The sales rollup's blocks (db/schema.ts `salesRollup`, migration 0005): aligned UTC spans of
- * 1, 16, 256, 4,096 and 65,536 hours. Any span of whole hours is covered exactly by a few runs
- * of blocks: small ones at its edges, large ones inside. Reading those runs instead of the
- * payments keeps a period's totals at a few dozen rows, however many payments it holds.
+ * The sales rollup's aligned UTC blocks of 1, 16, 256, 4,096 and 65,536 hours (migration 0005):
+ * any span of whole hours is tiled by a few runs of them, so a period's totals read a few dozen
+ * rows however many payments it holds.
  */
 export const HOUR_MS = 60 * 60 * 1000;
 export const BLOCK_FACTOR = 16;
 export const BLOCK_LEVELS = 5;
-/** Block length per level, in milliseconds (the migration's triggers use the same figures). */
+/** The migration's triggers use the same figures. */
 export const BLOCK_MS = Array.from(
   { length: BLOCK_LEVELS },
   (_, level) => HOUR_MS * BLOCK_FACTOR ** level,
 );
 
-/** A run of consecutive blocks of one level: those whose start is in [from, to). */
 export type BlockRun = { level: number; from: number; to: number };
 
-/** `value` rounded down to a multiple of `size` (also below 1970). */
+/** Also below 1970. */
 export function floorTo(value: number, size: number): number {
   return value - (((value % size) + size) % size);
 }
 
-/**
- * The runs of blocks that tile [start, end) exactly, at most two per level. Both bounds must be
- * whole UTC hours (every studio midnight is); anything else is a programming error.
- */
+/** Both bounds must be whole UTC hours (every studio midnight is). */
 export function blockRuns(start: number, end: number): BlockRun[] {
   if (start % HOUR_MS !== 0 || end % HOUR_MS !== 0) {
     throw new RangeError("Sales rollup spans start and end on whole UTC hours");

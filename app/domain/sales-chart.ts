@@ -7,27 +7,19 @@ import {
 } from "#app/domain/sales-period";
 import { studioInstant } from "#app/domain/studio-time";
 
-/**
- * The revenue chart's bars: studio days, weeks (from Sunday), months or years, whichever
- * keeps a period between a handful and a few dozen bars. The first and last bars are cut to
- * the period, so the bars always add up to the period's total.
- */
+/** The first and last bars are cut to the period, so the bars add up to its total. */
 export type ChartUnit = "day" | "week" | "month" | "year";
 export type ChartBucket = {
-  /** [start, end): instants at studio midnights. */
+  /** Studio midnights. */
   start: number;
   end: number;
-  /** Axis label ("Nov 3") and the figure table's label ("November 3, 2026"). */
   label: string;
   longLabel: string;
 };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/**
- * Plain calendar arithmetic on yyyy-MM-dd: a day is a day, whatever the zone. (addStudioDays
- * says the same through the zone's noon, at a cost that adds up over a chart's many bars.)
- */
+/** Plain calendar arithmetic: addStudioDays goes through the zone's noon, which adds up here. */
 function addDays(day: string, n: number): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
 }
@@ -60,11 +52,7 @@ const UNIT_NEXT: Record<ChartUnit, (start: string) => string> = {
   year: nextYearStart,
 };
 
-/**
- * Studio days written out. The day is read as a calendar date (noon UTC, formatted in UTC),
- * never in the process zone; the formatters are made once, as making one costs more than
- * formatting many dates.
- */
+/** Read as calendar dates, never in the process zone; made once, as a formatter costs. */
 const FORMATS = {
   long: { month: "long", day: "numeric", year: "numeric" },
   short: { month: "short", day: "numeric" },
@@ -96,7 +84,6 @@ function labels(unit: ChartUnit, day: string): { label: string; longLabel: strin
   }
 }
 
-/** The bars over the studio days [first, afterLast). */
 export function chartBuckets(
   first: string,
   afterLast: string,

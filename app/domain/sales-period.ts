@@ -1,22 +1,10 @@
 import { addStudioDays, studioDateOf, studioInstant } from "#app/domain/studio-time";
 
 /**
- * The Sales tab's period (docs/product.md "Sales period filter", on payment date) as the
- * half-open span of instants [start, end) it covers, computed in studio time (Atlanta),
- * whatever the server's zone. Pure: the server and the page share it.
- *
- * - Today: the studio day of `now`.
- * - This Week, This Month, Year to Date: from the start of the current week, month or year.
- *   docs/product.md "Sales period filter" says "on or after" that start; the span ends where the
- *   current week, month or year ends, which includes every payment there is (a payment is recorded
- *   at the moment it is made, never ahead of the clock) and keeps both bounds at a studio midnight.
- * - Weeks start on Sunday, as in the United States and in the booking form's date picker
- *   (docs/product.md "Sales period filter": "weeks start on Sunday").
- * - Custom Range: whole studio days from `from` through `to` inclusive; a missing side is
- *   unbounded. All Time: unbounded.
- *
- * A studio midnight is always a whole UTC hour (Atlanta is UTC-5 or UTC-4 and changes at 2 am),
- * which the sales rollup relies on: every bound here is a multiple of an hour.
+ * The Sales tab's period (docs/product.md "Sales period filter") as the half-open span
+ * [start, end) of studio time. "This Week" and the like end where the week ends, not now: the same
+ * payments (none is recorded ahead of the clock), and both bounds stay on a studio midnight, which
+ * is always a whole UTC hour, as the sales rollup needs.
  */
 export const SALES_PERIODS = ["all", "today", "week", "month", "ytd", "custom"] as const;
 export type SalesPeriod = (typeof SALES_PERIODS)[number];
@@ -36,25 +24,19 @@ export const PERIOD_MESSAGES = {
   order: "The end date must be on or after the start date",
 } as const;
 
-/** What the URL asks for: `period`, and for a custom range `from` and `to` (studio days). */
 export type PeriodChoice = { period: SalesPeriod; from: string | null; to: string | null };
 export type PeriodErrors = Partial<Record<"period" | "from" | "to", string[]>>;
 export type PeriodReading =
   | { ok: true; choice: PeriodChoice }
   | { ok: false; errors: PeriodErrors; raw: { period: string; from: string; to: string } };
 
-/** The instants a period covers; `null` is an open side. */
 export type PeriodRange = { start: number | null; end: number | null };
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-/**
- * Wider than any studio payment, and narrow enough that the day after the last one is still a
- * four-digit year (9999-12-31 would roll over into a date nothing here can read).
- */
+/** Narrow enough that the day after the last is still a four-digit year. */
 const FIRST_YEAR = 1900;
 const LAST_YEAR = 2999;
 
-/** A studio calendar day written yyyy-MM-dd, in 1900-2999; anything else is not. */
 export function isStudioDay(value: string): boolean {
   const match = DATE.exec(value);
   if (!match) return false;
@@ -64,12 +46,7 @@ export function isStudioDay(value: string): boolean {
   return probe.getUTCMonth() === month - 1 && probe.getUTCDate() === day;
 }
 
-/**
- * Reads the period from a query string. No period (or an empty one) is All Time, the tab's
- * opening view; an unknown period, a date that is not a calendar day, or a range that ends
- * before it starts is refused with a message per field, and nothing is computed from it.
- * `from` and `to` only count for a custom range; blank means "no bound on that side".
- */
+/** No period is All Time, the tab's opening view; a refused one computes nothing. */
 export function readPeriod(params: URLSearchParams): PeriodReading {
   const raw = {
     period: (params.get("period") ?? "").trim(),
@@ -97,7 +74,6 @@ export function readPeriod(params: URLSearchParams): PeriodReading {
 
 const midnight = (day: string) => studioInstant(day, "00:00");
 
-/** Sunday of the studio week that contains `day`. */
 export function weekStart(day: string): string {
   const [year, month, date] = day.split("-").map(Number);
   const weekday = new Date(Date.UTC(year ?? 0, (month ?? 1) - 1, date ?? 1)).getUTCDay();
@@ -122,7 +98,6 @@ export function nextYearStart(day: string): string {
   return `${Number(day.slice(0, 4)) + 1}-01-01`;
 }
 
-/** The first and the day after the last studio day of a bounded period, as yyyy-MM-dd. */
 export function periodDays(
   choice: PeriodChoice,
   now: number,
@@ -149,7 +124,6 @@ export function periodDays(
   }
 }
 
-/** The half-open span of instants [start, end) a period covers at `now`. */
 export function periodRange(choice: PeriodChoice, now: number): PeriodRange {
   const { first, afterLast } = periodDays(choice, now);
   return {
@@ -158,7 +132,6 @@ export function periodRange(choice: PeriodChoice, now: number): PeriodRange {
   };
 }
 
-/** The period as query parameters (the Export CSV link, the API's next page). */
 export function periodParams(choice: PeriodChoice): URLSearchParams {
   const params = new URLSearchParams({ period: choice.period });
   if (choice.period === "custom") {
@@ -168,7 +141,6 @@ export function periodParams(choice: PeriodChoice): URLSearchParams {
   return params;
 }
 
-/** A file-name-safe name for the period: "month", "custom-2026-01-01-to-2026-01-31". */
 export function periodSlug(choice: PeriodChoice): string {
   if (choice.period !== "custom") return choice.period;
   return `custom-${choice.from ?? "start"}-to-${choice.to ?? "now"}`;

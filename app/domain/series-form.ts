@@ -3,20 +3,18 @@ import { SERIES_MAX_COUNT, SERIES_MIN_COUNT, SERIES_REPEATS } from "#app/domain/
 import { z } from "#app/domain/zod";
 
 /**
- * The "Repeat" part of a booking (docs/product.md "Weekly series"), the same for the form
- * (fields `repeat.every`, `repeat.count`, `repeat.skip`) and POST /api/bookings (`repeat`).
- * The form's "No repeat" posts `repeat.every=none`, which is no series at all.
+ * The "Repeat" part of a booking (docs/product.md "Weekly series"), form and API alike; "No
+ * repeat" posts `repeat.every=none`, no series at all.
  */
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
-/** A real calendar date early enough that twelve sessions later is still a yyyy-MM-dd date. */
+/** Early enough that twelve sessions later is still a yyyy-MM-dd date. */
 export function isSeriesStart(date: string): boolean {
   if (!DATE_PATTERN.test(date) || date >= "9999-01-01") return false;
   const parsed = new Date(`${date}T00:00:00Z`);
   return !Number.isNaN(parsed.getTime()) && parsed.toISOString().startsWith(date);
 }
 
-/** 2 to 12 sessions, as a number or (from a form) its digits. */
 export const seriesCountSchema = z.preprocess(
   (value) => (typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value),
   z
@@ -26,7 +24,7 @@ export const seriesCountSchema = z.preprocess(
     .max(SERIES_MAX_COUNT, SERIES_MESSAGES.count),
 );
 
-/** Dates to leave out: one or several (checkboxes post either), or none. */
+/** Checkboxes post one value, several, or none. */
 const skip = z.preprocess(
   (value) => (value === undefined || value === null || value === "" ? [] : [value].flat()),
   z
@@ -60,11 +58,7 @@ export const seriesRepeatSchema = z.preprocess(
 
 export type SeriesRepeatRequest = NonNullable<z.output<typeof seriesRepeatSchema>>;
 
-/**
- * How many sessions a booking asks for: one, or a series' count less the dates it leaves out
- * (what BOOKING_RATE_LIMIT counts: docs/product.md "Booking"). A left-out date that is not the
- * series' refuses the whole booking, so this is what a booking that is written holds.
- */
+/** What BOOKING_RATE_LIMIT counts (docs/product.md "Booking"). */
 export function sessionsAsked(repeat: SeriesRepeatRequest | undefined): number {
   return repeat ? Math.max(1, repeat.count - repeat.skip.length) : 1;
 }

@@ -5,10 +5,7 @@ import { isSeriesStart, seriesCountSchema } from "#app/domain/series-form";
 import { SERIES_REPEATS } from "#app/domain/series-repeat";
 import { z } from "#app/domain/zod";
 
-/**
- * The parts of the form a series' preview needs (GET /api/availability/series and the form's
- * "Check dates"): null when any is missing or out of range, so no preview is shown yet.
- */
+/** Null when any part is missing or out of range: no preview is shown yet. */
 export const seriesPreviewQuerySchema = z.object({
   date: z.string({ error: BOOKING_MESSAGES.date }).refine(isSeriesStart, BOOKING_MESSAGES.date),
   time: z
@@ -20,7 +17,6 @@ export const seriesPreviewQuerySchema = z.object({
 });
 export type SeriesPreviewQuery = z.output<typeof seriesPreviewQuerySchema>;
 
-/** The preview as the form shows it: every session, free or not, with the nearest free times. */
 export type SeriesPreview = SeriesPreviewQuery & {
   occurrences: {
     recordingDate: string;

@@ -2,15 +2,8 @@ import { formatStudioInstant } from "#app/domain/booking-display";
 import type { SeriesRepeat } from "#app/domain/series-repeat";
 
 /**
- * A weekly series after booking (docs/product.md "Weekly series"): how it is named to people,
- * and how one charge for an order becomes one payment row per session. Pure.
- */
-
-/**
- * One charge can pay several sessions of an order, but each session keeps its own payment row
- * (its own receipt, its own refund): the rows' transaction ids are the charge's reference with
- * the booking's number after it, unique as the payments table requires. A charge for one
- * session is its row's reference as it is.
+ * One charge may pay several sessions, but each keeps its own payment row (its own receipt and
+ * refund): the charge's reference with the booking's number after it, unique as the table needs.
  */
 const SESSION_SUFFIX = ":booking-";
 
@@ -22,27 +15,20 @@ export function sessionPaymentReference(
   return sessionsCharged === 1 ? chargeId : `${chargeId}${SESSION_SUFFIX}${bookingId}`;
 }
 
-/** Whether a payment row's reference is a share of the provider's charge `chargeId`. */
 export function isPaymentOfCharge(transactionId: string, chargeId: string): boolean {
   return transactionId === chargeId || transactionId.startsWith(`${chargeId}${SESSION_SUFFIX}`);
 }
 
-/** The provider's own reference of a payment row (a series session's charge, or the row's). */
 export function providerCharge(transactionId: string): string {
   const at = transactionId.indexOf(SESSION_SUFFIX);
   return at === -1 ? transactionId : transactionId.slice(0, at);
 }
 
-/** "Weekly series", "Every-2-weeks series". */
 export function seriesKindLabel(repeat: SeriesRepeat): string {
   return repeat === "week" ? "Weekly series" : "Every-2-weeks series";
 }
 
-/**
- * The heading of a series on My Sessions and its checkout: "Weekly series · Tuesdays 7:00 PM ·
- * 5 sessions". The day and time are the first live session's, in studio time (every session
- * of a series starts at the same wall time); the count is of the sessions still booked.
- */
+/** The first live session's day and time (every session starts at the same wall time). */
 export function seriesHeading(
   repeat: SeriesRepeat,
   sessions: readonly { startsAt: number; status: string }[],
@@ -60,14 +46,9 @@ export function seriesHeading(
   return parts.join(" · ");
 }
 
-/** Scopes of a customer's cancellation of a series session: this one, or this and all later. */
 export const CANCEL_SCOPES = ["one", "following"] as const;
 export type CancelScope = (typeof CANCEL_SCOPES)[number];
 
-/**
- * "This and all later": the session chosen and every later one of its order that is still
- * booked, in date order.
- */
 export function followingSessions<
   T extends { id: number; startsAt: number; status: string; orderId: number | null },
 >(chosen: T, order: readonly T[]): T[] {
@@ -83,16 +64,11 @@ export function followingSessions<
     .sort((a, b) => a.startsAt - b.startsAt || a.id - b.id);
 }
 
-/** A stretch of My Sessions: sessions booked alone, or every listed session of one series. */
 export type SessionBlock<T> =
   | { kind: "single"; rows: T[] }
   | { kind: "series"; seriesId: number; rows: T[] };
 
-/**
- * Groups a sorted list for My Sessions (docs/product.md "Weekly series"): a series' sessions
- * come together under one heading, placed where its first listed session is; the sessions
- * booked alone around it keep their order.
- */
+/** A series' sessions come together, placed where its first listed session is. */
 export function groupSessionRows<T extends { seriesId: number | null }>(
   rows: readonly T[],
 ): SessionBlock<T>[] {
@@ -117,7 +93,6 @@ export function groupSessionRows<T extends { seriesId: number | null }>(
   return blocks;
 }
 
-/** Where a session stands in its series: its place in date order, of every session booked. */
 export function seriesPosition(
   bookingId: number,
   sessions: readonly { id: number }[],
@@ -126,10 +101,7 @@ export function seriesPosition(
   return at === -1 ? null : { index: at + 1, total: sessions.length };
 }
 
-/**
- * The line over a session's siblings (docs/product.md "Weekly series"): for staff "Weekly
- * series · session 2 of 5"; for the customer "Session 2 of 5 of your weekly series".
- */
+/** docs/product.md "Weekly series". */
 export function seriesPositionLabel(
   audience: "staff" | "customer",
   repeat: SeriesRepeat,

@@ -9,10 +9,8 @@ import {
 import { addStudioDays, studioSession } from "#app/domain/studio-time";
 
 /**
- * A weekly series (docs/product.md "Weekly series"): the dates of its sessions, and for each
- * one that cannot be booked, the nearest free start times that day. Pure: the caller passes
- * `now` and a reader of each day's busy ranges, so the form's preview and the booking's
- * transaction judge every session by the same rules as a single booking.
+ * A weekly series (docs/product.md "Weekly series"). Pure: the caller passes `now` and each day's
+ * busy ranges, so the preview and the booking's transaction judge every session alike.
  */
 
 export const SERIES_MESSAGES = {
@@ -25,14 +23,9 @@ export const SERIES_MESSAGES = {
     "Some sessions of this series cannot be booked. Leave out the taken dates or choose another time.",
 } as const;
 
-/** How many nearest free times a taken session offers. */
 export const ALTERNATIVES_SHOWN = 3;
 
-/**
- * The studio dates of a series: `count` sessions, the first on `firstDate`, 7 or 14 days apart.
- * Counted on calendar days, so each session starts at the same wall time (7 PM stays 7 PM
- * across the clock changes of March and November).
- */
+/** Calendar days, so 7 PM stays 7 PM across the clock changes. */
 export function seriesDates(firstDate: string, every: SeriesRepeat, count: number): string[] {
   if (!Number.isInteger(count) || count < SERIES_MIN_COUNT || count > SERIES_MAX_COUNT) {
     throw new RangeError(`A series has ${SERIES_MIN_COUNT} to ${SERIES_MAX_COUNT} sessions`);
@@ -42,7 +35,6 @@ export function seriesDates(firstDate: string, every: SeriesRepeat, count: numbe
   );
 }
 
-/** Why one session of a series cannot be booked; null when it can. */
 export type OccurrenceProblem = "taken" | "too-soon" | "skipped" | "too-far" | null;
 
 export type OccurrenceCheck = {
@@ -51,14 +43,10 @@ export type OccurrenceCheck = {
   startsAt: number;
   endsAt: number;
   problem: OccurrenceProblem;
-  /** For a session that cannot be booked: the nearest free start times that day. */
   alternatives: string[];
 };
 
-/**
- * The free start times of a day nearest to `wanted` (by distance, the earlier first on a tie),
- * at most `limit` of them.
- */
+/** By distance, the earlier first on a tie. */
 export function nearestFreeTimes(
   options: readonly { time: string; available: boolean }[],
   wanted: string,
@@ -74,18 +62,13 @@ export function nearestFreeTimes(
     .map((option) => option.time);
 }
 
-/**
- * Every session of a series checked as a single booking would be: 48 hours' notice, the clock
- * change's skipped hour, the busy ranges of its day, and (when `lastDate` is given) the booking
- * horizon. A session that cannot be booked gets the nearest free times of its day.
- */
+/** Each session checked as a single booking; a refused one gets its day's nearest free times. */
 export function checkOccurrences(input: {
   dates: readonly string[];
   time: string;
   hours: number;
   now: number;
   bufferMinutes: number;
-  /** The last bookable date (the horizon); null for none. */
   lastDate: string | null;
   busyOn: (date: string) => readonly BusyRange[];
 }): OccurrenceCheck[] {
@@ -108,7 +91,6 @@ export function checkOccurrences(input: {
   });
 }
 
-/** The sessions of a series that cannot be booked, as the API's `conflicts` lists them. */
 export function seriesConflicts(
   checks: readonly OccurrenceCheck[],
 ): { recordingDate: string; alternatives: string[] }[] {
@@ -117,7 +99,6 @@ export function seriesConflicts(
     .map(({ recordingDate, alternatives }) => ({ recordingDate, alternatives }));
 }
 
-/** The first problem that is not about the slot itself (the horizon), as its message. */
 export function horizonProblemOf(
   checks: readonly OccurrenceCheck[],
   lastDate: string | null,
@@ -127,10 +108,6 @@ export function horizonProblemOf(
     : null;
 }
 
-/**
- * The dates left to book once the customer leaves some out; a message when a left-out date is
- * not one of the series' or fewer than two sessions would be left.
- */
 export function keptDates(
   dates: readonly string[],
   skip: readonly string[],
@@ -142,11 +119,7 @@ export function keptDates(
   return { dates: kept, problem: null };
 }
 
-/**
- * How a coupon's discount spreads over a series (docs/product.md "Weekly series", decision
- * 0104): a percentage comes off every session; a fixed amount comes off once, from the first
- * session. The coupon is used once for the whole series either way.
- */
+/** A percentage off every session, a fixed amount once (decision 0104). */
 export function couponForSession<T extends { type: string }>(
   coupon: T | null,
   index: number,

@@ -1,10 +1,6 @@
 import { requiredText, z } from "#app/domain/zod";
 
-/**
- * Add-on services (docs/product.md "Data" and "Validation"): the admin's create and edit rules,
- * shared by the Services tab's dialogs and POST/PUT /api/services. Prices are whole dollars,
- * durations whole minutes (docs/product.md "Constants").
- */
+/** Add-on services (docs/product.md "Data", "Validation", "Constants"). */
 export const SERVICE_LIMITS = {
   nameMax: 100,
   descriptionMax: 1000,
@@ -12,7 +8,6 @@ export const SERVICE_LIMITS = {
   maxDuration: 1440,
 } as const;
 
-/** The messages of docs/product.md "Validation", plus bounds of our own. */
 export const SERVICE_MESSAGES = {
   title: "Validation Error",
   required: "Name, description, and price are required.",
@@ -28,7 +23,6 @@ export type ServiceInput = {
   name: string;
   description: string;
   price: number;
-  /** Whole minutes, or null when not given. */
   duration: number | null;
 };
 
@@ -39,14 +33,12 @@ export type ServiceErrors = Partial<Record<ServiceFields, string>>;
 /** A JSON client sends numbers where a form posts their digits. */
 const asText = (value: unknown) => (typeof value === "number" ? String(value) : value);
 
-/** A blank input or a JSON null: not given. */
 const blankAsMissing = (value: unknown) =>
   value === null || (typeof value === "string" && value.trim() === "") ? undefined : value;
 
 /**
- * A whole number > 0, at most `max`. Only plain digits count: "12.5", "1e3", "0x10" or "-4"
- * are not prices (the original site parsed an integer; reading "12.5" as 12 would store a price the
- * admin did not type), and neither is a JSON true or list.
+ * Plain digits only: reading "12.5" as 12 would store a price the admin did not type, and "1e3",
+ * "0x10" or a JSON true are not prices.
  */
 function wholeNumber(max: number, messages: { missing: string; wrong: string; high: string }) {
   return z
@@ -59,13 +51,9 @@ function wholeNumber(max: number, messages: { missing: string; wrong: string; hi
 }
 
 /**
- * Create and edit (docs/product.md "Validation"), one schema for the Services tab's dialogs (the
- * server's parse and the browser's checks) and POST/PUT /api/services (through parseService): name,
- * description and price are required; the price is a whole number above 0; a duration, when given,
- * is a whole number above 0, and a blank one is stored as null. Edit keeps the positive-price check
- * the original site checked only on create (docs/product.md "Validation"): a price of 0 or less
- * would make an add-on free or lower a booking's total by accident, and the same rule in both
- * places means a service saved once can always be saved again.
+ * One schema for the dialogs and the API (docs/product.md "Validation"). Edit keeps the
+ * positive-price check the original site had only on create: a service saved once can always be
+ * saved again, and a price of 0 would make an add-on free by accident.
  */
 export const serviceSchema = z.object({
   name: requiredText(SERVICE_MESSAGES.required).max(
@@ -96,10 +84,7 @@ export const serviceSchema = z.object({
     .transform((duration) => duration ?? null),
 });
 
-/**
- * The 'Validation Error' toast's sentence: the first problem in the order of
- * docs/product.md "Validation", missing fields first, then the fields in the form's order.
- */
+/** Missing fields first, then the form's order (docs/product.md "Validation"). */
 export function serviceRefusalMessage(
   errors: Record<string, string[] | null | undefined> | null | undefined,
 ): string {
@@ -109,7 +94,6 @@ export function serviceRefusalMessage(
     : (messages[0] ?? SERVICE_MESSAGES.required);
 }
 
-/** What POST and PUT /api/services send, checked by the same schema as the dialogs. */
 export function parseService(input: {
   name?: unknown;
   description?: unknown;
@@ -131,11 +115,7 @@ export function parseService(input: {
   return { errors, message: serviceRefusalMessage(all) };
 }
 
-/**
- * The body of POST and PUT /api/services. Fields are read loosely here (a form-like client may
- * send the price as text) and checked by the domain's parseService, so the messages are those
- * of docs/product.md "Validation"; only isActive must be a real boolean.
- */
+/** Read loosely (a form-like client sends the price as text), then checked by parseService. */
 export const serviceBody = z.object({
   name: z.unknown().optional(),
   description: z.unknown().optional(),

@@ -1,8 +1,4 @@
-/**
- * How a session's files read on the admin page and in My Sessions (docs/product.md "Session
- * files"): a kind a person recognises instead of a MIME type, and whether the page offers a
- * player. Pure and tiny, so the customer's page brings no form library for it.
- */
+/** Tiny and pure, so the customer's page brings no form library for it. */
 
 const KINDS: Record<string, string> = {
   "application/pdf": "PDF",
@@ -20,7 +16,6 @@ const FAMILIES: Record<string, string> = {
   text: "Text",
 };
 
-/** Subtypes whose name is not the format people know. */
 const FORMATS: Record<string, string> = {
   "audio/mpeg": "MP3",
   "audio/mp4": "M4A",
@@ -30,7 +25,6 @@ const FORMATS: Record<string, string> = {
   "text/markdown": "Markdown",
 };
 
-/** "Audio (WAV)", "Video (MOV)", "PDF", "Zip archive": the type column and the customer's list. */
 export function fileKindLabel(contentType: string): string {
   const type = (contentType.split(";")[0] ?? "").trim().toLowerCase();
   const known = KINDS[type];
@@ -47,11 +41,7 @@ export function fileKindLabel(contentType: string): string {
   return format ? `${label} (${format})` : label;
 }
 
-/**
- * Audio the page plays in place (docs/product.md "Session files"): the formats every current
- * browser decodes. Other audio (AIFF, say) is downloaded only, rather than shown as a player
- * that cannot play.
- */
+/** Every current browser decodes these; other audio (AIFF) is offered as a download only. */
 const PLAYABLE_AUDIO = new Set([
   "audio/wav",
   "audio/wave",
@@ -73,12 +63,10 @@ export function isPlayableAudio(contentType: string): boolean {
   return PLAYABLE_AUDIO.has((contentType.split(";")[0] ?? "").trim().toLowerCase());
 }
 
-/** The URL that downloads one file, for its owner and staff (docs/product.md "The JSON API"). */
 export function sessionFileUrl(bookingId: number, fileId: number): string {
   return `/api/bookings/${bookingId}/files/${fileId}`;
 }
 
-/** The URL the admin page's uploads go to: the tus endpoint, and the form without JavaScript. */
 export function sessionFileUploadUrl(bookingId: number): string {
   return `/api/admin/bookings/${bookingId}/files`;
 }

@@ -2,11 +2,7 @@ import { parseId } from "#app/domain/ids";
 import { sessionFileNameSchema } from "#app/domain/session-files";
 import { z } from "#app/domain/zod";
 
-/**
- * The admin page's file forms (docs/product.md "Session files"): rename and delete, one pair
- * per file, told apart from the page's other forms by `intent`. Which booking is the page's
- * URL; which file is the row's hidden field, checked again by the workflow.
- */
+/** The file is the row's hidden field, checked again by the workflow. */
 export const FILE_FORM_MESSAGES = {
   file: "That file does not exist or has been deleted.",
 } as const;

@@ -2,10 +2,8 @@ import type { BookingStatus } from "#app/domain/booking-status";
 import { z } from "#app/domain/zod";
 
 /**
- * The rules of a session's files (docs/product.md "Session files"): which names and content
- * types staff may upload, how large, on which bookings, and how long a delivered file is kept.
- * Pure, shared by the browser (the admin uploader checks before it sends a byte) and the server
- * (the tus endpoint, the form upload and the workflows check again).
+ * docs/product.md "Session files". Pure: the admin uploader checks before it sends a byte, and
+ * the server checks again.
  */
 
 export const FILE_NAME_MAX = 200;
@@ -14,13 +12,9 @@ const BYTES_PER_MB = 1024 * 1024;
 const BYTES_PER_GB = 1024 * BYTES_PER_MB;
 const DAY_MS = 24 * 60 * 60_000;
 
-/**
- * The customer's reminder goes out this long before a delivered file is deleted (the window
- * the reminder sweep reads, models/booking-file.server.ts listDueExpiryReminders).
- */
+/** Matches the window of the reminder sweep (listDueExpiryReminders). */
 export const EXPIRY_REMINDER_LEAD_MS = 7 * DAY_MS;
 
-/** Bookings whose session has happened: recorded, or further along the studio's workflow. */
 export const UPLOAD_STATUSES: readonly BookingStatus[] = [
   "RECORDED",
   "POST_PRODUCTION",
@@ -59,7 +53,6 @@ export const FILES_API_NOT_FOUND = {
   file: "File not found",
 } as const;
 
-/** "The file is too large..." with the limit, in our words. */
 export function tooLargeMessage(limitBytes: number): string {
   return `This file is too large. Files can be up to ${formatBytes(limitBytes)}.`;
 }
@@ -77,15 +70,14 @@ export function noSpaceMessage(sizeBytes: number): string {
   return `There is not enough free space to store this file (${formatBytes(sizeBytes)}). Please delete old files or ask for more storage.`;
 }
 
-// Control characters (C0, DEL, C1); the Unicode line and paragraph separators; and the
-// bidirectional overrides, which make a name read differently from what it is.
+// C0, DEL, C1, the Unicode line separators, and the bidirectional overrides (which make a name
+// read differently from what it is).
 const CONTROL = /[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
 const SEPARATOR = /[/\\]/;
 
 /**
- * Why `name` cannot be a file's name, or null when it can. Names are shown on pages, offered as
- * the download's name and never used as a storage path (storage keys are our own), but a name
- * with a separator or a control character would still mislead a person or a file manager.
+ * Names are never storage paths (keys are ours), but a separator or a control character would
+ * still mislead a person or a file manager.
  */
 export function fileNameProblem(name: string): string | null {
   if (name.trim() === "") return SESSION_FILE_MESSAGES.nameRequired;
@@ -97,11 +89,7 @@ export function fileNameProblem(name: string): string | null {
   return null;
 }
 
-/**
- * The rename field (and the name an upload declares): text that `fileNameProblem` accepts, in
- * Unicode's composed form so one name is stored one way. Leading and trailing spaces are taken
- * off first, as every text field of the site does.
- */
+/** Composed Unicode, so one name is stored one way. */
 export const sessionFileNameSchema: z.ZodType<string> = z
   .string({ error: SESSION_FILE_MESSAGES.nameRequired })
   .transform((value) => value.normalize("NFC").trim())
@@ -110,20 +98,12 @@ export const sessionFileNameSchema: z.ZodType<string> = z
     if (problem) ctx.addIssue({ code: "custom", message: problem });
   });
 
-/**
- * The name of an upload as the browser or tus client declared it, made storable: composed
- * Unicode, trimmed. A path is not cut down to its last part: a name with a separator is
- * refused by `fileNameProblem`, whatever sent it.
- */
+/** A path is not cut to its last part: a name with a separator is refused, whatever sent it. */
 export function uploadedFileName(declared: string): string {
   return declared.normalize("NFC").trim();
 }
 
-/**
- * The name offered in Content-Disposition's plain `filename=`: printable ASCII only (accents
- * dropped, anything else an underscore), no quotes or backslashes. The exact name goes in
- * `filename*` beside it.
- */
+/** Content-Disposition's plain `filename=`: printable ASCII; the exact name goes in `filename*`. */
 export function asciiDownloadName(name: string): string {
   const ascii = name
     .normalize("NFKD")
@@ -134,7 +114,7 @@ export function asciiDownloadName(name: string): string {
   return ascii === "" || ascii === "." || ascii === ".." ? "download" : ascii;
 }
 
-/** `Content-Disposition: attachment` naming the file both ways (RFC 6266). */
+/** RFC 6266. */
 export function attachmentDisposition(name: string): string {
   const exact = encodeURIComponent(name).replace(
     /['()*]/g,
@@ -159,14 +139,12 @@ const ALLOWED_APPLICATION_TYPES = new Set([
   "application/x-zip-compressed",
 ]);
 
-/** "Audio/WAV; codecs=1" -> "audio/wav": the type without parameters, lower case. */
 export function normalizeContentType(type: string): string {
   return (type.split(";")[0] ?? "").trim().toLowerCase();
 }
 
 const TYPE_TOKEN = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
 
-/** Audio, video, images, PDF, zip and plain text; never HTML, SVG or scripts. */
 export function isAllowedContentType(type: string): boolean {
   const normalized = normalizeContentType(type);
   if (!TYPE_TOKEN.test(normalized) || ACTIVE_TYPES.has(normalized)) return false;
@@ -208,11 +186,7 @@ const TYPES_BY_EXTENSION: Record<string, string> = {
   vtt: "text/vtt",
 };
 
-/**
- * The type to store for an upload: the declared one, normalized; when nothing useful was
- * declared (empty, application/octet-stream), the one its extension names, else the declared
- * one (which the allow-list then refuses).
- */
+/** Declared type first; the extension's only when nothing useful was declared. */
 export function resolveContentType(declared: string, name: string): string {
   const normalized = normalizeContentType(declared);
   if (normalized !== "" && normalized !== "application/octet-stream") return normalized;
@@ -228,10 +202,6 @@ export function megabytes(count: number): number {
   return count * BYTES_PER_MB;
 }
 
-/**
- * Why a declared size cannot be accepted, or null: it must be a whole number of bytes, more
- * than none, at most the limit.
- */
 export function fileSizeProblem(size: number, limitBytes: number): string | null {
   if (!Number.isSafeInteger(size) || size < 0) return tooLargeMessage(limitBytes);
   if (size === 0) return SESSION_FILE_MESSAGES.empty;
@@ -239,20 +209,16 @@ export function fileSizeProblem(size: number, limitBytes: number): string | null
   return null;
 }
 
-/**
- * Whether a file of `size` bytes fits in `freeBytes` while keeping `reserveBytes` free after
- * it: the volume also holds the database, which must never run out of room for a booking.
- */
+/** The volume also holds the database, which must never run out of room for a booking. */
 export function fitsInFreeSpace(size: number, freeBytes: number, reserveBytes: number): boolean {
   return size + reserveBytes <= freeBytes;
 }
 
-/** When a file delivered at `deliveredAt` is deleted. */
 export function fileExpiresAt(deliveredAt: number, retentionDays: number): number {
   return deliveredAt + retentionDays * DAY_MS;
 }
 
-/** "1.5 GB", "200 MB", "12 KB", "512 bytes": sizes as people read them (binary units). */
+/** Binary units, as people read them. */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} ${bytes === 1 ? "byte" : "bytes"}`;
   const units = ["KB", "MB", "GB", "TB"] as const;
@@ -268,15 +234,11 @@ export function formatBytes(bytes: number): string {
 
 const STORAGE_KEY = /^b(\d{1,15})-([0-9a-f]{32})$/;
 
-/**
- * A new storage key for a file of `bookingId`: the booking's id, then 128 random bits. The id
- * inside lets the tus routes refuse an upload URL used under another booking's path.
- */
+/** The booking's id inside lets the tus routes refuse an upload URL used under another booking. */
 export function uploadKey(bookingId: number, random: string): string {
   return `b${bookingId}-${random}`;
 }
 
-/** The booking a key belongs to, or undefined when `key` is not one of ours. */
 export function bookingOfKey(key: string): number | undefined {
   const match = STORAGE_KEY.exec(key);
   return match ? Number(match[1]) : undefined;

@@ -2,9 +2,8 @@ import { TZDate, tzOffset } from "@date-fns/tz";
 import { addDays, format } from "date-fns";
 
 /**
- * Studio wall time. Every date and time a customer or admin types or reads is local to the
- * studio in Atlanta, whatever the zone of the server or the browser; instants are UTC epoch
- * milliseconds. Pure functions, safe on the server and in the browser.
+ * Every date and time a person types or reads is studio wall time, whatever the server's or the
+ * browser's zone; instants are UTC epoch milliseconds.
  */
 export const STUDIO_TIME_ZONE = "America/New_York";
 
@@ -37,30 +36,16 @@ function parseTime(time: string): [hours: number, minutes: number] {
 }
 
 /**
- * The instant at which the studio's clocks show `date` `time`.
- *
- * Daylight-saving edges resolve the way a wall clock does, whatever the process zone:
- * - a time that does not exist (2026-03-08 02:30, the hour skipped in spring) is moved forward
- *   by the gap, to 03:30 EDT (07:30Z), as @date-fns/tz does; `isStudioWallTime` tells a caller
- *   that wants to refuse such a start instead;
- * - a time that happens twice (2026-11-01 01:30, the hour repeated in autumn) is its first
- *   occurrence, 01:30 EDT (05:30Z).
- *
- * Not `new TZDate(y, m, d, h, min, zone)`: for a repeated hour its answer depends on the
- * process zone (under TZ=America/Los_Angeles it picks the second 01:30), so the offset is
- * resolved here from `tzOffset`, which only asks Intl about the studio's zone.
- *
- * Throws a RangeError for text that is not a yyyy-MM-dd date or an HH:MM time.
+ * Daylight-saving edges resolve as a wall clock does: a skipped time (2026-03-08 02:30) moves
+ * forward by the gap (`isStudioWallTime` lets a caller refuse it), a repeated one (2026-11-01
+ * 01:30) is its first occurrence. Not `new TZDate(...)`: for a repeated hour its answer depends
+ * on the process zone, so the offset comes from `tzOffset`, which asks only about the studio's.
  */
 export function studioInstant(date: string, time: string): number {
   return instants(`${date} ${time}`, () => resolveStudioInstant(date, time));
 }
 
-/**
- * Asking Intl for offsets and formatting in the studio's zone are the costly part of every
- * availability answer (24 starts, each checked and resolved), and the answer for a date and
- * time never changes: the recent ones are kept, up to a bound.
- */
+/** Intl's offsets are the costly part of every availability answer, and never change. */
 function remembered<T>(limit: number) {
   const known = new Map<string, T>();
   return (key: string, compute: () => T): T => {
@@ -99,10 +84,7 @@ export function isStudioWallTime(date: string, time: string): boolean {
   });
 }
 
-/**
- * The studio's wall clock, made once: a formatter per call (what a TZDate and date-fns' format
- * amount to) costs more than the rest of a page's date work, and lists read it for every row.
- */
+/** Made once: a formatter per call would cost more than the rest of a page's date work. */
 const studioClock = new Intl.DateTimeFormat("en-US", {
   timeZone: STUDIO_TIME_ZONE,
   hourCycle: "h23",
@@ -122,17 +104,14 @@ function studioWallClock(epochMs: number) {
   };
 }
 
-/** The studio-local calendar day (yyyy-MM-dd) of an instant. */
 export function studioDateOf(epochMs: number): string {
   return studioWallClock(epochMs).date;
 }
 
-/** The studio-local clock time (HH:mm) of an instant. */
 export function studioTimeOf(epochMs: number): string {
   return studioWallClock(epochMs).time;
 }
 
-/** Calendar arithmetic on studio days: `n` may be negative. */
 export function addStudioDays(date: string, n: number): string {
   const [year, monthIndex, day] = parseDate(date);
   // Noon is never inside a daylight-saving transition, so adding days cannot slip a date.
@@ -140,10 +119,7 @@ export function addStudioDays(date: string, n: number): string {
   return format(addDays(noon, n), "yyyy-MM-dd");
 }
 
-/**
- * Start and end instants of a session. Hours are elapsed hours (what is billed), so a
- * 4-hour session from 00:00 on the spring-forward day ends at 05:00 on the clock.
- */
+/** Hours are elapsed hours (what is billed), also across a clock change. */
 export function studioSession(
   date: string,
   time: string,

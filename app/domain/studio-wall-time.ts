@@ -5,10 +5,8 @@ const MINUTE_MS = 60 * 1000;
 const HOUR_MS = 60 * MINUTE_MS;
 
 /**
- * A reader of instants as studio wall time, "yyyy-MM-dd HH:mm", for many instants at once (a
- * calendar's thousand events). Formatting each through Intl costs about 60 µs; the studio's
- * offset only changes on a whole UTC hour (its daylight-saving switches happen at 06:00 and
- * 07:00 UTC), so it is asked once per UTC hour and the rest is plain arithmetic.
+ * For a calendar's thousand events: Intl costs about 60 µs each, and the studio's offset changes
+ * only on a whole UTC hour, so it is asked once per hour and the rest is arithmetic.
  */
 export function studioWallTimes(): (epochMs: number) => string {
   const offsets = new Map<number, number>();

@@ -1,7 +1,4 @@
-/**
- * Where a technical-support request stands, and how that reads to people. The database's
- * column and CHECK constraint (db/schema.ts) are built from this list.
- */
+/** db/schema.ts builds its column and CHECK constraint from this list. */
 export const SUPPORT_STATUSES = ["PENDING", "IN_PROGRESS", "RESOLVED", "CANCELLED"] as const;
 export type SupportStatus = (typeof SUPPORT_STATUSES)[number];
 

@@ -2,11 +2,7 @@ import { profileFields } from "#app/domain/account";
 import { SUPPORT_STATUS_LABELS, type SupportStatus } from "#app/domain/support-status";
 import { z } from "#app/domain/zod";
 
-/**
- * A customer's technical-support request (docs/product.md "Data",
- * "Support and chat"): one schema for the dashboard's 'Get help' form, the
- * browser's checks and POST /api/tech-assistance. Codes are stored; labels are for people.
- */
+/** docs/product.md "Data", "Support and chat": codes stored, labels for people. */
 export const ISSUE_TYPES = {
   BOOKING: "Booking or scheduling",
   PAYMENT: "Payment or refund",
@@ -32,11 +28,9 @@ export const SUPPORT_MESSAGES = {
   booking: "Please choose one of your own bookings",
 } as const;
 
-/** Empty inputs (a blank field, a JSON null) mean "not given". */
 const blankAsMissing = (value: unknown) =>
   value === null || (typeof value === "string" && value.trim() === "") ? undefined : value;
 
-/** A select's value arrives as text, a JSON client may send a number. */
 const bookingId = z.preprocess(
   (value) => {
     const given = blankAsMissing(value);
@@ -94,16 +88,11 @@ export const supportRequestSchema = z
 
 export type SupportRequestInput = z.infer<typeof supportRequestSchema>;
 
-/** The success toast's promise names the channel the customer chose. */
 export function supportReceivedMessage(method: ContactMethod): string {
   return `We have received your request and will contact you by ${method === "PHONE" ? "phone" : "e-mail"}.`;
 }
 
-/**
- * How staff work a request (docs/product.md "Technical assistance statuses"): PENDING ->
- * IN_PROGRESS ('Start Working'); IN_PROGRESS -> RESOLVED ('Mark Resolved', with resolution
- * details); PENDING or IN_PROGRESS -> CANCELLED. RESOLVED and CANCELLED are final.
- */
+/** docs/product.md "Technical assistance statuses". */
 export const SUPPORT_TRANSITIONS: Record<SupportStatus, readonly SupportStatus[]> = {
   PENDING: ["IN_PROGRESS", "CANCELLED"],
   IN_PROGRESS: ["RESOLVED", "CANCELLED"],
@@ -121,10 +110,7 @@ export const SUPPORT_UPDATE_MESSAGES = {
 
 export type SupportTransitionProblem = "not-allowed" | "resolution-required" | null;
 
-/**
- * Null when a request in `from` may move to `to` with this resolution. Moving to the status
- * it already has is not a move (a second admin clicking the same button is told so).
- */
+/** Moving to the status it already has is not a move: a second admin clicking it is told so. */
 export function supportTransitionProblem(
   from: SupportStatus,
   to: SupportStatus,
@@ -135,7 +121,6 @@ export function supportTransitionProblem(
   return null;
 }
 
-/** Why a move was refused, in words an admin can act on. */
 export function supportTransitionMessage(id: number, from: SupportStatus, to: SupportStatus) {
   return SUPPORT_TRANSITIONS[from].length === 0
     ? `Request #${id} is already ${SUPPORT_STATUS_LABELS[from]}: it cannot be changed any more.`
@@ -147,7 +132,6 @@ const supportStatus = z.enum(
   { error: SUPPORT_UPDATE_MESSAGES.status },
 );
 
-/** A resolution as typed: blank means none; only a move to RESOLVED needs one. */
 const resolutionText = z.preprocess(
   blankAsMissing,
   z
@@ -157,10 +141,7 @@ const resolutionText = z.preprocess(
     .optional(),
 );
 
-/**
- * PUT /api/admin/tech-assistance/:id { status, resolution } and the Support tab's forms. A
- * resolution sent with any other status is ignored, so only RESOLVED rows ever carry one.
- */
+/** A resolution sent with any other status is ignored, so only RESOLVED rows carry one. */
 export const supportUpdateSchema = z
   .object({ status: supportStatus, resolution: resolutionText })
   .superRefine((value, context) => {
@@ -179,7 +160,6 @@ export const supportUpdateSchema = z
 
 export type SupportUpdate = z.infer<typeof supportUpdateSchema>;
 
-/** The Support tab's buttons and the status each one moves a request to. */
 export const SUPPORT_ACTIONS = {
   start: "IN_PROGRESS",
   resolve: "RESOLVED",
@@ -192,11 +172,7 @@ export const SUPPORT_ACTION_MESSAGES = {
   notFound: "This request was not found.",
 } as const;
 
-/**
- * The Support tab's forms (Start Working, Mark Resolved with its details, Cancel), told apart
- * by `intent`, read into the request's id and the same update the API's PUT makes: only Mark
- * Resolved needs, and keeps, a resolution.
- */
+/** The Support tab's forms, read into the same update the API's PUT makes. */
 export const supportActionSchema = z
   .object({
     intent: z.enum(Object.keys(SUPPORT_ACTIONS) as [SupportAction, ...SupportAction[]], {
@@ -225,7 +201,6 @@ export const supportActionSchema = z
     } satisfies SupportUpdate,
   }));
 
-/** The Support tab's status filter (`?status=`): a status, or every request. */
 export function supportStatusParam(value: string | null): SupportStatus | null {
   return (Object.keys(SUPPORT_STATUS_LABELS) as SupportStatus[]).find((s) => s === value) ?? null;
 }

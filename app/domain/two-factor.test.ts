@@ -11,7 +11,7 @@ import {
 
 describe("staff idle expiry", () => {
   const minute = 60_000;
-  it("ends a session exactly when the idle minutes have passed, not a millisecond before", () => {
+  it("ends a sign-in exactly when the idle minutes have passed, not a millisecond before", () => {
     expect(isIdleTooLong(0, 60 * minute - 1, 60)).toBe(false);
     expect(isIdleTooLong(0, 60 * minute, 60)).toBe(true);
     expect(isIdleTooLong(0, 61 * minute, 60)).toBe(true);

@@ -1,10 +1,7 @@
 import { parseId } from "#app/domain/ids";
 import { z } from "#app/domain/zod";
 
-/**
- * The Users tab's row buttons, read on the server only: apart from membership.ts so the
- * page, which only posts buttons, does not bring zod to the browser.
- */
+/** Server only: apart from membership.ts, so the page, which only posts buttons, brings no zod. */
 export const USER_ACTION_MESSAGES = {
   intent: "Please use one of the user's buttons.",
   user: "Please choose a user.",
@@ -12,7 +9,6 @@ export const USER_ACTION_MESSAGES = {
   twoFactorOff: "That user does not have two-factor sign-in on: there is nothing to reset.",
 } as const;
 
-/** The row's user, posted by the button's form. */
 function userId(message: string) {
   return z.string({ error: message }).transform((text, context) => {
     const id = parseId(text);
@@ -22,10 +18,6 @@ function userId(message: string) {
   });
 }
 
-/**
- * The Users tab's row buttons: Make Admin, Make Member / Remove Membership, and Reset
- * two-factor (after its confirmation).
- */
 export const userActionSchema = z.discriminatedUnion(
   "intent",
   [

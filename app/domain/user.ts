@@ -1,8 +1,4 @@
-/**
- * What the browser and the JSON API may see of a user: never the password hash. The server
- * builds it from the users table (`toPublicUser` in models/user.server.ts); pages and
- * components take it as a prop.
- */
+/** Never the password hash. */
 export type PublicUser = {
   id: number;
   username: string;

@@ -22,14 +22,14 @@ describe("joinRefusal", () => {
 
   it("refuses a free range: book it instead", () => {
     expect(joinRefusal({ ...base, startProblem: null })).toEqual({
-      kind: "not-taken",
+      kind: "range-free",
       message: WAITLIST_MESSAGES.notTaken,
     });
   });
 
   it("refuses a start that could not be booked even if it freed", () => {
-    expect(joinRefusal({ ...base, startProblem: "too-soon" })?.kind).toBe("slot");
-    expect(joinRefusal({ ...base, startProblem: "skipped" })?.kind).toBe("slot");
+    expect(joinRefusal({ ...base, startProblem: "too-soon" })?.kind).toBe("start-refused");
+    expect(joinRefusal({ ...base, startProblem: "skipped" })?.kind).toBe("start-refused");
   });
 
   it("refuses a range the customer's own live booking takes, before the other checks", () => {
@@ -41,19 +41,21 @@ describe("joinRefusal", () => {
       "own-booking",
     );
     // A start that could not be booked anyway says so first.
-    expect(joinRefusal({ ...base, ownBooking: true, startProblem: "too-soon" })?.kind).toBe("slot");
+    expect(joinRefusal({ ...base, ownBooking: true, startProblem: "too-soon" })?.kind).toBe(
+      "start-refused",
+    );
   });
 
   it("refuses the customer's own open entry twice", () => {
     expect(joinRefusal({ ...base, duplicate: true })).toEqual({
-      kind: "duplicate",
+      kind: "already-waiting",
       message: WAITLIST_MESSAGES.duplicate,
     });
   });
 
   it("refuses past MAX_WAITLIST open entries", () => {
     expect(joinRefusal({ ...base, openEntries: 5 })).toEqual({
-      kind: "too-many",
+      kind: "waitlist-full",
       message:
         "You already have 5 open waitlist entries. Please remove one before joining another.",
     });

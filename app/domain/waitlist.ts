@@ -1,11 +1,7 @@
 import type { StartTimeOption } from "#app/domain/availability";
-import { WAITLIST_STATUSES } from "#app/domain/waitlist-status";
-import { z } from "#app/domain/zod";
+import type { RefusalKind } from "#app/domain/refusal";
 
-/**
- * The waitlist's rules and words (docs/product.md "Waitlist"). Pure: the workflow reads the
- * calendar and the customer's entries in its transaction and asks these what they mean.
- */
+/** docs/product.md "Waitlist". Pure: the workflow asks these what its reads mean. */
 export const WAITLIST_MESSAGES = {
   notTaken: "That time is free: you can book it now instead of joining the waitlist.",
   duplicate: "You are already on the waitlist for this time.",
@@ -27,38 +23,38 @@ export function tooManyWaitlistMessage(max: number): string {
 }
 
 export type JoinRefusal = {
-  kind: "not-taken" | "duplicate" | "too-many" | "slot" | "own-booking";
+  kind: Extract<
+    RefusalKind,
+    "range-free" | "already-waiting" | "waitlist-full" | "start-refused" | "own-booking"
+  >;
   message: string;
 };
 
 /**
- * Whether a customer may wait for a range: only one that is taken now (anything else about the
- * start, such as the 48 hours, refuses it: it could not be booked even if it freed), not by
- * their own live booking (waiting would only hold it again, as an offer, once their own hold
- * runs out), not twice, and at most `max` open entries.
+ * Only a range taken now (a start that could not be booked even if it freed is refused), not by
+ * the customer's own booking (waiting would only hold it again once their hold runs out).
  */
 export function joinRefusal(input: {
   startProblem: Exclude<StartTimeOption["reason"], "current">;
-  /** A live booking of the customer's own overlaps the range (any status that keeps it). */
   ownBooking: boolean;
   duplicate: boolean;
   openEntries: number;
   max: number;
 }): JoinRefusal | null {
   if (input.startProblem === null)
-    return { kind: "not-taken", message: WAITLIST_MESSAGES.notTaken };
+    return { kind: "range-free", message: WAITLIST_MESSAGES.notTaken };
   if (input.startProblem !== "taken") {
-    return { kind: "slot", message: "This start time cannot be booked." };
+    return { kind: "start-refused", message: "This start time cannot be booked." };
   }
   if (input.ownBooking) return { kind: "own-booking", message: WAITLIST_MESSAGES.ownBooking };
-  if (input.duplicate) return { kind: "duplicate", message: WAITLIST_MESSAGES.duplicate };
+  if (input.duplicate) return { kind: "already-waiting", message: WAITLIST_MESSAGES.duplicate };
   if (input.openEntries >= input.max) {
-    return { kind: "too-many", message: tooManyWaitlistMessage(input.max) };
+    return { kind: "waitlist-full", message: tooManyWaitlistMessage(input.max) };
   }
   return null;
 }
 
-/** The same range: the claim must book exactly what was offered. */
+/** The claim must book exactly what was offered. */
 export function sameRange(
   a: { recordingDate: string; recordingTime: string; hoursNeeded: number },
   b: { recordingDate: string; recordingTime: string; hoursNeeded: number },
@@ -69,19 +65,3 @@ export function sameRange(
     a.hoursNeeded === b.hoursNeeded
   );
 }
-
-/** A waitlist entry as the JSON API shows it (GET/POST /api/waitlist). */
-export const waitlistEntryJson = z.strictObject({
-  id: z.number().int(),
-  recordingDate: z.string(),
-  recordingTime: z.string(),
-  hoursNeeded: z.number().int(),
-  startsAt: z.string(),
-  endsAt: z.string(),
-  status: z.enum(WAITLIST_STATUSES),
-  offerExpiresAt: z.string().nullable(),
-  /** While OFFERED: the booking form, filled in with the offer. */
-  claimUrl: z.string().nullable(),
-  bookingId: z.number().int().nullable(),
-  createdAt: z.string(),
-});

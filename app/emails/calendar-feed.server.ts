@@ -6,11 +6,9 @@ import { guestsLabel, hoursLabel, statusLabel } from "#app/domain/session-list";
 import { STUDIO, studioAddress } from "#app/domain/studio";
 
 /**
- * A calendar feed's file (docs/product.md "Calendar feeds"). Times are UTC instants, so every
- * calendar app shows the studio's wall time in its own zone, across the clock changes. The
- * events are built first as plain data: their hash is the feed's content version (its ETag),
- * and DTSTAMP and SEQUENCE come from the moment that version was first served, so polling an
- * unchanged feed gives the very same bytes.
+ * docs/product.md "Calendar feeds". The events are plain data first: their hash is the ETag, and
+ * DTSTAMP and SEQUENCE come from when that version was first served, so an unchanged feed gives
+ * the very same bytes.
  */
 type FeedEvent = {
   id: string;
@@ -32,8 +30,7 @@ export function feedEvents(
   return rows.map((booking) => {
     const when = `${sessionDate(booking)}, ${sessionTimeRange(booking)} (Atlanta time)`;
     const common = {
-      // Not the Download Details file's UID: a subscribed calendar and an imported event are
-      // separate copies, and one must not overwrite the other.
+      // Not the Download Details file's UID: a subscribed copy must not overwrite an imported one.
       id: `feed-booking-${booking.id}@${host}`,
       start: booking.startsAt,
       end: booking.endsAt,
@@ -41,8 +38,7 @@ export function feedEvents(
       status: eventStatus(booking.status),
     };
     if (kind === "STUDIO") {
-      // A booking number and a first name only (docs/product.md "Calendar feeds"): the rest
-      // of the client's details are behind staff sign-in, at the event's link.
+      // A first name only: the rest is behind staff sign-in, at the event's link.
       return {
         ...common,
         summary: `${booking.firstName} (#${booking.id})`,
@@ -73,7 +69,6 @@ export function feedEvents(
   });
 }
 
-/** The content version of a feed's events: a hash, quoted into the ETag. */
 export function feedContentHash(kind: CalendarFeedKind, events: FeedEvent[]): string {
   return createHash("sha256")
     .update(JSON.stringify([kind, events]))
@@ -85,7 +80,6 @@ export function feedCalendar(kind: CalendarFeedKind, events: FeedEvent[], versio
   const calendar = ical({
     prodId: { company: STUDIO.name, product: "Calendar feed", language: "EN" },
     name: kind === "STUDIO" ? `${STUDIO.name}: studio` : STUDIO.name,
-    // Calendar apps that honour it ask again about every hour; ETag makes that cheap.
     ttl: 60 * 60,
   });
   for (const event of events) {
@@ -102,7 +96,6 @@ export function feedCalendar(kind: CalendarFeedKind, events: FeedEvent[], versio
 
 function eventStatus(status: FeedBooking["status"]): ICalEventStatus {
   if (status === "CANCELLED") return ICalEventStatus.CANCELLED;
-  // Unpaid or awaiting staff review: the time is held, not yet confirmed.
   if (status === "PENDING_PAYMENT" || status === "PENDING") return ICalEventStatus.TENTATIVE;
   return ICalEventStatus.CONFIRMED;
 }

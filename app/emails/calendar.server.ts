@@ -7,10 +7,8 @@ import type { EmailAttachment } from "#app/domain/outbox";
 import type { EmailBooking } from "#app/emails/templates.server";
 
 /**
- * A session as an iCalendar file (docs/product.md "Download Details"; the confirmation
- * e-mail attaches the same). Start and end are UTC instants, so every calendar app shows the
- * studio-local time in its own zone; the UID is stable per booking, so importing the file
- * again (after a reschedule) updates the event instead of adding a second one.
+ * UTC instants, so every calendar app shows the studio's time in its own zone; a UID stable per
+ * booking, so importing the file again updates the event (docs/product.md "Download Details").
  */
 export function sessionCalendarFilename(booking: Pick<EmailBooking, "id">): string {
   return `studio-session-${booking.id}.ics`;
@@ -22,11 +20,7 @@ export function sessionCalendar(booking: EmailBooking, appUrl: string, now = Dat
   return calendar.toString();
 }
 
-/**
- * A weekly series as one file (docs/product.md "Weekly series"): one event per session, each
- * with its own booking's UID, so importing it adds (or updates) every session at once and a
- * cancelled session is taken out of the calendar.
- */
+/** Each session keeps its own UID, so importing adds or updates every one. */
 export function seriesCalendar(
   sessions: readonly EmailBooking[],
   appUrl: string,
@@ -60,8 +54,7 @@ function addSessionEvent(
     start: new Date(booking.startsAt),
     end: new Date(booking.endsAt),
     stamp: new Date(now),
-    // Calendar apps apply a file over an event with the same UID only when its sequence is
-    // higher: the second it was made in only grows (a move, a cancellation, a re-download).
+    // Apps apply a file over the same UID only when its sequence is higher: the second only grows.
     sequence: Math.floor(now / 1000),
     summary: `Recording session at ${STUDIO.name}`,
     location: studioAddress(),
@@ -79,7 +72,6 @@ function addSessionEvent(
   });
 }
 
-/** The same file as an e-mail attachment (rescheduled, reminder): one click updates it. */
 export function sessionCalendarAttachment(
   booking: EmailBooking,
   appUrl: string,
@@ -94,7 +86,6 @@ export function sessionCalendarAttachment(
 
 function eventStatus(status: EmailBooking["status"]): ICalEventStatus {
   if (status === "CANCELLED") return ICalEventStatus.CANCELLED;
-  // Unpaid or awaiting staff review: the time is held, not yet confirmed.
   if (status === "PENDING_PAYMENT" || status === "PENDING") return ICalEventStatus.TENTATIVE;
   return ICalEventStatus.CONFIRMED;
 }

@@ -2,11 +2,7 @@ import PDFDocument from "pdfkit";
 import type { EmailAttachment } from "#app/domain/outbox";
 import { type ReceiptDetails, receiptFilename, receiptTitle } from "#app/domain/receipts";
 
-/**
- * A receipt or credit note as a PDF (docs/product.md "Receipts"), drawn from the snapshot kept
- * when it was issued. Rendering only: the same snapshot always gives the same bytes, because
- * the creation date is the issue time and pdfkit adds nothing random.
- */
+/** The same snapshot always gives the same bytes: the creation date is the issue time. */
 export function receiptPdf(details: ReceiptDetails): Buffer {
   const title = receiptTitle(details.kind);
   const issued = new Date(details.issuedAt);
@@ -22,14 +18,12 @@ export function receiptPdf(details: ReceiptDetails): Buffer {
   });
   draw(doc, details, title);
   doc.end();
-  // pdfkit writes the whole document into its stream's buffer when it ends: read it out now,
-  // so an e-mail can carry it from inside the payment's transaction (no await there).
+  // Read out at once, so an e-mail can carry it from inside the payment's transaction.
   const chunks: Buffer[] = [];
   for (let chunk = doc.read(); chunk !== null; chunk = doc.read()) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
 }
 
-/** The PDF as an e-mail attachment, as the outbox stores it. */
 export function receiptAttachment(details: ReceiptDetails): EmailAttachment {
   return {
     filename: receiptFilename(details.kind, details.number),
@@ -120,7 +114,6 @@ function heading(doc: PDFKit.PDFDocument, text: string) {
   doc.font("Helvetica").fontSize(10);
 }
 
-/** A label on the left and its figure right-aligned on the same line. */
 function row(doc: PDFKit.PDFDocument, label: string, figure: string, left: number, width: number) {
   const y = doc.y;
   doc.text(label, left, y, { width: RIGHT_COLUMN - left - 8 });

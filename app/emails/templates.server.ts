@@ -8,18 +8,12 @@ import { STUDIO_TIME_ZONE, studioInstant, studioSession } from "#app/domain/stud
 import { formatBytes } from "#app/domain/session-files";
 
 /**
- * Transactional e-mails: pure functions from a booking to a subject, an HTML body and an
- * equivalent plain-text body. Every date and time is studio time (Atlanta), whatever the zone
- * of the server, and says so with its zone abbreviation (EST/EDT). The HTML is deliberately
- * simple (no tables, inline styles only) so it reads well in any client and in a screen reader.
+ * Every time is studio time with its zone abbreviation, whatever the server's zone. The HTML is
+ * simple on purpose (no tables, inline styles) so it reads well in any client and screen reader.
  */
 export type EmailContent = { subject: string; html: string; text: string };
 
-/**
- * The fields of a booking that its e-mails and calendar file show; a bookings row has them all.
- * Stated here rather than taken from the database's row type: rendering depends on the domain
- * only (data in, subject and bodies out).
- */
+/** Stated here, not the database's row type: rendering depends on the domain only. */
 export type EmailBooking = {
   id: number;
   status: keyof typeof STATUS_LABELS;
@@ -46,7 +40,6 @@ const HTML_ESCAPES: Record<string, string> = {
   "'": "&#39;",
 };
 
-/** For text and for double- or single-quoted attribute values. */
 export function escapeHtml(value: string | number): string {
   return String(value).replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char);
 }
@@ -54,16 +47,11 @@ export function escapeHtml(value: string | number): string {
 const zoned = (epochMs: number) => new TZDate(epochMs, STUDIO_TIME_ZONE);
 const zoneOf = (epochMs: number) => tzName(STUDIO_TIME_ZONE, new Date(epochMs), "short");
 
-/** "Nov 24, 2026, 3:30 PM EST": an instant on the studio's clock. */
 export function formatStudioDateTime(epochMs: number): string {
   return `${format(zoned(epochMs), "MMM d, yyyy, h:mm a")} ${zoneOf(epochMs)}`;
 }
 
-/**
- * "Tuesday, November 24, 2026, 10:00 AM – 12:00 PM EST". A session that ends on the next day
- * names that day too; one that spans a clock change names both zones, so the times are never
- * ambiguous.
- */
+/** A session spanning a clock change names both zones, so its times are never ambiguous. */
 export function formatSessionTime(
   booking: Pick<EmailBooking, "recordingDate" | "recordingTime" | "hoursNeeded">,
 ): string {
@@ -138,7 +126,6 @@ function bookingDetails(booking: EmailBooking): Detail[] {
   return details;
 }
 
-/** Content is a list of blocks, rendered once as HTML and once as text. */
 type Block =
   | { kind: "paragraph"; text: string }
   | { kind: "button"; label: string; href: string }
@@ -242,10 +229,6 @@ function render(email: Email): EmailContent {
   return { subject: email.subject, html: renderHtml(email), text: renderText(email) };
 }
 
-/**
- * Sent when a booking is made. An unpaid booking holds its slot until `holdExpiresAt` and
- * carries the pay link; a free booking (a 100% coupon, retainer hours) is confirmed at once.
- */
 export function bookingReceivedEmail({
   booking,
   payUrl,
@@ -308,10 +291,7 @@ export function bookingReceivedEmail({
   });
 }
 
-/**
- * Sent once when a weekly series is booked (docs/product.md "Weekly series"): every session
- * with its own price, and one pay link for all of them while any waits for payment.
- */
+/** docs/product.md "Weekly series": one pay link for all sessions while any waits for payment. */
 export function seriesReceivedEmail({
   bookings,
   payUrl,
@@ -368,7 +348,6 @@ export function seriesReceivedEmail({
   });
 }
 
-/** Sent when a payment is recorded: the booking now waits for staff to confirm it. */
 export function paymentReceivedEmail({
   booking,
   amount,
@@ -377,11 +356,10 @@ export function paymentReceivedEmail({
   receiptNumber,
 }: {
   booking: EmailBooking;
-  /** Whole dollars charged. */
   amount: number;
   brand: string;
   last4: string;
-  /** The receipt the caller attaches (docs/product.md "Receipts"). */
+  /** docs/product.md "Receipts". */
   receiptNumber?: string;
 }): EmailContent {
   return render({
@@ -410,7 +388,6 @@ export function paymentReceivedEmail({
   });
 }
 
-/** Sent when staff confirm a session; the session's .ics is attached by the caller. */
 export function bookingConfirmedEmail({
   booking,
   detailsUrl,
@@ -437,7 +414,6 @@ export function bookingConfirmedEmail({
   });
 }
 
-/** Sent when the customer or the studio cancels: what is refunded, and any fee kept. */
 export function bookingCancelledEmail({
   booking,
   quote,
@@ -446,9 +422,8 @@ export function bookingCancelledEmail({
 }: {
   booking: EmailBooking;
   quote: RefundQuote;
-  /** The refund's credit note the caller attaches (docs/product.md "Receipts"). */
   creditNoteNumber?: string;
-  /** The studio cancelling says so and apologises; the refund is then always in full. */
+  /** The studio cancelling apologises; the refund is then always in full. */
   by?: "customer" | "studio";
 }): EmailContent {
   const money: Record<RefundQuote["kind"], string> = {
@@ -486,7 +461,6 @@ export function bookingCancelledEmail({
   });
 }
 
-/** Sent when the customer moves a session: the old and the new time, side by side. */
 export function bookingRescheduledEmail({
   booking,
   previous,
@@ -512,7 +486,6 @@ export function bookingRescheduledEmail({
   });
 }
 
-/** Sent about 24 hours before a confirmed session. */
 export function sessionReminderEmail({
   booking,
   detailsUrl,
@@ -543,7 +516,6 @@ function bookingDetailsBlock(booking: EmailBooking): Block {
   return { kind: "details", heading: "Your session", items: bookingDetails(booking) };
 }
 
-/** "Tuesday, November 24, 2026": the studio day of the session, for subjects. */
 function sessionDay(booking: EmailBooking): string {
   return format(
     zoned(studioInstant(booking.recordingDate, booking.recordingTime)),
@@ -551,10 +523,7 @@ function sessionDay(booking: EmailBooking): string {
   );
 }
 
-/**
- * Sent when staff mark a support request resolved (docs/product.md "Support and chat"):
- * what was asked and how it was resolved, both as the customer and staff typed them.
- */
+/** docs/product.md "Support and chat". */
 export function supportResolvedEmail({
   request,
   dashboardUrl,
@@ -594,10 +563,8 @@ export function supportResolvedEmail({
   });
 }
 
-/** A session file as its e-mails list it. */
 export type EmailFile = { name: string; size: number; expiresAt: number | null };
 
-/** "Mar 3, 2027": a studio day, for expiry dates. */
 function formatStudioDate(epochMs: number): string {
   return format(zoned(epochMs), "MMM d, yyyy");
 }
@@ -606,16 +573,12 @@ function fileItems(files: EmailFile[]): Detail[] {
   return files.map((file) => ({ label: file.name, value: formatBytes(file.size) }));
 }
 
-/** The first day any of these files is deleted: the date the e-mails ask the customer to beat. */
 function earliestExpiry(files: EmailFile[]): number | null {
   const expiries = files.flatMap((file) => (file.expiresAt === null ? [] : [file.expiresAt]));
   return expiries.length > 0 ? Math.min(...expiries) : null;
 }
 
-/**
- * Sent when staff mark a session's files delivered (docs/product.md "Session files"): a link
- * to the session's page, where the customer downloads them; never the files as attachments.
- */
+/** A link to the session's page, never the files as attachments. */
 export function filesReadyEmail({
   booking,
   files,
@@ -648,7 +611,6 @@ export function filesReadyEmail({
   });
 }
 
-/** Sent a week before delivered files are deleted (docs/product.md "Session files"). */
 export function filesExpiringEmail({
   booking,
   files,
@@ -674,10 +636,7 @@ export function filesExpiringEmail({
   });
 }
 
-/**
- * Sent when a range a customer waits for frees up (docs/product.md "Waitlist"): it is held for
- * them until `expiresAt`; the link opens the booking form filled in with it.
- */
+/** docs/product.md "Waitlist". */
 export function waitlistOfferEmail({
   firstName,
   range,
@@ -708,10 +667,7 @@ export function waitlistOfferEmail({
   });
 }
 
-/**
- * Weekly series (docs/product.md "Weekly series"): one payment for the whole series, one
- * e-mail listing every session it paid, each session's receipt attached by the caller.
- */
+/** Each session's receipt is attached by the caller (docs/product.md "Weekly series"). */
 export function seriesPaymentReceivedEmail({
   sessions,
   heading,
@@ -721,7 +677,6 @@ export function seriesPaymentReceivedEmail({
   receiptNumbers,
 }: {
   sessions: EmailBooking[];
-  /** The series as My Sessions names it: "Weekly series · Tuesdays 7:00 PM · 5 sessions". */
   heading: string;
   amount: number;
   brand: string;
@@ -755,13 +710,11 @@ export function seriesPaymentReceivedEmail({
   });
 }
 
-/** One e-mail for sessions of a series cancelled together ("this and all later"). */
 export function seriesCancelledEmail({
   cancelled,
   by = "customer",
 }: {
   cancelled: { booking: EmailBooking; quote: RefundQuote }[];
-  /** The studio cancelling says so and apologises; the refunds are then in full. */
   by?: "customer" | "studio";
 }): EmailContent {
   const first = cancelled[0]?.booking;
@@ -829,11 +782,7 @@ function seriesSessionsBlock(heading: string, sessions: EmailBooking[]): Block {
   };
 }
 
-/**
- * Sent to an account's owner when its sign-in code is at risk (docs/product.md "Accounts and
- * sessions"): a right password was followed by a wrong two-factor code, or enough wrong codes
- * in a row froze the app's codes. Both tell the owner to change the password.
- */
+/** Both tell the owner to change the password (docs/product.md "Accounts and sign-ins"). */
 export function signInCodeAlertEmail({
   alert,
   firstName,

@@ -13,12 +13,8 @@ import {
 } from "#app/integrations/file-storage.server";
 
 /**
- * Session files in a directory on the volume (FILES_DIR). Two folders:
- * - `uploads/`: what @tus/file-store writes while an upload is under way (the bytes, and a
- *   `.json` beside them), and the form's partial files (`.form`). Nothing here is a file
- *   anyone sees; what is left here past UPLOAD_EXPIRY_MS is deleted by the sweep.
- * - `files/`: whole files, each named by its key, moved here (a rename on the same volume)
- *   once the last byte arrived.
+ * `uploads/` holds uploads under way (nothing anyone sees; swept after UPLOAD_EXPIRY_MS);
+ * `files/` whole files, renamed there on the same volume once the last byte arrived.
  */
 export function localFileStorage(directory: string): FileStorage {
   const uploads = join(directory, "uploads");
@@ -77,9 +73,8 @@ export function localFileStorage(directory: string): FileStorage {
       await rm(join(uploads, `${name}.form`), { force: true });
     },
 
-    // @tus/file-store's own deleteExpired is not used: it reads offsets from the upload's
-    // .json (written once, at creation) and would count a finished upload as unfinished.
-    // Everything in uploads/ is unfinished by construction, so age alone decides.
+    // Not @tus/file-store's deleteExpired: it reads offsets from the .json written at creation and
+    // would take a finished upload for unfinished. Everything in uploads/ is unfinished.
     async sweepAbandonedUploads() {
       const cutoff = Date.now() - UPLOAD_EXPIRY_MS;
       let removed = 0;

@@ -22,10 +22,7 @@ import {
   UPLOAD_EXPIRY_MS,
 } from "#app/integrations/file-storage.server";
 
-/**
- * @tus/s3-store, plus one thing: giving up an upload (a tus termination) also deletes the
- * piece smaller than a part it keeps aside (`<key>.part`), which its own remove leaves behind.
- */
+/** Its own remove leaves the kept-aside `<key>.part` of a terminated upload behind. */
 class SessionFilesS3Store extends S3Store {
   override async remove(id: string): Promise<void> {
     try {
@@ -44,18 +41,13 @@ export type S3Settings = {
   secretAccessKey: string;
 };
 
-/** How long a download link stays good: long enough to start, short enough not to share. */
+/** Long enough to start, short enough not to share. */
 export const SIGNED_URL_SECONDS = 5 * 60;
 
-/** Parts of a resumable upload: 8 MiB (S3's least is 5; @tus/s3-store grows it past 10,000 parts). */
+/** 8 MiB (S3's least is 5; @tus/s3-store grows it past 10,000 parts). */
 const PART_SIZE = 8 * 1024 * 1024;
 
-/**
- * Session files in S3-compatible object storage (Tigris on Fly, an emulator in tests). Each
- * file is one object named by its key. @tus/s3-store keeps an upload's bookkeeping beside it
- * (`<key>.info`, and `<key>.part` for a last piece smaller than a part) until it finishes;
- * downloads are short-lived signed URLs, so the bytes never pass through this server.
- */
+/** Downloads are short-lived signed URLs: the bytes never pass through this server. */
 export function s3FileStorage(settings: S3Settings): FileStorage {
   const config: S3ClientConfig = {
     endpoint: settings.endpoint,
@@ -64,10 +56,8 @@ export function s3FileStorage(settings: S3Settings): FileStorage {
       accessKeyId: settings.accessKeyId,
       secretAccessKey: settings.secretAccessKey,
     },
-    // Emulators and Tigris answer path-style addresses; virtual hosts need DNS per bucket.
     forcePathStyle: Boolean(settings.endpoint),
-    // The SDK's default (aws-chunked uploads with a CRC trailer) is refused by emulators and
-    // Tigris; checksums only where the API demands one (DeleteObjects).
+    // The SDK's default aws-chunked uploads with a CRC trailer are refused by emulators and Tigris.
     requestChecksumCalculation: "WHEN_REQUIRED",
     responseChecksumValidation: "WHEN_REQUIRED",
   };
@@ -102,9 +92,7 @@ export function s3FileStorage(settings: S3Settings): FileStorage {
       return { size: head.ContentLength ?? 0, sha256: null };
     },
 
-    // An object's length must be known before its PUT: the form's file (at most
-    // MAX_FORM_UPLOAD_MB) is spooled to a temporary file first, hashed on the way, never
-    // held in memory.
+    // An object's length must be known before its PUT: the form's file is spooled to disk first.
     async saveStream(key, source, contentType) {
       const folder = await mkdtemp(join(tmpdir(), "studio-upload-"));
       const spool = join(folder, "file");
@@ -135,7 +123,6 @@ export function s3FileStorage(settings: S3Settings): FileStorage {
     },
 
     async remove(key) {
-      // An unfinished upload's multipart parts go with it (abortMultipartUpload).
       await datastore.remove(checkedKey(key)).catch((error: unknown) => {
         if (error !== ERRORS.FILE_NOT_FOUND) throw error;
       });

@@ -11,7 +11,7 @@ import { createUser, type FactoryUser } from "#tests/factories/user";
 /**
  * The staff's booking list against a real, freshly migrated SQLite file: filters, paging and
  * the query plans. (The workflow that changes statuses is tested beside it, in
- * workflows/move-session.server.test.ts.)
+ * workflows/change-booking-status.server.test.ts.)
  */
 const BOOKED_AT = studioInstant("2026-12-01", "09:00");
 const HOLD_MS = 30 * 60_000;

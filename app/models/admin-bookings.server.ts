@@ -9,16 +9,7 @@ import { CLAIM_CLEARED } from "#app/models/booking-claim.server";
 import { bookingColumnsAt, getBooking } from "#app/models/booking.server";
 import { bookingFilterWhere } from "#app/models/booking-filters.server";
 
-/**
- * The staff's view of bookings (admin Bookings and Sessions tabs, a booking's page, the admin
- * JSON API) and the write of one status change. The workflow that decides a change is
- * workflows/move-session.server.ts.
- */
-
-/**
- * Moves `current` (read in the caller's transaction) to `to`, releasing any claim on it, and
- * keeps the history row. Undefined when the booking changed meanwhile.
- */
+/** Undefined when the booking changed meanwhile. */
 export function writeStatusChange(
   tx: Tx,
   current: Booking,
@@ -45,11 +36,8 @@ export function writeStatusChange(
 }
 
 /**
- * One page of bookings for the filters, sorted in SQL. A single day reads as that day's
- * agenda (earliest first); otherwise the latest sessions come first, upcoming ones included,
- * so what staff work on now is on the first pages. Both orders walk the starts_at index (with
- * the status in front of it when filtered) and stop after one page and one row: no count.
- * Rows read as at `now` (domain/holds.ts).
+ * Both orders walk the starts_at index and stop after one page and one row: no count. Rows read
+ * as at `now` (domain/holds.ts).
  */
 export function listAdminBookings(
   filters: BookingFilters,
@@ -64,14 +52,13 @@ export function listAdminBookings(
   );
 }
 
-/** The tabs' order: a single day earliest first, otherwise latest first. */
 function adminBookingsOrder(filters: Pick<BookingFilters, "date">) {
   return filters.date
     ? [asc(bookings.startsAt), asc(bookings.id)]
     : [desc(bookings.startsAt), desc(bookings.id)];
 }
 
-/** The page's query, unrun (its plan is checked by the model tests). */
+/** Its plan is checked by the model tests. */
 export function adminBookingsQuery(filters: BookingFilters, now: number, size?: number) {
   const { limit, offset } = pageWindow(filters.page, size);
   return db
@@ -83,14 +70,9 @@ export function adminBookingsQuery(filters: BookingFilters, now: number, size?: 
     .offset(offset);
 }
 
-/** Where a walk through the admin bookings stopped: the last row it gave. */
 export type AdminBookingsCursor = { startsAt: number; id: number };
 
-/**
- * The next `limit` bookings after `cursor`, in the tabs' order for the filters: the whole list of
- * GET /api/admin/bookings is walked this way (by key, not by offset: each step is an index range
- * however deep).
- */
+/** By key, not by offset: each step is an index range however deep. */
 export function adminBookingsAfter(
   filters: Pick<BookingFilters, "date" | "status" | "membership">,
   now: number,
@@ -115,10 +97,7 @@ export function adminBookingsAfter(
     .map((row) => asSweptAt(row, now));
 }
 
-/**
- * A booking's page: the booking as it reads at `now`, its client's account, money and history
- * (oldest first).
- */
+/** The booking as it reads at `now`. */
 export function getAdminBookingDetails(bookingId: number, now: number) {
   const row = getBooking(db, bookingId);
   if (!row) return null;

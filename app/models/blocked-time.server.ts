@@ -6,15 +6,9 @@ import type { BlockedTimeInput, BlockList } from "#app/domain/blocked-times";
 import { keepsSlotWhere } from "#app/models/holds.server";
 import { type Page, pageWindow, toPage } from "#app/models/pagination.server";
 
-/**
- * Blocked times (docs/product.md "Blocked times"). The availability answer and the
- * booking insert read this table through `readBusyRanges` (booking.server.ts) on every call,
- * with no cache in between, so a block counts from its commit and a removal frees the slots
- * at once.
- */
+/** docs/product.md "Blocked times": read through `readBusyRanges` with no cache, so a block counts from its commit. */
 const LONGEST_SESSION_MS = BOOKING_LIMITS.maxHours * 60 * 60_000;
 
-/** A live booking a block overlaps: staff may need to call that customer. */
 export type OverlappingSession = {
   id: number;
   firstName: string;
@@ -26,10 +20,7 @@ export type OverlappingSession = {
   status: (typeof bookings.$inferSelect)["status"];
 };
 
-/**
- * The sessions of [startsAt, endsAt) that still hold their slot (the same rule as
- * availability).
- */
+/** The sessions of [startsAt, endsAt) that still hold their slot (the same rule as availability). */
 function overlappingSessions(
   reader: Pick<Tx, "select">,
   range: { startsAt: number; endsAt: number },
@@ -60,11 +51,7 @@ function overlappingSessions(
     .all() satisfies OverlappingSession[];
 }
 
-/**
- * Blocks a range. Overlapping live sessions do not stop it (staff may have to close the
- * studio anyway): they are returned, read in the same transaction, so staff can contact those
- * customers. Overlapping another block is harmless.
- */
+/** Overlapping live sessions do not stop it: they are returned so staff can contact those customers. */
 export function createBlockedTime(tx: Tx, input: BlockedTimeInput, createdBy: number, now: number) {
   const block = tx
     .insert(blockedTimes)
@@ -80,7 +67,6 @@ export function createBlockedTime(tx: Tx, input: BlockedTimeInput, createdBy: nu
   return { block, overlapping: overlappingSessions(tx, block, now) };
 }
 
-/** Removes a block; false when it was not there (removed already, by another admin too). */
 export function removeBlockedTime(tx: Tx, id: number): boolean {
   return tx.delete(blockedTimes).where(eq(blockedTimes.id, id)).run().changes === 1;
 }
@@ -89,10 +75,6 @@ export type BlockedTimeRow = typeof blockedTimes.$inferSelect & {
   overlapping: OverlappingSession[];
 };
 
-/**
- * A page of blocks: the upcoming ones (not over yet) soonest first, or the past ones most
- * recent first, each with the live sessions it overlaps (one bounded query per shown block).
- */
 export function listBlockedTimesPage(list: BlockList, page: number, now: number) {
   const { limit, offset } = pageWindow(page);
   const rows = db

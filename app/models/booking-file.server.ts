@@ -2,16 +2,11 @@ import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, sql } from "drizzle-
 import { bookingFiles } from "#db/schema";
 import { db, type Tx } from "#app/db.server";
 
-/**
- * A booking's session files (docs/product.md "Session files"): one row per whole stored file.
- * A row with `deletedAt` set is being deleted (its bytes are going, workflows/session-files):
- * nobody sees it, and the sweeper finishes it if the process stopped midway. Writes take the
- * caller's transaction.
- */
+/** docs/product.md "Session files": a row with `deletedAt` set is being deleted; nobody sees it and the sweeper finishes it. */
 export type BookingFile = typeof bookingFiles.$inferSelect;
 type Reader = Pick<typeof db, "select">;
 
-/** What pages and the JSON API show of a file; never its storage key. */
+/** Never its storage key. */
 export type BookingFileView = {
   id: number;
   bookingId: number;
@@ -34,13 +29,9 @@ const viewColumns = {
   expiresAt: bookingFiles.expiresAt,
 };
 
-/** More files than this on one session is not a session's; the list stops there. */
 export const FILES_PER_BOOKING_LIMIT = 500;
 
-/**
- * A booking's visible files, oldest first (the order they were uploaded). `deliveredOnly` is
- * the customer's view: files staff have not delivered yet are theirs alone.
- */
+/** `deliveredOnly` is the customer's view: undelivered files are staff's alone. */
 export function listBookingFiles(
   reader: Reader,
   bookingId: number,
@@ -61,7 +52,7 @@ export function listBookingFiles(
     .all();
 }
 
-/** One visible file of a booking (the booking is part of the condition, so ids cannot be mixed). */
+/** The booking is part of the condition, so ids cannot be mixed. */
 export function getBookingFile(bookingId: number, fileId: number): BookingFile | undefined {
   return db
     .select()
@@ -103,7 +94,6 @@ export function insertBookingFile(tx: Tx, file: NewBookingFile): BookingFile {
   return tx.insert(bookingFiles).values(file).returning().get();
 }
 
-/** Whether a row (visible or being deleted) already holds these bytes. */
 export function storageKeyRecorded(storageKey: string): boolean {
   return (
     db
@@ -114,7 +104,6 @@ export function storageKeyRecorded(storageKey: string): boolean {
   );
 }
 
-/** Renames a visible file; false when it is gone. */
 export function renameBookingFile(
   tx: Tx,
   bookingId: number,
@@ -135,10 +124,7 @@ export function renameBookingFile(
   return result.changes === 1;
 }
 
-/**
- * Claims a visible file for deletion: it disappears from every list and download at once.
- * Undefined when it is gone or another request claimed it first.
- */
+/** It disappears from every list and download at once. Undefined when another request claimed it first. */
 export function claimFileDeletion(
   tx: Tx,
   bookingId: number,
@@ -159,7 +145,6 @@ export function claimFileDeletion(
     .get();
 }
 
-/** Claims every expired file (delivered, past its expiry) for deletion. */
 export function claimExpiredFiles(tx: Tx, now: number, limit: number): BookingFile[] {
   const ids = tx
     .select({ id: bookingFiles.id })
@@ -184,19 +169,16 @@ export function claimExpiredFiles(tx: Tx, now: number, limit: number): BookingFi
     .all();
 }
 
-/** Gives a claimed file back (its bytes could not be deleted): it is visible again. */
 export function releaseFileDeletion(tx: Tx, fileId: number): void {
   tx.update(bookingFiles).set({ deletedAt: null }).where(eq(bookingFiles.id, fileId)).run();
 }
 
-/** The last step of a deletion, once the bytes are gone. */
 export function removeBookingFile(tx: Tx, fileId: number): void {
   tx.delete(bookingFiles)
     .where(and(eq(bookingFiles.id, fileId), isNotNull(bookingFiles.deletedAt)))
     .run();
 }
 
-/** Deletions claimed before `before` and not finished: the process stopped midway. */
 export function listStaleDeletions(before: number, limit: number) {
   return db
     .select()
@@ -207,7 +189,6 @@ export function listStaleDeletions(before: number, limit: number) {
     .all();
 }
 
-/** Marks every visible, undelivered file of a booking delivered; returns how many. */
 export function markFilesDelivered(
   tx: Tx,
   bookingId: number,
@@ -228,10 +209,6 @@ export function markFilesDelivered(
     .all();
 }
 
-/**
- * Delivered files whose expiry falls by `until` (and after `now`) and whose customer has not
- * been reminded: the reminder sweep's work.
- */
 export function listDueExpiryReminders(now: number, until: number) {
   return db
     .select()
@@ -248,7 +225,6 @@ export function listDueExpiryReminders(now: number, until: number) {
     .all();
 }
 
-/** Marks reminders sent, only for files not marked yet; returns the ids this call marked. */
 export function markExpiryRemindersSent(tx: Tx, fileIds: number[], now: number): number[] {
   if (fileIds.length === 0) return [];
   return tx
@@ -266,7 +242,6 @@ export function markExpiryRemindersSent(tx: Tx, fileIds: number[], now: number):
     .map((row) => row.id);
 }
 
-/** Storage keys of every row, visible or not: the sweep of unrecorded bytes keeps these. */
 export function recordedStorageKeys(keys: string[]): Set<string> {
   if (keys.length === 0) return new Set();
   return new Set(
@@ -279,7 +254,6 @@ export function recordedStorageKeys(keys: string[]): Set<string> {
   );
 }
 
-/** How many visible files a booking has (the admin page's heading, the deliver button). */
 export function countBookingFiles(bookingId: number) {
   const row = db
     .select({
@@ -290,20 +264,4 @@ export function countBookingFiles(bookingId: number) {
     .where(and(eq(bookingFiles.bookingId, bookingId), isNull(bookingFiles.deletedAt)))
     .get();
   return { all: row?.all ?? 0, undelivered: row?.undelivered ?? 0 };
-}
-
-const iso = (epochMs: number | null) => (epochMs === null ? null : new Date(epochMs).toISOString());
-
-/** A file as GET /api/bookings/{id}/files lists it (domain/api-shapes sessionFileJson). */
-export function toBookingFileJson(file: BookingFileView) {
-  return {
-    id: file.id,
-    name: file.name,
-    size: file.size,
-    contentType: file.contentType,
-    createdAt: new Date(file.createdAt).toISOString(),
-    deliveredAt: iso(file.deliveredAt),
-    expiresAt: iso(file.expiresAt),
-    downloadUrl: `/api/bookings/${file.bookingId}/files/${file.id}`,
-  };
 }

@@ -46,21 +46,14 @@ import {
   keepsSlotWhere,
 } from "#app/models/holds.server";
 
-/**
- * Bookings: availability, the rows of a booking, holds and retainer draws. Writes take the
- * caller's transaction: the workflows (workflows/book-session, reschedule, reminders) run each
- * read-check-write in one IMMEDIATE transaction with no await inside, so the check and the
- * insert see the same database even with several server processes on one file.
- */
+/** Writes take the caller's transaction: workflows run each read-check-write in one IMMEDIATE transaction with no await inside. */
 export type Tx = Parameters<Parameters<typeof db.transaction>[0]>[0];
 type Reader = Pick<typeof db, "select">;
 export type NewBooking = typeof bookings.$inferInsert;
 
-/** Every booking's length is one of the form's choices, at most this long. */
 const LONGEST_SESSION_MS = BOOKING_LIMITS.maxHours * 60 * 60_000;
 
-// Every availability answer and every booking runs these two: built and prepared once, not
-// per call (drizzle's query building and SQLite's prepare were most of an availability answer).
+// Prepared once: query building and prepare were most of an availability answer.
 const liveBookingRanges = db
   .select({ startsAt: bookings.startsAt, endsAt: bookings.endsAt })
   .from(bookings)
@@ -68,8 +61,7 @@ const liveBookingRanges = db
     and(
       lt(bookings.startsAt, sql.placeholder("to")),
       gt(bookings.endsAt, sql.placeholder("from")),
-      // Implied by the line above, as no session is longer than maxHours, but it bounds the
-      // index range on starts_at to the window instead of every booking before it.
+      // Implied by maxHours, but bounds the starts_at index range to the window.
       gt(bookings.startsAt, sql.placeholder("earliestStart")),
       keepsSlotWhere(sql.placeholder("now")),
       // 0 excludes nothing: AUTOINCREMENT ids start at 1.
@@ -88,8 +80,7 @@ const blockedRanges = db
   )
   .prepare();
 
-// A waitlist offer holds its range for its customer until it runs out (docs/product.md
-// "Waitlist"): busy for everyone else, like a booking with its buffer.
+// docs/product.md "Waitlist": an offer's range is busy for everyone else until it runs out.
 const offeredRanges = db
   .select({ startsAt: waitlistEntries.startsAt, endsAt: waitlistEntries.endsAt })
   .from(waitlistEntries)
@@ -99,17 +90,12 @@ const offeredRanges = db
       gt(waitlistEntries.offerExpiresAt, sql.placeholder("now")),
       lt(waitlistEntries.startsAt, sql.placeholder("to")),
       gt(waitlistEntries.endsAt, sql.placeholder("from")),
-      // 0 excludes nothing: AUTOINCREMENT ids start at 1.
       ne(waitlistEntries.id, sql.placeholder("excludeOfferId")),
     ),
   )
   .prepare();
 
-/**
- * The instants a live booking, a waitlist offer or a blocked range keeps from others near
- * `date`. Inside a write transaction this reads what the transaction sees: there is one
- * connection per process. A claim passes its own offer, which does not stand in its way.
- */
+/** A claim passes its own offer, which does not stand in its way. */
 export function readBusyRanges(
   window: { from: number; to: number },
   now: number,
@@ -137,11 +123,7 @@ export function readBusyRanges(
   ];
 }
 
-/**
- * The start times of `date` for a session of `hours`, free or not (GET /api/availability).
- * Moving a booking passes its id: its own current slot does not stand in its way; a waitlist
- * claim passes its offer's.
- */
+/** A move passes the booking's id, a waitlist claim its offer's: their own slot is not in the way. */
 export function getAvailability(
   date: string,
   hours: number,
@@ -159,7 +141,6 @@ export function getAvailability(
   return startTimeOptions({ date, hours, busy, now, bufferMinutes });
 }
 
-/** Whether a session collides with anything (GET /api/bookings/check-conflicts). */
 export function hasConflict(
   slot: { date: string; time: string; hours: number },
   now: number,
@@ -171,10 +152,7 @@ export function hasConflict(
 
 const drawer = bookingsAs("drawer");
 
-/**
- * A retainer's hours used, less those its expired holds drew: the sweep gives them back, and
- * every read counts them as given back already.
- */
+/** Less the hours its expired holds drew: every read counts them as given back already. */
 export function retainerHoursUsedAt(now: At): SQL<number> {
   const expiredDraws = db
     .select({ hours: sql`coalesce(sum(${drawer.retainerHoursDrawn}), 0)` })
@@ -183,21 +161,17 @@ export function retainerHoursUsedAt(now: At): SQL<number> {
   return sql<number>`(case when ${bookings.isRetainer} then ${bookings.retainerHoursUsed} - (${expiredDraws}) else ${bookings.retainerHoursUsed} end)`;
 }
 
-/** A whole booking row for a read at `now`; the caller shows it through `asSweptAt`. */
+/** The caller shows the row through `asSweptAt`. */
 export function bookingColumnsAt(now: At) {
   return { ...getTableColumns(bookings), retainerHoursUsed: retainerHoursUsedAt(now) };
 }
 
-/**
- * The customer's paid retainer with hours left whose window has not ended, if any. A retainer
- * under a claim (being cancelled and refunded) is not offered: its hours cannot be drawn.
- */
+/** A retainer under a claim (being cancelled) is not offered: its hours cannot be drawn. */
 export function getActiveRetainer(
   reader: Reader,
   userId: number,
   now: number,
 ): RetainerBalance | null {
-  // Only the balance's columns: a whole booking row costs drizzle more to build than the query.
   const row = reader
     .select({
       id: bookings.id,
@@ -231,12 +205,7 @@ export function getActiveRetainer(
 
 export type RetainerDraw = { retainerBookingId: number | null; drawn: number };
 
-/**
- * Draws the hours a session on `date` may take from the customer's active retainer (as many
- * as it has left, within its window) and returns what it took; nothing when there is no such
- * retainer. Runs inside the booking's transaction, so the read and the increment see the same
- * balance.
- */
+/** Runs inside the booking's transaction, so the read and the increment see the same balance. */
 export function drawRetainerHours(
   tx: Tx,
   draw: { userId: number; date: string; hours: number },
@@ -259,12 +228,12 @@ const dueHold = db
   .limit(1)
   .prepare();
 
-/** Whether any hold is due for the sweep: a read, so the sweep takes no write lock for nothing. */
+/** A read, so the sweep takes no write lock for nothing. */
 export function hasExpiredHold(now: number): boolean {
   return dueHold.get({ now }) !== undefined;
 }
 
-/** Cancels every expired hold (workflows/expire-holds.server.ts gives back what each took). */
+/** workflows/expire-holds.server.ts gives back what each took. */
 export function cancelExpiredHolds(tx: Tx, now: number): Booking[] {
   return tx
     .update(bookings)
@@ -279,10 +248,7 @@ export function cancelExpiredHolds(tx: Tx, now: number): Booking[] {
     .all();
 }
 
-/**
- * Gives back what a cancelled session took: the retainer hours it drew, and its order's coupon
- * use once no live session of the order carries the discount (docs/product.md "Coupons").
- */
+/** docs/product.md "Coupons": the coupon use returns once no live session of the order carries it. */
 export function releaseCancelledSession(tx: Tx, booking: Booking) {
   if (booking.retainerBookingId !== null && booking.retainerHoursDrawn > 0) {
     tx.update(bookings)
@@ -295,7 +261,6 @@ export function releaseCancelledSession(tx: Tx, booking: Booking) {
   releaseOrderCouponUse(tx, booking.orderId);
 }
 
-/** Writes a new booking and the services chosen with it, at the prices they have now. */
 export function insertBooking(
   tx: Tx,
   values: NewBooking,
@@ -316,15 +281,11 @@ export function insertBooking(
   return booking;
 }
 
-/** One line of a booking's history: who moved it from which status to which, and why. */
 export function recordBookingHistory(tx: Tx, entry: typeof bookingHistory.$inferInsert) {
   tx.insert(bookingHistory).values(entry).run();
 }
 
-/**
- * A note for staff on a booking's history, written once however often its cause is seen (a
- * provider event delivered again, the success page asking after the webhook).
- */
+/** Written once however often its cause is seen (a redelivered event, the success page). */
 export function noteForStaffOnce(tx: Tx, booking: Booking, note: string, now: number) {
   const seen = tx
     .select({ id: bookingHistory.id })
@@ -342,11 +303,7 @@ export function noteForStaffOnce(tx: Tx, booking: Booking, note: string, now: nu
   });
 }
 
-/**
- * Moves a booking to another slot, provided it is still where `booking` says it was (the
- * start is part of the condition). The reminder belongs to the new time, so it is cleared.
- * Undefined when the booking changed meanwhile.
- */
+/** The start is part of the condition; undefined when the booking changed meanwhile. */
 export function moveBooking(
   tx: Tx,
   booking: Pick<Booking, "id" | "startsAt">,
@@ -364,10 +321,8 @@ export function getBooking(reader: Reader, id: number): Booking | undefined {
   return reader.select().from(bookings).where(eq(bookings.id, id)).get();
 }
 
-/** A customer's list (GET /api/bookings, My Sessions); more than this is not one customer's. */
 const OWN_BOOKINGS_LIMIT = 100;
 
-// Prepared once: the dashboard's list is read far more often than anything is booked.
 const ownBookings = db
   .select(bookingColumnsAt(sql.placeholder("now")))
   .from(bookings)
@@ -376,12 +331,12 @@ const ownBookings = db
   .limit(OWN_BOOKINGS_LIMIT)
   .prepare();
 
-/** The customer's own bookings, newest first, as they read at `now` (domain/holds.ts). */
+/** Newest first, as they read at `now` (domain/holds.ts). */
 export function listOwnBookings(userId: number, now: number): Booking[] {
   return ownBookings.all({ userId, now }).map((booking) => asSweptAt(booking, now));
 }
 
-/** A customer's own booking; another customer's is reported as missing, not forbidden. */
+/** Another customer's booking is reported as missing, not forbidden. */
 export function getOwnBooking(id: number, userId: number): Booking | undefined {
   return db
     .select()
@@ -405,10 +360,7 @@ export function getBookingServices(reader: Reader, bookingId: number) {
     .all();
 }
 
-/**
- * Keeps an unpaid booking's slot held at least until `until` (a hosted checkout cannot be
- * shorter than the provider's minimum). Only a live hold can be extended.
- */
+/** A hosted checkout cannot be shorter than the provider's minimum. */
 export function extendHold(
   tx: Tx,
   bookingId: number,
@@ -423,17 +375,13 @@ export function extendHold(
     .get();
 }
 
-/**
- * PATCH /api/bookings/{id}/status by a customer: only confirming their own $0 booking. The
- * server already creates those CONFIRMED, so this answers with the booking unchanged.
- */
+/** The server already creates $0 bookings CONFIRMED, so this answers with the booking unchanged. */
 export function confirmOwnFreeBooking(id: number, userId: number): Booking | null {
   const booking = getOwnBooking(id, userId);
   if (booking?.totalCost !== 0 || booking.status !== "CONFIRMED") return null;
   return booking;
 }
 
-// Runs every minute: prepared once. The (status, starts_at) index bounds it to the window.
 const dueReminders = db
   .select()
   .from(bookings)
@@ -447,16 +395,11 @@ const dueReminders = db
   )
   .prepare();
 
-/** Confirmed sessions starting after `now` and by `until` that have had no reminder yet. */
 export function listDueReminders(now: number, until: number): Booking[] {
   return dueReminders.all({ now, until });
 }
 
-/**
- * Marks a session's reminder as sent, only while it is still confirmed, at the same start and
- * unreminded (all in the condition), so of two sweeps at once one marks it. True when this
- * call did.
- */
+/** All in the condition, so of two sweeps at once one marks it. True when this call did. */
 export function markReminderSent(
   tx: Tx,
   booking: Pick<Booking, "id" | "startsAt">,
@@ -477,47 +420,7 @@ export function markReminderSent(
   return marked.changes === 1;
 }
 
-/** The booking as the JSON API shows it: the fields of docs/product.md "Data" with ISO instants. */
-export function toBookingJson(booking: Booking) {
-  return {
-    id: booking.id,
-    userId: booking.userId,
-    firstName: booking.firstName,
-    lastName: booking.lastName,
-    businessName: booking.businessName,
-    phoneNumber: booking.phoneNumber,
-    email: booking.email,
-    stakeholder: booking.stakeholder,
-    recordingDate: booking.recordingDate,
-    recordingTime: booking.recordingTime,
-    guestCount: booking.guestCount,
-    hoursNeeded: booking.hoursNeeded,
-    startsAt: new Date(booking.startsAt).toISOString(),
-    endsAt: new Date(booking.endsAt).toISOString(),
-    hourlyRate: booking.hourlyRate,
-    totalCost: booking.totalCost,
-    originalCost: booking.originalCost,
-    couponId: booking.couponId,
-    couponCode: booking.couponCode,
-    discountAmount: booking.discountAmount,
-    status: booking.status,
-    holdExpiresAt: booking.holdExpiresAt ? new Date(booking.holdExpiresAt).toISOString() : null,
-    isRetainer: booking.isRetainer,
-    retainerStartDate: booking.retainerStartDate,
-    retainerEndDate: booking.retainerEndDate,
-    retainerHoursUsed: booking.retainerHoursUsed,
-    retainerTotalHours: booking.retainerTotalHours,
-    retainerHoursDrawn: booking.retainerHoursDrawn,
-    createdAt: new Date(booking.createdAt).toISOString(),
-  };
-}
-
-/**
- * The customer's unpaid holds that have not run out, oldest first: each unpaid booking, except
- * that a weekly series is one hold (docs/product.md "Weekly series"), named by its first
- * session. Read inside the booking's transaction, so two requests at once cannot both see room
- * for one more.
- */
+/** docs/product.md "Weekly series": a series is one hold. Read in the booking's transaction so two requests cannot both see room. */
 export function openUnpaidHolds(tx: Tx, userId: number, now: number): OpenHold[] {
   const rows = tx
     .select({
@@ -542,11 +445,7 @@ export function openUnpaidHolds(tx: Tx, userId: number, now: number): OpenHold[]
   return holds;
 }
 
-/**
- * How many unpaid sessions of the customer's still hold their slot: what MAX_UNPAID_SESSIONS
- * counts, session by session (a series counts each of its unpaid sessions). Read inside the
- * booking's transaction, like `openUnpaidHolds`.
- */
+/** Counts session by session (a series counts each unpaid session), for MAX_UNPAID_SESSIONS. */
 export function countUnpaidSessions(tx: Tx, userId: number, now: number): number {
   const row = tx
     .select({ n: count() })
@@ -556,11 +455,7 @@ export function countUnpaidSessions(tx: Tx, userId: number, now: number): number
   return row?.n ?? 0;
 }
 
-/**
- * Whether one of the customer's own bookings keeps a slot that overlaps the range: the same
- * rule as `readBusyRanges`. Joining the waitlist over one's own booking is refused (docs/product.md
- * "Waitlist"). Read in the caller's transaction.
- */
+/** docs/product.md "Waitlist": joining over one's own booking is refused. Same rule as `readBusyRanges`. */
 export function ownBookingOverlaps(
   tx: Tx,
   userId: number,
@@ -575,7 +470,6 @@ export function ownBookingOverlaps(
         eq(bookings.userId, userId),
         lt(bookings.startsAt, range.endsAt),
         gt(bookings.endsAt, range.startsAt),
-        // Bounds the index range on (user_id, starts_at), as in liveBookingRanges.
         gt(bookings.startsAt, range.startsAt - LONGEST_SESSION_MS),
         keepsSlotWhere(now),
       ),

@@ -12,12 +12,7 @@ import {
   type FeedBooking,
 } from "#app/domain/calendar-feed";
 
-/**
- * Calendar feeds' storage (docs/product.md "Calendar feeds"): one token per account and kind,
- * kept as its SHA-256 (what a request is looked up by) and sealed, so the dashboard shows it
- * again (decision 0102) while the database alone gives no working link; and each feed's current
- * content version (`etag`) with the instant it was first served (`modifiedAt`).
- */
+/** docs/product.md "Calendar feeds": a token is kept hashed and sealed (decision 0102), so the database alone gives no working link. */
 export type CalendarFeed = {
   id: number;
   userId: number;
@@ -26,7 +21,6 @@ export type CalendarFeed = {
   modifiedAt: number | null;
 };
 
-/** A new token and what the table stores of it. */
 function newToken() {
   const token = randomBytes(FEED_TOKEN_BYTES).toString("base64url");
   return {
@@ -38,7 +32,6 @@ function newToken() {
 const ofAccount = (userId: number, kind: CalendarFeedKind) =>
   and(eq(calendarFeeds.userId, userId), eq(calendarFeeds.kind, kind));
 
-/** The account's token for this kind of feed; null when there is none yet. */
 export function feedToken(userId: number, kind: CalendarFeedKind): string | null {
   const existing = db
     .select({ sealed: calendarFeeds.tokenSealed })
@@ -48,7 +41,6 @@ export function feedToken(userId: number, kind: CalendarFeedKind): string | null
   return existing ? unseal(dataKeys, "feed-token", existing.sealed) : null;
 }
 
-/** Makes the account's token for this kind of feed (a page's first view), or keeps the one there. */
 export function createFeedToken(tx: Tx, userId: number, kind: CalendarFeedKind): string {
   // Two first views at once: the second finds the first's row and keeps it.
   tx.insert(calendarFeeds)
@@ -64,7 +56,6 @@ export function createFeedToken(tx: Tx, userId: number, kind: CalendarFeedKind):
   return unseal(dataKeys, "feed-token", row.sealed);
 }
 
-/** A new token for the account's feed; the old one stops working with this write. */
 export function regenerateFeedToken(tx: Tx, userId: number, kind: CalendarFeedKind): string {
   const { token, stored } = newToken();
   tx.insert(calendarFeeds)
@@ -77,10 +68,7 @@ export function regenerateFeedToken(tx: Tx, userId: number, kind: CalendarFeedKi
   return token;
 }
 
-/**
- * Gives every feed the account has a new token inside the caller's transaction (a password
- * change, "Sign out of all devices"): the links in calendars until now stop working.
- */
+/** A password change or "Sign out of all devices": the links in calendars until now stop working. */
 export function replaceFeedTokens(tx: Tx, userId: number): void {
   const feeds = tx
     .select({ id: calendarFeeds.id })
@@ -95,10 +83,7 @@ export function replaceFeedTokens(tx: Tx, userId: number): void {
   }
 }
 
-/**
- * The feed behind a token, or undefined, with whether its owner is an admin: whether a studio
- * feed still works is the staff gate's to say (web/staff-gate.server.ts).
- */
+/** Whether a studio feed still works is the staff gate's to say. */
 export function findFeed(token: string): (CalendarFeed & { ownerIsAdmin: boolean }) | undefined {
   return db
     .select({
@@ -115,12 +100,10 @@ export function findFeed(token: string): (CalendarFeed & { ownerIsAdmin: boolean
     .get();
 }
 
-/** The version of a feed's content: the moment it changed, or null when `contentHash` is new. */
 export function feedVersion(feed: CalendarFeed, contentHash: string): number | null {
   return feed.etag === contentHash && feed.modifiedAt !== null ? feed.modifiedAt : null;
 }
 
-/** Stores a feed's new content hash with `now` as the moment it changed; returns `now`. */
 export function recordFeedVersion(tx: Tx, feedId: number, contentHash: string, now: number) {
   tx.update(calendarFeeds)
     .set({ etag: contentHash, modifiedAt: now })
@@ -140,10 +123,7 @@ const feedColumns = {
   holdExpiresAt: bookings.holdExpiresAt,
 };
 
-/**
- * The customer's own sessions from a year back, cancelled ones included (marked so): an expired
- * hold as the sweep leaves it (domain/holds.ts).
- */
+/** The customer's own sessions from a year back, cancelled ones included: an expired hold as swept. */
 export function customerFeedBookings(userId: number, now: number): FeedBooking[] {
   return db
     .select({
@@ -161,7 +141,6 @@ export function customerFeedBookings(userId: number, now: number): FeedBooking[]
     .map((row) => asSweptAt(row, now));
 }
 
-/** Every live session of the studio (not cancelled, holding its slot) from a year back. */
 export function studioFeedBookings(now: number): FeedBooking[] {
   return db
     .select(feedColumns)

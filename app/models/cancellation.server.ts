@@ -1,24 +1,18 @@
 import { and, desc, eq, gt, ne, sql } from "drizzle-orm";
 import { type Booking, bookingHistory, bookings, payments } from "#db/schema";
 import { db, type Tx } from "#app/db.server";
-import { transitionProblem } from "#app/domain/admin-workflow";
+import { statusChangeProblem } from "#app/domain/admin-workflow";
 import { claimProblem } from "#app/domain/booking-claim";
 import { canCancel, type RefundQuote, refundQuote } from "#app/domain/cancellation";
 import { CLAIM_CLEARED } from "#app/models/booking-claim.server";
 import { releaseCancelledSession } from "#app/models/booking.server";
 import { insertPayment, type Receipt } from "#app/models/receipt.server";
 
-/**
- * Cancellations' reads (what may be cancelled, what it would refund) and writes (the
- * cancellation itself, in the caller's transaction). The workflow that runs them, with the
- * refund between, is workflows/cancel-booking.server.ts.
- */
 export const CANCELLED_BY_CUSTOMER = "Cancelled by the customer";
 export const CANCELLED_BY_STUDIO = "Cancelled by the studio";
 
 type Reader = Pick<typeof db, "select">;
 
-/** What the customer has paid for a booking, net of refunds, in whole dollars. */
 export function paidFor(reader: Reader, bookingId: number): number {
   const row = reader
     .select({ total: sql<number>`coalesce(sum(${payments.amount}), 0)` })
@@ -28,7 +22,6 @@ export function paidFor(reader: Reader, bookingId: number): number {
   return row?.total ?? 0;
 }
 
-/** What cancelling `booking` at `now` would refund: shown before the customer confirms. */
 export function cancellationQuote(
   reader: Reader,
   booking: Booking,
@@ -42,7 +35,6 @@ export function cancellationQuote(
   );
 }
 
-/** Why a booking cannot be cancelled by its customer now, or null when it can. */
 export function cancelProblem(reader: Reader, booking: Booking, now: number): string | null {
   if (booking.status === "CANCELLED") return "This booking is already cancelled.";
   const held = claimProblem(booking.claim);
@@ -59,11 +51,9 @@ export function cancelProblem(reader: Reader, booking: Booking, now: number): st
   return null;
 }
 
-/** Why staff cannot cancel a booking, or null when they can. */
 export function studioCancelProblem(reader: Reader, booking: Booking): string | null {
-  const problem = transitionProblem(booking.status, "CANCELLED") ?? claimProblem(booking.claim);
+  const problem = statusChangeProblem(booking.status, "CANCELLED") ?? claimProblem(booking.claim);
   if (problem) return problem;
-  // Refunding a package in full while later sessions use its hours would make them free.
   if (booking.isRetainer && retainerInUse(reader, booking.id)) {
     return "Other sessions use hours of this retainer package: cancel those sessions first.";
   }
@@ -85,7 +75,6 @@ function retainerInUse(reader: Reader, retainerBookingId: number): boolean {
   return drawing !== undefined;
 }
 
-/** The charge a refund goes back to: the booking's (only) positive payment. */
 export function latestCharge(bookingId: number) {
   return db
     .select()
@@ -95,16 +84,9 @@ export function latestCharge(bookingId: number) {
     .get();
 }
 
-/** A refund the provider made, and the charge it went back to. */
 export type RecordedRefund = { refundId: string; amount: number; of: string };
 
-/**
- * The cancellation's writes, in the caller's transaction: the booking cancelled (and any
- * claim on it released), what it took given back (retainer hours, and the order's coupon use
- * once no live session of it carries the discount), the refund as a negative payment with its credit note, the history row.
- * Returns the cancelled booking and the credit note, or undefined when `current` changed
- * meanwhile.
- */
+/** Undefined when `current` changed meanwhile. */
 export function writeCancellation(
   tx: Tx,
   current: Booking,
@@ -147,10 +129,7 @@ export function writeCancellation(
   return { booking: updated, creditNote };
 }
 
-/**
- * A refund as a negative payment, with its credit note (docs/product.md "Receipts"); a
- * repeated one (same provider id) is kept once. Returns the credit note when one was issued.
- */
+/** docs/product.md "Receipts": a repeated refund (same provider id) is kept once. */
 export function writeRefund(
   tx: Tx,
   booking: Booking,

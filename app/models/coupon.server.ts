@@ -22,6 +22,7 @@ import {
   normalizeCouponCode,
 } from "#app/domain/coupons";
 import type { CouponTerms } from "#app/domain/pricing";
+import { Refusal } from "#app/domain/refusal";
 import { studioDateOf } from "#app/domain/studio-time";
 import { bookingsAs, holdExpiredWhere, keepsSlotWhere } from "#app/models/holds.server";
 import { type Page, pageWindow, toPage } from "#app/models/pagination.server";
@@ -72,7 +73,6 @@ export type CouponCheck =
   | { isValid: true; message: string; coupon: Coupon }
   | { isValid: false; message: string; coupon: null };
 
-/** Whether `code` can be redeemed now; the answer of GET /api/coupons/validate/{code}. */
 export function checkCoupon(code: string, now: number): CouponCheck {
   if (normalizeCouponCode(code) === "") {
     return { isValid: false, message: COUPON_MESSAGES.required, coupon: null };
@@ -88,11 +88,7 @@ export function couponTerms(coupon: Pick<Coupon, "type" | "value">): CouponTerms
   return { type: coupon.type, value: coupon.value };
 }
 
-/**
- * Takes one use of a coupon for a booking. The guarded increment is the atomic reservation:
- * under any concurrency the count stops at maxUses (and a CHECK constraint backs it up). False
- * when the coupon has no use left.
- */
+/** The guarded increment is the atomic reservation (a CHECK constraint backs it up). */
 export function reserveCouponUse(tx: Tx, couponId: number): boolean {
   const reserved = tx
     .update(coupons)
@@ -107,10 +103,7 @@ export function reserveCouponUse(tx: Tx, couponId: number): boolean {
   return reserved.changes === 1;
 }
 
-/**
- * The order's coupon use goes back when no live session of it carries the coupon's discount any
- * more (cancelled, expired, moved off it): once per order, however many sessions it had.
- */
+/** Once per order, however many sessions it had. */
 export function releaseOrderCouponUse(tx: Tx, orderId: number | null) {
   if (orderId === null) return;
   const order = tx
@@ -144,10 +137,7 @@ export function releaseOrderCouponUse(tx: Tx, orderId: number | null) {
   }
 }
 
-/**
- * A session reinstated after its hold ran out carries its discount again: its order takes the
- * coupon's use back if it had given it up, unless the coupon has no use left.
- */
+/** A session reinstated after its hold ran out takes its order's coupon use back, if one is left. */
 export function retakeOrderCouponUse(
   tx: Tx,
   booking: { couponId: number | null; orderId: number | null },
@@ -165,28 +155,14 @@ export function retakeOrderCouponUse(
   return true;
 }
 
-/**
- * The coupon as the validation response of docs/product.md "The JSON API" shows it: {code, value,
- * type}.
- */
+/** docs/product.md "The JSON API": the validation response's shape. */
 export function toCouponSummary(coupon: Coupon) {
   return { code: coupon.code, value: coupon.value, type: coupon.type };
 }
 
 // ---------------------------------------------------------------- the Coupons tab (admin)
 
-/** The code is taken (compared case-insensitively, like the unique index on lower(code)). */
-export class DuplicateCouponError extends Error {
-  constructor(readonly code: string) {
-    super(duplicateCouponMessage(code));
-  }
-}
-
-/**
- * Stores a new coupon (already checked by the domain rules). The unique index on lower(code)
- * decides, so two admins creating the same code at once get one coupon and one
- * DuplicateCouponError, never a second row or a server error.
- */
+/** The unique index on lower(code) decides, so two admins creating the same code get one coupon and one "duplicate-coupon" Refusal. */
 export function createCoupon(coupon: NewCoupon, now: number): Coupon {
   try {
     return unlessBusy(() =>
@@ -197,12 +173,14 @@ export function createCoupon(coupon: NewCoupon, now: number): Coupon {
         .get(),
     );
   } catch (error) {
-    if (isUniqueViolation(error)) throw new DuplicateCouponError(coupon.code);
+    if (isUniqueViolation(error)) {
+      throw new Refusal("duplicate-coupon", duplicateCouponMessage(coupon.code));
+    }
     throw error;
   }
 }
 
-/** Newest first, one page plus one row (no count of the whole table). */
+/** One page plus one row (no count of the whole table). */
 export function listCoupons(now: number, page: number, size?: number): Page<Coupon> {
   const { limit, offset } = pageWindow(page, size);
   const rows = db
@@ -215,7 +193,6 @@ export function listCoupons(now: number, page: number, size?: number): Page<Coup
   return toPage(rows, page, size);
 }
 
-/** The next `limit` coupons after coupon `afterId`, newest first (the whole API list, by key). */
 export function couponsAfter(now: number, afterId: number | null, limit: number): Coupon[] {
   return db
     .select(couponColumnsAt(now))
@@ -226,28 +203,9 @@ export function couponsAfter(now: number, afterId: number | null, limit: number)
     .all();
 }
 
-/**
- * Deactivate / Activate (docs/product.md "States and transitions"). Undefined when no such coupon
- * exists.
- */
+/** docs/product.md "States and transitions". */
 export function setCouponActive(id: number, isActive: boolean): Coupon | undefined {
   return unlessBusy(() =>
     db.update(coupons).set({ isActive }).where(eq(coupons.id, id)).returning().get(),
   );
-}
-
-/** A coupon as GET/POST /api/admin/coupons answer it; expiryDate is the studio day it ends. */
-export function toCouponJson(coupon: Coupon) {
-  return {
-    id: coupon.id,
-    code: coupon.code,
-    description: coupon.description,
-    type: coupon.type,
-    value: coupon.value,
-    maxUses: coupon.maxUses,
-    currentUses: coupon.currentUses,
-    expiryDate: coupon.expiryDate,
-    isActive: coupon.isActive,
-    createdAt: new Date(coupon.createdAt).toISOString(),
-  };
 }

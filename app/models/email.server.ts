@@ -4,10 +4,7 @@ import { db, type Tx } from "#app/db.server";
 import type { OutboxStatus } from "#app/domain/outbox";
 import { type Page, pageWindow, toPage } from "#app/models/pagination.server";
 
-/**
- * The outbox as staff read it (docs/product.md "E-mail": without SMTP the e-mails stay
- * readable by admins, so an offline demo shows what customers would receive).
- */
+/** docs/product.md "E-mail": without SMTP, admins can read what customers would receive. */
 const listColumns = {
   id: emailOutbox.id,
   kind: emailOutbox.kind,
@@ -20,10 +17,7 @@ const listColumns = {
   sentAt: emailOutbox.sentAt,
 };
 
-/**
- * A page of e-mails, newest first (ids grow with time, so the primary key gives the order),
- * optionally of one status. The bodies stay in the table: a list never loads them.
- */
+/** A list never loads the bodies. */
 export function listEmailsPage(filter: { status: OutboxStatus | null }, page: number) {
   const { limit, offset } = pageWindow(page);
   const rows = db
@@ -38,27 +32,17 @@ export function listEmailsPage(filter: { status: OutboxStatus | null }, page: nu
   return shown;
 }
 
-/** One e-mail with its bodies and attachments, or undefined. */
 export function getEmail(id: number) {
   return db.select().from(emailOutbox).where(eq(emailOutbox.id, id)).get();
 }
 
-/**
- * The current address of the account that owns the e-mail's booking. Booking mail goes to
- * the account's own address (docs/product.md "E-mail"); a row written before that rule may
- * name an address typed into the booking form, so a retry re-addresses it.
- */
+/** A row from before that rule may name a typed address, so a retry re-addresses it. */
 const bookingOwnerEmail = sql`(
   SELECT ${users.email} FROM ${bookings} JOIN ${users} ON ${users.id} = ${bookings.userId}
   WHERE ${bookings.id} = ${emailOutbox.bookingId}
 )`;
 
-/**
- * Sends a FAILED e-mail again: back to PENDING with a fresh count of attempts, due now, to the
- * booking owner's address when it is about a booking. Only a FAILED row moves (checked in the
- * update itself), so a double click or a second admin changes nothing twice; false says it
- * was not FAILED (or not there).
- */
+/** Only a FAILED row moves (checked in the update), so a double click changes nothing twice. */
 export function retryEmail(tx: Tx, id: number, now: number): boolean {
   return (
     tx

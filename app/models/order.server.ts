@@ -7,16 +7,7 @@ import { CLAIM_CLEARED } from "#app/models/booking-claim.server";
 import { isPayable } from "#app/domain/payments";
 import { extendHold } from "#app/models/booking.server";
 
-/**
- * Orders (docs/product.md "Orders"): everything a customer booked in one go, one session or a
- * weekly series. The order row holds what is one per purchase: the coupon use it took (taken and
- * given back in coupon.server.ts) and the hosted checkout that pays its unpaid sessions together,
- * kept here. The checkout's plan
- * (its expiry, also part of the idempotency key) is on the order row; every session on the plan
- * is claimed (CHECKOUT_OPEN, with the plan's expiry on the booking) while the provider is asked,
- * so no session is cancelled, moved or paid another way meanwhile. All writes take the caller's
- * IMMEDIATE transaction.
- */
+/** docs/product.md "Orders". Every session on a checkout plan is claimed while the provider is asked, so nothing else acts on it. */
 type Reader = Pick<Tx, "select">;
 
 export function insertOrder(
@@ -36,7 +27,7 @@ export function getOrder(reader: Reader, id: number): Order | undefined {
   return reader.select().from(orders).where(eq(orders.id, id)).get();
 }
 
-/** The customer's own weekly series; another customer's, or a single booking's order, is missing. */
+/** Another customer's series, or a single booking's order, is missing. */
 export function getOwnSeries(id: number, userId: number): Series | undefined {
   return db
     .select()
@@ -45,10 +36,8 @@ export function getOwnSeries(id: number, userId: number): Series | undefined {
     .get() as Series | undefined;
 }
 
-/** An order booked as a weekly series. */
 export type Series = Order & { repeatEvery: SeriesRepeat };
 
-/** Every session of an order, cancelled ones too, in date order. */
 export function listOrderSessions(reader: Reader, orderId: number): Booking[] {
   return reader
     .select()
@@ -58,10 +47,7 @@ export function listOrderSessions(reader: Reader, orderId: number): Booking[] {
     .all();
 }
 
-/**
- * A session's weekly series and every session of it, cancelled ones too, in date order: one
- * read. Only the booking's own customer's series: null for a session booked alone.
- */
+/** Only the booking's own customer's series: null for a session booked alone. */
 export function seriesOfBooking(
   booking: Pick<Booking, "orderId" | "userId">,
 ): { id: number; repeat: SeriesRepeat; sessions: Booking[] } | null {
@@ -85,7 +71,6 @@ export function seriesOfBooking(
   return { id: booking.orderId, repeat: first.repeat, sessions: rows.map((row) => row.session) };
 }
 
-/** The customer's weekly series (orders of more than one session), for grouping My Sessions. */
 export function listOwnSeries(userId: number): Series[] {
   return db
     .select()
@@ -94,17 +79,11 @@ export function listOwnSeries(userId: number): Series[] {
     .all() as Series[];
 }
 
-/** The sessions a payment for the order pays now: the live, unpaid ones still held. */
 export function payableSessions(sessions: readonly Booking[], now: number): Booking[] {
   return sessions.filter((session) => isPayable(session, now));
 }
 
-/**
- * A plan made this recently, with no session stored yet, is another request's in-flight
- * attempt: a double submit joins it (same expiry, same idempotency key, same claims) instead
- * of opening a second session. Older plans are abandoned or failed and are never reused,
- * because the provider replays the saved response of a key, errors included.
- */
+/** A recent plan with no session yet is in flight: a double submit joins it. Older ones are never reused (the provider replays a key's saved errors). */
 const JOIN_PLAN_MS = 30_000;
 
 export type CheckoutPlan =
@@ -112,12 +91,7 @@ export type CheckoutPlan =
   | { kind: "not-payable"; order: Order | undefined; message?: string }
   | { kind: "opened-elsewhere" };
 
-/**
- * Decides the checkout's expiry, extends every payable session's hold to it and claims them
- * for opening the checkout, so concurrent requests (even in other processes) agree on one
- * expiry and therefore on one idempotency key, and nothing else acts on the sessions meanwhile.
- * The checkout never outlives the holds: a slot cannot be paid for after it was released.
- */
+/** Concurrent requests agree on one expiry, so one idempotency key. The checkout never outlives the holds. */
 export function planCheckout(
   tx: Tx,
   orderId: number,
@@ -137,7 +111,6 @@ export function planCheckout(
   const until = joinable ? planned : now + sessionMs;
   const held: Booking[] = [];
   for (const session of payable) {
-    // A session claimed by anything but this plan is being acted on: not now.
     if (session.claim !== null && !(joinable && session.checkoutExpiresAt === until)) {
       return { kind: "not-payable", order, message: claimProblem(session.claim) ?? undefined };
     }
@@ -171,18 +144,14 @@ export function planCheckout(
   return { kind: "create", order, sessions: held, until };
 }
 
-/**
- * The session the provider opened for plan `until`; the plan's claims are released. False when
- * the plan is no longer the order's (the sweeper abandoned it as stale): the session is not
- * stored, and the caller closes it.
- */
+/** False when the sweeper abandoned the plan: the caller closes the session. */
 export function storeCheckoutSession(
   tx: Tx,
   orderId: number,
   until: number,
   sessionId: string,
 ): boolean {
-  // A double submit that joined the plan stores the very same session a second time.
+  // A double submit that joined the plan stores the same session a second time.
   const stored = tx
     .update(orders)
     .set({ checkoutSessionId: sessionId })
@@ -198,7 +167,7 @@ export function storeCheckoutSession(
   return stored.changes === 1;
 }
 
-/** The provider failed to open plan `until`: the next attempt plans afresh, with a new key. */
+/** The next attempt plans afresh, with a new key. */
 export function abandonCheckoutPlan(tx: Tx, orderId: number, until: number) {
   releasePlanClaims(tx, orderId, until);
   tx.update(orders)
@@ -213,7 +182,6 @@ export function abandonCheckoutPlan(tx: Tx, orderId: number, until: number) {
     .run();
 }
 
-/** The order's checkout was closed (paid another way, or cancelled): it is forgotten. */
 export function forgetCheckout(tx: Tx, orderId: number, sessionId: string) {
   tx.update(orders)
     .set({ checkoutSessionId: null, checkoutExpiresAt: null })
@@ -235,11 +203,7 @@ function releasePlanClaims(tx: Tx, orderId: number, until: number) {
     .run();
 }
 
-/**
- * Whether the site itself opened this Checkout Session (it is stored on an order): the success
- * page and GET /api/payments/status ask the provider about no other id (docs/product.md
- * "Payments").
- */
+/** docs/product.md "Payment": the status pages ask the provider about no other id. */
 export function isOwnCheckoutSession(sessionId: string): boolean {
   return (
     db
@@ -250,10 +214,7 @@ export function isOwnCheckoutSession(sessionId: string): boolean {
   );
 }
 
-/**
- * The hosted checkout an unpaid session may still be paid through (its order's): cancelling
- * the session or taking its payment another way closes it first.
- */
+/** Cancelling the session or paying it another way closes it first. */
 export function openCheckoutOf(reader: Reader, booking: Booking): string | null {
   if (booking.orderId === null || booking.status !== "PENDING_PAYMENT") return null;
   return getOrder(reader, booking.orderId)?.checkoutSessionId ?? null;

@@ -4,12 +4,7 @@ import { emailOutbox } from "#db/schema";
 import type { DB } from "#app/db.server";
 import type { EmailAttachment } from "#app/domain/outbox";
 
-/**
- * The e-mail outbox: an e-mail is a row written in the same transaction as the change that
- * causes it, so a booking never exists without its e-mail and a rolled-back booking never sends
- * one. Below, the rows the deliver-email workflow reads and marks; the sending and the retry
- * rules are the workflow's.
- */
+/** Written in the same transaction as its cause, so a rolled-back booking never sends one. */
 
 export type OutgoingEmail = {
   kind: string;
@@ -21,14 +16,10 @@ export type OutgoingEmail = {
   attachments?: EmailAttachment[];
 };
 
-/** The database, or a transaction inside `db.transaction(...)`. */
 export type OutboxWriter = Pick<DB, "insert">;
 export type OutboxDatabase = Pick<DB, "select" | "update">;
 
-/**
- * Writes an e-mail to the outbox. Synchronous, so it can run inside a better-sqlite3
- * transaction next to the change that causes it. Returns the outbox row id.
- */
+/** Synchronous, so it can run inside a better-sqlite3 transaction next to its cause. */
 export function enqueueEmail(tx: OutboxWriter, message: OutgoingEmail): number {
   if (message.to.trim() === "") throw new Error(`E-mail "${message.kind}" has no recipient`);
   const row = tx
@@ -49,10 +40,7 @@ export function enqueueEmail(tx: OutboxWriter, message: OutgoingEmail): number {
 
 export type OutboxRow = typeof emailOutbox.$inferSelect;
 
-/**
- * How far behind the outbox is: its PENDING rows and the age of the oldest (0 when none), for
- * the metrics. One indexed query (email_outbox_due starts with the status).
- */
+/** One indexed query (email_outbox_due starts with the status). */
 export function outboxBacklog(
   db: Pick<DB, "select">,
   now: number,
@@ -69,7 +57,6 @@ export function outboxBacklog(
   };
 }
 
-/** The PENDING rows due at `now`, oldest first. */
 export function dueEmails(db: OutboxDatabase, now: number, limit: number): OutboxRow[] {
   return db
     .select()
@@ -80,10 +67,7 @@ export function dueEmails(db: OutboxDatabase, now: number, limit: number): Outbo
     .all();
 }
 
-/**
- * Claims a due row for one send by pushing its next attempt to `leaseUntil`, so an overlapping
- * run (another process) skips it. False when it is no longer due: someone else has it.
- */
+/** An overlapping run (another process) skips it. False when someone else has it. */
 export function claimEmail(
   db: OutboxDatabase,
   id: number,
@@ -111,10 +95,7 @@ export function markEmailSent(db: OutboxDatabase, id: number, now: number): void
     .run();
 }
 
-/**
- * A send that failed: PENDING again at `retryAt`, or, with `retryAt` null, FAILED for good
- * (the admin Emails page can retry it by hand).
- */
+/** With `retryAt` null, FAILED for good (the admin Emails page can retry it by hand). */
 export function recordEmailFailure(
   db: OutboxDatabase,
   id: number,

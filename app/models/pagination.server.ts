@@ -27,24 +27,6 @@ export function toPage<T>(rows: T[], page: number, size = PAGE_SIZE): Page<T> {
   return { rows: rows.slice(0, size), page, hasNext: rows.length > size, size };
 }
 
-/**
- * A page of a JSON list: the body stays the plain array of docs/product.md "The JSON API"; a
- * `Link: <...>; rel="next"` header (the same URL with `page` + 1) says that another page exists.
- */
-export function pageResponse<T>(
-  request: Request,
-  page: { rows: T[]; page: number; hasNext: boolean },
-  init: { headers?: HeadersInit } = {},
-): Response {
-  const headers = new Headers(init.headers);
-  if (page.hasNext) {
-    const next = new URL(request.url);
-    next.searchParams.set("page", String(page.page + 1));
-    headers.set("Link", `<${next.pathname}${next.search}>; rel="next"`);
-  }
-  return Response.json(page.rows, { headers });
-}
-
 /** The most rows a client may ask for in one page of a JSON list (`?limit=`). */
 export const MAX_LIMIT = 500;
 export const LIMIT_MESSAGE = `limit must be a whole number from 1 to ${MAX_LIMIT}`;

@@ -3,11 +3,7 @@ import { and, asc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import { passkeys, webauthnChallenges } from "#db/schema";
 import { db, type Tx } from "#app/db.server";
 
-/**
- * The passkeys table and the WebAuthn challenges handed out (docs/product.md "Accounts and
- * sessions"). A challenge is taken (deleted) by the transaction that checks it, so it answers
- * once; expired rows are swept whenever a new one is made.
- */
+/** docs/product.md "Accounts and sign-ins": a challenge is deleted by the transaction that checks it, so it answers once. */
 
 export type ChallengePurpose = "REGISTER" | "SIGN_IN";
 
@@ -27,7 +23,6 @@ export type PasskeyListing = {
   lastUsedAt: number | null;
 };
 
-/** Whether the account has a passkey: it can sign in with both factors at once. */
 export function hasPasskey(userId: number): boolean {
   return (
     db
@@ -69,7 +64,7 @@ export function findPasskeyByCredentialId(credentialId: string): StoredPasskey |
   return row ? toStored(row) : null;
 }
 
-/** The credential ids an account has, so its authenticators are not asked to register twice. */
+/** So its authenticators are not asked to register twice. */
 export function credentialIdsOf(userId: number): { id: string; transports: string[] }[] {
   return db
     .select()
@@ -79,7 +74,6 @@ export function credentialIdsOf(userId: number): { id: string; transports: strin
     .map((row) => ({ id: row.credentialId, transports: toStored(row).transports }));
 }
 
-/** Stores a fresh challenge until `expiresAt` and returns its id; sweeps expired ones first. */
 export function insertChallenge(
   tx: Tx,
   challenge: { challenge: string; userId: number | null; purpose: ChallengePurpose },
@@ -105,7 +99,6 @@ function challengeIs(id: string, purpose: ChallengePurpose, userId: number | nul
   );
 }
 
-/** The live challenge `id` made for this purpose and account (null for a sign-in), or null. */
 export function liveChallenge(
   id: string,
   purpose: ChallengePurpose,
@@ -121,11 +114,7 @@ export function liveChallenge(
   );
 }
 
-/**
- * Deletes and returns the live challenge `id` made for this purpose and account (null for a
- * sign-in), or null when there is none: expired, used, another account's or another purpose's
- * challenge is left as it is and answers null.
- */
+/** Another account's or purpose's challenge is left as it is and answers null. */
 export function takeChallenge(
   tx: Tx,
   id: string,
@@ -166,11 +155,7 @@ export function insertPasskey(
   return row.id;
 }
 
-/**
- * Records a sign-in: the authenticator's new signature counter and when. Only while the stored
- * counter is still the one verified against (and the new one is higher, unless the
- * authenticator keeps no counter at all): a cloned key replaying an old count changes nothing.
- */
+/** A cloned key replaying an old count changes nothing. */
 export function recordPasskeyUse(
   tx: Tx,
   id: number,
@@ -195,7 +180,6 @@ export function recordPasskeyUse(
   return result.changes === 1;
 }
 
-/** Removes the account's passkey `id`; false when it has no such passkey. */
 export function deletePasskey(tx: Tx, userId: number, id: number): boolean {
   return (
     tx

@@ -4,13 +4,7 @@ import { db } from "#app/db.server";
 import { isPaymentOfCharge } from "#app/domain/series-sessions";
 import type { Tx } from "#app/models/booking.server";
 
-/**
- * Payments: the rows a provider's payment leaves (workflows/apply-payment.server.ts decides and
- * records one in its transaction with the e-mail). Idempotent by construction: the payment's
- * transaction id is unique and a provider event id is stored in the same transaction as its
- * effect, so a double submit, a second tab, a replayed or duplicated webhook and the success
- * page racing the webhook all end in one payment row.
- */
+/** The rows a payment leaves (workflows/apply-payment.server.ts decides and records one). */
 
 /** Whether a payment with this reference is recorded already. */
 export function paymentRecorded(tx: Tx, transactionId: string): boolean {
@@ -36,10 +30,7 @@ export function markBookingPaid(tx: Tx, booking: Pick<Booking, "id" | "status">)
     .get();
 }
 
-/**
- * The payment rows a provider's charge made (one per session it paid), with the sessions they
- * paid. A row's reference is the charge's, or the charge's with its booking after it.
- */
+/** A row's reference is the charge's, or the charge's with its booking after it. */
 export function paymentsOfCharge(tx: Tx, chargeId: string) {
   return tx
     .select({ payment: payments, booking: bookings })
@@ -58,7 +49,6 @@ export function paymentsOfCharge(tx: Tx, chargeId: string) {
     .filter(({ payment }) => isPaymentOfCharge(payment.transactionId ?? "", chargeId));
 }
 
-/** A provider event applied, in the transaction of its effect, so a replay changes nothing. */
 export function recordEventSeen(
   tx: Tx,
   event: { id: string; provider: string; type: string },
@@ -71,7 +61,6 @@ export function recordEventSeen(
     .run();
 }
 
-/** Whether a provider event was already applied (a webhook's replay). */
 export function eventSeen(reader: Pick<Tx, "select">, eventId: string): boolean {
   return (
     reader
@@ -87,7 +76,6 @@ export function getPaymentByTransaction(transactionId: string) {
   return db.select().from(payments).where(eq(payments.transactionId, transactionId)).get();
 }
 
-/** A booking's payments and refunds (negative amounts), oldest first: Session Details. */
 export function listBookingPayments(bookingId: number) {
   return db
     .select({
@@ -103,7 +91,6 @@ export function listBookingPayments(bookingId: number) {
     .all();
 }
 
-/** Whether anything is paid for a booking, net of refunds (a full refund leaves nothing). */
 export function hasPayment(bookingId: number): boolean {
   const row = db
     .select({ total: sql<number>`coalesce(sum(${payments.amount}), 0)` })

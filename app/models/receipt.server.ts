@@ -9,28 +9,17 @@ import {
   type ReceiptKind,
   receiptKindOf,
   receiptNumberText,
-  receiptUrl,
   receiptYear,
 } from "#app/domain/receipts";
 import { discountOf, hoursLabel, paymentMethodLabel } from "#app/domain/session-list";
 import { STUDIO } from "#app/domain/studio";
 import { getBookingServices } from "#app/models/booking.server";
 
-/**
- * Receipts and credit notes (docs/product.md "Receipts"). `issueReceipt` runs in the same
- * transaction as the insert of its payment row (every insert goes through `insertPayment`
- * below), so no payment is ever recorded without its document, and a rolled-back payment
- * uses no number. Numbers are max+1 of their kind and year inside an IMMEDIATE transaction
- * (one writer at a time), and the unique index (kind, year, number) refuses a duplicate.
- */
+/** docs/product.md "Receipts": issued in the payment's transaction, so no payment lacks its document and a rollback uses no number. */
 export type Receipt = typeof receipts.$inferSelect;
 type Reader = Pick<typeof db, "select">;
 
-/**
- * Inserts a payment (a charge, or a refund with a negative amount) and issues its document, in
- * the caller's transaction. With `skipDuplicate`, a payment whose transaction id is already
- * recorded is ignored (a refund recorded twice) and undefined returned.
- */
+/** With `skipDuplicate`, an already recorded transaction id is ignored (a refund recorded twice). */
 export function insertPayment(
   tx: Tx,
   values: typeof payments.$inferInsert,
@@ -44,10 +33,6 @@ export function insertPayment(
   return { paymentId: row.id, receipt: issueReceipt(tx, row.id, options.issuedAt) };
 }
 
-/**
- * Issues the receipt (charge) or credit note (refund) of a payment in the caller's
- * transaction: the next number of its kind and year, and the snapshot of what it says.
- */
 export function issueReceipt(tx: Tx, paymentId: number, issuedAt = Date.now()): Receipt {
   const payment = tx.select().from(payments).where(eq(payments.id, paymentId)).get();
   if (!payment) throw new Error(`Payment ${paymentId} does not exist`);
@@ -67,11 +52,7 @@ export function issueReceipt(tx: Tx, paymentId: number, issuedAt = Date.now()): 
     .get();
 }
 
-/**
- * Payments recorded before receipts existed get theirs, oldest first (date, then id), so each
- * year's numbers follow its payments: at most `limit` in the caller's transaction. Returns
- * how many it issued; none once every payment has its document.
- */
+/** Oldest first (date, then id), so each year's numbers follow its payments. */
 export function issueMissingReceipts(tx: Tx, issuedAt: number, limit: number): number {
   const missing = tx
     .select({ id: payments.id })
@@ -87,7 +68,6 @@ export function issueMissingReceipts(tx: Tx, issuedAt: number, limit: number): n
 
 type PaymentRow = typeof payments.$inferSelect;
 
-/** What the document says, as it is now: the snapshot kept with it. */
 function receiptDetails(
   tx: Tx,
   payment: PaymentRow,
@@ -158,13 +138,12 @@ function receiptDetails(
   };
 }
 
-/** The cancellation fee a refund's details record (writeRefund), when one was kept. */
 function feeKept(refund: PaymentRow): string | null {
   const fee = refund.paymentDetails?.fee;
   return typeof fee === "number" && fee > 0 ? formatDollars(fee) : null;
 }
 
-/** The charge a refund goes back to: the one its details name, else the booking's latest. */
+/** The one its details name, else the booking's latest. */
 function refundedCharge(tx: Tx, refund: PaymentRow): PaymentRow | undefined {
   const of = refund.paymentDetails?.refundOf;
   const named =
@@ -180,7 +159,6 @@ function refundedCharge(tx: Tx, refund: PaymentRow): PaymentRow | undefined {
     .get();
 }
 
-/** A payment's document with its printed number. */
 export function receiptOfPayment(reader: Reader, paymentId: number) {
   const row = reader.select().from(receipts).where(eq(receipts.paymentId, paymentId)).get();
   return row ? withNumberText(row) : undefined;
@@ -194,7 +172,6 @@ function withNumberText(row: Receipt) {
   };
 }
 
-/** The document of payment `paymentId` of booking `bookingId`, or undefined. */
 export function getBookingReceipt(bookingId: number, paymentId: number) {
   const row = db
     .select({ receipt: receipts })
@@ -205,7 +182,6 @@ export function getBookingReceipt(bookingId: number, paymentId: number) {
   return row ? withNumberText(row.receipt) : undefined;
 }
 
-/** A booking's payments with their documents, oldest first: the receipts lists and the API. */
 export function listBookingReceipts(bookingId: number) {
   return db
     .select({
@@ -225,11 +201,16 @@ export function listBookingReceipts(bookingId: number) {
     .map((row) => ({ ...row, numberText: receiptNumberText(row.kind, row.year, row.number) }));
 }
 
-/**
- * Every payment of a customer's bookings as GET /api/bookings lists them, by booking, oldest
- * first: one query for the whole list.
- */
-export function bookingPaymentsOf(userId: number) {
+export type BookingPaymentRow = {
+  id: number;
+  bookingId: number;
+  amount: number;
+  paymentDate: number;
+  receiptId: number | null;
+};
+
+/** One query for the whole list. */
+export function bookingPaymentsOf(userId: number): Map<number, BookingPaymentRow[]> {
   const rows = db
     .select({
       id: payments.id,
@@ -244,27 +225,11 @@ export function bookingPaymentsOf(userId: number) {
     .where(eq(bookings.userId, userId))
     .orderBy(asc(payments.paymentDate), asc(payments.id))
     .all();
-  const byBooking = new Map<number, ReturnType<typeof paymentJson>[]>();
+  const byBooking = new Map<number, BookingPaymentRow[]>();
   for (const row of rows) {
     const list = byBooking.get(row.bookingId) ?? [];
-    list.push(paymentJson(row));
+    list.push(row);
     byBooking.set(row.bookingId, list);
   }
   return byBooking;
-}
-
-function paymentJson(row: {
-  id: number;
-  bookingId: number;
-  amount: number;
-  paymentDate: number;
-  receiptId: number | null;
-}) {
-  return {
-    id: row.id,
-    amount: row.amount,
-    paymentDate: new Date(row.paymentDate).toISOString(),
-    kind: row.amount < 0 ? ("refund" as const) : ("payment" as const),
-    receiptUrl: row.receiptId === null ? null : receiptUrl(row.bookingId, row.id),
-  };
 }

@@ -9,12 +9,7 @@ import { type PeriodChoice, type PeriodRange, periodDays } from "#app/domain/sal
 import { addStudioDays, studioDateOf } from "#app/domain/studio-time";
 import { type Page, pageWindow, toPage } from "#app/models/pagination.server";
 
-/**
- * Sales figures (docs/product.md "Sales tab", "Sales figures"): totals net of refunds
- * by customer type, the payments of a period newest first, and the revenue chart. Totals and
- * the chart read the rollup (a few rows per period, whatever its length); lists read
- * payments through the payment-date index, one page at a time.
- */
+/** docs/product.md "Sales figures": totals and the chart read the rollup; lists read payments through the payment-date index. */
 export type SalesTotals = {
   total: number;
   stakeholder: number;
@@ -28,10 +23,7 @@ const ZERO: SalesTotals = { total: 0, stakeholder: 0, member: 0, nonMember: 0 };
 
 type Run = { key: number; level: number; from: number; to: number };
 
-/**
- * Sums the rollup over runs of blocks, per key. One statement: the runs go in as JSON and
- * each is a range of the rollup's primary key (level, bucket_start).
- */
+/** One statement: the runs go in as JSON, each a range of the rollup's primary key. */
 function sumRuns(runs: Run[]): Map<number, SalesTotals> {
   const sums = new Map<number, SalesTotals>();
   if (runs.length === 0) return sums;
@@ -60,7 +52,6 @@ function sumRuns(runs: Run[]): Map<number, SalesTotals> {
   return sums;
 }
 
-/** The rollup's extent: an open side of a period reaches as far as the payments do. */
 function rollupExtent(): { start: number; end: number } | null {
   const row = db
     .select({
@@ -74,7 +65,6 @@ function rollupExtent(): { start: number; end: number } | null {
   return { start: row.first, end: row.last + TOP_MS };
 }
 
-/** A period with its open sides closed at the rollup's extent; null when nothing is in it. */
 function closedRange(range: PeriodRange): { start: number; end: number } | null {
   const extent = range.start === null || range.end === null ? rollupExtent() : null;
   const start = range.start ?? extent?.start;
@@ -83,7 +73,6 @@ function closedRange(range: PeriodRange): { start: number; end: number } | null 
   return { start, end };
 }
 
-/** Total, Stakeholder, Member and Non-Member sales of a period, net of refunds. */
 export function salesTotals(range: PeriodRange): SalesTotals {
   const closed = closedRange(range);
   if (!closed) return ZERO;
@@ -141,20 +130,15 @@ function toSalesRow(row: QueryRow): SalesRow {
   };
 }
 
-/** One page of a period's payments and refunds, newest first. */
 export function listSales(range: PeriodRange, page: number, size?: number): Page<SalesRow> {
   const { limit, offset } = pageWindow(page, size);
   const rows = salesQuery(inRange(range)).limit(limit).offset(offset).all();
   return toPage(rows.map(toSalesRow), page, size);
 }
 
-/** Where a walk through a period's payments stopped: the last row it gave. */
 export type SalesCursor = { paymentDate: number; id: number };
 
-/**
- * The next `limit` payments of a period after `cursor`, newest first: the CSV export walks a
- * period this way (by key, not by offset), so each step is an index range however deep.
- */
+/** By key, not by offset, so each step is an index range however deep. */
 export function salesAfter(range: PeriodRange, cursor: SalesCursor | null, limit: number) {
   const conditions = inRange(range);
   if (cursor) {
@@ -169,11 +153,7 @@ export function salesAfter(range: PeriodRange, cursor: SalesCursor | null, limit
 export type ChartBar = ChartBucket & SalesTotals;
 export type SalesChart = { unit: ChartUnit; bars: ChartBar[] } | null;
 
-/**
- * The revenue chart of a period: bars from its first day through today (a current period is
- * not drawn into the future), or, for All Time and open custom sides, through the days that
- * have payments. Null when the period holds no payment days at all.
- */
+/** A current period is not drawn into the future. Null when the period holds no payment days. */
 export function salesChart(choice: PeriodChoice, range: PeriodRange, now: number): SalesChart {
   const closed = closedRange(range);
   if (!closed) return null;
@@ -201,10 +181,7 @@ export function salesChart(choice: PeriodChoice, range: PeriodRange, now: number
   };
 }
 
-/**
- * The studio days of the first and the last payment in a period: two look-ups at the ends of
- * the payment-date index (one min() and one max() in a single SELECT would scan the range).
- */
+/** Two look-ups at the index's ends: min() and max() in one SELECT would scan the range. */
 function paymentSpan(range: PeriodRange): { first: string; afterLast: string } | null {
   const end = (order: typeof asc) =>
     db

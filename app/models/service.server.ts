@@ -35,18 +35,6 @@ export function getActiveServices(reader: Reader, ids: readonly number[]): Servi
     .all();
 }
 
-export function toServiceJson(service: Service) {
-  return {
-    id: service.id,
-    name: service.name,
-    description: service.description,
-    price: service.price,
-    duration: service.duration,
-    isActive: service.isActive,
-    createdAt: new Date(service.createdAt).toISOString(),
-  };
-}
-
 // ---------------------------------------------------------------- the Services tab (admin)
 
 export function getService(id: number): Service | undefined {

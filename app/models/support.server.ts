@@ -5,16 +5,9 @@ import type { SupportRequestInput, SupportUpdate } from "#app/domain/support";
 import type { SupportStatus } from "#app/domain/support-status";
 import { type Page, pageWindow, toPage } from "#app/models/pagination.server";
 
-/**
- * Technical-support requests of customers (docs/product.md "Data", "Support and chat"). A customer
- * only ever reads and references their own rows: every customer query here is scoped by the
- * caller's user id. Filing and working a request (with its e-mail) is the support workflow's
- * (workflows/support.server.ts).
- */
+/** docs/product.md "Support and chat": every customer query here is scoped by the caller's user id. */
 
-/** A customer's list; more than this is old history, not something to scroll through. */
 export const OWN_REQUESTS_LIMIT = 50;
-/** Bookings offered in the form's "about a booking" select, newest sessions first. */
 export const BOOKING_CHOICES_LIMIT = 50;
 
 export type SupportRequest = typeof technicalAssistanceRequests.$inferSelect;
@@ -35,8 +28,7 @@ const ownRequests = db
     createdAt: technicalAssistanceRequests.createdAt,
     resolvedAt: technicalAssistanceRequests.resolvedAt,
     resolution: technicalAssistanceRequests.resolution,
-    // The booking's own owner is checked in the join too: a row can only point at the
-    // requester's booking, but the list never shows another customer's session either way.
+    // The owner is checked in the join too: the list never shows another customer's session.
     bookingStartsAt: bookings.startsAt,
   })
   .from(technicalAssistanceRequests)
@@ -54,13 +46,12 @@ const ownRequests = db
 
 export type OwnSupportRequest = ReturnType<typeof ownRequests.all>[number];
 
-/** The customer's requests, newest first; `more` says older ones were left out. */
 export function listOwnSupportRequests(userId: number, limit = OWN_REQUESTS_LIMIT) {
   const rows = ownRequests.all({ userId, limit: limit + 1 });
   return { requests: rows.slice(0, limit), more: rows.length > limit };
 }
 
-/** The customer's bookings a request may be about (any status: a refund is asked after a cancel). */
+/** Any status: a refund is asked after a cancel. */
 export function listBookingChoices(userId: number) {
   return db
     .select({ id: bookings.id, startsAt: bookings.startsAt, status: bookings.status })
@@ -71,7 +62,6 @@ export function listBookingChoices(userId: number) {
     .all();
 }
 
-/** Whether `bookingId` is one of `userId`'s bookings. */
 export function isOwnBooking(reader: Reader, bookingId: number, userId: number): boolean {
   const own = reader
     .select({ id: bookings.id })
@@ -81,7 +71,6 @@ export function isOwnBooking(reader: Reader, bookingId: number, userId: number):
   return own !== undefined;
 }
 
-/** Writes a customer's new request (status PENDING). */
 export function insertSupportRequest(
   tx: Tx,
   userId: number,
@@ -103,27 +92,6 @@ export function insertSupportRequest(
     })
     .returning()
     .get();
-}
-
-type RequestRow = Omit<OwnSupportRequest, "bookingStartsAt">;
-
-/** A request as the JSON API shows it: the fields of docs/product.md "Data" with ISO instants. */
-export function toSupportRequestJson(request: RequestRow) {
-  return {
-    id: request.id,
-    userId: request.userId,
-    bookingId: request.bookingId,
-    name: request.name,
-    email: request.email,
-    phoneNumber: request.phoneNumber,
-    issueType: request.issueType,
-    description: request.description,
-    preferredContactMethod: request.preferredContactMethod,
-    status: request.status,
-    createdAt: new Date(request.createdAt).toISOString(),
-    resolvedAt: request.resolvedAt === null ? null : new Date(request.resolvedAt).toISOString(),
-    resolution: request.resolution,
-  };
 }
 
 // --- staff: the Support tab and /api/admin/tech-assistance ----------------------------------
@@ -148,7 +116,6 @@ const adminColumns = {
   bookingStatus: bookings.status,
 };
 
-/** Requests with their requester's account and the booking they are about, if any. */
 const adminRequests = () =>
   db
     .select(adminColumns)
@@ -158,12 +125,7 @@ const adminRequests = () =>
 
 export type AdminSupportRequest = ReturnType<ReturnType<typeof adminRequests>["all"]>[number];
 
-/**
- * One page of every customer's requests, newest first, optionally of one status, with the
- * requester's account and the booking the request is about. Filtered by the `tar_status`
- * index (status, created_at); all statuses walk the primary key backwards (ids grow with
- * creation time), so neither sorts the table.
- */
+/** Filtered by the `tar_status` index; all statuses walk the primary key backwards, so neither sorts the table. */
 export function listSupportRequestsPage(
   filter: { status: SupportStatus | null },
   page: number,
@@ -185,13 +147,8 @@ export function listSupportRequestsPage(
   return toPage(rows, page, size);
 }
 
-/** Where a walk through the requests stopped: the last row it gave. */
 export type SupportCursor = { createdAt: number; id: number };
 
-/**
- * The next `limit` requests after `cursor`, in the Support tab's order (newest first): the whole
- * list of GET /api/admin/tech-assistance is walked this way, by key.
- */
 export function supportRequestsAfter(
   filter: { status: SupportStatus | null },
   cursor: SupportCursor | null,
@@ -227,11 +184,7 @@ export function getSupportRequest(reader: Reader, id: number): SupportRequest | 
     .get();
 }
 
-/**
- * Moves a request to `update.status`, provided it is still in the status it was read with
- * (part of the condition: belt and braces under the caller's lock). Resolving stores the
- * resolution and resolvedAt. Undefined when the request changed meanwhile.
- */
+/** The old status is part of the condition: belt and braces under the caller's lock. */
 export function setSupportRequestStatus(
   tx: Tx,
   current: Pick<SupportRequest, "id" | "status">,

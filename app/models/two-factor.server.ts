@@ -13,22 +13,16 @@ import {
   totpStep,
 } from "#app/domain/two-factor";
 
-/**
- * Two-factor sign-in's storage (docs/product.md "Accounts"): the TOTP secret (sealed), when it was
- * turned on and the last time step used on the users row; recovery codes as SHA-256 hashes
- * (decision 0079). Codes are checked with @epic-web/totp, as the Epic Stack does.
- */
+/** docs/product.md "Accounts and sign-ins": the TOTP secret is sealed; recovery codes are stored as SHA-256 hashes. */
 const TOTP = { period: TOTP_PERIOD_SECONDS, digits: TOTP_DIGITS, algorithm: "SHA-1" } as const;
 
 export type TwoFactorState = {
-  /** On: sign-in asks for a code. */
   enabled: boolean;
-  /** The secret while setting up (not yet on): shown as text and as a QR code. */
   pendingSecret: string | null;
   recoveryCodesLeft: number;
 };
 
-/** The account's TOTP state, the secret opened (it is stored sealed: app/secrets.server.ts). */
+/** The secret is stored sealed (app/secrets.server.ts). */
 function readTotp(userId: number) {
   const row = db
     .select({
@@ -56,15 +50,11 @@ export function twoFactorState(userId: number): TwoFactorState {
   };
 }
 
-/** Whether sign-in asks this account for a code. */
 export function hasTwoFactor(userId: number): boolean {
   return readTotp(userId)?.enabledAt != null;
 }
 
-/**
- * The secret to set up with: the one already waiting for its first code, or a fresh one
- * (stored, not yet on). Null when two-factor is already on.
- */
+/** Null when two-factor is already on. */
 export async function pendingSecretFor(userId: number): Promise<string | null> {
   const row = readTotp(userId);
   if (!row || row.enabledAt != null) return null;
@@ -80,12 +70,10 @@ export async function pendingSecretFor(userId: number): Promise<string | null> {
   return readTotp(userId)?.secret ?? null;
 }
 
-/** The otpauth:// address an authenticator app reads from the QR code. */
 export function authUri(secret: string, accountName: string): string {
   return getTOTPAuthUri({ ...TOTP, secret, accountName, issuer: "ATL Creator Studio" });
 }
 
-/** The time step a code belongs to, or null when it is not the secret's code near now. */
 async function stepOf(secret: string, code: string, now: number): Promise<number | null> {
   const result = await verifyTOTP({
     ...TOTP,
@@ -96,10 +84,7 @@ async function stepOf(secret: string, code: string, now: number): Promise<number
   return result ? totpStep(now) + result.delta : null;
 }
 
-/**
- * Records `step` as used, provided no code of it or a later step was used before: a code works
- * once, also when two requests bring it at the same moment (the update is the check).
- */
+/** The update is the check: a code works once, even from two requests at the same moment. */
 function claimStep(userId: number, step: number): boolean {
   const claimed = unlessBusy(() =>
     db
@@ -117,7 +102,6 @@ function claimStep(userId: number, step: number): boolean {
   return claimed.changes === 1;
 }
 
-/** Uses up one recovery code of the account; false when it is not one (or already used). */
 function spendRecoveryCode(userId: number, code: string): boolean {
   const used = unlessBusy(() =>
     db
@@ -130,10 +114,7 @@ function spendRecoveryCode(userId: number, code: string): boolean {
   return used.changes === 1;
 }
 
-/**
- * Checks a sign-in code of an account with two-factor on: the app's current code (once per
- * time step) or an unused recovery code (used up). Which kind passed, or null.
- */
+/** Which kind passed, or null. */
 export async function spendSecondFactor(
   userId: number,
   code: string,
@@ -148,11 +129,7 @@ export async function spendSecondFactor(
   return spendRecoveryCode(userId, code) ? "recovery" : null;
 }
 
-/**
- * Counts one sign-in code of an account with two-factor on as wrong, before it is checked (a
- * right one clears the count after): the wrong codes in a row including this one, or null when
- * two-factor is off. One UPDATE, so codes tried at the same moment are all counted.
- */
+/** Counted before the check, in one UPDATE, so codes tried at the same moment are all counted. */
 export function countCodeAttempt(userId: number): number | null {
   const row = unlessBusy(() =>
     db
@@ -165,14 +142,12 @@ export function countCodeAttempt(userId: number): number | null {
   return row?.failures ?? null;
 }
 
-/** A right code: the account's wrong codes in a row start again from none. */
 export function clearCodeFailures(userId: number): void {
   unlessBusy(() =>
     db.update(users).set({ twoFactorFailures: 0 }).where(eq(users.id, userId)).run(),
   );
 }
 
-/** The waiting secret (as stored) and the step of the app's first code for it; null when wrong. */
 export async function firstCodeStep(
   userId: number,
   code: string,
@@ -184,10 +159,7 @@ export async function firstCodeStep(
   return step === null ? null : { sealed: row.sealed, step };
 }
 
-/**
- * Turns two-factor on, provided the waiting secret is still `sealed` and it is not on yet, with
- * these recovery codes (their hashes) in place of any others. False: nothing written.
- */
+/** False: nothing written. */
 export function turnOnTwoFactor(
   tx: Tx,
   userId: number,
@@ -210,7 +182,6 @@ export function turnOnTwoFactor(
   return true;
 }
 
-/** The secret, the recovery codes and the count of wrong codes are gone. */
 export function turnOffTwoFactor(tx: Tx, userId: number): void {
   tx.update(users)
     .set({ totpSecret: null, totpEnabledAt: null, totpLastStep: null, twoFactorFailures: 0 })

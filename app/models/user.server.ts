@@ -8,12 +8,12 @@ import { hashPassword } from "#app/models/password.server";
 
 export { hashPassword };
 
-/** Whether `password` is the one `passwordHash` was made from (false on a malformed hash). */
+/** False on a malformed hash. */
 export function passwordMatches(passwordHash: string, password: string): Promise<boolean> {
   return verify(passwordHash, password).catch(() => false);
 }
 
-/** What the browser and the JSON API may see of a user: never the password hash. */
+/** Never the password hash. */
 export function toPublicUser(user: User): PublicUser {
   return {
     id: user.id,
@@ -28,10 +28,9 @@ export function toPublicUser(user: User): PublicUser {
     isStakeholder: user.isStakeholder,
   };
 }
-// The type is the domain's (components take it too); server code may keep importing it here.
 export type { PublicUser };
 
-// Every signed-in request runs this: prepared once instead of rebuilt and re-prepared each time.
+// Every signed-in request runs this: prepared once.
 const userById = db
   .select()
   .from(users)
@@ -42,11 +41,7 @@ export function getUserById(id: number): User | undefined {
   return userById.get({ id });
 }
 
-/**
- * The account's own e-mail address, read in the caller's transaction: every e-mail about an
- * account's bookings, payments and support requests goes here, never to an address typed in a
- * form (docs/product.md "E-mail").
- */
+/** docs/product.md "E-mail": account mail goes here, never to an address typed in a form. */
 export function accountEmail(reader: Pick<typeof db, "select">, userId: number): string {
   const row = reader.select({ email: users.email }).from(users).where(eq(users.id, userId)).get();
   if (!row) throw new Error(`User ${userId} does not exist`);
@@ -57,8 +52,7 @@ export function getUserByUsername(username: string): User | undefined {
   return db.select().from(users).where(sql`lower(${users.username}) = lower(${username})`).get();
 }
 
-// Verifying against a dummy hash when the username is unknown keeps the response time the
-// same, so timing does not reveal which usernames exist.
+// A dummy hash for unknown usernames keeps the response time the same.
 let dummyHash: Promise<string> | undefined;
 
 export async function verifyLogin(username: string, password: string): Promise<User | null> {
@@ -105,7 +99,7 @@ export async function createUser(
   }
 }
 
-/** Whether any account is staff yet: until then nobody may register (registration-open.server.ts). */
+/** Until then nobody may register (registration-open.server.ts). */
 export function anyAdminExists(): boolean {
   return (
     db.select({ id: users.id }).from(users).where(eq(users.isAdmin, true)).limit(1).get() !==
@@ -113,7 +107,6 @@ export function anyAdminExists(): boolean {
   );
 }
 
-/** Gives an account the admin flag; false when it had it already (or is not there). */
 export function makeAdmin(userId: number): boolean {
   return (
     unlessBusy(() =>
@@ -126,7 +119,6 @@ export function makeAdmin(userId: number): boolean {
   );
 }
 
-/** Replaces the profile fields a customer owns (Profile Settings, PUT /api/users/{id}/profile). */
 export function updateProfile(userId: number, input: ProfileInput): User | undefined {
   return unlessBusy(() =>
     db
@@ -145,10 +137,7 @@ export function updateProfile(userId: number, input: ProfileInput): User | undef
   );
 }
 
-/**
- * Stores a new password hash, provided the stored one is still `expectedHash` (the one the
- * caller proved the current password against). False when another change landed meanwhile.
- */
+/** False when another change landed since the caller proved the current password. */
 export function replacePasswordHash(
   tx: Tx,
   userId: number,

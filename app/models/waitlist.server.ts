@@ -4,16 +4,10 @@ import { db } from "#app/db.server";
 import { OPEN_WAITLIST_STATUSES } from "#app/domain/waitlist-status";
 import type { Tx } from "#app/models/booking.server";
 
-/**
- * Waitlist entries (docs/product.md "Waitlist"). Writes take the caller's transaction: the
- * workflow (workflows/waitlist.server.ts) reads the calendar and writes in one IMMEDIATE
- * transaction. Whether an offer keeps its range from others is read with the busy ranges
- * (models/booking.server.ts `readBusyRanges`).
- */
+/** docs/product.md "Waitlist". Writes take the caller's transaction; offers' ranges are read with `readBusyRanges`. */
 export type WaitlistEntry = typeof waitlistEntries.$inferSelect;
 type Reader = Pick<typeof db, "select">;
 
-/** More than this is not one customer's list (MAX_WAITLIST is far lower). */
 const OWN_ENTRIES_LIMIT = 100;
 
 const open = inArray(waitlistEntries.status, [...OPEN_WAITLIST_STATUSES]);
@@ -22,7 +16,6 @@ export function insertWaitlistEntry(tx: Tx, values: typeof waitlistEntries.$infe
   return tx.insert(waitlistEntries).values(values).returning().get();
 }
 
-/** The customer's open entries (waiting or offered): what MAX_WAITLIST counts. */
 export function openEntriesOf(reader: Reader, userId: number): WaitlistEntry[] {
   return reader
     .select()
@@ -33,7 +26,6 @@ export function openEntriesOf(reader: Reader, userId: number): WaitlistEntry[] {
     .all();
 }
 
-/** Every entry of the customer's (GET /api/waitlist), soonest range first. */
 export function listOwnEntries(userId: number): WaitlistEntry[] {
   return db
     .select()
@@ -44,7 +36,7 @@ export function listOwnEntries(userId: number): WaitlistEntry[] {
     .all();
 }
 
-/** A customer's own entry; another customer's is reported as missing, not forbidden. */
+/** Another customer's entry is reported as missing, not forbidden. */
 export function getOwnEntry(id: number, userId: number) {
   return db
     .select()
@@ -53,7 +45,6 @@ export function getOwnEntry(id: number, userId: number) {
     .get();
 }
 
-/** Takes an open entry off the list; undefined when it was not open (or not there). */
 export function markRemoved(tx: Tx, id: number, userId: number, now: number) {
   return tx
     .update(waitlistEntries)
@@ -63,10 +54,6 @@ export function markRemoved(tx: Tx, id: number, userId: number, now: number) {
     .get();
 }
 
-/**
- * Ends what can no longer be offered or claimed: offers past their expiry (their range passes
- * on) and open entries whose start is before `earliestStart` (inside 48 hours, or past).
- */
 export function lapseDueEntries(tx: Tx, now: number, earliestStart: number): number {
   return tx
     .update(waitlistEntries)
@@ -88,12 +75,10 @@ const anyOpen = db
   .limit(1)
   .prepare();
 
-/** Whether any entry is waiting or offered: without one there is nothing to offer or lapse. */
 export function hasOpenEntries(): boolean {
   return anyOpen.get() !== undefined;
 }
 
-/** Waiting entries in the order they joined: the earliest gets a freed range first. */
 export function waitingEntries(tx: Tx): WaitlistEntry[] {
   return tx
     .select()
@@ -112,7 +97,6 @@ export function markOffered(tx: Tx, id: number, now: number, expiresAt: number) 
     .get();
 }
 
-/** The customer's offer, while it lasts: what a claim may book. */
 export function liveOfferOf(tx: Tx, id: number, userId: number, now: number) {
   return tx
     .select()
@@ -128,10 +112,7 @@ export function liveOfferOf(tx: Tx, id: number, userId: number, now: number) {
     .get();
 }
 
-/**
- * How many offers of the customer's still hold their range: each counts towards
- * MAX_UNPAID_SESSIONS as an unpaid session does. Read in the caller's transaction.
- */
+/** Each counts towards MAX_UNPAID_SESSIONS as an unpaid session does. */
 export function countLiveOffers(tx: Tx, userId: number, now: number): number {
   const row = tx
     .select({ n: count() })
@@ -147,7 +128,6 @@ export function countLiveOffers(tx: Tx, userId: number, now: number): number {
   return row?.n ?? 0;
 }
 
-/** The offer became a booking: CLAIMED, with its booking, in the booking's transaction. */
 export function markClaimed(tx: Tx, id: number, bookingId: number, now: number): boolean {
   return (
     tx
@@ -158,25 +138,7 @@ export function markClaimed(tx: Tx, id: number, bookingId: number, now: number):
   );
 }
 
-/** The entry as the JSON API shows it, instants in ISO. */
-export function toWaitlistJson(entry: WaitlistEntry) {
-  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-  return {
-    id: entry.id,
-    recordingDate: entry.recordingDate,
-    recordingTime: entry.recordingTime,
-    hoursNeeded: entry.hoursNeeded,
-    startsAt: new Date(entry.startsAt).toISOString(),
-    endsAt: new Date(entry.endsAt).toISOString(),
-    status: entry.status,
-    offerExpiresAt: iso(entry.offerExpiresAt),
-    claimUrl: entry.status === "OFFERED" ? claimPath(entry.id) : null,
-    bookingId: entry.bookingId,
-    createdAt: new Date(entry.createdAt).toISOString(),
-  };
-}
-
-/** Where an offer is claimed: the booking form, prefilled (docs/product.md "Waitlist"). */
+/** docs/product.md "Waitlist": the booking form, prefilled. */
 export function claimPath(entryId: number): string {
   return `/?claim=${entryId}#booking-form`;
 }

@@ -1,7 +1,7 @@
 import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import { z } from "zod";
 import { challengeIdField, credentialField } from "#app/routes/passkey-json.server";
-import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
+import { jsonError, methodsOnly, readJson } from "#app/web/api.server";
 import {
   addressKey,
   giveBackAttempt,
@@ -9,16 +9,16 @@ import {
   tooManyAttemptsMessage,
 } from "#app/web/rate-limit.server";
 import { clientAddressContext } from "#app/web/request-context.server";
-import { createUserSession } from "#app/web/session.server";
+import { createSignIn } from "#app/web/sign-in.server";
 import { dataWithSuccess } from "#app/web/toast.server";
 import { getUser } from "#app/web/user-context.server";
 import { signInOptions, signInWithPasskey } from "#app/workflows/passkeys.server";
 import type { Route } from "./+types/auth.passkey";
 
 /**
- * "Sign in with a passkey" on /auth (docs/product.md "Accounts and sessions"): JSON posted by
+ * "Sign in with a passkey" on /auth (docs/product.md "Accounts and sign-ins"): JSON posted by
  * the button, which exists only with JavaScript. `{ intent: "options" }` hands out a challenge;
- * `{ intent: "verify", challengeId, response }` checks the answer and starts a session that
+ * `{ intent: "verify", challengeId, response }` checks the answer and starts a sign-in that
  * counts as both factors.
  */
 const bodySchema = z.discriminatedUnion(
@@ -36,12 +36,9 @@ const bodySchema = z.discriminatedUnion(
 
 const ALREADY_SIGNED_IN = "You are already signed in.";
 
-export function loader() {
-  return methodNotAllowed("POST");
-}
+export const middleware: Route.MiddlewareFunction[] = [methodsOnly("POST")];
 
 export async function action({ request, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return methodNotAllowed("POST");
   if (await getUser(request, context)) return jsonError(409, ALREADY_SIGNED_IN);
   const body = await readJson(request, bodySchema);
   const limitKey = addressKey(context.get(clientAddressContext));
@@ -57,7 +54,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!result.ok) return jsonError(result.status, result.message);
   await giveBackAttempt("passkeySignIn", limitKey);
   // A passkey is something the person has and is (or knows): both factors at once.
-  const cookie = await createUserSession(request, result.userId, true);
+  const cookie = await createSignIn(request, result.userId, true);
   return dataWithSuccess(
     { redirectTo: "/" },
     { message: "Login successful", description: "Welcome back!" },

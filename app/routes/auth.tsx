@@ -15,6 +15,7 @@ import { IntentButton } from "#app/components/ui/intent-button";
 import { Field } from "#app/components/ui/field";
 import { type FormReply, useSchemaForm } from "#app/components/ui/use-schema-form";
 import { loginSchema, registerFormSchema } from "#app/domain/account";
+import { HOURLY_RATES } from "#app/domain/rates";
 import {
   loginCodeSchema,
   PENDING_LOGIN_EXPIRED,
@@ -33,7 +34,7 @@ import {
 } from "#app/web/rate-limit.server";
 import { clientAddressContext } from "#app/web/request-context.server";
 import { registrationClosedMessage } from "#app/web/registration-open.server";
-import { createUserSession } from "#app/web/session.server";
+import { createSignIn } from "#app/web/sign-in.server";
 import { signedInHeaders } from "#app/web/known-device.server";
 import { secondFactor } from "#app/routes/second-factor.server";
 import { dataWithError, redirectWithError, redirectWithSuccess } from "#app/web/toast.server";
@@ -78,9 +79,9 @@ export async function action({ request, context }: Route.ActionArgs) {
         },
       );
     }
-    // The password is verified: from here on, the second factor (docs/product.md "Accounts").
-    // The code is asked for on this page; until it comes there is no session, only a signed
-    // cookie naming the account for a few minutes (decision 0080).
+    // The password is verified: from here on, the second factor (docs/product.md
+    // "Accounts and sign-ins"). The code is asked for on this page; until it comes there is no
+    // session, only a signed cookie naming the account for a few minutes (decision 0080).
     if (hasTwoFactor(check.user.id)) {
       throw redirect("/auth", {
         headers: { "Set-Cookie": await startPendingLogin(check.user.id) },
@@ -133,7 +134,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     try {
       const user = await createUser(submission.value);
-      const cookie = await createUserSession(request, user.id, false);
+      const cookie = await createSignIn(request, user.id, false);
       return redirectWithSuccess(
         "/",
         {
@@ -402,7 +403,8 @@ function RegisterForm({ result }: { result: Result }) {
         <label htmlFor={fields.isStakeholder.id} className="text-sm">
           <span className="font-semibold">I am a stakeholder of the innovation centre</span>
           <span className="block text-ink-soft">
-            Stakeholders book at $150/hour instead of $200/hour.
+            Stakeholders book at ${HOURLY_RATES.stakeholder}/hour instead of $
+            {HOURLY_RATES.nonMember}/hour.
           </span>
         </label>
       </div>

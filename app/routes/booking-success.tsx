@@ -24,7 +24,7 @@ export const POLL_INTERVAL_MS = 3000;
 
 type PageToast = { message: string; description: string; type: "success" | "error" };
 
-/** docs/product.md "Messages": the spec's toasts of the payment check. */
+/** The payment check's toasts (docs/product.md "Messages"). */
 export const PAID_TOAST: PageToast = {
   type: "success",
   message: "Payment Successful",

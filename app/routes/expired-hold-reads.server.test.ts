@@ -9,7 +9,7 @@ import { loadBookingsTab } from "#app/routes/admin/bookings-tab.server";
 import { loader as adminBookingsApi } from "#app/routes/api/admin/bookings";
 import { loader as ownBookingsApi } from "#app/routes/api/bookings";
 import { loadSessionsTab } from "#app/routes/dashboard/sessions.server";
-import { createUserSession } from "#app/web/session.server";
+import { createSignIn } from "#app/web/sign-in.server";
 import { bookSession } from "#app/workflows/book-session.server";
 import { sweepExpiredHolds } from "#app/workflows/expire-holds.server";
 import { createBooking } from "#tests/factories/booking";
@@ -82,7 +82,7 @@ beforeAll(async () => {
   held = booking;
   vi.useFakeTimers({ toFake: ["Date"] });
   vi.setSystemTime(BOOKED_AT);
-  const setCookie = await createUserSession(new Request(APP), customer.id, false);
+  const setCookie = await createSignIn(new Request(APP), customer.id, false);
   cookie = setCookie.split(";")[0] ?? "";
 });
 

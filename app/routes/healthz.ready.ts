@@ -1,4 +1,4 @@
-import { env } from "#app/env.server";
+import { mailIsDelivered } from "#app/adapters.server";
 import { logError, logger } from "#app/log.server";
 import { databaseProblem, migrationProblem, outboxProblem } from "#app/models/health.server";
 import { methodNotAllowed } from "#app/web/api.server";
@@ -19,7 +19,9 @@ export function loader() {
   const checks = {
     database: safely("database", () => databaseProblem(now)),
     migrations: safely("migrations", migrationProblem),
-    outbox: env.SMTP_URL ? safely("outbox", () => outboxProblem(now, OUTBOX_STUCK_AFTER_MS)) : null,
+    outbox: mailIsDelivered()
+      ? safely("outbox", () => outboxProblem(now, OUTBOX_STUCK_AFTER_MS))
+      : null,
   };
   const ready = Object.values(checks).every((problem) => problem === null);
   if (!ready) {

@@ -1,6 +1,7 @@
-import { useEffect, useState, useSyncExternalStore } from "react";
+import { useSyncExternalStore } from "react";
 import { Link } from "react-router";
 import { SUPPORT_FORM_URL } from "#app/components/chat/help-link";
+import { useHydrated } from "#app/components/ui/use-hydrated";
 import {
   type MessengerStatus,
   messengerStatus,
@@ -38,8 +39,7 @@ const STATUS_TEXT: Record<MessengerStatus, string> = {
 export default function IntercomTest({ loaderData }: Route.ComponentProps) {
   const { appId, signedInAs, chatUser: user } = loaderData;
   const status = useSyncExternalStore(subscribeMessenger, messengerStatus, serverMessengerStatus);
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  const hydrated = useHydrated();
   // A widget that failed to load (blocked, offline) has nothing to show or restart.
   const usable = Boolean(appId) && hydrated && status !== "failed";
 

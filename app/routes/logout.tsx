@@ -1,5 +1,5 @@
 import { redirect } from "react-router";
-import { destroyUserSession } from "#app/web/session.server";
+import { destroySignIn } from "#app/web/sign-in.server";
 import { redirectWithSuccess } from "#app/web/toast.server";
 import type { Route } from "./+types/logout";
 
@@ -9,6 +9,6 @@ export function loader() {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const cookie = await destroyUserSession(request);
+  const cookie = await destroySignIn(request);
   return redirectWithSuccess("/", "Logged out successfully", { headers: { "Set-Cookie": cookie } });
 }

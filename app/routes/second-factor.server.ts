@@ -9,7 +9,7 @@ import {
 import { proveSignInCode } from "#app/workflows/sign-in-code.server";
 
 /**
- * The second step of sign-in (docs/product.md "Accounts and sessions"), shared by the sign-in
+ * The second step of sign-in (docs/product.md "Accounts and sign-ins"), shared by the sign-in
  * page and POST /api/login: both call `secondFactor` right after the password was verified.
  */
 

@@ -1,4 +1,7 @@
+import type { MiddlewareFunction } from "react-router";
 import type { z } from "zod";
+import type { ApiPaths } from "#app/web/api-doc";
+import { isWrite } from "#app/web/route-target.server";
 
 /** JSON error bodies always carry `message` (docs/product.md "The JSON API"). */
 export function jsonError(
@@ -15,6 +18,38 @@ export function methodNotAllowed(allowed: string) {
     { message: "Method not allowed" },
     { status: 405, headers: { Allow: allowed } },
   );
+}
+
+const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"] as const;
+
+/** The methods an endpoint's `openapi` description lists, as an Allow header reads them. */
+export function allowOf(paths: ApiPaths): string {
+  const items = Object.values(paths);
+  return METHODS.filter((method) =>
+    items.some((item) => item[method.toLowerCase() as Lowercase<typeof method>]),
+  ).join(", ");
+}
+
+/**
+ * The 405 for a method outside `allow`, else null. React Router gives a loader every method
+ * that is not a write (HEAD, OPTIONS): as GET, unless the endpoint names HEAD itself.
+ */
+export function methodRefusal(method: string, allow: string): Response | null {
+  const allowed = allow.split(", ");
+  const asked = method.toUpperCase();
+  const head = asked === "HEAD" && allowed.includes("HEAD");
+  const as = isWrite(asked) ? asked : head ? "HEAD" : "GET";
+  return allowed.includes(as) ? null : methodNotAllowed(allow);
+}
+
+/** A route's middleware: only the methods in `allow` ("GET, POST") reach its handlers. */
+export function methodsOnly(allow: string): MiddlewareFunction<Response> {
+  return ({ request }, next) => methodRefusal(request.method, allow) ?? next();
+}
+
+/** An /api route's middleware: only the methods its `openapi` description lists. */
+export function describedMethodsOnly(paths: ApiPaths): MiddlewareFunction<Response> {
+  return methodsOnly(allowOf(paths));
 }
 
 /**

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { createCookie } from "react-router";
 import { env } from "#app/env.server";
-import { createUserSession } from "#app/web/session.server";
+import { createSignIn } from "#app/web/sign-in.server";
 
 /**
- * Known devices (OWASP's "device cookie", docs/product.md "Accounts and sessions"): a browser
+ * Known devices (OWASP's "device cookie", docs/product.md "Accounts and sign-ins"): a browser
  * that completed a sign-in (password, and code if the account asks one) carries a signed
  * cookie naming the account and a random id of its own. A later login for that account from
  * it is throttled by that id's budget instead of the username's, so a stranger's wrong guesses
@@ -36,7 +36,7 @@ export async function knownDevice(request: Request): Promise<KnownDevice | null>
 }
 
 /**
- * The Set-Cookie headers of a completed sign-in: the session, and a fresh device cookie for the
+ * The Set-Cookie headers of a completed sign-in: the sign-in, and a fresh device cookie for the
  * account (a new id each time, so an old copy of the cookie does not keep the new budget).
  */
 export async function signedInHeaders(
@@ -45,7 +45,7 @@ export async function signedInHeaders(
   secondFactor: boolean,
 ): Promise<Headers> {
   const headers = new Headers();
-  headers.append("Set-Cookie", await createUserSession(request, userId, secondFactor));
+  headers.append("Set-Cookie", await createSignIn(request, userId, secondFactor));
   const device: KnownDevice = { userId, id: randomBytes(16).toString("hex") };
   headers.append("Set-Cookie", await deviceCookie.serialize(device));
   return headers;

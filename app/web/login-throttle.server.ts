@@ -5,53 +5,26 @@ import { getUserByUsername, verifyLogin } from "#app/models/user.server";
 import type { KnownDevice } from "#app/web/known-device.server";
 import { addressKey, takeAttempt, tooManyAttemptsMessage } from "#app/web/rate-limit.server";
 
-/**
- * Login's password step, the one place both entry points (the login page's action and
- * POST /api/login) check a username and password (docs/product.md "Signing in").
- *
- * Two limits stand before the password is checked:
- * - per client address (LOGIN_RATE_LIMIT per 15 minutes, IPv6 by its /64), and
- * - per username, from whatever addresses, whether or not the account exists: after
- *   LOGIN_ACCOUNT_LIMIT wrong passwords each further attempt waits, 1 minute and then twice as
- *   long after every further wrong one, up to 15 minutes. A right password clears the count.
- *
- * A browser that signed in to the account before (a known device, known-device.server.ts) is
- * counted by its own budget instead of the username's: KNOWN_DEVICE_LIMIT wrong passwords, then
- * the same growing wait. A stranger's guesses therefore cannot lock the owner out, and a copied
- * device cookie buys only its own small budget, for its one account.
- *
- * An attempt that must wait is refused before the password is looked at, so a right password
- * gets the very same 429 as a wrong one, as fast: the refusal tells a guesser nothing.
- */
+/** docs/product.md "Accounts and sign-ins". A waiting attempt is refused before the password is looked at, so a right one tells a guesser nothing. */
 
 export const FIRST_WAIT_SECONDS = 60;
 export const LONGEST_WAIT_SECONDS = 15 * 60;
-/** Wrong passwords are forgotten this long after the last one. */
 export const FORGET_AFTER_SECONDS = 24 * 60 * 60;
 
 type Failures = { count: number; lastAt: number; waitUntil: number };
 
-/**
- * The per-username count, in memory like the other limits (one process serves the site). An
- * attempt is counted as wrong when it is let through (and cleared if it was right), so guesses
- * sent in parallel are all counted before any password is checked.
- */
+/** Counted as wrong when let through (cleared if right), so parallel guesses are all counted first. */
 export class AccountThrottle {
   private readonly failures = new Map<string, Failures>();
   private takes = 0;
 
-  /**
-   * `maxTracked` bounds the memory a spray of made-up usernames can take (about 100 bytes
-   * each); past it the longest-tracked username is forgotten. Pushing a real account out that
-   * way takes that many attempts, which the per-address limit makes cost as many addresses.
-   */
+  /** `maxTracked` bounds the memory a spray of made-up usernames can take; the oldest is forgotten. */
   constructor(
     private readonly limit: number,
     private readonly now: () => number = Date.now,
     private readonly maxTracked = 100_000,
   ) {}
 
-  /** Lets one attempt through (counting it as wrong) and answers null, or the seconds to wait. */
   take(username: string): number | null {
     const key = matchingUsername(username);
     const now = this.now();
@@ -75,7 +48,6 @@ export class AccountThrottle {
     return null;
   }
 
-  /** A right password: the username starts afresh. */
   clear(username: string): void {
     this.failures.delete(matchingUsername(username));
   }
@@ -89,22 +61,17 @@ export class AccountThrottle {
   }
 }
 
-/** The wait after the limit's wrong password and each one past it: 1, 2, 4, 8, 15, 15… minutes. */
+/** 1, 2, 4, 8, 15, 15… minutes. */
 export function waitAfter(pastLimit: number): number {
   return Math.min(LONGEST_WAIT_SECONDS, FIRST_WAIT_SECONDS * 2 ** Math.min(pastLimit, 20));
 }
 
-/** Wrong passwords a known device may try for its account before each further one waits. */
 export const KNOWN_DEVICE_LIMIT = 5;
 
 const accounts = new AccountThrottle(env.LOGIN_ACCOUNT_LIMIT);
-// Keyed by the device's random id (hex, which the username matching leaves as it is).
 const devices = new AccountThrottle(KNOWN_DEVICE_LIMIT);
 
-/**
- * The budget a login is counted by: the device's when it carries a device cookie for the
- * account of the username typed, else the username's.
- */
+/** A known device's own budget: a stranger's guesses cannot lock the owner out. */
 function budgetFor(username: string, device: KnownDevice | null) {
   if (device && getUserByUsername(username)?.id === device.userId) {
     return { throttle: devices, key: device.id };
@@ -129,12 +96,7 @@ function tooMany(retryAfter: number): PasswordCheck {
   };
 }
 
-/**
- * Checks a login's username and password behind both limits (the per-username one, or the
- * device's for a known device of that account): the verified user, or the refusal
- * to answer (401 with one message whether the username exists or not, or 429 with the wait).
- * It creates no session: the caller does, after any further step.
- */
+/** One 401 message whether the username exists or not. Creates no sign-in: the caller does. */
 export async function checkLoginPassword(
   clientAddress: string,
   username: string,
@@ -152,8 +114,7 @@ export async function checkLoginPassword(
   }
   const user = await verifyLogin(username, password);
   if (!user) {
-    // That it happened, under the request's id; not the username (people type their password
-    // into it by mistake).
+    // Not the username: people type their password into it by mistake.
     logEvent("login failed", {}, "warn");
     return { status: "refused", httpStatus: 401, message: INVALID_CREDENTIALS, retryAfter: null };
   }

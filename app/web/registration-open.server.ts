@@ -1,7 +1,7 @@
 import { anyAdminExists } from "#app/models/user.server";
 
 /**
- * Public registration waits for the first admin (docs/product.md "Accounts and sessions"): on
+ * Public registration waits for the first admin (docs/product.md "Accounts and sign-ins"): on
  * a fresh deploy, a stranger could otherwise take the name the owner is about to give
  * create-admin, or be the only account there is.
  */

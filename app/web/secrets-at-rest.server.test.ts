@@ -11,7 +11,7 @@ import { currentCode, TEST_TOTP_SECRET } from "#tests/factories/two-factor";
 /**
  * Migration 0013 and the start's conversion (app/db.server.ts protectSecretsAtRest) on a
  * database as the site left it before: the database file this test process opens is first
- * built at migration 0012 with a session cookie, a TOTP secret and a calendar feed token stored
+ * built at migration 0012 with a sign-in cookie, a TOTP secret and a calendar feed token stored
  * as they were, and only then does the app open (and migrate) it. What worked before still
  * works, and the file keeps none of the three.
  */
@@ -47,7 +47,7 @@ function buildBeforeSecrets() {
 
 buildBeforeSecrets();
 // Opens DATABASE_PATH, which runs the migrations and the conversion.
-const { getSignedIn } = await import("#app/web/session.server");
+const { getSignedIn } = await import("#app/web/sign-in.server");
 const { spendSecondFactor } = await import("#app/models/two-factor.server");
 const { findFeed, feedToken: shownToken } = await import("#app/models/calendar-feed.server");
 const { db } = await import("#app/db.server");

@@ -2,16 +2,11 @@ import { randomBytes } from "node:crypto";
 import { data, type MiddlewareFunction } from "react-router";
 import { env } from "#app/env.server";
 import { nonceContext } from "#app/web/request-context.server";
-import { SESSION_COOKIE_NAME } from "#app/web/session.server";
+import { SIGN_IN_COOKIE_NAME } from "#app/web/sign-in.server";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-/**
- * Cookie-authenticated writes must come from our own pages. Browsers send Sec-Fetch-Site and
- * Origin on every cross-origin POST; a request with neither is not from a browser page, so no
- * ambient cookie can be abused through it. React Router checks the Origin of page actions
- * itself, but not of resource routes, so /api/* relies on this check.
- */
+/** React Router checks the Origin of page actions but not of resource routes, so /api/* relies on this. A request with neither header is not from a browser page. */
 export function isCrossSiteWrite(request: Request): boolean {
   if (SAFE_METHODS.has(request.method)) return false;
   const fetchSite = request.headers.get("Sec-Fetch-Site");
@@ -21,14 +16,7 @@ export function isCrossSiteWrite(request: Request): boolean {
   return origin !== new URL(request.url).origin;
 }
 
-/**
- * Intercom's documented sources (help article 3894, "Using Intercom with Content Security
- * Policy"), kept to the US-hosted workspace the SDK talks to by default and to what the
- * messenger needs: its scripts, API and realtime sockets, images, fonts, sounds and sheets.
- * Sources for other regions, the Help Center's forms and third-party video embeds are left
- * out. script-src hosts only matter to browsers without 'strict-dynamic'; the others trust
- * the widget's scripts because our nonced bundle inserts them.
- */
+/** Intercom help article 3894 "Using Intercom with Content Security Policy", US workspace, messenger only. */
 export const INTERCOM_SOURCES = {
   "script-src": [
     "https://app.intercom.io",
@@ -70,11 +58,7 @@ export const INTERCOM_SOURCES = {
 type PolicySettings = Pick<typeof env, "PAYMENT_PROVIDER" | "INTERCOM_APP_ID" | "NODE_ENV"> &
   Partial<Pick<typeof env, "S3_BUCKET" | "S3_ENDPOINT" | "S3_REGION">>;
 
-/**
- * Where session files are downloaded from when they are in object storage (docs/product.md
- * "Session files"): a download redirects there, and the session page's audio player follows
- * that redirect, which media-src must allow. Empty with files on the volume.
- */
+/** docs/product.md "Session files": the audio player follows the download's redirect, which media-src must allow. */
 export function fileStorageOrigin(settings: PolicySettings): string {
   if (!settings.S3_BUCKET) return "";
   if (settings.S3_ENDPOINT) return new URL(settings.S3_ENDPOINT).origin;
@@ -82,7 +66,6 @@ export function fileStorageOrigin(settings: PolicySettings): string {
 }
 
 export function contentSecurityPolicy(nonce: string, settings: PolicySettings = env): string {
-  // Third-party chat hosts are allowed only on a site that runs the chat.
   const chat = (directive: keyof typeof INTERCOM_SOURCES) =>
     settings.INTERCOM_APP_ID ? ` ${INTERCOM_SOURCES[directive].join(" ")}` : "";
   return [
@@ -94,7 +77,7 @@ export function contentSecurityPolicy(nonce: string, settings: PolicySettings = 
     `media-src 'self'${chat("media-src")}${settings.S3_BUCKET ? ` ${fileStorageOrigin(settings)}` : ""}`,
     `connect-src 'self'${chat("connect-src")}`,
     `frame-src 'self'${chat("frame-src")}`,
-    // A checkout form's redirect to Stripe is a form navigation, so it needs Stripe here.
+    // A checkout form's redirect to Stripe is a form navigation.
     `form-action 'self'${settings.PAYMENT_PROVIDER === "stripe" ? " https://checkout.stripe.com" : ""}`,
     "base-uri 'none'",
     "object-src 'none'",
@@ -103,20 +86,11 @@ export function contentSecurityPolicy(nonce: string, settings: PolicySettings = 
   ].join("; ");
 }
 
-/**
- * The policy of a document we serve but did not write (an e-mail's stored HTML, shown in the
- * admin's preview frame): sandboxed to an opaque origin with no script, no forms and no
- * plugins, loading nothing but inline styles and data: images, framed only by our own pages.
- * A response carrying exactly this policy keeps it (and may be framed by us); every other
- * response gets the site's policy and may not be framed at all.
- */
+/** A response carrying exactly this policy keeps it (and may be framed by us); every other may not be framed. */
 export const SANDBOXED_DOCUMENT_POLICY =
   "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'self'";
 
-/**
- * A fresh nonce per response (16 random bytes), drawn from a block of random bytes fetched
- * once per 256 responses: one call into the system's generator instead of one per request.
- */
+/** One call into the system's generator per 256 responses instead of one per request. */
 const NONCE_BYTES = 16;
 let noncePool = Buffer.alloc(0);
 let nonceOffset = 0;
@@ -130,14 +104,10 @@ function newNonce(): string {
   return nonce;
 }
 
-function hasSessionCookie(request: Request) {
-  return request.headers.get("Cookie")?.includes(`${SESSION_COOKIE_NAME}=`) ?? false;
+function hasSignInCookie(request: Request) {
+  return request.headers.get("Cookie")?.includes(`${SIGN_IN_COOKIE_NAME}=`) ?? false;
 }
 
-/**
- * Root middleware: runs for every page, .data request and /api/* call, so the origin check
- * and the security headers live in exactly one place.
- */
 export const securityMiddleware: MiddlewareFunction<Response> = async (
   { request, context },
   next,
@@ -170,8 +140,7 @@ export const securityMiddleware: MiddlewareFunction<Response> = async (
   if (env.NODE_ENV === "production") {
     headers.set("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
   }
-  // Anything rendered for a signed-in browser stays out of shared caches and the back cache.
-  if (hasSessionCookie(request) || headers.has("Set-Cookie")) {
+  if (hasSignInCookie(request) || headers.has("Set-Cookie")) {
     headers.set("Cache-Control", "private, no-store");
   } else if (!headers.has("Cache-Control")) {
     headers.set("Cache-Control", "no-cache");

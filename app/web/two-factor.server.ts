@@ -4,7 +4,7 @@ import { PENDING_LOGIN_MINUTES } from "#app/domain/two-factor";
 
 /**
  * Between the password and the code, the sign-in page holds only this: a signed cookie naming
- * the account and until when it waits (decision 0080). It is not a session: no page or API
+ * the account and until when it waits (decision 0080). It is not a sign-in: no page or API
  * reads it but the sign-in page's code step.
  */
 const pendingCookie = createCookie("__2fa_pending", {

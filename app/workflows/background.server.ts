@@ -1,9 +1,10 @@
-import { type DB, isDatabaseBusyResponse } from "#app/db.server";
+import { type DB, DatabaseBusyError } from "#app/db.server";
 import { sweepExpiredHolds } from "#app/workflows/expire-holds.server";
 import { backfillReceipts } from "#app/workflows/receipts-backfill.server";
 import { queueSessionReminders } from "#app/workflows/reminders.server";
 import { env } from "#app/env.server";
 import { startEmailDelivery } from "#app/workflows/deliver-email.server";
+import { openMailTransport } from "#app/adapters.server";
 import { settleStaleClaims } from "#app/workflows/settle-claims.server";
 import { sweepSessionFiles } from "#app/workflows/session-files.server";
 import { offerFreedRangesNow } from "#app/workflows/waitlist.server";
@@ -55,7 +56,7 @@ export function startBackgroundJobs(db: DB): () => Promise<void> {
       });
   }, SWEEP_MS);
   sweep.unref();
-  const stopEmail = startEmailDelivery({ db });
+  const stopEmail = startEmailDelivery({ db, transport: openMailTransport() });
   running.__studioJobs = async () => {
     clearInterval(sweep);
     await claims;
@@ -70,7 +71,7 @@ function runJob(name: string, job: () => unknown) {
     job();
   } catch (error) {
     // Locked past busy_timeout by another connection: the next sweep does the work.
-    if (isDatabaseBusyResponse(error))
+    if (error instanceof DatabaseBusyError)
       logEvent("database busy, job skipped", { job: name }, "warn");
     else logError(name, error);
   }

@@ -1,3 +1,4 @@
+import { Refusal, type UnpaidHoldsRefusal, SeriesConflictsRefusal } from "#app/domain/refusal";
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { bookingHistory, bookings, coupons, emailOutbox, orders } from "#db/schema";
@@ -8,12 +9,8 @@ import type { SeriesRepeatRequest } from "#app/domain/series-form";
 import { addStudioDays } from "#app/domain/studio-time";
 import type { PublicUser } from "#app/domain/user";
 import { getBooking, openUnpaidHolds } from "#app/models/booking.server";
-import {
-  BookingError,
-  type BookingSettings,
-  bookSession,
-} from "#app/workflows/book-session.server";
-import { bookSeries, previewSeries, SeriesConflictError } from "#app/workflows/book-series.server";
+import { type BookingSettings, bookSession } from "#app/workflows/book-session.server";
+import { bookSeries, previewSeries } from "#app/workflows/book-series.server";
 import { createCoupon } from "#tests/factories/catalog";
 import {
   BOOKED_AT as NOW,
@@ -53,18 +50,18 @@ function rowsOf(userId: number) {
 const outboxCount = () => db.select().from(emailOutbox).all().length;
 const seriesCount = () => db.select().from(orders).all().length;
 
-function refusal(run: () => unknown): BookingError {
+function refusal(run: () => unknown): Refusal {
   try {
     run();
   } catch (error) {
-    if (error instanceof BookingError) return error;
+    if (error instanceof Refusal) return error;
     throw error;
   }
-  throw new Error("expected a BookingError");
+  throw new Error("expected a Refusal");
 }
 
 /** Nothing new anywhere: no series, no booking, no mail. */
-function expectNothingWritten(run: () => unknown): BookingError {
+function expectNothingWritten(run: () => unknown): Refusal {
   const before = { series: seriesCount(), mail: outboxCount(), rows: rowsOf(customer.id).length };
   const error = refusal(run);
   expect({
@@ -134,9 +131,9 @@ describe("bookSeries", () => {
     const error = expectNothingWritten(() =>
       bookSeries(customer, wanted, weekly(3), NOW, SETTINGS),
     );
-    expect(error).toBeInstanceOf(SeriesConflictError);
+    expect(error).toBeInstanceOf(SeriesConflictsRefusal);
     expect(error.message).toBe(SERIES_MESSAGES.conflicts);
-    expect((error as SeriesConflictError).conflicts).toEqual([
+    expect((error as SeriesConflictsRefusal).conflicts).toEqual([
       { recordingDate: taken, alternatives: ["16:00", "22:00", "15:00"] },
     ]);
     // The preview shows the same, and leaving the taken date out books the rest.
@@ -191,7 +188,7 @@ describe("bookSeries", () => {
     const error = expectNothingWritten(() =>
       bookSeries(customer, wanted, weekly(2), NOW, SETTINGS),
     );
-    expect((error as SeriesConflictError).conflicts).toEqual([
+    expect((error as SeriesConflictsRefusal).conflicts).toEqual([
       { recordingDate: "2026-12-02", alternatives: [] },
     ]);
   });
@@ -214,7 +211,10 @@ describe("bookSeries", () => {
       bookSeries(customer, request(), weekly(2), NOW, settings),
     );
     expect(error.kind).toBe("unpaid-holds");
-    expect(error.openHolds.map((hold) => hold.id)).toEqual([series.bookings[0]?.id, single.id]);
+    expect((error as UnpaidHoldsRefusal).openHolds.map((hold) => hold.id)).toEqual([
+      series.bookings[0]?.id,
+      single.id,
+    ]);
   });
 
   it("counts each unpaid session under MAX_UNPAID_SESSIONS, not those a retainer covers", () => {
@@ -244,7 +244,9 @@ describe("bookSeries", () => {
     const error = expectNothingWritten(() => bookSession(customer, request(), NOW, settings));
     expect(error.kind).toBe("unpaid-holds");
     expect(error.message).toMatch(/^You already have 3 unpaid sessions waiting for payment: /);
-    expect(error.openHolds.map((hold) => hold.seriesId)).toEqual([series.seriesId]);
+    expect((error as UnpaidHoldsRefusal).openHolds.map((hold) => hold.seriesId)).toEqual([
+      series.seriesId,
+    ]);
   });
 
   it("uses a percentage coupon once, off every session", () => {
@@ -289,7 +291,7 @@ describe("bookSeries", () => {
     const error = expectNothingWritten(() =>
       bookSeries(customer, request({ couponCode: coupon.code }), weekly(2), NOW, SETTINGS),
     );
-    expect(error.kind).toBe("coupon");
+    expect(error.kind).toBe("coupon-refused");
   });
 
   it("draws retainer hours in date order, confirming the sessions it covers", () => {

@@ -2,6 +2,7 @@ import type { Booking } from "#db/schema";
 import { writeTransaction } from "#app/db.server";
 import { busyWindowFor } from "#app/domain/availability";
 import { BOOKING_MESSAGES, type BookingRequest } from "#app/domain/booking-form";
+import { Refusal, SeriesConflictsRefusal } from "#app/domain/refusal";
 
 import {
   checkOccurrences,
@@ -22,7 +23,6 @@ import { expireHolds } from "#app/workflows/expire-holds.server";
 import { couponTerms } from "#app/models/coupon.server";
 import type { PublicUser } from "#app/models/user.server";
 import {
-  BookingError,
   type BookingSettings,
   checkHoldRoom,
   chosenServices,
@@ -40,25 +40,17 @@ import {
  * (book-session.server.ts), so of two overlapping series at once exactly one is written whole.
  */
 
-/** Some sessions cannot be booked: each with the nearest free start times of its day. */
-export class SeriesConflictError extends BookingError {
-  constructor(readonly conflicts: { recordingDate: string; alternatives: string[] }[]) {
-    super("series", SERIES_MESSAGES.conflicts);
-    this.name = "SeriesConflictError";
-  }
-}
-
 export type BookedSeries = { seriesId: number; bookings: Booking[] };
 
 /** The studio dates a request asks for: the series' dates less the ones left out. */
 export function requestedDates(request: BookingRequest, repeat: SeriesRepeatRequest): string[] {
   if (!isSeriesStart(request.recordingDate))
-    throw new BookingError("series", BOOKING_MESSAGES.date);
+    throw new Refusal("series-refused", BOOKING_MESSAGES.date);
   const kept = keptDates(
     seriesDates(request.recordingDate, repeat.every, repeat.count),
     repeat.skip,
   );
-  if (kept.problem !== null) throw new BookingError("series", kept.problem);
+  if (kept.problem !== null) throw new Refusal("series-refused", kept.problem);
   return kept.dates;
 }
 
@@ -127,7 +119,7 @@ function occurrenceChecks(
  * coupon used once (a percentage off each session, a fixed amount off the first), retainer
  * hours drawn in date order. Counts as one hold under MAX_UNPAID_HOLDS and each unpaid session
  * under MAX_UNPAID_SESSIONS. Throws a
- * SeriesConflictError when any session is taken, a BookingError for any other refusal;
+ * "series-conflicts" Refusal when any session is taken, a Refusal for any other rule;
  * nothing is written then.
  */
 export function bookSeries(
@@ -137,7 +129,7 @@ export function bookSeries(
   now: number,
   settings: BookingSettings = configuredBookingSettings(),
 ): BookedSeries {
-  if (request.isRetainer) throw new BookingError("series", SERIES_MESSAGES.retainer);
+  if (request.isRetainer) throw new Refusal("series-refused", SERIES_MESSAGES.retainer);
   const dates = requestedDates(request, repeat);
 
   const booked = writeTransaction((tx) => {
@@ -145,9 +137,10 @@ export function bookSeries(
     const checks = occurrenceChecks(dates, request, now, settings);
     const lastDate = lastDateFor(now, settings);
     const tooFar = horizonProblemOf(checks, lastDate);
-    if (tooFar) throw new BookingError("horizon", tooFar);
+    if (tooFar) throw new Refusal("horizon", tooFar);
     const conflicts = seriesConflicts(checks);
-    if (conflicts.length > 0) throw new SeriesConflictError(conflicts);
+    if (conflicts.length > 0)
+      throw new SeriesConflictsRefusal(SERIES_MESSAGES.conflicts, conflicts);
 
     const chosen = chosenServices(tx, request);
     const coupon = takeCoupon(tx, request.couponCode, now);

@@ -1,3 +1,4 @@
+import { Refusal } from "#app/domain/refusal";
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { bookings, coupons, emailOutbox, users } from "#db/schema";
@@ -11,11 +12,7 @@ import { getActiveRetainer } from "#app/models/booking.server";
 import { sweepExpiredHolds } from "#app/workflows/expire-holds.server";
 import { toPublicUser } from "#app/models/user.server";
 import { recordSessionPayment } from "#tests/setup/workflow-bookings";
-import {
-  BookingError,
-  type BookingSettings,
-  bookSession,
-} from "#app/workflows/book-session.server";
+import { type BookingSettings, bookSession } from "#app/workflows/book-session.server";
 
 /**
  * The booking workflow against a real, freshly migrated SQLite file: retainer purchase and
@@ -185,7 +182,7 @@ describe("payment holds", () => {
     // One minute before the hold ends the slot is still taken.
     expect(() =>
       bookSession(customer, request({ recordingDate: day(0) }), NOW + 29 * 60_000, SETTINGS),
-    ).toThrow(BookingError);
+    ).toThrow(Refusal);
 
     const later = NOW + 30 * 60_000;
     const again = bookSession(

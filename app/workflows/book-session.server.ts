@@ -5,13 +5,13 @@ import { busyWindowFor, SLOT_TAKEN_MESSAGE, startProblem } from "#app/domain/ava
 import {
   horizonProblem,
   lastBookableDate,
-  type OpenHold,
   tooManyUnpaidHolds,
   tooManyUnpaidSessions,
   unpaidHoldsMessage,
   unpaidSessionsMessage,
 } from "#app/domain/booking-limits";
 import type { BookingRequest } from "#app/domain/booking-form";
+import { Refusal, UnpaidHoldsRefusal } from "#app/domain/refusal";
 import { couponProblem, couponRefusalMessage } from "#app/domain/coupons";
 import {
   type CouponTerms,
@@ -48,16 +48,13 @@ import { logEvent } from "#app/log.server";
 import { metrics } from "#app/metrics.server";
 
 /**
- * A customer books a session (the booking form and POST /api/bookings) at the server's price.
- * The slot check, the coupon's use, the retainer draw, the rows and the booking-received e-mail
- * are one IMMEDIATE transaction with no await inside, so the check and the insert see the same
- * database even with several server processes on one file (SQLite lets one writer in at a time).
+ * The checks, the writes and the e-mail are one IMMEDIATE transaction with no await inside, so
+ * the check and the insert see the same database even with several server processes.
  */
 
 export type BookingSettings = {
   holdMinutes: number;
   bufferMinutes: number;
-  /** Base URL for links in e-mails, e.g. https://studio.example */
   appUrl: string;
   /** MAX_UNPAID_HOLDS; absent, a test's settings leave the cap off. */
   maxUnpaidHolds?: number;
@@ -67,7 +64,6 @@ export type BookingSettings = {
   horizonDays?: number;
 };
 
-/** The configured rules: what the site uses unless a test passes its own. */
 export function configuredBookingSettings(): BookingSettings {
   return {
     holdMinutes: env.HOLD_MINUTES,
@@ -79,33 +75,9 @@ export function configuredBookingSettings(): BookingSettings {
   };
 }
 
-export class BookingError extends Error {
-  constructor(
-    readonly kind:
-      | "slot"
-      | "coupon"
-      | "service"
-      | "not-found"
-      | "horizon"
-      | "unpaid-holds"
-      | "waitlist"
-      | "series",
-    message: string,
-    /** For "unpaid-holds": the customer's open unpaid bookings, to pay or cancel. */
-    readonly openHolds: OpenHold[] = [],
-  ) {
-    super(message);
-    this.name = "BookingError";
-  }
-}
-
 const NO_DRAW: RetainerDraw = { retainerBookingId: null, drawn: 0 };
 
-/*
- * The rules a new booking must pass, one place each, shared by a single session (below) and a
- * weekly series (book-series.server.ts). Each runs inside the caller's IMMEDIATE transaction
- * and throws a BookingError, so a refusal writes nothing.
- */
+// Each rule runs inside the caller's IMMEDIATE transaction and throws a Refusal: nothing written.
 
 /** The booking horizon (BOOKING_HORIZON_DAYS): the last studio date that may be booked. */
 export function lastDateFor(now: number, settings: BookingSettings): string | null {
@@ -117,38 +89,31 @@ export function lastDateFor(now: number, settings: BookingSettings): string | nu
 export function checkHorizon(date: string, now: number, settings: BookingSettings) {
   if (settings.horizonDays === undefined) return;
   const tooFar = horizonProblem(date, studioDateOf(now), settings.horizonDays);
-  if (tooFar) throw new BookingError("horizon", tooFar);
+  if (tooFar) throw new Refusal("horizon", tooFar);
 }
 
-/** The services chosen, all still offered. */
 export function chosenServices(tx: Tx, request: BookingRequest) {
   const chosen = getActiveServices(tx, request.selectedServices);
   if (chosen.length !== request.selectedServices.length) {
-    throw new BookingError("service", "One of the selected services is no longer offered.");
+    throw new Refusal("service-gone", "One of the selected services is no longer offered.");
   }
   return chosen;
 }
 
-/** The applied coupon, checked and its one use taken; undefined without one. */
 export function takeCoupon(tx: Tx, code: string | undefined, now: number) {
   if (!code) return undefined;
   const coupon = findCoupon(tx, code, now);
   const couponError = couponProblem(coupon, studioDateOf(now));
   if (couponError || !coupon) {
-    throw new BookingError("coupon", couponRefusalMessage(couponError ?? "notFound"));
+    throw new Refusal("coupon-refused", couponRefusalMessage(couponError ?? "notFound"));
   }
   if (!reserveCouponUse(tx, coupon.id)) {
-    throw new BookingError("coupon", couponRefusalMessage("usedUp"));
+    throw new Refusal("coupon-refused", couponRefusalMessage("usedUp"));
   }
   return coupon;
 }
 
-/**
- * Room for what a request adds while unpaid: MAX_UNPAID_HOLDS, one more unpaid hold (a single
- * session or a whole series), and MAX_UNPAID_SESSIONS, its `sessions` unpaid sessions beside
- * the customer's others and their live waitlist offers (one of which it may be claiming).
- * Both refusals are "unpaid-holds", listing the open unpaid bookings to pay or cancel.
- */
+/** A live waitlist offer counts as unpaid (the request may be claiming one of them). */
 export function checkHoldRoom(
   tx: Tx,
   userId: number,
@@ -161,7 +126,7 @@ export function checkHoldRoom(
   // Every count inside the IMMEDIATE transaction: a second request waits for this one's commit.
   const open = openUnpaidHolds(tx, userId, now);
   if (maxUnpaidHolds !== undefined && tooManyUnpaidHolds(open.length, maxUnpaidHolds)) {
-    throw new BookingError("unpaid-holds", unpaidHoldsMessage(maxUnpaidHolds), open);
+    throw new UnpaidHoldsRefusal(unpaidHoldsMessage(maxUnpaidHolds), open);
   }
   if (maxUnpaidSessions === undefined) return;
   const held = {
@@ -171,11 +136,10 @@ export function checkHoldRoom(
     claimsOffer: adding.claimsOffer ?? false,
   };
   if (tooManyUnpaidSessions(held, maxUnpaidSessions)) {
-    throw new BookingError("unpaid-holds", unpaidSessionsMessage(held, maxUnpaidSessions), open);
+    throw new UnpaidHoldsRefusal(unpaidSessionsMessage(held, maxUnpaidSessions), open);
   }
 }
 
-/** A session's row: the customer's details, its slot, its price and what it drew. */
 export function newBookingRow(input: {
   user: PublicUser;
   request: BookingRequest;
@@ -227,7 +191,6 @@ export function newBookingRow(input: {
   };
 }
 
-/** Prices one session: its hours, services, coupon terms and the retainer hours it drew. */
 export function priceSession(
   request: BookingRequest,
   servicePrices: number[],
@@ -244,7 +207,6 @@ export function priceSession(
   });
 }
 
-/** Writes the row, its services and the first line of its history. */
 export function createBooking(
   tx: Tx,
   row: NewBooking,
@@ -262,7 +224,6 @@ export function createBooking(
   return booking;
 }
 
-/** One session of an order being placed: its slot, its price and the retainer hours it drew. */
 export type PlacedSession = {
   recordingDate: string;
   slot: { startsAt: number; endsAt: number };
@@ -272,11 +233,7 @@ export type PlacedSession = {
   carriesCoupon: boolean;
 };
 
-/**
- * Writes an order (docs/product.md "Orders") once its rules are checked: the order row holding
- * the coupon's one use, each session's row with its history, and the one booking-received
- * e-mail with the order's pay link. A single booking and a weekly series are both placed here.
- */
+/** A single booking and a weekly series are both placed here (docs/product.md "Orders"). */
 export function placeOrder(
   tx: Tx,
   input: {
@@ -337,10 +294,7 @@ export function placeOrder(
   return bookings;
 }
 
-/**
- * The slot of one session, free by the single booking's rules; else a "slot" refusal. A
- * waitlist offer being claimed (`exceptOfferId`) is not busy for its own customer.
- */
+/** A waitlist offer being claimed (`exceptOfferId`) is not busy for its own customer. */
 function checkSlot(
   request: BookingRequest,
   now: number,
@@ -361,16 +315,11 @@ function checkSlot(
     now,
     bufferMinutes: settings.bufferMinutes,
   });
-  if (problem === "taken") throw new BookingError("slot", SLOT_TAKEN_MESSAGE);
-  if (problem !== null) throw new BookingError("slot", "This start time cannot be booked.");
+  if (problem === "taken") throw new Refusal("slot-taken", SLOT_TAKEN_MESSAGE);
+  if (problem !== null) throw new Refusal("start-refused", "This start time cannot be booked.");
 }
 
-/**
- * Creates a booking at the server's price. Throws a BookingError when the slot is taken, the
- * coupon cannot be used or a service is not offered; nothing is written then. `claim` books
- * the customer's waitlist offer (docs/product.md "Waitlist"): its own hold is not busy for
- * them, and it becomes CLAIMED with the booking in the same transaction.
- */
+/** `claim`: the waitlist offer becomes CLAIMED in this transaction (docs/product.md "Waitlist"). */
 export function bookSession(
   user: PublicUser,
   request: BookingRequest,
@@ -384,9 +333,9 @@ export function bookSession(
     expireHolds(tx, now);
     checkHorizon(request.recordingDate, now, settings);
     const offer = claim ? liveOfferOf(tx, claim.waitlistEntryId, user.id, now) : undefined;
-    if (claim && !offer) throw new BookingError("waitlist", WAITLIST_MESSAGES.claimGone);
+    if (claim && !offer) throw new Refusal("claim-refused", WAITLIST_MESSAGES.claimGone);
     if (offer && !sameRange(offer, request)) {
-      throw new BookingError("waitlist", WAITLIST_MESSAGES.claimDifferent);
+      throw new Refusal("claim-refused", WAITLIST_MESSAGES.claimDifferent);
     }
     checkSlot(request, now, settings, offer?.id);
     const chosen = chosenServices(tx, request);

@@ -171,7 +171,7 @@ describe("cancelling", () => {
         booking.startsAt - DAY + MINUTE,
         settings,
       ),
-    ).rejects.toMatchObject({ kind: "quote-changed", quote: { refund: 200 } });
+    ).rejects.toMatchObject({ kind: "refund-changed", quote: { refund: 200 } });
     expect(refunds).toEqual([]);
     expect(getBooking(db, booking.id)?.status).toBe("PENDING");
     expect(paidFor(db, booking.id)).toBe(400);

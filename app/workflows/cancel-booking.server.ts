@@ -3,6 +3,7 @@ import { db, type DB, type Tx, writeTransaction } from "#app/db.server";
 import type { BookingClaim } from "#app/domain/booking-claim";
 import { type RefundQuote, studioRefundQuote } from "#app/domain/cancellation";
 import { formatDollars } from "#app/domain/pricing";
+import { RefundChangedRefusal, Refusal } from "#app/domain/refusal";
 import type { ReceiptDetails } from "#app/domain/receipts";
 import { sessionCalendarAttachment } from "#app/emails/calendar.server";
 import { receiptAttachment } from "#app/emails/receipt-pdf.server";
@@ -43,38 +44,16 @@ import {
   CANCEL_UNAVAILABLE_MESSAGE,
   callProvider,
   PaymentServiceError,
-  paymentProvider,
 } from "#app/workflows/payment-provider.server";
 import { offerFreedRangesNow } from "#app/workflows/waitlist.server";
+import { paymentProvider } from "#app/adapters.server";
 
 /**
- * Cancelling a session, by its customer (docs/product.md "Cancel, refund, reschedule") or by
- * staff for the studio (the admin workflow), through one implementation: claim, then call,
- * then record.
- * 1. One IMMEDIATE transaction checks the rules (a retainer whose hours are drawn is refused
- *    here, where no booking can draw them between the check and the claim) and claims the
- *    booking (CANCEL_BY_CUSTOMER / CANCEL_BY_STUDIO). From then on nothing else acts on it:
- *    no second cancellation, no staff move, no payment by card, no retainer draw.
- * 2. Outside any transaction the provider closes an open hosted checkout and makes the refund,
- *    with a key derived from the booking (one refund per booking, ever).
- * 3. A second transaction records the cancellation, the refund and the e-mail and releases
- *    the claim; a failed provider call releases the claim and changes nothing.
- * A claim left by a crash is finished or released by the sweeper (finishAbandonedCancellation).
- * A cancellation that moves no money (unpaid, no open checkout) is one transaction.
+ * Cancelling (docs/product.md "Cancel, refund, reschedule"): check and claim in one transaction
+ * (so nothing else acts on the booking), call the provider outside any, record in a second; a
+ * failed call releases the claim, a crash's claim is left to finishAbandonedCancellation.
  */
 export { CANCELLED_BY_CUSTOMER, CANCELLED_BY_STUDIO };
-
-export class CancellationError extends Error {
-  constructor(
-    readonly kind: "not-found" | "not-cancellable" | "quote-changed",
-    message: string,
-    /** The refund as it stands now, when it differs from what the customer was shown. */
-    readonly quote?: RefundQuote,
-  ) {
-    super(message);
-    this.name = "CancellationError";
-  }
-}
 
 export type CancellationSettings = {
   feePercent: number;
@@ -85,7 +64,6 @@ export function configuredCancellationSettings(): CancellationSettings {
   return { feePercent: env.CANCELLATION_FEE_PERCENT, provider: paymentProvider() };
 }
 
-/** Who cancels: the customer (the fee rule, online limits) or staff for the studio. */
 type Canceller =
   | {
       by: "customer";
@@ -101,7 +79,6 @@ type Canceller =
       collect?: CancelledSession[];
     };
 
-/** A session cancelled with others: what its own e-mail would have said and carried. */
 export type CancelledSession = {
   booking: Booking;
   quote: RefundQuote;
@@ -134,11 +111,7 @@ export async function cancelOwnBooking(
   return cancelled;
 }
 
-/**
- * Staff cancelling a booking for the studio (admin workflow): allowed from any status but
- * CANCELLED and COMPLETED, at any time, and everything paid is refunded (the studio cancels,
- * so no fee). The same machinery as a customer's cancellation.
- */
+/** The studio cancels from any status but CANCELLED and COMPLETED, any time, refunding all. */
 export async function cancelForStudio(
   input: { bookingId: number; actorUserId: number; note?: string | null },
   now: number,
@@ -168,16 +141,15 @@ async function cancelBooking(
   now: number,
   settings: CancellationSettings,
 ): Promise<{ booking: Booking; quote: RefundQuote }> {
-  // 1. Check and claim.
   const claimed = writeTransaction((tx): Claimed => {
     const booking = getBooking(tx, bookingId);
     // Another customer's booking is reported as missing, not forbidden.
     if (!booking || (who.by === "customer" && booking.userId !== who.actorUserId)) {
-      throw new CancellationError("not-found", "Booking not found");
+      throw new Refusal("not-found", "Booking not found");
     }
     const problem =
       who.by === "customer" ? cancelProblem(tx, booking, now) : studioCancelProblem(tx, booking);
-    if (problem) throw new CancellationError("not-cancellable", problem);
+    if (problem) throw new Refusal("not-cancellable", problem);
     // An open hosted checkout could still take the money: it is closed (step 2) before the
     // refund is known. Otherwise the quote is final now: nothing pays a claimed booking.
     // The checkout is the order's, paying this session and any other unpaid one of it.
@@ -185,7 +157,6 @@ async function cancelBooking(
     const quote = closing ? null : quoteFor(tx, booking, who, now, settings.feePercent);
     if (quote) checkShownRefund(who, quote);
     if (quote && quote.refund === 0) {
-      // No money moves: cancel here, in the same transaction as the check.
       const cancelled = writeCancelled(tx, booking, who, quote, null, now);
       return { done: { booking: cancelled, quote } };
     }
@@ -199,7 +170,6 @@ async function cancelBooking(
   }
   const { token } = claimed;
 
-  // 2. Call the provider, outside any transaction.
   let quote: RefundQuote;
   let refund: RecordedRefund | null = null;
   try {
@@ -210,7 +180,6 @@ async function cancelBooking(
     throw error;
   }
 
-  // 3. Record, releasing the claim.
   try {
     const settled = refund ? settledQuote(quote, refund.amount) : quote;
     const booking = writeTransaction((tx) => recordClaimed(tx, token, who, settled, refund, now));
@@ -259,17 +228,13 @@ function quoteFor(
 function checkShownRefund(who: Canceller, quote: RefundQuote) {
   if (who.by !== "customer" || who.expectedRefund == null) return;
   if (who.expectedRefund === quote.refund) return;
-  throw new CancellationError(
-    "quote-changed",
+  throw new RefundChangedRefusal(
     `The refund is now ${formatDollars(quote.refund)}, not ${formatDollars(who.expectedRefund)}: please review it and confirm again.`,
     quote,
   );
 }
 
-/**
- * An unpaid booking's hosted checkout is closed so it cannot be paid after the cancellation;
- * one paid meanwhile is recorded, so the cancellation refunds it. Returns the quote then.
- */
+/** Closed so it cannot be paid after the cancellation; one paid meanwhile is refunded. */
 async function closeCheckoutFirst(
   booking: Booking,
   who: Canceller,
@@ -349,11 +314,7 @@ function settledQuote(quote: RefundQuote, refunded: number): RefundQuote {
     : { kind: "late", paid: quote.paid, fee, refund: refunded };
 }
 
-/**
- * Records a claimed cancellation. The claim kept every other action out, so nothing is
- * checked again; a claim lost to the sweeper (a provider call slower than the lease) is
- * recorded all the same when money went back, as the booking must then be cancelled.
- */
+/** A claim lost to the sweeper (a slow provider call) is still recorded if money went back. */
 function recordClaimed(
   tx: Tx,
   token: ClaimToken,
@@ -363,7 +324,7 @@ function recordClaimed(
   now: number,
 ): Booking {
   const current = getBooking(tx, token.bookingId);
-  if (!current) throw new CancellationError("not-found", "Booking not found");
+  if (!current) throw new Refusal("not-found", "Booking not found");
   if (current.status === "CANCELLED") {
     // Only a lost claim gets here: someone cancelled after the sweeper released it.
     if (refund) writeRefund(tx, current, refund, now);
@@ -379,12 +340,11 @@ function recordClaimed(
         ? cancelProblem(tx, current, now)
         : studioCancelProblem(tx, current);
     if (problem && refund) throw new Error(problem);
-    if (problem) throw new CancellationError("not-cancellable", problem);
+    if (problem) throw new Refusal("not-cancellable", problem);
   }
   return writeCancelled(tx, current, who, quote, refund, now);
 }
 
-/** The cancellation's writes and its e-mail, in the caller's transaction. */
 function writeCancelled(
   tx: Tx,
   current: Booking,
@@ -410,7 +370,6 @@ function writeCancelled(
     ...(creditNote ? [receiptAttachment(creditNote.details as ReceiptDetails)] : []),
   ];
   if ("collect" in who && who.collect) {
-    // Cancelled with other sessions of its series: the caller sends one e-mail for all.
     who.collect.push({ booking: updated, quote, attachments });
     return updated;
   }
@@ -453,11 +412,8 @@ function historyNote(
 }
 
 /**
- * The sweeper's part: a cancellation claim past its lease was cut off (a crash, a database
- * too busy to record). If the provider made the refund, the booking is cancelled as the
- * person asked, with the refund as made; otherwise no money moved and the claim is released,
- * leaving the booking as it was (its checkout, if one was closed, can be opened again).
- * Returns what it did; a provider failure is thrown, for the next sweep to try again.
+ * A claim past its lease: cancelled as asked if the provider made the refund, else released
+ * with the booking as it was; a provider failure is thrown for the next sweep.
  */
 export async function finishAbandonedCancellation(
   booking: Booking,
@@ -498,15 +454,9 @@ export async function finishAbandonedCancellation(
 }
 
 /**
- * "This and all later" (docs/product.md "Orders", "Weekly series"): a session of a series and
- * every later one still booked, cancelled by the customer or by staff for the studio. Each
- * session goes through the one cancellation above (its own claim, its own refund under the
- * customer's 24-hour rule or the studio's full refund, its own credit note), one after the
- * other, so the payment provider is never asked about two at once; then one e-mail lists them
- * all. Everything is checked first: one session that cannot be cancelled refuses the whole
- * request, nothing changed. A provider failure part way stops there: the sessions already
- * cancelled stay cancelled (their money went back) and are reported, the rest are untouched
- * and can be cancelled again.
+ * "This and all later" (docs/product.md "Weekly series"): all checked first, then each session
+ * cancelled in turn (never two provider calls at once) and one e-mail; a provider failure part
+ * way keeps those already cancelled and reports them.
  */
 export const NOT_A_SERIES_MESSAGE = "This session is not part of a series: cancel it on its own.";
 
@@ -515,7 +465,6 @@ export type FollowingPlan = {
   refund: number;
 };
 
-/** What "this and all later" would cancel and refund now, or why it cannot. */
 export function planCancelFollowing(
   booking: Booking,
   now: number,
@@ -551,7 +500,6 @@ export type FollowingResult = {
   stopped: { bookingId: number; error: unknown } | null;
 };
 
-/** The customer cancels a session of their series and every later one. */
 export function cancelOwnFollowing(
   input: { bookingId: number; userId: number; expectedRefund?: number | null },
   now: number,
@@ -565,7 +513,6 @@ export function cancelOwnFollowing(
   );
 }
 
-/** Staff cancel a session of a series and every later one for the studio: all refunded. */
 export function cancelFollowingForStudio(
   input: { bookingId: number; actorUserId: number; note?: string | null },
   now: number,
@@ -587,15 +534,15 @@ async function cancelFollowing(
 ): Promise<FollowingResult> {
   const booking = getBooking(db, bookingId);
   if (!booking || (who.by === "customer" && booking.userId !== who.actorUserId)) {
-    throw new CancellationError("not-found", "Booking not found");
+    throw new Refusal("not-found", "Booking not found");
   }
   const planned = planCancelFollowing(booking, now, settings.feePercent, who.by);
-  if ("problem" in planned) throw new CancellationError("not-cancellable", planned.problem);
+  if ("problem" in planned) throw new Refusal("not-cancellable", planned.problem);
   const { plan } = planned;
   const expected = who.by === "customer" ? who.expectedRefund : null;
   if (expected != null && expected !== plan.refund) {
-    throw new CancellationError(
-      "quote-changed",
+    throw new Refusal(
+      "refund-changed",
       `The refund is now ${formatDollars(plan.refund)}, not ${formatDollars(expected)}: please review it and confirm again.`,
     );
   }
@@ -623,7 +570,6 @@ async function cancelFollowing(
   return { cancelled, stopped };
 }
 
-/** One e-mail for the sessions cancelled, carrying each one's calendar update and credit note. */
 function sendOneEmail(
   cancelled: FollowingResult["cancelled"],
   collected: CancelledSession[],

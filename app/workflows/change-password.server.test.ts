@@ -1,14 +1,14 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { sessions, users } from "#db/schema";
+import { signIns, users } from "#db/schema";
 import { db } from "#app/db.server";
-import { storedSessionId } from "#app/models/session.server";
+import { storedSignInId } from "#app/models/sign-in.server";
 import { hashPassword, passwordMatches } from "#app/models/user.server";
 import { changePassword } from "#app/workflows/change-password.server";
 
 /**
  * The password change against a real, freshly migrated SQLite file: the current password is
- * proven, every other session ends, and of two changes racing from one proven password only
+ * proven, every other sign-in ends, and of two changes racing from one proven password only
  * one is stored.
  */
 const PASSWORD = "the-current-secret";
@@ -29,18 +29,18 @@ async function makeUser() {
     .returning()
     .get();
   for (const id of [`old_a_${counter}`, `old_b_${counter}`]) {
-    db.insert(sessions)
+    db.insert(signIns)
       .values({ id, userId: user.id, expiresAt: Date.now() + 60_000 })
       .run();
   }
   return user;
 }
 
-const sessionIds = (userId: number) =>
+const signInIds = (userId: number) =>
   db
-    .select({ id: sessions.id })
-    .from(sessions)
-    .where(eq(sessions.userId, userId))
+    .select({ id: signIns.id })
+    .from(signIns)
+    .where(eq(signIns.userId, userId))
     .all()
     .map((row) => row.id);
 
@@ -48,13 +48,13 @@ const storedHash = (userId: number) =>
   db.select().from(users).where(eq(users.id, userId)).get()?.passwordHash ?? "";
 
 describe("changing the password", () => {
-  it("stores the new one and leaves only a fresh session", async () => {
+  it("stores the new one and leaves only a fresh sign-in", async () => {
     const user = await makeUser();
     const change = await changePassword(user.id, PASSWORD, "a-brand-new-secret", false);
     expect(change.status).toBe("changed");
     if (change.status !== "changed") return;
     // The table holds the new cookie's hash, not the cookie.
-    expect(sessionIds(user.id)).toEqual([storedSessionId(change.sessionId)]);
+    expect(signInIds(user.id)).toEqual([storedSignInId(change.signInId)]);
     expect(await passwordMatches(storedHash(user.id), "a-brand-new-secret")).toBe(true);
   });
 
@@ -65,7 +65,7 @@ describe("changing the password", () => {
       status: "wrong-password",
     });
     expect(storedHash(user.id)).toBe(before);
-    expect(sessionIds(user.id)).toHaveLength(2);
+    expect(signInIds(user.id)).toHaveLength(2);
   });
 
   it("of two changes proven with the same password at once, stores only one", async () => {
@@ -77,6 +77,6 @@ describe("changing the password", () => {
     expect(results.map((result) => result.status).sort()).toEqual(["changed", "wrong-password"]);
     const winner = results[0]?.status === "changed" ? "first-new-secret" : "second-new-secret";
     expect(await passwordMatches(storedHash(user.id), winner)).toBe(true);
-    expect(sessionIds(user.id)).toHaveLength(1);
+    expect(signInIds(user.id)).toHaveLength(1);
   });
 });

@@ -1,7 +1,7 @@
 import { writeTransaction } from "#app/db.server";
 import { env } from "#app/env.server";
 import { replaceFeedTokens } from "#app/models/calendar-feed.server";
-import { restartUserSessions } from "#app/models/session.server";
+import { restartUserSignIns } from "#app/models/sign-in.server";
 import {
   getUserById,
   hashPassword,
@@ -11,14 +11,12 @@ import {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export type PasswordChange =
-  | { status: "changed"; sessionId: string }
-  | { status: "wrong-password" };
+export type PasswordChange = { status: "changed"; signInId: string } | { status: "wrong-password" };
 
 /**
  * A customer changes their password (Profile Settings): once the current one is proven, the
- * new hash is stored, every session of the user ends, a fresh one starts for the caller
- * (changing the password ends other sessions) and the calendar links are replaced. Verifying and hashing happen before the
+ * new hash is stored, every sign-in of the user ends, a fresh one starts for the caller
+ * (changing the password ends other sign-ins) and the calendar links are replaced. Verifying and hashing happen before the
  * transaction: an await inside it would hold the write lock.
  */
 export async function changePassword(
@@ -41,11 +39,11 @@ export async function changePassword(
     }
     // A calendar link copied with the old password stops working with it.
     replaceFeedTokens(tx, userId);
-    // The fresh session lasts as long as a login's (web/session.server.ts's cookie max-age).
+    // The fresh sign-in lasts as long as a login's (web/sign-in.server.ts's cookie max-age).
     const expiresAt = Date.now() + env.SESSION_MAX_AGE_DAYS * DAY_MS;
     return {
       status: "changed",
-      sessionId: restartUserSessions(tx, userId, expiresAt, secondFactor),
+      signInId: restartUserSignIns(tx, userId, expiresAt, secondFactor),
     };
   });
 }

@@ -1,5 +1,4 @@
-import { env } from "#app/env.server";
-import { chatIdentityHash } from "#app/integrations/chat.server";
+import { chatIdentity } from "#app/adapters.server";
 
 /**
  * Who the chat widget is started for (docs/product.md "The studio and its visitors": the user id
@@ -10,11 +9,7 @@ import { chatIdentityHash } from "#app/integrations/chat.server";
 export type ChatUser = { id: number; username: string; hash: string | null };
 
 export function chatUser(user: { id: number; username: string } | null): ChatUser | null {
-  if (!user || !env.INTERCOM_APP_ID) return null;
-  const secret = env.INTERCOM_IDENTITY_SECRET;
-  return {
-    id: user.id,
-    username: user.username,
-    hash: secret ? chatIdentityHash(user.id, secret) : null,
-  };
+  const chat = chatIdentity();
+  if (!user || !chat) return null;
+  return { id: user.id, username: user.username, hash: chat.sign(user.id) };
 }

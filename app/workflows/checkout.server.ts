@@ -21,20 +21,12 @@ import {
 import { ALREADY_PAID_MESSAGE } from "#app/domain/payments";
 import { accountEmail } from "#app/models/user.server";
 import { recordCheckoutSession, recordPayment } from "#app/workflows/fulfil-payment.server";
-import {
-  PAYMENT_SERVICE_UNAVAILABLE_MESSAGE,
-  paymentProvider,
-} from "#app/workflows/payment-provider.server";
+import { PAYMENT_SERVICE_UNAVAILABLE_MESSAGE } from "#app/workflows/payment-provider.server";
+import { paymentProvider } from "#app/adapters.server";
 
 /**
- * Paying an order (docs/product.md "Orders"): every session of it still payable, each for its
- * own stored total, never an amount from the browser. One booking's checkout and a series'
- * are this one flow. The sandbox takes the card on the app's own page, charges it once and
- * records one payment row per session in one transaction; Stripe Checkout is opened with claim,
- * then call, then record: one IMMEDIATE transaction checks the sessions are payable, extends
- * their holds and claims them (CHECKOUT_OPEN); Stripe is asked outside any transaction with a
- * key derived from the order and its plan, one line item per session; a second transaction
- * stores the session on the order and releases the claims (or releases them on failure).
+ * Paying an order at its stored totals (docs/product.md "Orders"). Stripe Checkout: claim the
+ * sessions (CHECKOUT_OPEN) in one transaction, call Stripe outside any, record in a second.
  */
 
 /** The hosted checkout cannot be opened; `message` is safe to show to the customer. */
@@ -56,10 +48,7 @@ export const NOTHING_TO_PAY_MESSAGE =
  */
 const SESSION_MS = 31 * 60_000;
 
-/**
- * Creates (or reuses) the order's hosted checkout and returns where the customer pays.
- * `cancelPath`: the page the customer came from, where Stripe's back link returns.
- */
+/** `cancelPath`: the page the customer came from, where Stripe's back link returns. */
 export async function openHostedCheckout(
   orderId: number,
   appUrl: string,
@@ -164,7 +153,6 @@ export function lineDescription(booking: Booking): string {
   return `${sessionDate(booking)}, ${sessionTimeRange(booking)} (Atlanta time), ${hours} ${hours === 1 ? "hour" : "hours"}`;
 }
 
-/** Where Stripe sends the customer back after paying. */
 export function successUrl(appUrl: string, sessionId: string) {
   return `${appUrl}/booking-success?session_id=${encodeURIComponent(sessionId)}`;
 }
@@ -191,12 +179,7 @@ export type ChargeResult =
   | { ok: true; transactionId: string; paid: Booking[] }
   | { ok: false; message: string };
 
-/**
- * The sandbox's card form: the card is decided once for the total of every payable session of
- * the order, then every session is recorded in one transaction, or none (a session paid or
- * cancelled in another tab meanwhile, or held by a cancellation, refuses the whole payment).
- * Nothing leaves the process, so there is nothing to claim.
- */
+/** Every session is recorded or none; nothing leaves the process, so nothing to claim. */
 export function chargeSandboxCard(
   orderId: number,
   card: CardInput,

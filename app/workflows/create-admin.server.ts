@@ -8,9 +8,9 @@ import {
 
 /**
  * The first admin (docs/deploy.md "First deploy"), or any later one. A new account is created,
- * held to the rules of registration (docs/product.md "Accounts and sessions"), the password's
+ * held to the rules of registration (docs/product.md "Accounts and sign-ins"), the password's
  * strength included. An existing account is never promoted on its name alone: whoever
- * registered that name first would become staff (docs/product.md "Accounts and sessions"). Only
+ * registered that name first would become staff (docs/product.md "Accounts and sign-ins"). Only
  * `confirmPromotion` (--promote-existing) promotes one, after the operator saw whose it is.
  */
 export type AdminRequest = {

@@ -1,9 +1,5 @@
 import { env } from "#app/env.server";
-import {
-  createSmtpTransport,
-  type MailTransport,
-  smtpMessage,
-} from "#app/integrations/smtp.server";
+import { type MailTransport, type SmtpTransport, smtpMessage } from "#app/integrations/mail.server";
 import { logError, logEvent, logger } from "#app/log.server";
 import {
   claimEmail,
@@ -15,13 +11,8 @@ import {
 } from "#app/models/outbox.server";
 
 /**
- * The e-mail outbox (docs/product.md "E-mail"). An e-mail is a row written in the same
- * transaction as the change that causes it, so a booking never exists without its e-mail and
- * a rolled-back booking never sends one. A poller delivers due rows over SMTP with retries;
- * without SMTP the rows stay PENDING, readable by admins.
- *
- * Delivery is at least once: a message whose send succeeded but whose SENT mark was lost
- * (a crash in between) goes out again after the claim lease.
+ * The outbox (docs/product.md "E-mail"): rows written with the change that causes them. Delivery
+ * is at least once: a send whose SENT mark was lost goes out again after the claim lease.
  */
 
 export type { MailTransport };
@@ -55,11 +46,7 @@ export function describeSendError(error: unknown): string {
 
 export type DeliveryResult = { sent: number; failed: number; retried: number };
 
-/**
- * Sends the PENDING rows that are due, oldest first. A message that cannot be sent is
- * scheduled again with exponential backoff, and after MAX_ATTEMPTS it is FAILED; one bad
- * message never stops the others, and this never throws because of one.
- */
+/** One bad message never stops the others, and this never throws because of one. */
 export async function deliverDueEmails({
   db,
   transport,
@@ -129,28 +116,20 @@ export async function deliverDueEmails({
   return result;
 }
 
-/**
- * Starts delivering the outbox over SMTP every `intervalMs`, when SMTP is configured.
- * Without an SMTP URL nothing is sent: e-mails stay in the outbox for the admin Emails page.
- * Runs never overlap, and the timer does not keep the process alive. The returned stop
- * function resolves once a run in progress has finished, so the database can then be closed.
- */
+/** Runs never overlap; stop resolves once a run in progress finished, so the database can close. */
 export function startEmailDelivery(options: {
   db: OutboxDatabase;
-  /** Defaults to env.SMTP_URL; an explicit `undefined` means no SMTP. */
-  smtpUrl?: string | undefined;
+  /** The mail server (app/adapters.server.ts openMailTransport), or null without one. */
+  transport: SmtpTransport | null;
   from?: string;
   intervalMs?: number;
   batchSize?: number;
 }): () => Promise<void> {
-  const { db, from = env.MAIL_FROM, intervalMs = 5000, batchSize = 20 } = options;
-  const smtpUrl = "smtpUrl" in options ? options.smtpUrl : env.SMTP_URL;
-  if (!smtpUrl) {
+  const { db, transport, from = env.MAIL_FROM, intervalMs = 5000, batchSize = 20 } = options;
+  if (!transport) {
     logger.info("SMTP_URL is not set: e-mails stay in the outbox, readable by admins");
     return async () => {};
   }
-
-  const transport = createSmtpTransport(smtpUrl);
   let running: Promise<void> | undefined;
   let stopped = false;
 

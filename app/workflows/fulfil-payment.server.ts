@@ -25,31 +25,22 @@ import {
   type PaymentOptions,
   type PaymentReport,
 } from "#app/workflows/apply-payment.server";
-import { paymentProvider } from "#app/workflows/payment-provider.server";
+import { paymentProvider } from "#app/adapters.server";
 import { noteProviderRefund } from "#app/workflows/provider-refunds.server";
 
 /**
- * Fulfilment: a provider says an order's sessions were paid, by the sandbox's card form, a
- * Stripe webhook, or the success page asking Stripe before the webhook came. One charge pays
- * one or more sessions of one order (docs/product.md "Orders"): each session gets its own
- * payment row and receipt, all in one transaction with one e-mail. Every path ends in
- * `recordPayment`, idempotent by each row's transaction id and the event's id, so all of them
- * can race and still make one row per session and one e-mail.
+ * Every path that learns of a payment (card form, webhook, success page) ends in `recordPayment`,
+ * idempotent by transaction id and event id, so they can race (docs/product.md "Orders").
  */
 export { WebhookSignatureError };
 
 export type CheckoutVerification = { paid: boolean; bookingId: number | null };
 
-/**
- * What the success page and GET /api/payments/status learn: paid, or not (yet). `pending`:
- * not paid, but it may still be: Stripe has the checkout open or still processing its payment,
- * or could not be asked just now. Worth checking again (docs/product.md "Booking-success page").
- */
+/** `pending`: not paid yet but may still be (docs/product.md "Booking-success page"). */
 export type PaymentCheck = CheckoutVerification & { pending: boolean };
 
 type EventRef = { id: string; provider: string; type: string };
 
-/** One charge at the provider and the sessions it pays, each for its own stored total. */
 export type OrderCharge = {
   /** The provider's reference of the charge (sandbox id, Stripe PaymentIntent). */
   chargeId: string;
@@ -60,7 +51,6 @@ export type OrderCharge = {
 
 export type PaymentOutcome = {
   paid: Booking[];
-  /** Each paid session's receipt, in the order of `paid`. */
   receipts: Receipt[];
   /** Sessions the charge named that could not take it (cancelled meanwhile): staff refund. */
   refused: { bookingId: number; reason: string }[];
@@ -74,13 +64,8 @@ export type ChargeOptions = PaymentOptions & {
   bufferMinutes?: number;
 };
 
-/** Thrown inside the transaction to roll back a payment that cannot pay every session. */
 class NotAllPayable extends Error {}
 
-/**
- * The payment of each session, its receipt, its history row, the provider event and the one
- * e-mail carrying the receipts: one transaction.
- */
 export function recordPayment(
   charge: OrderCharge,
   now: number,
@@ -135,7 +120,6 @@ export function recordPayment(
   return outcome;
 }
 
-/** A series' payment lists its sessions under the series' name; one session's names it. */
 function queuePaymentEmail(tx: Tx, paid: Booking[], issued: Receipt[], charge: OrderCharge) {
   const receipts = issued.map((receipt) => receipt.details as ReceiptDetails);
   const first = paid[0] as Booking;
@@ -167,10 +151,7 @@ function queuePaymentEmail(tx: Tx, paid: Booking[], issued: Receipt[], charge: O
   });
 }
 
-/**
- * Records what a hosted checkout says: paid for exactly the stored totals of the sessions it
- * was opened for, in dollars, or nothing (and a log line staff can act on).
- */
+/** Records a hosted checkout only if it paid exactly its sessions' stored totals in dollars. */
 export function recordCheckoutSession(
   session: CheckoutSession,
   event?: EventRef,
@@ -195,7 +176,6 @@ export function recordCheckoutSession(
     logError(context, new Error("names a booking that is not in its order; not recorded"));
     return { paid: false, bookingId: null };
   }
-  // Not paid yet (or an asynchronous method still pending): nothing to record.
   if (!session.paid) return { paid: false, bookingId: firstId };
   const expected = sessions.reduce((sum, booking) => sum + (booking?.totalCost ?? 0), 0) * 100;
   if (session.currency !== "usd" || session.amountTotal !== expected) {
@@ -235,11 +215,7 @@ export function recordCheckoutSession(
   return { paid: result.paid.length > 0 || result.alreadyRecorded, bookingId: firstId };
 }
 
-/**
- * Money a hosted checkout took for a session that can no longer take it (cancelled, paid
- * another way, its slot gone after its hold ran out) is never recorded as a second payment;
- * staff see it on the session's history to refund it (docs/product.md "Orders").
- */
+/** Money a session can no longer take goes to staff to refund (docs/product.md "Orders"). */
 function showUnappliedToStaff(paymentId: string, refused: PaymentOutcome["refused"]) {
   const now = Date.now();
   writeTransaction((tx) => {
@@ -256,10 +232,7 @@ function showUnappliedToStaff(paymentId: string, refused: PaymentOutcome["refuse
   });
 }
 
-/**
- * Asks the provider for a checkout as it is now and records it if paid. `retry`: it could
- * not be asked, and asking later may work.
- */
+/** `retry`: the provider could not be asked, and asking later may work. */
 async function fulfilCheckout(
   provider: HostedCheckoutProvider,
   checkoutId: string,
@@ -291,10 +264,8 @@ export async function verifyCheckout(
 ): Promise<PaymentCheck | null> {
   if (!provider.isCheckoutReference(reference)) return null;
   if (provider.checkout === "card-form") {
-    // The card form recorded the payment before sending the customer on: look it up.
     const payment = getPaymentByTransaction(reference);
     if (!payment) return null;
-    // The card form decides at once: never pending.
     return { paid: payment.amount > 0, bookingId: payment.bookingId, pending: false };
   }
   if (!isOwnCheckoutSession(reference)) return null;
@@ -304,10 +275,7 @@ export async function verifyCheckout(
   return { ...verification, pending };
 }
 
-/**
- * Whether a reference is a hosted checkout the site opened: the only kind that can be pending
- * (asked without calling the provider). The success page paces its repeat checks only for these.
- */
+/** Only a hosted checkout the site opened can be pending; decided without calling the provider. */
 export function mayBePending(
   reference: string,
   provider: PaymentProvider = paymentProvider(),
@@ -330,7 +298,7 @@ const FULFILLING_EVENTS = new Set([
   "checkout.session.async_payment_succeeded",
 ]);
 
-/** POST /api/payments/webhook: a signed provider event. Throws WebhookSignatureError. */
+/** Throws WebhookSignatureError. */
 export async function handlePaymentWebhook(
   rawBody: string,
   signature: string | null,

@@ -1,3 +1,4 @@
+import { Refusal, type UnpaidHoldsRefusal } from "#app/domain/refusal";
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { bookings, emailOutbox, orders, waitlistEntries } from "#db/schema";
@@ -6,11 +7,7 @@ import type { BookingRequest } from "#app/domain/booking-form";
 import type { SeriesRepeatRequest } from "#app/domain/series-form";
 import type { PublicUser } from "#app/domain/user";
 import { bookSeries } from "#app/workflows/book-series.server";
-import {
-  BookingError,
-  type BookingSettings,
-  bookSession,
-} from "#app/workflows/book-session.server";
+import { type BookingSettings, bookSession } from "#app/workflows/book-session.server";
 import { cancelOwnBooking } from "#app/workflows/cancel-booking.server";
 import { rescheduleOwnBooking } from "#app/workflows/reschedule.server";
 import { joinWaitlist, offerFreedRangesNow } from "#app/workflows/waitlist.server";
@@ -81,14 +78,14 @@ function outboxCount() {
   return db.select().from(emailOutbox).all().length;
 }
 
-function refusal(run: () => unknown): BookingError {
+function refusal(run: () => unknown): Refusal {
   try {
     run();
   } catch (error) {
-    if (error instanceof BookingError) return error;
+    if (error instanceof Refusal) return error;
     throw error;
   }
-  throw new Error("expected a BookingError");
+  throw new Error("expected a Refusal");
 }
 
 describe("MAX_UNPAID_HOLDS", () => {
@@ -101,7 +98,10 @@ describe("MAX_UNPAID_HOLDS", () => {
     const error = refusal(() => bookSession(customer, request(), NOW, SETTINGS));
     expect(error.kind).toBe("unpaid-holds");
     expect(error.message).toContain("pay for or cancel");
-    expect(error.openHolds.map((hold) => hold.id)).toEqual([first.id, second.id]);
+    expect((error as UnpaidHoldsRefusal).openHolds.map((hold) => hold.id)).toEqual([
+      first.id,
+      second.id,
+    ]);
     expect(rowsOf(customer.id)).toHaveLength(2);
     expect(outboxCount()).toBe(emails);
   });
@@ -207,7 +207,9 @@ describe("MAX_UNPAID_SESSIONS", () => {
       "You already have 12 unpaid sessions waiting for payment, and this series would add 12: at most 12 unpaid sessions may be held at once. Please pay for or cancel some of them before booking more.",
     );
     // The open orders to pay or cancel: the series, once, by its first session.
-    expect(error.openHolds.map((hold) => hold.seriesId)).toEqual([first.seriesId]);
+    expect((error as UnpaidHoldsRefusal).openHolds.map((hold) => hold.seriesId)).toEqual([
+      first.seriesId,
+    ]);
     expect({
       rows: rowsOf(customer.id).length,
       mail: outboxCount(),

@@ -14,7 +14,10 @@ import { bookSession } from "#app/workflows/book-session.server";
 import { paidFor } from "#app/models/cancellation.server";
 import { cancelOwnBooking } from "#app/workflows/cancel-booking.server";
 import { openHostedCheckout } from "#app/workflows/checkout.server";
-import { changeBookingStatus, type WorkflowSettings } from "#app/workflows/move-session.server";
+import {
+  changeBookingStatus,
+  type WorkflowSettings,
+} from "#app/workflows/change-booking-status.server";
 
 import {
   BOOKED_AT,
@@ -219,13 +222,13 @@ describe("staff cancel vs staff Completed on one paid booking", () => {
       expect(refunds).toEqual([]);
       expect(paidFor(db, booking.id)).toBe(booking.totalCost);
     }
-    const moves = db
+    const changes = db
       .select()
       .from(bookingHistory)
       .where(eq(bookingHistory.bookingId, booking.id))
       .all()
       .map((row) => `${row.fromStatus}->${row.toStatus}`);
-    expect(moves).not.toContain("COMPLETED->CANCELLED");
+    expect(changes).not.toContain("COMPLETED->CANCELLED");
   });
 });
 
@@ -382,7 +385,7 @@ describe("checkouts vs cancellations", () => {
     expect(getBooking(db, booking.id)).toMatchObject({ status: "CANCELLED", claim: null });
   });
 
-  it("refuses the customer's cancellation and payment while staff close the checkout to move it forward", async () => {
+  it("refuses the customer's cancellation and payment while staff close the checkout to change its status forward", async () => {
     const booking = bookSession(customer, request(), BOOKED_AT, SETTINGS);
     db.update(orders)
       .set({ checkoutSessionId: `cs_test_${booking.id}` })

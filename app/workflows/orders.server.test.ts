@@ -13,13 +13,16 @@ import {
 } from "#app/integrations/payments/types";
 import { getBooking } from "#app/models/booking.server";
 import { abandonCheckoutPlan, getOrder } from "#app/models/order.server";
-import { BookingError } from "#app/workflows/book-session.server";
+import { Refusal } from "#app/domain/refusal";
 import { bookSeries } from "#app/workflows/book-series.server";
 import { bookSession } from "#app/workflows/book-session.server";
 import { cancelFollowingForStudio, cancelOwnBooking } from "#app/workflows/cancel-booking.server";
 import { CheckoutUnavailableError, openHostedCheckout } from "#app/workflows/checkout.server";
 import { recordPayment } from "#app/workflows/fulfil-payment.server";
-import { changeBookingStatus, type WorkflowSettings } from "#app/workflows/move-session.server";
+import {
+  changeBookingStatus,
+  type WorkflowSettings,
+} from "#app/workflows/change-booking-status.server";
 import { noteProviderRefund } from "#app/workflows/provider-refunds.server";
 import { createCoupon } from "#tests/factories/catalog";
 import {
@@ -126,7 +129,7 @@ describe("one coupon use per order", () => {
     expect(usesOf(coupon.id)).toBe(1);
     expect(() =>
       bookSession(other, request(coupon.code), BOOKED_AT + 2 * MINUTE, SETTINGS),
-    ).toThrow(BookingError);
+    ).toThrow(Refusal);
 
     for (const session of [second, third]) {
       await cancelOwnBooking({ bookingId: session.id, userId: customer.id }, BOOKED_AT + MINUTE, {
@@ -173,7 +176,7 @@ describe("staff marking a session paid offline (issue 25, bug 4)", () => {
     const closed: string[] = [];
     const session = bookings[0];
     if (!session) throw new Error("a session expected");
-    const moved = await changeBookingStatus(
+    const changed = await changeBookingStatus(
       session.id,
       "PENDING",
       staff,
@@ -181,7 +184,7 @@ describe("staff marking a session paid offline (issue 25, bug 4)", () => {
       BOOKED_AT + MINUTE,
       provider(closed),
     );
-    expect(moved.status).toBe("PENDING");
+    expect(changed.status).toBe("PENDING");
     expect(closed).toEqual(["cs_test_series"]);
     const order = db.select().from(orders).where(eq(orders.id, seriesId)).get();
     expect(order?.checkoutSessionId).toBeNull();

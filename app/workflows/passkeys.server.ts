@@ -30,7 +30,7 @@ import {
 } from "#app/models/passkey.server";
 
 /**
- * Adding a passkey and signing in with one (docs/product.md "Accounts and sessions"), with
+ * Adding a passkey and signing in with one (docs/product.md "Accounts and sign-ins"), with
  * @simplewebauthn/server. The relying party is APP_URL, never a request header. A refusal
  * changes nothing: the answer is verified against the challenge first, and the challenge is
  * deleted by the same transaction that records the outcome, so it answers once.

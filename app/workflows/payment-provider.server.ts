@@ -1,37 +1,10 @@
-import { env } from "#app/env.server";
 import { logError } from "#app/log.server";
-import { sandboxProvider } from "#app/integrations/payments/sandbox.server";
-import { stripeProvider } from "#app/integrations/payments/stripe.server";
-import {
-  type HostedCheckoutProvider,
-  type PaymentProvider,
-  PaymentProviderError,
-} from "#app/integrations/payments/types";
+import { PaymentProviderError } from "#app/integrations/payments/types";
 
 /**
- * The payment provider chosen by PAYMENT_PROVIDER (`sandbox`: the app's own card form, test
- * cards, offline; `stripe`: Stripe Checkout), and what the workflows tell a customer when it
- * fails. Read at each call, so a test may switch the setting.
+ * What the workflows tell a customer when the payment provider (app/adapters.server.ts picks
+ * it) fails.
  */
-let sharedStripe: { key: string; provider: HostedCheckoutProvider } | undefined;
-
-export function paymentProvider(): PaymentProvider {
-  if (env.PAYMENT_PROVIDER !== "stripe") return sandboxProvider;
-  const key = env.STRIPE_SECRET_KEY;
-  if (!key) throw new Error("STRIPE_SECRET_KEY is not set");
-  // One client per process: it keeps its connections alive between calls.
-  if (sharedStripe?.key !== key) {
-    sharedStripe = {
-      key,
-      provider: stripeProvider({
-        secretKey: key,
-        webhookSecret: env.STRIPE_WEBHOOK_SECRET,
-        apiUrl: env.STRIPE_API_URL,
-      }),
-    };
-  }
-  return sharedStripe.provider;
-}
 
 /** The payment service failed; `message` is safe to show the customer or staff. */
 export class PaymentServiceError extends Error {

@@ -8,7 +8,10 @@ import { toPublicUser } from "#app/models/user.server";
 import { type BookingSettings, bookSession } from "#app/workflows/book-session.server";
 import { cancelForStudio } from "#app/workflows/cancel-booking.server";
 import { recordSessionPayment } from "#tests/setup/workflow-bookings";
-import { changeBookingStatus, type WorkflowSettings } from "#app/workflows/move-session.server";
+import {
+  changeBookingStatus,
+  type WorkflowSettings,
+} from "#app/workflows/change-booking-status.server";
 import { queueSessionReminders } from "#app/workflows/reminders.server";
 import { rescheduleOwnBooking } from "#app/workflows/reschedule.server";
 import { createSupportRequest, updateSupportRequest } from "#app/workflows/support.server";

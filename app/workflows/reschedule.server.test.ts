@@ -5,7 +5,8 @@ import { db } from "#app/db.server";
 import { studioInstant } from "#app/domain/studio-time";
 import { getBooking } from "#app/models/booking.server";
 import { bookSession } from "#app/workflows/book-session.server";
-import { RescheduleError, rescheduleOwnBooking } from "#app/workflows/reschedule.server";
+import { rescheduleOwnBooking } from "#app/workflows/reschedule.server";
+import { Refusal } from "#app/domain/refusal";
 
 import {
   BOOKED_AT,
@@ -78,7 +79,7 @@ describe("rescheduling", () => {
   it("refuses a slot another session holds, and changes nothing", () => {
     const booking = paidBooking(customer);
     paidBooking(customer, { recordingDate: day(1), recordingTime: "12:00" });
-    expect(() => move(booking.id, day(1), "11:00")).toThrow(RescheduleError);
+    expect(() => move(booking.id, day(1), "11:00")).toThrow(Refusal);
     expect(getBooking(db, booking.id)?.recordingDate).toBe(day());
     expect(outboxFor(booking.id, "booking-rescheduled")).toHaveLength(0);
   });

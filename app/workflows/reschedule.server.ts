@@ -10,6 +10,7 @@ import {
 import { claimProblem } from "#app/domain/booking-claim";
 import { horizonProblem } from "#app/domain/booking-limits";
 import { canReschedule, RESCHEDULABLE_STATUSES } from "#app/domain/cancellation";
+import { Refusal } from "#app/domain/refusal";
 import { retainerCovers } from "#app/domain/retainer";
 import { studioDateOf, studioSession } from "#app/domain/studio-time";
 import { sessionCalendarAttachment } from "#app/emails/calendar.server";
@@ -30,16 +31,6 @@ import { offerFreedRanges } from "#app/workflows/waitlist.server";
  * rule. Check and move happen in one IMMEDIATE transaction, so two customers (or two tabs)
  * racing for one slot cannot both get it; the price and the payment stay as they were.
  */
-export class RescheduleError extends Error {
-  constructor(
-    readonly kind: "not-found" | "not-reschedulable" | "slot",
-    message: string,
-  ) {
-    super(message);
-    this.name = "RescheduleError";
-  }
-}
-
 export type RescheduleSettings = {
   bufferMinutes: number;
   /** Base URL for the calendar event's link, e.g. https://studio.example */
@@ -79,26 +70,26 @@ export function rescheduleOwnBooking(
   return writeTransaction((tx) => {
     const booking = getBooking(tx, input.bookingId);
     if (!booking || booking.userId !== input.userId) {
-      throw new RescheduleError("not-found", "Booking not found");
+      throw new Refusal("not-found", "Booking not found");
     }
     const problem = rescheduleProblem(booking, now);
-    if (problem) throw new RescheduleError("not-reschedulable", problem);
+    if (problem) throw new Refusal("not-reschedulable", problem);
     if (
       booking.recordingDate === input.recordingDate &&
       booking.recordingTime === input.recordingTime
     ) {
-      throw new RescheduleError("slot", SAME_SLOT_MESSAGE);
+      throw new Refusal("new-slot-refused", SAME_SLOT_MESSAGE);
     }
 
     if (settings.horizonDays !== undefined) {
       const tooFar = horizonProblem(input.recordingDate, studioDateOf(now), settings.horizonDays);
-      if (tooFar) throw new RescheduleError("slot", tooFar);
+      if (tooFar) throw new Refusal("new-slot-refused", tooFar);
     }
 
     const retainerWindow = retainerWindowOf(tx, booking);
     if (retainerWindow && !retainerCovers(retainerWindow, input.recordingDate)) {
-      throw new RescheduleError(
-        "slot",
+      throw new Refusal(
+        "new-slot-refused",
         `This session uses your retainer package, so it must stay within its window (${retainerWindow.startDate} to ${retainerWindow.endDate}, end excluded).`,
       );
     }
@@ -117,10 +108,13 @@ export function rescheduleOwnBooking(
       now,
       bufferMinutes: settings.bufferMinutes,
     });
-    if (slotProblem === "taken") throw new RescheduleError("slot", SLOT_TAKEN_MESSAGE);
-    if (slotProblem === "too-soon") throw new RescheduleError("slot", ADVANCE_NOTICE_MESSAGE);
+    if (slotProblem === "taken") throw new Refusal("new-slot-refused", SLOT_TAKEN_MESSAGE);
+    if (slotProblem === "too-soon") throw new Refusal("new-slot-refused", ADVANCE_NOTICE_MESSAGE);
     if (slotProblem === "skipped") {
-      throw new RescheduleError("slot", "That time does not exist that day: the clocks change.");
+      throw new Refusal(
+        "new-slot-refused",
+        "That time does not exist that day: the clocks change.",
+      );
     }
 
     const slot = studioSession(input.recordingDate, input.recordingTime, hours);

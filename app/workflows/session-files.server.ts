@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Readable } from "node:stream";
-import { db, isDatabaseBusyResponse, writeTransaction } from "#app/db.server";
+import { DatabaseBusyError, writeTransaction, db } from "#app/db.server";
 import {
   canUploadFiles,
   fileExpiresAt,
@@ -46,13 +46,11 @@ import {
 } from "#app/models/upload-reservation.server";
 import { accountEmail } from "#app/models/user.server";
 import { UPLOAD_EXPIRY_MS } from "#app/integrations/file-storage.server";
-import { fileStorage } from "#app/workflows/file-storage.server";
+import { fileStorage } from "#app/adapters.server";
 
 /**
- * What staff do with a session's files, and the sweeper that keeps them tidy
- * (docs/product.md "Session files"). Storage is the outside world here: a deletion claims the
- * row (hides it) in one transaction, deletes the bytes outside any transaction, then removes
- * the row; the sweeper finishes a deletion a crash left halfway.
+ * docs/product.md "Session files": a deletion claims the row, deletes the bytes outside any
+ * transaction, then removes the row; the sweeper finishes one a crash left halfway.
  */
 
 type Outcome = { ok: true } | { ok: false; message: string };
@@ -119,12 +117,7 @@ async function finishDeletion(
   return true;
 }
 
-/**
- * Marks every undelivered file of the booking delivered, sets when each expires and queues the
- * customer's 'Your files are ready' e-mail (a link to the session, never the files), all in
- * one transaction. Any status: a booking cancelled after its session keeps its files
- * (docs/product.md "Session files").
- */
+/** Any status: a booking cancelled after its session keeps its files. */
 export function deliverSessionFiles(i: {
   bookingId: number;
   actorId: number;
@@ -157,7 +150,6 @@ export function deliverSessionFiles(i: {
   });
 }
 
-/** The largest file each way in: the resumable uploader, and the plain form. */
 export function uploadLimits() {
   return {
     tusBytes: Math.floor(env.MAX_FILE_GB * 1024 ** 3),
@@ -169,13 +161,7 @@ export type UploadCheck =
   | { ok: true; name: string; contentType: string }
   | { ok: false; status: 400 | 404 | 413 | 415 | 422 | 507; message: string };
 
-/**
- * Whether a new upload may start: the booking exists and is recorded or later, the name and
- * the content type are allowed, the declared size is within `limitBytes` and fits in the
- * free space with the reserve kept, beside the uploads under way. Nothing is stored until this
- * says yes. A size not known
- * yet (the form) is checked against the free space as the limit itself.
- */
+/** Nothing is stored until this says yes; a size not known yet is checked as the limit. */
 export async function checkNewUpload(i: {
   bookingId: number;
   name: string;
@@ -210,11 +196,8 @@ export async function checkNewUpload(i: {
 }
 
 /**
- * Whether `bytes` fit in the free space with the reserve kept, after every other upload under
- * way has had its own: the sum and the new promise are one transaction, so of two uploads that
- * fit alone but not together only one passes (the free space is read before it, as storage
- * answers asynchronously; bytes already written count twice, which errs on the safe side).
- * Storage that reports no free space (a bucket) promises nothing.
+ * The sum of promises and the new one are one transaction, so of two uploads that fit alone but
+ * not together only one passes. Storage that reports no free space (a bucket) promises nothing.
  */
 async function reserveFreeSpace(
   reservation: { id: string; expiresAt: number } | undefined,
@@ -244,21 +227,15 @@ export function uploadReservation(key: string, kind: "tus" | "form") {
   return { id: key, expiresAt: Date.now() + lasts };
 }
 
-/** The upload ended (stored, refused or cut off): its space is no longer promised. */
 export function releaseFreeSpace(reservationId: string): void {
   writeTransaction((tx) => deleteReservation(tx, reservationId));
 }
 
-/** A fresh storage key for a new upload to `bookingId`. */
 export function newUploadKey(bookingId: number): string {
   return uploadKey(bookingId, randomBytes(16).toString("hex"));
 }
 
-/**
- * Records a whole uploaded file (a tus upload that received its last byte, or the form's
- * file). The booking is checked again in the transaction: if it left the statuses that take
- * files meanwhile, or vanished, the bytes are deleted and nothing is recorded.
- */
+/** The booking is checked again here: if it no longer takes files, the bytes are deleted. */
 export async function recordUploadedFile(i: {
   bookingId: number;
   key: string;
@@ -302,10 +279,7 @@ export async function discardUpload(key: string): Promise<void> {
     .catch((error: unknown) => logError("session-file-discard", error));
 }
 
-/**
- * Streams a whole file to storage under a new key; on any failure (the request was cut, the
- * size limit tripped) the partial file is gone before this throws.
- */
+/** On any failure the partial file is gone before this throws. */
 export function saveUploadStream(key: string, source: Readable, contentType: string) {
   return fileStorage().saveStream(key, source, contentType);
 }
@@ -314,11 +288,7 @@ export function saveUploadStream(key: string, source: Readable, contentType: str
 const STALE_DELETION_MS = 10 * 60_000;
 const SWEEP_BATCH = 100;
 
-/**
- * The retention sweep (background jobs, every minute): queue the "your files will be deleted"
- * reminder a week before expiry (once per file, one e-mail per booking), delete expired files,
- * finish deletions a crash left halfway, and delete uploads abandoned unfinished.
- */
+/** The reminder goes a week before expiry, once per file, one e-mail per booking. */
 export async function sweepSessionFiles(now: number): Promise<void> {
   queueExpiryReminders(now);
   const expired = writeTransaction((tx) => claimExpiredFiles(tx, now, SWEEP_BATCH));
@@ -332,7 +302,6 @@ export async function sweepSessionFiles(now: number): Promise<void> {
   }
 }
 
-/** Queues the reminders due at `now`; returns how many e-mails. */
 export function queueExpiryReminders(now: number): number {
   const due = listDueExpiryReminders(now, now + EXPIRY_REMINDER_LEAD_MS);
   if (due.length === 0) return 0;
@@ -366,7 +335,7 @@ export function queueExpiryReminders(now: number): number {
         queued++;
       });
     } catch (error) {
-      if (!isDatabaseBusyResponse(error)) throw error;
+      if (!(error instanceof DatabaseBusyError)) throw error;
     }
   }
   return queued;

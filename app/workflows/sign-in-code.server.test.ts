@@ -8,7 +8,7 @@ import { currentCode, enableTwoFactor } from "#tests/factories/two-factor";
 
 /**
  * A sign-in code's count of wrong codes in a row, the freeze and the owner's e-mails
- * (docs/product.md "Accounts and sessions"), against a real SQLite file. The app's code check
+ * (docs/product.md "Accounts and sign-ins"), against a real SQLite file. The app's code check
  * can be held open, so a second code can be tried in the gap between counting and checking.
  */
 const gate = vi.hoisted(() => ({

@@ -13,7 +13,7 @@ export type SignInCodeResult = "totp" | "recovery" | "wrong" | "frozen";
 
 /**
  * A sign-in code of an account whose password was just verified (docs/product.md "Accounts and
- * sessions"). It is counted as wrong before it is checked, so guesses sent together all count;
+ * sign-ins"). It is counted as wrong before it is checked, so guesses sent together all count;
  * once `freezeAfter` wrong codes in a row are counted the app's codes are refused, the right
  * one too, and only a recovery code signs in. A right code clears the count. The owner is
  * e-mailed on the first wrong code of a run and when the codes freeze.

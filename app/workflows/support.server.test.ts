@@ -1,3 +1,4 @@
+import { Refusal, type RefusalKind } from "#app/domain/refusal";
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { emailOutbox, technicalAssistanceRequests, users } from "#db/schema";
@@ -8,12 +9,7 @@ import { SUPPORT_UPDATE_MESSAGES, type SupportRequestInput } from "#app/domain/s
 import { listSupportRequestsPage } from "#app/models/support.server";
 import { toPublicUser } from "#app/models/user.server";
 import { type BookingSettings, bookSession } from "#app/workflows/book-session.server";
-import {
-  createSupportRequest,
-  SupportBookingError,
-  SupportUpdateError,
-  updateSupportRequest,
-} from "#app/workflows/support.server";
+import { createSupportRequest, updateSupportRequest } from "#app/workflows/support.server";
 
 /**
  * The support workflow against a real, freshly migrated SQLite file: a customer files a
@@ -90,13 +86,13 @@ const requestRow = (id: number) =>
 const outboxOf = (to: string) =>
   db.select().from(emailOutbox).where(eq(emailOutbox.toAddress, to)).all();
 
-function expectRefused(run: () => unknown, kind: SupportUpdateError["kind"], message?: string) {
+function expectRefused(run: () => unknown, kind: RefusalKind, message?: string) {
   try {
     run();
   } catch (error) {
-    expect(error).toBeInstanceOf(SupportUpdateError);
-    expect((error as SupportUpdateError).kind).toBe(kind);
-    if (message) expect((error as SupportUpdateError).message).toBe(message);
+    expect(error).toBeInstanceOf(Refusal);
+    expect((error as Refusal).kind).toBe(kind);
+    if (message) expect((error as Refusal).message).toBe(message);
     return;
   }
   expect.fail("the update was not refused");
@@ -116,7 +112,7 @@ describe("filing a support request", () => {
     const before = db.select().from(technicalAssistanceRequests).all().length;
     for (const bookingId of [theirs.id, 987_654]) {
       const file = () => createSupportRequest(customer.id, { ...filed, bookingId }, NOW);
-      expect(file).toThrow(SupportBookingError);
+      expect(file).toThrow(Refusal);
       expect(file).toThrow("Please choose one of your own bookings");
     }
     expect(db.select().from(technicalAssistanceRequests).all()).toHaveLength(before);
@@ -184,14 +180,14 @@ describe("working a support request", () => {
     expectRefused(
       () =>
         updateSupportRequest(request.id, { status: "IN_PROGRESS", resolution: null }, NOW, APP_URL),
-      "not-allowed",
+      "support-move-refused",
       `Request #${request.id} is In Progress: it cannot move to In Progress.`,
     );
     updateSupportRequest(request.id, { status: "CANCELLED", resolution: null }, NOW, APP_URL);
     expectRefused(
       () =>
         updateSupportRequest(request.id, { status: "RESOLVED", resolution: "Done" }, NOW, APP_URL),
-      "not-allowed",
+      "support-move-refused",
       `Request #${request.id} is already Cancelled: it cannot be changed any more.`,
     );
     expect(requestRow(request.id)).toMatchObject({ status: "CANCELLED", resolution: null });
@@ -202,7 +198,7 @@ describe("working a support request", () => {
     expectRefused(
       () =>
         updateSupportRequest(request.id, { status: "RESOLVED", resolution: "Done" }, NOW, APP_URL),
-      "not-allowed",
+      "support-move-refused",
     );
     expectRefused(
       () => updateSupportRequest(987_654, { status: "CANCELLED", resolution: null }, NOW, APP_URL),

@@ -2,12 +2,14 @@ import { writeTransaction } from "#app/db.server";
 import {
   ISSUE_TYPES,
   type IssueType,
+  SUPPORT_MESSAGES,
   SUPPORT_UPDATE_MESSAGES,
   type SupportRequestInput,
   type SupportUpdate,
   supportTransitionMessage,
   supportTransitionProblem,
 } from "#app/domain/support";
+import { Refusal } from "#app/domain/refusal";
 import { supportResolvedEmail } from "#app/emails/templates.server";
 import { enqueueEmail } from "#app/models/outbox.server";
 import { accountEmail } from "#app/models/user.server";
@@ -25,13 +27,6 @@ import {
  * customer. Each runs its check and its write in one IMMEDIATE transaction with no await inside.
  */
 
-export class SupportBookingError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "SupportBookingError";
-  }
-}
-
 /**
  * Files a request for `userId`. A booking it names must be that customer's own, checked in the
  * same transaction as the insert; another customer's booking is refused exactly like one that
@@ -44,20 +39,10 @@ export function createSupportRequest(
 ): SupportRequest {
   return writeTransaction((tx) => {
     if (input.bookingId !== undefined && !isOwnBooking(tx, input.bookingId, userId)) {
-      throw new SupportBookingError("Please choose one of your own bookings");
+      throw new Refusal("not-own-booking", SUPPORT_MESSAGES.booking);
     }
     return insertSupportRequest(tx, userId, input, now);
   });
-}
-
-export class SupportUpdateError extends Error {
-  constructor(
-    readonly kind: "not-found" | "not-allowed" | "resolution-required",
-    message: string,
-  ) {
-    super(message);
-    this.name = "SupportUpdateError";
-  }
 }
 
 /**
@@ -74,19 +59,16 @@ export function updateSupportRequest(
 ): SupportRequest {
   return writeTransaction((tx) => {
     const current = getSupportRequest(tx, id);
-    if (!current) throw new SupportUpdateError("not-found", `Request #${id} was not found.`);
+    if (!current) throw new Refusal("not-found", `Request #${id} was not found.`);
     const problem = supportTransitionProblem(current.status, update.status, update.resolution);
     if (problem === "not-allowed") {
-      throw new SupportUpdateError(
-        "not-allowed",
+      throw new Refusal(
+        "support-move-refused",
         supportTransitionMessage(id, current.status, update.status),
       );
     }
     if (problem === "resolution-required") {
-      throw new SupportUpdateError(
-        "resolution-required",
-        SUPPORT_UPDATE_MESSAGES.resolutionRequired,
-      );
+      throw new Refusal("resolution-required", SUPPORT_UPDATE_MESSAGES.resolutionRequired);
     }
     const updated = setSupportRequestStatus(tx, current, update, now);
     if (!updated) throw new Error(`Request ${id} changed inside its own transaction`);

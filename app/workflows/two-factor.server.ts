@@ -3,7 +3,7 @@ import { newRecoveryCodes } from "#app/models/recovery-codes.server";
 import { firstCodeStep, turnOffTwoFactor, turnOnTwoFactor } from "#app/models/two-factor.server";
 
 /**
- * Turning two-factor sign-in on and off (docs/product.md "Accounts and sessions"): the users row
+ * Turning two-factor sign-in on and off (docs/product.md "Accounts and sign-ins"): the users row
  * and the recovery codes change together.
  */
 

@@ -7,16 +7,16 @@ import { studioInstant } from "#app/domain/studio-time";
 import { WAITLIST_MESSAGES } from "#app/domain/waitlist";
 import { createBlockedTime, removeBlockedTime } from "#app/models/blocked-time.server";
 import { getAvailability } from "#app/models/booking.server";
-import { BookingError, bookSession } from "#app/workflows/book-session.server";
+import { bookSession } from "#app/workflows/book-session.server";
+import { Refusal } from "#app/domain/refusal";
 import { cancelForStudio, cancelOwnBooking } from "#app/workflows/cancel-booking.server";
-import { changeBookingStatus } from "#app/workflows/move-session.server";
+import { changeBookingStatus } from "#app/workflows/change-booking-status.server";
 import { rescheduleOwnBooking } from "#app/workflows/reschedule.server";
 import {
   joinWaitlist,
   offerFreedRanges,
   offerFreedRangesNow,
   removeWaitlistEntry,
-  WaitlistError,
   type WaitlistSettings,
 } from "#app/workflows/waitlist.server";
 import {
@@ -93,25 +93,25 @@ describe("joining", () => {
   it("refuses a free range, a duplicate, too many, too soon and past the horizon; writes nothing", () => {
     const before = db.select().from(waitlistEntries).all().length;
     const refused = (kind: string, run: () => unknown) => {
-      expect(run).toThrowError(WaitlistError);
+      expect(run).toThrowError(Refusal);
       try {
         run();
       } catch (error) {
-        expect((error as WaitlistError).kind).toBe(kind);
+        expect((error as Refusal).kind).toBe(kind);
       }
     };
-    refused("not-taken", () => joinWaitlist(waiter.id, range(), NOW, WAIT));
+    refused("range-free", () => joinWaitlist(waiter.id, range(), NOW, WAIT));
     bookSession(owner, request(), NOW, SETTINGS);
     joinWaitlist(waiter.id, range(), NOW, WAIT);
-    refused("duplicate", () => joinWaitlist(waiter.id, range(), NOW, WAIT));
+    refused("already-waiting", () => joinWaitlist(waiter.id, range(), NOW, WAIT));
     // A range overlapping the booking is taken too: it may be waited for.
     joinWaitlist(waiter.id, range({ recordingTime: "11:00" }), NOW, WAIT);
     joinWaitlist(waiter.id, range({ recordingTime: "09:00" }), NOW, WAIT);
-    refused("too-many", () =>
+    refused("waitlist-full", () =>
       joinWaitlist(waiter.id, { ...range({ recordingTime: "08:00" }), hoursNeeded: 3 }, NOW, WAIT),
     );
     const soon = bookSession(owner, request({ recordingDate: day(2) }), NOW, SETTINGS);
-    refused("slot", () =>
+    refused("start-refused", () =>
       joinWaitlist(second.id, range({ recordingDate: day(2) }), soon.startsAt - HOUR, WAIT),
     );
     refused("horizon", () =>
@@ -130,7 +130,7 @@ describe("joining", () => {
       } catch (caught) {
         error = caught;
       }
-      expect(error).toBeInstanceOf(WaitlistError);
+      expect(error).toBeInstanceOf(Refusal);
       expect(error).toMatchObject({
         kind: "own-booking",
         message: "You already have a session booked at this time.",
@@ -195,7 +195,7 @@ describe("offers on each path that frees a range", () => {
     expect(entry(waiting.id).status).toBe("OFFERED");
   });
 
-  it("staff moving a booking to Cancelled (the admin pages' and API's path) offers it at once", async () => {
+  it("staff changing a booking's status to Cancelled (the admin pages' and API's path) offers it at once", async () => {
     // Staff have no move to another time: of their status changes only Cancelled frees the
     // range (docs/product.md "Waitlist"), and it goes through cancelForStudio's offer.
     const { booking, waiting } = takenAndWaited();
@@ -341,7 +341,7 @@ describe("an offer is busy for everyone else", () => {
     await cancelOwnBooking({ bookingId: booking.id, userId: owner.id }, NOW + MINUTE);
     expect(entry(waiting.id).status).toBe("OFFERED");
     const at = NOW + 2 * MINUTE;
-    expect(() => bookSession(second, request(), at, SETTINGS)).toThrowError(BookingError);
+    expect(() => bookSession(second, request(), at, SETTINGS)).toThrowError(Refusal);
     const ten = getAvailability(day(), 2, at, 0).find((option) => option.time === "10:00");
     expect(ten?.reason).toBe("taken");
     // Its own customer sees it free.
@@ -428,7 +428,7 @@ describe("claiming", () => {
       bookSession(second, request({ recordingTime: "11:00" }), at, SETTINGS, {
         waitlistEntryId: overlapping.id,
       }),
-    ).toThrowError(BookingError);
+    ).toThrowError(Refusal);
     expect(entry(overlapping.id).status).toBe("OFFERED");
     expect(
       db

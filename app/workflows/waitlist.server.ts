@@ -1,9 +1,10 @@
-import { writeTransaction, isDatabaseBusyResponse } from "#app/db.server";
+import { DatabaseBusyError, writeTransaction } from "#app/db.server";
 import { env } from "#app/env.server";
 import { BOOKING_LIMITS, busyWindowFor, startProblem } from "#app/domain/availability";
 import { horizonProblem, tooManyUnpaidSessions } from "#app/domain/booking-limits";
 import { studioDateOf, studioSession } from "#app/domain/studio-time";
-import { joinRefusal, WAITLIST_MESSAGES, type JoinRefusal } from "#app/domain/waitlist";
+import { joinRefusal, WAITLIST_MESSAGES } from "#app/domain/waitlist";
+import { Refusal } from "#app/domain/refusal";
 import { waitlistOfferEmail } from "#app/emails/templates.server";
 import {
   countUnpaidSessions,
@@ -27,11 +28,7 @@ import {
 } from "#app/models/waitlist.server";
 import { logError, logEvent } from "#app/log.server";
 
-/**
- * The waitlist (docs/product.md "Waitlist"): joining for a taken range, leaving it, and the
- * one place offers are made, `offerFreedRanges`. Each read-check-write is one IMMEDIATE
- * transaction with no await inside, like booking.
- */
+/** docs/product.md "Waitlist": each read-check-write is one IMMEDIATE transaction, like booking. */
 
 export type WaitlistSettings = {
   holdMinutes: number;
@@ -55,28 +52,12 @@ export function configuredWaitlistSettings(): WaitlistSettings {
   };
 }
 
-export class WaitlistError extends Error {
-  constructor(
-    readonly kind: JoinRefusal["kind"] | "horizon" | "not-found" | "not-open",
-    message: string,
-  ) {
-    super(message);
-    this.name = "WaitlistError";
-  }
-}
-
 const HOUR_MS = 3_600_000;
 
-/** The earliest start that can still be booked: anything before it is past offering. */
 function earliestBookableStart(now: number): number {
   return now + BOOKING_LIMITS.advanceNoticeHours * HOUR_MS;
 }
 
-/**
- * Puts the customer on the waitlist for a range that is taken now. Throws a WaitlistError
- * (nothing written) when it is free, cannot be booked at all, is past the horizon, is taken by
- * a live booking of their own, is already on their list, or they have MAX_WAITLIST open entries.
- */
 export function joinWaitlist(
   userId: number,
   range: { recordingDate: string; recordingTime: string; hoursNeeded: number },
@@ -87,7 +68,7 @@ export function joinWaitlist(
   const entry = writeTransaction((tx) => {
     if (settings.horizonDays !== undefined) {
       const tooFar = horizonProblem(range.recordingDate, studioDateOf(now), settings.horizonDays);
-      if (tooFar) throw new WaitlistError("horizon", tooFar);
+      if (tooFar) throw new Refusal("horizon", tooFar);
     }
     const busy = readBusyRanges(busyWindowFor(range.recordingDate, settings.bufferMinutes), now);
     const open = openEntriesOf(tx, userId);
@@ -107,7 +88,7 @@ export function joinWaitlist(
       openEntries: open.length,
       max: settings.maxWaitlist,
     });
-    if (refusal) throw new WaitlistError(refusal.kind, refusal.message);
+    if (refusal) throw new Refusal(refusal.kind, refusal.message);
     return insertWaitlistEntry(tx, {
       userId,
       recordingDate: range.recordingDate,
@@ -123,10 +104,7 @@ export function joinWaitlist(
   return entry;
 }
 
-/**
- * Takes the customer's own open entry off the list. A removed offer frees its range, which
- * passes to the next one waiting in the same transaction.
- */
+/** A removed offer's range passes to the next one waiting in the same transaction. */
 export function removeWaitlistEntry(
   userId: number,
   entryId: number,
@@ -135,7 +113,7 @@ export function removeWaitlistEntry(
 ): WaitlistEntry {
   const removed = writeTransaction((tx) => {
     const entry = markRemoved(tx, entryId, userId, now);
-    if (!entry) throw new WaitlistError("not-found", WAITLIST_MESSAGES.notFound);
+    if (!entry) throw new Refusal("not-found", WAITLIST_MESSAGES.notFound);
     if (entry.offerExpiresAt !== null) offerFreedRanges(tx, now, settings);
     return entry;
   });
@@ -144,15 +122,8 @@ export function removeWaitlistEntry(
 }
 
 /**
- * The one place offers are made (docs/product.md "Waitlist"): offers past their expiry and
- * entries too close to start end LAPSED; then each waiting entry, earliest joined first, whose
- * range is now wholly free becomes OFFERED, held for HOLD_MINUTES, with its e-mail in the same
- * transaction. An offer is busy for every later entry, so one range is offered once. An offer
- * holds a session as an unpaid booking does, so a customer already at MAX_UNPAID_SESSIONS is
- * passed over (their entry keeps waiting) and the range goes to the next in line. Whatever
- * freed the range (a cancellation, an expired hold, a move, a block removed, a lapsed offer),
- * the next run finds it: the background loop runs this every minute, and the app's own
- * cancellations and moves right after. Returns the offers made.
+ * The one place offers are made (docs/product.md "Waitlist"). An offer is busy for every later
+ * entry, so one range is offered once; whatever freed a range, the next run (every minute) finds it.
  */
 export function offerFreedRanges(
   tx: Tx,
@@ -207,11 +178,7 @@ function atSessionCap(tx: Tx, userId: number, now: number, settings: WaitlistSet
   return tooManyUnpaidSessions(held, settings.maxUnpaidSessions);
 }
 
-/**
- * Offers what a cancellation or a move just freed, in a transaction of its own. The change
- * itself is done: a failure here is logged, and the background loop makes the offer a minute
- * later.
- */
+/** The change itself is done: a failure is logged and the background loop offers a minute later. */
 export function offerFreedRangesNow(
   now: number,
   settings: WaitlistSettings = configuredWaitlistSettings(),
@@ -221,7 +188,7 @@ export function offerFreedRangesNow(
     if (!hasOpenEntries()) return 0;
     return writeTransaction((tx) => offerFreedRanges(tx, now, settings));
   } catch (error) {
-    if (isDatabaseBusyResponse(error)) {
+    if (error instanceof DatabaseBusyError) {
       logEvent("database busy, waitlist offers left to the next sweep", {}, "warn");
     } else {
       logError("waitlist-offers", error);

@@ -7,7 +7,7 @@
  * Run as its own process (so it does not share an event loop with autocannon):
  *   BARE_PORT=... DATABASE_PATH=... tsx scripts/bench/bare-server.ts
  *
- * Signed-in requests name their session id in `X-Bench-Session`: the bare server looks it up
+ * Signed-in requests name their sign-in id in `X-Bench-Sign-In`: the bare server looks it up
  * like the app does, but skips the cookie signature the app verifies.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -26,10 +26,10 @@ sqlite.pragma("synchronous = 2");
 sqlite.pragma("foreign_keys = 1");
 sqlite.pragma("busy_timeout = 5000");
 
-/** The statements of app/models (readBusyRanges, expireHolds, the session lookup, the lists). */
+/** The statements of app/models (readBusyRanges, expireHolds, the sign-in lookup, the lists). */
 const sql = {
   health: sqlite.prepare("SELECT 1"),
-  session: sqlite.prepare("SELECT user_id FROM sessions WHERE id = ? AND expires_at > ?"),
+  signIn: sqlite.prepare("SELECT user_id FROM sign_ins WHERE id = ? AND expires_at > ?"),
   user: sqlite.prepare("SELECT * FROM users WHERE id = ?"),
   busyBookings: sqlite.prepare(
     `SELECT starts_at, ends_at FROM bookings
@@ -88,8 +88,8 @@ function immediate<T>(work: () => T): T {
   }
 }
 
-function sessionUserId(req: IncomingMessage, now: number): number | undefined {
-  const row = sql.session.get(req.headers["x-bench-session"] ?? "", now) as
+function signedInUserId(req: IncomingMessage, now: number): number | undefined {
+  const row = sql.signIn.get(req.headers["x-bench-sign-in"] ?? "", now) as
     | { user_id: number }
     | undefined;
   if (!row) return undefined;
@@ -170,13 +170,13 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
     return send(res, 200, { date, busy: busyRanges(date, now) });
   }
   if (url.pathname === "/api/bookings" && req.method === "GET") {
-    const userId = sessionUserId(req, now);
+    const userId = signedInUserId(req, now);
     if (userId === undefined) return send(res, 401, { message: "Unauthorized" });
     immediate(() => sql.expireHolds.all(now, now));
     return send(res, 200, sql.ownBookings.all(userId));
   }
   if (url.pathname === "/api/bookings" && req.method === "POST") {
-    const userId = sessionUserId(req, now);
+    const userId = signedInUserId(req, now);
     if (userId === undefined) return send(res, 401, { message: "Unauthorized" });
     const booking = createBooking(userId, JSON.parse(await readBody(req)) as BookingBody, now);
     return booking ? send(res, 201, booking) : send(res, 409, { message: "Taken" });

@@ -12,8 +12,8 @@ import {
 } from "#tests/e2e/fixtures";
 
 /**
- * The session workflow (docs/product.md "Sessions tab", "Admin workflow"): staff move a
- * booking through every status with the row buttons, bulk-update several, read a booking's
+ * The session workflow (docs/product.md "Sessions tab", "Admin workflow"): staff change a
+ * booking's status through every step with the row buttons, bulk-update several, read a booking's
  * history, and filter the lists by day, status and membership. Every journey works on its own
  * days and clients (the suite shares one database), with JavaScript on and off.
  */
@@ -32,7 +32,7 @@ const rowOf = (page: Page, id: number) => page.locator(`tr[data-booking-id="${id
 const statusCell = (page: Page, id: number, column: number) =>
   rowOf(page, id).locator("td").nth(column);
 
-test("moves a booking through every status with the row buttons, then reads its history", async ({
+test("changes a booking's status through every step with the row buttons, then reads its history", async ({
   page,
   admin,
   customer,

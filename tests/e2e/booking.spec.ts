@@ -485,7 +485,7 @@ test.describe("booking", () => {
     await form.getByLabel("Phone number").fill("(404) 555-0123");
     await form.getByLabel("Email").fill(email);
     await chooseSlot(page, slot, 2);
-    // The spec lets a visitor use the whole form but submit it: the coupon included.
+    // docs/product.md "Roles" lets a visitor use the whole form but submit it: the coupon included.
     await applyCoupon(page, coupon.code);
     await expect(toast(page)).toContainText("Coupon Applied!");
     await expect(priceSummary(page)).toContainText("$375.00");

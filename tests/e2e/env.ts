@@ -15,7 +15,7 @@ export const PROJECT_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 /** The server's database; the fixtures write users into the same file. */
 export const E2E_DATABASE_PATH = join(PROJECT_ROOT, "data", "e2e.db");
 
-/** The server's SESSION_SECRET: the fixtures sign session cookies with it. */
+/** The server's SESSION_SECRET: the fixtures sign cookies with it. */
 export const E2E_SESSION_SECRET = "e2e-only-session-secret-0123456789abcdefghij";
 
 /**

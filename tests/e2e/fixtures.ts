@@ -16,7 +16,7 @@ import {
   type Service,
 } from "#tests/factories/catalog";
 import { openDatabaseFile, type TestDatabase } from "#tests/factories/database";
-import { createSession, SESSION_COOKIE_NAME, sessionCookieValue } from "#tests/factories/session";
+import { createSignIn, SIGN_IN_COOKIE_NAME, signInCookieValue } from "#tests/factories/sign-in";
 import { enableTwoFactor } from "#tests/factories/two-factor";
 import {
   ensureStudioAdmin,
@@ -27,7 +27,7 @@ import {
 /**
  * Shared helpers of the browser suite: users and the rest of the data written into the
  * server's SQLite file through tests/factories (fast, and independent of the journeys that
- * make them), sign-in by a session row and its cookie (decision 0003), the login form for the
+ * make them), sign-in by a sign-in row and its cookie (decision 0017), the login form for the
  * journeys about logging in, and an axe check with a readable failure message.
  */
 
@@ -129,7 +129,7 @@ export function createService(testInfo: TestInfo, label: string, price: number):
 }
 
 /**
- * Signs the browser in as `user` the way decision 0003 says tests do: a session row in the
+ * Signs the browser in as `user` the way decision 0017 says tests do: a sign-in row in the
  * server's database and its `__session` cookie in the browser, as a login leaves them (with
  * two-factor on, the login proved a code: the staff gate lets an admin in).
  * The page stays where it is; the next navigation is signed in.
@@ -142,14 +142,14 @@ export async function signIn(
   const secondFactor =
     database.select({ on: users.totpEnabledAt }).from(users).where(eq(users.id, user.id)).get()
       ?.on != null;
-  const session = createSession(database, { userId: user.id, secondFactor });
+  const row = createSignIn(database, { userId: user.id, secondFactor });
   await page.context().addCookies([
     {
-      name: SESSION_COOKIE_NAME,
-      value: sessionCookieValue(session.id),
+      name: SIGN_IN_COOKIE_NAME,
+      value: signInCookieValue(row.id),
       domain: new URL(E2E_BASE_URL).hostname,
       path: "/",
-      expires: Math.floor(session.expiresAt / 1000),
+      expires: Math.floor(row.expiresAt / 1000),
       httpOnly: true,
       secure: true,
       sameSite: "Lax",
@@ -157,7 +157,7 @@ export async function signIn(
   ]);
 }
 
-/** Signs in (a session row, see `signIn`) and opens the landing page, as after a login. */
+/** Signs in (a sign-in row, see `signIn`) and opens the landing page, as after a login. */
 export async function login(page: Page, user: Pick<TestUser, "id">) {
   await signIn(page, user);
   await page.goto("/");

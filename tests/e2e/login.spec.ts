@@ -2,7 +2,7 @@ import { E2E_LOGIN_ACCOUNT_LIMIT } from "#tests/e2e/env";
 import { accountMenu, expectNoAxeViolations, expect, test, toast } from "#tests/e2e/fixtures";
 
 test.describe("login", () => {
-  test("signs in, greets and keeps the session", async ({ page, customer, context }) => {
+  test("signs in, greets and keeps the sign-in", async ({ page, customer, context }) => {
     await page.goto("/auth");
     await expect(page.getByRole("heading", { level: 1, name: "Welcome back" })).toBeVisible();
     await page.getByLabel("Username").fill(customer.username);
@@ -14,9 +14,9 @@ test.describe("login", () => {
     await expect(toast(page)).toContainText("Welcome back!");
     await expect(accountMenu(page)).toContainText(customer.fullName);
 
-    // The Secure, HttpOnly session cookie stuck on http://localhost and survives a reload.
-    const session = (await context.cookies()).find((cookie) => cookie.name === "__session");
-    expect(session).toMatchObject({ httpOnly: true, secure: true, sameSite: "Lax" });
+    // The Secure, HttpOnly sign-in cookie stuck on http://localhost and survives a reload.
+    const signInCookie = (await context.cookies()).find((cookie) => cookie.name === "__session");
+    expect(signInCookie).toMatchObject({ httpOnly: true, secure: true, sameSite: "Lax" });
     await page.reload();
     await expect(accountMenu(page)).toContainText(customer.fullName);
     await expect(page.getByRole("link", { name: "Sign In" })).toHaveCount(0);

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { eq } from "drizzle-orm";
-import { passkeys, sessions } from "#db/schema";
+import { passkeys, signIns } from "#db/schema";
 import {
   accountMenu,
   createUser,
@@ -13,7 +13,7 @@ import {
 } from "#tests/e2e/fixtures";
 
 /**
- * Passkeys (docs/product.md "Accounts and sessions") with Chromium's virtual authenticator
+ * Passkeys (docs/product.md "Accounts and sign-ins") with Chromium's virtual authenticator
  * (the DevTools WebAuthn domain): added on Profile Settings, signing in without a username,
  * removed; staff with only a passkey reach the admin pages (the e2e server requires a second
  * factor of staff). Without JavaScript the buttons are absent and passwords work as before.
@@ -92,8 +92,8 @@ test.describe("passkeys with JavaScript", { tag: "@js-on-only" }, () => {
 
     await signOut(page);
     await signInWithPasskey(page);
-    const session = db().select().from(sessions).where(eq(sessions.userId, customer.id)).all();
-    expect(session.some((row) => row.secondFactor)).toBe(true);
+    const rows = db().select().from(signIns).where(eq(signIns.userId, customer.id)).all();
+    expect(rows.some((row) => row.secondFactor)).toBe(true);
 
     await page.goto("/dashboard?tab=profile");
     await expect(page.getByText(/Added .+ · Last used (?!never)/)).toBeVisible();

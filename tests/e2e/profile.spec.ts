@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { createSession } from "#tests/factories/session";
+import { createSignIn } from "#tests/factories/sign-in";
 import {
   accountMenu,
   db,
@@ -128,9 +128,9 @@ test.describe("profile settings", () => {
     await form.getByRole("button", { name: "Change Password" }).click();
     await expect(toast(page)).toContainText("Password changed");
     await expect(toast(page)).toContainText(
-      "Your other sessions have been signed out, and your calendar link is new",
+      "Your other devices have been signed out, and your calendar link is new",
     );
-    // This browser got the fresh session: still signed in.
+    // This browser got the fresh sign-in: still signed in.
     await page.reload();
     await expect(accountMenu(page)).toContainText(customer.fullName);
 
@@ -141,14 +141,14 @@ test.describe("profile settings", () => {
     await loginThroughForm(page, { username: customer.username, password: "brand-new-secret" });
   });
 
-  test("Sign out of all devices ends the other sessions and keeps this one", async ({
+  test("Sign out of all devices ends the other sign-ins and keeps this one", async ({
     page,
     customer,
     request,
   }) => {
     await signIn(page, customer);
     // Another device of the same person, and its cookie.
-    const other = `__session=${createSession(db(), { userId: customer.id }).id}`;
+    const other = `__session=${createSignIn(db(), { userId: customer.id }).id}`;
     const asOther = () => request.get("/api/user", { headers: { Cookie: other } });
     expect((await asOther()).status()).toBe(200);
 

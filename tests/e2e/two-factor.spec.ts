@@ -15,8 +15,8 @@ import {
 import { currentCode, storedTotpSecret } from "#tests/factories/two-factor";
 
 /**
- * Two-factor sign-in (docs/product.md "Accounts"), with JavaScript on and off: set up from
- * Profile Settings, signing in with the app's code and with a recovery code, and staff sent to
+ * Two-factor sign-in (docs/product.md "Accounts and sign-ins"), with JavaScript on and off: set up
+ * from Profile Settings, signing in with the app's code and with a recovery code, and staff sent to
  * set it up before any admin page (the e2e server requires it of staff, as production does).
  */
 

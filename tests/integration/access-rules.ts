@@ -159,7 +159,7 @@ const adminApi = (admin: Outcome): PerActor => ({
 });
 
 /**
- * What an admin the staff gate holds back gets (docs/product.md "Accounts and sessions"):
+ * What an admin the staff gate holds back gets (docs/product.md "Accounts and sign-ins"):
  * where only staff pass (a customer is sent to /dashboard, or answered 403 as JSON), the gate's
  * refusal: the two-factor page, or 403 with its message; anywhere else, another customer's
  * answer: staff's extra (another customer's files, receipts) is not theirs.
@@ -244,9 +244,9 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
       const { date, time } = freshSlot();
       return { recordingDate: date, recordingTime: time };
     },
-    action: ownerOnly(toAuth, status(409), status(404)),
+    action: ownerOnly(toAuth, status(422), status(404)),
   },
-  // A passkey sign-in's prompt (JSON, docs/product.md "Accounts and sessions"): visitors only;
+  // A passkey sign-in's prompt (JSON, docs/product.md "Accounts and sign-ins"): visitors only;
   // it stores a challenge.
   "/auth/passkey": {
     kind: "resource",
@@ -693,7 +693,7 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
   },
   "/api/logout": {
     kind: "resource",
-    // Idempotent: a visitor's logout has no session to end.
+    // Idempotent: a visitor's logout has no sign-in to end.
     methods: postOnly(signedIn(ok, { status: 200, writes: true })),
   },
   "/api/users/:id/profile": {

@@ -300,7 +300,7 @@ describe("the Support tab's form posts", () => {
       intent: "cancel",
       id: String(id),
     });
-    expect(again.status).toBe(409);
+    expect(again.status).toBe(422);
     expect(await again.text()).toContain(
       `Request #${id} is already Resolved: it cannot be changed any more.`,
     );

@@ -188,7 +188,7 @@ describe("PUT /api/admin/bookings/{id}", () => {
     }
   });
 
-  it("moves forward, confirms with the .ics e-mail, and answers 422 when the rule refuses", async () => {
+  it("changes the status forward, confirms with the .ics e-mail, and answers 422 when the rule refuses", async () => {
     const review = await put(bookingId, { status: "pending", note: "Paid at the desk" });
     expect(review.status).toBe(200);
     expect(await review.json()).toMatchObject({

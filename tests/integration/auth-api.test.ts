@@ -105,7 +105,7 @@ describe("POST /api/register", () => {
 });
 
 describe("POST /api/login and /api/logout", () => {
-  it("logs in with a new session id each time and answers the user JSON", async () => {
+  it("logs in with a new sign-in id each time and answers the user JSON", async () => {
     const { payload, cookie: firstCookie } = await register();
     const response = await postJson(
       "/api/login",
@@ -117,7 +117,7 @@ describe("POST /api/login and /api/logout", () => {
     const newCookie = cookiesFrom(response);
     expect(newCookie).toMatch(/^__session=/);
     expect(newCookie).not.toBe(firstCookie);
-    // The session the browser carried before the login is ended, not kept alive beside it.
+    // The sign-in the browser carried before the login is ended, not kept alive beside it.
     const old = await fetch(`${server.url}/api/user`, { headers: { Cookie: firstCookie } });
     expect(old.status).toBe(401);
   });
@@ -162,7 +162,7 @@ describe("GET /api/user", () => {
     expect(signedIn.headers.get("Cache-Control")).toBe("private, no-store");
   });
 
-  it("ignores a forged or expired session cookie", async () => {
+  it("ignores a forged or expired sign-in cookie", async () => {
     const forged = await fetch(`${server.url}/api/user`, {
       headers: { Cookie: "__session=abc.def" },
     });

@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { sessions } from "#db/schema";
+import { signIns } from "#db/schema";
 import { earliestBookableDate } from "#app/domain/availability";
 import { addStudioDays } from "#app/domain/studio-time";
 import { createCoupon, createService } from "#tests/factories/catalog";
 import { createPayment } from "#tests/factories/payment";
 import { createSeries } from "#tests/factories/series";
-import { storedSessionId } from "#tests/factories/session";
+import { storedSignInId } from "#tests/factories/sign-in";
 import { createUser } from "#tests/factories/user";
 import { type Actor, actorsFor } from "#tests/setup/actors";
 import { bookingPayload, PASSWORD } from "#tests/setup/payloads";
@@ -72,12 +72,12 @@ const actors = {} as Record<Exclude<ActorName, "visitor">, Actor>;
 let spare: Actor;
 let heldBackStudioFeed = "";
 
-/** Whether the actor's session counts as having proven a second factor at sign-in. */
+/** Whether the actor's sign-in counts as having proven a second factor at sign-in. */
 function setSecondFactor(actor: Actor, proven: boolean) {
   const cookieValue = /(?:^|; )__session=([^;]+)/.exec(actor.cookie)?.[1];
-  if (!cookieValue) throw new Error(`No session cookie in ${actor.cookie}`);
-  const id = storedSessionId(cookieValue);
-  db().update(sessions).set({ secondFactor: proven }).where(eq(sessions.id, id)).run();
+  if (!cookieValue) throw new Error(`No sign-in cookie in ${actor.cookie}`);
+  const id = storedSignInId(cookieValue);
+  db().update(signIns).set({ secondFactor: proven }).where(eq(signIns.id, id)).run();
 }
 
 /** The Sessions tab makes and shows the caller's studio calendar link on its first view. */
@@ -192,7 +192,7 @@ async function contextFor(actor: ActorName, rule: AccessRule): Promise<RequestCo
 }
 
 /**
- * Logging in, out or registering ends the actor's session: sign in again for the next test. The
+ * Logging in, out or registering ends the actor's sign-in: sign in again for the next test. The
  * admin's sign-in proves a second factor (a password login through the API does not: it is
  * recorded as one here, as a code would have).
  */

@@ -37,7 +37,7 @@ afterAll(() => {
 });
 
 type Json = Record<string, unknown>;
-type Session = { id: number; cookie: string };
+type SignedIn = { id: number; cookie: string };
 
 function api(
   path: string,
@@ -54,14 +54,14 @@ function api(
   });
 }
 
-async function signUp(overrides: Json = {}): Promise<Session> {
+async function signUp(overrides: Json = {}): Promise<SignedIn> {
   const response = await api("/api/register", { body: registrationPayload(overrides) });
   expect(response.status).toBe(201);
   const user = (await response.json()) as { id: number };
   return { id: user.id, cookie: cookiesFrom(response) };
 }
 
-async function signUpAdmin(): Promise<Session> {
+async function signUpAdmin(): Promise<SignedIn> {
   const admin = await signUp();
   writer.update(users).set({ isAdmin: true }).where(eq(users.id, admin.id)).run();
   return admin;
@@ -74,8 +74,8 @@ function freshDate(): string {
   return addStudioDays(studioDateOf(Date.now()), daysAhead);
 }
 
-async function book(session: Session, payload: Json) {
-  const response = await api("/api/bookings", { body: payload, cookie: session.cookie });
+async function book(signedIn: SignedIn, payload: Json) {
+  const response = await api("/api/bookings", { body: payload, cookie: signedIn.cookie });
   return { response, body: (await response.json()) as Json };
 }
 
@@ -124,8 +124,8 @@ function bookingsOn(date: string, options: { live?: boolean } = {}) {
   );
 }
 
-function pay(session: Session, bookingId: unknown, body: Json) {
-  return api(`/api/bookings/${bookingId}/payments/direct`, { body, cookie: session.cookie });
+function pay(signedIn: SignedIn, bookingId: unknown, body: Json) {
+  return api(`/api/bookings/${bookingId}/payments/direct`, { body, cookie: signedIn.cookie });
 }
 
 function statusOf(responses: Response[]): Record<number, number> {
@@ -149,7 +149,7 @@ describe("POST /api/bookings under concurrency", () => {
     const before = server.count("bookings");
     const responses = await Promise.all(
       Array.from({ length: 20 }, (_, i) => {
-        const customer = customers[i % customers.length] as Session;
+        const customer = customers[i % customers.length] as SignedIn;
         const [time, hours] = slots[i % slots.length] as [string, number];
         return api("/api/bookings", {
           body: bookingPayload(date, time, hours, { userId: customer.id }),
@@ -179,7 +179,7 @@ describe("POST /api/bookings under concurrency", () => {
     const customers = await Promise.all([1, 2].map(() => signUp()));
     const responses = await Promise.all(
       Array.from({ length: 10 }, (_, i) => {
-        const customer = customers[i % customers.length] as Session;
+        const customer = customers[i % customers.length] as SignedIn;
         // 00:00, 02:00, ... 18:00: ten two-hour sessions that do not touch each other.
         const time = `${String(2 * i).padStart(2, "0")}:00`;
         return api("/api/bookings", {
@@ -318,8 +318,8 @@ describe("free bookings and PATCH /api/bookings/{id}/status", () => {
       holdExpiresAt: null,
     });
     const path = `/api/bookings/${body.id}/status`;
-    const patch = (session: Session | null, status: unknown) =>
-      api(path, { method: "PATCH", body: { status }, cookie: session?.cookie });
+    const patch = (signedIn: SignedIn | null, status: unknown) =>
+      api(path, { method: "PATCH", body: { status }, cookie: signedIn?.cookie });
 
     const confirmed = await patch(owner, "CONFIRMED");
     expect(confirmed.status).toBe(200);
@@ -431,7 +431,7 @@ describe("payment holds", () => {
 });
 
 describe("POST /api/bookings refusals write nothing", () => {
-  let customer: Session;
+  let customer: SignedIn;
   beforeAll(async () => {
     customer = await signUp();
   });
@@ -597,7 +597,7 @@ describe("GET /api/bookings", () => {
 });
 
 describe("POST /api/bookings/{id}/payments/direct", () => {
-  async function unpaidBooking(owner: Session) {
+  async function unpaidBooking(owner: SignedIn) {
     const { response, body } = await book(owner, bookingPayload(freshDate(), "10:00", 2));
     expect(response.status).toBe(201);
     return body;

@@ -4,6 +4,7 @@ import nodemailer from "nodemailer";
 import { SMTPServer, type SMTPServerError } from "smtp-server";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { db } from "#app/db.server";
+import { createSmtpTransport } from "#app/integrations/smtp.server";
 import {
   deliverDueEmails,
   MAX_ATTEMPTS,
@@ -380,7 +381,7 @@ describe("startEmailDelivery", () => {
     const smtp = await startSmtp();
     const stop = startEmailDelivery({
       db,
-      smtpUrl: `smtp://127.0.0.1:${smtp.port}`,
+      transport: createSmtpTransport(`smtp://127.0.0.1:${smtp.port}`),
       from: FROM,
       intervalMs: 25,
     });
@@ -400,8 +401,8 @@ describe("startEmailDelivery", () => {
     expect(smtp.received).toHaveLength(1);
   });
 
-  it("without an SMTP URL sends nothing and leaves e-mails readable in the outbox", async () => {
-    const stop = startEmailDelivery({ db, smtpUrl: undefined, intervalMs: 10 });
+  it("without a mail server sends nothing and leaves e-mails readable in the outbox", async () => {
+    const stop = startEmailDelivery({ db, transport: null, intervalMs: 10 });
     const id = enqueueEmail(db, message());
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(row(id)).toMatchObject({ status: "PENDING", attempts: 0 });

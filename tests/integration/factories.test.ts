@@ -3,7 +3,7 @@ import { createCookie } from "react-router";
 import { describe, expect, it } from "vitest";
 import { createBooking } from "#tests/factories/booking";
 import { createCoupon } from "#tests/factories/catalog";
-import { createSession, SESSION_COOKIE_NAME, sessionCookieValue } from "#tests/factories/session";
+import { createSignIn, SIGN_IN_COOKIE_NAME, signInCookieValue } from "#tests/factories/sign-in";
 import { createUser, PASSWORD } from "#tests/factories/user";
 import { actorsFor } from "#tests/setup/actors";
 import { INTEGRATION_SESSION_SECRET } from "#tests/setup/server";
@@ -12,7 +12,7 @@ import { serverForThisFile } from "#tests/setup/server-for-this-file";
 /**
  * The test-data factories against the production build: what they write is what the app
  * reads. A factory user signs in with its password (the app's own argon2id hash), a factory
- * session row with its cookie is a signed-in browser (how the browser suite signs in),
+ * sign-in row with its cookie is a signed-in browser (how the browser suite signs in),
  * and factory rows show through the API as the app's own would.
  */
 const server = serverForThisFile();
@@ -39,30 +39,30 @@ describe("the factories", () => {
     expect(wrong.status).toBe(401);
   });
 
-  it("make a session row whose cookie is a signed-in browser, until it expires", async () => {
+  it("make a sign-in row whose cookie is a signed-in browser, until it expires", async () => {
     const user = await createUser(db(), { firstName: "Grace", isAdmin: true });
-    const session = createSession(db(), { userId: user.id });
-    const cookie = `${SESSION_COOKIE_NAME}=${sessionCookieValue(session.id)}`;
+    const signIn = createSignIn(db(), { userId: user.id });
+    const cookie = `${SIGN_IN_COOKIE_NAME}=${signInCookieValue(signIn.id)}`;
     const me = await get("/api/user", cookie);
     expect(me.status).toBe(200);
     expect(await me.json()).toMatchObject({ id: user.id, firstName: "Grace", isAdmin: true });
 
-    // A guessed id is no session: ids are 256 random bits, so the cookie is not signed (0092).
-    const guessed = `${SESSION_COOKIE_NAME}=${sessionCookieValue(randomBytes(32).toString("base64url"))}`;
+    // A guessed id is no sign-in: ids are 256 random bits, so the cookie is not signed (0092).
+    const guessed = `${SIGN_IN_COOKIE_NAME}=${signInCookieValue(randomBytes(32).toString("base64url"))}`;
     expect((await get("/api/user", guessed)).status).toBe(401);
-    // The signed format of before decision 0092, even of a live session, is no session.
-    const signed = await createCookie(SESSION_COOKIE_NAME, {
+    // The signed format of before decision 0092, even of a live sign-in, is no sign-in.
+    const signed = await createCookie(SIGN_IN_COOKIE_NAME, {
       secrets: [INTEGRATION_SESSION_SECRET],
-    }).serialize(session.id);
+    }).serialize(signIn.id);
     expect((await get("/api/user", signed.split(";")[0] ?? "")).status).toBe(401);
-    const expired = createSession(db(), { userId: user.id, expiresAt: Date.now() - 1000 });
-    const stale = `${SESSION_COOKIE_NAME}=${sessionCookieValue(expired.id)}`;
+    const expired = createSignIn(db(), { userId: user.id, expiresAt: Date.now() - 1000 });
+    const stale = `${SIGN_IN_COOKIE_NAME}=${signInCookieValue(expired.id)}`;
     expect((await get("/api/user", stale)).status).toBe(401);
   });
 
   it("make bookings and coupons the API reads as the app's own", async () => {
     const user = await createUser(db());
-    const cookie = `${SESSION_COOKIE_NAME}=${sessionCookieValue(createSession(db(), { userId: user.id }).id)}`;
+    const cookie = `${SIGN_IN_COOKIE_NAME}=${signInCookieValue(createSignIn(db(), { userId: user.id }).id)}`;
     const booking = createBooking(db(), { user, date: "2031-05-06", time: "14:00", hours: 3 });
     const listed = (await (await get("/api/bookings", cookie)).json()) as Record<string, unknown>[];
     expect(listed.find((row) => row.id === booking.id)).toMatchObject({

@@ -205,7 +205,7 @@ describe("MAX_UNPAID_SESSIONS (12)", () => {
         "repeat.count": "12",
       }),
     });
-    expect(response.status).toBe(409);
+    expect(response.status).toBe(422);
     const page = await response.text();
     expect(page).toContain(SERIES_MESSAGE);
     expect(page).toContain("Unpaid Bookings");

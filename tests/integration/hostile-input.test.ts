@@ -2,7 +2,7 @@ import http from "node:http";
 import { eq } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sessions } from "#db/schema";
+import { signIns } from "#db/schema";
 import { earliestBookableDate } from "#app/domain/availability";
 import { addStudioDays } from "#app/domain/studio-time";
 import { createCoupon, createService } from "#tests/factories/catalog";
@@ -49,12 +49,12 @@ const REPLAY = process.env.FUZZ_SEED
   : {};
 const PASSWORD = String(registrationPayload().password);
 
-type Session = typeof sessions.$inferSelect;
+type SignIn = typeof signIns.$inferSelect;
 
 const ACTORS = ["visitor", "customer", "admin"] as const;
 type ActorName = (typeof ACTORS)[number];
 
-const signedIn: Partial<Record<ActorName, Actor & { session: Session }>> = {};
+const signedIn: Partial<Record<ActorName, Actor & { signIn: SignIn }>> = {};
 const fixtures = emptyFixtures(PASSWORD);
 
 async function createBooking(actor: Actor, date: string, time: string): Promise<number> {
@@ -124,9 +124,9 @@ beforeAll(async () => {
     ["customer", customer],
     ["admin", admin],
   ] as const) {
-    const session = db.select().from(sessions).where(eq(sessions.userId, actor.id)).get();
-    if (!session) throw new Error(`${name} has no session`);
-    signedIn[name] = { ...actor, session };
+    const signIn = db.select().from(signIns).where(eq(signIns.userId, actor.id)).get();
+    if (!signIn) throw new Error(`${name} has no sign-in`);
+    signedIn[name] = { ...actor, signIn };
   }
 });
 
@@ -135,14 +135,14 @@ afterAll(() => {
 });
 
 /**
- * The actor's cookie, its session row put back first: a generated logout, login or
- * registration legitimately ends the session it was sent with, and the next run must still be
+ * The actor's cookie, its sign-in row put back first: a generated logout, login or
+ * registration legitimately ends the sign-in it was sent with, and the next run must still be
  * that actor. Restored before the "before" snapshot, so it never counts as a write.
  */
 function cookieOf(actor: ActorName): string | undefined {
   const person = signedIn[actor];
   if (!person) return undefined;
-  people.db().insert(sessions).values(person.session).onConflictDoNothing().run();
+  people.db().insert(signIns).values(person.signIn).onConflictDoNothing().run();
   return person.cookie;
 }
 
@@ -177,8 +177,8 @@ async function attempt(actor: ActorName, request: RawRequest) {
   if (isRefusal(reply)) {
     expect(people.snapshot(), `wrote on a refused (${reply.status}) ${what}`).toEqual(before);
   }
-  // The URL a generated parameter makes may belong to another route (often the catch-all,
-  // whose not-found page is the specified answer for unknown /api/ paths too).
+  // The URL a generated parameter makes may belong to another route (often the catch-all:
+  // the not-found page, or under /api/ its JSON 404).
   const handler = routeFileFor(request.path);
   const fileType = handler ? KNOWLEDGE[handler]?.fileType : undefined;
   // A `.data` URL is the router's data request for the page without the suffix (for

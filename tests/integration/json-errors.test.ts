@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { sessions } from "#db/schema";
+import { signIns } from "#db/schema";
 import { earliestBookableDate } from "#app/domain/availability";
 import { addStudioDays } from "#app/domain/studio-time";
 import { createBooking } from "#tests/factories/booking";
@@ -40,7 +40,7 @@ const fixtures = emptyFixtures(PASSWORD);
 /** The row each `:id` names, by the collection before it in the URL. */
 const ids: Record<string, number> = {};
 let adminCookie = "";
-let adminSession: typeof sessions.$inferSelect | undefined;
+let adminSignIn: typeof signIns.$inferSelect | undefined;
 
 const routes: BodyRoute[] = [];
 type RouteModule = { jsonBody?: Schema | ((now: number) => Schema) };
@@ -88,8 +88,8 @@ const requiredFields = (schema: Schema) =>
 const WRONG_TYPES: unknown[] = ["not-a-value", 7, true, { nested: "object" }, ["list"], null];
 
 async function send(route: BodyRoute, method: string, body: unknown) {
-  // A login or registration that goes through ends the session it was sent with: put it back.
-  if (adminSession) people.db().insert(sessions).values(adminSession).onConflictDoNothing().run();
+  // A login or registration that goes through ends the sign-in it was sent with: put it back.
+  if (adminSignIn) people.db().insert(signIns).values(adminSignIn).onConflictDoNothing().run();
   const response = await fetch(`${server.url}${route.path}`, {
     method,
     headers: { "Content-Type": "application/json", Cookie: adminCookie },
@@ -142,7 +142,7 @@ beforeAll(async () => {
     fixtures.futureDates.push(addStudioDays(earliest, days));
   const admin = await people.signUpAdmin();
   adminCookie = admin.cookie;
-  adminSession = db.select().from(sessions).where(eq(sessions.userId, admin.id)).get();
+  adminSignIn = db.select().from(signIns).where(eq(signIns.userId, admin.id)).get();
   fixtures.usernames.push(admin.username);
   fixtures.userIds.push(admin.id);
   const booking = createBooking(db, {
@@ -231,4 +231,31 @@ describe("JSON bodies of /api/*", () => {
       }
     }
   }, 120_000);
+});
+
+describe("an unknown /api/* path", () => {
+  it("answers every method with a JSON 404 and our message, not the not-found page", async () => {
+    const paths = ["/api/does-not-exist", "/api/admin/nothing-here", "/api/bookings//status"];
+    for (const path of paths) {
+      for (const method of ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]) {
+        const writes = !["GET", "HEAD", "OPTIONS"].includes(method);
+        const response = await fetch(`${server.url}${path}`, {
+          method,
+          headers: {
+            Cookie: adminCookie,
+            ...(writes ? { "Content-Type": "application/json" } : {}),
+          },
+          body: writes ? "{}" : undefined,
+        });
+        const where = `${method} ${path}`;
+        expect(response.status, where).toBe(404);
+        expect(response.headers.get("Content-Type"), where).toMatch(/^application\/json/);
+        if (method === "HEAD") continue;
+        expect(await response.json(), where).toEqual({
+          message:
+            "There is no API call at this address: see /api/openapi.json for the calls there are.",
+        });
+      }
+    }
+  });
 });

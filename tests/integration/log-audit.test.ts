@@ -27,7 +27,7 @@ describe("the log audit", () => {
   it.each([
     ["a line that is not JSON", "Server listening", "not JSON"],
     ["a test password", `{"msg":"${PASSWORD}"}`, "secret"],
-    ["a session cookie", '{"cookie":"__session=abc"}', "session cookie"],
+    ["a sign-in cookie", '{"cookie":"__session=abc"}', "sign-in cookie"],
     ["a spaced card number", '{"msg":"card 4242 4242 4242 4242"}', "card number"],
     ["a bare declined card", '{"msg":"4000000000000002"}', "card number"],
     ["a Mastercard number", '{"msg":"5555-5555-5555-4444"}', "card number"],
@@ -57,12 +57,12 @@ describe("the log audit", () => {
     expect(auditLogDirectory(dir, [])).toEqual(["a.stdout.log:2: holds a secret (11 characters)"]);
   });
 
-  it("finds a session cookie's value by the hash the database keeps of it", () => {
+  it("finds a sign-in cookie's value by the hash the database keeps of it", () => {
     const cookieValue = randomBytes(32).toString("base64url");
     const stored = createHash("sha256").update(cookieValue).digest("hex");
     const line = `{"msg":"token ${cookieValue}"}`;
     expect(auditLine(line, new Set(), new Set([stored]))).toEqual([
-      "holds a session cookie's value",
+      "holds a sign-in cookie's value",
     ]);
     expect(auditLine(line, new Set(), new Set())).toEqual([]);
   });

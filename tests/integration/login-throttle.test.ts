@@ -5,9 +5,9 @@ import { cookiesFrom, uniqueUsername } from "#tests/setup/server";
 import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
 /**
- * Login throttled per account as well as per address (docs/product.md "Signing in"). Behind the
- * proxy (TRUST_PROXY) so every request can come from an address of its own (Fly-Client-IP):
- * the per-account limit must hold however many addresses a guesser has.
+ * Login throttled per account as well as per address (docs/product.md "Accounts and sign-ins").
+ * Behind the proxy (TRUST_PROXY) so every request can come from an address of its own
+ * (Fly-Client-IP): the per-account limit must hold however many addresses a guesser has.
  */
 const ACCOUNT_LIMIT = 20;
 const server = serverForThisFile({
@@ -91,7 +91,7 @@ describe("per account", () => {
     expect([wrongPage.status, rightPage.status]).toEqual([429, 429]);
     const pages = [await wrongPage.text(), await rightPage.text()];
     for (const page of pages) expect(page).toContain(TOO_MANY);
-    // No session was made for the right password: nothing was written.
+    // No sign-in was made for the right password: nothing was written.
     expect(snapshot()).toEqual(before);
   });
 

@@ -1,13 +1,13 @@
 import { desc, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { passkeys, sessions } from "#db/schema";
+import { passkeys, signIns } from "#db/schema";
 import { type SoftAuthenticator, softAuthenticator } from "#tests/factories/soft-authenticator";
 import { type Actor, actorsFor } from "#tests/setup/actors";
 import { cookiesFrom } from "#tests/setup/server";
 import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
 /**
- * Passkeys over HTTP against the production build (docs/product.md "Accounts and sessions"):
+ * Passkeys over HTTP against the production build (docs/product.md "Accounts and sign-ins"):
  * added from Profile Settings' JSON, signing in on /auth without a username, removed by a
  * plain form post; every refusal is our message and writes nothing. A software authenticator
  * (tests/factories/soft-authenticator.ts) plays the browser.
@@ -99,12 +99,12 @@ async function refused(send: () => Promise<{ response: Response; json: Json }>) 
   return { status: response.status, message: json.message };
 }
 
-const latestSession = (userId: number) =>
+const latestSignIn = (userId: number) =>
   db()
     .select()
-    .from(sessions)
-    .where(eq(sessions.userId, userId))
-    .orderBy(desc(sessions.createdAt))
+    .from(signIns)
+    .where(eq(signIns.userId, userId))
+    .orderBy(desc(signIns.createdAt))
     .get();
 
 describe("a passkey from Profile Settings to the sign-in page and back", () => {
@@ -134,7 +134,7 @@ describe("a passkey from Profile Settings to the sign-in page and back", () => {
     expect(json).toEqual({ redirectTo: "/" });
     const cookie = cookiesFrom(response);
     expect(cookie).toMatch(/__session=[A-Za-z0-9_-]{43}/);
-    expect(latestSession(actor.id)?.secondFactor).toBe(true);
+    expect(latestSignIn(actor.id)?.secondFactor).toBe(true);
     const me = await fetch(`${server.url}/api/user`, { headers: { Cookie: cookie } });
     expect(((await me.json()) as Json).id).toBe(actor.id);
     const row = db().select().from(passkeys).where(eq(passkeys.userId, actor.id)).get();

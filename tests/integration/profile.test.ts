@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { sessions } from "#db/schema";
+import { signIns } from "#db/schema";
 import { storedTotpSecret } from "#tests/factories/two-factor";
 import { type Actor, actorsFor } from "#tests/setup/actors";
 import { PASSWORD } from "#tests/setup/payloads";
@@ -10,7 +10,7 @@ import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
 /**
  * Profile Settings and its JSON twin: PUT /api/users/{id}/profile changes only the caller's
- * own profile, and the dashboard's password form ends every other session of the account.
+ * own profile, and the dashboard's password form ends every other sign-in of the account.
  */
 const server = serverForThisFile();
 const { signUp, signUpAdmin, snapshot } = actorsFor(server);
@@ -51,7 +51,7 @@ function postDashboard(cookie: string, fields: Record<string, string>) {
 }
 
 /** A second browser of the same person: a login of its own. */
-async function secondSession(actor: Actor): Promise<string> {
+async function secondSignIn(actor: Actor): Promise<string> {
   const response = await fetch(`${server.url}/api/login`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
@@ -112,7 +112,7 @@ describe("PUT /api/users/{id}/profile", () => {
       isMember: false,
       username: customer.username,
     });
-    expect((await secondSession(customer)).length).toBeGreaterThan(0);
+    expect((await secondSignIn(customer)).length).toBeGreaterThan(0);
   });
 
   it("answers another user's id as missing, to customers and admins, and writes nothing", async () => {
@@ -247,9 +247,9 @@ describe("the Profile Settings form (POST /dashboard, intent profile)", () => {
 });
 
 describe("changing the password (POST /dashboard, intent password)", () => {
-  it("stores the new hash, ends every other session and renews the current one", async () => {
+  it("stores the new hash, ends every other sign-in and renews the current one", async () => {
     const customer = await signUp();
-    const otherBrowser = await secondSession(customer);
+    const otherBrowser = await secondSignIn(customer);
     const response = await postDashboard(
       customer.cookie,
       passwordForm(PASSWORD, "brand-new-secret"),
@@ -267,7 +267,7 @@ describe("changing the password (POST /dashboard, intent password)", () => {
     expect((await me(customer.cookie)).status).toBe(401);
     expect((await me(renewed)).status).toBe(200);
     expect(
-      server.db.select().from(sessions).where(eq(sessions.userId, customer.id)).all(),
+      server.db.select().from(signIns).where(eq(signIns.userId, customer.id)).all(),
     ).toHaveLength(1);
 
     const oldLogin = await fetch(`${server.url}/api/login`, {
@@ -286,7 +286,7 @@ describe("changing the password (POST /dashboard, intent password)", () => {
 
   it("refuses a wrong current password on its field, never echoing a password", async () => {
     const customer = await signUp();
-    const otherBrowser = await secondSession(customer);
+    const otherBrowser = await secondSignIn(customer);
     const before = snapshot();
     const response = await postDashboard(
       customer.cookie,
@@ -318,9 +318,9 @@ describe("changing the password (POST /dashboard, intent password)", () => {
 });
 
 describe("Sign out of all devices (POST /dashboard, intent sign-out-other-devices)", () => {
-  it("ends every other session of the account, keeps this one and says so", async () => {
+  it("ends every other sign-in of the account, keeps this one and says so", async () => {
     const customer = await signUp();
-    const otherBrowser = await secondSession(customer);
+    const otherBrowser = await secondSignIn(customer);
     const someoneElse = await signUp();
     const response = await postDashboard(customer.cookie, { intent: "sign-out-other-devices" });
     expect(response.status).toBe(302);
@@ -335,7 +335,7 @@ describe("Sign out of all devices (POST /dashboard, intent sign-out-other-device
     expect((await me(customer.cookie)).status).toBe(200);
     expect((await me(someoneElse.cookie)).status).toBe(200);
     expect(
-      server.db.select().from(sessions).where(eq(sessions.userId, customer.id)).all(),
+      server.db.select().from(signIns).where(eq(signIns.userId, customer.id)).all(),
     ).toHaveLength(1);
   });
 
@@ -356,7 +356,7 @@ describe("Sign out of all devices (POST /dashboard, intent sign-out-other-device
 });
 
 describe("secrets at rest", () => {
-  it("the database file holds no session cookie and no TOTP secret as they are", async () => {
+  it("the database file holds no sign-in cookie and no TOTP secret as they are", async () => {
     const customer = await signUp();
     // Setting up two-factor stores the secret that is waiting for its first code.
     const setup = await fetch(`${server.url}/dashboard/two-factor`, {

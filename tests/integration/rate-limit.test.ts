@@ -46,7 +46,7 @@ it("limits registrations per client and writes nothing when limited", async () =
   expect(server.count("users")).toBe(3);
 });
 
-it('limits passkey sign-in prompts per client (docs/product.md "Accounts and sessions")', async () => {
+it('limits passkey sign-in prompts per client (docs/product.md "Accounts and sign-ins")', async () => {
   const statuses: number[] = [];
   for (let attempt = 0; attempt < 4; attempt += 1) {
     const response = await fetch(`${server.url}/auth/passkey`, {

@@ -2,10 +2,10 @@ import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { createCookie } from "react-router";
 import { beforeAll, describe, expect, it } from "vitest";
-import { sessions } from "#db/schema";
+import { signIns } from "#db/schema";
 import { earliestBookableDate } from "#app/domain/availability";
 import { addStudioDays } from "#app/domain/studio-time";
-import { storedSessionId } from "#tests/factories/session";
+import { storedSignInId } from "#tests/factories/sign-in";
 import { type Actor, actorsFor } from "#tests/setup/actors";
 import {
   bookingFormFields,
@@ -18,7 +18,7 @@ import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
 /**
  * The security bars of docs/quality.md that are not about who may open which route (that is
- * authorization.test.ts): cross-site writes, the session cookie's life, the response headers,
+ * authorization.test.ts): cross-site writes, the sign-in cookie's life, the response headers,
  * and what errors may show. Behind a proxy: security-proxy.test.ts.
  */
 const SESSION_SECRET = "security-suite-secret-0123456789abcdefghij";
@@ -33,8 +33,8 @@ const CARD_DIGITS = "4242424242424242";
 const DECLINED_DIGITS = "4000000000000002";
 /** The cookie format before decision 0092: the id signed with the server's secret. */
 const signedCookieOfBefore = createCookie("__session", { secrets: [SESSION_SECRET] });
-/** A session id as the server makes them: 256 random bits in base64url. */
-const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;
+/** A sign-in id as the server makes them: 256 random bits in base64url. */
+const SIGN_IN_ID = /^[A-Za-z0-9_-]{43}$/;
 
 type Headers = Record<string, string>;
 
@@ -59,29 +59,29 @@ function sendJson(method: string, path: string, body: unknown, headers: Headers 
 const get = (path: string, headers: Headers = {}) =>
   fetch(`${server.url}${path}`, { redirect: "manual", headers });
 
-/** The session cookie a response set, as "__session=..." for a Cookie header. */
-function sessionPair(response: Response): string {
+/** The sign-in cookie a response set, as "__session=..." for a Cookie header. */
+function signInPair(response: Response): string {
   const pair = response.headers
     .getSetCookie()
     .map((cookie) => cookie.split(";")[0] ?? "")
     .find((cookie) => cookie.startsWith("__session="));
-  if (!pair) throw new Error(`No session cookie in the ${response.status} answer`);
+  if (!pair) throw new Error(`No sign-in cookie in the ${response.status} answer`);
   return pair;
 }
 
-/** The session id a "__session=..." pair carries: the cookie holds only the id (0092). */
-async function sessionIdOf(cookieHeader: string): Promise<string> {
+/** The sign-in id a "__session=..." pair carries: the cookie holds only the id (0092). */
+async function signInIdOf(cookieHeader: string): Promise<string> {
   const id = /(?:^|;\s*)__session=([^;]*)/.exec(cookieHeader)?.[1] ?? "";
-  if (!SESSION_ID.test(id)) throw new Error(`Not a session cookie: ${cookieHeader}`);
+  if (!SIGN_IN_ID.test(id)) throw new Error(`Not a sign-in cookie: ${cookieHeader}`);
   return id;
 }
 
-/** The row of a cookie's session id (the table holds its SHA-256). */
-const sessionRow = (id: string) =>
+/** The row of a cookie's sign-in id (the table holds its SHA-256). */
+const signInRow = (id: string) =>
   server.db
-    .select({ userId: sessions.userId, expiresAt: sessions.expiresAt })
-    .from(sessions)
-    .where(eq(sessions.id, storedSessionId(id)))
+    .select({ userId: signIns.userId, expiresAt: signIns.expiresAt })
+    .from(signIns)
+    .where(eq(signIns.id, storedSignInId(id)))
     .get();
 
 async function logIn(user: Actor): Promise<string> {
@@ -90,7 +90,7 @@ async function logIn(user: Actor): Promise<string> {
     password: PASSWORD,
   });
   expect(response.status).toBe(200);
-  return sessionPair(response);
+  return signInPair(response);
 }
 
 async function isSignedIn(cookie: string) {
@@ -261,14 +261,14 @@ describe("cross-site writes (CSRF)", () => {
           expect(await response.text(), label).toContain("Cross-site request refused");
         }
         expect(snapshot(), `${label} changed the database`).toEqual(before);
-        expect(await isSignedIn(customer.cookie), `${label} ended the session`).toBe(true);
+        expect(await isSignedIn(customer.cookie), `${label} ended the sign-in`).toBe(true);
       }
       const send = await sendOf(target);
       const before = snapshot();
       const own = await send({ "Sec-Fetch-Site": "same-origin" });
       expect(own.status, `${target.name} from our own page`).toBe(target.done);
       expect(snapshot(), `${target.name} from our own page wrote nothing`).not.toEqual(before);
-      // The logout controls end the customer's session: sign in again for the next target.
+      // The logout controls end the customer's sign-in: sign in again for the next target.
       if (!(await isSignedIn(customer.cookie))) customer.cookie = await logIn(customer);
     }
   });
@@ -295,10 +295,10 @@ describe("cross-site writes (CSRF)", () => {
   });
 });
 
-describe("sessions", () => {
+describe("sign-ins", () => {
   const MAX_AGE_SECONDS = MAX_AGE_DAYS * 24 * 60 * 60;
 
-  function expectSessionFlags(response: Response) {
+  function expectSignInCookieFlags(response: Response) {
     const cookie = response.headers.getSetCookie().find((c) => c.startsWith("__session="));
     expect(cookie).toBeDefined();
     const attributes = (cookie ?? "").split(";").map((part) => part.trim().toLowerCase());
@@ -308,7 +308,7 @@ describe("sessions", () => {
     expect(attributes).toContain("path=/");
     expect(attributes).toContain(`max-age=${MAX_AGE_SECONDS}`);
     // The value is the random id itself (32 bytes, base64url), nothing about the user.
-    expect((cookie ?? "").split(";")[0]?.slice("__session=".length)).toMatch(SESSION_ID);
+    expect((cookie ?? "").split(";")[0]?.slice("__session=".length)).toMatch(SIGN_IN_ID);
   }
 
   it("sets the same strict cookie on every way in: form and API, login and registration", async () => {
@@ -318,30 +318,30 @@ describe("sessions", () => {
       password: PASSWORD,
     });
     expect(viaApiLogin.status).toBe(200);
-    expectSessionFlags(viaApiLogin);
+    expectSignInCookieFlags(viaApiLogin);
     const viaForm = await postForm("/auth", {
       intent: "login",
       username: user.username,
       password: PASSWORD,
     });
     expect(viaForm.status).toBe(302);
-    expectSessionFlags(viaForm);
+    expectSignInCookieFlags(viaForm);
     const viaApiRegister = await sendJson("POST", "/api/register", registrationPayload());
     expect(viaApiRegister.status).toBe(201);
-    expectSessionFlags(viaApiRegister);
+    expectSignInCookieFlags(viaApiRegister);
   });
 
-  it("keeps the session for the configured lifetime, in the cookie and in the database", async () => {
+  it("keeps the sign-in for the configured lifetime, in the cookie and in the database", async () => {
     const before = Date.now();
     const user = await signUp();
-    const row = sessionRow(await sessionIdOf(user.cookie));
+    const row = signInRow(await signInIdOf(user.cookie));
     expect(row?.userId).toBe(user.id);
     const lifetime = (row?.expiresAt ?? 0) - before;
     expect(lifetime).toBeGreaterThanOrEqual(MAX_AGE_SECONDS * 1000);
     expect(lifetime).toBeLessThan(MAX_AGE_SECONDS * 1000 + 60_000);
   });
 
-  it("starts a new session id on login: a planted id is never adopted (form and API)", async () => {
+  it("starts a new sign-in id on login: a planted id is never adopted (form and API)", async () => {
     const user = await signUp();
     const planted = "__session=attacker-chosen-session-id";
     for (const login of [
@@ -361,11 +361,11 @@ describe("sessions", () => {
     ]) {
       const response = await login();
       expect(response.status).toBeLessThan(400);
-      const id = await sessionIdOf(sessionPair(response));
+      const id = await signInIdOf(signInPair(response));
       expect(id).not.toBe("attacker-chosen-session-id");
       expect(id.length).toBeGreaterThanOrEqual(40);
-      expect(sessionRow("attacker-chosen-session-id")).toBeUndefined();
-      expect(sessionRow(id)?.userId).toBe(user.id);
+      expect(signInRow("attacker-chosen-session-id")).toBeUndefined();
+      expect(signInRow(id)?.userId).toBe(user.id);
     }
   });
 
@@ -378,26 +378,26 @@ describe("sessions", () => {
     for (const logout of logouts) {
       const user = await signUp();
       const copy = user.cookie;
-      const id = await sessionIdOf(copy);
+      const id = await signInIdOf(copy);
       const response = await logout(user.cookie);
       expect(response.status).toBeLessThan(400);
       // The browser's cookie is cleared, and the copy no longer opens anything.
       const cleared = response.headers.getSetCookie().find((c) => c.startsWith("__session="));
       expect(cleared).toMatch(/Max-Age=0|Expires=Thu, 01 Jan 1970/i);
-      expect(sessionRow(id)).toBeUndefined();
+      expect(signInRow(id)).toBeUndefined();
       expect(await isSignedIn(copy)).toBe(false);
       expect((await get("/dashboard", { Cookie: copy })).headers.get("Location")).toBe("/auth");
     }
   });
 
-  it("refuses a session whose expiry has passed, however real its id", async () => {
+  it("refuses a sign-in whose expiry has passed, however real its id", async () => {
     const user = await signUp();
-    const id = await sessionIdOf(user.cookie);
+    const id = await signInIdOf(user.cookie);
     expect(await isSignedIn(user.cookie)).toBe(true);
     db()
-      .update(sessions)
+      .update(signIns)
       .set({ expiresAt: Date.now() - 1000 })
-      .where(eq(sessions.id, storedSessionId(id)))
+      .where(eq(signIns.id, storedSignInId(id)))
       .run();
     expect(await isSignedIn(user.cookie)).toBe(false);
     expect((await get("/dashboard", { Cookie: user.cookie })).headers.get("Location")).toBe(
@@ -407,17 +407,17 @@ describe("sessions", () => {
     expect(await data.text()).toContain('"redirect","/auth"');
     // The expired row is swept at the next login rather than kept forever.
     await sendJson("POST", "/api/login", { username: user.username, password: PASSWORD });
-    expect(sessionRow(id)).toBeUndefined();
+    expect(signInRow(id)).toBeUndefined();
   });
 
   it("refuses a guessed or tampered id, and the signed format of before (decision 0092)", async () => {
     const user = await signUp();
-    const id = await sessionIdOf(user.cookie);
+    const id = await signInIdOf(user.cookie);
     expect(await isSignedIn(`__session=${id}`)).toBe(true);
     const tampered = `__session=${id.slice(0, -1)}${id.endsWith("A") ? "B" : "A"}`;
     const guessed = `__session=${randomBytes(32).toString("base64url")}`;
     const encoded = `__session=${btoa(JSON.stringify(id))}`;
-    // A live session's id signed as before 0092 signs its browser out once.
+    // A live sign-in's id signed as before 0092 signs its browser out once.
     const signedBefore = (await signedCookieOfBefore.serialize(id)).split(";")[0] ?? "";
     for (const cookie of [tampered, guessed, encoded, signedBefore, "__session=abc.def"]) {
       expect(await isSignedIn(cookie), cookie).toBe(false);

@@ -378,7 +378,7 @@ describe("the hold cap and the horizon (MAX_UNPAID_HOLDS=2, BOOKING_HORIZON_DAYS
       customer.cookie,
       limited,
     );
-    expect(response.status).toBe(409);
+    expect(response.status).toBe(422);
     expect(page).toContain("You already have 2 unpaid bookings waiting for payment.");
     expect(page).toContain(`href="/checkout/series/${first.body.seriesId}"`);
     expect(page).toContain(`href="/dashboard/sessions/${single.body.id}/pay"`);
@@ -579,7 +579,7 @@ describe("the booking form's series and GET /api/availability/series", () => {
       const { response, body } = await postForm(formFields(date, repeat), customer.cookie);
       return { status: response.status, body: { page: body } };
     });
-    expect(refusedPost.status).toBe(409);
+    expect(refusedPost.status).toBe(422);
     expect(String(refusedPost.body.page)).toContain(CONFLICTS);
     expect(String(refusedPost.body.page)).toContain("Nearest free times that day: 4:00 PM");
 

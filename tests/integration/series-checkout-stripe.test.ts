@@ -30,7 +30,7 @@ import {
   openHostedCheckout,
 } from "#app/workflows/checkout.server";
 import { verifyCheckout } from "#app/workflows/fulfil-payment.server";
-import { paymentProvider } from "#app/workflows/payment-provider.server";
+import { paymentProvider } from "#app/adapters.server";
 import { createSeries } from "#tests/factories/series";
 import { createUserWithoutPassword, uniqueUsername } from "#tests/factories/user";
 import { signedStripeEvent } from "#tests/mocks/stripe";

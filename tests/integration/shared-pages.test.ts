@@ -5,7 +5,7 @@ import { earliestBookableDate } from "#app/domain/availability";
 import { openDatabaseFile } from "#tests/factories/database";
 import { createBooking } from "#tests/factories/booking";
 import { createService } from "#tests/factories/catalog";
-import { createSession, SESSION_COOKIE_NAME, sessionCookieValue } from "#tests/factories/session";
+import { createSignIn, SIGN_IN_COOKIE_NAME, signInCookieValue } from "#tests/factories/sign-in";
 import { createUser } from "#tests/factories/user";
 import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
@@ -37,9 +37,9 @@ function startTimeOption(html: string, time: string) {
 async function signedIn(firstName: string) {
   const db = writer();
   const user = await createUser(db, { firstName });
-  const session = createSession(db, { userId: user.id });
-  const value = sessionCookieValue(session.id);
-  return { Cookie: `${SESSION_COOKIE_NAME}=${value}` };
+  const signIn = createSignIn(db, { userId: user.id });
+  const value = signInCookieValue(signIn.id);
+  return { Cookie: `${SIGN_IN_COOKIE_NAME}=${value}` };
 }
 
 describe("a visitor's landing page, rendered once", () => {

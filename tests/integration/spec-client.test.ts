@@ -104,12 +104,14 @@ describe("a client written to the spec", () => {
     expect(Array.isArray(await client.admin.coupons())).toBe(true);
     expect(Array.isArray(await client.admin.techAssistance())).toBe(true);
 
-    expect(await client.admin.moveBooking(Number(booking.id), "CONFIRMED")).toMatchObject({
+    expect(await client.admin.changeBookingStatus(Number(booking.id), "CONFIRMED")).toMatchObject({
       id: booking.id,
       status: "CONFIRMED",
     });
-    // A move the workflow refuses is an error the client shows.
-    const backwards = await refusal(client.admin.moveBooking(Number(booking.id), "PENDING"));
+    // A status change the workflow refuses is an error the client shows.
+    const backwards = await refusal(
+      client.admin.changeBookingStatus(Number(booking.id), "PENDING"),
+    );
     expect(backwards.status).not.toBe(409);
 
     expect(await client.admin.membership(Number(customerUser.id), true)).toMatchObject({

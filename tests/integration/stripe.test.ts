@@ -45,15 +45,13 @@ import {
   PAYMENT_SERVICE_UNAVAILABLE_MESSAGE,
 } from "#app/workflows/checkout.server";
 import { verifyCheckout } from "#app/workflows/fulfil-payment.server";
-import {
-  CANCEL_UNAVAILABLE_MESSAGE,
-  paymentProvider,
-} from "#app/workflows/payment-provider.server";
+import { CANCEL_UNAVAILABLE_MESSAGE } from "#app/workflows/payment-provider.server";
 import { isCrossSiteWrite } from "#app/web/security.server";
 import { createUserWithoutPassword, uniqueUsername } from "#tests/factories/user";
 import { signedStripeEvent } from "#tests/mocks/stripe";
 import { stripeMockForThisFile } from "#tests/setup/stripe-mock-for-this-file";
 import { clientAddressContext } from "#app/web/request-context.server";
+import { paymentProvider } from "#app/adapters.server";
 
 const { stripe, logged } = stripeMockForThisFile();
 

@@ -2,9 +2,9 @@ import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { STAFF_TWO_FACTOR_REQUIRED } from "#app/domain/two-factor";
-import { coupons, passkeys, sessions, users } from "#db/schema";
+import { coupons, passkeys, signIns, users } from "#db/schema";
 import { createBooking } from "#tests/factories/booking";
-import { createSession, sessionCookieValue, storedSessionId } from "#tests/factories/session";
+import { createSignIn, signInCookieValue, storedSignInId } from "#tests/factories/sign-in";
 import { currentCode, enableTwoFactor, storedTotpSecret } from "#tests/factories/two-factor";
 import { type Actor, actorsFor } from "#tests/setup/actors";
 import { registrationPayload } from "#tests/setup/server";
@@ -13,9 +13,9 @@ import { serverForThisFile } from "#tests/setup/server-for-this-file";
 /**
  * The staff rules and the code limit, on a server set as production has them by default
  * (REQUIRE_STAFF_2FA on, STAFF_IDLE_MINUTES 60) with a small TWO_FACTOR_CODE_LIMIT: an admin
- * whose session proved no second factor is sent to set it up (pages), refused (admin JSON) or
+ * whose sign-in proved no second factor is sent to set it up (pages), refused (admin JSON) or
  * treated as a customer (files, receipts); the studio feed needs a second factor on the account;
- * idle staff sessions end, and codes meet a 429 per account and per address. Refusals write
+ * idle staff sign-ins end, and codes meet a 429 per account and per address. Refusals write
  * nothing. Every route that admits staff is walked in authorization.test.ts.
  */
 const server = serverForThisFile({ REQUIRE_STAFF_2FA: "true", TWO_FACTOR_CODE_LIMIT: "3" });
@@ -42,25 +42,25 @@ async function refused(request: () => Promise<Response>) {
   return response;
 }
 
-/** A signed-in session for `userId` whose last request was `idleMs` ago. */
-async function sessionIdleFor(userId: number, idleMs: number) {
-  const session = createSession(db(), { userId, lastSeenAt: Date.now() - idleMs });
-  const cookie = `__session=${sessionCookieValue(session.id)}`;
-  return { id: session.id, cookie };
+/** A sign-in for `userId` whose last request was `idleMs` ago. */
+async function signInIdleFor(userId: number, idleMs: number) {
+  const signIn = createSignIn(db(), { userId, lastSeenAt: Date.now() - idleMs });
+  const cookie = `__session=${signInCookieValue(signIn.id)}`;
+  return { id: signIn.id, cookie };
 }
 
 const lastSeen = (id: string) =>
   db()
-    .select({ at: sessions.lastSeenAt })
-    .from(sessions)
-    .where(eq(sessions.id, storedSessionId(id)))
+    .select({ at: signIns.lastSeenAt })
+    .from(signIns)
+    .where(eq(signIns.id, storedSignInId(id)))
     .get()?.at;
 
-/** A session of `userId` as a sign-in leaves it: with a code (`secondFactor`) or only a password. */
-function signedInAs(userId: number, secondFactor: boolean): Actor & { sessionId: string } {
-  const session = createSession(db(), { userId, secondFactor });
-  const cookie = `__session=${sessionCookieValue(session.id)}`;
-  return { id: userId, username: "", cookie, sessionId: session.id };
+/** A sign-in of `userId` as a login leaves it: with a code (`secondFactor`) or only a password. */
+function signedInAs(userId: number, secondFactor: boolean): Actor & { signInId: string } {
+  const signIn = createSignIn(db(), { userId, secondFactor });
+  const cookie = `__session=${signInCookieValue(signIn.id)}`;
+  return { id: userId, username: "", cookie, signInId: signIn.id };
 }
 
 /** Posts a form to the two-factor page, as the page does without JavaScript. */
@@ -149,7 +149,7 @@ describe("staff must prove a second factor (REQUIRE_STAFF_2FA)", () => {
     expect((await get("/dashboard", customer.cookie)).status).toBe(200);
   });
 
-  it("holds back a session that proved only the password, though the account has two-factor on", async () => {
+  it("holds back a sign-in that proved only the password, though the account has two-factor on", async () => {
     const admin = await signUpAdmin();
     enableTwoFactor(db(), admin.id);
     const passwordOnly = signedInAs(admin.id, false);
@@ -158,7 +158,7 @@ describe("staff must prove a second factor (REQUIRE_STAFF_2FA)", () => {
     expect(page).toContain("sign out, then sign in again with your app&#x27;s code.");
   });
 
-  it("lets the same session in once two-factor is turned on in it, without signing in again", async () => {
+  it("lets the same sign-in in once two-factor is turned on in it, without signing in again", async () => {
     const admin = await signUpAdmin();
     const bookingId = await customerBooking();
     await expectHeldBack(admin.cookie, bookingId);
@@ -168,7 +168,7 @@ describe("staff must prove a second factor (REQUIRE_STAFF_2FA)", () => {
     expect(confirm.status).toBe(200);
     expect(await confirm.text()).toContain("save your recovery codes");
     await expectPasses(admin.cookie, bookingId);
-    // Only the session that turned it on: another password-only session stays held back.
+    // Only the sign-in that turned it on: another password-only sign-in stays held back.
     await expectHeldBack(signedInAs(admin.id, false).cookie, bookingId);
   });
 
@@ -222,20 +222,20 @@ describe("the studio calendar feed needs a second factor on its owner's account"
   });
 });
 
-describe("staff sessions end after STAFF_IDLE_MINUTES without a request", () => {
-  it("ends an admin's session idle for the limit, and removes it", async () => {
+describe("staff sign-ins end after STAFF_IDLE_MINUTES without a request", () => {
+  it("ends an admin's sign-in idle for the limit, and removes it", async () => {
     const admin = await signUpAdmin();
     enableTwoFactor(db(), admin.id);
-    const idle = await sessionIdleFor(admin.id, 60 * MINUTE + 1_000);
+    const idle = await signInIdleFor(admin.id, 60 * MINUTE + 1_000);
     expect((await get("/api/user", idle.cookie)).status).toBe(401);
     expect((await get("/admin", idle.cookie)).headers.get("Location")).toBe("/auth");
     expect(lastSeen(idle.id)).toBeUndefined();
   });
 
-  it("keeps an admin's session a little under the limit, and records the request", async () => {
+  it("keeps an admin's sign-in a little under the limit, and records the request", async () => {
     const admin = await signUpAdmin();
     enableTwoFactor(db(), admin.id);
-    const recent = await sessionIdleFor(admin.id, 59 * MINUTE);
+    const recent = await signInIdleFor(admin.id, 59 * MINUTE);
     const before = Date.now();
     expect((await get("/api/user", recent.cookie)).status).toBe(200);
     expect(lastSeen(recent.id)).toBeGreaterThanOrEqual(before);
@@ -243,15 +243,15 @@ describe("staff sessions end after STAFF_IDLE_MINUTES without a request", () => 
 
   it("writes the last-seen time at most about once a minute", async () => {
     const customer = await signUp();
-    const fresh = await sessionIdleFor(customer.id, 10_000);
+    const fresh = await signInIdleFor(customer.id, 10_000);
     const seen = lastSeen(fresh.id);
     expect((await get("/api/user", fresh.cookie)).status).toBe(200);
     expect(lastSeen(fresh.id)).toBe(seen);
   });
 
-  it("keeps a customer's session however long it was idle (14 days' expiry)", async () => {
+  it("keeps a customer's sign-in however long it was idle (14 days' expiry)", async () => {
     const customer = await signUp();
-    const idle = await sessionIdleFor(customer.id, 3 * 24 * 60 * MINUTE);
+    const idle = await signInIdleFor(customer.id, 3 * 24 * 60 * MINUTE);
     expect((await get("/api/user", idle.cookie)).status).toBe(200);
   });
 });

@@ -7,7 +7,7 @@ import { cookiesFrom, registrationPayload } from "#tests/setup/server";
 import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
 /**
- * Two-factor sign-in against the production build (docs/product.md "Accounts"): POST
+ * Two-factor sign-in against the production build (docs/product.md "Accounts and sign-ins"): POST
  * /api/login's 401 `twoFactorRequired`, the sign-in page's code step, setting it up and turning
  * it off from Profile Settings; every refusal writes nothing. The limits and the staff rules
  * have their own server (two-factor-staff.test.ts).
@@ -89,7 +89,7 @@ describe("POST /api/login with two-factor on", () => {
   });
   const credentials = () => ({ username: account.username, password: account.password });
 
-  it("answers 401 twoFactorRequired until the code comes, and starts no session", async () => {
+  it("answers 401 twoFactorRequired until the code comes, and starts no sign-in", async () => {
     const response = await refused(() => apiLogin(credentials()));
     expect(response.status).toBe(401);
     expect(await response.json()).toEqual({
@@ -159,7 +159,7 @@ describe("POST /api/login with two-factor on", () => {
 });
 
 describe("the sign-in page's code step", () => {
-  it("holds no session between the password and the code, then signs in", async () => {
+  it("holds no sign-in between the password and the code, then signs in", async () => {
     const account = await customerWithTwoFactor();
     const credentials = { intent: "login", username: account.username, password: account.password };
 
@@ -171,7 +171,7 @@ describe("the sign-in page's code step", () => {
     const pending = cookiesFrom(step1);
     expect(pending).toMatch(/__2fa_pending=/);
     expect(pending).not.toMatch(/__session=/);
-    // The half-signed-in cookie is not a session.
+    // The half-signed-in cookie is not a sign-in.
     expect((await get("/api/user", pending)).status).toBe(401);
     expect((await get("/dashboard", pending)).headers.get("Location")).toBe("/auth");
 

@@ -13,10 +13,10 @@ import { createBlockedTime, removeBlockedTime } from "#app/models/blocked-time.s
 import { cancellationQuote } from "#app/models/cancellation.server";
 import { listOrderSessions, payableSessions } from "#app/models/order.server";
 import { toPublicUser } from "#app/models/user.server";
-import { BookingError, bookSession } from "#app/workflows/book-session.server";
+import { bookSession } from "#app/workflows/book-session.server";
+import { Refusal } from "#app/domain/refusal";
 import { bookSeries } from "#app/workflows/book-series.server";
 import {
-  CancellationError,
   cancelOwnBooking,
   cancelFollowingForStudio,
   cancelOwnFollowing,
@@ -29,16 +29,15 @@ import {
   openHostedCheckout,
 } from "#app/workflows/checkout.server";
 import { handlePaymentWebhook, verifyCheckout } from "#app/workflows/fulfil-payment.server";
-import { changeBookingStatus, WorkflowError } from "#app/workflows/move-session.server";
+import { changeBookingStatus } from "#app/workflows/change-booking-status.server";
 import { PaymentServiceError } from "#app/workflows/payment-provider.server";
-import { RescheduleError, rescheduleOwnBooking } from "#app/workflows/reschedule.server";
+import { rescheduleOwnBooking } from "#app/workflows/reschedule.server";
 import { settleStaleClaims } from "#app/workflows/settle-claims.server";
 import { sweepExpiredHolds } from "#app/workflows/expire-holds.server";
 import {
   joinWaitlist,
   offerFreedRangesNow,
   removeWaitlistEntry,
-  WaitlistError,
 } from "#app/workflows/waitlist.server";
 import { brokenInvariant } from "#tests/invariants/invariants";
 import { FAULT_MODES, FAULT_OPS, type FaultMode, type FaultOp } from "#tests/invariants/provider";
@@ -67,15 +66,7 @@ import {
 
 type Say = (what: string) => void;
 
-const REFUSALS = [
-  BookingError,
-  CancellationError,
-  PaymentServiceError,
-  WorkflowError,
-  RescheduleError,
-  WaitlistError,
-  CheckoutUnavailableError,
-];
+const REFUSALS = [Refusal, PaymentServiceError, CheckoutUnavailableError];
 
 export abstract class Step implements fc.AsyncCommand<World, World> {
   abstract toString(): string;
@@ -676,29 +667,29 @@ export class Reschedule extends Step {
   }
 }
 
-/** Staff move a session forward; out of Pending Payment it means "paid offline". */
-export class StaffMove extends Step {
+/** Staff change a session's status forward; out of Pending Payment it means "paid offline". */
+export class StaffStatusChange extends Step {
   constructor(readonly fields: { target: number; steps: number; unpaidFirst: boolean }) {
     super();
   }
   toString() {
-    return `staff move forward (booking pick ${this.fields.target}, ${this.fields.steps} step(s)${this.fields.unpaidFirst ? ", an unpaid one" : ""})`;
+    return `staff status change forward (booking pick ${this.fields.target}, ${this.fields.steps} step(s)${this.fields.unpaidFirst ? ", an unpaid one" : ""})`;
   }
   async exec(w: World, say: Say) {
-    const movable = w.bookings().filter((b) => !TERMINAL.includes(b.status));
-    const unpaid = movable.filter((b) => b.status === "PENDING_PAYMENT");
+    const changeable = w.bookings().filter((b) => !TERMINAL.includes(b.status));
+    const unpaid = changeable.filter((b) => b.status === "PENDING_PAYMENT");
     const target = pickFrom(
-      this.fields.unpaidFirst && unpaid.length ? unpaid : movable,
+      this.fields.unpaidFirst && unpaid.length ? unpaid : changeable,
       this.fields.target,
     );
-    if (!target) return "nothing to move";
+    if (!target) return "nothing to change";
     const from = WORKFLOW_ORDER.indexOf(target.status);
     const to = WORKFLOW_ORDER[Math.min(from + this.fields.steps, WORKFLOW_ORDER.length - 1)];
-    if (!to || to === target.status) return "nothing to move";
+    if (!to || to === target.status) return "nothing to change";
     say(
-      `staff move ${w.describeBooking(target)} to ${to}${target.status === "PENDING_PAYMENT" ? " (paid offline)" : ""}`,
+      `staff status change ${w.describeBooking(target)} to ${to}${target.status === "PENDING_PAYMENT" ? " (paid offline)" : ""}`,
     );
-    const moved = await changeBookingStatus(
+    const changed = await changeBookingStatus(
       target.id,
       to,
       { id: w.staff.id },
@@ -713,7 +704,7 @@ export class StaffMove extends Step {
     ) {
       w.offlinePaid.add(target.id);
     }
-    return `now ${moved.status}`;
+    return `now ${changed.status}`;
   }
 }
 
@@ -997,9 +988,9 @@ const cancel = fc
   })
   .map((f) => new Cancel(f));
 const reschedule = fc.record({ target: pick, day, time }).map((f) => new Reschedule(f));
-const staffMove = fc
+const staffStatusChange = fc
   .record({ target: pick, steps: fc.integer({ min: 1, max: 2 }), unpaidFirst: fc.boolean() })
-  .map((f) => new StaffMove(f));
+  .map((f) => new StaffStatusChange(f));
 const joinWaitlistArb = fc.record({ who, target: pick }).map((f) => new JoinWaitlist(f));
 const leaveWaitlist = fc.record({ pick }).map((f) => new LeaveWaitlist(f));
 const claimOffer = fc.record({ pick, coupon }).map((f) => new ClaimOffer(f));
@@ -1016,7 +1007,7 @@ const concurrent = fc.oneof(
   payCheckout,
   deliverWebhook,
   successPage,
-  staffMove,
+  staffStatusChange,
   payByCard,
   advance,
   bookSingle,
@@ -1042,7 +1033,7 @@ export const COMMAND: fc.Arbitrary<Step> = fc.oneof(
   { arbitrary: dashboardRefund, weight: 3 },
   { arbitrary: cancel, weight: 6 },
   { arbitrary: reschedule, weight: 2 },
-  { arbitrary: staffMove, weight: 4 },
+  { arbitrary: staffStatusChange, weight: 4 },
   { arbitrary: joinWaitlistArb, weight: 4 },
   { arbitrary: leaveWaitlist, weight: 1 },
   { arbitrary: claimOffer, weight: 2 },

@@ -45,7 +45,8 @@ export async function runHarness(options: HarnessOptions): Promise<number> {
 
   const world = new World();
   world.only = options.only ? new Set(options.only) : null;
-  // The workflows that read the clock themselves (checkout, fulfilment, staff moves) read this one.
+  // The workflows that read the clock themselves (checkout, fulfilment, staff status changes)
+  // read this one.
   const realNow = Date.now;
   Date.now = () => world.now;
 

@@ -375,7 +375,8 @@ export const INVARIANTS: Invariant[] = [
       }
       for (const b of s.bookings) {
         const ways = [...(chargedFor.get(b.id) ?? [])];
-        if (w.offlinePaid.has(b.id)) ways.push("offline (staff moved it out of Pending Payment)");
+        if (w.offlinePaid.has(b.id))
+          ways.push("offline (staff changed its status out of Pending Payment)");
         if (ways.length > 1) {
           problems.push(
             `${w.describeBooking(b)} was paid ${ways.length} times: ${ways.join("; ")}`,

@@ -7,7 +7,7 @@ import { performance } from "node:perf_hooks";
 /**
  * `npm run test:invariants [-- --runs N --seed S --path P --replay-path R --only a,b --max-commands M]`
  *
- * Model-based test of the money and calendar invariants (docs/architecture.md "Orders"):
+ * Model-based test of the money and calendar invariants (docs/product.md "Orders"):
  * fast-check generates random histories of customers booking, paying, cancelling, waiting and
  * staff acting, with a fake payment provider that is slow, fails, times out and sends its
  * webhooks late, twice or out of order; after every step every invariant is checked against

@@ -7,7 +7,7 @@ import { addStudioDays, studioDateOf, studioInstant } from "#app/domain/studio-t
 import { sandboxProvider } from "#app/integrations/payments/sandbox.server";
 import type { BookingSettings } from "#app/workflows/book-session.server";
 import type { CancellationSettings } from "#app/workflows/cancel-booking.server";
-import type { WorkflowSettings } from "#app/workflows/move-session.server";
+import type { WorkflowSettings } from "#app/workflows/change-booking-status.server";
 import type { RescheduleSettings } from "#app/workflows/reschedule.server";
 import type { WaitlistSettings } from "#app/workflows/waitlist.server";
 import { FakeProvider, type ProviderMode } from "#tests/invariants/provider";
@@ -85,7 +85,7 @@ export class World {
   serviceIds: number[] = [];
   /** Hosted checkouts whose page a customer was sent to (only those can be paid). */
   shownCheckouts: string[] = [];
-  /** Sessions staff moved out of PENDING_PAYMENT with no payment recorded: paid offline. */
+  /** Sessions staff changed out of PENDING_PAYMENT with no payment recorded: paid offline. */
   offlinePaid = new Set<number>();
   /** `block:b<id>` / `block:o<id>`: live sessions and offers a blocked time was created over. */
   excused = new Set<string>();

@@ -10,7 +10,7 @@ import { afterAll, expect, it } from "vitest";
 import { bookingFiles } from "#db/schema";
 import { createBooking } from "#tests/factories/booking";
 import { openDatabaseFile } from "#tests/factories/database";
-import { createSession } from "#tests/factories/session";
+import { createSignIn } from "#tests/factories/sign-in";
 import { createUser } from "#tests/factories/user";
 import { databaseForThisFile } from "#tests/reliability/support";
 import { tusMetadata } from "#tests/setup/tus";
@@ -144,7 +144,7 @@ it(
     const server = await launch({ FILES_DIR: filesDir, FILES_RESERVE_MB: "512" });
     const db = openDatabaseFile(dbPath);
     const admin = await createUser(db, { isAdmin: true });
-    const cookie = `__session=${createSession(db, { userId: admin.id }).id}`;
+    const cookie = `__session=${createSignIn(db, { userId: admin.id }).id}`;
     const booking = createBooking(db, { user: admin, status: "RECORDED" });
 
     // Warm the server up (a small upload end to end) before taking its baseline memory.

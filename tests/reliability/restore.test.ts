@@ -49,7 +49,7 @@ function runScript(script: "backup" | "restore", file: string, database = dbPath
   });
 }
 
-/** Signs in with the customer's password: the session cookie of the new session. */
+/** Signs in with the customer's password: the sign-in cookie of the new sign-in. */
 async function signIn(url: string, customer: Customer): Promise<string> {
   const response = await fetch(`${url}/api/login`, {
     method: "POST",
@@ -109,12 +109,12 @@ describe("the restore drill", () => {
     expect(found.missingBookings).toEqual([]);
     expect(found.missingPayments).toEqual([]);
 
-    // Restore ended every session of the backup (one revoked since must not come back): the
+    // Restore ended every sign-in of the backup (one revoked since must not come back): the
     // site starts on the restored file, the cookies of before sign in no more, and customers who
     // sign in again find their bookings.
-    expect(restore.output).toMatch(/\d+ session\(s\) of the backup ended/);
+    expect(restore.output).toMatch(/\d+ sign-in\(s\) of the backup ended/);
     expect(
-      inspect(dbPath, (db) => db.$client.prepare("SELECT count(*) FROM sessions").pluck().get()),
+      inspect(dbPath, (db) => db.$client.prepare("SELECT count(*) FROM sign_ins").pluck().get()),
     ).toBe(0);
     const restarted = await launch();
     for (const customer of customers) {

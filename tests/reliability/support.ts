@@ -63,7 +63,7 @@ process.once("exit", () => {
 
 /**
  * What every reliability server runs with, before a test's own settings. The loads come from
- * one address and one account at a time, book years ahead and sign staff in with a session row:
+ * one address and one account at a time, book years ahead and sign staff in with a sign-in row:
  * every limit is raised, each has its own tests.
  */
 const RELIABILITY_ENV: Record<string, string> = {
@@ -78,7 +78,7 @@ const RELIABILITY_ENV: Record<string, string> = {
   MAX_UNPAID_SESSIONS: "1000",
   BOOKING_HORIZON_DAYS: "36500",
   COUPON_LOOKUP_LIMIT: "1000000",
-  // The loads' admins sign in with a session row, without a second factor; the staff gate
+  // The loads' admins sign in with a sign-in row, without a second factor; the staff gate
   // and the code limit have their own tests.
   REQUIRE_STAFF_2FA: "false",
   TWO_FACTOR_CODE_LIMIT: "1000000",

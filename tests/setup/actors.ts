@@ -52,8 +52,9 @@ export function actorsFor(server: Server) {
    * deleted. Background work (the hold sweeper, the e-mail worker) can change rows on its own,
    * so tests compare snapshots taken around one request, not across a whole file. Read through
    * the driver, table by table as SQLite lists them: a table the schema does not name counts too.
-   * A session's last-seen time is left out: any signed-in request, refused or not, may write it
-   * (about once a minute, docs/product.md "Accounts"); it is bookkeeping, not what was asked.
+   * A sign-in's last-seen time is left out: any signed-in request, refused or not, may write it
+   * (about once a minute, docs/product.md "Accounts and sign-ins"); it is bookkeeping, not what was
+   * asked.
    */
   function snapshot(): Record<string, string> {
     const sqlite = db().$client;
@@ -77,7 +78,7 @@ export function actorsFor(server: Server) {
 }
 
 function omitLastSeen(table: string, row: unknown): unknown {
-  if (table !== "sessions" || typeof row !== "object" || row === null) return row;
+  if (table !== "sign_ins" || typeof row !== "object" || row === null) return row;
   const { last_seen_at: _lastSeen, ...rest } = row as Record<string, unknown>;
   return rest;
 }

@@ -1,6 +1,5 @@
 import type { z } from "zod";
-import type { ApiPaths } from "#app/web/api-doc";
-import { errorBody } from "#app/domain/api-shapes";
+import { type ApiPaths, errorBody } from "#app/web/api-doc";
 
 /**
  * The contract check (docs/decisions/0087): every answer an integration test receives from

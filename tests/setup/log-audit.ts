@@ -6,11 +6,11 @@ import { join } from "node:path";
 /**
  * The integration suite's log audit (vitest globalSetup of vitest.integration.config.ts): every
  * server the suite starts writes its stdout and stderr into a directory made here
- * (tests/setup/server.ts), and with the secrets it was given and the sessions it made; once all
+ * (tests/setup/server.ts), and with the secrets it was given and the sign-ins it made; once all
  * files ran, in whichever workers, the teardown reads them all and fails the run on:
  * - a line that is not JSON,
  * - a password of the tests (every password literal in tests/**: factories, registrations, forms),
- * - a session id as stored, a session cookie's value (a token whose SHA-256 is a stored id) or
+ * - a sign-in id as stored, a sign-in cookie's value (a token whose SHA-256 is a stored id) or
  *   any `__session=` cookie,
  * - a SESSION_SECRET or other secret setting a server was started with,
  * - a card number (16 digits starting 4 or 5, spaced or not),
@@ -56,7 +56,7 @@ export function testPasswords(root = "tests"): string[] {
 /** Standing alone: the digit groups of a request id (a UUID) are not a card number. */
 const CARD_NUMBER = /(?<![\w-])(?:4\d{3}|5[1-5]\d{2})(?:[ -]?\d{4}){3}(?![\w-])/;
 
-/** What a server's log must not hold: the secrets it was started with, its sessions. */
+/** What a server's log must not hold: the secrets it was started with, its sign-ins. */
 export type ServerSecrets = { secrets: string[] };
 
 /** The problems found in one directory of logs (empty when clean). */
@@ -89,7 +89,7 @@ export function auditLogDirectory(dir: string, passwords: string[]): string[] {
 export function auditLine(
   line: string,
   forbidden: Set<string>,
-  storedSessionIds: Set<string> = new Set(),
+  storedSignInIds: Set<string> = new Set(),
 ): string[] {
   const problems: string[] = [];
   try {
@@ -100,10 +100,10 @@ export function auditLine(
   for (const secret of forbidden) {
     if (line.includes(secret)) problems.push(`holds a secret (${secret.length} characters)`);
   }
-  if (line.includes("__session=")) problems.push("holds a session cookie");
+  if (line.includes("__session=")) problems.push("holds a sign-in cookie");
   for (const token of line.match(/[A-Za-z0-9_-]{43}/g) ?? []) {
     const hash = createHash("sha256").update(token).digest("hex");
-    if (storedSessionIds.has(hash)) problems.push("holds a session cookie's value");
+    if (storedSignInIds.has(hash)) problems.push("holds a sign-in cookie's value");
   }
   if (CARD_NUMBER.test(line)) problems.push("holds a card number");
   if (/<html|<!doctype/i.test(line)) problems.push("holds an HTML body");

@@ -5,7 +5,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { count } from "drizzle-orm";
-import { bookings, sessions, users } from "#db/schema";
+import { bookings, signIns, users } from "#db/schema";
 import { openDatabaseFile, type TestDatabase } from "#tests/factories/database";
 import { ensureStudioAdmin } from "#tests/factories/user";
 import { TEST_DATA_ENCRYPTION_KEY } from "#tests/setup/data-key";
@@ -17,7 +17,7 @@ import { LOG_DIR_VARIABLE, type ServerSecrets } from "#tests/setup/log-audit";
  * file, so integration tests go through server.js, the middleware and real cookies.
  * `npm test` builds first; run `npm run build` before running these files alone.
  */
-const COUNTED = { users, sessions, bookings };
+const COUNTED = { users, signIns, bookings };
 
 export type TestServer = {
   url: string;
@@ -84,7 +84,7 @@ export async function waitUntilHealthy(
   child: ChildProcess,
   url: string,
   output: () => string,
-  timeoutMs = 20_000,
+  timeoutMs = 55_000,
 ) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -202,13 +202,13 @@ export function collectOutput(child: ChildProcess, logName?: string): () => stri
 
 /**
  * What this server's log must not hold, for the log audit: the secret settings it was started
- * with, and every session it made, as stored (a SHA-256 of the cookie's value; the audit hashes
+ * with, and every sign-in it made, as stored (a SHA-256 of the cookie's value; the audit hashes
  * the log's tokens to find a cookie's value).
  */
 function writeServerSecrets(file: string, reader: TestDatabase, settings: string[]) {
   const ids = reader
-    .select({ id: sessions.id })
-    .from(sessions)
+    .select({ id: signIns.id })
+    .from(signIns)
     .all()
     .map((row) => row.id);
   const content: ServerSecrets = { secrets: [...settings, ...ids] };

@@ -88,7 +88,7 @@ export function specClient(baseUrl: string) {
       techAssistance: () => get("/api/admin/tech-assistance"),
       coupons: () => get("/api/admin/coupons"),
       payments: () => get("/api/admin/payments"),
-      moveBooking: (id: number, status: string) =>
+      changeBookingStatus: (id: number, status: string) =>
         call("PUT", `/api/admin/bookings/${id}`, { status }),
       makeAdmin: (id: number) => call("PUT", `/api/admin/users/${id}/make-admin`),
       membership: (id: number, isMember: boolean) =>

@@ -11,11 +11,9 @@ import {
 } from "#app/domain/calendar-range";
 import { LEGEND_STATUSES, statusColors } from "#app/components/admin/calendar-status";
 
-/** The server-rendered pieces of the calendar: its controls, legend and the list fallback. */
-
 const VIEW_LABELS: Record<CalendarView, string> = { month: "Month", week: "Week", day: "Day" };
 
-/** The current URL with some parameters replaced: every filter of the tab stays as it is. */
+/** Every filter of the tab stays as it is. */
 export function withParams(
   pathname: string,
   search: string,
@@ -91,7 +89,6 @@ export function StatusBadge({ status }: { status: BookingStatus }) {
   );
 }
 
-/** The colour legend of the seven statuses (docs/product.md "Calendar"). */
 export function StatusLegend() {
   return (
     <section aria-labelledby="calendar-legend">
@@ -109,7 +106,6 @@ export function StatusLegend() {
   );
 }
 
-/** Events grouped by studio day, in the order they start. */
 function byDay(events: CalendarEvent[]): [string, CalendarEvent[]][] {
   const days = new Map<string, CalendarEvent[]>();
   for (const event of events) {
@@ -119,11 +115,7 @@ function byDay(events: CalendarEvent[]): [string, CalendarEvent[]][] {
   return [...days];
 }
 
-/**
- * Without JavaScript (and until the calendar's code arrives) the range's sessions as a list
- * grouped by day, each day linking to the tab's list on that day (product decisions: the
- * calendar needs JavaScript and the list is its fallback).
- */
+/** The calendar needs JavaScript; this list is its fallback. */
 export function CalendarList({
   data,
   detailsHref,

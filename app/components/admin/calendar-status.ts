@@ -1,9 +1,8 @@
 import { type BookingStatus, STATUS_LABELS } from "#app/domain/booking-status";
 
 /**
- * The calendar's colour for each status (docs/product.md "Screens"): the legend, the list fallback
- * and Schedule-X's "calendars" all read this one table. Text on every fill is dark on pale (or
- * white on the one strong green) and passes 4.5:1; `main` is the accent bar Schedule-X draws.
+ * The one colour table (docs/product.md "Screens"): text on every fill passes 4.5:1; `main` is the
+ * accent bar Schedule-X draws.
  */
 export type StatusColors = { main: string; container: string; onContainer: string };
 
@@ -17,21 +16,20 @@ export const STATUS_COLORS: Record<BookingStatus, StatusColors> = {
   CANCELLED: { main: "#dc2626", container: "#fee2e2", onContainer: "#7f1d1d" },
 };
 
-/** Anything else (a status added later) reads grey rather than not at all. */
+/** A status added later reads grey rather than not at all. */
 export const OTHER_COLORS: StatusColors = {
   main: "#6b7280",
   container: "#e5e7eb",
   onContainer: "#1f2937",
 };
 
-/** The legend's order: a booking's life from unpaid to done, then cancelled. */
 export const LEGEND_STATUSES = Object.keys(STATUS_LABELS) as BookingStatus[];
 
 export function statusColors(status: string): StatusColors {
   return (STATUS_COLORS as Record<string, StatusColors | undefined>)[status] ?? OTHER_COLORS;
 }
 
-/** Schedule-X's calendar id for a status: its colour variables are named after it. */
+/** Its colour variables are named after it. */
 export function calendarIdOf(status: string): string {
   return status in STATUS_COLORS ? status.toLowerCase().replaceAll("_", "-") : "other";
 }

@@ -1,29 +1,17 @@
-import { lazy, Suspense, useSyncExternalStore } from "react";
+import { lazy, Suspense } from "react";
 import { useLocation } from "react-router";
+import { useHydrated } from "#app/components/ui/use-hydrated";
 import { type CalendarData, EVENT_CAP_TEXT } from "#app/domain/calendar-range";
 import { CalendarControls, CalendarList, StatusLegend } from "#app/components/admin/calendar-parts";
 
 /**
- * Schedule-X (with preact and its stylesheet) is its own chunk, fetched only when a calendar
- * is on screen in a browser: customer pages and the admin lists never load it, and the server
- * never runs it (it needs `window`). It reads dates as the global Temporal API: the polyfill,
- * a chunk of its own, is fetched first only by browsers that do not ship Temporal yet.
+ * Its own chunk, fetched only when a calendar is on screen in a browser (it needs `window`); the
+ * Temporal polyfill only by browsers without Temporal.
  */
 const ScheduleXCalendar = lazy(async () => {
   if (!("Temporal" in globalThis)) await import("temporal-polyfill/global");
   return import("#app/components/admin/schedule-x-calendar.client");
 });
-
-const noSubscription = () => () => {};
-
-/** False on the server and while hydrating, true once the page runs in the browser. */
-function useHydrated(): boolean {
-  return useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
-}
 
 /**
  * The bookings calendar. Its controls are links (view, period), so every calendar view is a

@@ -1,9 +1,6 @@
 import type { ReactNode } from "react";
 
-/**
- * A wide admin table: at 320 px it scrolls inside its own labelled region (reachable by
- * keyboard) instead of pushing the page sideways.
- */
+/** At 320 px it scrolls inside its own region instead of pushing the page sideways. */
 export function TableRegion({ label, children }: { label: string; children: ReactNode }) {
   return (
     // biome-ignore lint/a11y/useSemanticElements: a named scroll area inside the tab, not a new document section.

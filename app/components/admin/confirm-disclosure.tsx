@@ -2,10 +2,7 @@ import type { ReactNode } from "react";
 import { Form } from "react-router";
 import { HydratedField } from "#app/components/ui/hydrated-field";
 
-/**
- * An action that takes a second, deliberate click: a disclosure (it works without JavaScript)
- * holding the form with what will happen and the button that does it.
- */
+/** A second, deliberate click: a disclosure, so it works without JavaScript. */
 export function ConfirmDisclosure({
   summary,
   summaryClassName,

@@ -1,9 +1,6 @@
 import { Form } from "react-router";
 
-/**
- * A list's filter as a GET form (filters live in the URL): one select and an explicit
- * 'Apply', never a submit on change. Applying starts again at page 1 (no `page` field).
- */
+/** An explicit 'Apply', never a submit on change; no `page` field, so it starts at page 1. */
 export function SelectFilter({
   id,
   name,

@@ -1,9 +1,6 @@
 import { Link, useLocation } from "react-router";
 
-/**
- * Previous / Next links for a paged admin list. They keep every other query parameter
- * (filters, period, view), so a page of a filtered list is a URL that can be shared.
- */
+/** Every other query parameter stays, so a page of a filtered list is a URL to share. */
 export function Pagination({
   page,
   hasNext,

@@ -6,15 +6,13 @@ export type RevenueBar = { label: string; longLabel: string; total: number };
 const WIDTH = 640;
 const HEIGHT = 240;
 const MARGIN = { top: 12, right: 8, bottom: 28, left: 64 };
-/** At most this many axis labels, so they never overlap; the figures table has every bar. */
+/** So they never overlap; the figures table has every bar. */
 const MAX_LABELS = 12;
 const UNIT_WORDS = { day: "day", week: "week", month: "month", year: "year" } as const;
 
 /**
- * Revenue over the period as bars, drawn on the server as SVG (so it shows without JavaScript
- * and ships no chart library to the browser; d3-scale only does the arithmetic). The image is
- * named and described by a written summary (React hoists a <title> element to the document
- * head, so none is used inside the SVG), and every figure is in a table under it.
+ * Drawn on the server as SVG: no chart library in the browser. Named by a written summary (React
+ * hoists a <title> to the head, so none is used inside), every figure in a table under it.
  */
 export function RevenueChart({
   bars,

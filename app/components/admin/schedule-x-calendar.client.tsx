@@ -30,7 +30,6 @@ import {
   statusColors,
 } from "#app/components/admin/calendar-status";
 
-/** Schedule-X's name of each of our views. */
 const VIEW_NAMES: Record<CalendarView, string> = {
   month: "month-grid",
   week: "week",
@@ -46,10 +45,7 @@ const CALENDARS: NonNullable<CalendarConfig["calendars"]> = Object.fromEntries(
   }),
 );
 
-/**
- * The notice an event opens (docs/product.md "Calendar": name, status, date, time and phone, and
- * 'View Details').
- */
+/** docs/product.md "Calendar". */
 function EventNotice({
   event,
   detailsHref,
@@ -67,8 +63,7 @@ function EventNotice({
   }, []);
   const day = dayOf(event.start);
   return (
-    // The native modal dialog keeps focus inside, closes on Escape and gives focus back to
-    // the event that opened it.
+    // Native modal: keeps focus inside, closes on Escape, gives focus back.
     <dialog
       ref={ref}
       aria-labelledby={titleId}
@@ -113,11 +108,7 @@ function EventNotice({
   );
 }
 
-/**
- * Schedule-X with the settings of docs/product.md "Calendar": month, week and day views without its
- * own toolbar (our links above are the controls), Sunday-first weeks, 08:00-20:00 in 30-minute
- * steps, three events a day cell, the now indicator, the studio's zone.
- */
+/** Without its own toolbar: our links above are the controls (docs/product.md "Calendar"). */
 export default function ScheduleXCalendar({
   data,
   detailsHref,
@@ -145,10 +136,8 @@ export default function ScheduleXCalendar({
       timezone: STUDIO_TIME_ZONE,
       locale: "en-US",
       firstDayOfWeek: 7,
-      // Our links choose the view, whatever the width: a narrow screen scrolls the grid
-      // sideways instead of Schedule-X switching views on its own.
+      // Our links choose the view: a narrow screen scrolls sideways instead.
       isResponsive: false,
-      // Every period is a new calendar (a new URL): there is nothing to slide from.
       skipAnimations: true,
       dayBoundaries: { start: "08:00", end: "20:00" },
       weekOptions: { gridHeight: 720, gridStep: 30, eventOverlap: false },
@@ -159,7 +148,6 @@ export default function ScheduleXCalendar({
         onEventClick(event) {
           setOpen(latest.current.byId.get(Number(event.id)) ?? null);
         },
-        // 'more' opens that day, as a URL like every other view.
         onClickPlusEvents(date) {
           const { navigate, pathname, search } = latest.current;
           navigate(withParams(pathname, search, { cal: "day", around: date.toString() }));

@@ -5,7 +5,6 @@ import { Field, TextareaField } from "#app/components/ui/field";
 import { HydratedField } from "#app/components/ui/hydrated-field";
 import { type FormReply, useSchemaForm } from "#app/components/ui/use-schema-form";
 
-/** The texts the dialog starts from: empty for Add Service, the stored ones for Edit. */
 export type ServiceFormValues = {
   name: string;
   description: string;
@@ -13,11 +12,7 @@ export type ServiceFormValues = {
   duration: string;
 };
 
-/**
- * The fields of Add Service and Edit. A refusal comes with the 'Validation Error' toast of
- * docs/product.md "Validation", so every submit is answered by the server; the fields are checked
- * as they are left, with the same messages.
- */
+/** The server answers every submit (docs/product.md "Validation"); fields are checked as left. */
 export function ServiceForm({
   initial,
   reply,

@@ -11,14 +11,11 @@ import {
 import { formatBytes, SESSION_FILE_MESSAGES, uploadedFileName } from "#app/domain/session-files";
 
 /**
- * The admin page's uploader with JavaScript (docs/product.md "Session files"): the upload form
- * of `SessionFilesSection`, taking several files at once and sending each with the tus protocol,
- * so a 20 GB recording survives a dropped connection. A chunk of its own, loaded only once an
- * admin page that can upload has hydrated; tus-js-client is imported when the first upload
- * starts, so no customer page and no other admin page ever loads it.
+ * Sends each file with tus, so a 20 GB recording survives a dropped connection; tus-js-client is
+ * imported when the first upload starts, so no other page ever loads it.
  */
 
-/** Waits between tries after a dropped connection or a server error: about a minute in all. */
+/** About a minute in all. */
 const RETRY_DELAYS = [0, 1_000, 3_000, 5_000, 10_000, 20_000, 30_000];
 
 type State = "checking" | "uploading" | "retrying" | "paused" | "done" | "failed";
@@ -54,7 +51,6 @@ export default function SessionFileUploader({
   inputId,
   hint,
 }: {
-  /** The tus endpoint, `/api/admin/bookings/{id}/files`. */
   endpoint: string;
   accept: string;
   maxFileBytes: number;
@@ -73,8 +69,7 @@ export default function SessionFileUploader({
   const errorId = `${inputId}-error`;
   const statusId = useId();
 
-  // Leaving the page stops the uploads; the server keeps what arrived, and choosing the same
-  // file again on this page later carries on from there.
+  // Leaving stops the uploads; choosing the same file again here later carries on.
   useEffect(() => {
     const running = uploads.current;
     return () => {
@@ -112,12 +107,10 @@ export default function SessionFileUploader({
     const upload = new tus.Upload(file, {
       endpoint,
       retryDelays: RETRY_DELAYS,
-      // A finished upload is a stored file: choosing the same file again later (after deleting
-      // it, say) must upload it again, not "resume" the finished one.
+      // Choosing a finished file again (after deleting it) must upload it again, not "resume" it.
       removeFingerprintOnSuccess: true,
       metadata: { filename: name, filetype: declaredType(file) },
-      // The server may refuse a file only once it has looked at it (space, the booking's
-      // status): its answer is the message staff see, never retried.
+      // A refusal (space, the booking's status) is the message staff see, never retried.
       onShouldRetry: (error: DetailedError) => {
         const retry = shouldRetryUpload(
           error.originalResponse?.getStatus() ?? 0,
@@ -145,13 +138,10 @@ export default function SessionFileUploader({
       },
     });
     uploads.current.set(key, upload);
-    // The same file chosen again (after a reload, or a closed tab) continues where it stopped.
     try {
       const [previous] = await upload.findPreviousUploads();
       if (previous) upload.resumeFromPreviousUpload(previous);
-    } catch {
-      // No stored uploads (private window): start from the beginning.
-    }
+    } catch {}
     update(key, { state: "uploading" });
     upload.start();
   }

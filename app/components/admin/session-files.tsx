@@ -1,26 +1,23 @@
 import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
-import { lazy, Suspense, useSyncExternalStore } from "react";
+import { lazy, Suspense } from "react";
 import { Form, useNavigation } from "react-router";
 import { ColumnHeads, TableRegion, TD } from "#app/components/admin/table";
 import { ErrorList } from "#app/components/ui/error-list";
 import { ConfirmDisclosure } from "#app/components/admin/confirm-disclosure";
 import { HydratedField } from "#app/components/ui/hydrated-field";
+import { useHydrated } from "#app/components/ui/use-hydrated";
 import { useSchemaForm } from "#app/components/ui/use-schema-form";
 import { fileRenameSchema } from "#app/domain/session-file-forms";
 import { FILE_NAME_MAX } from "#app/domain/session-files";
 
 /**
- * The "Files" section of a booking's admin page (docs/product.md "Session files"): every file
- * of the session with its rename and delete forms, 'Mark files delivered', and the upload form.
- * Every form is a plain post; with JavaScript the upload form becomes the resumable uploader,
- * a chunk of its own fetched only here.
+ * docs/product.md "Session files". Every form is a plain post; with JavaScript the upload form
+ * becomes the resumable uploader, a chunk fetched only here.
  */
-
 const SessionFileUploader = lazy(
   () => import("#app/components/admin/session-file-uploader.client"),
 );
 
-/** One file as the page shows it, formatted on the server in studio time. */
 export type AdminFileRow = {
   id: number;
   name: string;
@@ -41,16 +38,13 @@ export type AdminFilesData = {
         allowed: true;
         url: string;
         accept: string;
-        /** The form's limit without JavaScript, e.g. "200 MB". */
         formLimit: string;
-        /** The uploader's limit, e.g. "20 GB", and in bytes for its checks. */
         fileLimit: string;
         maxFileBytes: number;
       }
     | { allowed: false; reason: string };
 };
 
-/** The action's answer to a refused file form: which form, which file, and why. */
 export type FileFormReply = {
   intent: "file-rename" | "file-delete" | "files-deliver";
   fileId: number | null;
@@ -58,24 +52,13 @@ export type FileFormReply = {
   result?: SubmissionResult<string[]>;
 };
 
-/** Whether the page action's answer is a file form's (the page's other forms answer too). */
+/** The page's other forms answer too. */
 export function isFileFormReply(answer: object): answer is FileFormReply {
   return "fileId" in answer && "intent" in answer;
 }
 
 const SMALL_BUTTON =
   "inline-flex min-h-11 cursor-pointer items-center rounded-full px-3 text-sm font-semibold ring-1 ring-line hover:bg-black/5 disabled:opacity-60";
-
-const noSubscription = () => () => {};
-
-/** False on the server and while hydrating, true once the page runs in the browser. */
-function useHydrated(): boolean {
-  return useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
-}
 
 export function SessionFilesSection({
   data,
@@ -149,7 +132,6 @@ export function SessionFilesSection({
   );
 }
 
-/** A new name for one file; a refusal opens the form again with the reason at the field. */
 function RenameFile({ file, reply }: { file: AdminFileRow; reply: FileFormReply | null }) {
   const [form, fields] = useSchemaForm({
     id: `file-rename-${file.id}`,
@@ -186,7 +168,7 @@ function RenameFile({ file, reply }: { file: AdminFileRow; reply: FileFormReply 
   );
 }
 
-/** Deleting takes a second, deliberate click (a disclosure: it works without JavaScript). */
+/** A disclosure: it works without JavaScript. */
 function DeleteFile({ file }: { file: AdminFileRow }) {
   const busy = useBusy("file-delete", file.id);
   return (
@@ -214,7 +196,6 @@ function DeleteFile({ file }: { file: AdminFileRow }) {
   );
 }
 
-/** Delivers every file not delivered yet, and e-mails the client once for all of them. */
 function DeliverFiles({ undelivered }: { undelivered: number }) {
   const busy = useBusy("files-deliver", null);
   if (undelivered === 0) {
@@ -239,10 +220,6 @@ function DeliverFiles({ undelivered }: { undelivered: number }) {
   );
 }
 
-/**
- * The upload form: a plain multipart post to the upload URL without JavaScript, whose answer
- * brings the browser back here with a toast; the resumable uploader once the page runs.
- */
 function UploadFiles({
   bookingId,
   upload,
@@ -301,7 +278,6 @@ function UploadFiles({
   );
 }
 
-/** Whether this page is posting the form of `intent` (for `fileId`, when the form has one). */
 function useBusy(intent: string, fileId: number | null): boolean {
   const navigation = useNavigation();
   if (navigation.state !== "submitting") return false;

@@ -8,10 +8,6 @@ import { type FormReply, useSchemaForm } from "#app/components/ui/use-schema-for
 import { rowActions } from "#app/domain/admin-workflow";
 import { statusChangeSchema, WORKFLOW_LIMITS } from "#app/domain/admin-workflow-forms";
 
-/**
- * A booking's page: the same buttons, with a note for the history. The server answers every
- * submit (a refusal comes with a toast); the note is checked as it is left.
- */
 export function StatusForm({
   id,
   status,

@@ -1,11 +1,6 @@
 import type { ReactNode } from "react";
 
-/**
- * The parts of the admin area's data tables (bookings, sessions, support, blocked times,
- * e-mails, files): one look for all of them.
- */
-
-/** A wide table scrolls inside its own labelled, focusable region, never the page (320 px works). */
+/** Scrolls inside its own focusable region, never the page (320 px works). */
 export function TableRegion({ label, children }: { label: string; children: ReactNode }) {
   return (
     <section
@@ -22,10 +17,7 @@ export function TableRegion({ label, children }: { label: string; children: Reac
 const TH = "px-3 py-2 text-left text-sm font-semibold text-ink-soft whitespace-nowrap";
 export const TD = "px-3 py-3 align-top text-sm";
 
-/**
- * The column headings of a table. A table whose rows are divided (`divide-y`) passes
- * `className="bg-paper"`, so the line under the headings is drawn once.
- */
+/** `className="bg-paper"` on a divided table draws the line under the headings once. */
 export function ColumnHeads({
   columns,
   className = "border-b border-line bg-paper",

@@ -8,15 +8,10 @@ import {
   uploadedFileName,
 } from "#app/domain/session-files";
 
-/**
- * What the admin uploader says about one file (docs/product.md "Session files"), in our words:
- * its checks before a byte is sent, and the server's refusals, which the server writes as
- * JSON `{message}`; an answer without one (a proxy's page, a library's text) is read by its
- * status instead, so no foreign message reaches staff.
- */
-
+/** An answer without our `{message}` (a proxy's page) is read by its status: no foreign text. */
 export const UPLOAD_MESSAGES = {
-  signedOut: "Your admin session has ended. Please sign in again, then choose the file again.",
+  signedOut:
+    "You are no longer signed in as staff. Please sign in again, then choose the file again.",
   gone: "The server no longer has this upload. Please choose the file again.",
   busy: "Someone else is uploading this file right now. Please wait a moment, then resume.",
   refused: "The server refused this file. Please check it and try again.",
@@ -25,7 +20,6 @@ export const UPLOAD_MESSAGES = {
     "The connection dropped and did not come back. Press Resume to carry on from where it stopped.",
 } as const;
 
-/** Why `file` cannot be uploaded, checked in the browser before sending anything; else null. */
 export function fileProblem(
   file: { name: string; size: number; type: string },
   maxFileBytes: number,
@@ -39,12 +33,11 @@ export function fileProblem(
   return fileSizeProblem(file.size, maxFileBytes);
 }
 
-/** The type the upload declares: the browser's, or the one its extension names. */
 export function declaredType(file: { name: string; type: string }): string {
   return resolveContentType(file.type, uploadedFileName(file.name));
 }
 
-/** The message a failed request's answer gives staff. `status` 0: no answer at all. */
+/** `status` 0: no answer at all. */
 export function uploadErrorMessage(status: number, body: string, maxFileBytes: number): string {
   const own = ownMessage(body);
   if (own && status >= 400 && status < 500) return own;
@@ -73,11 +66,8 @@ function ownMessage(body: string): string | null {
 }
 
 /**
- * Whether tus-js-client should try a failed request again: a dropped connection or a server
- * error; and, on an upload already under way (HEAD, PATCH), the protocol's "try again" answers
- * (409: the offset moved, 423: locked). Never a refusal, which would only be refused again:
- * any other 4xx, a 409 to the creation (the booking is not recorded yet) or to the last PATCH
- * the server could not record, and 507 (no space left).
+ * Retries a dropped connection, a 5xx, and on an upload under way the protocol's 409/423; never a
+ * refusal, which would only be refused again (another 4xx, a 409 to the creation, 507).
  */
 export function shouldRetryUpload(status: number, method: string): boolean {
   if (status === 0) return true;

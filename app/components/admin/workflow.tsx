@@ -10,20 +10,17 @@ import {
 import { StatusBadge } from "#app/components/dashboard/status-badge";
 import { HydratedField } from "#app/components/ui/hydrated-field";
 
-/** A booking's status as the admin lists show it. */
 export function WorkflowBadge({ status }: { status: BookingStatus }) {
   return <StatusBadge tone={workflowTone(status)} label={STATUS_LABELS[status]} />;
 }
 
-/** A row of the Bookings and Sessions lists, formatted on the server in studio time. */
+/** Formatted on the server in studio time. */
 export type AdminBookingRow = {
   id: number;
   name: string;
   email: string;
   phone: string;
-  /** 'MMMM d, yyyy' */
   date: string;
-  /** 'h:mm a' */
   start: string;
   end: string;
   hours: string;
@@ -33,12 +30,7 @@ export type AdminBookingRow = {
 const SMALL_BUTTON =
   "inline-flex min-h-11 items-center rounded-full px-3 text-sm font-semibold ring-1 ring-line hover:bg-black/5 disabled:opacity-60";
 
-/**
- * The single-row transitions (docs/product.md "States and transitions"): the next step and
- * cancelling, as one form per row whose buttons carry the target status. A post, so it works
- * without JavaScript. Nothing is typed here; the server reads the post with the same schema as a
- * booking's page.
- */
+/** docs/product.md "States and transitions": a post, so it works without JavaScript. */
 export function RowActions({
   id,
   status,
@@ -46,7 +38,6 @@ export function RowActions({
 }: {
   id: number;
   status: BookingStatus;
-  /** Names the row for screen readers: "Confirm Session for Ada Lovelace, booking #12". */
   who: string;
 }) {
   if (rowActions(status).length === 0) return null;
@@ -60,7 +51,6 @@ export function RowActions({
   );
 }
 
-/** A row's buttons, each posting its target status; cancelling asks for a second click. */
 export function ActionButtons({
   id,
   status,
@@ -108,7 +98,6 @@ export function ActionButtons({
   });
 }
 
-/** The link from a list row to the booking's own page (details and history). */
 export function BookingLink({ id }: { id: number }) {
   return (
     <Link
@@ -120,7 +109,7 @@ export function BookingLink({ id }: { id: number }) {
   );
 }
 
-/** List / Calendar: links, so each view has its URL and the filters stay. */
+/** Links, so each view has its URL and the filters stay. */
 export function ViewToggle({
   path,
   filters,
@@ -149,7 +138,6 @@ export function ViewToggle({
   );
 }
 
-/** The calendar's own keys kept as hidden inputs in a filter form shown with the calendar. */
 export function CalendarKeys({ filters, current }: { filters: BookingFilters; current: string }) {
   if (filters.view !== "calendar") return null;
   const params = new URLSearchParams(current);

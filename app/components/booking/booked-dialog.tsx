@@ -1,11 +1,7 @@
 import { useRef } from "react";
 import { useModalWhenHydrated } from "#app/components/ui/use-modal-when-hydrated";
 
-/**
- * After a free booking (docs/product.md "Booking-confirmed dialog"). Rendered open by the
- * server so it shows without JavaScript; with JavaScript it becomes a true modal (focus kept
- * inside, Escape closes). OK goes to the dashboard section of the home page.
- */
+/** docs/product.md "Booking-confirmed dialog". Rendered open by the server. */
 export function BookedDialog() {
   const ref = useRef<HTMLDialogElement>(null);
   const modal = useModalWhenHydrated(ref);

@@ -2,10 +2,8 @@ import { lazy, Suspense } from "react";
 import type { BookingFormData, BookingFormReply } from "#app/components/booking/types";
 
 /**
- * The booking form hydrates when it comes near the screen, not with the page: its code
- * (conform, zod, the pricing rules) stays out of the landing page's first load. Until then
- * the server's HTML is a complete form that posts without JavaScript, so nothing waits on it.
- * On the server the import resolves at once and the whole form is rendered.
+ * Hydrates when it comes near the screen: its code stays out of the landing page's first load,
+ * and until then the server's HTML is a complete form that posts without JavaScript.
  */
 function whenNear(id: string): Promise<void> {
   if (typeof document === "undefined") return Promise.resolve();

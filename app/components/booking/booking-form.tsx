@@ -7,6 +7,7 @@ import type { OpenHold } from "#app/domain/booking-limits";
 import {
   formatDollars,
   formatQuoteAmount,
+  HOURLY_RATES,
   priceBooking,
   quoteLines,
   RETAINER_PACKAGE,
@@ -31,7 +32,6 @@ import {
   WaitlistJoin,
 } from "#app/components/booking/waitlist-offer";
 
-/** The form's `repeat` fields, as conform reads a nested object. */
 type RepeatMeta = FieldMetadata<
   { every: string; count: string; skip: string[] },
   Record<string, unknown>,
@@ -39,24 +39,21 @@ type RepeatMeta = FieldMetadata<
 >;
 
 /**
- * Built once for every render (a schema and its constraints cost more than the rest of the
- * form's render); the 48-hour rule reads the clock at each check, and the server checks again
- * with its own at submit.
+ * Built once (a schema costs more than the rest of the render): the 48-hour rule reads the clock
+ * at each check, and the server checks again at submit.
  */
 const formSchema = bookingFormSchema(Date.now);
 
 /**
- * The booking form (docs/product.md "Screens"). Every button is a real submit to `/?index`, so the
- * form works without JavaScript; with it, the free start times follow the chosen date and
- * duration and the price summary follows every field, computed by the same `priceBooking`
- * the server charges with.
+ * Every button is a real submit to `/?index`, so the form works without JavaScript
+ * (docs/product.md "Screens"); the summary uses the same `priceBooking` the server charges with.
  */
 export default function BookingForm({
   data,
   reply,
 }: {
   data: BookingFormData;
-  /** /'s action answering the form's last post (on /dashboard there is none: it posts to /). */
+  /** On /dashboard there is none: it posts to /. */
   reply?: BookingFormReply;
 }) {
   // conform keeps its first defaults: a profile saved on the same page must start afresh.
@@ -111,8 +108,7 @@ function BookingFormFields({
   const availability = useAvailability(date, hours, reply?.availability ?? data.availability);
   const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "book";
 
-  // Turning the retainer on sets 8 hours (docs/product.md "States and transitions"); the customer
-  // may lower it.
+  // Turning the retainer on sets 8 hours (docs/product.md "States and transitions").
   const onRetainerToggle = (event: React.ChangeEvent<HTMLInputElement>) => {
     if (event.currentTarget.checked) {
       form.update({ name: fields.hoursNeeded.name, value: String(RETAINER_PACKAGE.hours) });
@@ -180,7 +176,9 @@ function BookingFormFields({
                   key={`${fields.stakeholder.key}-${answer}`}
                   className="size-5 accent-brand-600"
                 />
-                {answer === "yes" ? "Yes ($150/hour)" : "No ($200/hour)"}
+                {answer === "yes"
+                  ? `Yes ($${HOURLY_RATES.stakeholder}/hour)`
+                  : `No ($${HOURLY_RATES.nonMember}/hour)`}
               </label>
             ))}
           </div>
@@ -381,7 +379,6 @@ function BookingFormFields({
   );
 }
 
-/** The free start times of the chosen date and duration: from the server, live with JS. */
 function useAvailability(date: string, hours: number, initial: Availability): Availability {
   const fetcher = useFetcher<Availability>();
   const { load } = fetcher;
@@ -481,10 +478,6 @@ function CouponField({
   );
 }
 
-/**
- * The booking was refused for MAX_UNPAID_HOLDS or MAX_UNPAID_SESSIONS: say so, and link each
- * open booking's pay and cancel pages.
- */
 function UnpaidHoldsNotice({ message, holds }: { message: string; holds: OpenHold[] }) {
   return (
     <div role="alert" className="mt-4 rounded-md border border-red-300 bg-red-50 p-4 text-ink">

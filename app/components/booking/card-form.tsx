@@ -8,11 +8,7 @@ import { Field } from "#app/components/ui/field";
 import { HydratedField } from "#app/components/ui/hydrated-field";
 import { type FormReply, useSchemaForm } from "#app/components/ui/use-schema-form";
 
-/**
- * How a booking is paid (docs/product.md "Payment"), on the checkout page and in the dashboard's
- * Pay Now dialog: the card form of docs/product.md "Complete Your Payment" with the sandbox, or a
- * button to Stripe's hosted checkout. Both post to the route that renders them.
- */
+/** The sandbox's card form or a button to Stripe's checkout (docs/product.md "Payment"). */
 export function PaymentForm({
   provider,
   total,
@@ -104,7 +100,6 @@ function CardForm({
   );
 }
 
-/** MM/YY with the slash inserted as the customer types (docs/product.md "Validation"). */
 function ExpiryField({
   meta,
 }: {

@@ -2,11 +2,7 @@ import { Link } from "react-router";
 import { PaymentForm } from "#app/components/booking/card-form";
 import type { FormReply } from "#app/components/ui/use-schema-form";
 
-/**
- * The right-hand card of a checkout page (docs/product.md "Complete Your Payment"), for one session
- * and for a weekly series alike: the payment form while there is something to pay, otherwise why
- * not and where to go next.
- */
+/** docs/product.md "Complete Your Payment", for a session and a series alike. */
 export function PaySection({
   payable,
   problem,

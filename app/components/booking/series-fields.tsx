@@ -7,12 +7,9 @@ import type { SeriesPreview } from "#app/domain/series-preview";
 import { SERIES_MAX_COUNT, SERIES_MIN_COUNT } from "#app/domain/series-repeat";
 
 /**
- * The booking form's "Repeat" (docs/product.md "Weekly series"): how often and how many
- * sessions, and before booking, every session of the series: free, or taken with the nearest
- * free times of its day and a box to leave that date out. Without JavaScript "Check dates"
- * posts the form and the reply shows the list; with it, the same list follows the fields.
+ * docs/product.md "Weekly series". Without JavaScript "Check dates" posts the form and the reply
+ * shows the list; with it, the same list follows the fields.
  */
-
 // biome-ignore lint/suspicious/noExplicitAny: conform field metadata of the form schema.
 type Meta = FieldMetadata<any, any, string[]>;
 
@@ -28,7 +25,7 @@ const PROBLEM_TEXT = {
   "too-far": "Too far ahead to book yet",
 } as const;
 
-/** "Tue, Jun 2, 2026": the studio date as written, the same on the server and in the browser. */
+/** The same on the server and in the browser. */
 function formatDay(date: string): string {
   return new Date(`${date}T12:00:00Z`).toLocaleDateString("en-US", {
     weekday: "short",
@@ -46,12 +43,10 @@ export function SeriesFields({
   hours,
   initial,
 }: {
-  /** The form's `repeat` fieldset: every, count, skip. */
   repeat: { every: Meta; count: Meta; skip: Meta };
   date: string;
   time: string;
   hours: number;
-  /** The preview the server's last reply carried. */
   initial: SeriesPreview | null;
 }) {
   const every = String(repeat.every.value ?? "none");
@@ -178,7 +173,6 @@ const sameQuery = (preview: SeriesPreview, query: Query) =>
   preview.every === query.every &&
   preview.count === query.count;
 
-/** The series' preview: the server's reply, then with JavaScript fetched as the fields change. */
 function useSeriesPreview(query: Query, initial: SeriesPreview | null): SeriesPreview | null {
   const fetcher = useFetcher<SeriesPreview>();
   const { load } = fetcher;

@@ -2,10 +2,6 @@ import { getSelectProps } from "@conform-to/react";
 import { ErrorList } from "#app/components/ui/error-list";
 import type { Availability } from "#app/components/booking/types";
 
-/**
- * The start-time select of the booking form and of rescheduling: every hourly start of the
- * chosen date, the ones that cannot be booked disabled and marked with why.
- */
 const REASON_TEXT = {
   taken: "booked",
   "too-soon": "within 48 hours",

@@ -6,11 +6,10 @@ import type { RetainerBalance } from "#app/domain/retainer";
 import type { WaitlistClaimData } from "#app/components/booking/waitlist-types";
 import type { SeriesPreview } from "#app/domain/series-preview";
 
-/** What the server gives the booking form (loader) and answers to its posts (action). */
 export type BookingFormData = {
   signedIn: boolean;
   earliestDate: string;
-  /** The last date within BOOKING_HORIZON_DAYS: the date picker's max. */
+  /** The date picker's max. */
   latestDate: string;
   services: {
     id: number;
@@ -29,7 +28,6 @@ export type BookingFormData = {
     email: string;
     stakeholder: "yes" | "no";
   } | null;
-  /** The waitlist offer the form opens on (docs/product.md "Waitlist"). */
   claim?: WaitlistClaimData | null;
 };
 
@@ -42,11 +40,6 @@ export type BookingFormReply = {
   result: SubmissionResult<string[]>;
   coupon: AppliedCoupon | null;
   availability: Availability | null;
-  /**
-   * When booking was refused for MAX_UNPAID_HOLDS or MAX_UNPAID_SESSIONS: the open unpaid
-   * bookings to pay or cancel.
-   */
   unpaidHolds?: { message: string; holds: OpenHold[] };
-  /** The weekly series the post describes, every session free or not (null: no series yet). */
   seriesPreview?: SeriesPreview | null;
 };

@@ -2,19 +2,15 @@ import { formatTime } from "#app/components/booking/start-time-select";
 import type { Availability } from "#app/components/booking/types";
 import type { WaitlistClaimData } from "#app/components/booking/waitlist-types";
 
-/** The booking form's post that joins the waitlist (docs/product.md "Waitlist"). */
+/** docs/product.md "Waitlist". */
 export const WAITLIST_JOIN_INTENT = "join-waitlist";
 
-/** The form's starting values for an offer: its date, start and hours. */
 export function claimDefaults(claim: WaitlistClaimData | null | undefined) {
   if (claim?.kind !== "offer") return {};
   return { recordingDate: claim.date, recordingTime: claim.time, hoursNeeded: String(claim.hours) };
 }
 
-/**
- * Above the form: the time held for the customer, and the entry the booking claims (a hidden
- * field; the server books it as the claim only for that same date, start and hours).
- */
+/** The server books the claim only for that same date, start and hours. */
 export function WaitlistClaimNotice({ claim }: { claim: WaitlistClaimData | null | undefined }) {
   if (!claim) return null;
   if (claim.kind === "gone") {
@@ -36,17 +32,12 @@ export function WaitlistClaimNotice({ claim }: { claim: WaitlistClaimData | null
   );
 }
 
-/**
- * Under the start times: when a time the customer wants is booked, "Tell me if it frees up"
- * puts them on the waitlist for it (the date and hours chosen above). A plain submit of the
- * booking form, so it works without JavaScript.
- */
+/** A plain submit of the booking form, so it works without JavaScript. */
 export function WaitlistJoin({
   availability,
   chosen,
 }: {
   availability: Availability;
-  /** The start the customer chose, when it is one of the booked ones. */
   chosen: string;
 }) {
   const taken = availability.times.filter((option) => option.reason === "taken");

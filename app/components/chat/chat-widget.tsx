@@ -1,17 +1,10 @@
 import { useEffect } from "react";
 import { syncMessenger } from "#app/components/chat/messenger";
 
-/**
- * Who the widget is started for: the user id and username, and the server's identity hash
- * for them (workflows/chat-identity.server.ts builds it; null when no secret is set).
- */
+/** `hash` is the server's identity hash, null when no secret is set. */
 export type ChatUser = { id: number; username: string; hash: string | null };
 
-/**
- * Starts the chat widget when a chat app id is configured, once the browser is idle after
- * hydration (it never competes with the page's own first load), and follows sign-in and
- * sign-out. Renders nothing: the widget draws its own launcher.
- */
+/** Once the browser is idle after hydration: it never competes with the page's first load. */
 export function ChatWidget({ appId, user }: { appId: string | null; user: ChatUser | null }) {
   const userId = user?.id;
   const username = user?.username;

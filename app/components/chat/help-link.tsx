@@ -3,11 +3,7 @@ import { showMessenger } from "#app/components/chat/messenger";
 
 export const SUPPORT_FORM_URL = "/dashboard?tab=support";
 
-/**
- * "Help" (docs/product.md "Support and chat"): the support-request form, or the chat
- * messenger when one is configured and running. It stays a real link, so without JavaScript,
- * or when the widget could not load, it still leads to the form.
- */
+/** A real link to the support form, so it still leads there without JavaScript or a chat. */
 export function HelpLink({
   chatAppId,
   className,

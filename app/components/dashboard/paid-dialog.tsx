@@ -4,11 +4,7 @@ import { useModalWhenHydrated } from "#app/components/ui/use-modal-when-hydrated
 
 const CLOSE_TO = "/dashboard?tab=bookings";
 
-/**
- * After Pay Now (docs/product.md "Complete Your Payment": "a further dialog"): the payment went
- * through, staff review the booking next, and the e-mail confirmation follows once they confirm it.
- * Rendered open by the server, so it shows without JavaScript; with it, a true modal.
- */
+/** docs/product.md "Complete Your Payment": "a further dialog". Rendered open by the server. */
 export function PaidDialog({
   paid,
 }: {

@@ -2,11 +2,7 @@ import { Form } from "react-router";
 import { AddPasskey } from "#app/components/passkeys";
 import type { PasskeyRow } from "#app/domain/passkey";
 
-/**
- * Profile Settings' passkeys (docs/product.md "Accounts and sessions"): the list, each with a
- * Remove that asks to confirm (a <details>, so it works without JavaScript), and "Add a
- * passkey", which needs the browser's passkey support and so appears only with JavaScript.
- */
+/** Remove is a <details>, so it works without JavaScript; Add needs the browser's passkeys. */
 export function PasskeysSection({ passkeys }: { passkeys: PasskeyRow[] }) {
   return (
     <section aria-labelledby="passkeys-title" className="border-t border-line pt-8">

@@ -3,17 +3,9 @@ import type { IntentReply } from "#app/components/ui/use-schema-form";
 import type { PublicUser } from "#app/domain/user";
 import type { ProfileTabData } from "#app/components/dashboard/types";
 
-/**
- * Like Help & Support, this tab's forms bring conform and zod, which stay out of the landing
- * page's bundle: the tab loads as its own chunk when it is open. The server renders it whole,
- * so it works without JavaScript and hydrates once its chunk arrives.
- */
+/** Its own chunk: conform and zod stay out of the landing page's bundle. */
 const ProfileTab = lazy(() => import("#app/components/dashboard/profile-tab"));
 
-/**
- * Profile Settings (docs/product.md "Screens" and "Validation"): the profile form and the password
- * change.
- */
 export function ProfilePanel(props: {
   user: PublicUser;
   data: ProfileTabData;

@@ -18,15 +18,10 @@ import {
   useSchemaForm,
 } from "#app/components/ui/use-schema-form";
 
-/** Both forms post here: the panel is also rendered on /, whose own action is the booking's. */
+/** The panel is also rendered on /, whose own action is the booking's. */
 const ACTION = "/dashboard?tab=profile";
 
-/**
- * Profile Settings (docs/product.md "Screens" and "Validation"): the profile form and, apart from
- * it, the password change. Both are plain posts that work without JavaScript; with it, conform
- * checks the same schemas before sending. `reply` is the dashboard action's answer to the last
- * post.
- */
+/** docs/product.md "Screens", "Validation". Plain posts; conform checks the same schemas first. */
 export default function ProfileTab({
   data,
   reply,
@@ -172,7 +167,6 @@ function PasswordForm({ result }: { result: FormReply }) {
   );
 }
 
-/** Ends every other session of the account and replaces its calendar links (no fields). */
 function SignOutOtherDevices() {
   return (
     <section aria-labelledby="sign-out-title" className="border-t border-line pt-8">
@@ -194,7 +188,6 @@ function SignOutOtherDevices() {
   );
 }
 
-/** Two-factor sign-in: on or off; set up and turned off on a page of its own. */
 function TwoFactorSection({ twoFactor }: { twoFactor: ProfileTabData["twoFactor"] }) {
   return (
     <section aria-labelledby="two-factor-title" className="border-t border-line pt-8">

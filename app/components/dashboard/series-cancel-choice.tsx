@@ -1,10 +1,6 @@
 import { formatDollars } from "#app/domain/pricing";
 
-/**
- * The cancel dialog's choice for a session of a weekly series (docs/product.md "Weekly
- * series"): a plain radio group, so it works without JavaScript; the refund of each choice is
- * posted with it, so the server refuses if it changed while the dialog stood open.
- */
+/** Each choice's refund is posted with it, so the server refuses if it changed meanwhile. */
 export function SeriesCancelChoice({
   oneRefund,
   following,

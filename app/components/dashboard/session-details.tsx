@@ -2,10 +2,7 @@ import type { SessionDetails } from "#app/components/dashboard/types";
 import { PriceLine, PriceTotal } from "#app/components/booking/price-lines";
 import { StatusBadge } from "#app/components/dashboard/status-badge";
 
-/**
- * The details of one session (docs/product.md "Session Details"), shared by the dialog over
- * the dashboard and the printable page. `headingLevel` keeps the outline right in both.
- */
+/** docs/product.md "Session Details": the dialog and the printable page. */
 export function SessionDetailsBody({
   details,
   headingLevel = 3,

@@ -1,25 +1,17 @@
-/**
- * "Your files" on Session Details (docs/product.md "Session files"): the files the studio has
- * delivered, each with its size, date and when it is deleted, a download link, and a player
- * for audio. Plain links and native players: it works the same without JavaScript.
- */
-
+/** Plain links and native players: the same without JavaScript. */
 export type CustomerFileRow = {
   id: number;
   name: string;
   kind: string;
   size: string;
-  /** The day the studio delivered it. */
   delivered: string;
-  /** The day it is deleted, if the studio set one. */
   expires: string | null;
   url: string;
-  /** Audio every browser plays: the page offers a player beside the link. */
   playable: boolean;
 };
 
 export type CustomerFilesData = {
-  /** The session is recorded (or further along): files may come. */
+  /** Recorded or further along: files may come. */
   expected: boolean;
   files: CustomerFileRow[];
 };

@@ -17,10 +17,8 @@ const LISTS: { id: SessionList; label: string; empty: string }[] = [
 const COLUMNS = ["Date & Time", "Duration", "Guests", "Status", "Total", "Actions"] as const;
 
 /**
- * My Sessions (docs/product.md "Screens"): Upcoming and Past Sessions as links (`?list=past`), so
- * they work without JavaScript. Each is a table where the panel is wide enough for six columns
- * (1280 px); narrower, its rows become cards with the column names beside the values, so nothing
- * scrolls sideways down to 320 px.
+ * The lists are links (`?list=past`), so they work without JavaScript; below 1280 px the rows
+ * become cards, so nothing scrolls sideways down to 320 px (docs/product.md "Screens").
  */
 export function SessionsPanel({ data }: { data: SessionsTabData }) {
   const [params] = useSearchParams();
@@ -78,10 +76,7 @@ export function SessionsPanel({ data }: { data: SessionsTabData }) {
   );
 }
 
-/**
- * The list with each weekly series gathered under its heading (docs/product.md "Weekly
- * series"): sessions booked alone stay in tables of their own, in order.
- */
+/** docs/product.md "Weekly series". */
 function SessionBlocks({
   caption,
   rows,
@@ -204,7 +199,7 @@ function SessionsTable({
   );
 }
 
-/** A data cell; as a card its column name sits beside it (the headers are then sr-only). */
+/** As a card its column name sits beside it (the headers are then sr-only). */
 function Cell({
   label,
   className = "",
@@ -241,8 +236,7 @@ function RowActions({ row, list }: { row: SessionRow; list: SessionList }) {
     </span>
   );
   const to = (path = "") => `/dashboard/sessions/${row.id}${path}`;
-  // On /dashboard the dialog opens over the list where it is; from the foot of / the
-  // dashboard page opens at its top, where the list comes first.
+  // On /dashboard the dialog opens over the list where it is.
   const keepScroll = useLocation().pathname === "/dashboard";
   return (
     <div className="flex flex-wrap gap-2 xl:flex-col xl:items-end">

@@ -1,6 +1,6 @@
 import type { StatusTone } from "#app/domain/session-list";
 
-/** Dark text on a pale fill: every pair is well above the 4.5:1 AA contrast for small text. */
+/** Every pair is well above 4.5:1. */
 const TONES: Record<StatusTone, string> = {
   green: "bg-emerald-100 text-emerald-900 ring-emerald-700/20",
   yellow: "bg-amber-100 text-amber-900 ring-amber-700/25",
@@ -10,10 +10,7 @@ const TONES: Record<StatusTone, string> = {
   purple: "bg-violet-100 text-violet-900 ring-violet-700/20",
 };
 
-/**
- * A booking's status, colour-coded as docs/product.md "Client dashboard" asks (the label carries
- * the meaning).
- */
+/** docs/product.md "Client dashboard"; the label carries the meaning. */
 export function StatusBadge({ tone, label }: { tone: StatusTone; label: string }) {
   return (
     <span

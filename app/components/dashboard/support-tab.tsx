@@ -23,7 +23,6 @@ import {
 /** Without JavaScript the answer to a refused post opens at the form, not the page top. */
 const FORM_ACTION = "/dashboard?tab=support#support-form";
 
-/** Help & Support: the 'Get help' form and the customer's own requests (see support-panel). */
 export default function SupportTab({
   user,
   data,
@@ -31,7 +30,6 @@ export default function SupportTab({
 }: {
   user: PublicUser;
   data: SupportTabData;
-  /** The dashboard action's answer to the last post. */
   reply?: IntentReply;
 }) {
   return (

@@ -1,23 +1,18 @@
 import { Form, Link } from "react-router";
 import { HydratedField } from "#app/components/ui/hydrated-field";
 
-/** One open waitlist entry on the dashboard (docs/product.md "Waitlist"). */
+/** docs/product.md "Waitlist". */
 export type WaitlistRow = {
   id: number;
   date: string;
   time: string;
   hours: number;
-  /** While OFFERED: until when it is held, and where to book it. */
   offer: { until: string; claimUrl: string } | null;
 };
 
-/** The form's intent: the dashboard's action tells it from the other tabs' forms. */
 export const WAITLIST_REMOVE_INTENT = "remove-waitlist";
 
-/**
- * "Waitlist", beside My Sessions: the customer's open entries, each with a Remove form (a
- * plain post, so it works without JavaScript) and, while one is offered, its Book link.
- */
+/** A plain post, so Remove works without JavaScript. */
 export function WaitlistPanel({ rows }: { rows: WaitlistRow[] }) {
   return (
     <section id="waitlist" aria-labelledby="waitlist-title" className="mt-8">

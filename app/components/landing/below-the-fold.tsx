@@ -5,10 +5,7 @@ import { Faq } from "#app/components/landing/faq";
 import { Features } from "#app/components/landing/features";
 import { Partnership } from "#app/components/landing/partnership";
 
-/**
- * The landing page under the hero: features, audiences, FAQ, booking and partners. Its own
- * chunk (landing-page.tsx loads it lazily), so the first screen hydrates without its texts.
- */
+/** Its own chunk, so the first screen hydrates without these texts. */
 export function BelowTheFold({
   bookingForm,
   bookingReply,

@@ -1,10 +1,7 @@
 import type { IconName } from "#app/components/landing/icons";
 import { RATES } from "#app/components/landing/studio";
 
-/**
- * What the landing page says about the studio, in one place, so copy changes never touch
- * layout code. Figures follow docs/product.md "Constants", "Price" and "Retainer package".
- */
+/** Copy changes never touch layout code. Figures follow docs/product.md "Constants", "Price". */
 export const PARTNERS = [
   {
     name: "Atlanta Entrepreneur Innovation Center",

@@ -11,21 +11,14 @@ import { RATES } from "#app/components/landing/studio";
 import { Icon } from "#app/components/landing/icons";
 import { WaitlistPanel } from "#app/components/dashboard/waitlist-panel";
 
-/**
- * The original site had the first two (docs/product.md "Client dashboard"); Help & Support is ours
- * (docs/product.md "Support and chat").
- */
+/** The original site had the first two; Help & Support is ours. */
 const TABS: { id: DashboardTab; label: string }[] = [
   { id: "bookings", label: "My Sessions" },
   { id: "profile", label: "Profile Settings" },
   { id: "support", label: "Help & Support" },
 ];
 
-/**
- * The signed-in customer's corner of the landing page (docs/product.md "Client dashboard").
- * The tabs are links (?tab=bookings|profile|support), so they work without JavaScript and can
- * be shared; the loader reads only the open tab's data.
- */
+/** docs/product.md "Client dashboard". The tabs are links, so they work without JavaScript. */
 export function DashboardSection({
   user,
   dashboard,
@@ -33,7 +26,6 @@ export function DashboardSection({
 }: {
   user: PublicUser;
   dashboard: DashboardData;
-  /** /dashboard's action answering the last post of one of the tabs' forms. */
   reply?: IntentReply;
 }) {
   const { pathname } = useLocation();

@@ -3,10 +3,7 @@ import { STUDIO } from "#app/domain/studio";
 import { Icon } from "#app/components/landing/icons";
 import { SectionHeader } from "#app/components/landing/section-header";
 
-/**
- * An exclusive accordion without JavaScript: <details> elements sharing a name open one at
- * a time, and clicking the open summary closes it. The list scrolls inside a 600 px area.
- */
+/** <details> sharing a name open one at a time: an exclusive accordion without JavaScript. */
 export function Faq() {
   return (
     <section id="faq" aria-labelledby="faq-title" className="bg-paper">

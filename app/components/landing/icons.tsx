@@ -1,10 +1,6 @@
 import { LineIcon, PLAY_PATH } from "#app/components/landing/line-icon";
 
-/**
- * The landing page's line icons, drawn on a 24 px grid. One component with a table of paths
- * keeps them a few hundred bytes of JavaScript; every icon is decorative (aria-hidden), so
- * the text next to it carries the meaning.
- */
+/** A table of paths keeps them a few hundred bytes; every icon is decorative (aria-hidden). */
 const PATHS = {
   mic: "M12 3a3 3 0 0 0-3 3v6a3 3 0 0 0 6 0V6a3 3 0 0 0-3-3ZM5.5 11.5a6.5 6.5 0 0 0 13 0M12 18v3M8.5 21h7",
   camera:
@@ -48,7 +44,6 @@ export function Icon({
   return <LineIcon path={PATHS[name]} {...look} />;
 }
 
-/** Social network marks, simplified to single-colour glyphs (currentColor). */
 export function SocialIcon({ network }: { network: "instagram" | "youtube" | "linkedin" }) {
   const paths = {
     instagram:

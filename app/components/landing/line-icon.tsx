@@ -1,7 +1,4 @@
-/**
- * One decorative line icon on the 24 px grid (icons.tsx keeps the table of paths). Apart, so a
- * first-screen icon costs its own path only, not the whole table (decision 0094).
- */
+/** Apart from icons.tsx, so a first-screen icon costs its own path only (decision 0094). */
 export function LineIcon({
   path,
   className = "size-6",
@@ -29,6 +26,5 @@ export function LineIcon({
   );
 }
 
-/** The play triangle of the hero's Watch Now and of every video thumbnail. */
 export const PLAY_PATH =
   "M8 5.5v13a.8.8 0 0 0 1.2.7l10.4-6.5a.8.8 0 0 0 0-1.4L9.2 4.8A.8.8 0 0 0 8 5.5Z";

@@ -3,7 +3,6 @@ import { type VideoKey, videoFile } from "#app/components/landing/studio";
 import { VIDEOS } from "#app/components/landing/videos";
 import { Icon } from "#app/components/landing/icons";
 
-/** The modal of a VideoLink (video-modal.tsx), in its own chunk: loaded on the first click. */
 export function VideoDialog({ video, onClose }: { video: VideoKey; onClose: () => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();

@@ -2,11 +2,9 @@ import { lazy, Suspense, useRef, useState } from "react";
 import { type VideoKey, videoFile } from "#app/components/landing/studio";
 
 /**
- * A link to a video file that opens it in a modal <dialog>. Without JavaScript it is a plain
- * link and the browser plays the file itself. The <video> element is only created when the
- * dialog opens, so nothing is downloaded before the visitor asks for it, and removed when it
- * closes, which also stops playback. The dialog's code is fetched on the first click
- * (decision 0094): no page's first load carries it.
+ * Without JavaScript a plain link the browser plays itself. The <video> exists only while the
+ * dialog is open, so nothing downloads before it is asked for; the dialog's code comes on the
+ * first click (decision 0094).
  */
 const VideoDialog = lazy(() =>
   import("#app/components/landing/video-dialog").then((module) => ({
@@ -32,7 +30,6 @@ export function VideoLink({
         href={videoFile(video)}
         className={className}
         onClick={(event) => {
-          // Let "open in new tab" and similar gestures do what the visitor asked for.
           if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
           event.preventDefault();
           setOpen(true);

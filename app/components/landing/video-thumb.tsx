@@ -1,10 +1,6 @@
 import { LineIcon, PLAY_PATH } from "#app/components/landing/line-icon";
 
-/**
- * A 16:9 video thumbnail drawn with CSS and SVG (no poster image to download), used as the
- * content of a VideoLink (video-modal.tsx); apart from it, so the hero's link leaves it out of
- * the first load. The label is the link's accessible name.
- */
+/** No poster image to download; apart from video-modal.tsx, so the hero's link leaves it out. */
 export function VideoThumb({ label, caption }: { label: string; caption: string }) {
   return (
     <span className="video-thumb relative block aspect-video overflow-hidden rounded-2xl bg-night text-white ring-1 ring-white/10">

@@ -1,15 +1,11 @@
 import { Link } from "react-router";
 
 export type SeriesSiblingsData = {
-  /** "Weekly series · session 2 of 5" (staff) or "Session 2 of 5 of your weekly series". */
   heading: string;
   sessions: { id: number; href: string; when: string; status: string; current: boolean }[];
 };
 
-/**
- * The sessions of a weekly series, from one of them (docs/product.md "Weekly series"): each
- * with its status and a link to its own page; the session shown is marked, not linked.
- */
+/** docs/product.md "Weekly series"; the session shown is marked, not linked. */
 export function SeriesSiblings({
   data,
   className,

@@ -9,18 +9,12 @@ import {
   WebhookSignatureError,
 } from "#app/integrations/payments/types";
 
-/**
- * Stripe Checkout and refunds: the HTTP calls and the webhook's signature check, nothing
- * more. Configured by its arguments; every failure is a PaymentProviderError carrying
- * Stripe's error as its cause, for the calling workflow to log and explain.
- */
+/** Every failure is a PaymentProviderError with Stripe's error as its cause. */
 export type StripeSettings = {
   secretKey: string;
-  /** Needed only to check webhooks. */
   webhookSecret?: string;
-  /** Tests (or a second account) may bring their own client. */
   client?: Stripe;
-  /** Another address for Stripe's API: a test double (STRIPE_API_URL, test keys only). */
+  /** A test double (STRIPE_API_URL, test keys only). */
   apiUrl?: string;
 };
 
@@ -60,8 +54,7 @@ export function stripeProvider(settings: StripeSettings): HostedCheckoutProvider
       call(`open a Checkout Session for order ${request.orderId}`, async () =>
         toCheckoutSession(
           await client().checkout.sessions.create(checkoutParams(request), {
-            // Stripe replays the first answer for a repeated key: a double submit sharing the
-            // order's plan gets the very session the first request got.
+            // Stripe replays the first answer for a repeated key: a double submit gets the same.
             idempotencyKey: request.idempotencyKey,
           }),
         ),
@@ -81,8 +74,7 @@ export function stripeProvider(settings: StripeSettings): HostedCheckoutProvider
 
     refund: (request) =>
       call(`refund booking ${request.bookingId}`, async () => {
-        // A refund already made for this charge (its recording failed) is the refund: found
-        // and returned rather than made again, whatever the amount would be now.
+        // A refund already made (its recording failed) is the refund, whatever the amount now.
         const made = await earlierRefund(client(), request.paymentTransactionId, request.bookingId);
         if (made) return made;
         const refund = await client().refunds.create(
@@ -137,13 +129,11 @@ function refundOf(refund: Stripe.Refund): PaymentEvent["refund"] {
   };
 }
 
-/** Runs one Stripe call; its failure becomes a PaymentProviderError with Stripe's as cause. */
 async function call<T>(what: string, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    // An invalid request (an unknown session, a refused refund) will not succeed later;
-    // anything else (network, 5xx, rate limit, a bad key being fixed) may.
+    // An invalid request (an unknown session, a refused refund) will not succeed later.
     throw new PaymentProviderError(`Stripe could not ${what}`, {
       retryable: !(error instanceof Stripe.errors.StripeInvalidRequestError),
       cause: error,
@@ -152,16 +142,14 @@ async function call<T>(what: string, run: () => Promise<T>): Promise<T> {
 }
 
 function retrieveSession(stripe: Stripe, sessionId: string) {
-  // The charge carries the card's brand and last 4 digits (and nothing more is kept).
   return stripe.checkout.sessions.retrieve(sessionId, {
     expand: ["payment_intent.latest_charge"],
   });
 }
 
 /**
- * The refund already made for a booking's charge. One charge can pay every session of an
- * order, each refunded on its own: only a refund whose metadata names this booking is its
- * refund. One made in Stripe's dashboard names none and is never taken for ours.
+ * One charge can pay every session of an order: only a refund whose metadata names this booking
+ * is its refund. One made in Stripe's dashboard names none and is never taken for ours.
  */
 async function earlierRefund(
   stripe: Stripe,
@@ -178,7 +166,6 @@ async function earlierRefund(
   return made ? { refundId: made.id, amount: made.amount / 100 } : null;
 }
 
-/** One line item per session; the metadata names the order and the sessions it pays. */
 function checkoutParams(request: CheckoutRequest): Stripe.Checkout.SessionCreateParams {
   const orderId = String(request.orderId);
   const bookingIds = request.lines.map((line) => line.bookingId).join(",");
@@ -222,10 +209,7 @@ function toCheckoutSession(session: Stripe.Checkout.Session): CheckoutSession {
 
 const ID = /^\d{1,12}$/;
 
-/**
- * The order and sessions a session's metadata names. Checkouts opened before orders name a
- * series (`seriesId`, now its order's id) or one booking (`bookingId`).
- */
+/** Checkouts opened before orders name a series (`seriesId`, now its order's id) or a booking. */
 function orderOf(session: Stripe.Checkout.Session): CheckoutSession["order"] {
   const metadata = session.metadata ?? {};
   const id = metadata.orderId ?? metadata.seriesId;
@@ -238,7 +222,7 @@ function orderOf(session: Stripe.Checkout.Session): CheckoutSession["order"] {
   return null;
 }
 
-/** Brand and last 4 digits only; Stripe never gives us more, and we would not keep it. */
+/** Stripe never gives us more, and we would not keep it. */
 function cardOf(intent: string | Stripe.PaymentIntent | null): { brand: string; last4: string } {
   const charge = typeof intent === "object" && intent ? intent.latest_charge : null;
   const card = typeof charge === "object" && charge ? charge.payment_method_details?.card : null;

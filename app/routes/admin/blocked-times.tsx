@@ -8,7 +8,7 @@ import { Pagination } from "#app/components/admin/pagination";
 import { Field } from "#app/components/ui/field";
 import { HydratedField } from "#app/components/ui/hydrated-field";
 import { type FormReply, useSchemaForm } from "#app/components/ui/use-schema-form";
-import { isDatabaseBusyResponse, writeTransaction } from "#app/db.server";
+import { DatabaseBusyError, writeTransaction } from "#app/db.server";
 import {
   BLOCK_LIMITS,
   type BlockList,
@@ -129,7 +129,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     return fail("Error", "Please use the form's buttons.", 400);
   } catch (error) {
-    if (isDatabaseBusyResponse(error)) {
+    if (error instanceof DatabaseBusyError) {
       return fail("Error", "The system is busy right now. Please try again.", 503);
     }
     throw error;

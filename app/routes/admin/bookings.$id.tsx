@@ -182,7 +182,7 @@ export default function AdminBooking({ loaderData, actionData }: Route.Component
           className="mt-2 font-semibold"
         />
         <div className="mt-2">
-          {/* Keyed by the status: after a move the note starts empty again. */}
+          {/* Keyed by the status: after a status change the note starts empty again. */}
           <StatusForm
             key={booking.status}
             id={booking.id}

@@ -29,7 +29,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return loadBookingsTab(request);
 }
 
-/** The single-row transitions; the bulk menu lives on the Sessions tab. */
+/** The single-row status changes; the bulk menu lives on the Sessions tab. */
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = currentAdmin(context);
   return workflowAction(request, context, admin, ["status"]);

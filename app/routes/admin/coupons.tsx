@@ -11,23 +11,19 @@ import { type FormReply, useSchemaForm } from "#app/components/ui/use-schema-for
 import {
   couponFormSchema,
   couponRefusal,
-  duplicateCouponMessage,
   formatCouponDiscount,
   formatExpiry,
 } from "#app/domain/coupons";
 import { COUPON_TYPE_LABELS, COUPON_TYPES } from "#app/domain/coupon-type";
 import { parseId } from "#app/domain/ids";
 import { studioDateOf } from "#app/domain/studio-time";
-import {
-  createCoupon,
-  DuplicateCouponError,
-  listCoupons,
-  setCouponActive,
-} from "#app/models/coupon.server";
+import { createCoupon, listCoupons, setCouponActive } from "#app/models/coupon.server";
 import { samePageUrl } from "#app/web/same-page.server";
 import { readPage } from "#app/models/pagination.server";
 import { readForm } from "#app/web/form.server";
 import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
+import { Refusal } from "#app/domain/refusal";
+import { formRefusal } from "#app/web/refusals.server";
 import type { Route } from "./+types/coupons";
 
 /**
@@ -86,15 +82,15 @@ export async function action({ request, context }: Route.ActionArgs) {
         description: `Coupon ${coupon.code} was created successfully`,
       });
     } catch (error) {
-      if (!(error instanceof DuplicateCouponError)) throw error;
-      const message = duplicateCouponMessage(submission.value.code);
+      if (!(error instanceof Refusal)) throw error;
+      const { toast: refused, init, field = "code" } = formRefusal(error);
       return toast(
         {
           intent: "create" as const,
-          result: submission.reply({ fieldErrors: { code: [message] } }),
+          result: submission.reply({ fieldErrors: { [field]: [error.message] } }),
         },
-        { type: "error", message: "Duplicate Coupon Code", description: message },
-        { status: 409 },
+        refused,
+        init,
       );
     }
   }

@@ -5,7 +5,7 @@ import { ColumnHeads, TableRegion, TD } from "#app/components/admin/table";
 import { Pagination } from "#app/components/admin/pagination";
 import { StatusBadge } from "#app/components/dashboard/status-badge";
 import { HydratedField } from "#app/components/ui/hydrated-field";
-import { isDatabaseBusyResponse, writeTransaction } from "#app/db.server";
+import { DatabaseBusyError, writeTransaction } from "#app/db.server";
 import { formatStudioInstant } from "#app/domain/booking-display";
 import { parseId } from "#app/domain/ids";
 import {
@@ -70,7 +70,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       return fail(`E-mail #${id} is not failed (or not there): there is nothing to retry.`, 409);
     }
   } catch (error) {
-    if (isDatabaseBusyResponse(error)) {
+    if (error instanceof DatabaseBusyError) {
       return fail("The system is busy right now. Please try again.", 503);
     }
     throw error;

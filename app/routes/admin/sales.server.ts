@@ -20,6 +20,7 @@ import {
   salesTotals,
 } from "#app/models/sales.server";
 import { readPage } from "#app/models/pagination.server";
+import { toPaymentJson } from "#app/routes/api/json/payment";
 
 /**
  * Studio wall time as admins read it ('MMMM d, yyyy', 'h:mm a') and as the CSV writes it
@@ -110,16 +111,6 @@ export function paymentsPage(
 ) {
   const result = listSales(periodRange(choice, now), page, size);
   return { payments: result.rows.map(toPaymentJson), hasNext: result.hasNext };
-}
-
-/** A payment as GET /api/admin/payments answers it. */
-export function toPaymentJson(row: SalesRow) {
-  return {
-    id: row.id,
-    bookingId: row.bookingId,
-    amount: row.amount,
-    paymentDate: new Date(row.paymentDate).toISOString(),
-  };
 }
 
 /**

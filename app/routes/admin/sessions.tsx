@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { Form, Link, useLocation } from "react-router";
 import { BOOKING_STATUSES } from "#app/domain/booking-status";
 import { AdminPage, EmptyList } from "#app/components/admin/admin-page";
@@ -14,6 +14,7 @@ import {
 } from "#app/components/admin/workflow";
 import { ColumnHeads, TableRegion, TD } from "#app/components/admin/table";
 import { HydratedField } from "#app/components/ui/hydrated-field";
+import { useHydrated } from "#app/components/ui/use-hydrated";
 import { BULK_ACTIONS } from "#app/domain/admin-workflow";
 import { type BookingFilters, emptyBookingsText, filterSearch } from "#app/domain/booking-filters";
 import { formatStudioInstant } from "#app/domain/booking-display";
@@ -61,7 +62,7 @@ export default function SessionsTab({ loaderData, actionData }: Route.ComponentP
   return (
     <AdminPage
       title="Session Workflow Management"
-      description="Move sessions through the studio workflow, one at a time or several at once"
+      description="Change the status of sessions in the studio workflow, one at a time or several at once"
       actions={<ViewToggle path={PATH} filters={filters} current={search} />}
     >
       {/* Keyed by the query, so the inputs show the filters of the URL after every navigation. */}
@@ -162,12 +163,6 @@ export default function SessionsTab({ loaderData, actionData }: Route.ComponentP
       </div>
     </AdminPage>
   );
-}
-
-function useHydrated() {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
 }
 
 function SessionsList({

@@ -9,7 +9,7 @@ import { StatusBadge } from "#app/components/dashboard/status-badge";
 import { TextareaField } from "#app/components/ui/field";
 import { HydratedField } from "#app/components/ui/hydrated-field";
 import { type FormReply, useSchemaForm } from "#app/components/ui/use-schema-form";
-import { isDatabaseBusyResponse } from "#app/db.server";
+import { DatabaseBusyError } from "#app/db.server";
 import { formatStudioInstant } from "#app/domain/booking-display";
 import { STATUS_LABELS } from "#app/domain/booking-status";
 import { parseId } from "#app/domain/ids";
@@ -31,7 +31,9 @@ import { samePageUrl } from "#app/web/same-page.server";
 import { env } from "#app/env.server";
 import { readForm } from "#app/web/form.server";
 import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
-import { SupportUpdateError, updateSupportRequest } from "#app/workflows/support.server";
+import { updateSupportRequest } from "#app/workflows/support.server";
+import { Refusal } from "#app/domain/refusal";
+import { formRefusal } from "#app/web/refusals.server";
 import type { Route } from "./+types/support";
 
 /**
@@ -122,18 +124,12 @@ export async function action({ request, context }: Route.ActionArgs) {
           : `Request #${id} is now ${SUPPORT_STATUS_LABELS[updated.status]}.`,
     });
   } catch (error) {
-    if (error instanceof SupportUpdateError) {
-      if (error.kind === "not-found") return fail(error.message, 404);
-      if (error.kind === "resolution-required") {
-        return fail(
-          error.message,
-          400,
-          submission.reply({ fieldErrors: { resolution: [error.message] } }),
-        );
-      }
-      return fail(error.message, 409);
+    if (error instanceof Refusal) {
+      const { init, field } = formRefusal(error);
+      const errors = field ? { fieldErrors: { [field]: [error.message] } } : undefined;
+      return fail(error.message, init.status, submission.reply(errors));
     }
-    if (isDatabaseBusyResponse(error)) {
+    if (error instanceof DatabaseBusyError) {
       return fail("The system is busy right now. Please try again.", 503);
     }
     throw error;

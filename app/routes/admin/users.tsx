@@ -88,7 +88,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 /**
  * Staff reset a customer's two-factor sign-in (a lost phone, or codes frozen after wrong ones;
- * docs/product.md "Accounts and sessions"): the secret, recovery codes and the count of wrong
+ * docs/product.md "Accounts and sign-ins"): the secret, recovery codes and the count of wrong
  * codes are gone, and the password alone signs in until it is set up again.
  */
 function resetTwoFactor<Refusal>(

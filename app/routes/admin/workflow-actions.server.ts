@@ -9,19 +9,17 @@ import {
 } from "#app/domain/admin-workflow-forms";
 import { STATUS_LABELS } from "#app/domain/booking-status";
 import { parseId } from "#app/domain/ids";
-import {
-  bulkChangeStatus,
-  changeBookingStatus,
-  WorkflowError,
-} from "#app/workflows/move-session.server";
+import { bulkChangeStatus, changeBookingStatus } from "#app/workflows/change-booking-status.server";
 import type { PublicUser } from "#app/models/user.server";
-import { isDatabaseBusyResponse } from "#app/db.server";
+import { DatabaseBusyError } from "#app/db.server";
 import { readForm } from "#app/web/form.server";
 import {
   PAYMENT_SERVICE_UNAVAILABLE_MESSAGE,
   PaymentServiceError,
 } from "#app/workflows/payment-provider.server";
-import { CancellationError, cancelFollowingForStudio } from "#app/workflows/cancel-booking.server";
+import { cancelFollowingForStudio } from "#app/workflows/cancel-booking.server";
+import { Refusal } from "#app/domain/refusal";
+import { formRefusal } from "#app/web/refusals.server";
 import { formatDollars } from "#app/domain/pricing";
 import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
 import { samePageUrl } from "#app/web/same-page.server";
@@ -135,9 +133,6 @@ export async function workflowAction(
         description: done,
       });
     } catch (error) {
-      if (error instanceof CancellationError) {
-        return fail(UPDATE_FAILED, error.message, error.kind === "not-found" ? 404 : 409);
-      }
       const known = knownFailure(error);
       if (known) return fail(UPDATE_FAILED, known.message, known.status);
       throw error;
@@ -149,11 +144,10 @@ export async function workflowAction(
 
 /** The failures a form explains to staff (anything else is a bug and surfaces as one). */
 function knownFailure(error: unknown): { message: string; status: number } | null {
-  if (error instanceof WorkflowError) {
-    return { message: error.message, status: error.kind === "not-found" ? 404 : 409 };
-  }
+  if (error instanceof Refusal)
+    return { message: error.message, status: formRefusal(error).init.status };
   if (error instanceof PaymentServiceError) return { message: error.message, status: 502 };
-  if (isDatabaseBusyResponse(error)) {
+  if (error instanceof DatabaseBusyError) {
     return { message: "The booking system is busy right now. Please try again.", status: 503 };
   }
   return null;

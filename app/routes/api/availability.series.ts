@@ -1,6 +1,6 @@
 import { z } from "#app/domain/zod";
 import { seriesPreviewQuerySchema } from "#app/domain/series-preview";
-import { jsonError, methodNotAllowed } from "#app/web/api.server";
+import { jsonError, describedMethodsOnly } from "#app/web/api.server";
 import { seriesPreview } from "#app/workflows/book-series.server";
 import type { Route } from "./+types/availability.series";
 import * as doc from "#app/web/api-doc";
@@ -25,10 +25,6 @@ export function loader({ request }: Route.LoaderArgs) {
   return Response.json(seriesPreview(query.data, Date.now()), {
     headers: { "Cache-Control": "no-store" },
   });
-}
-
-export function action() {
-  return methodNotAllowed("GET");
 }
 
 const occurrence = z.strictObject({
@@ -67,3 +63,5 @@ export const openapi: doc.ApiPaths = {
     },
   },
 };
+
+export const middleware: Route.MiddlewareFunction[] = [describedMethodsOnly(openapi)];

@@ -2,11 +2,11 @@ import { z } from "#app/domain/zod";
 import { BOOKING_LIMITS, earliestBookableDate } from "#app/domain/availability";
 import { quoteQuerySchema } from "#app/domain/booking-form";
 import { getAvailability } from "#app/models/booking.server";
-import { jsonError, methodNotAllowed } from "#app/web/api.server";
+import { jsonError, describedMethodsOnly } from "#app/web/api.server";
 import { env } from "#app/env.server";
 import type { Route } from "./+types/availability";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
 
 /**
  * GET /api/availability?date=yyyy-MM-dd&hours=2..8: every hourly start of that studio day for a
@@ -36,10 +36,6 @@ export function loader({ request }: Route.LoaderArgs) {
   );
 }
 
-export function action() {
-  return methodNotAllowed("GET");
-}
-
 export const openapi: doc.ApiPaths = {
   "/api/availability": {
     get: {
@@ -57,3 +53,5 @@ export const openapi: doc.ApiPaths = {
     },
   },
 };
+
+export const middleware: Route.MiddlewareFunction[] = [describedMethodsOnly(openapi)];

@@ -8,7 +8,7 @@ import { jsonError } from "#app/web/api.server";
 import { parseRange, rangeStillValid } from "#app/web/byte-range";
 import { isStaff, requireApiUser } from "#app/web/user-context.server";
 import { createReadableStreamFromReadable } from "@react-router/node";
-import { fileStorage } from "#app/workflows/file-storage.server";
+import { fileStorage } from "#app/adapters.server";
 import { db } from "#app/db.server";
 
 type Booking = NonNullable<ReturnType<typeof getBooking>>;

@@ -1,26 +1,27 @@
 import { parseId } from "#app/domain/ids";
 import { z } from "#app/domain/zod";
-import { getOwnBooking, toBookingJson } from "#app/models/booking.server";
+import { getOwnBooking } from "#app/models/booking.server";
 import { cancellationQuote, cancelProblem } from "#app/models/cancellation.server";
-import { CancellationError, cancelOwnBooking } from "#app/workflows/cancel-booking.server";
-import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
+import { cancelOwnBooking } from "#app/workflows/cancel-booking.server";
+import { RefundChangedRefusal, Refusal } from "#app/domain/refusal";
+import { jsonRefusal } from "#app/web/refusals.server";
+import { jsonError, readJson, describedMethodsOnly } from "#app/web/api.server";
 import { requireApiUser } from "#app/web/user-context.server";
 import { env } from "#app/env.server";
 import { PaymentServiceError } from "#app/workflows/payment-provider.server";
 import type { Route } from "./+types/bookings.cancel";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
 import { CANCEL_SCOPES } from "#app/domain/series-sessions";
 import { cancelFollowingJson, followingQuoteJson } from "#app/routes/api/series-cancel.server";
-import {
-  cancelledFollowingJson,
-  cancelScopeQuery,
-  followingQuoteShape,
-  SCOPE_QUERY_MESSAGE,
-} from "#app/domain/series-api";
+import { toBookingJson } from "#app/routes/api/json/booking";
 import { db } from "#app/db.server";
 
 const NOT_FOUND = "Booking not found";
+
+/** The `?scope=`: "one" (the default) or "following". */
+const cancelScopeQuery = z.object({ scope: z.enum(CANCEL_SCOPES).optional() });
+const SCOPE_QUERY_MESSAGE = 'scope must be "one" or "following"';
 
 const cancelBodySchema = z.object({
   /** The refund the customer was shown; when given, a different one is refused (422). */
@@ -64,7 +65,6 @@ export const jsonBody = cancelBodySchema;
 
 /** POST /api/bookings/{id}/cancel with { expectedRefund? }: cancels and refunds. */
 export async function action({ request, params, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return methodNotAllowed("GET, POST");
   const user = await requireApiUser(request, context);
   const id = parseId(params.id);
   if (id === null) return jsonError(404, NOT_FOUND);
@@ -77,10 +77,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     );
     return Response.json({ booking: toBookingJson(booking), refund: quote });
   } catch (error) {
-    if (error instanceof CancellationError) {
-      if (error.kind === "not-found") return jsonError(404, NOT_FOUND);
-      return jsonError(422, error.message, error.quote ? { refund: error.quote } : undefined);
-    }
+    if (error instanceof RefundChangedRefusal) return jsonRefusal(error, { refund: error.quote });
+    if (error instanceof Refusal) return jsonRefusal(error);
     if (error instanceof PaymentServiceError) return jsonError(502, error.message);
     throw error;
   }
@@ -95,7 +93,7 @@ export const openapi: doc.ApiPaths = {
       responses: {
         200: doc.answers(
           "The cancellation quote (with `?scope=following`: each session's refund and the total)",
-          z.union([shape.cancelQuoteJson, followingQuoteShape]),
+          z.union([shape.cancelQuoteJson, shape.followingQuoteShape]),
         ),
         400: doc.refused(SCOPE_QUERY_MESSAGE),
         401: doc.notSignedIn,
@@ -109,7 +107,7 @@ export const openapi: doc.ApiPaths = {
       responses: {
         200: doc.answers(
           'The cancelled booking and its refund; with `"scope": "following"`, every session cancelled and the total refund',
-          z.union([shape.cancelledJson, cancelledFollowingJson]),
+          z.union([shape.cancelledJson, shape.cancelledFollowingJson]),
         ),
         ...doc.BODY_REFUSALS,
         401: doc.notSignedIn,
@@ -125,3 +123,5 @@ export const openapi: doc.ApiPaths = {
     },
   },
 };
+
+export const middleware: Route.MiddlewareFunction[] = [describedMethodsOnly(openapi)];

@@ -1,7 +1,7 @@
 import { bookingFields } from "#app/domain/booking-form";
 import { z } from "#app/domain/zod";
 import { hasConflict } from "#app/models/booking.server";
-import { jsonError, methodNotAllowed } from "#app/web/api.server";
+import { jsonError, describedMethodsOnly } from "#app/web/api.server";
 import { env } from "#app/env.server";
 import type { Route } from "./+types/bookings.check-conflicts";
 import * as doc from "#app/web/api-doc";
@@ -37,10 +37,6 @@ export function loader({ request }: Route.LoaderArgs) {
   return Response.json({ hasConflict: conflict }, { headers: { "Cache-Control": "no-store" } });
 }
 
-export function action() {
-  return methodNotAllowed("GET");
-}
-
 export const openapi: doc.ApiPaths = {
   "/api/bookings/check-conflicts": {
     get: {
@@ -59,3 +55,5 @@ export const openapi: doc.ApiPaths = {
     },
   },
 };
+
+export const middleware: Route.MiddlewareFunction[] = [describedMethodsOnly(openapi)];

@@ -1,4 +1,4 @@
-import { methodNotAllowed } from "#app/web/api.server";
+import { describedMethodsOnly } from "#app/web/api.server";
 import {
   downloadResponse,
   requireDownloadableFile,
@@ -18,10 +18,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { booking, staff } = await requireFilesAccess(request, context, params.id);
   const file = requireDownloadableFile(booking, params.fileId, staff, Date.now());
   return downloadResponse(request, file);
-}
-
-export function action() {
-  return methodNotAllowed("GET");
 }
 
 const bytes = { schema: z.string().meta({ format: "binary" }) };
@@ -53,3 +49,5 @@ export const openapi: doc.ApiPaths = {
     },
   },
 };
+
+export const middleware: Route.MiddlewareFunction[] = [describedMethodsOnly(openapi)];

@@ -1,9 +1,10 @@
-import { listBookingFiles, toBookingFileJson } from "#app/models/booking-file.server";
-import { methodNotAllowed } from "#app/web/api.server";
+import { listBookingFiles } from "#app/models/booking-file.server";
+import { toBookingFileJson } from "#app/routes/api/json/session-file";
+import { describedMethodsOnly } from "#app/web/api.server";
 import { requireFilesAccess } from "#app/routes/api/booking-files.server";
 import type { Route } from "./+types/bookings.files";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
 import { z } from "#app/domain/zod";
 import { FILES_API_NOT_FOUND } from "#app/domain/session-files";
 import { db } from "#app/db.server";
@@ -21,10 +22,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return Response.json(files.map(toBookingFileJson));
 }
 
-export function action() {
-  return methodNotAllowed("GET");
-}
-
 export const openapi: doc.ApiPaths = {
   "/api/bookings/{id}/files": {
     get: {
@@ -38,3 +35,5 @@ export const openapi: doc.ApiPaths = {
     },
   },
 };
+
+export const middleware: Route.MiddlewareFunction[] = [describedMethodsOnly(openapi)];

@@ -1,6 +1,6 @@
 import { parseId } from "#app/domain/ids";
 import { getOwnBooking } from "#app/models/booking.server";
-import { jsonError, methodNotAllowed } from "#app/web/api.server";
+import { jsonError, describedMethodsOnly } from "#app/web/api.server";
 import { requireApiUser } from "#app/web/user-context.server";
 import {
   seriesCalendar,
@@ -39,10 +39,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   );
 }
 
-export function action() {
-  return methodNotAllowed("GET");
-}
-
 export const openapi: doc.ApiPaths = {
   "/api/bookings/{id}/ics": {
     get: {
@@ -60,3 +56,5 @@ export const openapi: doc.ApiPaths = {
     },
   },
 };
+
+export const middleware: Route.MiddlewareFunction[] = [describedMethodsOnly(openapi)];

@@ -2,15 +2,16 @@ import { CARD_MESSAGES, cardFormSchema } from "#app/domain/card";
 import { parseId } from "#app/domain/ids";
 import { studioDateOf } from "#app/domain/studio-time";
 import { z } from "#app/domain/zod";
-import { getOwnBooking, toBookingJson } from "#app/models/booking.server";
-import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
+import { getOwnBooking } from "#app/models/booking.server";
+import { toBookingJson } from "#app/routes/api/json/booking";
+import { jsonError, readJson, describedMethodsOnly } from "#app/web/api.server";
 import { requireApiUser } from "#app/web/user-context.server";
-import { env } from "#app/env.server";
+import { paymentProvider } from "#app/adapters.server";
 import { isPayable, notPayableMessage } from "#app/domain/payments";
 import { chargeSandboxCard } from "#app/workflows/checkout.server";
 import type { Route } from "./+types/bookings.payments-direct";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
 
 const NOT_FOUND = "Booking not found";
 const AMOUNT_MISMATCH = "The amount does not match the booking total";
@@ -36,10 +37,6 @@ function paymentBodySchema(now: number) {
   });
 }
 
-export function loader() {
-  return methodNotAllowed("POST");
-}
-
 /** The body the action reads (tests/integration/json-errors.test.ts walks every field). */
 export const jsonBody = paymentBodySchema;
 
@@ -51,12 +48,11 @@ export const jsonBody = paymentBodySchema;
  * cannot be paid any more (already paid, hold run out, cancelled, free).
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return methodNotAllowed("POST");
   const user = await requireApiUser(request, context);
   const id = parseId(params.id);
   const booking = id === null ? undefined : getOwnBooking(id, user.id);
   if (!booking) return jsonError(404, NOT_FOUND);
-  if (env.PAYMENT_PROVIDER === "stripe") {
+  if (paymentProvider().name === "stripe") {
     return jsonError(400, "Card payments go through Stripe Checkout", {
       checkoutUrl: `/checkout/${booking.id}`,
     });
@@ -105,7 +101,7 @@ export const openapi: doc.ApiPaths = {
         ...doc.BODY_REFUSALS,
         400: doc.refused(
           "A refused field, an amount that is not the total, or Stripe's Checkout is the way to pay (`checkoutUrl`)",
-          { errors: shape.fieldErrors.optional(), checkoutUrl: z.string().optional() },
+          { errors: doc.fieldErrors.optional(), checkoutUrl: z.string().optional() },
         ),
         401: doc.notSignedIn,
         402: doc.refused("The card was declined or its number is invalid"),
@@ -117,3 +113,5 @@ export const openapi: doc.ApiPaths = {
     },
   },
 };
+
+export const middleware: Route.MiddlewareFunction[] = [describedMethodsOnly(openapi)];

@@ -4,7 +4,7 @@ import { receiptFilename } from "#app/domain/receipts";
 import { receiptPdf } from "#app/emails/receipt-pdf.server";
 import { getBooking } from "#app/models/booking.server";
 import { getBookingReceipt } from "#app/models/receipt.server";
-import { jsonError, methodNotAllowed } from "#app/web/api.server";
+import { jsonError, describedMethodsOnly } from "#app/web/api.server";
 import { isStaff, requireApiUser } from "#app/web/user-context.server";
 import type { Route } from "./+types/bookings.receipt";
 import * as doc from "#app/web/api-doc";
@@ -37,10 +37,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   });
 }
 
-export function action() {
-  return methodNotAllowed("GET");
-}
-
 export const openapi: doc.ApiPaths = {
   "/api/bookings/{id}/payments/{paymentId}/receipt": {
     get: {
@@ -61,3 +57,5 @@ export const openapi: doc.ApiPaths = {
     },
   },
 };
+
+export const middleware: Route.MiddlewareFunction[] = [describedMethodsOnly(openapi)];

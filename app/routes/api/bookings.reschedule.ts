@@ -1,20 +1,18 @@
 import { parseId } from "#app/domain/ids";
 import { rescheduleSchema } from "#app/domain/booking-form";
-import { toBookingJson } from "#app/models/booking.server";
-import { RescheduleError, rescheduleOwnBooking } from "#app/workflows/reschedule.server";
-import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
+import { toBookingJson } from "#app/routes/api/json/booking";
+import { rescheduleOwnBooking } from "#app/workflows/reschedule.server";
+import { Refusal } from "#app/domain/refusal";
+import { jsonRefusal } from "#app/web/refusals.server";
+import { jsonError, readJson, describedMethodsOnly } from "#app/web/api.server";
 import { takeBookingChange, tooManyBookingChangesMessage } from "#app/web/rate-limit.server";
 import { clientAddressContext } from "#app/web/request-context.server";
 import { requireApiUser } from "#app/web/user-context.server";
 import type { Route } from "./+types/bookings.reschedule";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
 
 const NOT_FOUND = "Booking not found";
-
-export function loader() {
-  return methodNotAllowed("POST");
-}
 
 /** The body the action reads (tests/integration/json-errors.test.ts walks every field). */
 export const jsonBody = rescheduleSchema;
@@ -26,7 +24,6 @@ export const jsonBody = rescheduleSchema;
  * bookings, per account and per client address (BOOKING_RATE_LIMIT per hour; 429 past it).
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return methodNotAllowed("POST");
   const user = await requireApiUser(request, context);
   const id = parseId(params.id);
   if (id === null) return jsonError(404, NOT_FOUND);
@@ -42,9 +39,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const moved = rescheduleOwnBooking({ bookingId: id, userId: user.id, ...slot }, now);
     return Response.json(toBookingJson(moved));
   } catch (error) {
-    if (!(error instanceof RescheduleError)) throw error;
-    if (error.kind === "not-found") return jsonError(404, NOT_FOUND);
-    return jsonError(422, error.message);
+    if (!(error instanceof Refusal)) throw error;
+    return jsonRefusal(error);
   }
 }
 
@@ -64,3 +60,5 @@ export const openapi: doc.ApiPaths = {
     },
   },
 };
+
+export const middleware: Route.MiddlewareFunction[] = [describedMethodsOnly(openapi)];

@@ -1,12 +1,13 @@
 import { BOOKING_STATUSES } from "#app/domain/booking-status";
 import { parseId } from "#app/domain/ids";
 import { z } from "#app/domain/zod";
-import { confirmOwnFreeBooking, getOwnBooking, toBookingJson } from "#app/models/booking.server";
-import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
+import { confirmOwnFreeBooking, getOwnBooking } from "#app/models/booking.server";
+import { toBookingJson } from "#app/routes/api/json/booking";
+import { jsonError, readJson, describedMethodsOnly } from "#app/web/api.server";
 import { isStaff, requireApiUser } from "#app/web/user-context.server";
 import type { Route } from "./+types/bookings.status";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
 
 const NOT_FOUND = "Booking not found";
 const ONLY_FREE = "You can only confirm your own free booking";
@@ -19,11 +20,6 @@ const statusBodySchema = z.object({
   ),
 });
 
-/** A positive integer id from the URL, or null for anything else (answered as not found). */
-export function loader() {
-  return methodNotAllowed("PATCH");
-}
-
 /** The body the action reads (tests/integration/json-errors.test.ts walks every field). */
 export const jsonBody = statusBodySchema;
 
@@ -35,7 +31,6 @@ export const jsonBody = statusBodySchema;
  * Admins change statuses in the admin area (their workflow keeps the booking history).
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
-  if (request.method !== "PATCH") return methodNotAllowed("PATCH");
   const user = await requireApiUser(request, context);
   const id = parseId(params.id);
   if (id === null) return jsonError(404, NOT_FOUND);
@@ -66,3 +61,5 @@ export const openapi: doc.ApiPaths = {
     },
   },
 };
+
+export const middleware: Route.MiddlewareFunction[] = [describedMethodsOnly(openapi)];

@@ -2,18 +2,20 @@ import { z } from "#app/domain/zod";
 import { bookingApiPayloadSchema } from "#app/domain/booking-form";
 import { sessionsAsked } from "#app/domain/series-form";
 import { WAITLIST_MESSAGES } from "#app/domain/waitlist";
-import { SLOT_TAKEN_MESSAGE } from "#app/domain/availability";
-import { listOwnBookings, toBookingJson } from "#app/models/booking.server";
+import { listOwnBookings } from "#app/models/booking.server";
 import { bookingPaymentsOf } from "#app/models/receipt.server";
-import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
+import { jsonError, readJson, describedMethodsOnly } from "#app/web/api.server";
 import { takeBookingChange, tooManyBookingChangesMessage } from "#app/web/rate-limit.server";
 import { clientAddressContext } from "#app/web/request-context.server";
 import { requireApiUser } from "#app/web/user-context.server";
-import { BookingError, bookSession } from "#app/workflows/book-session.server";
-import { bookSeries, SeriesConflictError } from "#app/workflows/book-series.server";
+import { bookSession } from "#app/workflows/book-session.server";
+import { bookSeries } from "#app/workflows/book-series.server";
+import { Refusal, SeriesConflictsRefusal, UnpaidHoldsRefusal } from "#app/domain/refusal";
+import { jsonRefusal } from "#app/web/refusals.server";
 import type { Route } from "./+types/bookings";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
+import { toBookingJson, toBookingPaymentJson } from "#app/routes/api/json/booking";
 
 /**
  * GET /api/bookings: the caller's own bookings, newest first (docs/product.md "The JSON API"),
@@ -27,7 +29,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return Response.json(
     listOwnBookings(user.id, now).map((booking) => ({
       ...toBookingJson(booking),
-      payments: payments.get(booking.id) ?? [],
+      payments: (payments.get(booking.id) ?? []).map(toBookingPaymentJson),
     })),
   );
 }
@@ -44,7 +46,6 @@ export const jsonBody = bookingApiPayloadSchema;
  * Retry-After when the request does not fit, nothing written).
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return methodNotAllowed("GET, POST");
   const user = await requireApiUser(request, context);
   const now = Date.now();
   const payload = await readJson(request, jsonBody(now));
@@ -96,15 +97,12 @@ export async function action({ request, context }: Route.ActionArgs) {
       { status: 201 },
     );
   } catch (error) {
-    if (!(error instanceof BookingError)) throw error;
-    if (error instanceof SeriesConflictError) {
-      return jsonError(422, error.message, { conflicts: error.conflicts });
+    if (!(error instanceof Refusal)) throw error;
+    if (error instanceof SeriesConflictsRefusal) {
+      return jsonRefusal(error, { conflicts: error.conflicts });
     }
-    if (error.kind === "unpaid-holds") {
-      // 422, not 429: waiting does not help; paying for or cancelling an open booking does.
-      // 409 is kept for a duplicate coupon code alone (docs/product.md "The JSON API").
-      return jsonError(422, error.message, {
-        title: "Unpaid Bookings",
+    if (error instanceof UnpaidHoldsRefusal) {
+      return jsonRefusal(error, {
         openBookings: error.openHolds.map((hold) => ({
           id: hold.id,
           recordingDate: hold.recordingDate,
@@ -116,10 +114,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         })),
       });
     }
-    if (error.kind === "slot" && error.message === SLOT_TAKEN_MESSAGE) {
-      return jsonError(422, SLOT_TAKEN_MESSAGE, { title: "Time Slot Unavailable" });
-    }
-    return jsonError(400, error.message);
+    return jsonRefusal(error);
   }
 }
 
@@ -153,7 +148,7 @@ export const openapi: doc.ApiPaths = {
         ...doc.BODY_REFUSALS,
         400: doc.refused(
           "A refused field or slot, a waitlist offer that is not the caller's live one for that range, or `waitlistEntryId` with `repeat`",
-          { errors: shape.fieldErrors.optional() },
+          { errors: doc.fieldErrors.optional() },
         ),
         401: doc.notSignedIn,
         403: doc.refused("A userId other than the caller's"),
@@ -187,3 +182,5 @@ export const openapi: doc.ApiPaths = {
     },
   },
 };
+
+export const middleware: Route.MiddlewareFunction[] = [describedMethodsOnly(openapi)];

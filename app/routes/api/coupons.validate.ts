@@ -1,12 +1,12 @@
 import { COUPON_MESSAGES, normalizeCouponCode } from "#app/domain/coupons";
 import { checkCoupon, toCouponSummary } from "#app/models/coupon.server";
-import { jsonError, methodNotAllowed } from "#app/web/api.server";
+import { jsonError, describedMethodsOnly } from "#app/web/api.server";
 import { takeCouponLookup, tooManyCouponLookupsMessage } from "#app/web/rate-limit.server";
 import { clientAddressContext } from "#app/web/request-context.server";
 import { getUser } from "#app/web/user-context.server";
 import type { Route } from "./+types/coupons.validate";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
 import { z } from "#app/domain/zod";
 
 /**
@@ -34,10 +34,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   });
 }
 
-export function action() {
-  return methodNotAllowed("GET");
-}
-
 export const openapi: doc.ApiPaths = {
   "/api/coupons/validate/{code}": {
     get: {
@@ -54,3 +50,5 @@ export const openapi: doc.ApiPaths = {
     },
   },
 };
+
+export const middleware: Route.MiddlewareFunction[] = [describedMethodsOnly(openapi)];

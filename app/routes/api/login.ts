@@ -1,29 +1,24 @@
 import { apiLoginSchema, TWO_FACTOR_REQUIRED } from "#app/domain/two-factor";
 import { toPublicUser } from "#app/models/user.server";
-import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
+import { jsonError, readJson, describedMethodsOnly } from "#app/web/api.server";
 import { checkLoginPassword } from "#app/web/login-throttle.server";
 import { clientAddressContext } from "#app/web/request-context.server";
 import { knownDevice, signedInHeaders } from "#app/web/known-device.server";
 import { secondFactor } from "#app/routes/second-factor.server";
 import type { Route } from "./+types/login";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
 import { z } from "#app/domain/zod";
-
-export function loader() {
-  return methodNotAllowed("POST");
-}
 
 /** The body the action reads (tests/integration/json-errors.test.ts walks every field). */
 export const jsonBody = apiLoginSchema;
 
 /**
- * POST /api/login {username, password, code?}: the user JSON and a session cookie. An account
+ * POST /api/login {username, password, code?}: the user JSON and a sign-in cookie. An account
  * with two-factor on answers 401 `twoFactorRequired` until the body carries its code (the
  * app's current code or a recovery code).
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return methodNotAllowed("POST");
   const clientAddress = context.get(clientAddressContext);
   const { username, password, code } = await readJson(request, jsonBody);
   // The password step, behind the per-address and per-username (or known device's) limits: one 401 message whether
@@ -38,7 +33,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       check.retryAfter === null ? undefined : { "Retry-After": String(check.retryAfter) },
     );
   }
-  // The password is verified: from here on, the second factor (docs/product.md "Accounts").
+  // The password is verified: from here on, the second factor (docs/product.md
+  // "Accounts and sign-ins").
   const second = await secondFactor(check.user.id, code, clientAddress, TWO_FACTOR_REQUIRED);
   if (!second.ok) {
     const headers = second.retryAfter ? { "Retry-After": String(second.retryAfter) } : undefined;
@@ -51,10 +47,10 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const openapi: doc.ApiPaths = {
   "/api/login": {
     post: {
-      summary: "Signs in: the user and a session cookie",
+      summary: "Signs in: the user and a sign-in cookie",
       ...doc.body(jsonBody),
       responses: {
-        200: doc.answers("Signed in (Set-Cookie carries the session)", shape.publicUserJson),
+        200: doc.answers("Signed in (Set-Cookie carries the sign-in)", shape.publicUserJson),
         ...doc.BODY_REFUSALS,
         401: doc.refused(
           "Wrong username or password; or `twoFactorRequired` when the account's code is missing or wrong, or the app's codes are frozen after too many wrong ones (a recovery code still signs in)",
@@ -67,3 +63,5 @@ export const openapi: doc.ApiPaths = {
     },
   },
 };
+
+export const middleware: Route.MiddlewareFunction[] = [describedMethodsOnly(openapi)];

@@ -1,6 +1,7 @@
 import { createDocument, type ZodOpenApiObject } from "zod-openapi";
 import { z } from "#app/domain/zod";
 import { answers, type ApiOperation, type ApiPaths, WRITE_REFUSALS } from "#app/web/api-doc";
+import { allowOf } from "#app/web/api.server";
 import * as adminBookingsId from "#app/routes/api/admin/bookings.$id";
 import * as adminBookings from "#app/routes/api/admin/bookings";
 import * as adminBookingFiles from "#app/routes/api/admin/bookings.files";
@@ -48,6 +49,18 @@ import * as waitlist from "#app/routes/api/waitlist";
  * before its route runs, and has zod-openapi turn the zod schemas into JSON Schema. A route
  * missing here fails tests/integration/openapi.test.ts.
  */
+/** /api/openapi.json itself, described here: its route module serves this one. */
+export const OWN_PATH: ApiPaths = {
+  "/api/openapi.json": {
+    get: {
+      summary: "This document",
+      responses: {
+        200: answers("The OpenAPI 3.1 document", z.looseObject({ openapi: z.literal("3.1.0") })),
+      },
+    },
+  },
+};
+
 const ROUTE_MODULES: { openapi: ApiPaths }[] = [
   user,
   login,
@@ -88,21 +101,7 @@ const ROUTE_MODULES: { openapi: ApiPaths }[] = [
   adminCouponsDeactivate,
   adminSupport,
   adminSupportId,
-  {
-    openapi: {
-      "/api/openapi.json": {
-        get: {
-          summary: "This document",
-          responses: {
-            200: answers(
-              "The OpenAPI 3.1 document",
-              z.looseObject({ openapi: z.literal("3.1.0") }),
-            ),
-          },
-        },
-      },
-    },
-  },
+  { openapi: OWN_PATH },
 ];
 
 const WRITES = ["post", "put", "patch", "delete"] as const;
@@ -128,6 +127,19 @@ export function apiPaths(): ApiPaths {
   return paths;
 }
 
+/**
+ * The methods each endpoint answers, by its route pattern ("api/admin/bookings/:id"): the
+ * admin API layout refuses the others before it asks who is calling.
+ */
+export function allowByPattern(): Map<string, string> {
+  return new Map(
+    Object.entries(apiPaths()).map(([path, item]) => [
+      path.slice(1).replace(/\{(\w+)\}/g, ":$1"),
+      allowOf({ [path]: item }),
+    ]),
+  );
+}
+
 let document: ReturnType<typeof createDocument> | undefined;
 
 /** The document, built once per process. */
@@ -138,7 +150,7 @@ export function openApiDocument() {
       title: "Studio booking JSON API",
       version: "1.0.0",
       description:
-        "The site's JSON API: sign-in is by the session cookie that /api/login and /api/register set. " +
+        "The site's JSON API: sign-in is by the sign-in cookie that /api/login and /api/register set. " +
         "Every refusal answers `{ message }` in words written for a person, plus the fields a route names.",
     },
     paths: apiPaths(),

@@ -1,5 +1,6 @@
-import { methodNotAllowed } from "#app/web/api.server";
-import { openApiDocument } from "#app/routes/api/openapi.server";
+import { describedMethodsOnly } from "#app/web/api.server";
+import { OWN_PATH, openApiDocument } from "#app/routes/api/openapi.server";
+import type { Route } from "./+types/openapi";
 
 /**
  * GET /api/openapi.json: the OpenAPI 3.1 description of every /api/* route (docs/product.md
@@ -13,6 +14,4 @@ export function loader() {
   });
 }
 
-export function action() {
-  return methodNotAllowed("GET");
-}
+export const middleware: Route.MiddlewareFunction[] = [describedMethodsOnly(OWN_PATH)];

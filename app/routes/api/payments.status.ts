@@ -1,4 +1,4 @@
-import { jsonError, methodNotAllowed } from "#app/web/api.server";
+import { jsonError, describedMethodsOnly } from "#app/web/api.server";
 import { takePaymentStatusCheck, tooManyPaymentChecksMessage } from "#app/web/rate-limit.server";
 import { clientAddressContext } from "#app/web/request-context.server";
 import { verifyCheckout } from "#app/workflows/fulfil-payment.server";
@@ -44,10 +44,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   );
 }
 
-export function action() {
-  return methodNotAllowed("GET");
-}
-
 const failed = { success: z.literal(false) };
 
 export const openapi: doc.ApiPaths = {
@@ -67,3 +63,5 @@ export const openapi: doc.ApiPaths = {
     },
   },
 };
+
+export const middleware: Route.MiddlewareFunction[] = [describedMethodsOnly(openapi)];

@@ -1,4 +1,4 @@
-import { jsonError, methodNotAllowed } from "#app/web/api.server";
+import { allowOf, jsonError, methodNotAllowed, methodRefusal } from "#app/web/api.server";
 import { env } from "#app/env.server";
 import { handlePaymentWebhook, WebhookSignatureError } from "#app/workflows/fulfil-payment.server";
 import type { Route } from "./+types/payments.webhook";
@@ -8,9 +8,12 @@ import { z } from "#app/domain/zod";
 /** Stripe events are a few kilobytes; anything far larger is not one. */
 const MAX_BODY_BYTES = 256 * 1024;
 
+/** Without Stripe the endpoint does not exist, whatever the method (a 404 before any 405). */
+const withoutStripe = () =>
+  env.PAYMENT_PROVIDER === "stripe" ? null : jsonError(404, "Not found");
+
 export function loader() {
-  if (env.PAYMENT_PROVIDER !== "stripe") return jsonError(404, "Not found");
-  return methodNotAllowed("POST");
+  return withoutStripe() ?? methodNotAllowed(allowOf(openapi));
 }
 
 /**
@@ -18,8 +21,8 @@ export function loader() {
  * Origin, so the cross-site check lets it through and the signature is the authentication.
  */
 export async function action({ request }: Route.ActionArgs) {
-  if (env.PAYMENT_PROVIDER !== "stripe") return jsonError(404, "Not found");
-  if (request.method !== "POST") return methodNotAllowed("POST");
+  const refused = withoutStripe() ?? methodRefusal(request.method, allowOf(openapi));
+  if (refused) return refused;
   if (Number(request.headers.get("Content-Length") ?? 0) > MAX_BODY_BYTES) {
     return jsonError(413, "Payload too large");
   }

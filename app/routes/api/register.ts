@@ -1,17 +1,13 @@
 import { registerSchema } from "#app/domain/account";
 import { createUser, toPublicUser, UsernameTakenError } from "#app/models/user.server";
-import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
+import { jsonError, readJson, describedMethodsOnly } from "#app/web/api.server";
 import { addressKey, takeAttempt, tooManyAttemptsMessage } from "#app/web/rate-limit.server";
 import { registrationClosedMessage } from "#app/web/registration-open.server";
 import { clientAddressContext } from "#app/web/request-context.server";
-import { createUserSession } from "#app/web/session.server";
+import { createSignIn } from "#app/web/sign-in.server";
 import type { Route } from "./+types/register";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
-
-export function loader() {
-  return methodNotAllowed("POST");
-}
+import * as shape from "#app/routes/api/json/shapes";
 
 /** The body the action reads (tests/integration/json-errors.test.ts walks every field). */
 export const jsonBody = registerSchema;
@@ -21,7 +17,6 @@ export const jsonBody = registerSchema;
  * in.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return methodNotAllowed("POST");
   const closed = registrationClosedMessage();
   if (closed) return jsonError(403, closed);
   const retryAfter = await takeAttempt("register", addressKey(context.get(clientAddressContext)));
@@ -33,7 +28,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const input = await readJson(request, jsonBody);
   try {
     const user = await createUser(input);
-    const cookie = await createUserSession(request, user.id, false);
+    const cookie = await createSignIn(request, user.id, false);
     return Response.json(toPublicUser(user), { status: 201, headers: { "Set-Cookie": cookie } });
   } catch (error) {
     if (error instanceof UsernameTakenError) return jsonError(400, error.message);
@@ -47,10 +42,10 @@ export const openapi: doc.ApiPaths = {
       summary: "Creates an account and signs it in",
       ...doc.body(jsonBody),
       responses: {
-        201: doc.answers("The new user (Set-Cookie carries the session)", shape.publicUserJson),
+        201: doc.answers("The new user (Set-Cookie carries the sign-in)", shape.publicUserJson),
         ...doc.BODY_REFUSALS,
         400: doc.refused("A refused field (`errors`), or the username is taken", {
-          errors: shape.fieldErrors.optional(),
+          errors: doc.fieldErrors.optional(),
         }),
         403: doc.refused("No admin exists yet: registration opens after create-admin"),
         429: doc.tooMany("Too many registrations from this address"),
@@ -58,3 +53,5 @@ export const openapi: doc.ApiPaths = {
     },
   },
 };
+
+export const middleware: Route.MiddlewareFunction[] = [describedMethodsOnly(openapi)];

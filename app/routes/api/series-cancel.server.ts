@@ -1,13 +1,11 @@
-import type { cancelledFollowingJson, followingQuoteShape } from "#app/domain/series-api";
+import type { cancelledFollowingJson, followingQuoteShape } from "#app/routes/api/json/shapes";
 import { env } from "#app/env.server";
 import type { z } from "#app/domain/zod";
-import { toBookingJson } from "#app/models/booking.server";
+import { toBookingJson } from "#app/routes/api/json/booking";
 import { jsonError } from "#app/web/api.server";
-import {
-  CancellationError,
-  cancelOwnFollowing,
-  planCancelFollowing,
-} from "#app/workflows/cancel-booking.server";
+import { cancelOwnFollowing, planCancelFollowing } from "#app/workflows/cancel-booking.server";
+import { Refusal } from "#app/domain/refusal";
+import { jsonRefusal } from "#app/web/refusals.server";
 import { PaymentServiceError } from "#app/workflows/payment-provider.server";
 
 export async function cancelFollowingJson(
@@ -37,10 +35,7 @@ export async function cancelFollowingJson(
       refund: cancelled.reduce((sum, { quote }) => sum + quote.refund, 0),
     } satisfies z.infer<typeof cancelledFollowingJson>);
   } catch (error) {
-    if (error instanceof CancellationError) {
-      if (error.kind === "not-found") return jsonError(404, "Booking not found");
-      return jsonError(422, error.message);
-    }
+    if (error instanceof Refusal) return jsonRefusal(error);
     if (error instanceof PaymentServiceError) return jsonError(502, error.message);
     throw error;
   }

@@ -1,20 +1,17 @@
 import { writeTransaction } from "#app/db.server";
 import { parseId } from "#app/domain/ids";
 import { parseService } from "#app/domain/services";
-import { deleteService, toServiceJson, updateService } from "#app/models/service.server";
-import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
+import { deleteService, updateService } from "#app/models/service.server";
+import { toServiceJson } from "#app/routes/api/json/service";
+import { jsonError, readJson, describedMethodsOnly } from "#app/web/api.server";
 import { requireApiAdmin } from "#app/web/user-context.server";
 import { serviceBody } from "#app/domain/services";
 import type { Route } from "./+types/services.$id";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
 import { z } from "#app/domain/zod";
 
 const NOT_FOUND = "Service not found";
-
-export function loader() {
-  return methodNotAllowed("PUT, DELETE");
-}
 
 /** The body the action reads (tests/integration/json-errors.test.ts walks every field). */
 export const jsonBody = serviceBody;
@@ -25,9 +22,6 @@ export const jsonBody = serviceBody;
  * it and it was deactivated instead.
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
-  if (request.method !== "PUT" && request.method !== "DELETE") {
-    return methodNotAllowed("PUT, DELETE");
-  }
   await requireApiAdmin(request, context);
   const id = parseId(params.id);
   if (id === null) return jsonError(404, NOT_FOUND);
@@ -85,3 +79,5 @@ export const openapi: doc.ApiPaths = {
     },
   },
 };
+
+export const middleware: Route.MiddlewareFunction[] = [describedMethodsOnly(openapi)];

@@ -1,26 +1,22 @@
 import { parseId } from "#app/domain/ids";
 import { z } from "#app/domain/zod";
-import { setServiceActive, toServiceJson } from "#app/models/service.server";
-import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
+import { setServiceActive } from "#app/models/service.server";
+import { toServiceJson } from "#app/routes/api/json/service";
+import { jsonError, readJson, describedMethodsOnly } from "#app/web/api.server";
 import { requireApiAdmin } from "#app/web/user-context.server";
 import type { Route } from "./+types/services.toggle-status";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
 
 const toggleBody = z.object({
   isActive: z.boolean({ error: "isActive must be true or false" }),
 });
-
-export function loader() {
-  return methodNotAllowed("PATCH");
-}
 
 /** The body the action reads (tests/integration/json-errors.test.ts walks every field). */
 export const jsonBody = toggleBody;
 
 /** PATCH /api/services/{id}/toggle-status with {isActive}: the updated service. */
 export async function action({ request, params, context }: Route.ActionArgs) {
-  if (request.method !== "PATCH") return methodNotAllowed("PATCH");
   await requireApiAdmin(request, context);
   const id = parseId(params.id);
   if (id === null) return jsonError(404, "Service not found");
@@ -44,3 +40,5 @@ export const openapi: doc.ApiPaths = {
     },
   },
 };
+
+export const middleware: Route.MiddlewareFunction[] = [describedMethodsOnly(openapi)];

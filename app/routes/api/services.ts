@@ -1,11 +1,12 @@
-import { createService, listServices, toServiceJson } from "#app/models/service.server";
-import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
+import { createService, listServices } from "#app/models/service.server";
+import { toServiceJson } from "#app/routes/api/json/service";
+import { jsonError, readJson, describedMethodsOnly } from "#app/web/api.server";
 import { serviceBody } from "#app/domain/services";
 import { parseService } from "#app/domain/services";
 import { requireApiAdmin } from "#app/web/user-context.server";
 import type { Route } from "./+types/services";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
 import { z } from "#app/domain/zod";
 
 /**
@@ -29,7 +30,6 @@ export const jsonBody = serviceBody;
 
 /** POST /api/services with {name, description, price, duration, isActive}: admins only. */
 export async function action({ request, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return methodNotAllowed("GET, POST");
   await requireApiAdmin(request, context);
   const body = await readJson(request, jsonBody);
   const parsed = parseService(body);
@@ -69,3 +69,5 @@ export const openapi: doc.ApiPaths = {
     },
   },
 };
+
+export const middleware: Route.MiddlewareFunction[] = [describedMethodsOnly(openapi)];

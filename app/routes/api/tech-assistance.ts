@@ -1,11 +1,14 @@
 import { supportRequestSchema } from "#app/domain/support";
-import { listOwnSupportRequests, toSupportRequestJson } from "#app/models/support.server";
-import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
+import { listOwnSupportRequests } from "#app/models/support.server";
+import { toSupportRequestJson } from "#app/routes/api/json/support-request";
+import { readJson, describedMethodsOnly } from "#app/web/api.server";
 import { requireApiUser } from "#app/web/user-context.server";
-import { createSupportRequest, SupportBookingError } from "#app/workflows/support.server";
+import { createSupportRequest } from "#app/workflows/support.server";
+import { Refusal } from "#app/domain/refusal";
+import { jsonRefusal } from "#app/web/refusals.server";
 import type { Route } from "./+types/tech-assistance";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
 import { z } from "#app/domain/zod";
 
 /** GET /api/tech-assistance: the caller's own support requests, newest first. */
@@ -26,15 +29,14 @@ export const jsonBody = supportRequestSchema;
  * both cases alike reveals nothing about other customers' bookings.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return methodNotAllowed("GET, POST");
   const user = await requireApiUser(request, context);
   const input = await readJson(request, jsonBody);
   try {
     const created = createSupportRequest(user.id, input, Date.now());
     return Response.json(toSupportRequestJson(created), { status: 201 });
   } catch (error) {
-    if (!(error instanceof SupportBookingError)) throw error;
-    return jsonError(400, error.message, { errors: { bookingId: [error.message] } });
+    if (!(error instanceof Refusal)) throw error;
+    return jsonRefusal(error, { errors: { bookingId: [error.message] } });
   }
 }
 
@@ -58,3 +60,5 @@ export const openapi: doc.ApiPaths = {
     },
   },
 };
+
+export const middleware: Route.MiddlewareFunction[] = [describedMethodsOnly(openapi)];

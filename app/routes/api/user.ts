@@ -1,16 +1,12 @@
-import { methodNotAllowed } from "#app/web/api.server";
+import { describedMethodsOnly } from "#app/web/api.server";
 import { requireApiUser } from "#app/web/user-context.server";
 import type { Route } from "./+types/user";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
 
 /** GET /api/user: the signed-in user, or 401 when signed out (docs/product.md "The JSON API"). */
 export async function loader({ request, context }: Route.LoaderArgs) {
   return Response.json(await requireApiUser(request, context));
-}
-
-export function action() {
-  return methodNotAllowed("GET");
 }
 
 export const openapi: doc.ApiPaths = {
@@ -24,3 +20,5 @@ export const openapi: doc.ApiPaths = {
     },
   },
 };
+
+export const middleware: Route.MiddlewareFunction[] = [describedMethodsOnly(openapi)];

@@ -1,11 +1,11 @@
 import { profileApiSchema } from "#app/domain/account";
 import { parseId } from "#app/domain/ids";
 import { toPublicUser, updateProfile } from "#app/models/user.server";
-import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
+import { jsonError, readJson, describedMethodsOnly } from "#app/web/api.server";
 import { requireApiUser } from "#app/web/user-context.server";
 import type { Route } from "./+types/users.profile";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
 
 /**
  * Any id but the caller's own is answered as missing, admins included: the API never says
@@ -13,10 +13,6 @@ import * as shape from "#app/domain/api-shapes";
  * in the admin area, not by rewriting a customer's details.
  */
 const NOT_FOUND = "User not found";
-
-export function loader() {
-  return methodNotAllowed("PUT");
-}
 
 /** The body the action reads (tests/integration/json-errors.test.ts walks every field). */
 export const jsonBody = profileApiSchema;
@@ -26,7 +22,6 @@ export const jsonBody = profileApiSchema;
  * fields and answers the updated user, in the shape of GET /api/user.
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
-  if (request.method !== "PUT") return methodNotAllowed("PUT");
   const user = await requireApiUser(request, context);
   if (parseId(params.id) !== user.id) return jsonError(404, NOT_FOUND);
   const input = await readJson(request, jsonBody);
@@ -49,3 +44,5 @@ export const openapi: doc.ApiPaths = {
     },
   },
 };
+
+export const middleware: Route.MiddlewareFunction[] = [describedMethodsOnly(openapi)];

@@ -1,10 +1,13 @@
 import { z } from "#app/domain/zod";
 import { waitlistRequestSchema } from "#app/domain/booking-form";
-import { waitlistEntryJson } from "#app/domain/waitlist";
-import { listOwnEntries, toWaitlistJson } from "#app/models/waitlist.server";
-import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
+import * as shape from "#app/routes/api/json/shapes";
+import { listOwnEntries } from "#app/models/waitlist.server";
+import { toWaitlistJson } from "#app/routes/api/json/waitlist";
+import { readJson, describedMethodsOnly } from "#app/web/api.server";
 import { requireApiUser } from "#app/web/user-context.server";
-import { joinWaitlist, WaitlistError } from "#app/workflows/waitlist.server";
+import { joinWaitlist } from "#app/workflows/waitlist.server";
+import { Refusal } from "#app/domain/refusal";
+import { jsonRefusal } from "#app/web/refusals.server";
 import type { Route } from "./+types/waitlist";
 import * as doc from "#app/web/api-doc";
 
@@ -28,7 +31,6 @@ export const jsonBody = waitlistRequestSchema;
  * (409 is kept for a duplicate coupon code alone: docs/product.md "The JSON API").
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return methodNotAllowed("GET, POST");
   const user = await requireApiUser(request, context);
   const now = Date.now();
   const range = await readJson(request, jsonBody(now));
@@ -36,9 +38,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     const entry = joinWaitlist(user.id, range, now);
     return Response.json(toWaitlistJson(entry), { status: 201 });
   } catch (error) {
-    if (!(error instanceof WaitlistError)) throw error;
-    if (error.kind === "horizon" || error.kind === "slot") return jsonError(400, error.message);
-    return jsonError(422, error.message);
+    if (!(error instanceof Refusal)) throw error;
+    return jsonRefusal(error);
   }
 }
 
@@ -47,7 +48,7 @@ export const openapi: doc.ApiPaths = {
     get: {
       summary: "The caller's own waitlist entries, soonest first",
       responses: {
-        200: doc.answers("The entries", z.array(waitlistEntryJson)),
+        200: doc.answers("The entries", z.array(shape.waitlistEntryJson)),
         401: doc.notSignedIn,
       },
     },
@@ -55,7 +56,7 @@ export const openapi: doc.ApiPaths = {
       summary: "Asks to be told when a taken range frees up",
       ...doc.body(jsonBody(Date.now())),
       responses: {
-        201: doc.answers("The new entry, WAITING", waitlistEntryJson),
+        201: doc.answers("The new entry, WAITING", shape.waitlistEntryJson),
         ...doc.BODY_REFUSALS,
         400: doc.refused("A refused field, or a start that cannot be booked (48 hours, horizon)", {
           errors: z.record(z.string(), z.array(z.string())).optional(),
@@ -68,3 +69,5 @@ export const openapi: doc.ApiPaths = {
     },
   },
 };
+
+export const middleware: Route.MiddlewareFunction[] = [describedMethodsOnly(openapi)];

@@ -17,18 +17,13 @@ import {
   openHostedCheckout,
   PAYMENT_SERVICE_UNAVAILABLE_MESSAGE,
 } from "#app/workflows/checkout.server";
-import { paymentProvider } from "#app/workflows/payment-provider.server";
+import { paymentProvider } from "#app/adapters.server";
 import { db } from "#app/db.server";
 
 /** A booking row, as the booking model reads it (routes do not import the schema). */
 type Booking = NonNullable<ReturnType<typeof getBooking>>;
 
-/**
- * Paying for one booking: the checkout page (/checkout/:bookingId) and the dashboard's Pay
- * Now dialog (/dashboard/sessions/:id/pay) both show this and post here; they differ only in
- * where a successful card payment goes next. Callers have checked the booking is the
- * customer's own.
- */
+/** Callers have checked the booking is the customer's own. */
 /**
  * The booking's quote as its lines (docs/product.md "Complete Your Payment"), from what was
  * stored when it was booked: the rate, the hours drawn from a retainer, each add-on's price then,
@@ -80,7 +75,7 @@ export function loadCheckout(booking: Booking, now: number) {
     problem: payable ? null : notPayableMessage(booking, now),
     heldUntil: booking.holdExpiresAt ? holdDeadline(booking.holdExpiresAt) : null,
     provider: paymentProvider().checkout,
-    testCards: env.PAYMENT_PROVIDER === "sandbox",
+    testCards: paymentProvider().name === "sandbox",
   };
 }
 export type CheckoutData = ReturnType<typeof loadCheckout>;
@@ -96,7 +91,6 @@ export type CheckoutTarget = {
   notPayable: (sessions: readonly Booking[], now: number) => string;
 };
 
-/** One booking's checkout (/checkout/:id and Pay Now): its order, in the booking's words. */
 export function bookingTarget(booking: Booking): CheckoutTarget {
   return {
     orderId: orderOf(booking),
@@ -105,12 +99,7 @@ export function bookingTarget(booking: Booking): CheckoutTarget {
   };
 }
 
-/**
- * A payment attempt on an order (docs/product.md "Orders"), from one booking's checkout or a
- * series': a hosted provider is sent to its checkout page; the sandbox charges the card here,
- * and `onPaid` says where the customer goes next. Every failure re-renders the form with
- * 'Payment Failed' and the reason, never keeping the card number or CVV.
- */
+/** Every failure re-renders the form with the reason, never keeping the card number or CVV. */
 export async function checkoutAction(
   request: Request,
   context: Readonly<RouterContextProvider>,
@@ -178,11 +167,6 @@ function notPayableNow(booking: Booking) {
     notPayableMessage(sessions.find((session) => session.id === booking.id) ?? booking, now);
 }
 
-/**
- * Sends the customer to Stripe's hosted page (a single booking's checkout or a series'), or
- * answers with a toast saying why it cannot open. The workflow logs the provider's failures and
- * says what the customer may be told.
- */
 async function openHostedReply(
   context: Readonly<RouterContextProvider>,
   formData: FormData,

@@ -4,7 +4,6 @@ import { asSweptAt } from "#app/domain/holds";
 import { parseId } from "#app/domain/ids";
 import { seriesHeading } from "#app/domain/series-sessions";
 import { statusLabel } from "#app/domain/session-list";
-import { env } from "#app/env.server";
 import {
   getOwnSeries,
   seriesOfBooking,
@@ -13,7 +12,7 @@ import {
 } from "#app/models/order.server";
 import { checkoutAction } from "#app/routes/checkout/checkout.server";
 import { requireUser } from "#app/web/user-context.server";
-import { paymentProvider } from "#app/workflows/payment-provider.server";
+import { paymentProvider } from "#app/adapters.server";
 import { NOTHING_TO_PAY_MESSAGE } from "#app/workflows/checkout.server";
 import { db } from "#app/db.server";
 
@@ -60,7 +59,7 @@ export function loadSeriesCheckout(series: Series, now: number) {
     problem: payable.length > 0 ? null : NOTHING_TO_PAY_MESSAGE,
     heldUntil: Number.isFinite(earliestHold) ? holdDeadline(earliestHold) : null,
     provider: paymentProvider().checkout,
-    testCards: env.PAYMENT_PROVIDER === "sandbox",
+    testCards: paymentProvider().name === "sandbox",
   };
 }
 

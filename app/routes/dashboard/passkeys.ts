@@ -3,7 +3,7 @@ import type { RegistrationResponseJSON } from "@simplewebauthn/server";
 import { z } from "zod";
 import { PASSKEY_NOT_FOUND, passkeyNameSchema, removePasskeySchema } from "#app/domain/passkey";
 import { challengeIdField, credentialField } from "#app/routes/passkey-json.server";
-import { jsonError, methodNotAllowed, readJson } from "#app/web/api.server";
+import { jsonError, methodsOnly, readJson } from "#app/web/api.server";
 import { readForm } from "#app/web/form.server";
 import { dataWithSuccess, redirectWithError, redirectWithSuccess } from "#app/web/toast.server";
 import { requireUser } from "#app/web/user-context.server";
@@ -11,7 +11,7 @@ import { addPasskey, registrationOptions, removePasskey } from "#app/workflows/p
 import type { Route } from "./+types/passkeys";
 
 /**
- * The account's passkeys (docs/product.md "Accounts and sessions"), from Profile Settings and
+ * The account's passkeys (docs/product.md "Accounts and sign-ins"), from Profile Settings and
  * the two-factor page. Adding one is JSON posted by the "Add a passkey" button (JavaScript
  * only: `{ intent: "options", name }`, then `{ intent: "verify", name, challengeId, response }`);
  * removing one is a plain form post that works without JavaScript.
@@ -31,12 +31,9 @@ const bodySchema = z.discriminatedUnion(
   { error: "Unknown passkey request" },
 );
 
-export function loader() {
-  return methodNotAllowed("POST");
-}
+export const middleware: Route.MiddlewareFunction[] = [methodsOnly("POST")];
 
 export async function action({ request, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return methodNotAllowed("POST");
   const user = await requireUser(request, context);
   const isJson = (request.headers.get("Content-Type") ?? "").startsWith("application/json");
   if (!isJson) return removeAction(user.id, await readForm(request));

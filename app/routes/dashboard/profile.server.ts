@@ -16,7 +16,7 @@ import { passkeyRows } from "#app/routes/dashboard/passkey-rows.server";
 import { twoFactorState } from "#app/models/two-factor.server";
 import { type PublicUser, updateProfile } from "#app/models/user.server";
 import { giveBackAttempt, takeAttempt, tooManyAttemptsMessage } from "#app/web/rate-limit.server";
-import { getSignedIn, readSessionId, sessionCookieFor } from "#app/web/session.server";
+import { getSignedIn, readSignInId, signInCookieFor } from "#app/web/sign-in.server";
 import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
 import { changePassword } from "#app/workflows/change-password.server";
 import { signOutOtherDevices } from "#app/workflows/sign-out-other-devices.server";
@@ -30,7 +30,7 @@ export const PROFILE_INTENTS = [
   NEW_CALENDAR_LINK,
   // The calendar feed's New link: no fields, so nothing to refuse (a redirect and a toast).
   SIGN_OUT_OTHER_DEVICES,
-  // No fields either: the other sessions end and the calendar links are replaced.
+  // No fields either: the other sign-ins end and the calendar links are replaced.
 ] as const satisfies readonly (
   | ProfileIntent
   | typeof NEW_CALENDAR_LINK
@@ -101,8 +101,8 @@ export async function profileAction(
   }
 
   if (formData.get("intent") === SIGN_OUT_OTHER_DEVICES) {
-    const current = readSessionId(request);
-    // The page is behind sign-in, so the request carries its session.
+    const current = readSignInId(request);
+    // The page is behind sign-in, so the request carries its sign-in.
     if (current) signOutOtherDevices(user.id, current);
     return redirectWithSuccess(PROFILE_TAB, {
       message: "Signed out of all other devices",
@@ -143,9 +143,9 @@ export async function profileAction(
       {
         message: "Password changed",
         description:
-          "Your other sessions have been signed out, and your calendar link is new: subscribe again with it.",
+          "Your other devices have been signed out, and your calendar link is new: subscribe again with it.",
       },
-      { headers: { "Set-Cookie": await sessionCookieFor(change.sessionId) } },
+      { headers: { "Set-Cookie": await signInCookieFor(change.signInId) } },
     );
   }
 

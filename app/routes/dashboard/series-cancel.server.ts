@@ -5,11 +5,9 @@ import { formatDollars } from "#app/domain/pricing";
 import { env } from "#app/env.server";
 import type { getBooking } from "#app/models/booking.server";
 import { replyWithToast, redirectWithSuccess } from "#app/web/toast.server";
-import {
-  CancellationError,
-  cancelOwnFollowing,
-  planCancelFollowing,
-} from "#app/workflows/cancel-booking.server";
+import { cancelOwnFollowing, planCancelFollowing } from "#app/workflows/cancel-booking.server";
+import { Refusal } from "#app/domain/refusal";
+import { formRefusal } from "#app/web/refusals.server";
 import { PaymentServiceError } from "#app/workflows/payment-provider.server";
 
 type Booking = NonNullable<ReturnType<typeof getBooking>>;
@@ -46,6 +44,17 @@ export function cancelFailure(context: Readonly<RouterContextProvider>, formData
       { type: "error", message: "Cancellation Failed", description: message },
       { status },
     );
+}
+
+/** A cancellation the rules refused, answered as the refusal map says; a booking gone is a 404. */
+export function cancelRefused(
+  context: Readonly<RouterContextProvider>,
+  formData: FormData,
+  refusal: Refusal,
+) {
+  if (refusal.kind === "not-found") throw data("Not found", { status: 404 });
+  const { toast, init } = formRefusal(refusal);
+  return replyWithToast(context, formData, { message: refusal.message }, toast, init);
 }
 
 /** The scope posted: "one" unless told; anything else but "following" is refused. */
@@ -86,10 +95,7 @@ export async function cancelFollowingFromForm(
       description: `${what} ${refund > 0 ? `${formatDollars(refund)} is refunded to your card.` : "Nothing was charged."}`,
     });
   } catch (error) {
-    if (error instanceof CancellationError) {
-      if (error.kind === "not-found") throw data("Not found", { status: 404 });
-      return fail(error.message, 409);
-    }
+    if (error instanceof Refusal) return cancelRefused(context, formData, error);
     if (error instanceof PaymentServiceError) return fail(error.message, 502);
     throw error;
   }

@@ -1,11 +1,12 @@
-import { data, Form, Link, useNavigation } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import { RouteDialog } from "#app/components/ui/route-dialog";
 import { HydratedField } from "#app/components/ui/hydrated-field";
 import { sessionDate, sessionTimeRange } from "#app/domain/booking-display";
 import type { RefundQuote } from "#app/domain/cancellation";
 import { formatDollars } from "#app/domain/pricing";
 import { cancellationQuote, cancelProblem } from "#app/models/cancellation.server";
-import { CancellationError, cancelOwnBooking } from "#app/workflows/cancel-booking.server";
+import { cancelOwnBooking } from "#app/workflows/cancel-booking.server";
+import { Refusal } from "#app/domain/refusal";
 import { requireOwnBooking } from "#app/web/own-booking.server";
 import { env } from "#app/env.server";
 import { readForm } from "#app/web/form.server";
@@ -17,6 +18,7 @@ import { SeriesCancelChoice } from "#app/components/dashboard/series-cancel-choi
 import {
   cancelFailure,
   cancelFollowingFromForm,
+  cancelRefused,
   cancelScopeOf,
   refundShown,
   SCOPE_MESSAGE,
@@ -70,10 +72,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       description: `Booking #${booking.id} is cancelled. ${refundSentence(quote)}`,
     });
   } catch (error) {
-    if (error instanceof CancellationError) {
-      if (error.kind === "not-found") throw data("Not found", { status: 404 });
-      return fail(error.message, 409);
-    }
+    if (error instanceof Refusal) return cancelRefused(context, formData, error);
     if (error instanceof PaymentServiceError) return fail(error.message, 502);
     throw error;
   }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useHydrated } from "#app/components/ui/use-hydrated";
 import { Link } from "react-router";
 import { SessionDetailsBody } from "#app/components/dashboard/session-details";
 import { sessionDetails } from "#app/routes/dashboard/session-details.server";
@@ -48,9 +48,7 @@ export default function PrintableSession({ loaderData }: Route.ComponentProps) {
 
 /** Printing needs JavaScript; without it the page says how to print from the browser. */
 function PrintButton() {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  if (!hydrated) {
+  if (!useHydrated()) {
     return (
       <p className="text-sm text-ink-soft">Use your browser's Print command (Ctrl+P or ⌘P).</p>
     );

@@ -6,18 +6,16 @@ import { ErrorList, FormErrors } from "#app/components/ui/error-list";
 import { HydratedField } from "#app/components/ui/hydrated-field";
 import { RouteDialog } from "#app/components/ui/route-dialog";
 import { type FormReply, useSchemaForm } from "#app/components/ui/use-schema-form";
-import { isDatabaseBusyResponse } from "#app/db.server";
+import { DatabaseBusyError } from "#app/db.server";
 import { earliestBookableDate } from "#app/domain/availability";
 import { sessionDate, sessionTimeRange } from "#app/domain/booking-display";
 import { lastBookableDate } from "#app/domain/booking-limits";
 import { quoteQuerySchema, rescheduleSchema } from "#app/domain/booking-form";
 import { studioDateOf } from "#app/domain/studio-time";
 import { getAvailability } from "#app/models/booking.server";
-import {
-  RescheduleError,
-  rescheduleOwnBooking,
-  rescheduleProblem,
-} from "#app/workflows/reschedule.server";
+import { rescheduleOwnBooking, rescheduleProblem } from "#app/workflows/reschedule.server";
+import { Refusal } from "#app/domain/refusal";
+import { formRefusal } from "#app/web/refusals.server";
 import { requireOwnBooking } from "#app/web/own-booking.server";
 import { env } from "#app/env.server";
 import { readForm } from "#app/web/form.server";
@@ -82,11 +80,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 /** A limited move's Retry-After reaches the page too, not only its data request. */
 export const headers: Route.HeadersFunction = retryAfterHeaders;
 
-const TOAST_TITLES: Record<number, string> = {
-  409: "Time Slot Unavailable",
-  429: "Too Many Changes",
-};
-
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { user, booking } = await requireOwnBooking(request, context, params.id);
   const now = Date.now();
@@ -94,9 +87,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const submission = parseWithZod(formData, { schema: rescheduleSchema(now) });
   const fail = (
     message: string,
-    status: number,
-    field?: "recordingTime",
-    headers?: Record<string, string>,
+    {
+      title,
+      status,
+      field,
+      headers,
+    }: { title: string; status: number; field?: string; headers?: Record<string, string> },
   ) =>
     replyWithToast(
       context,
@@ -108,7 +104,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       },
       {
         type: "error",
-        message: TOAST_TITLES[status] ?? "Reschedule Failed",
+        message: title,
         description: message,
       },
       { status, headers },
@@ -119,8 +115,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   // A move is a calendar write and a mail: limited with bookings, per account and per address.
   const retryAfter = await takeBookingChange(context.get(clientAddressContext), user.id);
   if (retryAfter !== null) {
-    return fail(tooManyBookingChangesMessage(retryAfter), 429, undefined, {
-      "Retry-After": String(retryAfter),
+    return fail(tooManyBookingChangesMessage(retryAfter), {
+      title: "Too Many Changes",
+      status: 429,
+      headers: { "Retry-After": String(retryAfter) },
     });
   }
   try {
@@ -133,13 +131,16 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       description: `Booking #${moved.id} is now on ${sessionDate(moved)}, ${sessionTimeRange(moved)}.`,
     });
   } catch (error) {
-    if (isDatabaseBusyResponse(error)) {
-      return fail("The studio's system is busy. Please try again.", 503);
+    if (error instanceof DatabaseBusyError) {
+      return fail("The studio's system is busy. Please try again.", {
+        title: "Reschedule Failed",
+        status: 503,
+      });
     }
-    if (!(error instanceof RescheduleError)) throw error;
+    if (!(error instanceof Refusal)) throw error;
     if (error.kind === "not-found") throw data("Not found", { status: 404 });
-    if (error.kind === "slot") return fail(error.message, 409, "recordingTime");
-    return fail(error.message, 409);
+    const { toast, init, field } = formRefusal(error);
+    return fail(error.message, { title: toast.message, status: init.status, field });
   }
 }
 

@@ -1,13 +1,12 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { RouterContextProvider } from "react-router";
 import type { SupportFormReply, SupportTabData } from "#app/components/dashboard/types";
-import { isDatabaseBusyResponse } from "#app/db.server";
+import { DatabaseBusyError } from "#app/db.server";
 import { formatStudioInstant } from "#app/domain/booking-display";
 import { STATUS_LABELS } from "#app/domain/booking-status";
 import {
   ISSUE_TYPES,
   type IssueType,
-  SUPPORT_MESSAGES,
   supportReceivedMessage,
   supportRequestSchema,
 } from "#app/domain/support";
@@ -15,7 +14,9 @@ import { SUPPORT_STATUS_LABELS } from "#app/domain/support-status";
 import { listBookingChoices, listOwnSupportRequests } from "#app/models/support.server";
 import type { PublicUser } from "#app/models/user.server";
 import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
-import { createSupportRequest, SupportBookingError } from "#app/workflows/support.server";
+import { createSupportRequest } from "#app/workflows/support.server";
+import { Refusal } from "#app/domain/refusal";
+import { formRefusal } from "#app/web/refusals.server";
 
 /** Help & Support: the 'Get help' form and the customer's own requests. */
 export const SUPPORT_INTENTS = ["support"] as const;
@@ -75,19 +76,20 @@ export async function supportAction(
   try {
     createSupportRequest(user.id, submission.value, Date.now());
   } catch (error) {
-    if (error instanceof SupportBookingError) {
+    if (error instanceof Refusal) {
+      const { toast: refused, init, field = "bookingId" } = formRefusal(error);
       return toast(
         {
           intent: "support",
-          result: submission.reply({ fieldErrors: { bookingId: [SUPPORT_MESSAGES.booking] } }),
+          result: submission.reply({ fieldErrors: { [field]: [error.message] } }),
         } satisfies SupportFormReply,
-        { ...NOT_SENT, description: SUPPORT_MESSAGES.booking },
-        { status: 400 },
+        refused,
+        init,
       );
     }
     // Another connection held the database past busy_timeout: nothing was written, the
     // customer keeps what they typed and is asked to send it again.
-    if (isDatabaseBusyResponse(error)) {
+    if (error instanceof DatabaseBusyError) {
       return toast(
         { intent: "support", result: submission.reply() } satisfies SupportFormReply,
         { ...NOT_SENT, description: "The system is busy right now. Please send it again." },

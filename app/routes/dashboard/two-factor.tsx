@@ -34,10 +34,10 @@ import { getStaffAccess, noteSecondFactorProven, requireUser } from "#app/web/us
 import type { Route } from "./+types/two-factor";
 
 /**
- * Two-factor sign-in, set up and turned off from Profile Settings (docs/product.md "Accounts"):
- * a QR code and the secret as text, the app's first code to confirm, then ten recovery codes
- * shown once. The staff gate sends here an admin whose sign-in proved no second factor; turning
- * it on here proves one for this session (docs/product.md "Accounts and sessions").
+ * Two-factor sign-in, set up and turned off from Profile Settings (docs/product.md
+ * "Accounts and sign-ins"): a QR code and the secret as text, the app's first code to confirm, then
+ * ten recovery codes shown once. The staff gate sends here an admin whose sign-in proved no second
+ * factor; turning it on here proves one for this sign-in (docs/product.md "Accounts and sign-ins").
  * Plain posts: it works without JavaScript. A page of its own, outside the dashboard's layout.
  */
 const PROFILE_TAB = "/dashboard?tab=profile";
@@ -55,7 +55,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     recoveryCodesLeft: state.recoveryCodesLeft,
     staffRequired: mustKeepSecondFactor(user),
     heldBack,
-    // A passkey proves both factors only when it signs in (docs/product.md "Accounts and sessions").
+    // A passkey proves both factors only when it signs in (docs/product.md "Accounts and sign-ins").
     passkeySignInNeeded: heldBack && !state.enabled && hasPasskey(user.id),
     setup: secret
       ? {

@@ -1,13 +1,15 @@
 import type { RouterContextProvider } from "react-router";
 import { WAITLIST_REMOVE_INTENT, type WaitlistRow } from "#app/components/dashboard/waitlist-panel";
-import { db, isDatabaseBusyResponse } from "#app/db.server";
+import { DatabaseBusyError, db } from "#app/db.server";
 import { holdDeadline, sessionDate, sessionTimeRange } from "#app/domain/booking-display";
 import { parseId } from "#app/domain/ids";
 import { WAITLIST_MESSAGES } from "#app/domain/waitlist";
 import type { PublicUser } from "#app/models/user.server";
 import { claimPath, openEntriesOf } from "#app/models/waitlist.server";
 import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
-import { removeWaitlistEntry, WaitlistError } from "#app/workflows/waitlist.server";
+import { removeWaitlistEntry } from "#app/workflows/waitlist.server";
+import { Refusal } from "#app/domain/refusal";
+import { formRefusal } from "#app/web/refusals.server";
 
 /** The dashboard's Waitlist list and its Remove form (docs/product.md "Waitlist"). */
 export const WAITLIST_INTENTS = [WAITLIST_REMOVE_INTENT] as const;
@@ -45,8 +47,8 @@ export async function waitlistAction(
   try {
     removeWaitlistEntry(user.id, id, Date.now());
   } catch (error) {
-    if (error instanceof WaitlistError) return refuse(error.message, 404);
-    if (isDatabaseBusyResponse(error)) {
+    if (error instanceof Refusal) return refuse(error.message, formRefusal(error).init.status);
+    if (error instanceof DatabaseBusyError) {
       return refuse("The studio's calendar is busy. Please try again.", 503);
     }
     throw error;

@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { BookingFormData, BookingFormReply } from "#app/components/booking/types";
-import { db, isDatabaseBusyResponse } from "#app/db.server";
-import { BOOKING_LIMITS, earliestBookableDate, SLOT_TAKEN_MESSAGE } from "#app/domain/availability";
+import { DatabaseBusyError, db } from "#app/db.server";
+import { BOOKING_LIMITS, earliestBookableDate } from "#app/domain/availability";
 import { bookingFormSchema, quoteQuerySchema } from "#app/domain/booking-form";
 import { sessionsAsked } from "#app/domain/series-form";
 import { lastBookableDate } from "#app/domain/booking-limits";
@@ -22,20 +22,16 @@ import {
   tooManyCouponLookupsMessage,
 } from "#app/web/rate-limit.server";
 import { clientAddressContext } from "#app/web/request-context.server";
-import { BookingError, bookSession } from "#app/workflows/book-session.server";
+import { bookSession } from "#app/workflows/book-session.server";
+import { Refusal, type RefusalKind, UnpaidHoldsRefusal } from "#app/domain/refusal";
+import { formRefusal } from "#app/web/refusals.server";
 import { seriesPreviewFor, submitSeries } from "#app/routes/home/series-form.server";
 import type { RouterContextProvider } from "react-router";
 import { redirectWithError, redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
 import { WAITLIST_JOIN_INTENT } from "#app/components/booking/waitlist-offer";
 import { claimFrom, joinFromBookingForm } from "#app/routes/home/waitlist-form.server";
 
-/**
- * The booking form on the landing page (docs/product.md "Booking section",
- * "Booking submit flow"). Without JavaScript every step is a post to `/?index` that re-renders the
- * form with what was entered: showing the free times of a date, applying or removing a
- * coupon, and booking. With JavaScript the same posts run in place and the times and the
- * price update live.
- */
+/** Without JavaScript every step re-renders the form (docs/product.md "Booking submit flow"). */
 export function loadBookingForm(user: PublicUser | null, now: number): BookingFormData {
   const earliestDate = earliestBookableDate(now);
   const latestDate = lastBookableDate(studioDateOf(now), env.BOOKING_HORIZON_DAYS);
@@ -98,7 +94,6 @@ function availabilityFor(formData: FormData, now: number) {
   };
 }
 
-/** The code a post carries as applied (the hidden field after an Apply), if any. */
 function carriedCouponCode(formData: FormData): string | null {
   const code = formData.get("couponCode");
   return typeof code === "string" && code.trim() !== "" ? code : null;
@@ -114,6 +109,222 @@ function appliedCoupon(code: string | null, now: number) {
   return check.isValid ? toCouponSummary(check.coupon) : null;
 }
 
+type BookingPost = {
+  formData: FormData;
+  context: Readonly<RouterContextProvider>;
+  user: PublicUser | null;
+  now: number;
+  carried: string | null;
+  /** The form re-rendered with what was entered, and `extra`. */
+  reply: (extra: Partial<BookingFormReply>) => BookingFormReply;
+};
+
+type Toast = Parameters<typeof replyWithToast>[3];
+type FormAnswer = BookingFormReply | Response | ReturnType<typeof replyWithToast<BookingFormReply>>;
+
+function toast(post: BookingPost, reply: BookingFormReply, message: Toast, init?: ResponseInit) {
+  return replyWithToast(post.context, post.formData, reply, message, init);
+}
+
+function kept(
+  post: BookingPost,
+  errors?: { fieldErrors?: Record<string, string[]>; formErrors?: string[] },
+) {
+  return parseWithZod(post.formData, { schema: keepAsTyped }).reply(errors);
+}
+
+/** One coupon lookup from the address's and the account's budgets: the seconds to wait past them. */
+function takeLookup(post: BookingPost) {
+  return takeCouponLookup(post.context.get(clientAddressContext), post.user?.id ?? null);
+}
+
+async function lookupRefusal(post: BookingPost) {
+  const retryAfter = await takeLookup(post);
+  if (retryAfter === null) return null;
+  const message = tooManyCouponLookupsMessage(retryAfter);
+  return toast(
+    post,
+    post.reply({ result: kept(post, { fieldErrors: { couponEntry: [message] } }) }),
+    { type: "error", message: "Too Many Attempts", description: message },
+    { status: 429, headers: { "Retry-After": String(retryAfter) } },
+  );
+}
+
+/** A refused booking keeps the applied coupon only through a lookup that passes the limit. */
+async function keptCoupon(post: BookingPost) {
+  if (post.carried === null) return null;
+  return (await takeLookup(post)) === null ? appliedCoupon(post.carried, post.now) : null;
+}
+
+async function check(post: BookingPost): Promise<FormAnswer> {
+  if (post.carried === null) return post.reply({});
+  return (
+    (await lookupRefusal(post)) ?? post.reply({ coupon: appliedCoupon(post.carried, post.now) })
+  );
+}
+
+function removeCoupon(post: BookingPost) {
+  return toast(post, post.reply({ coupon: null }), {
+    type: "success",
+    message: "Coupon Removed",
+    description: "The promotional code was removed from your booking.",
+  });
+}
+
+/**
+ * Visitors may check a code too: they may use the whole form but submit it (docs/product.md
+ * "Coupons"); the lookup limit per address is what stops probing.
+ */
+async function applyCoupon(post: BookingPost): Promise<FormAnswer> {
+  const entered = post.formData.get("couponEntry");
+  const code = typeof entered === "string" ? entered.trim() : "";
+  if (code === "") {
+    return toast(
+      post,
+      post.reply({
+        coupon: null,
+        result: kept(post, { fieldErrors: { couponEntry: [COUPON_MESSAGES.required] } }),
+      }),
+      { type: "error", message: "Coupon Required", description: COUPON_MESSAGES.required },
+      { status: 400 },
+    );
+  }
+  const refused = await lookupRefusal(post);
+  if (refused) return refused;
+  const checked = checkCoupon(code, post.now);
+  if (!checked.isValid) {
+    return toast(
+      post,
+      post.reply({ coupon: null }),
+      { type: "error", message: "Invalid Coupon", description: checked.message },
+      { status: 400 },
+    );
+  }
+  return toast(post, post.reply({ coupon: toCouponSummary(checked.coupon) }), {
+    type: "success",
+    message: "Coupon Applied!",
+    description: couponAppliedMessage(checked.coupon),
+  });
+}
+
+async function joinWaitlist(post: BookingPost): Promise<FormAnswer> {
+  const { user } = post;
+  if (!user) throw await authenticationRequired();
+  return joinFromBookingForm(post.formData, user, post.now, (message, description, status) =>
+    toast(post, post.reply({}), { type: "error", message, description }, { status }),
+  );
+}
+
+async function book(post: BookingPost): Promise<FormAnswer> {
+  const { formData, user, now } = post;
+  if (!user) throw await authenticationRequired();
+  const submission = parseWithZod(formData, { schema: bookingFormSchema(now) });
+  if (submission.status !== "success") {
+    return toast(
+      post,
+      post.reply({ result: submission.reply(), coupon: await keptCoupon(post) }),
+      BOOKING_ERROR,
+      { status: 400 },
+    );
+  }
+  const { value } = submission;
+  // A booking is a calendar write and a mail: limited per account and per address, in
+  // sessions (a series takes one per session it books).
+  const retryAfter = await takeBookingChange(
+    post.context.get(clientAddressContext),
+    user.id,
+    sessionsAsked(value.repeat),
+  );
+  if (retryAfter !== null) {
+    const message = tooManyBookingChangesMessage(retryAfter);
+    return toast(
+      post,
+      post.reply({ result: kept(post, { formErrors: [message] }), coupon: await keptCoupon(post) }),
+      { type: "error", message: "Too Many Bookings", description: message },
+      { status: 429, headers: { "Retry-After": String(retryAfter) } },
+    );
+  }
+  try {
+    if (value.repeat) return await submitSeries(user, value, value.repeat, now);
+    return bookedAnswer(bookSession(user, value, now, undefined, claimFrom(formData, user, value)));
+  } catch (error) {
+    // Another connection held the database past busy_timeout: nothing was written, so the
+    // customer keeps the filled-in form and is asked to send it again.
+    if (error instanceof DatabaseBusyError) {
+      const result = value.repeat
+        ? kept(post, { formErrors: [BOOKING_ERROR.description] })
+        : kept(post);
+      return toast(post, post.reply({ result, coupon: await keptCoupon(post) }), BOOKING_ERROR, {
+        status: 503,
+      });
+    }
+    if (!(error instanceof Refusal)) throw error;
+    return refusedBooking(post, error, value.repeat !== undefined);
+  }
+}
+
+function bookedAnswer(booking: ReturnType<typeof bookSession>) {
+  if (booking.status === "CONFIRMED") {
+    return redirectWithSuccess(`/?booked=${booking.id}${PAGE_TOP}`, {
+      message: "Booking Confirmed!",
+      description: "Your free session is booked and confirmed.",
+    });
+  }
+  return redirectWithSuccess(`/checkout/${booking.id}${PAGE_TOP}`, {
+    message: "Booking Submitted!",
+    description:
+      booking.discountAmount > 0
+        ? `Your discount of ${formatDollars(booking.discountAmount)} is applied. Complete your payment to secure your session.`
+        : "Complete your payment to secure your session.",
+  });
+}
+
+/**
+ * A refused booking re-shows the form with the refusal's answer. The unpaid-holds notice says
+ * it with its links; a series' form says anything else as its error and keeps its coupon; a
+ * single session's form shows the times afresh when its start was refused.
+ */
+async function refusedBooking(post: BookingPost, refusal: Refusal, series: boolean) {
+  const { toast: message, init } = formRefusal(refusal);
+  const holds =
+    refusal instanceof UnpaidHoldsRefusal
+      ? { unpaidHolds: { message: refusal.message, holds: refusal.openHolds } }
+      : {};
+  if (series) {
+    const result = kept(post, { formErrors: "unpaidHolds" in holds ? [] : [refusal.message] });
+    return toast(
+      post,
+      post.reply({ result, coupon: await keptCoupon(post), ...holds }),
+      message,
+      init,
+    );
+  }
+  const extra = DROPS_COUPON.has(refusal.kind)
+    ? { coupon: null }
+    : REFRESHES_TIMES.has(refusal.kind)
+      ? { availability: availabilityFor(post.formData, post.now), coupon: await keptCoupon(post) }
+      : { coupon: await keptCoupon(post) };
+  return toast(post, post.reply({ ...extra, ...holds }), message, init);
+}
+
+const DROPS_COUPON: ReadonlySet<RefusalKind> = new Set([
+  "unpaid-holds",
+  "horizon",
+  "coupon-refused",
+]);
+const REFRESHES_TIMES: ReadonlySet<RefusalKind> = new Set(["slot-taken", "start-refused"]);
+
+/** Any post keeps what was entered; only "book" holds it to every rule. */
+const INTENTS = new Map<string, (post: BookingPost) => FormAnswer | Promise<FormAnswer>>([
+  ["check", check],
+  // "Check dates" without JavaScript: the reply carries the series' preview.
+  ["check-dates", (post) => post.reply({})],
+  ["remove-coupon", removeCoupon],
+  ["apply-coupon", applyCoupon],
+  [WAITLIST_JOIN_INTENT, joinWaitlist],
+  ["book", book],
+]);
+
 export async function bookingFormAction(
   request: Request,
   context: Readonly<RouterContextProvider>,
@@ -123,203 +334,24 @@ export async function bookingFormAction(
   const intent = formData.get("intent");
   const now = Date.now();
   const availability = availabilityFor(formData, now);
-  // Any post keeps what was entered; only "book" holds it to every rule.
-  const keep = parseWithZod(formData, { schema: keepAsTyped }).reply();
-  const toast = replyWithToast.bind(null, context, formData);
-  // No reply carries a coupon's terms unless this post passed the lookup limit (below).
-  const reply = (extra: Partial<BookingFormReply>): BookingFormReply => ({
-    intent: typeof intent === "string" ? intent : null,
-    result: keep,
-    coupon: null,
-    availability,
-    seriesPreview: seriesPreviewFor(formData, now),
-    ...extra,
-  });
-  const clientAddress = context.get(clientAddressContext);
-  /** One coupon lookup from the address's and the account's budgets; the 429 past them. */
-  const lookupRefusal = async () => {
-    const retryAfter = await takeCouponLookup(clientAddress, user?.id ?? null);
-    if (retryAfter === null) return null;
-    const message = tooManyCouponLookupsMessage(retryAfter);
-    return toast(
-      reply({
-        result: parseWithZod(formData, { schema: keepAsTyped }).reply({
-          fieldErrors: { couponEntry: [message] },
-        }),
-      }),
-      { type: "error", message: "Too Many Attempts", description: message },
-      { status: 429, headers: { "Retry-After": String(retryAfter) } },
-    );
+  const post: BookingPost = {
+    formData,
+    context,
+    user,
+    now,
+    carried: carriedCouponCode(formData),
+    // No reply carries a coupon's terms unless its post passed the lookup limit.
+    reply: (extra) => ({
+      intent: typeof intent === "string" ? intent : null,
+      result: kept(post),
+      coupon: null,
+      availability,
+      seriesPreview: seriesPreviewFor(formData, now),
+      ...extra,
+    }),
   };
-  const carried = carriedCouponCode(formData);
-
-  if (intent === "check") {
-    if (carried === null) return reply({});
-    const refused = await lookupRefusal();
-    if (refused) return refused;
-    return reply({ coupon: appliedCoupon(carried, now) });
-  }
-
-  // "Check dates" without JavaScript: the reply carries the series' preview (above).
-  if (intent === "check-dates") return reply({});
-
-  if (intent === "remove-coupon") {
-    return toast(reply({ coupon: null }), {
-      type: "success",
-      message: "Coupon Removed",
-      description: "The promotional code was removed from your booking.",
-    });
-  }
-
-  // Visitors may check a code too: they may use the whole form but submit it (docs/product.md
-  // "Coupons"); the lookup limit per address is what stops probing.
-  if (intent === "apply-coupon") {
-    const entered = formData.get("couponEntry");
-    const code = typeof entered === "string" ? entered.trim() : "";
-    if (code === "") {
-      return toast(
-        reply({
-          coupon: null,
-          result: parseWithZod(formData, { schema: keepAsTyped }).reply({
-            fieldErrors: { couponEntry: [COUPON_MESSAGES.required] },
-          }),
-        }),
-        { type: "error", message: "Coupon Required", description: COUPON_MESSAGES.required },
-        { status: 400 },
-      );
-    }
-    const refused = await lookupRefusal();
-    if (refused) return refused;
-    const check = checkCoupon(code, now);
-    if (!check.isValid) {
-      return toast(
-        reply({ coupon: null }),
-        { type: "error", message: "Invalid Coupon", description: check.message },
-        { status: 400 },
-      );
-    }
-    return toast(reply({ coupon: toCouponSummary(check.coupon) }), {
-      type: "success",
-      message: "Coupon Applied!",
-      description: couponAppliedMessage(check.coupon),
-    });
-  }
-
-  if (intent === WAITLIST_JOIN_INTENT) {
-    if (!user) throw await authenticationRequired();
-    return joinFromBookingForm(formData, user, now, (message, description, status) =>
-      toast(reply({}), { type: "error", message, description }, { status }),
-    );
-  }
-
-  if (intent !== "book") return toast(reply({}), BOOKING_ERROR, { status: 400 });
-
-  if (!user) throw await authenticationRequired();
-  /** A refused booking keeps the applied coupon only through a lookup that passes the limit. */
-  const keptCoupon = async () => {
-    if (carried === null) return null;
-    const retryAfter = await takeCouponLookup(clientAddress, user.id);
-    return retryAfter === null ? appliedCoupon(carried, now) : null;
-  };
-  const submission = parseWithZod(formData, { schema: bookingFormSchema(now) });
-  if (submission.status !== "success") {
-    return toast(reply({ result: submission.reply(), coupon: await keptCoupon() }), BOOKING_ERROR, {
-      status: 400,
-    });
-  }
-  // A booking is a calendar write and a mail: limited per account and per address, in
-  // sessions (a series takes one per session it books).
-  const retryAfter = await takeBookingChange(
-    clientAddress,
-    user.id,
-    sessionsAsked(submission.value.repeat),
-  );
-  if (retryAfter !== null) {
-    const message = tooManyBookingChangesMessage(retryAfter);
-    return toast(
-      reply({
-        result: parseWithZod(formData, { schema: keepAsTyped }).reply({ formErrors: [message] }),
-        coupon: await keptCoupon(),
-      }),
-      { type: "error", message: "Too Many Bookings", description: message },
-      { status: 429, headers: { "Retry-After": String(retryAfter) } },
-    );
-  }
-  if (submission.value.repeat) {
-    return submitSeries(user, submission.value, submission.value.repeat, now, {
-      refuse: async (message, title, status, holds) =>
-        toast(
-          reply({
-            // The unpaid-holds notice says it with its links; anything else is the form's error.
-            result: parseWithZod(formData, { schema: keepAsTyped }).reply({
-              formErrors: holds ? [] : [message],
-            }),
-            coupon: await keptCoupon(),
-            ...(holds ? { unpaidHolds: { message, holds } } : {}),
-          }),
-          { type: "error", message: title, description: message },
-          { status },
-        ),
-    });
-  }
-  try {
-    const claim = claimFrom(formData, user, submission.value);
-    const booking = bookSession(user, submission.value, now, undefined, claim);
-    if (booking.status === "CONFIRMED") {
-      return redirectWithSuccess(`/?booked=${booking.id}${PAGE_TOP}`, {
-        message: "Booking Confirmed!",
-        description: "Your free session is booked and confirmed.",
-      });
-    }
-    return redirectWithSuccess(`/checkout/${booking.id}${PAGE_TOP}`, {
-      message: "Booking Submitted!",
-      description:
-        booking.discountAmount > 0
-          ? `Your discount of ${formatDollars(booking.discountAmount)} is applied. Complete your payment to secure your session.`
-          : "Complete your payment to secure your session.",
-    });
-  } catch (error) {
-    // Another connection held the database past busy_timeout: nothing was written, so the
-    // customer keeps the filled-in form and is asked to send it again.
-    if (isDatabaseBusyResponse(error)) {
-      return toast(reply({ coupon: await keptCoupon() }), BOOKING_ERROR, { status: 503 });
-    }
-    if (!(error instanceof BookingError)) throw error;
-    if (error.kind === "unpaid-holds") {
-      return toast(
-        reply({ unpaidHolds: { message: error.message, holds: error.openHolds } }),
-        { type: "error", message: "Unpaid Bookings", description: error.message },
-        { status: 409 },
-      );
-    }
-    if (error.kind === "horizon") {
-      return toast(
-        reply({}),
-        { type: "error", message: "Date Too Far Ahead", description: error.message },
-        { status: 400 },
-      );
-    }
-    const fresh = availabilityFor(formData, now);
-    if (error.kind === "slot") {
-      return toast(
-        reply({ availability: fresh, coupon: await keptCoupon() }),
-        { type: "error", message: "Time Slot Unavailable", description: SLOT_TAKEN_MESSAGE },
-        { status: 409 },
-      );
-    }
-    if (error.kind === "coupon") {
-      return toast(
-        reply({ coupon: null }),
-        { type: "error", message: "Invalid Coupon", description: error.message },
-        { status: 400 },
-      );
-    }
-    return toast(
-      reply({ coupon: await keptCoupon() }),
-      { type: "error", message: "Booking Failed", description: error.message },
-      { status: 400 },
-    );
-  }
+  const handle = typeof intent === "string" ? INTENTS.get(intent) : undefined;
+  return handle ? handle(post) : toast(post, post.reply({}), BOOKING_ERROR, { status: 400 });
 }
 
 function authenticationRequired() {

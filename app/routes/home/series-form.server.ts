@@ -2,12 +2,10 @@ import type { SeriesPreview } from "#app/domain/series-preview";
 import { seriesPreviewQuerySchema } from "#app/domain/series-preview";
 import type { BookingRequest } from "#app/domain/booking-form";
 import type { SeriesRepeatRequest } from "#app/domain/series-form";
-import { isDatabaseBusyResponse } from "#app/db.server";
 import { formatDollars } from "#app/domain/pricing";
 import type { PublicUser } from "#app/models/user.server";
 import { redirectWithSuccess } from "#app/web/toast.server";
-import { BookingError } from "#app/workflows/book-session.server";
-import { bookSeries, SeriesConflictError, seriesPreview } from "#app/workflows/book-series.server";
+import { bookSeries, seriesPreview } from "#app/workflows/book-series.server";
 
 /**
  * The booking form's weekly series (docs/product.md "Weekly series"): the preview of every
@@ -27,62 +25,30 @@ export function seriesPreviewFor(formData: FormData, now: number): SeriesPreview
   return query.success ? seriesPreview(query.data, now) : null;
 }
 
-const TITLES: Partial<Record<BookingError["kind"], string>> = {
-  series: "Dates Unavailable",
-  "unpaid-holds": "Unpaid Bookings",
-  horizon: "Date Too Far Ahead",
-  coupon: "Invalid Coupon",
-};
-
 /**
- * Books the series and sends the customer to pay for it; a refusal re-shows the form (with the
- * fresh preview the reply always carries) and says why. Nothing is written on a refusal.
+ * Books the series and sends the customer to pay for it. A refusal is thrown, nothing written:
+ * the booking form re-shows itself (with the fresh preview its reply always carries) and says why.
  */
-export async function submitSeries<T>(
+export async function submitSeries(
   user: PublicUser,
   request: BookingRequest,
   repeat: SeriesRepeatRequest,
   now: number,
-  {
-    refuse,
-  }: {
-    refuse: (
-      message: string,
-      title: string,
-      status: number,
-      unpaidHolds?: BookingError["openHolds"],
-    ) => Promise<T>;
-  },
 ) {
-  try {
-    const { seriesId, bookings } = bookSeries(user, request, repeat, now);
-    const first = bookings[0];
-    if (first && bookings.every((booking) => booking.status === "CONFIRMED")) {
-      return redirectWithSuccess(`/?booked=${first.id}#main`, {
-        message: "Series Confirmed!",
-        description: `Your ${bookings.length} sessions are booked and confirmed.`,
-      });
-    }
-    const toPay = bookings.reduce(
-      (sum, booking) => sum + (booking.status === "PENDING_PAYMENT" ? booking.totalCost : 0),
-      0,
-    );
-    return redirectWithSuccess(`/checkout/series/${seriesId}#main`, {
-      message: "Series Submitted!",
-      description: `Pay ${formatDollars(toPay)} to secure your ${bookings.length} sessions.`,
+  const { seriesId, bookings } = bookSeries(user, request, repeat, now);
+  const first = bookings[0];
+  if (first && bookings.every((booking) => booking.status === "CONFIRMED")) {
+    return redirectWithSuccess(`/?booked=${first.id}#main`, {
+      message: "Series Confirmed!",
+      description: `Your ${bookings.length} sessions are booked and confirmed.`,
     });
-  } catch (error) {
-    if (isDatabaseBusyResponse(error)) {
-      return refuse(
-        "There was a problem processing your form. Please try again.",
-        "Booking Error",
-        503,
-      );
-    }
-    if (!(error instanceof BookingError)) throw error;
-    const status =
-      error instanceof SeriesConflictError || error.kind === "unpaid-holds" ? 409 : 400;
-    const holds = error.kind === "unpaid-holds" ? error.openHolds : undefined;
-    return refuse(error.message, TITLES[error.kind] ?? "Booking Failed", status, holds);
   }
+  const toPay = bookings.reduce(
+    (sum, booking) => sum + (booking.status === "PENDING_PAYMENT" ? booking.totalCost : 0),
+    0,
+  );
+  return redirectWithSuccess(`/checkout/series/${seriesId}#main`, {
+    message: "Series Submitted!",
+    description: `Pay ${formatDollars(toPay)} to secure your ${bookings.length} sessions.`,
+  });
 }

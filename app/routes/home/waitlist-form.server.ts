@@ -9,7 +9,9 @@ import { env } from "#app/env.server";
 import { getAvailability } from "#app/models/booking.server";
 import type { PublicUser } from "#app/models/user.server";
 import { getOwnEntry, openEntriesOf, type WaitlistEntry } from "#app/models/waitlist.server";
-import { joinWaitlist, WaitlistError } from "#app/workflows/waitlist.server";
+import { joinWaitlist } from "#app/workflows/waitlist.server";
+import { Refusal } from "#app/domain/refusal";
+import { formRefusal } from "#app/web/refusals.server";
 import { db } from "#app/db.server";
 
 /**
@@ -101,6 +103,8 @@ export function claimFrom(
   return { waitlistEntryId: id };
 }
 
+const NOT_ADDED = "Not added to the waitlist";
+
 /** "Tell me if it frees up": joins, or answers with our message through `refuse`. */
 export function joinFromBookingForm<T>(
   formData: FormData,
@@ -115,14 +119,14 @@ export function joinFromBookingForm<T>(
   });
   if (!parsed.success) {
     const message = parsed.error.issues[0]?.message ?? WAITLIST_MESSAGES.notTaken;
-    return refuse("Not added to the waitlist", message, 400);
+    return refuse(NOT_ADDED, message, 400);
   }
   try {
     joinWaitlist(user.id, parsed.data, now);
   } catch (error) {
-    if (!(error instanceof WaitlistError)) throw error;
-    const status = error.kind === "horizon" || error.kind === "slot" ? 400 : 422;
-    return refuse("Not added to the waitlist", error.message, status);
+    if (!(error instanceof Refusal)) throw error;
+    const { toast, init } = formRefusal(error, NOT_ADDED);
+    return refuse(toast.message, toast.description, init.status);
   }
   return redirectWithSuccess("/dashboard?tab=bookings#waitlist", {
     message: "You are on the waitlist",

@@ -2,14 +2,16 @@ import { BOOKING_STATUSES } from "#app/domain/booking-status";
 import { parseId } from "#app/domain/ids";
 import { parseStatus } from "#app/domain/admin-workflow";
 import { z } from "#app/domain/zod";
-import { changeBookingStatus, WorkflowError } from "#app/workflows/move-session.server";
-import { toBookingJson } from "#app/models/booking.server";
+import { changeBookingStatus } from "#app/workflows/change-booking-status.server";
+import { Refusal } from "#app/domain/refusal";
+import { jsonRefusal } from "#app/web/refusals.server";
+import { toBookingJson } from "#app/routes/api/json/booking";
 import { jsonError, readJson } from "#app/web/api.server";
 import { PaymentServiceError } from "#app/workflows/payment-provider.server";
 import { currentAdmin } from "#app/web/user-context.server";
 import type { Route } from "./+types/bookings.$id";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
 
 const NOT_FOUND = "Booking not found";
 
@@ -46,9 +48,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const booking = await changeBookingStatus(id, body.status, user, body.note || null);
     return Response.json(toBookingJson(booking));
   } catch (error) {
-    if (error instanceof WorkflowError) {
-      return jsonError(error.kind === "not-found" ? 404 : 422, error.message);
-    }
+    if (error instanceof Refusal) return jsonRefusal(error);
     if (error instanceof PaymentServiceError) return jsonError(502, error.message);
     throw error;
   }
@@ -57,7 +57,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 export const openapi: doc.ApiPaths = {
   "/api/admin/bookings/{id}": {
     put: {
-      summary: "Moves a booking along the workflow (the tabs' buttons)",
+      summary: "Changes a booking's status along the workflow (the tabs' buttons)",
       ...doc.idAndBody(jsonBody),
       responses: {
         200: doc.answers("The updated booking", shape.bookingJson),

@@ -1,14 +1,11 @@
 import { parseId } from "#app/domain/ids";
 import { jsonError } from "#app/web/api.server";
 import { currentAdmin } from "#app/web/user-context.server";
-import {
-  handleFormUpload,
-  handleTus,
-  isTusRequest,
-} from "#app/routes/api/admin/booking-files.server";
+import { handleFormUpload, handleTus } from "#app/routes/api/admin/booking-files.server";
+import { isTusRequest } from "#app/web/file-uploads/tus.server";
 import type { Route } from "./+types/bookings.files";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
 import { z } from "#app/domain/zod";
 
 const NOT_FOUND = "That booking does not exist.";

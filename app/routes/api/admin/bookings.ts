@@ -1,16 +1,16 @@
-import { toBookingJson } from "#app/models/booking.server";
+import { toBookingJson } from "#app/routes/api/json/booking";
 import {
   type AdminBookingsCursor,
   adminBookingsAfter,
   listAdminBookings,
 } from "#app/models/admin-bookings.server";
-import { pageResponse, readListRequest } from "#app/models/pagination.server";
+import { readListRequest } from "#app/models/pagination.server";
 import { readBookingFilters } from "#app/models/booking-filters.server";
 import { jsonError } from "#app/web/api.server";
-import { jsonListResponse } from "#app/web/json-list.server";
+import { jsonListResponse, pageResponse } from "#app/web/json-list.server";
 import type { Route } from "./+types/bookings";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
 import { z } from "#app/domain/zod";
 
 /**

@@ -1,10 +1,11 @@
 import { parseId } from "#app/domain/ids";
 import { z } from "#app/domain/zod";
-import { setCouponActive, toCouponJson } from "#app/models/coupon.server";
+import { setCouponActive } from "#app/models/coupon.server";
 import { jsonError, readJson } from "#app/web/api.server";
 import type { Route } from "./+types/coupons.$id";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
+import { toCouponJson } from "#app/routes/api/json/coupon";
 
 /** Only the active flag can change: a coupon's code and value are what bookings recorded. */
 const couponUpdate = z.object({

@@ -1,9 +1,10 @@
 import { parseId } from "#app/domain/ids";
-import { setCouponActive, toCouponJson } from "#app/models/coupon.server";
+import { setCouponActive } from "#app/models/coupon.server";
 import { jsonError } from "#app/web/api.server";
 import type { Route } from "./+types/coupons.deactivate";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
+import { toCouponJson } from "#app/routes/api/json/coupon";
 
 /** PUT /api/admin/coupons/{id}/deactivate with {}: the updated coupon. */
 export async function action({ params }: Route.ActionArgs) {

@@ -4,25 +4,21 @@ import {
   couponCodeProblem,
   couponDescription,
   couponValueProblem,
-  duplicateCouponMessage,
   expiryDateFrom,
   normalizeCouponCode,
 } from "#app/domain/coupons";
 import { COUPON_TYPES } from "#app/domain/coupon-type";
 import { z } from "#app/domain/zod";
-import {
-  couponsAfter,
-  createCoupon,
-  DuplicateCouponError,
-  listCoupons,
-  toCouponJson,
-} from "#app/models/coupon.server";
+import { couponsAfter, createCoupon, listCoupons } from "#app/models/coupon.server";
 import { jsonError, readJson } from "#app/web/api.server";
-import { jsonListResponse } from "#app/web/json-list.server";
-import { pageResponse, readListRequest } from "#app/models/pagination.server";
+import { Refusal } from "#app/domain/refusal";
+import { jsonRefusal } from "#app/web/refusals.server";
+import { jsonListResponse, pageResponse } from "#app/web/json-list.server";
+import { readListRequest } from "#app/models/pagination.server";
 import type { Route } from "./+types/coupons";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
+import { toCouponJson } from "#app/routes/api/json/coupon";
 
 /**
  * GET /api/admin/coupons: the coupons, newest first as the Coupons tab lists them. Without `page`
@@ -92,8 +88,8 @@ export async function action({ request }: Route.ActionArgs) {
     );
     return Response.json(toCouponJson(coupon), { status: 201 });
   } catch (error) {
-    if (!(error instanceof DuplicateCouponError)) throw error;
-    return jsonError(409, duplicateCouponMessage(code), { code });
+    if (!(error instanceof Refusal)) throw error;
+    return jsonRefusal(error, { code });
   }
 }
 

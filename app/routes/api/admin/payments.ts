@@ -1,5 +1,5 @@
 import { readPeriod } from "#app/domain/sales-period";
-import { pageResponse, readListRequest } from "#app/models/pagination.server";
+import { readListRequest } from "#app/models/pagination.server";
 import {
   API_PAGE_SIZE,
   paymentsPage,
@@ -7,10 +7,10 @@ import {
   periodError,
 } from "#app/routes/admin/sales.server";
 import { jsonError } from "#app/web/api.server";
-import { jsonListResponse } from "#app/web/json-list.server";
+import { jsonListResponse, pageResponse } from "#app/web/json-list.server";
 import type { Route } from "./+types/payments";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
 import { z } from "#app/domain/zod";
 
 const NO_STORE = { "Cache-Control": "private, no-store" };
@@ -56,7 +56,7 @@ export const openapi: doc.ApiPaths = {
       responses: {
         200: doc.answers("The list, or one page of it", z.array(shape.paymentJson)),
         400: doc.refused("A refused period (`errors` by field), page or limit", {
-          errors: shape.fieldErrors.optional(),
+          errors: doc.fieldErrors.optional(),
         }),
         ...doc.ADMIN_GUARD,
       },

@@ -1,12 +1,14 @@
 import { parseId } from "#app/domain/ids";
 import { supportUpdateSchema } from "#app/domain/support";
-import { toSupportRequestJson } from "#app/models/support.server";
+import { toSupportRequestJson } from "#app/routes/api/json/support-request";
 import { jsonError, readJson } from "#app/web/api.server";
 import { env } from "#app/env.server";
-import { SupportUpdateError, updateSupportRequest } from "#app/workflows/support.server";
+import { updateSupportRequest } from "#app/workflows/support.server";
+import { Refusal } from "#app/domain/refusal";
+import { jsonRefusal } from "#app/web/refusals.server";
 import type { Route } from "./+types/tech-assistance.$id";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
 
 /** The body the action reads (tests/integration/json-errors.test.ts walks every field). */
 export const jsonBody = supportUpdateSchema;
@@ -27,9 +29,8 @@ export async function action({ request, params }: Route.ActionArgs) {
       toSupportRequestJson(updateSupportRequest(id, update, Date.now(), env.APP_URL)),
     );
   } catch (error) {
-    if (!(error instanceof SupportUpdateError)) throw error;
-    const status = { "not-found": 404, "not-allowed": 422, "resolution-required": 400 }[error.kind];
-    return jsonError(status, error.message);
+    if (!(error instanceof Refusal)) throw error;
+    return jsonRefusal(error);
   }
 }
 

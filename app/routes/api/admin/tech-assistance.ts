@@ -4,15 +4,15 @@ import {
   listSupportRequestsPage,
   type SupportCursor,
   supportRequestsAfter,
-  toSupportRequestJson,
 } from "#app/models/support.server";
-import { MAX_PAGE, pageResponse, readListRequest } from "#app/models/pagination.server";
+import { MAX_PAGE, readListRequest } from "#app/models/pagination.server";
 import { jsonError } from "#app/web/api.server";
-import { jsonListResponse } from "#app/web/json-list.server";
+import { jsonListResponse, pageResponse } from "#app/web/json-list.server";
 import type { Route } from "./+types/tech-assistance";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
 import { z } from "#app/domain/zod";
+import { toSupportRequestJson } from "#app/routes/api/json/support-request";
 
 /** A request as the list shows it: its fields, the requester and the booking it is about. */
 function toAdminRequestJson(row: AdminSupportRequest) {

@@ -3,7 +3,7 @@ import { makeAdmin } from "#app/models/admin-users.server";
 import { jsonError } from "#app/web/api.server";
 import type { Route } from "./+types/users.make-admin";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
 
 /** PUT /api/admin/users/{id}/make-admin: the updated {id, username, isAdmin, isMember}. */
 export async function action({ params }: Route.ActionArgs) {

@@ -4,7 +4,7 @@ import { setMembership } from "#app/models/admin-users.server";
 import { jsonError, readJson } from "#app/web/api.server";
 import type { Route } from "./+types/users.membership";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
 
 const membershipBody = z.object({
   isMember: z.boolean({ error: "isMember must be true or false" }),

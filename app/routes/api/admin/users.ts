@@ -1,11 +1,11 @@
 import { MEMBERSHIP_FILTERS } from "#app/domain/membership";
 import { listUsers, usersAfter } from "#app/models/admin-users.server";
 import { jsonError } from "#app/web/api.server";
-import { jsonListResponse } from "#app/web/json-list.server";
-import { pageResponse, readListRequest } from "#app/models/pagination.server";
+import { jsonListResponse, pageResponse } from "#app/web/json-list.server";
+import { readListRequest } from "#app/models/pagination.server";
 import type { Route } from "./+types/users";
 import * as doc from "#app/web/api-doc";
-import * as shape from "#app/domain/api-shapes";
+import * as shape from "#app/routes/api/json/shapes";
 import { z } from "#app/domain/zod";
 
 /**
