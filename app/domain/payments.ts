@@ -2,11 +2,8 @@ import { type BookingClaim, claimProblem } from "#app/domain/booking-claim";
 import type { BookingStatus } from "#app/domain/booking-status";
 import { HOLD_EXPIRED_REASON, holdRanOut } from "#app/domain/holds";
 
-/**
- * Whether a booking can be paid, and what a reported payment does to it (docs/product.md
- * "Payment", "Availability and holds"). Pure: workflows/apply-payment.server.ts reads the slot
- * and takes the coupon use, then records what this decides.
- */
+// docs/product.md "Payment": workflows/apply-payment.server.ts reads the slot and takes the
+// coupon use, then records what these rules decide.
 export const ALREADY_PAID_MESSAGE = "This booking has already been paid.";
 export const HOLD_EXPIRED_MESSAGE =
   "The hold on this time slot has run out, so it was released. Please book again.";
@@ -21,10 +18,7 @@ type PayableFields = {
   cancellationReason: string | null;
 };
 
-/**
- * Whether an unpaid booking can still be paid at `now`. Not while another action holds it (a
- * cancellation, staff closing its checkout); a checkout being opened may be joined.
- */
+/** Not while another action holds it; a checkout being opened may be joined. */
 export function isPayable(booking: PayableFields, now: number): boolean {
   return (
     booking.status === "PENDING_PAYMENT" &&
@@ -34,7 +28,6 @@ export function isPayable(booking: PayableFields, now: number): boolean {
   );
 }
 
-/** Why a booking cannot be paid now, for the customer (isPayable said it cannot). */
 export function notPayableMessage(booking: PayableFields, now: number): string {
   if (holdRanOut(booking, now)) return HOLD_EXPIRED_MESSAGE;
   if (booking.status === "CANCELLED") {
@@ -60,11 +53,8 @@ export type PaymentVerdict =
   | { ok: true; reinstates: boolean; note: string };
 
 /**
- * What a payment of `amount` reported at `now` does to the booking: never a different sum
- * (staff see it in the logs); a lapsed hold only onto a slot still free (`slotFree`, read by
- * the caller when `holdLapsed`); a swept one only if it drew no retainer hours. `refuseClaimed`:
- * a booking another action holds is refused (the sandbox's card form, where nothing was charged
- * yet); money a hosted checkout already took is recorded whatever holds the booking.
+ * Never a different sum; a lapsed hold only onto a slot still free; a swept one only if it drew
+ * no retainer hours. Money a hosted checkout took is recorded whatever holds the booking.
  */
 export function judgePayment(
   booking: PayableFields & { retainerHoursDrawn: number },

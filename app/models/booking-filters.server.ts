@@ -50,8 +50,8 @@ export function studioDayRange(date: string): { from: number; to: number } {
  * The filters as a condition on `bookings` only (membership is a correlated EXISTS, so any
  * query on the table can use it). `withDate: false` leaves the day out, for the calendar.
  * Every part rides an index: the day on bookings_starts_at, the status with it on
- * bookings_status_starts_at, the client's membership on the users primary key. The status is
- * the one a booking reads as at `now`: an expired hold is cancelled (domain/holds.ts).
+ * bookings_status_starts_at, the client's membership on the users primary key. An expired hold
+ * counts as cancelled (domain/holds.ts).
  */
 export function bookingFilterWhere(
   filters: Pick<BookingFilters, "date" | "status" | "membership">,

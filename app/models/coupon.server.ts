@@ -33,11 +33,7 @@ type Reader = Pick<typeof db, "select">;
 const expired = bookingsAs("expired_hold");
 const keeper = bookingsAs("keeper");
 
-/**
- * A coupon's uses less those the sweep will give back: orders whose every session still
- * carrying the discount is an expired hold (domain/holds.ts). Every read counts them as given
- * back already; a booking sweeps first, so the count it takes from is the same.
- */
+/** Less the uses the sweep will give back (domain/holds.ts): orders only expired holds carry. */
 function currentUsesAt(now: number): SQL<number> {
   const stillCarried = db
     .select({ id: keeper.id })
@@ -55,7 +51,6 @@ function currentUsesAt(now: number): SQL<number> {
   return sql<number>`(${coupons.currentUses} - (${releasing}))`;
 }
 
-/** The coupon's columns for a read at `now`. */
 const couponColumnsAt = (now: number) => ({
   ...getTableColumns(coupons),
   currentUses: currentUsesAt(now),
@@ -137,7 +132,7 @@ export function releaseOrderCouponUse(tx: Tx, orderId: number | null) {
   }
 }
 
-/** A session reinstated after its hold ran out takes its order's coupon use back, if one is left. */
+/** A session reinstated after its hold ran out takes its order's coupon use back, if left. */
 export function retakeOrderCouponUse(
   tx: Tx,
   booking: { couponId: number | null; orderId: number | null },

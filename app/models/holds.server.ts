@@ -2,10 +2,7 @@ import { and, eq, gt, isNull, lte, ne, not, or, type Placeholder, type SQL } fro
 import { alias } from "drizzle-orm/sqlite-core";
 import { bookings } from "#db/schema";
 
-/**
- * domain/holds.ts in SQL, for the reads that filter or count in the database: the one
- * predicate of a hold's expiry, and of a booking keeping its slot.
- */
+/** domain/holds.ts in SQL, for the reads that filter or count in the database. */
 export type At = number | Placeholder;
 
 /** The bookings table under another name, for a subquery over other bookings of the row's. */
@@ -13,7 +10,7 @@ export function bookingsAs(name: string): typeof bookings {
   return alias(bookings, name) as unknown as typeof bookings;
 }
 
-/** domain/holds.ts `holdExpired` in SQL: unpaid, past its hold's time, claimed by nobody. */
+/** domain/holds.ts `holdExpired`. */
 export function holdExpiredWhere(now: At, table: typeof bookings = bookings): SQL {
   return and(
     eq(table.status, "PENDING_PAYMENT"),
@@ -27,7 +24,7 @@ export function holdLiveWhere(now: number): SQL {
   return and(eq(bookings.status, "PENDING_PAYMENT"), gt(bookings.holdExpiresAt, now)) as SQL;
 }
 
-/** domain/holds.ts `keepsSlot` in SQL: not cancelled, not an expired hold. */
+/** domain/holds.ts `keepsSlot`. */
 export function keepsSlotWhere(now: At, table: typeof bookings = bookings): SQL {
   return and(ne(table.status, "CANCELLED"), not(holdExpiredWhere(now, table))) as SQL;
 }

@@ -6,7 +6,6 @@ import type { Tx } from "#app/models/booking.server";
 
 /** The rows a payment leaves (workflows/apply-payment.server.ts decides and records one). */
 
-/** Whether a payment with this reference is recorded already. */
 export function paymentRecorded(tx: Tx, transactionId: string): boolean {
   return (
     tx
@@ -17,10 +16,7 @@ export function paymentRecorded(tx: Tx, transactionId: string): boolean {
   );
 }
 
-/**
- * Marks an unpaid (or swept) booking paid: PENDING, its hold and any cancellation cleared,
- * provided its status is still the one it was read with. Undefined when it changed meanwhile.
- */
+/** Undefined when its status changed since it was read. */
 export function markBookingPaid(tx: Tx, booking: Pick<Booking, "id" | "status">) {
   return tx
     .update(bookings)

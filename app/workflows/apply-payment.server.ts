@@ -12,20 +12,13 @@ import {
 } from "#app/models/payment.server";
 import { insertPayment, type Receipt } from "#app/models/receipt.server";
 
-/**
- * One session's payment as a provider reports it, in the caller's transaction
- * (workflows/fulfil-payment.server.ts, which queues the e-mail): what the rules of
- * domain/payments.ts allow, with the slot read and the coupon use taken here.
- */
+/** Idempotent: the transaction id is unique, a provider event id is stored with its effect. */
 export type PaymentReport = {
   bookingId: number;
-  /** Whole dollars actually charged. */
   amount: number;
   method: string;
   transactionId: string;
-  /** Brand and last 4 digits only. */
   details: { brand: string; last4: string };
-  /** The provider event that reported it, when there is one (webhooks). */
   event?: { id: string; provider: string; type: string };
 };
 
@@ -35,11 +28,11 @@ export type FulfilmentOutcome =
   | { outcome: "not-payable"; booking: Booking | undefined; reason: string };
 
 export type PaymentOptions = {
-  /** Refuse a booking another action holds (domain/payments.ts `judgePayment`). */
+  /** Money a hosted checkout already took is recorded whatever holds the booking. */
   refuseClaimed: boolean;
 };
 
-/** Records a reported payment in the caller's transaction; the caller queues the e-mail. */
+/** The caller queues the e-mail. */
 export function applyPayment(
   tx: Tx,
   report: PaymentReport,
@@ -67,7 +60,7 @@ export function applyPayment(
     return { outcome: "not-payable", booking, reason: DRAW_GONE };
   }
 
-  // The receipt is issued in this transaction (docs/product.md "Receipts").
+  // docs/product.md "Receipts": issued in this transaction.
   const recorded = insertPayment(
     tx,
     {
@@ -100,7 +93,6 @@ function markEventSeen(tx: Tx, report: PaymentReport, now: number) {
   if (report.event) recordEventSeen(tx, report.event, report.bookingId, now);
 }
 
-/** A lapsed hold's slot, as the caller's transaction sees it (one connection): still free. */
 function slotStillFree(booking: Booking, now: number, bufferMinutes: number): boolean {
   const busy = readBusyRanges(busyWindowFor(booking.recordingDate, bufferMinutes), now, booking.id);
   return !conflictsWith(booking, busy, bufferMinutes);

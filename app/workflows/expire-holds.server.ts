@@ -8,11 +8,8 @@ import {
 } from "#app/models/booking.server";
 
 /**
- * The expiry of holds (docs/product.md "Availability and holds"): every expired hold is
- * cancelled and gives back what it took, its order's coupon use and any retainer hours it drew.
- * Reads already show such a hold as swept (domain/holds.ts), so no GET writes it; the
- * background sweep does, and a booking does first in its own transaction, so the use and hours
- * it frees are free for that booking exactly as every read counted them.
+ * docs/product.md "Availability and holds": reads show an expired hold as swept already, so
+ * only the sweep and a booking (first, in its transaction) write it, giving back what it took.
  */
 export function expireHolds(tx: Tx, now: number): number {
   const expired = cancelExpiredHolds(tx, now);
@@ -29,7 +26,7 @@ export function expireHolds(tx: Tx, now: number): number {
   return expired.length;
 }
 
-/** The background sweep's turn: almost always a read that finds nothing due. */
+/** Almost always a read that finds nothing due: no write lock for nothing. */
 export function sweepExpiredHolds(now: number): number {
   if (!hasExpiredHold(now)) return 0;
   return writeTransaction((tx) => expireHolds(tx, now));
