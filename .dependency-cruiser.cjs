@@ -213,6 +213,14 @@ module.exports = {
       to: { path: UPLOAD_PROTOCOLS },
     },
     {
+      name: "holds-expired-by-the-sweep",
+      severity: "error",
+      comment:
+        "A GET writes nothing: reads show an expired hold as swept (app/domain/holds.ts), and only workflows (the background sweep, a booking's own transaction) run the expiry.",
+      from: { path: "^app/", pathNot: ["^app/workflows/", TEST] },
+      to: { path: "^app/workflows/expire-holds[.]server[.]ts$" },
+    },
+    {
       name: "not-unresolvable",
       severity: "error",
       comment: "An import that resolves to nothing is a typo or a missing package.",

@@ -27,12 +27,3 @@ export const PAID_STATUSES: readonly BookingStatus[] = [
   "POST_PRODUCTION",
   "COMPLETED",
 ];
-
-export function blocksSlot(
-  booking: { status: BookingStatus; holdExpiresAt: number | null },
-  now: number,
-): boolean {
-  if (booking.status === "CANCELLED") return false;
-  if (booking.status === "PENDING_PAYMENT") return (booking.holdExpiresAt ?? 0) > now;
-  return true;
-}

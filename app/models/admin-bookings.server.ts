@@ -3,9 +3,10 @@ import { type Booking, bookingHistory, bookings, payments, users } from "#db/sch
 import { db, type Tx } from "#app/db.server";
 import type { BookingStatus } from "#app/domain/booking-status";
 import type { BookingFilters } from "#app/domain/booking-filters";
+import { asSweptAt } from "#app/domain/holds";
 import { type Page, pageWindow, toPage } from "#app/models/pagination.server";
 import { CLAIM_CLEARED } from "#app/models/booking-claim.server";
-import { getBooking } from "#app/models/booking.server";
+import { bookingColumnsAt, getBooking } from "#app/models/booking.server";
 import { bookingFilterWhere } from "#app/models/booking-filters.server";
 
 /** Undefined when the booking changed meanwhile. */
@@ -34,9 +35,21 @@ export function writeStatusChange(
   return updated;
 }
 
-/** Both orders walk the starts_at index and stop after one page and one row: no count. */
-export function listAdminBookings(filters: BookingFilters, size?: number): Page<Booking> {
-  return toPage(adminBookingsQuery(filters, size).all(), filters.page, size);
+/**
+ * Both orders walk the starts_at index and stop after one page and one row: no count. Rows read
+ * as at `now` (domain/holds.ts).
+ */
+export function listAdminBookings(
+  filters: BookingFilters,
+  now: number,
+  size?: number,
+): Page<Booking> {
+  const rows = adminBookingsQuery(filters, now, size).all();
+  return toPage(
+    rows.map((row) => asSweptAt(row, now)),
+    filters.page,
+    size,
+  );
 }
 
 function adminBookingsOrder(filters: Pick<BookingFilters, "date">) {
@@ -46,12 +59,12 @@ function adminBookingsOrder(filters: Pick<BookingFilters, "date">) {
 }
 
 /** Its plan is checked by the model tests. */
-export function adminBookingsQuery(filters: BookingFilters, size?: number) {
+export function adminBookingsQuery(filters: BookingFilters, now: number, size?: number) {
   const { limit, offset } = pageWindow(filters.page, size);
   return db
-    .select()
+    .select(bookingColumnsAt(now))
     .from(bookings)
-    .where(bookingFilterWhere(filters))
+    .where(bookingFilterWhere(filters, now))
     .orderBy(...adminBookingsOrder(filters))
     .limit(limit)
     .offset(offset);
@@ -62,10 +75,11 @@ export type AdminBookingsCursor = { startsAt: number; id: number };
 /** By key, not by offset: each step is an index range however deep. */
 export function adminBookingsAfter(
   filters: Pick<BookingFilters, "date" | "status" | "membership">,
+  now: number,
   cursor: AdminBookingsCursor | null,
   limit: number,
 ): Booking[] {
-  const conditions: (SQL | undefined)[] = [bookingFilterWhere(filters)];
+  const conditions: (SQL | undefined)[] = [bookingFilterWhere(filters, now)];
   if (cursor) {
     const [within, beyond] = filters.date ? [gte, gt] : [lte, lt];
     conditions.push(
@@ -74,17 +88,20 @@ export function adminBookingsAfter(
     );
   }
   return db
-    .select()
+    .select(bookingColumnsAt(now))
     .from(bookings)
     .where(and(...conditions))
     .orderBy(...adminBookingsOrder(filters))
     .limit(limit)
-    .all();
+    .all()
+    .map((row) => asSweptAt(row, now));
 }
 
-export function getAdminBookingDetails(bookingId: number) {
-  const booking = getBooking(db, bookingId);
-  if (!booking) return null;
+/** The booking as it reads at `now`. */
+export function getAdminBookingDetails(bookingId: number, now: number) {
+  const row = getBooking(db, bookingId);
+  if (!row) return null;
+  const booking = asSweptAt(row, now);
   const client = db
     .select({ id: users.id, username: users.username, isMember: users.isMember })
     .from(users)

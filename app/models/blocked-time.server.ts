@@ -1,8 +1,9 @@
-import { and, asc, desc, eq, gt, lt, lte, ne, or } from "drizzle-orm";
+import { and, asc, desc, eq, gt, lt, lte } from "drizzle-orm";
 import { blockedTimes, bookings } from "#db/schema";
 import { db, type Tx } from "#app/db.server";
 import { BOOKING_LIMITS } from "#app/domain/availability";
 import type { BlockedTimeInput, BlockList } from "#app/domain/blocked-times";
+import { keepsSlotWhere } from "#app/models/holds.server";
 import { type Page, pageWindow, toPage } from "#app/models/pagination.server";
 
 /** docs/product.md "Blocked times": read through `readBusyRanges` with no cache, so a block counts from its commit. */
@@ -19,7 +20,7 @@ export type OverlappingSession = {
   status: (typeof bookings.$inferSelect)["status"];
 };
 
-/** Same rule as availability: an unpaid one only while its hold lasts. */
+/** The sessions of [startsAt, endsAt) that still hold their slot (the same rule as availability). */
 function overlappingSessions(
   reader: Pick<Tx, "select">,
   range: { startsAt: number; endsAt: number },
@@ -43,8 +44,7 @@ function overlappingSessions(
         gt(bookings.endsAt, range.startsAt),
         // Bounds the starts_at index range: no session is longer than maxHours.
         gt(bookings.startsAt, range.startsAt - LONGEST_SESSION_MS),
-        ne(bookings.status, "CANCELLED"),
-        or(ne(bookings.status, "PENDING_PAYMENT"), gt(bookings.holdExpiresAt, now)),
+        keepsSlotWhere(now),
       ),
     )
     .orderBy(asc(bookings.startsAt), asc(bookings.id))

@@ -1,9 +1,10 @@
-import { and, eq, gte, lt, type SQL, sql } from "drizzle-orm";
+import { and, eq, gte, lt, not, or, type SQL, sql } from "drizzle-orm";
 import { bookings, users } from "#db/schema";
 import { BOOKING_STATUSES } from "#app/domain/booking-status";
 import { type BookingFilters, MEMBERSHIP_FILTERS, VIEWS } from "#app/domain/booking-filters";
 import { addStudioDays, studioDateOf, studioInstant } from "#app/domain/studio-time";
 import { readPage } from "#app/models/pagination.server";
+import { holdExpiredWhere } from "#app/models/holds.server";
 
 /**
  * The Bookings and Sessions tabs' filters (docs/product.md "Screens"), read from the URL and turned
@@ -49,10 +50,12 @@ export function studioDayRange(date: string): { from: number; to: number } {
  * The filters as a condition on `bookings` only (membership is a correlated EXISTS, so any
  * query on the table can use it). `withDate: false` leaves the day out, for the calendar.
  * Every part rides an index: the day on bookings_starts_at, the status with it on
- * bookings_status_starts_at, the client's membership on the users primary key.
+ * bookings_status_starts_at, the client's membership on the users primary key. An expired hold
+ * counts as cancelled (domain/holds.ts).
  */
 export function bookingFilterWhere(
   filters: Pick<BookingFilters, "date" | "status" | "membership">,
+  now: number,
   options: { withDate: boolean } = { withDate: true },
 ): SQL | undefined {
   const conditions: SQL[] = [];
@@ -60,7 +63,13 @@ export function bookingFilterWhere(
     const { from, to } = studioDayRange(filters.date);
     conditions.push(gte(bookings.startsAt, from), lt(bookings.startsAt, to));
   }
-  if (filters.status) conditions.push(eq(bookings.status, filters.status));
+  if (filters.status === "CANCELLED") {
+    conditions.push(or(eq(bookings.status, "CANCELLED"), holdExpiredWhere(now)) as SQL);
+  } else if (filters.status === "PENDING_PAYMENT") {
+    conditions.push(eq(bookings.status, "PENDING_PAYMENT"), not(holdExpiredWhere(now)));
+  } else if (filters.status) {
+    conditions.push(eq(bookings.status, filters.status));
+  }
   if (filters.membership !== "all") {
     const member = filters.membership === "members" ? 1 : 0;
     conditions.push(

@@ -4,14 +4,14 @@ import {
   count,
   desc,
   eq,
+  getTableColumns,
   gt,
   inArray,
-  isNotNull,
   isNull,
   lt,
   lte,
   ne,
-  or,
+  type SQL,
   sql,
 } from "drizzle-orm";
 import {
@@ -24,7 +24,7 @@ import {
   services,
   waitlistEntries,
 } from "#db/schema";
-import { db, writeTransaction } from "#app/db.server";
+import { db } from "#app/db.server";
 import {
   BOOKING_LIMITS,
   type BusyRange,
@@ -34,16 +34,22 @@ import {
 } from "#app/domain/availability";
 import type { OpenHold } from "#app/domain/booking-limits";
 import { PAID_STATUSES } from "#app/domain/booking-status";
+import { asSweptAt, HOLD_EXPIRED_REASON } from "#app/domain/holds";
 import { type RetainerBalance, retainerHoursToDraw } from "#app/domain/retainer";
 import { studioDateOf } from "#app/domain/studio-time";
 import { releaseOrderCouponUse } from "#app/models/coupon.server";
+import {
+  type At,
+  bookingsAs,
+  holdExpiredWhere,
+  holdLiveWhere,
+  keepsSlotWhere,
+} from "#app/models/holds.server";
 
 /** Writes take the caller's transaction: workflows run each read-check-write in one IMMEDIATE transaction with no await inside. */
 export type Tx = Parameters<Parameters<typeof db.transaction>[0]>[0];
 type Reader = Pick<typeof db, "select">;
 export type NewBooking = typeof bookings.$inferInsert;
-
-export const HOLD_EXPIRED_REASON = "Payment not received in time";
 
 const LONGEST_SESSION_MS = BOOKING_LIMITS.maxHours * 60 * 60_000;
 
@@ -57,13 +63,7 @@ const liveBookingRanges = db
       gt(bookings.endsAt, sql.placeholder("from")),
       // Implied by maxHours, but bounds the starts_at index range to the window.
       gt(bookings.startsAt, sql.placeholder("earliestStart")),
-      ne(bookings.status, "CANCELLED"),
-      or(
-        ne(bookings.status, "PENDING_PAYMENT"),
-        gt(bookings.holdExpiresAt, sql.placeholder("now")),
-        // A claimed booking keeps its slot until the claim is recorded or released, even past its hold.
-        isNotNull(bookings.claim),
-      ),
+      keepsSlotWhere(sql.placeholder("now")),
       // 0 excludes nothing: AUTOINCREMENT ids start at 1.
       ne(bookings.id, sql.placeholder("excludeId")),
     ),
@@ -150,6 +150,22 @@ export function hasConflict(
   return startProblem({ ...slot, busy, now, bufferMinutes }) === "taken";
 }
 
+const drawer = bookingsAs("drawer");
+
+/** Less the hours its expired holds drew: every read counts them as given back already. */
+export function retainerHoursUsedAt(now: At): SQL<number> {
+  const expiredDraws = db
+    .select({ hours: sql`coalesce(sum(${drawer.retainerHoursDrawn}), 0)` })
+    .from(drawer)
+    .where(and(eq(drawer.retainerBookingId, bookings.id), holdExpiredWhere(now, drawer)));
+  return sql<number>`(case when ${bookings.isRetainer} then ${bookings.retainerHoursUsed} - (${expiredDraws}) else ${bookings.retainerHoursUsed} end)`;
+}
+
+/** The caller shows the row through `asSweptAt`. */
+export function bookingColumnsAt(now: At) {
+  return { ...getTableColumns(bookings), retainerHoursUsed: retainerHoursUsedAt(now) };
+}
+
 /** A retainer under a claim (being cancelled) is not offered: its hours cannot be drawn. */
 export function getActiveRetainer(
   reader: Reader,
@@ -162,7 +178,7 @@ export function getActiveRetainer(
       retainerStartDate: bookings.retainerStartDate,
       retainerEndDate: bookings.retainerEndDate,
       retainerTotalHours: bookings.retainerTotalHours,
-      retainerHoursUsed: bookings.retainerHoursUsed,
+      retainerHoursUsed: retainerHoursUsedAt(now),
     })
     .from(bookings)
     .where(
@@ -171,7 +187,7 @@ export function getActiveRetainer(
         eq(bookings.isRetainer, true),
         inArray(bookings.status, [...PAID_STATUSES]),
         sql`${bookings.retainerEndDate} > ${studioDateOf(now)}`,
-        sql`${bookings.retainerHoursUsed} < ${bookings.retainerTotalHours}`,
+        sql`${retainerHoursUsedAt(now)} < ${bookings.retainerTotalHours}`,
         isNull(bookings.claim),
       ),
     )
@@ -208,54 +224,28 @@ export function drawRetainerHours(
 const dueHold = db
   .select({ id: bookings.id })
   .from(bookings)
-  .where(
-    and(
-      eq(bookings.status, "PENDING_PAYMENT"),
-      lte(bookings.holdExpiresAt, sql.placeholder("now")),
-      isNull(bookings.claim),
-    ),
-  )
+  .where(holdExpiredWhere(sql.placeholder("now")))
   .limit(1)
   .prepare();
 
-/** A claimed booking is left to the workflow holding it (or the claim sweeper). */
-export function expireHolds(now: number, tx?: Tx): number {
-  const run = (t: Tx) => {
-    const expired = t
-      .update(bookings)
-      .set({
-        status: "CANCELLED",
-        cancellationReason: HOLD_EXPIRED_REASON,
-        cancelledAt: now,
-        holdExpiresAt: null,
-      })
-      .where(
-        and(
-          eq(bookings.status, "PENDING_PAYMENT"),
-          lte(bookings.holdExpiresAt, now),
-          isNull(bookings.claim),
-        ),
-      )
-      .returning()
-      .all();
-    for (const booking of expired) {
-      releaseCancelledSession(t, booking);
-      t.insert(bookingHistory)
-        .values({
-          bookingId: booking.id,
-          fromStatus: "PENDING_PAYMENT",
-          toStatus: "CANCELLED",
-          note: HOLD_EXPIRED_REASON,
-          createdAt: now,
-        })
-        .run();
-    }
-    return expired.length;
-  };
-  if (tx) return run(tx);
-  // Almost always nothing is due: say so without taking the write lock.
-  if (!dueHold.get({ now })) return 0;
-  return writeTransaction(run);
+/** A read, so the sweep takes no write lock for nothing. */
+export function hasExpiredHold(now: number): boolean {
+  return dueHold.get({ now }) !== undefined;
+}
+
+/** workflows/expire-holds.server.ts gives back what each took. */
+export function cancelExpiredHolds(tx: Tx, now: number): Booking[] {
+  return tx
+    .update(bookings)
+    .set({
+      status: "CANCELLED",
+      cancellationReason: HOLD_EXPIRED_REASON,
+      cancelledAt: now,
+      holdExpiresAt: null,
+    })
+    .where(holdExpiredWhere(now))
+    .returning()
+    .all();
 }
 
 /** docs/product.md "Coupons": the coupon use returns once no live session of the order carries it. */
@@ -334,16 +324,16 @@ export function getBooking(reader: Reader, id: number): Booking | undefined {
 const OWN_BOOKINGS_LIMIT = 100;
 
 const ownBookings = db
-  .select()
+  .select(bookingColumnsAt(sql.placeholder("now")))
   .from(bookings)
   .where(eq(bookings.userId, sql.placeholder("userId")))
   .orderBy(desc(bookings.createdAt), desc(bookings.id))
   .limit(OWN_BOOKINGS_LIMIT)
   .prepare();
 
-/** Callers run `expireHolds` first. */
-export function listOwnBookings(userId: number): Booking[] {
-  return ownBookings.all({ userId });
+/** Newest first, as they read at `now` (domain/holds.ts). */
+export function listOwnBookings(userId: number, now: number): Booking[] {
+  return ownBookings.all({ userId, now }).map((booking) => asSweptAt(booking, now));
 }
 
 /** Another customer's booking is reported as missing, not forbidden. */
@@ -370,16 +360,6 @@ export function getBookingServices(reader: Reader, bookingId: number) {
     .all();
 }
 
-/** Not while another action holds it; a checkout being opened may be joined. */
-export function isPayable(booking: Booking, now: number): boolean {
-  return (
-    booking.status === "PENDING_PAYMENT" &&
-    booking.totalCost > 0 &&
-    (booking.holdExpiresAt ?? 0) > now &&
-    (booking.claim === null || booking.claim === "CHECKOUT_OPEN")
-  );
-}
-
 /** A hosted checkout cannot be shorter than the provider's minimum. */
 export function extendHold(
   tx: Tx,
@@ -390,13 +370,7 @@ export function extendHold(
   return tx
     .update(bookings)
     .set({ holdExpiresAt: sql`max(${bookings.holdExpiresAt}, ${until})` })
-    .where(
-      and(
-        eq(bookings.id, bookingId),
-        eq(bookings.status, "PENDING_PAYMENT"),
-        gt(bookings.holdExpiresAt, now),
-      ),
-    )
+    .where(and(eq(bookings.id, bookingId), holdLiveWhere(now)))
     .returning()
     .get();
 }
@@ -458,13 +432,7 @@ export function openUnpaidHolds(tx: Tx, userId: number, now: number): OpenHold[]
     })
     .from(bookings)
     .leftJoin(orders, eq(orders.id, bookings.orderId))
-    .where(
-      and(
-        eq(bookings.userId, userId),
-        eq(bookings.status, "PENDING_PAYMENT"),
-        gt(bookings.holdExpiresAt, now),
-      ),
-    )
+    .where(and(eq(bookings.userId, userId), holdLiveWhere(now)))
     .orderBy(asc(bookings.id))
     .all();
   const seen = new Set<number>();
@@ -482,13 +450,7 @@ export function countUnpaidSessions(tx: Tx, userId: number, now: number): number
   const row = tx
     .select({ n: count() })
     .from(bookings)
-    .where(
-      and(
-        eq(bookings.userId, userId),
-        eq(bookings.status, "PENDING_PAYMENT"),
-        gt(bookings.holdExpiresAt, now),
-      ),
-    )
+    .where(and(eq(bookings.userId, userId), holdLiveWhere(now)))
     .get();
   return row?.n ?? 0;
 }
@@ -509,12 +471,7 @@ export function ownBookingOverlaps(
         lt(bookings.startsAt, range.endsAt),
         gt(bookings.endsAt, range.startsAt),
         gt(bookings.startsAt, range.startsAt - LONGEST_SESSION_MS),
-        ne(bookings.status, "CANCELLED"),
-        or(
-          ne(bookings.status, "PENDING_PAYMENT"),
-          gt(bookings.holdExpiresAt, now),
-          isNotNull(bookings.claim),
-        ),
+        keepsSlotWhere(now),
       ),
     )
     .limit(1)

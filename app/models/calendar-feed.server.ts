@@ -1,8 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { and, asc, eq, gte, ne, or, gt } from "drizzle-orm";
+import { and, asc, eq, gte } from "drizzle-orm";
 import { bookings, calendarFeeds, users } from "#db/schema";
 import { db, type Tx } from "#app/db.server";
 import { dataKeys, seal, sha256Hex, unseal } from "#app/secrets.server";
+import { asSweptAt } from "#app/domain/holds";
+import { keepsSlotWhere } from "#app/models/holds.server";
 import {
   type CalendarFeedKind,
   FEED_PAST_DAYS,
@@ -121,35 +123,29 @@ const feedColumns = {
   holdExpiresAt: bookings.holdExpiresAt,
 };
 
-const holdsOrPaid = (now: number) =>
-  or(ne(bookings.status, "PENDING_PAYMENT"), gt(bookings.holdExpiresAt, now));
-
+/** The customer's own sessions from a year back, cancelled ones included: an expired hold as swept. */
 export function customerFeedBookings(userId: number, now: number): FeedBooking[] {
   return db
-    .select(feedColumns)
+    .select({
+      ...feedColumns,
+      claim: bookings.claim,
+      cancellationReason: bookings.cancellationReason,
+      cancelledAt: bookings.cancelledAt,
+    })
     .from(bookings)
     .where(
-      and(
-        eq(bookings.userId, userId),
-        gte(bookings.endsAt, now - FEED_PAST_DAYS * 86_400_000),
-        holdsOrPaid(now),
-      ),
+      and(eq(bookings.userId, userId), gte(bookings.endsAt, now - FEED_PAST_DAYS * 86_400_000)),
     )
     .orderBy(asc(bookings.startsAt), asc(bookings.id))
-    .all();
+    .all()
+    .map((row) => asSweptAt(row, now));
 }
 
 export function studioFeedBookings(now: number): FeedBooking[] {
   return db
     .select(feedColumns)
     .from(bookings)
-    .where(
-      and(
-        ne(bookings.status, "CANCELLED"),
-        gte(bookings.endsAt, now - FEED_PAST_DAYS * 86_400_000),
-        holdsOrPaid(now),
-      ),
-    )
+    .where(and(gte(bookings.endsAt, now - FEED_PAST_DAYS * 86_400_000), keepsSlotWhere(now)))
     .orderBy(asc(bookings.startsAt), asc(bookings.id))
     .all();
 }

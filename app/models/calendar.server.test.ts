@@ -54,6 +54,8 @@ function book(
       totalCost: hours * 200,
       originalCost: hours * 200,
       status: options.status ?? "CONFIRMED",
+      // An unpaid one is held past the calendar's "now" (an expired hold reads as cancelled).
+      holdExpiresAt: options.status === "PENDING_PAYMENT" ? endsAt : null,
     })
     .returning({ id: bookings.id })
     .get().id;

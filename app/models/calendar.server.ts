@@ -7,6 +7,7 @@ import {
   EVENT_CAP,
   readCalendarQuery,
 } from "#app/domain/calendar-range";
+import { asSweptAt } from "#app/domain/holds";
 import { addStudioDays, studioDateOf, studioInstant } from "#app/domain/studio-time";
 import { studioWallTimes } from "#app/domain/studio-wall-time";
 
@@ -26,6 +27,10 @@ export function calendarQuery(from: number, to: number, where: SQL | undefined) 
       lastName: bookings.lastName,
       phone: bookings.phoneNumber,
       status: bookings.status,
+      holdExpiresAt: bookings.holdExpiresAt,
+      claim: bookings.claim,
+      cancellationReason: bookings.cancellationReason,
+      cancelledAt: bookings.cancelledAt,
       startsAt: bookings.startsAt,
       endsAt: bookings.endsAt,
     })
@@ -61,7 +66,7 @@ export function loadCalendar(url: URL, where: SQL | undefined, now = Date.now())
       // time the session really starts, and the end is start plus the hours needed.
       start: wallTime(row.startsAt),
       end: wallTime(row.endsAt),
-      status: row.status,
+      status: asSweptAt(row, now).status,
       phone: row.phone,
     })),
   };

@@ -122,7 +122,7 @@ describe("coupons", () => {
   it("lists newest first", () => {
     const older = createCoupon(newCoupon("older1"), Date.now());
     const newer = createCoupon(newCoupon("newer1"), Date.now());
-    const ids = listCoupons(1).rows.map((row) => row.id);
+    const ids = listCoupons(Date.now(), 1).rows.map((row) => row.id);
     expect(ids.indexOf(newer.id)).toBeLessThan(ids.indexOf(older.id));
   });
 });

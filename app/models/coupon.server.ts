@@ -1,4 +1,16 @@
-import { and, desc, eq, gt, isNotNull, lt, ne, sql } from "drizzle-orm";
+import {
+  and,
+  desc,
+  eq,
+  getTableColumns,
+  gt,
+  isNotNull,
+  lt,
+  ne,
+  notExists,
+  type SQL,
+  sql,
+} from "drizzle-orm";
 import { bookings, coupons, orders } from "#db/schema";
 import { db, isUniqueViolation, type Tx, unlessBusy } from "#app/db.server";
 import {
@@ -12,14 +24,41 @@ import {
 import type { CouponTerms } from "#app/domain/pricing";
 import { Refusal } from "#app/domain/refusal";
 import { studioDateOf } from "#app/domain/studio-time";
+import { bookingsAs, holdExpiredWhere, keepsSlotWhere } from "#app/models/holds.server";
 import { type Page, pageWindow, toPage } from "#app/models/pagination.server";
 
 export type Coupon = typeof coupons.$inferSelect;
 type Reader = Pick<typeof db, "select">;
 
-export function findCoupon(reader: Reader, code: string): Coupon | undefined {
+const expired = bookingsAs("expired_hold");
+const keeper = bookingsAs("keeper");
+
+/** Less the uses the sweep will give back (domain/holds.ts): orders only expired holds carry. */
+function currentUsesAt(now: number): SQL<number> {
+  const stillCarried = db
+    .select({ id: keeper.id })
+    .from(keeper)
+    .where(
+      and(eq(keeper.orderId, orders.id), isNotNull(keeper.couponId), keepsSlotWhere(now, keeper)),
+    );
+  const releasing = db
+    .select({ orders: sql`count(distinct ${orders.id})` })
+    .from(expired)
+    .innerJoin(orders, eq(orders.id, expired.orderId))
+    .where(
+      and(eq(orders.couponId, coupons.id), holdExpiredWhere(now, expired), notExists(stillCarried)),
+    );
+  return sql<number>`(${coupons.currentUses} - (${releasing}))`;
+}
+
+const couponColumnsAt = (now: number) => ({
+  ...getTableColumns(coupons),
+  currentUses: currentUsesAt(now),
+});
+
+export function findCoupon(reader: Reader, code: string, now: number): Coupon | undefined {
   return reader
-    .select()
+    .select(couponColumnsAt(now))
     .from(coupons)
     .where(sql`lower(${coupons.code}) = lower(${normalizeCouponCode(code)})`)
     .get();
@@ -33,7 +72,7 @@ export function checkCoupon(code: string, now: number): CouponCheck {
   if (normalizeCouponCode(code) === "") {
     return { isValid: false, message: COUPON_MESSAGES.required, coupon: null };
   }
-  const coupon = findCoupon(db, code);
+  const coupon = findCoupon(db, code, now);
   const problem = couponProblem(coupon, studioDateOf(now));
   return problem || !coupon
     ? { isValid: false, message: couponRefusalMessage(problem ?? "notFound"), coupon: null }
@@ -93,6 +132,24 @@ export function releaseOrderCouponUse(tx: Tx, orderId: number | null) {
   }
 }
 
+/** A session reinstated after its hold ran out takes its order's coupon use back, if left. */
+export function retakeOrderCouponUse(
+  tx: Tx,
+  booking: { couponId: number | null; orderId: number | null },
+): boolean {
+  if (booking.couponId === null || booking.orderId === null) return true;
+  const order = tx
+    .select({ id: orders.id, couponId: orders.couponId })
+    .from(orders)
+    .where(eq(orders.id, booking.orderId))
+    .get();
+  if (!order) return false;
+  if (order.couponId !== null) return true;
+  if (!reserveCouponUse(tx, booking.couponId)) return false;
+  tx.update(orders).set({ couponId: booking.couponId }).where(eq(orders.id, order.id)).run();
+  return true;
+}
+
 /** docs/product.md "The JSON API": the validation response's shape. */
 export function toCouponSummary(coupon: Coupon) {
   return { code: coupon.code, value: coupon.value, type: coupon.type };
@@ -119,10 +176,10 @@ export function createCoupon(coupon: NewCoupon, now: number): Coupon {
 }
 
 /** One page plus one row (no count of the whole table). */
-export function listCoupons(page: number, size?: number): Page<Coupon> {
+export function listCoupons(now: number, page: number, size?: number): Page<Coupon> {
   const { limit, offset } = pageWindow(page, size);
   const rows = db
-    .select()
+    .select(couponColumnsAt(now))
     .from(coupons)
     .orderBy(desc(coupons.id))
     .limit(limit)
@@ -131,9 +188,9 @@ export function listCoupons(page: number, size?: number): Page<Coupon> {
   return toPage(rows, page, size);
 }
 
-export function couponsAfter(afterId: number | null, limit: number): Coupon[] {
+export function couponsAfter(now: number, afterId: number | null, limit: number): Coupon[] {
   return db
-    .select()
+    .select(couponColumnsAt(now))
     .from(coupons)
     .where(afterId === null ? undefined : lt(coupons.id, afterId))
     .orderBy(desc(coupons.id))

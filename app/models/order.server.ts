@@ -4,7 +4,8 @@ import { db, type Tx } from "#app/db.server";
 import { claimProblem } from "#app/domain/booking-claim";
 import type { SeriesRepeat } from "#app/domain/series-repeat";
 import { CLAIM_CLEARED } from "#app/models/booking-claim.server";
-import { extendHold, isPayable } from "#app/models/booking.server";
+import { isPayable } from "#app/domain/payments";
+import { extendHold } from "#app/models/booking.server";
 
 /** docs/product.md "Orders". Every session on a checkout plan is claimed while the provider is asked, so nothing else acts on it. */
 type Reader = Pick<Tx, "select">;

@@ -1,5 +1,6 @@
 import { formatStudioInstant } from "#app/domain/booking-display";
 import { STATUS_LABELS } from "#app/domain/booking-status";
+import { asSweptAt } from "#app/domain/holds";
 import { seriesPosition, seriesPositionLabel } from "#app/domain/series-sessions";
 import { statusLabel } from "#app/domain/session-list";
 import { seriesOfBooking } from "#app/models/order.server";
@@ -13,15 +14,17 @@ import type { SeriesSiblingsData } from "#app/components/series/series-siblings"
 export function seriesSiblings(
   booking: { id: number; orderId: number | null; userId: number },
   audience: "staff" | "customer",
+  now: number,
 ): SeriesSiblingsData | null {
   const series = seriesOfBooking(booking);
   if (!series) return null;
-  const position = seriesPosition(booking.id, series.sessions);
+  const sessions = series.sessions.map((session) => asSweptAt(session, now));
+  const position = seriesPosition(booking.id, sessions);
   if (!position) return null;
   const base = audience === "staff" ? "/admin/bookings" : "/dashboard/sessions";
   return {
     heading: seriesPositionLabel(audience, series.repeat, position),
-    sessions: series.sessions.map((session) => ({
+    sessions: sessions.map((session) => ({
       id: session.id,
       href: `${base}/${session.id}`,
       when: formatStudioInstant(session.startsAt, "EEE, MMMM d, yyyy, h:mm a"),

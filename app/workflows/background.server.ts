@@ -1,5 +1,5 @@
 import { type DB, DatabaseBusyError } from "#app/db.server";
-import { expireHolds } from "#app/models/booking.server";
+import { sweepExpiredHolds } from "#app/workflows/expire-holds.server";
 import { backfillReceipts } from "#app/workflows/receipts-backfill.server";
 import { queueSessionReminders } from "#app/workflows/reminders.server";
 import { env } from "#app/env.server";
@@ -32,7 +32,7 @@ export function startBackgroundJobs(db: DB): () => Promise<void> {
   let files: Promise<unknown> | null = null;
   const sweep = setInterval(() => {
     const now = Date.now();
-    runJob("expire-holds", () => expireHolds(now));
+    runJob("expire-holds", () => sweepExpiredHolds(now));
     // After the holds: a range an expired hold freed is offered to the waitlist in this sweep.
     runJob("waitlist-offers", () => offerFreedRangesNow(now));
     runJob("session-reminders", () => queueSessionReminders(now, env.APP_URL));

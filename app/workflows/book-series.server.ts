@@ -18,7 +18,8 @@ import { isSeriesStart, type SeriesRepeatRequest } from "#app/domain/series-form
 import type { SeriesPreview, SeriesPreviewQuery } from "#app/domain/series-preview";
 import { logEvent } from "#app/log.server";
 import { metrics } from "#app/metrics.server";
-import { drawRetainerHours, expireHolds, readBusyRanges } from "#app/models/booking.server";
+import { drawRetainerHours, readBusyRanges } from "#app/models/booking.server";
+import { expireHolds } from "#app/workflows/expire-holds.server";
 import { couponTerms } from "#app/models/coupon.server";
 import type { PublicUser } from "#app/models/user.server";
 import {
@@ -132,7 +133,7 @@ export function bookSeries(
   const dates = requestedDates(request, repeat);
 
   const booked = writeTransaction((tx) => {
-    expireHolds(now, tx);
+    expireHolds(tx, now);
     const checks = occurrenceChecks(dates, request, now, settings);
     const lastDate = lastDateFor(now, settings);
     const tooFar = horizonProblemOf(checks, lastDate);

@@ -7,7 +7,9 @@ import { blockedTimeSchema } from "#app/domain/blocked-times";
 import type { BookingRequest } from "#app/domain/booking-form";
 import { studioInstant } from "#app/domain/studio-time";
 import { createBlockedTime, removeBlockedTime } from "#app/models/blocked-time.server";
-import { expireHolds, getActiveRetainer, HOLD_EXPIRED_REASON } from "#app/models/booking.server";
+import { HOLD_EXPIRED_REASON } from "#app/domain/holds";
+import { getActiveRetainer } from "#app/models/booking.server";
+import { sweepExpiredHolds } from "#app/workflows/expire-holds.server";
 import { toPublicUser } from "#app/models/user.server";
 import { recordSessionPayment } from "#tests/setup/workflow-bookings";
 import { type BookingSettings, bookSession } from "#app/workflows/book-session.server";
@@ -139,7 +141,7 @@ describe("retainer package", () => {
     expect(getActiveRetainer(db, customer.id, NOW)).toBeNull();
 
     // The unpaid one runs out of time: its hour goes back to the package.
-    expireHolds(NOW + 31 * 60_000);
+    sweepExpiredHolds(NOW + 31 * 60_000);
     expect(getActiveRetainer(db, customer.id, NOW)).toMatchObject({ usedHours: 7 });
   });
 

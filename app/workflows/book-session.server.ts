@@ -27,7 +27,6 @@ import { bookingReceivedEmail, seriesReceivedEmail } from "#app/emails/templates
 import type { SeriesRepeat } from "#app/domain/series-repeat";
 import {
   drawRetainerHours,
-  expireHolds,
   insertBooking,
   countUnpaidSessions,
   type NewBooking,
@@ -43,6 +42,7 @@ import { accountEmail } from "#app/models/user.server";
 import { getActiveServices } from "#app/models/service.server";
 import { insertOrder } from "#app/models/order.server";
 import { countLiveOffers, liveOfferOf, markClaimed } from "#app/models/waitlist.server";
+import { expireHolds } from "#app/workflows/expire-holds.server";
 import type { PublicUser } from "#app/models/user.server";
 import { logEvent } from "#app/log.server";
 import { metrics } from "#app/metrics.server";
@@ -102,7 +102,7 @@ export function chosenServices(tx: Tx, request: BookingRequest) {
 
 export function takeCoupon(tx: Tx, code: string | undefined, now: number) {
   if (!code) return undefined;
-  const coupon = findCoupon(tx, code);
+  const coupon = findCoupon(tx, code, now);
   const couponError = couponProblem(coupon, studioDateOf(now));
   if (couponError || !coupon) {
     throw new Refusal("coupon-refused", couponRefusalMessage(couponError ?? "notFound"));
@@ -330,7 +330,7 @@ export function bookSession(
   const slot = studioSession(request.recordingDate, request.recordingTime, request.hoursNeeded);
 
   const booking = writeTransaction((tx) => {
-    expireHolds(now, tx);
+    expireHolds(tx, now);
     checkHorizon(request.recordingDate, now, settings);
     const offer = claim ? liveOfferOf(tx, claim.waitlistEntryId, user.id, now) : undefined;
     if (claim && !offer) throw new Refusal("claim-refused", WAITLIST_MESSAGES.claimGone);

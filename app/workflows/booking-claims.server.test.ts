@@ -10,18 +10,14 @@ import {
   listStaleClaims,
   releaseClaim,
 } from "#app/models/booking-claim.server";
-import {
-  expireHolds,
-  getActiveRetainer,
-  getBooking,
-  hasConflict,
-  isPayable,
-} from "#app/models/booking.server";
+import { getActiveRetainer, getBooking, hasConflict } from "#app/models/booking.server";
 import { type BookingSettings, bookSession } from "#app/workflows/book-session.server";
 import { cancelProblem, studioCancelProblem } from "#app/models/cancellation.server";
-import { applyPayment, notPayableMessage } from "#app/models/payment.server";
+import { isPayable, notPayableMessage } from "#app/domain/payments";
+import { applyPayment } from "#app/workflows/apply-payment.server";
 import { toPublicUser } from "#app/models/user.server";
 import { rescheduleOwnBooking } from "#app/workflows/reschedule.server";
+import { sweepExpiredHolds } from "#app/workflows/expire-holds.server";
 
 /**
  * Claimed bookings count as taken everywhere: availability, holds running out, retainer hours,
@@ -147,12 +143,12 @@ describe("a claimed booking counts as taken", () => {
     const afterHold = NOW + 31 * MINUTE;
     const slot = { date: day(), time: "10:00", hours: 2 };
     expect(hasConflict(slot, afterHold, 0)).toBe(true);
-    expireHolds(afterHold);
+    sweepExpiredHolds(afterHold);
     expect(reload(held).status).toBe("PENDING_PAYMENT");
 
     writeTransaction((tx) => releaseClaim(tx, token));
     expect(hasConflict(slot, afterHold, 0)).toBe(false);
-    expireHolds(afterHold);
+    sweepExpiredHolds(afterHold);
     expect(reload(held).status).toBe("CANCELLED");
   });
 

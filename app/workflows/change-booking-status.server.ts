@@ -1,5 +1,6 @@
 import type { Booking } from "#db/schema";
 import { DatabaseBusyError, type Tx, writeTransaction, db } from "#app/db.server";
+import { holdRanOut } from "#app/domain/holds";
 import { statusChangeProblem } from "#app/domain/admin-workflow";
 import { conflictsWith } from "#app/domain/availability";
 import type { BookingStatus } from "#app/domain/booking-status";
@@ -130,7 +131,7 @@ function checkedStatusChange(
   const held = token && holdsClaim(current, token) ? null : claimProblem(current.claim);
   const refused = statusChangeProblem(current.status, to) ?? held;
   if (refused) throw new Refusal("status-change-refused", refused);
-  if (current.status === "PENDING_PAYMENT" && (current.holdExpiresAt ?? 0) <= now) {
+  if (holdRanOut(current, now)) {
     // The slot was released when the hold ran out: it is only still this booking's if
     // nothing live took it meanwhile.
     const buffer = settings.bufferMinutes * 60_000;

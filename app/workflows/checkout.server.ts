@@ -18,7 +18,7 @@ import {
   planCheckout,
   storeCheckoutSession,
 } from "#app/models/order.server";
-import { ALREADY_PAID_MESSAGE } from "#app/models/payment.server";
+import { ALREADY_PAID_MESSAGE } from "#app/domain/payments";
 import { accountEmail } from "#app/models/user.server";
 import { recordCheckoutSession, recordPayment } from "#app/workflows/fulfil-payment.server";
 import { PAYMENT_SERVICE_UNAVAILABLE_MESSAGE } from "#app/workflows/payment-provider.server";

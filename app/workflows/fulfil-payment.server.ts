@@ -19,13 +19,12 @@ import type { Receipt } from "#app/models/receipt.server";
 import { getOrder, isOwnCheckoutSession, listOrderSessions } from "#app/models/order.server";
 import { enqueueEmail } from "#app/models/outbox.server";
 import { accountEmail } from "#app/models/user.server";
+import { eventSeen, getPaymentByTransaction } from "#app/models/payment.server";
 import {
   applyPayment,
-  eventSeen,
-  getPaymentByTransaction,
   type PaymentOptions,
   type PaymentReport,
-} from "#app/models/payment.server";
+} from "#app/workflows/apply-payment.server";
 import { paymentProvider } from "#app/adapters.server";
 import { noteProviderRefund } from "#app/workflows/provider-refunds.server";
 

@@ -7,7 +7,8 @@ import type {
   HostedCheckoutProvider,
   RefundRequest,
 } from "#app/integrations/payments/types";
-import { getBooking, isPayable } from "#app/models/booking.server";
+import { isPayable } from "#app/domain/payments";
+import { getBooking } from "#app/models/booking.server";
 import { getOrder } from "#app/models/order.server";
 import { bookSession } from "#app/workflows/book-session.server";
 import { paidFor } from "#app/models/cancellation.server";

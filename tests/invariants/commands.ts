@@ -10,7 +10,6 @@ import type { CardInput } from "#app/domain/card";
 import { SANDBOX_CARDS } from "#app/domain/card";
 import { studioInstant } from "#app/domain/studio-time";
 import { createBlockedTime, removeBlockedTime } from "#app/models/blocked-time.server";
-import { expireHolds } from "#app/models/booking.server";
 import { cancellationQuote } from "#app/models/cancellation.server";
 import { listOrderSessions, payableSessions } from "#app/models/order.server";
 import { toPublicUser } from "#app/models/user.server";
@@ -34,6 +33,7 @@ import { changeBookingStatus } from "#app/workflows/change-booking-status.server
 import { PaymentServiceError } from "#app/workflows/payment-provider.server";
 import { rescheduleOwnBooking } from "#app/workflows/reschedule.server";
 import { settleStaleClaims } from "#app/workflows/settle-claims.server";
+import { sweepExpiredHolds } from "#app/workflows/expire-holds.server";
 import {
   joinWaitlist,
   offerFreedRangesNow,
@@ -371,7 +371,7 @@ export class Advance extends Step {
 
 /** What background.server.ts runs every minute, in its order, with the fake provider. */
 export async function backgroundSweep(w: World): Promise<string> {
-  const expired = expireHolds(w.now);
+  const expired = sweepExpiredHolds(w.now);
   const offered = offerFreedRangesNow(w.now, w.waitlistSettings());
   const claims = await settleStaleClaims(w.now, w.cancellationSettings());
   return `holds expired ${expired}, offers made ${offered}, claims finished ${claims.finished} released ${claims.released} failed ${claims.failed}`;

@@ -14,7 +14,9 @@ import { PAID_STATUSES } from "#app/domain/booking-status";
 import { FREE_CHANGE_NOTICE_MS } from "#app/domain/cancellation";
 import { receiptYear } from "#app/domain/receipts";
 import { providerCharge } from "#app/domain/series-sessions";
-import { HOLD_EXPIRED_REASON } from "#app/models/booking.server";
+import { HOLD_EXPIRED_REASON } from "#app/domain/holds";
+import { listOwnBookings } from "#app/models/booking.server";
+import { findCoupon } from "#app/models/coupon.server";
 import { CANCELLED_BY_CUSTOMER, CANCELLED_BY_STUDIO } from "#app/models/cancellation.server";
 import type { LedgerCharge } from "#tests/invariants/provider";
 import {
@@ -48,16 +50,19 @@ type Snapshot = {
   blocks: (typeof blockedTimes.$inferSelect)[];
   outbox: { id: number; kind: string; toAddress: string; bookingId: number | null; text: string }[];
   emails: Map<number, string>;
+  /** What the app's reads show at `now`: each coupon's uses, each retainer's hours used. */
+  read: { couponUses: Map<number, number>; retainerUsed: Map<number, number> };
 };
 
 function snapshot(w: World): Snapshot {
   const entries = db.select().from(waitlistEntries).orderBy(asc(waitlistEntries.id)).all();
+  const allCoupons = db.select().from(coupons).all();
   return {
     now: w.now,
     bookings: readSessions(),
     payments: db.select().from(payments).orderBy(asc(payments.id)).all(),
     receipts: db.select().from(receipts).orderBy(asc(receipts.id)).all(),
-    coupons: db.select().from(coupons).all(),
+    coupons: allCoupons,
     entries,
     offers: entries.filter(
       (entry) => entry.status === "OFFERED" && (entry.offerExpiresAt ?? 0) > w.now,
@@ -80,6 +85,18 @@ function snapshot(w: World): Snapshot {
         .all()
         .map((user) => [user.id, user.email]),
     ),
+    read: {
+      couponUses: new Map(
+        allCoupons.map((c) => [c.id, findCoupon(db, c.code, w.now)?.currentUses ?? -1]),
+      ),
+      retainerUsed: new Map(
+        w.customers.flatMap((customer) =>
+          listOwnBookings(customer.id, w.now)
+            .filter((b) => b.isRetainer)
+            .map((b) => [b.id, b.retainerHoursUsed] as const),
+        ),
+      ),
+    },
   };
 }
 
@@ -194,6 +211,28 @@ export const INVARIANTS: Invariant[] = [
             .join("; ");
           problems.push(
             `coupon ${coupon.code} (limit ${coupon.maxUses || "none"}) counts ${coupon.currentUses} uses, but ${holding.length} order(s) have a live session carrying it: ${detail || "none"}`,
+          );
+        }
+      }
+      return problems;
+    },
+  },
+  {
+    name: "coupon-uses-read",
+    describe:
+      "a coupon's uses as every read counts them equal the orders with a session keeping its slot that carries its discount (an expired hold's use counts as given back before the sweep writes it)",
+    check(s) {
+      const problems: string[] = [];
+      for (const coupon of s.coupons) {
+        const holding = new Set(
+          s.bookings
+            .filter((b) => b.couponId === coupon.id && isLive(b, s.now))
+            .map((b) => b.orderId ?? -b.id),
+        );
+        const read = s.read.couponUses.get(coupon.id);
+        if (read !== holding.size) {
+          problems.push(
+            `coupon ${coupon.code} reads as ${read} uses (${coupon.currentUses} stored), but ${holding.size} order(s) have a live session carrying it`,
           );
         }
       }
@@ -468,6 +507,27 @@ export const INVARIANTS: Invariant[] = [
               `${B(b)} draws ${b.retainerHoursDrawn}h on ${b.recordingDate} from retainer ${B(r)} (${r.status}, user ${r.userId}, window ${r.retainerStartDate}..${r.retainerEndDate})`,
             );
           }
+        }
+      }
+      return problems;
+    },
+  },
+  {
+    name: "retainer-hours-read",
+    describe:
+      "a retainer's hours used as every read counts them equal its own session's plus those its sessions keeping their slot draw (an expired hold's hours count as given back before the sweep writes it)",
+    check(s) {
+      const problems: string[] = [];
+      for (const r of s.bookings.filter((b) => b.isRetainer && b.status !== "CANCELLED")) {
+        const drawn = s.bookings
+          .filter((b) => b.retainerBookingId === r.id && isLive(b, s.now))
+          .reduce((sum, b) => sum + b.retainerHoursDrawn, 0);
+        const expected = Number(r.hoursNeeded) + drawn;
+        const read = s.read.retainerUsed.get(r.id);
+        if (read !== expected) {
+          problems.push(
+            `retainer ${B(r)} reads as ${read} hours used (${r.retainerHoursUsed} stored), but its own session takes ${r.hoursNeeded} and live sessions draw ${drawn}`,
+          );
         }
       }
       return problems;

@@ -8,7 +8,11 @@ import { toPublicUser } from "#app/models/user.server";
 import { type BookingSettings, bookSession } from "#app/workflows/book-session.server";
 import { recordPayment } from "#app/workflows/fulfil-payment.server";
 import { getBooking } from "#app/models/booking.server";
-import type { FulfilmentOutcome, PaymentOptions, PaymentReport } from "#app/models/payment.server";
+import type {
+  FulfilmentOutcome,
+  PaymentOptions,
+  PaymentReport,
+} from "#app/workflows/apply-payment.server";
 
 /**
  * Bookings for the workflow tests (app/workflows/*.test.ts), on the test file's own freshly

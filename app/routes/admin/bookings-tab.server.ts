@@ -3,7 +3,6 @@ import type { AdminBookingRow } from "#app/components/admin/workflow";
 import { formatStudioInstant } from "#app/domain/booking-display";
 import { hoursLabel } from "#app/domain/session-list";
 import { listAdminBookings } from "#app/models/admin-bookings.server";
-import { expireHolds } from "#app/models/booking.server";
 import { bookingFilterWhere, readBookingFilters } from "#app/models/booking-filters.server";
 import { loadCalendar } from "#app/models/calendar.server";
 
@@ -14,13 +13,11 @@ import { loadCalendar } from "#app/models/calendar.server";
 export function loadBookingsTab(request: Request, now: number = Date.now()) {
   const url = new URL(request.url);
   const filters = readBookingFilters(url);
-  // Holds that ran out show as cancelled, as on every other list (a read when none is due).
-  expireHolds(now);
   if (filters.view === "calendar") {
-    const where = bookingFilterWhere(filters, { withDate: false });
-    return { filters, search: url.search, list: null, calendar: loadCalendar(url, where) };
+    const where = bookingFilterWhere(filters, now, { withDate: false });
+    return { filters, search: url.search, list: null, calendar: loadCalendar(url, where, now) };
   }
-  const page = listAdminBookings(filters);
+  const page = listAdminBookings(filters, now);
   return {
     filters,
     search: url.search,

@@ -33,8 +33,9 @@ const WHEN = "MMMM d, yyyy, h:mm a";
  * status changes (who, when, from, to, note), with the same workflow buttons as the lists.
  */
 export async function loader({ params }: Route.LoaderArgs) {
+  const now = Date.now();
   const id = parseId(params.id);
-  const details = id === null ? null : getAdminBookingDetails(id);
+  const details = id === null ? null : getAdminBookingDetails(id, now);
   if (!details) throw data("Booking not found", { status: 404 });
   const { booking, client, payments, paid, history } = details;
   return {
@@ -76,7 +77,7 @@ export async function loader({ params }: Route.LoaderArgs) {
       note: row.note ?? "",
     })),
     files: adminSessionFiles(booking),
-    series: seriesSiblings(booking, "staff"),
+    series: seriesSiblings(booking, "staff", now),
     cancelFollowing: studioCancelFollowing(booking),
   };
 }

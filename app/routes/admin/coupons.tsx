@@ -32,7 +32,7 @@ import type { Route } from "./+types/coupons";
  */
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const page = listCoupons(readPage(new URL(request.url)));
+  const page = listCoupons(Date.now(), readPage(new URL(request.url)));
   const today = studioDateOf(Date.now());
   return {
     coupons: {

@@ -2,7 +2,7 @@ import { z } from "#app/domain/zod";
 import { bookingApiPayloadSchema } from "#app/domain/booking-form";
 import { sessionsAsked } from "#app/domain/series-form";
 import { WAITLIST_MESSAGES } from "#app/domain/waitlist";
-import { expireHolds, listOwnBookings } from "#app/models/booking.server";
+import { listOwnBookings } from "#app/models/booking.server";
 import { bookingPaymentsOf } from "#app/models/receipt.server";
 import { jsonError, readJson, describedMethodsOnly } from "#app/web/api.server";
 import { takeBookingChange, tooManyBookingChangesMessage } from "#app/web/rate-limit.server";
@@ -19,18 +19,15 @@ import { toBookingJson, toBookingPaymentJson } from "#app/routes/api/json/bookin
 
 /**
  * GET /api/bookings: the caller's own bookings, newest first (docs/product.md "The JSON API"),
- * each with `payments` (docs/product.md "Receipts").
- * Holds that ran out are cancelled first, so an unpaid booking whose slot was released is not
- * offered for payment.
+ * each with `payments` (docs/product.md "Receipts"). An expired hold reads as released.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireApiUser(request, context);
   const now = Date.now();
-  expireHolds(now);
   // Each with its payments and their receipts' URLs (docs/product.md "Receipts").
   const payments = bookingPaymentsOf(user.id);
   return Response.json(
-    listOwnBookings(user.id).map((booking) => ({
+    listOwnBookings(user.id, now).map((booking) => ({
       ...toBookingJson(booking),
       payments: (payments.get(booking.id) ?? []).map(toBookingPaymentJson),
     })),

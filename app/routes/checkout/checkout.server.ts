@@ -4,13 +4,13 @@ import { holdDeadline, sessionDate, sessionTimeRange } from "#app/domain/booking
 import { STATUS_LABELS } from "#app/domain/booking-status";
 import { type CardInput, cardFormSchema, studioMonth } from "#app/domain/card";
 import { type QuoteLine, quoteLines, quoteTotal } from "#app/domain/pricing";
-import { type getBooking, getBookingServices, isPayable } from "#app/models/booking.server";
+import { type getBooking, getBookingServices } from "#app/models/booking.server";
 import { listOrderSessions, payableSessions } from "#app/models/order.server";
 import { env } from "#app/env.server";
 import { readForm } from "#app/web/form.server";
 import { logError } from "#app/log.server";
 import { replyWithToast } from "#app/web/toast.server";
-import { notPayableMessage } from "#app/models/payment.server";
+import { isPayable, notPayableMessage } from "#app/domain/payments";
 import {
   CheckoutUnavailableError,
   chargeSandboxCard,

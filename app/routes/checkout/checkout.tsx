@@ -12,9 +12,10 @@ import type { Route } from "./+types/checkout";
  * Now dialog of the dashboard shares its loader and action (services/payments/checkout.server.ts).
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const { booking } = await requireOwnBooking(request, context, params.bookingId);
+  const now = Date.now();
+  const { booking } = await requireOwnBooking(request, context, params.bookingId, { seenAt: now });
   payWithSeries(booking);
-  return loadCheckout(booking, Date.now());
+  return loadCheckout(booking, now);
 }
 
 /** Pays by card (sandbox) or opens Stripe Checkout; the result page verifies the payment. */

@@ -1,9 +1,9 @@
 import { data, type RouterContextProvider, redirect } from "react-router";
 import { holdDeadline, sessionDate, sessionTimeRange } from "#app/domain/booking-display";
+import { asSweptAt } from "#app/domain/holds";
 import { parseId } from "#app/domain/ids";
 import { seriesHeading } from "#app/domain/series-sessions";
 import { statusLabel } from "#app/domain/session-list";
-import { expireHolds } from "#app/models/booking.server";
 import {
   getOwnSeries,
   seriesOfBooking,
@@ -30,15 +30,13 @@ export async function requireOwnSeries(
   const id = parseId(idParam);
   const series = id === null ? undefined : getOwnSeries(id, user.id);
   if (!series) throw data("Not found", { status: 404 });
-  // As the dashboard does: a hold that ran out is not offered for payment.
-  expireHolds(Date.now());
   return { user, series };
 }
 
 type Series = Awaited<ReturnType<typeof requireOwnSeries>>["series"];
 
 export function loadSeriesCheckout(series: Series, now: number) {
-  const sessions = listOrderSessions(db, series.id);
+  const sessions = listOrderSessions(db, series.id).map((session) => asSweptAt(session, now));
   const payable = payableSessions(sessions, now);
   const payableIds = new Set(payable.map((session) => session.id));
   const earliestHold = Math.min(...payable.map((session) => session.holdExpiresAt ?? Infinity));

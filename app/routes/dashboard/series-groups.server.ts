@@ -1,6 +1,7 @@
 import type { SeriesGroup } from "#app/components/dashboard/types";
 import { seriesHeading } from "#app/domain/series-sessions";
-import { isPayable, type listOwnBookings } from "#app/models/booking.server";
+import { isPayable } from "#app/domain/payments";
+import type { listOwnBookings } from "#app/models/booking.server";
 import { listOwnSeries } from "#app/models/order.server";
 
 /**

@@ -11,7 +11,8 @@ import {
   statusLabel,
   statusTone,
 } from "#app/domain/session-list";
-import { type getOwnBooking, getBookingServices, isPayable } from "#app/models/booking.server";
+import { isPayable } from "#app/domain/payments";
+import { type getOwnBooking, getBookingServices } from "#app/models/booking.server";
 import { listBookingPayments } from "#app/models/payment.server";
 import { STUDIO } from "#app/domain/studio";
 import { db } from "#app/db.server";

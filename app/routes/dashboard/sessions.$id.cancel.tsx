@@ -34,8 +34,8 @@ import { db } from "#app/db.server";
 const BACK = "/dashboard?tab=bookings";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const { booking } = await requireOwnBooking(request, context, params.id);
   const now = Date.now();
+  const { booking } = await requireOwnBooking(request, context, params.id, { seenAt: now });
   const problem = cancelProblem(db, booking, now);
   return {
     booking: {

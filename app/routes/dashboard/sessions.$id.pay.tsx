@@ -16,9 +16,10 @@ const CLOSE_TO = "/dashboard?tab=bookings";
  * and says what happens next (`?paid=<id>`).
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const { booking } = await requireOwnBooking(request, context, params.id);
+  const now = Date.now();
+  const { booking } = await requireOwnBooking(request, context, params.id, { seenAt: now });
   payWithSeries(booking);
-  return loadCheckout(booking, Date.now());
+  return loadCheckout(booking, now);
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {

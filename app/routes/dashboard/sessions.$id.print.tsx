@@ -12,7 +12,7 @@ import type { Route } from "./+types/sessions.$id.print";
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const now = Date.now();
-  const { booking } = await requireOwnBooking(request, context, params.id, { expireHoldsAt: now });
+  const { booking } = await requireOwnBooking(request, context, params.id, { seenAt: now });
   return { details: sessionDetails(booking, now) };
 }
 

@@ -41,8 +41,8 @@ const formSchema = rescheduleSchema(Date.now);
 const BACK = "/dashboard?tab=bookings";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const { booking } = await requireOwnBooking(request, context, params.id);
   const now = Date.now();
+  const { booking } = await requireOwnBooking(request, context, params.id, { seenAt: now });
   const hours = Number(booking.hoursNeeded);
   const earliestDate = earliestBookableDate(now);
   const latestDate = lastBookableDate(studioDateOf(now), env.BOOKING_HORIZON_DAYS);

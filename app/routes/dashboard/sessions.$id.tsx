@@ -19,12 +19,12 @@ import type { Route } from "./+types/sessions.$id";
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const now = Date.now();
-  const { booking } = await requireOwnBooking(request, context, params.id, { expireHoldsAt: now });
+  const { booking } = await requireOwnBooking(request, context, params.id, { seenAt: now });
   return {
     details: sessionDetails(booking, now),
     files: customerSessionFiles(booking),
     receipts: listBookingReceipts(booking.id).map(receiptLink),
-    series: seriesSiblings(booking, "customer"),
+    series: seriesSiblings(booking, "customer", now),
   };
 }
 

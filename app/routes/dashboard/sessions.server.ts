@@ -13,13 +13,8 @@ import {
   statusLabel,
   statusTone,
 } from "#app/domain/session-list";
-import {
-  expireHolds,
-  getActiveRetainer,
-  getOwnBooking,
-  isPayable,
-  listOwnBookings,
-} from "#app/models/booking.server";
+import { getActiveRetainer, getOwnBooking, listOwnBookings } from "#app/models/booking.server";
+import { isPayable } from "#app/domain/payments";
 import { hasPayment } from "#app/models/payment.server";
 import type { PublicUser } from "#app/models/user.server";
 import { seriesGroups } from "#app/routes/dashboard/series-groups.server";
@@ -31,9 +26,7 @@ import { db } from "#app/db.server";
  * and the panel reads the same data on / and /dashboard.
  */
 export function loadSessionsTab(user: PublicUser, now: number): SessionsTabData {
-  // As GET /api/bookings does: a hold that ran out is not offered for payment.
-  expireHolds(now);
-  const own = listOwnBookings(user.id);
+  const own = listOwnBookings(user.id, now);
   const { upcoming, past } = splitSessions(own, now);
   const retainer = getActiveRetainer(db, user.id, now);
   const series = seriesGroups(user.id, own, now);

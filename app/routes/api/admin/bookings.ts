@@ -6,7 +6,6 @@ import {
 } from "#app/models/admin-bookings.server";
 import { readListRequest } from "#app/models/pagination.server";
 import { readBookingFilters } from "#app/models/booking-filters.server";
-import { expireHolds } from "#app/models/booking.server";
 import { jsonError } from "#app/web/api.server";
 import { jsonListResponse, pageResponse } from "#app/web/json-list.server";
 import type { Route } from "./+types/bookings";
@@ -23,7 +22,7 @@ import { z } from "#app/domain/zod";
  * header. No total is counted.
  */
 export async function loader({ request }: Route.LoaderArgs) {
-  expireHolds(Date.now());
+  const now = Date.now();
   const url = new URL(request.url);
   const list = readListRequest(url);
   if (list.kind === "refused") return jsonError(400, list.message);
@@ -31,12 +30,12 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (list.kind === "whole") {
     return jsonListResponse({
       next: (cursor: AdminBookingsCursor | null, limit) =>
-        adminBookingsAfter(filters, cursor, limit),
+        adminBookingsAfter(filters, now, cursor, limit),
       keyOf: (row) => ({ startsAt: row.startsAt, id: row.id }),
       toJson: toBookingJson,
     });
   }
-  const page = listAdminBookings({ ...filters, page: list.page }, list.size);
+  const page = listAdminBookings({ ...filters, page: list.page }, now, list.size);
   return pageResponse(request, { ...page, rows: page.rows.map(toBookingJson) });
 }
 

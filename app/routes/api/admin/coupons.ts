@@ -26,16 +26,17 @@ import { toCouponJson } from "#app/routes/api/json/coupon";
  * 500) and a Link rel="next" header when more follow (docs/product.md "The JSON API").
  */
 export async function loader({ request }: Route.LoaderArgs) {
+  const now = Date.now();
   const list = readListRequest(new URL(request.url));
   if (list.kind === "refused") return jsonError(400, list.message);
   if (list.kind === "whole") {
     return jsonListResponse({
-      next: (afterId: number | null, limit) => couponsAfter(afterId, limit),
+      next: (afterId: number | null, limit) => couponsAfter(now, afterId, limit),
       keyOf: (row) => row.id,
       toJson: toCouponJson,
     });
   }
-  const page = listCoupons(list.page, list.size);
+  const page = listCoupons(now, list.page, list.size);
   return pageResponse(request, { ...page, rows: page.rows.map(toCouponJson) });
 }
 
