@@ -14,6 +14,8 @@ import { emptyFixtures, validValue } from "#tests/setup/hostile-input";
 import { targetsFromRouteTable } from "#tests/setup/route-targets";
 import { PASSWORD } from "#tests/setup/payloads";
 import { serverForThisFile } from "#tests/setup/server-for-this-file";
+// The body schemas it parses here include the password rules.
+import "#tests/setup/password-estimator";
 
 /**
  * Every JSON error carries a message we wrote (docs/product.md "The JSON API"). For every
