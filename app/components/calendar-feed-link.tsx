@@ -1,4 +1,3 @@
-import * as Headless from "@headlessui/react";
 import { Form } from "react-router";
 import { IntentButton } from "#app/components/ui/intent-button";
 
@@ -26,7 +25,7 @@ export function CalendarFeedLink({
         {title}
       </h3>
       <p className="text-sm text-ink-soft">{description}</p>
-      {urls ? <FeedLink urls={urls} /> : null}
+      {urls ? <FeedLink id={id} urls={urls} /> : null}
       <Form method="post" action={action} preventScrollReset className="space-y-2">
         {urls ? (
           <p className="text-sm text-ink-soft">
@@ -44,21 +43,22 @@ export function CalendarFeedLink({
   );
 }
 
-function FeedLink({ urls }: { urls: NonNullable<CalendarFeedUrls> }) {
+function FeedLink({ id, urls }: { id: string; urls: NonNullable<CalendarFeedUrls> }) {
   return (
     <>
-      <Headless.Field>
-        <Headless.Label className="block text-sm font-semibold">
+      <div>
+        <label htmlFor={`${id}-url`} className="block text-sm font-semibold">
           Calendar link (keep it private: anyone with it can see these sessions)
-        </Headless.Label>
-        <Headless.Input
+        </label>
+        <input
+          id={`${id}-url`}
           type="text"
           readOnly
           value={urls.https}
           spellCheck={false}
           className="mt-1 w-full rounded border border-line bg-surface px-3 py-2 font-mono text-sm"
         />
-      </Headless.Field>
+      </div>
       <a href={urls.webcal} className="btn-primary inline-block">
         Subscribe in your calendar app
       </a>

@@ -3,7 +3,6 @@ import { eq } from "drizzle-orm";
 import { passkeys, signIns } from "#db/schema";
 import {
   accountMenu,
-  chooseFromAccountMenu,
   createUser,
   db,
   expect,
@@ -44,7 +43,8 @@ async function addPasskey(page: Page, name: string) {
 }
 
 async function signOut(page: Page) {
-  await chooseFromAccountMenu(page, "Logout");
+  await accountMenu(page).click();
+  await page.getByRole("button", { name: "Logout" }).click();
   await expect(page.getByRole("link", { name: "Sign In" })).toBeVisible();
 }
 

@@ -1,7 +1,6 @@
 import type { Page, TestInfo } from "@playwright/test";
 import {
   accountMenu,
-  openAccountMenu,
   countUsers,
   expect,
   expectNoAxeViolations,
@@ -91,7 +90,8 @@ test.describe("register", () => {
     await expect(toast(page)).toContainText("Registration successful");
     await expect(toast(page)).toContainText(`Welcome to ATL Creator Studio, ${values.firstName}!`);
     await expect(accountMenu(page)).toContainText(`${values.firstName} ${values.lastName}`);
-    const menu = await openAccountMenu(page);
+    await accountMenu(page).click();
+    const menu = page.getByRole("navigation", { name: "Main" }).locator("details[open]");
     await expect(menu.getByText("Personal Account")).toBeVisible();
     expect(countUsers(values.username)).toBe(1);
   });
@@ -103,7 +103,8 @@ test.describe("register", () => {
 
     await expect(page).toHaveURL(/\/$/);
     await expect(toast(page)).toContainText("Registration successful");
-    const menu = await openAccountMenu(page);
+    await accountMenu(page).click();
+    const menu = page.getByRole("navigation", { name: "Main" }).locator("details[open]");
     await expect(menu).toContainText(`${values.firstName} ${values.lastName}`);
     await expect(menu).toContainText("Kindred Media LLC");
     await expect(menu).not.toContainText("Personal Account");

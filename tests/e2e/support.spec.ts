@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { technicalAssistanceRequests } from "#db/schema";
 import { SUPPORT_MESSAGES } from "#app/domain/support";
 import {
-  chooseFromAccountMenu,
+  accountMenu,
   db,
   expect,
   expectNoAxeViolations,
@@ -102,7 +102,11 @@ test.describe("Help & Support", () => {
 
   test("Help in the account menu leads to the support form", async ({ page, customer }) => {
     await login(page, customer);
-    await chooseFromAccountMenu(page, "Help");
+    await accountMenu(page).click();
+    await page
+      .getByRole("navigation", { name: "Main" })
+      .getByRole("link", { name: "Help" })
+      .click();
     await expect(page).toHaveURL(/\/dashboard\?tab=support$/);
     await expect(page.getByRole("heading", { name: "Get help" })).toBeVisible();
   });

@@ -1,4 +1,3 @@
-import * as Headless from "@headlessui/react";
 import { formatTime } from "#app/components/booking/start-time-select";
 import type { Availability } from "#app/components/booking/types";
 import type { WaitlistClaimData } from "#app/components/booking/waitlist-types";
@@ -45,12 +44,13 @@ export function WaitlistJoin({
   if (taken.length === 0) return null;
   const preferred = taken.some((option) => option.time === chosen) ? chosen : taken[0]?.time;
   return (
-    <Headless.Field className="mt-4 rounded-xl bg-paper p-4 ring-1 ring-line">
-      <Headless.Label className="field-label">
+    <div className="mt-4 rounded-xl bg-paper p-4 ring-1 ring-line">
+      <label htmlFor="waitlist-time" className="field-label">
         Want a booked time? We can tell you if it frees up
-      </Headless.Label>
+      </label>
       <div className="mt-2 flex flex-wrap items-end gap-3">
-        <Headless.Select
+        <select
+          id="waitlist-time"
           name="waitlistTime"
           key={`${availability.date}-${availability.hours}-${preferred}`}
           defaultValue={preferred}
@@ -61,7 +61,7 @@ export function WaitlistJoin({
               {formatTime(option.time)}
             </option>
           ))}
-        </Headless.Select>
+        </select>
         <button
           type="submit"
           name="intent"
@@ -72,6 +72,6 @@ export function WaitlistJoin({
           Tell me if it frees up
         </button>
       </div>
-    </Headless.Field>
+    </div>
   );
 }

@@ -1,6 +1,4 @@
-import * as Headless from "@headlessui/react";
 import { formatDollars } from "#app/domain/pricing";
-import { Fieldset } from "#app/components/ui/field";
 
 /** Each choice's refund is posted with it, so the server refuses if it changed meanwhile. */
 export function SeriesCancelChoice({
@@ -11,24 +9,21 @@ export function SeriesCancelChoice({
   following: { count: number; refund: number; dates: string[] };
 }) {
   return (
-    <Fieldset
-      legend="This session is part of a series"
-      legendClassName="px-1 font-semibold"
-      className="mt-4 space-y-3 rounded-xl p-4 ring-1 ring-line"
-    >
+    <fieldset className="mt-4 space-y-3 rounded-xl p-4 ring-1 ring-line">
+      <legend className="px-1 font-semibold">This session is part of a series</legend>
       <input type="hidden" name="expectedFollowingRefund" value={following.refund} />
-      <Headless.Field className="flex items-start gap-3">
-        <Headless.Input type="radio" name="scope" value="one" defaultChecked className="mt-1" />
-        <Headless.Label>
+      <label className="flex items-start gap-3">
+        <input type="radio" name="scope" value="one" defaultChecked className="mt-1" />
+        <span>
           Only this session
           <span className="block text-sm text-ink-soft">
             {oneRefund > 0 ? `Refund ${formatDollars(oneRefund)}` : "No refund"}
           </span>
-        </Headless.Label>
-      </Headless.Field>
-      <Headless.Field className="flex items-start gap-3">
-        <Headless.Input type="radio" name="scope" value="following" className="mt-1" />
-        <Headless.Label>
+        </span>
+      </label>
+      <label className="flex items-start gap-3">
+        <input type="radio" name="scope" value="following" className="mt-1" />
+        <span>
           {`This and all later sessions (${following.count})`}
           <span className="block text-sm text-ink-soft">
             {following.dates.join(", ")} ·{" "}
@@ -36,8 +31,8 @@ export function SeriesCancelChoice({
               ? `refund ${formatDollars(following.refund)} in all`
               : "no refund"}
           </span>
-        </Headless.Label>
-      </Headless.Field>
-    </Fieldset>
+        </span>
+      </label>
+    </fieldset>
   );
 }

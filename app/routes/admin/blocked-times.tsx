@@ -149,6 +149,7 @@ export default function BlockedTimes({ loaderData, actionData }: Route.Component
       </h3>
       <div className="mt-4">
         <SelectFilter
+          id="blocked-show"
           name="show"
           label="Show"
           value={list}

@@ -1,4 +1,3 @@
-import * as Headless from "@headlessui/react";
 import { Form, Link } from "react-router";
 import { AdminPage, EmptyList } from "#app/components/admin/admin-page";
 import { AdminCalendar } from "#app/components/admin/calendar";
@@ -53,18 +52,24 @@ export default function BookingsTab({ loaderData, actionData }: Route.ComponentP
         className="grid gap-4 rounded-xl bg-paper p-4 ring-1 ring-line sm:grid-cols-2 md:grid-cols-4 md:items-end"
       >
         <CalendarKeys filters={filters} current={search} />
-        <Headless.Field>
-          <Headless.Label className="field-label">Date</Headless.Label>
-          <Headless.Input
+        <div>
+          <label htmlFor="filter-date" className="field-label">
+            Date
+          </label>
+          <input
+            id="filter-date"
             type="date"
             name="date"
             defaultValue={filters.date ?? ""}
             className="field-input"
           />
-        </Headless.Field>
-        <Headless.Field>
-          <Headless.Label className="field-label">Status</Headless.Label>
-          <Headless.Select
+        </div>
+        <div>
+          <label htmlFor="filter-status" className="field-label">
+            Status
+          </label>
+          <select
+            id="filter-status"
             name="status"
             defaultValue={filters.status ?? ""}
             className="field-input"
@@ -75,11 +80,14 @@ export default function BookingsTab({ loaderData, actionData }: Route.ComponentP
                 {STATUS_LABELS[status]}
               </option>
             ))}
-          </Headless.Select>
-        </Headless.Field>
-        <Headless.Field>
-          <Headless.Label className="field-label">Membership</Headless.Label>
-          <Headless.Select
+          </select>
+        </div>
+        <div>
+          <label htmlFor="filter-membership" className="field-label">
+            Membership
+          </label>
+          <select
+            id="filter-membership"
             name="membership"
             defaultValue={filters.membership}
             className="field-input"
@@ -87,8 +95,8 @@ export default function BookingsTab({ loaderData, actionData }: Route.ComponentP
             <option value="all">All Clients</option>
             <option value="members">Members Only</option>
             <option value="non-members">Non-Members Only</option>
-          </Headless.Select>
-        </Headless.Field>
+          </select>
+        </div>
         <div className="flex flex-wrap gap-2">
           <button type="submit" className="btn-primary px-5 py-2.5">
             Apply
