@@ -63,6 +63,8 @@ async function passwordStep(page: Page, user: TestUser) {
 }
 
 test.describe("two-factor sign-in", () => {
+  // Whole journeys with eight axe runs: 52-61 s with JavaScript on when the two cores are shared.
+  test.describe.configure({ timeout: 120_000 });
   test("is set up from Profile Settings, then signs in with a recovery code once", async ({
     page,
     customer,
