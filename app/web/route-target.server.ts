@@ -48,7 +48,7 @@ function hasNakedIndexQuery(request: Request): boolean {
 /**
  * True when React Router refuses the request itself, before any loader or action runs: a write
  * to a route without an action is its 405. A guard lets such a request through unasked, so the
- * answer stays the 405 it always was (tests/integration/access-rules.ts: refused "before any
+ * answer stays the 405 it always was (tests/routes/access-rules.ts: refused "before any
  * check of the caller"); nothing of the app runs for it. The target is found the way React
  * Router finds it (the deepest route that adds to the path, or the index route on `?index`);
  * when it cannot be told, the answer is false and the guard asks.

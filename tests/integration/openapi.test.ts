@@ -1,7 +1,7 @@
 import { compileErrors, validate } from "@readme/openapi-parser";
 import { describe, expect, it } from "vitest";
 import { apiPaths } from "#app/routes/api/openapi.server";
-import { ACCESS_RULES, METHODS } from "#tests/integration/access-rules";
+import { ACCESS_RULES, METHODS } from "#tests/routes/access-rules";
 import { targetsFromRouteTable } from "#tests/setup/route-targets";
 import { serverForThisFile } from "#tests/setup/server-for-this-file";
 

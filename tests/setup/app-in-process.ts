@@ -148,13 +148,18 @@ function openRegistrationInApp() {
  */
 async function requestHandler(): Promise<(request: Request) => Promise<Response>> {
   const build = await serverBuildFromSource();
-  const handleFetch = createRequestHandler(build, "production");
-  const [{ clientAddressContext, safeMethodContext }, { serverRoutesContext }, { logError }] =
-    await Promise.all([
-      import("#app/web/request-context.server"),
-      import("#app/web/route-target.server"),
-      import("#app/log.server"),
-    ]);
+  const [
+    { clientAddressContext, safeMethodContext },
+    { serverRoutesContext },
+    { logError },
+    { answeringDatabaseBusy },
+  ] = await Promise.all([
+    import("#app/web/request-context.server"),
+    import("#app/web/route-target.server"),
+    import("#app/log.server"),
+    import("#app/web/database-busy.server"),
+  ]);
+  const handleFetch = createRequestHandler(answeringDatabaseBusy(build), "production");
   return async (request) => {
     const context = new RouterContextProvider();
     context.set(clientAddressContext, "127.0.0.1");

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { signIns } from "#db/schema";
 import { earliestBookableDate } from "#app/domain/availability";
 import { addStudioDays } from "#app/domain/studio-time";
@@ -12,7 +12,7 @@ import { createUser } from "#tests/factories/user";
 import { type Actor, actorsFor } from "#tests/setup/actors";
 import { bookingPayload, PASSWORD } from "#tests/setup/payloads";
 import { cookiesFrom, errorLines, uniqueUsername } from "#tests/setup/server";
-import { serverForThisFile } from "#tests/setup/server-for-this-file";
+import { appForThisFile } from "#tests/setup/app-in-process";
 import { targetsFromRouteTable } from "#tests/setup/route-targets";
 import {
   ACCESS_RULES,
@@ -25,7 +25,7 @@ import {
   type Outcome,
   type PerActor,
   type RequestContext,
-} from "#tests/integration/access-rules";
+} from "#tests/routes/access-rules";
 
 /**
  * The authorization matrix, generated from the route table (app/routes.ts): every route must
@@ -34,10 +34,12 @@ import {
  * back. Staff must prove a second factor here (REQUIRE_STAFF_2FA), as in production: the admin
  * signed in with one, the held-back admin with only the password.
  */
-const server = serverForThisFile({ REQUIRE_STAFF_2FA: "true" });
+// Before the imports: the factories load the app's settings.
+vi.hoisted(() => Object.assign(process.env, { REQUIRE_STAFF_2FA: "true" }));
+const server = appForThisFile();
 const { db, signUp, signUpAdmin, snapshot } = actorsFor(server);
 
-const RULES_FILE = "tests/integration/access-rules.ts";
+const RULES_FILE = "tests/routes/access-rules.ts";
 
 /** Every route of the table, keyed by its full URL pattern ("/" for the index). */
 const table = targetsFromRouteTable().map((target) => ({
