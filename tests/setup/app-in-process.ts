@@ -34,7 +34,10 @@ import { INTEGRATION_SESSION_SECRET, type TestServer } from "#tests/setup/server
 export const IN_PROCESS_URL = "http://in-process.test";
 
 const COUNTED = { users, signIns, bookings };
-type App = Omit<TestServer, "stop">;
+type App = Omit<TestServer, "stop"> & {
+  /** The handler's own answer, as to a raw request: no contract check, no redirect followed. */
+  answer(request: Request): Promise<Response>;
+};
 
 /**
  * The app for this file's tests, with the production server's settings (set by
@@ -107,6 +110,10 @@ export function appForThisFile(extraEnv: Record<string, string> = {}): App {
     if (!reader) throw new Error("The app is not loaded yet");
     return reader;
   };
+  const answer = (request: Request) => {
+    if (!handle) throw new Error("The app is not loaded yet");
+    return handle(request);
+  };
   return {
     url: IN_PROCESS_URL,
     get dbPath() {
@@ -120,6 +127,7 @@ export function appForThisFile(extraEnv: Record<string, string> = {}): App {
     },
     count: (table) => current().select({ n: count() }).from(COUNTED[table]).get()?.n ?? 0,
     output: () => appLog.lines.join(""),
+    answer,
   };
 }
 

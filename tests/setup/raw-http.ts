@@ -24,7 +24,7 @@ export function closeConnections() {
 }
 
 /** A request that gets no answer within this time is a hang, reported as a failure. */
-const HANG_MS = 15_000;
+export const HANG_MS = 15_000;
 
 export function send(
   baseUrl: string,

@@ -1,7 +1,6 @@
-import http from "node:http";
 import { eq } from "drizzle-orm";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { signIns } from "#db/schema";
 import { earliestBookableDate } from "#app/domain/availability";
 import { addStudioDays } from "#app/domain/studio-time";
@@ -18,27 +17,22 @@ import {
   paramValue,
   queryStrings,
 } from "#tests/setup/hostile-input";
-import {
-  closeConnections,
-  describeRequest,
-  type RawRequest,
-  type Reply,
-  send,
-} from "#tests/setup/raw-http";
+import { describeRequest, HANG_MS, type RawRequest, type Reply } from "#tests/setup/raw-http";
 import { routeFileFor, type Target, targetsFromRouteTable } from "#tests/setup/route-targets";
 import { bookingPayload } from "#tests/setup/payloads";
 import { errorLines, registrationPayload } from "#tests/setup/server";
-import { serverForThisFile } from "#tests/setup/server-for-this-file";
+import { appForThisFile } from "#tests/setup/app-in-process";
 
 /**
  * Hostile input (docs/quality.md "Fuzz"): random and malformed bodies, query strings, path
  * parameters and form fields against every route of app/routes.ts, as a visitor, a customer
- * and an admin. Whatever arrives, the server answers below 500 and in time, a JSON endpoint
- * answers JSON with a `message` on errors, and a refused request (4xx, or a redirect to sign
- * in) leaves every table as it was. A failure prints fast-check's seed, path and shrunk input;
+ * and an admin, to the app in process as the server hands it a raw request. Whatever arrives,
+ * the app answers below 500 and in time, a JSON endpoint answers JSON with a `message` on
+ * errors, and a refused request (4xx, or a redirect to sign in) leaves every table as it was.
+ * What the server does before the app reads a body (its limits) is body-limits.test.ts's. A failure prints fast-check's seed, path and shrunk input;
  * `FUZZ_SEED=<seed> FUZZ_PATH=<path> npx vitest run <this file> -t '<test name>'` replays it.
  */
-const server = serverForThisFile();
+const server = appForThisFile();
 const people = actorsFor(server);
 
 /** Runs per property; FUZZ_RUNS=500 digs deeper locally (CI keeps the suite well under a minute). */
@@ -130,10 +124,6 @@ beforeAll(async () => {
   }
 });
 
-afterAll(() => {
-  closeConnections();
-});
-
 /**
  * The actor's cookie, its sign-in row put back first: a generated logout, login or
  * registration legitimately ends the sign-in it was sent with, and the next run must still be
@@ -144,6 +134,35 @@ function cookieOf(actor: ActorName): string | undefined {
   if (!person) return undefined;
   people.db().insert(signIns).values(person.signIn).onConflictDoNothing().run();
   return person.cookie;
+}
+
+/**
+ * A raw request as the server hands it to the app: its URL made from the path as sent, as
+ * server/app.ts makes it; the answer read in time, or the request is a hang.
+ */
+async function send(request: RawRequest): Promise<Reply> {
+  const headers = new Headers(request.headers);
+  if (request.body !== undefined) {
+    headers.set("Content-Length", String(Buffer.byteLength(request.body)));
+  }
+  const answered = server
+    .answer(
+      new Request(`${server.url}${request.path}`, {
+        method: request.method,
+        headers,
+        body: request.body as BodyInit | undefined,
+      }),
+    )
+    .then(async (response) => ({
+      status: response.status,
+      headers: Object.fromEntries(response.headers),
+      body: Buffer.from(await response.arrayBuffer()),
+    }));
+  let timer: NodeJS.Timeout | undefined;
+  const hang = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${HANG_MS} ms (hang)`)), HANG_MS);
+  });
+  return Promise.race([answered, hang]).finally(() => clearTimeout(timer));
 }
 
 /** Refused: a 4xx, or sent (or told, on a .data request) to sign in. */
@@ -170,7 +189,7 @@ async function attempt(actor: ActorName, request: RawRequest) {
   };
   const what = describeRequest({ ...sent, actor });
   const before = people.snapshot();
-  const reply = await send(server.url, sent).catch((error: unknown) => {
+  const reply = await send(sent).catch((error: unknown) => {
     throw new Error(`${what}: ${error instanceof Error ? error.message : error}`);
   });
   expect(reply.status, `server error for ${what}`).toBeLessThan(500);
@@ -239,7 +258,7 @@ describe("the route table", () => {
     expect(routeFileFor("/api/bookings/%2e%2e/status")).toBe("routes/not-found.tsx");
     expect(routeFileFor("/?index")).toBe("routes/home/home.tsx");
     for (const actor of ["customer", "admin"] as const) {
-      const reply = await send(server.url, {
+      const reply = await send({
         method: "GET",
         path: "/api/user",
         headers: { Cookie: cookieOf(actor) ?? "" },
@@ -327,28 +346,6 @@ describe.each(ACTORS)("hostile input as a %s", (actor) => {
 });
 
 describe("inputs this suite found", () => {
-  it("answers the next request on a connection whose refused body was never read", async () => {
-    // One socket, so the GET must travel on the connection the unread body was sent on.
-    const oneConnection = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    try {
-      const refused = await send(
-        server.url,
-        {
-          method: "PUT",
-          path: "/api/services",
-          headers: { "Content-Type": "application/json" },
-          body: JSON.stringify({ name: "x".repeat(200_000) }),
-        },
-        oneConnection,
-      );
-      expect(refused.status).toBe(405);
-      const next = await send(server.url, { method: "GET", path: "/healthz" }, oneConnection);
-      expect(next.status).toBe(200);
-    } finally {
-      oneConnection.destroy();
-    }
-  });
-
   it.each([
     ["/?index", "multipart/form-data; boundary=----cut", "", 400],
     ["/auth", "multipart/form-data", "intent=login", 400],
@@ -358,7 +355,7 @@ describe("inputs this suite found", () => {
     "answers a form post to %s that is not a form (%s) with 4xx",
     async (path, type, body, status) => {
       const before = people.snapshot();
-      const reply = await send(server.url, {
+      const reply = await send({
         method: "POST",
         path,
         headers: { Origin: server.url, "Content-Type": type },
@@ -370,7 +367,7 @@ describe("inputs this suite found", () => {
   );
 
   it("answers a customer's checkout post that is not a form with 4xx", async () => {
-    const reply = await send(server.url, {
+    const reply = await send({
       method: "POST",
       path: `/checkout/${fixtures.bookingIds[0]}`,
       headers: {
@@ -382,59 +379,9 @@ describe("inputs this suite found", () => {
     });
     expect(reply.status).toBe(415);
   });
-
-  it.each(["/api/bookings", "/?index"])(
-    "refuses a body over 1 MB to %s with 413 before reading it",
-    async (path) => {
-      const before = people.snapshot();
-      const reply = await send(server.url, {
-        method: "POST",
-        path,
-        headers: {
-          Origin: server.url,
-          Cookie: cookieOf("customer") ?? "",
-          "Content-Type": "application/x-www-form-urlencoded",
-        },
-        body: `intent=book&notes=${"x".repeat(1_000_001)}`,
-      });
-      expect(reply.status).toBe(413);
-      expect(people.snapshot()).toEqual(before);
-    },
-  );
-  it("answers a 413 that a client still sending its body reads, not a reset connection", async () => {
-    // Far more than the socket buffers take at once: closing at once would reset the connection
-    // under the client while it writes, and it would never read the answer.
-    const reply = await send(server.url, {
-      method: "PATCH",
-      path: "/api/bookings/1/status",
-      headers: { Origin: server.url, "Content-Type": "application/json" },
-      body: JSON.stringify({ status: "é".repeat(6_000_000) }),
-    });
-    expect(reply.status).toBe(413);
-  });
-  it.each(["/api/bookings", "/?index"])(
-    "refuses a body streamed without a length to %s (411), so the limit cannot be walked around",
-    async (path) => {
-      const before = people.snapshot();
-      const reply = await send(server.url, {
-        method: "POST",
-        path,
-        chunked: true,
-        headers: {
-          Origin: server.url,
-          Cookie: cookieOf("customer") ?? "",
-          "Content-Type": "application/x-www-form-urlencoded",
-        },
-        body: `intent=book&notes=${"x".repeat(2_000_000)}`,
-      });
-      expect(reply.status).toBe(411);
-      expect(reply.headers["x-content-type-options"]).toBe("nosniff");
-      expect(people.snapshot()).toEqual(before);
-    },
-  );
 });
 
-describe("the server log after all of it", () => {
+describe("the app's log after all of it", () => {
   it("holds no stack trace and no error line", () => {
     const log = server.output();
     expect(log).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
