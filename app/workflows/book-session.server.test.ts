@@ -16,8 +16,8 @@ import { type BookingSettings, bookSession } from "#app/workflows/book-session.s
 
 /**
  * The booking workflow against a real, freshly migrated SQLite file: retainer purchase and
- * drawing, holds running out, and what a hold gives back. (Concurrency is proven against the
- * real server in tests/integration/booking-api.test.ts.)
+ * drawing, holds running out, and what a hold gives back. (Concurrency is proven through the
+ * app's request handler in tests/routes/booking-api.test.ts.)
  */
 const SETTINGS: BookingSettings = {
   holdMinutes: 30,

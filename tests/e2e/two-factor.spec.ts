@@ -118,7 +118,7 @@ test.describe("two-factor sign-in", () => {
     page,
   }, testInfo) => {
     const user = await createUser(testInfo, { twoFactor: true });
-    // As 20 wrong codes leave it (counted over HTTP in tests/integration/two-factor.test.ts).
+    // As 20 wrong codes leave it (counted in tests/routes/two-factor.test.ts).
     db().update(users).set({ twoFactorFailures: 20 }).where(eq(users.id, user.id)).run();
     await passwordStep(page, user);
     await page

@@ -906,7 +906,7 @@ export const ACCESS_RULES: Record<string, AccessRule> = {
       DELETE: everyone(status(404)),
     },
   },
-  // A customer's own support requests; another's never show (tests/integration/support-api.test.ts).
+  // A customer's own support requests; another's never show (tests/routes/support-api.test.ts).
   "/api/tech-assistance": {
     kind: "resource",
     body: () => ({

@@ -2,8 +2,8 @@ import type { z } from "zod";
 import { type ApiPaths, errorBody } from "#app/web/api-doc";
 
 /**
- * The contract check (docs/decisions/0087): every answer an integration test receives from
- * /api/* is held against /api/openapi.json's description of it, through the same zod schemas
+ * The contract check (docs/decisions/0087): every answer an integration or route test receives
+ * from /api/* is held against /api/openapi.json's description of it, through the same zod schemas
  * the document is generated from. The status must be one the operation lists, and a JSON body
  * must match that status's schema. A method the path does not describe must be refused (405,
  * or 404 where the route does not exist with these settings) with `{ message }`.

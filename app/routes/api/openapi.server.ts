@@ -47,7 +47,7 @@ import * as waitlist from "#app/routes/api/waitlist";
  * /api/openapi.json. Each route module describes its own paths in its exported `openapi`
  * (docs/decisions/0086); this module only gathers them, adds what every write can answer
  * before its route runs, and has zod-openapi turn the zod schemas into JSON Schema. A route
- * missing here fails tests/integration/openapi.test.ts.
+ * missing here fails tests/routes/openapi.test.ts.
  */
 /** /api/openapi.json itself, described here: its route module serves this one. */
 export const OWN_PATH: ApiPaths = {

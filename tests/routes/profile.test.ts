@@ -6,13 +6,13 @@ import { storedTotpSecret } from "#tests/factories/two-factor";
 import { type Actor, actorsFor } from "#tests/setup/actors";
 import { PASSWORD } from "#tests/setup/payloads";
 import { cookiesFrom } from "#tests/setup/server";
-import { serverForThisFile } from "#tests/setup/server-for-this-file";
+import { appForThisFile } from "#tests/setup/app-in-process";
 
 /**
  * Profile Settings and its JSON twin: PUT /api/users/{id}/profile changes only the caller's
  * own profile, and the dashboard's password form ends every other sign-in of the account.
  */
-const server = serverForThisFile();
+const server = appForThisFile();
 const { signUp, signUpAdmin, snapshot } = actorsFor(server);
 
 const NEW_PROFILE = {

@@ -6,14 +6,14 @@ import { addStudioDays } from "#app/domain/studio-time";
 import { createBooking } from "#tests/factories/booking";
 import { type Actor, actorsFor } from "#tests/setup/actors";
 import { bookingPayload, cardBody } from "#tests/setup/payloads";
-import { serverForThisFile } from "#tests/setup/server-for-this-file";
+import { appForThisFile } from "#tests/setup/app-in-process";
 
 /**
  * The admin workflow's JSON calls (docs/product.md "The JSON API": GET /api/admin/bookings, PUT
- * /api/admin/bookings/{id}) and the tabs' form errors, against the production build: who may
+ * /api/admin/bookings/{id}) and the tabs' form errors, against the app in process: who may
  * call them, every error with its status and message, and that a refused call writes nothing.
  */
-const server = serverForThisFile();
+const server = appForThisFile();
 const { db, signUp, signUpAdmin, snapshot } = actorsFor(server);
 
 type Json = Record<string, unknown>;

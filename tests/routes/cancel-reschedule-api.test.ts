@@ -5,14 +5,14 @@ import { earliestBookableDate } from "#app/domain/availability";
 import { addStudioDays, studioDateOf, studioTimeOf } from "#app/domain/studio-time";
 import { actorsFor } from "#tests/setup/actors";
 import { bookingPayload, cardBody } from "#tests/setup/payloads";
-import { serverForThisFile } from "#tests/setup/server-for-this-file";
+import { appForThisFile } from "#tests/setup/app-in-process";
 
 /**
  * Cancelling with refunds and rescheduling through the JSON API and the dashboard's forms,
- * against the production build with the sandbox provider: the amounts, the errors, who may,
+ * against the app in process with the sandbox provider: the amounts, the errors, who may,
  * and that a refused request writes nothing.
  */
-const server = serverForThisFile();
+const server = appForThisFile();
 const { db, signUp, snapshot } = actorsFor(server);
 
 const HOUR = 3_600_000;

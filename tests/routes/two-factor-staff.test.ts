@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { STAFF_TWO_FACTOR_REQUIRED } from "#app/domain/two-factor";
 import { coupons, passkeys, signIns, users } from "#db/schema";
 import { createBooking } from "#tests/factories/booking";
@@ -8,7 +8,7 @@ import { createSignIn, signInCookieValue, storedSignInId } from "#tests/factorie
 import { currentCode, enableTwoFactor, storedTotpSecret } from "#tests/factories/two-factor";
 import { type Actor, actorsFor } from "#tests/setup/actors";
 import { registrationPayload } from "#tests/setup/server";
-import { serverForThisFile } from "#tests/setup/server-for-this-file";
+import { appForThisFile } from "#tests/setup/app-in-process";
 
 /**
  * The staff rules and the code limit, on a server set as production has them by default
@@ -18,7 +18,11 @@ import { serverForThisFile } from "#tests/setup/server-for-this-file";
  * idle staff sign-ins end, and codes meet a 429 per account and per address. Refusals write
  * nothing. Every route that admits staff is walked in authorization.test.ts.
  */
-const server = serverForThisFile({ REQUIRE_STAFF_2FA: "true", TWO_FACTOR_CODE_LIMIT: "3" });
+// Before the imports: the factories load the app's settings.
+vi.hoisted(() =>
+  Object.assign(process.env, { REQUIRE_STAFF_2FA: "true", TWO_FACTOR_CODE_LIMIT: "3" }),
+);
+const server = appForThisFile();
 const { db, signUp, signUpAdmin, snapshot } = actorsFor(server);
 
 const MINUTE = 60_000;

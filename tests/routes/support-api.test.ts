@@ -6,15 +6,15 @@ import { addStudioDays } from "#app/domain/studio-time";
 import { SUPPORT_MESSAGES } from "#app/domain/support";
 import { type Actor, actorsFor } from "#tests/setup/actors";
 import { bookingPayload } from "#tests/setup/payloads";
-import { serverForThisFile } from "#tests/setup/server-for-this-file";
+import { appForThisFile } from "#tests/setup/app-in-process";
 
 /**
  * Support requests (docs/product.md "Support and chat"): POST and GET /api/tech-assistance
- * and the dashboard's 'Get help' form, against the production build. A customer only ever
+ * and the dashboard's 'Get help' form, against the app in process. A customer only ever
  * sees and references their own requests and bookings, and a refused request writes nothing.
  * Also /intercom-test and the Content-Security-Policy with no chat app id configured.
  */
-const server = serverForThisFile();
+const server = appForThisFile();
 const { signUp, snapshot } = actorsFor(server);
 
 type Json = Record<string, unknown>;

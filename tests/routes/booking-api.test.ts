@@ -7,14 +7,14 @@ import { createCoupon, createService } from "#tests/factories/catalog";
 import { openDatabaseFile, type TestDatabase } from "#tests/factories/database";
 import { cookiesFrom, registrationPayload } from "#tests/setup/server";
 import { bookingPayload, cardBody } from "#tests/setup/payloads";
-import { serverForThisFile } from "#tests/setup/server-for-this-file";
+import { appForThisFile } from "#tests/setup/app-in-process";
 
 /**
  * The booking JSON API (docs/product.md "Validation", "The JSON API", "Messages",
- * "Availability and holds", "Price", "Coupons", "Payment") against the production build: races,
+ * "Availability and holds", "Price", "Coupons", "Payment") against the app in process: races,
  * prices, holds, coupons and the sandbox card payment.
  */
-const server = serverForThisFile();
+const server = appForThisFile();
 
 const SLOT_TAKEN =
   "The selected time slot conflicts with an existing booking. Please select a different time.";

@@ -6,15 +6,15 @@ import type { FactoryDb } from "#tests/factories/database";
 import { createPayment } from "#tests/factories/payment";
 import { createUser, uniqueUsername } from "#tests/factories/user";
 import { type Actor, actorsFor } from "#tests/setup/actors";
-import { serverForThisFile } from "#tests/setup/server-for-this-file";
+import { appForThisFile } from "#tests/setup/app-in-process";
 
 /**
- * Sales against the production build: GET /api/admin/payments (the list of
+ * Sales against the app in process: GET /api/admin/payments (the list of
  * docs/product.md "The JSON API", paged by a Link header), the CSV export of /admin/sales/export
  * (content type, file name, studio time, the formula guard, streaming past one chunk) and the Sales
  * tab's page and Refresh. Each refuses visitors and customers and writes nothing for anyone.
  */
-const server = serverForThisFile();
+const server = appForThisFile();
 const people = actorsFor(server);
 
 type Payment = { id: number; bookingId: number; amount: number; paymentDate: string };

@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import { users } from "#db/schema";
 import { openDatabaseFile } from "#tests/factories/database";
 import { cookiesFrom, logLines, registrationPayload, uniqueUsername } from "#tests/setup/server";
-import { serverForThisFile } from "#tests/setup/server-for-this-file";
+import { appForThisFile } from "#tests/setup/app-in-process";
 
-const server = serverForThisFile();
+const server = appForThisFile();
 
 const userCount = () => server.count("users");
 

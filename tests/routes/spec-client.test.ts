@@ -4,7 +4,7 @@ import { addStudioDays } from "#app/domain/studio-time";
 import { actorsFor } from "#tests/setup/actors";
 import { bookingPayload, cardBody } from "#tests/setup/payloads";
 import { registrationPayload } from "#tests/setup/server";
-import { serverForThisFile } from "#tests/setup/server-for-this-file";
+import { appForThisFile } from "#tests/setup/app-in-process";
 import { SpecClientError, specClient } from "#tests/setup/spec-client";
 
 /**
@@ -13,7 +13,7 @@ import { SpecClientError, specClient } from "#tests/setup/spec-client";
  * to inspect, so every refusal it must notice has to come as another status (docs/product.md
  * "The JSON API": 409 only for a duplicate coupon code).
  */
-const server = serverForThisFile();
+const server = appForThisFile();
 const { signUpAdmin } = actorsFor(server);
 type Json = Record<string, unknown>;
 

@@ -6,14 +6,14 @@ import { addStudioDays } from "#app/domain/studio-time";
 import { createBooking } from "#tests/factories/booking";
 import { createSeries } from "#tests/factories/series";
 import { type Actor, actorsFor } from "#tests/setup/actors";
-import { serverForThisFile } from "#tests/setup/server-for-this-file";
+import { appForThisFile } from "#tests/setup/app-in-process";
 
 /**
  * A series session shown on its own (docs/product.md "Weekly series"): the admin booking page
  * and the customer's Session Details say where it stands in its series and link its siblings;
  * a session booked alone says nothing of a series, and another customer's series never shows.
  */
-const server = serverForThisFile();
+const server = appForThisFile();
 const { db, signUp, signUpAdmin } = actorsFor(server);
 
 let seriesCount = 0;

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Actor, actorsFor } from "#tests/setup/actors";
-import { serverForThisFile } from "#tests/setup/server-for-this-file";
+import { appForThisFile } from "#tests/setup/app-in-process";
 
 /**
  * Each layout has its own error boundary: a failure under the admin layout or the dashboard
@@ -8,7 +8,7 @@ import { serverForThisFile } from "#tests/setup/server-for-this-file";
  * frame, so its navigation stays on the page; the root's boundary only takes what no layout
  * caught. Without JavaScript, as the server renders it.
  */
-const server = serverForThisFile();
+const server = appForThisFile();
 const { signUp, signUpAdmin } = actorsFor(server);
 
 let admin: Actor;

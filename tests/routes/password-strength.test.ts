@@ -2,14 +2,14 @@ import { describe, expect, it } from "vitest";
 import { actorsFor } from "#tests/setup/actors";
 import { PASSWORD, registerFormFields } from "#tests/setup/payloads";
 import { registrationPayload, uniqueUsername } from "#tests/setup/server";
-import { serverForThisFile } from "#tests/setup/server-for-this-file";
+import { appForThisFile } from "#tests/setup/app-in-process";
 
 /**
  * A password being set must be at least 8 characters and not easy to guess (docs/product.md
  * "Validation"): registration (page and API) and the password change refuse a weak one with a
  * message that says why, and write nothing.
  */
-const server = serverForThisFile();
+const server = appForThisFile();
 const { signUp, snapshot } = actorsFor(server);
 
 const WEAK = [

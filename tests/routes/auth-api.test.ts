@@ -2,9 +2,9 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { users } from "#db/schema";
 import { cookiesFrom, registrationPayload } from "#tests/setup/server";
-import { serverForThisFile } from "#tests/setup/server-for-this-file";
+import { appForThisFile } from "#tests/setup/app-in-process";
 
-const server = serverForThisFile();
+const server = appForThisFile();
 
 const userCount = () => server.count("users");
 

@@ -9,7 +9,7 @@ import { createSupportRequest } from "#tests/factories/support";
 import { createUserWithoutPassword } from "#tests/factories/user";
 import { type Actor, actorsFor } from "#tests/setup/actors";
 import { uniqueUsername } from "#tests/setup/server";
-import { serverForThisFile } from "#tests/setup/server-for-this-file";
+import { appForThisFile } from "#tests/setup/app-in-process";
 
 /**
  * The admin lists of docs/product.md "The JSON API" as the spec's client reads them: without
@@ -18,7 +18,7 @@ import { serverForThisFile } from "#tests/setup/server-for-this-file";
  * with ties in the ordering column across a chunk's edge; `?page=&limit=` pages with a Link,
  * and a limit outside 1..500 is 400 with our message and writes nothing.
  */
-const server = serverForThisFile();
+const server = appForThisFile();
 const { db, signUp, signUpAdmin, snapshot } = actorsFor(server);
 
 type Json = Record<string, unknown>;

@@ -6,14 +6,14 @@ import { createBooking } from "#tests/factories/booking";
 import { openDatabaseFile } from "#tests/factories/database";
 import { cookiesFrom, registrationPayload } from "#tests/setup/server";
 import { bookingFormFields, bookingPayload } from "#tests/setup/payloads";
-import { serverForThisFile } from "#tests/setup/server-for-this-file";
+import { appForThisFile } from "#tests/setup/app-in-process";
 
 /**
  * Holding the calendar through POST /api/bookings (docs/product.md "Availability and holds"):
  * at most MAX_UNPAID_HOLDS unpaid bookings and MAX_UNPAID_SESSIONS unpaid sessions at once, none
  * beyond BOOKING_HORIZON_DAYS.
  */
-const server = serverForThisFile({
+const server = appForThisFile({
   MAX_UNPAID_HOLDS: "2",
   MAX_UNPAID_SESSIONS: "12",
   BOOKING_HORIZON_DAYS: "365",

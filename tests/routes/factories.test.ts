@@ -7,15 +7,15 @@ import { createSignIn, SIGN_IN_COOKIE_NAME, signInCookieValue } from "#tests/fac
 import { createUser, PASSWORD } from "#tests/factories/user";
 import { actorsFor } from "#tests/setup/actors";
 import { INTEGRATION_SESSION_SECRET } from "#tests/setup/server";
-import { serverForThisFile } from "#tests/setup/server-for-this-file";
+import { appForThisFile } from "#tests/setup/app-in-process";
 
 /**
- * The test-data factories against the production build: what they write is what the app
+ * The test-data factories against the app in process: what they write is what the app
  * reads. A factory user signs in with its password (the app's own argon2id hash), a factory
  * sign-in row with its cookie is a signed-in browser (how the browser suite signs in),
  * and factory rows show through the API as the app's own would.
  */
-const server = serverForThisFile();
+const server = appForThisFile();
 const { db } = actorsFor(server);
 
 const get = (path: string, cookie?: string) =>

@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { actorsFor } from "#tests/setup/actors";
-import { serverForThisFile } from "#tests/setup/server-for-this-file";
+import { appForThisFile } from "#tests/setup/app-in-process";
 
 /**
  * With a chat app id configured (docs/product.md "Support and chat"): the browser is told
@@ -10,7 +10,7 @@ import { serverForThisFile } from "#tests/setup/server-for-this-file";
  */
 const APP_ID = "test-app-42";
 const SECRET = "intercom-identity-secret-for-tests";
-const server = serverForThisFile({ INTERCOM_APP_ID: APP_ID, INTERCOM_IDENTITY_SECRET: SECRET });
+const server = appForThisFile({ INTERCOM_APP_ID: APP_ID, INTERCOM_IDENTITY_SECRET: SECRET });
 const { signUp } = actorsFor(server);
 
 describe("the chat widget with an app id", () => {

@@ -9,15 +9,15 @@ import { createPayment } from "#tests/factories/payment";
 import { createSeries } from "#tests/factories/series";
 import { type Actor, actorsFor } from "#tests/setup/actors";
 import { SANDBOX_CARD } from "#tests/setup/payloads";
-import { serverForThisFile } from "#tests/setup/server-for-this-file";
+import { appForThisFile } from "#tests/setup/app-in-process";
 
 /**
- * A weekly series after booking (docs/product.md "Weekly series"), against the production build
+ * A weekly series after booking (docs/product.md "Weekly series"), against the app in process
  * with the sandbox provider: paying it at once, My Sessions' group, cancelling one or "this and
  * all later", rescheduling one. Series come from the factory; who may, and that a refused
  * request writes nothing.
  */
-const server = serverForThisFile();
+const server = appForThisFile();
 const { db, signUp, signUpAdmin, snapshot } = actorsFor(server);
 
 const HOUR = 3_600_000;

@@ -4,15 +4,15 @@ import { emailOutbox, recoveryCodes, users } from "#db/schema";
 import { currentCode, enableTwoFactor, storedTotpSecret } from "#tests/factories/two-factor";
 import { type Actor, actorsFor } from "#tests/setup/actors";
 import { cookiesFrom, registrationPayload } from "#tests/setup/server";
-import { serverForThisFile } from "#tests/setup/server-for-this-file";
+import { appForThisFile } from "#tests/setup/app-in-process";
 
 /**
- * Two-factor sign-in against the production build (docs/product.md "Accounts and sign-ins"): POST
+ * Two-factor sign-in against the app in process (docs/product.md "Accounts and sign-ins"): POST
  * /api/login's 401 `twoFactorRequired`, the sign-in page's code step, setting it up and turning
  * it off from Profile Settings; every refusal writes nothing. The limits and the staff rules
  * have their own server (two-factor-staff.test.ts).
  */
-const server = serverForThisFile();
+const server = appForThisFile();
 const { db, signUp, signUpAdmin, snapshot } = actorsFor(server);
 
 const TWO_FACTOR_REQUIRED =

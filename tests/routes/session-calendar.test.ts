@@ -3,14 +3,14 @@ import { describe, expect, it } from "vitest";
 import type { BookingStatus } from "#app/domain/booking-status";
 import { createBooking } from "#tests/factories/booking";
 import { type Actor, actorsFor } from "#tests/setup/actors";
-import { serverForThisFile } from "#tests/setup/server-for-this-file";
+import { appForThisFile } from "#tests/setup/app-in-process";
 
 /**
  * Download Details as a calendar file (GET /api/bookings/{id}/ics) and the customer's own
- * list (GET /api/bookings), against the production build: only the owner gets either, and
+ * list (GET /api/bookings), against the app in process: only the owner gets either, and
  * the event starts at the booking's instant, daylight-saving days included.
  */
-const server = serverForThisFile();
+const server = appForThisFile();
 const people = actorsFor(server);
 
 type Seeded = { id: number; startsAt: number; endsAt: number };

@@ -4,14 +4,14 @@ import { addStudioDays, studioDateOf } from "#app/domain/studio-time";
 import { createBooking } from "#tests/factories/booking";
 import { CARD_DETAILS, createPayment } from "#tests/factories/payment";
 import { type Actor, actorsFor } from "#tests/setup/actors";
-import { serverForThisFile } from "#tests/setup/server-for-this-file";
+import { appForThisFile } from "#tests/setup/app-in-process";
 
 /**
  * My Sessions on /dashboard and / (docs/product.md "Client dashboard"), against the
  * production build: each customer sees only their own sessions, in the right list, and the
  * "payment received" dialog appears only for the owner's booking that really was paid.
  */
-const server = serverForThisFile();
+const server = appForThisFile();
 const people = actorsFor(server);
 
 function seedBooking(

@@ -9,14 +9,14 @@ import { SANDBOXED_DOCUMENT_POLICY } from "#app/web/security.server";
 import { createOutboxEmail } from "#tests/factories/support";
 import { type Actor, actorsFor } from "#tests/setup/actors";
 import { bookingPayload } from "#tests/setup/payloads";
-import { serverForThisFile } from "#tests/setup/server-for-this-file";
+import { appForThisFile } from "#tests/setup/app-in-process";
 
 /**
  * The admin's Support tab and its JSON twin, blocked times and the Emails page, against the
  * production build: who may use them, every refusal (with `message` on JSON and nothing
  * written), the e-mail of a resolved request, and the HTML preview's own headers.
  */
-const server = serverForThisFile();
+const server = appForThisFile();
 const { db, signUp, signUpAdmin, snapshot } = actorsFor(server);
 
 type Json = Record<string, unknown>;

@@ -1,10 +1,10 @@
 import { expect, it } from "vitest";
 import { actorsFor } from "#tests/setup/actors";
 import { PASSWORD } from "#tests/setup/payloads";
-import { serverForThisFile } from "#tests/setup/server-for-this-file";
+import { appForThisFile } from "#tests/setup/app-in-process";
 
 /** The password change takes login's budget (three here), counted per account. */
-const server = serverForThisFile({ LOGIN_RATE_LIMIT: "3" });
+const server = appForThisFile({ LOGIN_RATE_LIMIT: "3" });
 const { signUp, snapshot } = actorsFor(server);
 
 function changePassword(cookie: string, currentPassword: string) {

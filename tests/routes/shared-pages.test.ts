@@ -7,14 +7,14 @@ import { createBooking } from "#tests/factories/booking";
 import { createService } from "#tests/factories/catalog";
 import { createSignIn, SIGN_IN_COOKIE_NAME, signInCookieValue } from "#tests/factories/sign-in";
 import { createUser } from "#tests/factories/user";
-import { serverForThisFile } from "#tests/setup/server-for-this-file";
+import { appForThisFile } from "#tests/setup/app-in-process";
 
 /**
  * A visitor's page is rendered once and served again while its data stays the same
  * (app/web/shared-pages.server.ts). What a visitor sees must still change the moment the
  * data does, and a page of one person must never reach another.
  */
-const server = serverForThisFile();
+const server = appForThisFile();
 /** A second connection, as staff or another process would write. */
 const writer = () => openDatabaseFile(server.dbPath);
 

@@ -1,22 +1,23 @@
 import { desc, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { passkeys, signIns } from "#db/schema";
+import { env } from "#app/env.server";
 import { type SoftAuthenticator, softAuthenticator } from "#tests/factories/soft-authenticator";
 import { type Actor, actorsFor } from "#tests/setup/actors";
 import { cookiesFrom } from "#tests/setup/server";
-import { serverForThisFile } from "#tests/setup/server-for-this-file";
+import { appForThisFile } from "#tests/setup/app-in-process";
 
 /**
- * Passkeys over HTTP against the production build (docs/product.md "Accounts and sign-ins"):
+ * Passkeys against the app in process (docs/product.md "Accounts and sign-ins"):
  * added from Profile Settings' JSON, signing in on /auth without a username, removed by a
  * plain form post; every refusal is our message and writes nothing. A software authenticator
  * (tests/factories/soft-authenticator.ts) plays the browser.
  */
-const server = serverForThisFile();
+const server = appForThisFile();
 const { db, signUp, snapshot } = actorsFor(server);
 
 /** The relying party is APP_URL (by default http://localhost:PORT), not the address dialled. */
-const appOrigin = () => `http://localhost:${new URL(server.url).port}`;
+const appOrigin = () => env.APP_URL;
 
 type Json = Record<string, unknown>;
 

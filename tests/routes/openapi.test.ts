@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { apiPaths } from "#app/routes/api/openapi.server";
 import { ACCESS_RULES, METHODS } from "#tests/routes/access-rules";
 import { targetsFromRouteTable } from "#tests/setup/route-targets";
-import { serverForThisFile } from "#tests/setup/server-for-this-file";
+import { appForThisFile } from "#tests/setup/app-in-process";
 
 /**
  * /api/openapi.json (docs/product.md "The JSON API"): valid OpenAPI 3.1, public and cacheable,
@@ -11,7 +11,7 @@ import { serverForThisFile } from "#tests/setup/server-for-this-file";
  * methods a route serves is read from the authorization matrix (access-rules.ts), which every
  * route must have: a method is served unless every actor is answered 405.
  */
-const server = serverForThisFile();
+const server = appForThisFile();
 
 /** Served only under settings the matrix's server does not run (there: 404 for every method). */
 const ONLY_ELSEWHERE: Record<string, string[]> = {
