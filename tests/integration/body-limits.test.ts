@@ -7,7 +7,7 @@ import { serverForThisFile } from "#tests/setup/server-for-this-file";
 /**
  * The bodies the server refuses before the app reads them (server/app.ts): over 1 MB, or
  * streamed without a length, answered on a connection the client may still be writing to. Found
- * by the hostile-input suite (tests/routes/hostile-input.test.ts), which sends the rest of its
+ * by the hostile-input suite (tests/routes/hostile-input-suite.ts), which sends the rest of its
  * input to the app in process.
  */
 const server = serverForThisFile();
