@@ -3,9 +3,9 @@ import { defineConfig } from "vitest/config";
 /**
  * The unit tests (npm run test:unit): domain rules, models and routes in this process, each
  * file on a fresh SQLite file of its own; no server, no child process. The route tests
- * (tests/routes) send requests to the app in this process, as the production server would.
- * The integration tests against the production build have their own config
- * (vitest.integration.config.ts).
+ * (npm run test:routes, tests/routes) send requests to the app in this process, as the
+ * production server would. The integration tests against the production build have their own
+ * config (vitest.integration.config.ts).
  */
 export default defineConfig({
   resolve: { tsconfigPaths: true },
