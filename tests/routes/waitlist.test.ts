@@ -1,26 +1,19 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { bookings, emailOutbox, waitlistEntries } from "#db/schema";
 import { addStudioDays, studioDateOf } from "#app/domain/studio-time";
-import { createBooking } from "#tests/factories/booking";
-import { type Actor, actorsFor } from "#tests/setup/actors";
-import { bookingFormFields, bookingPayload } from "#tests/setup/payloads";
-import {
-  collectOutput,
-  freePort,
-  INTEGRATION_SESSION_SECRET,
-  spawnServer,
-  waitUntilHealthy,
-} from "#tests/setup/server";
-import { serverForThisFile } from "#tests/setup/server-for-this-file";
+import { actorsFor } from "#tests/setup/actors";
+import { bookingPayload } from "#tests/setup/payloads";
+import { appForThisFile } from "#tests/setup/app-in-process";
+import { waitlistSteps } from "#tests/setup/waitlist-steps";
 
 /**
- * The waitlist (docs/product.md "Waitlist") against the production build: /api/waitlist's
+ * The waitlist (docs/product.md "Waitlist") against the app in process: /api/waitlist's
  * errors, limits and permissions; the booking form's "Tell me if it frees up" and the
- * dashboard's Remove (no JavaScript); a cancellation's offer and its e-mail; the claim link;
- * and the claim race.
+ * dashboard's Remove (no JavaScript); a cancellation's offer and its e-mail; the claim link.
+ * The claim race between two server processes is tests/integration/waitlist-race.test.ts.
  */
-const server = serverForThisFile({
+const server = appForThisFile({
   MAX_WAITLIST: "3",
   BOOKING_HORIZON_DAYS: "365",
   BOOKING_RATE_LIMIT: "1000",
@@ -28,140 +21,23 @@ const server = serverForThisFile({
 });
 const people = actorsFor(server);
 
-let daysAhead = 5;
-function freshDate(): string {
-  daysAhead += 1;
-  return addStudioDays(studioDateOf(Date.now()), daysAhead);
-}
-
 type Json = Record<string, unknown>;
 
-function api(actor: Actor | null, method: string, path: string, body?: Json) {
-  return fetch(`${server.url}${path}`, {
-    method,
-    headers: {
-      ...(body ? { "Content-Type": "application/json" } : {}),
-      ...(actor ? { Cookie: actor.cookie } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-}
-
-const join = (actor: Actor | null, date: string, time = "10:00", hours = 2) =>
-  api(actor, "POST", "/api/waitlist", {
-    recordingDate: date,
-    recordingTime: time,
-    hoursNeeded: hours,
-  });
-
-/**
- * A page form posted without JavaScript, by `actor` or (null) a visitor, to `origin`: this
- * file's server unless told.
- */
-function postForm(
-  actor: Actor | null,
-  path: string,
-  fields: Record<string, string>,
-  origin = server.url,
-) {
-  return fetch(`${origin}${path}`, {
-    method: "POST",
-    redirect: "manual",
-    headers: actor ? { Cookie: actor.cookie } : {},
-    body: new URLSearchParams(fields),
-  });
-}
-
-/** The booking form's "Tell me if it frees up" for `date` 10:00-12:00. */
-const joinFromForm = (actor: Actor | null, date: string) =>
-  postForm(actor, "/?index", {
-    ...bookingFormFields(date, ""),
-    intent: "join-waitlist",
-    waitlistTime: "10:00",
-  });
-
-/** The booking form booking `date` 10:00-12:00 with the offer of waitlist entry `entryId`. */
-const claimFromForm = (actor: Actor, date: string, entryId: number, origin = server.url) =>
-  postForm(
-    actor,
-    "/?index",
-    { ...bookingFormFields(date, "10:00"), intent: "book", waitlistEntryId: String(entryId) },
-    origin,
-  );
-
-/** POST /api/bookings for `date` at 10:00 with `waitlistEntryId` (and anything in `more`). */
-const claimThroughApi = (
-  actor: Actor,
-  date: string,
-  waitlistEntryId: unknown,
-  hours = 2,
-  more: Json = {},
-) =>
-  api(
-    actor,
-    "POST",
-    "/api/bookings",
-    bookingPayload(date, "10:00", hours, { waitlistEntryId, ...more }),
-  );
-
-function entry(id: number) {
-  return people.db().select().from(waitlistEntries).where(eq(waitlistEntries.id, id)).get();
-}
-
-/** Someone's session on `date` 10:00-12:00: the range the tests wait for. */
-function taken(date: string, owner: Actor, status: "CONFIRMED" | "PENDING_PAYMENT" = "CONFIRMED") {
-  return createBooking(people.db(), { user: owner, date, time: "10:00", status, totalCost: 400 });
-}
-
-async function joined(actor: Actor, date: string): Promise<number> {
-  const response = await join(actor, date);
-  expect(response.status).toBe(201);
-  return ((await response.json()) as { id: number }).id;
-}
-
-/** The owner cancels their unpaid booking through the API: nothing to refund. */
-async function cancel(owner: Actor, bookingId: number) {
-  const response = await api(owner, "POST", `/api/bookings/${bookingId}/cancel`, {
-    expectedRefund: 0,
-  });
-  expect(response.status).toBe(200);
-}
-
-const threeCustomers = () => Promise.all([people.signUp(), people.signUp(), people.signUp()]);
-
-/**
- * `owner`'s unpaid 10:00-12:00 on a fresh date, which each of `waiters` joins the waitlist for
- * in turn; then the owner cancels it, which offers it to the first. The entries' ids in order.
- */
-async function cancelledWhileWaiting<const W extends readonly Actor[]>(owner: Actor, waiters: W) {
-  const date = freshDate();
-  const booking = taken(date, owner, "PENDING_PAYMENT");
-  const ids: number[] = [];
-  for (const waiter of waiters) ids.push(await joined(waiter, date));
-  await cancel(owner, booking.id);
-  return { date, ids: ids as { -readonly [K in keyof W]: number } };
-}
-
-/** A waiter with a live offer for `date` 10:00-12:00 (checked), and another customer. */
-async function offered() {
-  const [owner, waiter, other] = await threeCustomers();
-  const {
-    date,
-    ids: [id],
-  } = await cancelledWhileWaiting(owner, [waiter]);
-  expect(entry(id)?.status).toBe("OFFERED");
-  return { waiter, other, date, id };
-}
-
-/** The offer of entry `id` ran out a second ago. */
-function expireOffer(id: number) {
-  people
-    .db()
-    .update(waitlistEntries)
-    .set({ offerExpiresAt: Date.now() - 1000 })
-    .where(eq(waitlistEntries.id, id))
-    .run();
-}
+const {
+  freshDate,
+  api,
+  join,
+  postForm,
+  joinFromForm,
+  claimFromForm,
+  claimThroughApi,
+  entry,
+  taken,
+  joined,
+  cancelledWhileWaiting,
+  offered,
+  expireOffer,
+} = waitlistSteps(server, people);
 
 describe("POST /api/waitlist", () => {
   it("asks a visitor to sign in", async () => {
@@ -403,57 +279,6 @@ describe("offers and claims", () => {
       .where(eq(bookings.id, made?.bookingId ?? 0))
       .get();
     expect(row).toMatchObject({ userId: waiter.id, recordingDate: date, recordingTime: "10:00" });
-  });
-
-  it("the claim race: of two waiters, exactly one books; the other gets our message", async () => {
-    const [owner, first, second] = await threeCustomers();
-    const {
-      date,
-      ids: [firstId, secondId],
-    } = await cancelledWhileWaiting(owner, [first, second]);
-    expect(entry(firstId)?.status).toBe("OFFERED");
-    expect(entry(secondId)?.status).toBe("WAITING");
-    // A second server process on the same database file, as production may run: the second
-    // waiter's requests go there, so they really run while the first's is in flight, each
-    // process's transaction waiting on SQLite's write lock rather than on one event loop.
-    const port = await freePort();
-    const other = spawnServer(port, server.dbPath, {
-      SESSION_SECRET: INTEGRATION_SESSION_SECRET,
-      BOOKING_RATE_LIMIT: "1000",
-      MAX_UNPAID_HOLDS: "50",
-      MAX_UNPAID_SESSIONS: "1000",
-    });
-    const otherUrl = `http://127.0.0.1:${port}`;
-    await waitUntilHealthy(other, otherUrl, collectOutput(other));
-    const [secondClaim, firstClaim, secondApi] = await Promise.all([
-      claimFromForm(second, date, secondId, otherUrl),
-      claimFromForm(first, date, firstId, server.url),
-      fetch(`${otherUrl}/api/bookings`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Cookie: second.cookie },
-        body: JSON.stringify(bookingPayload(date, "10:00")),
-      }),
-    ]).finally(async () => {
-      const exited = new Promise((resolve) => other.once("exit", resolve));
-      other.kill("SIGTERM");
-      await exited;
-    });
-    expect(firstClaim.status).toBe(302);
-    expect(secondClaim.status).toBe(400);
-    expect(await secondClaim.text()).toContain(
-      "This waitlist offer is no longer yours to claim: it ran out, was removed or belongs to someone else.",
-    );
-    expect(secondApi.status).toBe(422);
-    const live = people
-      .db()
-      .select()
-      .from(bookings)
-      .where(and(eq(bookings.recordingDate, date)))
-      .all()
-      .filter((row) => row.status !== "CANCELLED");
-    expect(live.map((row) => row.userId)).toEqual([first.id]);
-    expect(entry(firstId)?.status).toBe("CLAIMED");
-    expect(entry(secondId)?.status).toBe("WAITING");
   });
 
   it("an offer that ran out cannot be claimed: our message, nothing written", async () => {
