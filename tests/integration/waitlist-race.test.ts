@@ -11,18 +11,13 @@ import {
   waitUntilHealthy,
 } from "#tests/setup/server";
 import { serverForThisFile } from "#tests/setup/server-for-this-file";
-import { waitlistSteps } from "#tests/setup/waitlist-steps";
+import { WAITLIST_SETTINGS, waitlistSteps } from "#tests/setup/waitlist-steps";
 
 /**
  * The waitlist's claim race (docs/product.md "Waitlist") between two server processes on one
  * database file; the rest of the waitlist is tests/routes/waitlist.test.ts.
  */
-const server = serverForThisFile({
-  MAX_WAITLIST: "3",
-  BOOKING_HORIZON_DAYS: "365",
-  BOOKING_RATE_LIMIT: "1000",
-  MAX_UNPAID_HOLDS: "50",
-});
+const server = serverForThisFile(WAITLIST_SETTINGS);
 const people = actorsFor(server);
 const { entry, claimFromForm, threeCustomers, cancelledWhileWaiting } = waitlistSteps(
   server,

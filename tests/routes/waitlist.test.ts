@@ -5,7 +5,7 @@ import { addStudioDays, studioDateOf } from "#app/domain/studio-time";
 import { actorsFor } from "#tests/setup/actors";
 import { bookingPayload } from "#tests/setup/payloads";
 import { appForThisFile } from "#tests/setup/app-in-process";
-import { waitlistSteps } from "#tests/setup/waitlist-steps";
+import { WAITLIST_SETTINGS, waitlistSteps } from "#tests/setup/waitlist-steps";
 
 /**
  * The waitlist (docs/product.md "Waitlist") against the app in process: /api/waitlist's
@@ -13,12 +13,7 @@ import { waitlistSteps } from "#tests/setup/waitlist-steps";
  * dashboard's Remove (no JavaScript); a cancellation's offer and its e-mail; the claim link.
  * The claim race between two server processes is tests/integration/waitlist-race.test.ts.
  */
-const server = appForThisFile({
-  MAX_WAITLIST: "3",
-  BOOKING_HORIZON_DAYS: "365",
-  BOOKING_RATE_LIMIT: "1000",
-  MAX_UNPAID_HOLDS: "50",
-});
+const server = appForThisFile(WAITLIST_SETTINGS);
 const people = actorsFor(server);
 
 type Json = Record<string, unknown>;

@@ -8,6 +8,14 @@ import { bookingFormFields, bookingPayload } from "#tests/setup/payloads";
 
 type Json = Record<string, unknown>;
 
+/** The waitlist suites' settings: a small waitlist cap, a year's horizon, room to book. */
+export const WAITLIST_SETTINGS = {
+  MAX_WAITLIST: "3",
+  BOOKING_HORIZON_DAYS: "365",
+  BOOKING_RATE_LIMIT: "1000",
+  MAX_UNPAID_HOLDS: "50",
+};
+
 /**
  * The steps of the waitlist's tests (docs/product.md "Waitlist") against `server`, whose
  * database `people` writes: joining, taking and cancelling a range, claiming an offer from the
