@@ -7,6 +7,9 @@ import type { RefundQuote } from "#app/domain/cancellation";
  */
 export const REFUSAL_KINDS = [
   "not-found",
+  // Accounts (docs/product.md "Data", "Passwords").
+  "username-taken",
+  "wrong-password",
   // Booking (docs/product.md "Booking"), a weekly series and a waitlist claim.
   "start-refused",
   "slot-taken",

@@ -16,6 +16,8 @@ const WAITLIST_REFUSED = "Not added to the waitlist";
 /** The one answer to each refusal, for the form and the API alike. */
 export const REFUSAL_ANSWERS: Record<RefusalKind, Answer> = {
   "not-found": { status: 404, title: "Not Found" },
+  "username-taken": { status: 400, title: "Registration failed", field: "username" },
+  "wrong-password": { status: 400, title: "Error", field: "currentPassword" },
   "start-refused": { status: 400, title: "Time Slot Unavailable" },
   "slot-taken": { status: 422, title: "Time Slot Unavailable", titled: true },
   horizon: { status: 400, title: "Date Too Far Ahead" },

@@ -1,10 +1,6 @@
 import { registerSchema } from "#app/domain/account";
-import {
-  createUser,
-  getUserByUsername,
-  makeAdmin,
-  UsernameTakenError,
-} from "#app/models/user.server";
+import { Refusal } from "#app/domain/refusal";
+import { createUser, getUserByUsername, makeAdmin } from "#app/models/user.server";
 
 /**
  * The first admin (docs/deploy.md "First deploy"), or any later one. A new account is created,
@@ -83,7 +79,7 @@ export async function createOrPromoteAdmin(
   } catch (error) {
     // Someone registered the name between the look-up and the insert (the unique index
     // decides): theirs is not ours to promote.
-    if (error instanceof UsernameTakenError) {
+    if (error instanceof Refusal && error.kind === "username-taken") {
       return refused(
         `--username: ${username} was registered by someone else while this ran. Pick another name.`,
       );
