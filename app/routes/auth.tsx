@@ -68,7 +68,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       );
     }
     const check = await authenticateLoginForm(request, clientAddress);
-    if (check.status === "refused") {
+    if (!check.ok) {
       return dataWithError(
         {
           intent,
@@ -76,7 +76,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         },
         { message: "Login failed", description: check.message },
         {
-          status: check.httpStatus,
+          status: check.status,
           headers: check.retryAfter === null ? {} : { "Retry-After": String(check.retryAfter) },
         },
       );
