@@ -50,7 +50,7 @@ function paidBooking(): Booking {
     BOOKED_AT,
     0,
   );
-  if (paid.outcome !== "paid") throw new Error("not paid");
+  if (!paid.ok || paid.recorded !== "now") throw new Error("not paid");
   return paid.booking;
 }
 
