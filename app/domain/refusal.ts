@@ -7,7 +7,7 @@ import type { RefundQuote } from "#app/domain/cancellation";
  */
 export const REFUSAL_KINDS = [
   "not-found",
-  // Accounts (docs/product.md "Data", "Passwords").
+  // Accounts (docs/product.md "Accounts and sign-ins").
   "username-taken",
   "wrong-password",
   // Booking (docs/product.md "Booking"), a weekly series and a waitlist claim.
