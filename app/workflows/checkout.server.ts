@@ -18,7 +18,7 @@ import {
   planCheckout,
   storeCheckoutSession,
 } from "#app/models/order.server";
-import { ALREADY_PAID_MESSAGE } from "#app/domain/payments";
+import { ALREADY_PAID_MESSAGE, checkoutKey } from "#app/domain/payments";
 import { accountEmail } from "#app/models/user.server";
 import { recordCheckoutSession, recordPayment } from "#app/workflows/fulfil-payment.server";
 import { PAYMENT_SERVICE_UNAVAILABLE_MESSAGE } from "#app/workflows/payment-provider.server";
@@ -98,16 +98,17 @@ async function createPlanned(
   cancelPath: string,
 ): Promise<string> {
   const { order, sessions, until } = plan;
+  const lines = sessions.map((booking) => ({
+    bookingId: booking.id,
+    amount: booking.totalCost,
+    name: `Studio session #${booking.id}`,
+    description: lineDescription(booking),
+  }));
   let session: CheckoutSession;
   try {
     session = await provider.createCheckout({
       orderId: order.id,
-      lines: sessions.map((booking) => ({
-        bookingId: booking.id,
-        amount: booking.totalCost,
-        name: `Studio session #${booking.id}`,
-        description: lineDescription(booking),
-      })),
+      lines,
       // Stripe's receipt goes where our e-mails go: the account's own address, never the
       // contact e-mail typed into the booking form (docs/product.md "E-mail").
       customerEmail: accountEmail(db, order.userId),
@@ -115,9 +116,8 @@ async function createPlanned(
       cancelUrl: `${appUrl}${cancelPath}`,
       // Never outlives the holds: a session cannot be paid after its slot was released.
       expiresAt: until,
-      // The same order and plan give the same key, so a double submit joining this plan gets
-      // the very session we get.
-      idempotencyKey: `checkout-order-${order.id}-${until}`,
+      // A double submit joining this plan gets the very session we get; another plan, another.
+      idempotencyKey: checkoutKey({ orderId: order.id, until, lines }),
     });
   } catch (error) {
     if (!(error instanceof PaymentProviderError)) throw error;

@@ -242,7 +242,9 @@ describe("openHostedCheckout", () => {
     });
     expect(sent.params["line_items[0][price_data][product_data][description]"]).toMatch(/2 hours/);
     expect(Object.keys(sent.params).filter((k) => k.startsWith("line_items[1]"))).toEqual([]);
-    expect(sent.idempotencyKey).toMatch(new RegExp(`^checkout-order-${booking.orderId}-\\d+$`));
+    expect(sent.idempotencyKey).toBe(
+      `checkout-order-${booking.orderId}-${order.checkoutExpiresAt}-${booking.id}x150`,
+    );
     expect(sent.authorization).toBe(`Bearer ${SECRET_KEY}`);
 
     // The hold was extended to at least Stripe's 30-minute minimum, and the session ends with it.
