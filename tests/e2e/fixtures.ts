@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import AxeBuilder from "@axe-core/playwright";
 import axe from "axe-core";
 import { test as base, expect, type Page, type TestInfo } from "@playwright/test";
 import { count, eq, sql } from "drizzle-orm";
@@ -190,6 +191,8 @@ export function toast(page: Page) {
 
 const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 
+type AxeViolation = Awaited<ReturnType<AxeBuilder["analyze"]>>["violations"][number];
+
 /**
  * A stand-in for setTimeout in a world where timers never fire: with JavaScript disabled
  * Chromium runs no timer tasks, yet axe defers its steps with setTimeout. Timers run in due
@@ -219,16 +222,13 @@ const MICROTASK_CLOCK = `(() => {
 })();`;
 
 /**
- * axe in an isolated world over CDP, with JavaScript on and off alike. With scripts disabled
- * the page has no JavaScript world of its own for axe (AxeBuilder needs one); an isolated
- * world, like Playwright's own locator engine, still runs, and the page stays exactly as the
- * visitor gets it. With scripts on it is the same check, about three times faster than
- * AxeBuilder's default (a partial run per frame, then a blank page to finish it), measured side
- * by side on the landing page. It reads the top document: an embedded frame is not checked.
- * preload is off: it only fetches CSS for one rule (css-orientation-lock) and its guard timer
- * would fire early under the clock above.
+ * axe in an isolated world over CDP, for the JavaScript-off project. AxeBuilder needs the
+ * page's own JavaScript world (page.evaluate), which does not exist when scripts are disabled;
+ * an isolated world, like Playwright's own locator engine, still runs. The page stays exactly
+ * as a visitor without JavaScript gets it. preload is off: it only fetches CSS for one rule
+ * (css-orientation-lock) and its guard timer would fire early under the clock above.
  */
-async function axeViolations(page: Page): Promise<axe.Result[]> {
+async function axeWithoutPageScripts(page: Page): Promise<AxeViolation[]> {
   const cdp = await page.context().newCDPSession(page);
   try {
     const { frameTree } = await cdp.send("Page.getFrameTree");
@@ -247,7 +247,7 @@ async function axeViolations(page: Page): Promise<axe.Result[]> {
       returnByValue: true,
     });
     if (exceptionDetails) throw new Error(`axe failed: ${JSON.stringify(exceptionDetails)}`);
-    return JSON.parse(result.value as string) as axe.Result[];
+    return JSON.parse(result.value as string) as AxeViolation[];
   } finally {
     await cdp.detach();
   }
@@ -258,7 +258,10 @@ export async function expectNoAxeViolations(page: Page) {
   // axe judges colours as they rest, not mid-animation: an answer fading in (the FAQ's open
   // item on load) would read as low contrast for 0.2 s. Reduced motion ends the fades at once.
   await page.emulateMedia({ reducedMotion: "reduce" });
-  const violations = await axeViolations(page);
+  const violations =
+    test.info().project.use.javaScriptEnabled === false
+      ? await axeWithoutPageScripts(page)
+      : (await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze()).violations;
   const summary = violations.map((violation) => ({
     rule: violation.id,
     impact: violation.impact,
