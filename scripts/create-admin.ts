@@ -132,10 +132,10 @@ const outcome = await createOrPromoteAdmin(
       : undefined,
   },
 );
-switch (outcome.kind) {
-  case "refused":
-    fail(`Nothing was changed:\n${outcome.problems.map((problem) => `- ${problem}`).join("\n")}`);
-    break;
+if (!outcome.ok) {
+  fail(`Nothing was changed:\n${outcome.problems.map((problem) => `- ${problem}`).join("\n")}`);
+}
+switch (outcome.action) {
   case "created":
     console.log(`Created admin ${outcome.username} (account ${outcome.id}).`);
     break;

@@ -107,6 +107,8 @@ export const profileApiSchema = profileSchema.extend({
 
 export const WRONG_CURRENT_PASSWORD = "Your current password is incorrect";
 
+export const USERNAME_TAKEN = "Username already exists";
+
 export const passwordChangeSchema = z
   .object({
     currentPassword: z

@@ -3,6 +3,7 @@ import { claimProblem } from "#app/domain/booking-claim";
 import { HOLD_EXPIRED_REASON } from "#app/domain/holds";
 import {
   ALREADY_PAID_MESSAGE,
+  checkoutKey,
   DRAW_GONE,
   HOLD_EXPIRED_MESSAGE,
   holdLapsed,
@@ -149,5 +150,39 @@ describe("judgePayment", () => {
       ok: false,
       reason: SLOT_TAKEN_SINCE,
     });
+  });
+});
+
+describe("checkoutKey", () => {
+  const plan = {
+    orderId: 7,
+    until: NOW,
+    lines: [
+      { bookingId: 12, amount: 400 },
+      { bookingId: 11, amount: 400 },
+    ],
+  };
+
+  it("is the same for the same plan, whatever the order of its lines", () => {
+    expect(checkoutKey(plan)).toBe(checkoutKey({ ...plan, lines: [...plan.lines].reverse() }));
+    expect(checkoutKey(plan)).toBe(`checkout-order-7-${NOW}-11x400.12x400`);
+  });
+
+  it("differs when the plan charges other sessions or other sums (finding 11)", () => {
+    const keys = [
+      checkoutKey(plan),
+      checkoutKey({ ...plan, lines: [{ bookingId: 12, amount: 400 }] }),
+      checkoutKey({ ...plan, lines: [...plan.lines, { bookingId: 13, amount: 400 }] }),
+      checkoutKey({
+        ...plan,
+        lines: [
+          { bookingId: 11, amount: 400 },
+          { bookingId: 12, amount: 200 },
+        ],
+      }),
+      checkoutKey({ ...plan, until: NOW + 1 }),
+      checkoutKey({ ...plan, orderId: 8 }),
+    ];
+    expect(new Set(keys).size).toBe(keys.length);
   });
 });

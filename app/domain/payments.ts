@@ -81,3 +81,18 @@ export function judgePayment(
     note: reinstates ? "Paid after the hold ran out; the slot was still free" : "Paid by card",
   };
 }
+
+/**
+ * Stripe answers a repeated key with the first request's checkout, and refuses it with other
+ * parameters: the key names everything the plan charges (tests/invariants/FINDINGS.md, 11).
+ */
+export function checkoutKey(plan: {
+  orderId: number;
+  until: number;
+  lines: readonly { bookingId: number; amount: number }[];
+}): string {
+  const lines = [...plan.lines]
+    .sort((a, b) => a.bookingId - b.bookingId)
+    .map((line) => `${line.bookingId}x${line.amount}`);
+  return `checkout-order-${plan.orderId}-${plan.until}-${lines.join(".")}`;
+}

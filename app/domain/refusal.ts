@@ -7,6 +7,9 @@ import type { RefundQuote } from "#app/domain/cancellation";
  */
 export const REFUSAL_KINDS = [
   "not-found",
+  // Accounts (docs/product.md "Accounts and sign-ins").
+  "username-taken",
+  "wrong-password",
   // Booking (docs/product.md "Booking"), a weekly series and a waitlist claim.
   "start-refused",
   "slot-taken",
@@ -28,6 +31,10 @@ export const REFUSAL_KINDS = [
   "resolution-required",
   // Staff move a booking along the workflow (docs/product.md "States and transitions").
   "status-change-refused",
+  // Staff's session files (docs/product.md "Session files").
+  "file-name-refused",
+  "file-gone",
+  "nothing-to-deliver",
   // Coupons (docs/product.md "Coupons").
   "duplicate-coupon",
   // Cancel and reschedule (docs/product.md "Cancel, refund, reschedule").

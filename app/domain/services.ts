@@ -17,6 +17,7 @@ export const SERVICE_MESSAGES = {
   descriptionLong: `Description must be at most ${SERVICE_LIMITS.descriptionMax} characters.`,
   priceHigh: `Price must be at most $${SERVICE_LIMITS.maxPrice.toLocaleString("en-US")}.`,
   durationHigh: `Duration must be at most ${SERVICE_LIMITS.maxDuration.toLocaleString("en-US")} minutes.`,
+  notFound: "Service not found",
 } as const;
 
 export type ServiceInput = {

@@ -146,12 +146,13 @@ describe("services", () => {
   it("deletes an unused service", () => {
     const service = createService(input);
     expect(writeTransaction((tx) => deleteService(tx, service.id))).toMatchObject({
-      outcome: "deleted",
+      ok: true,
+      removed: "deleted",
     });
     expect(getService(service.id)).toBeUndefined();
-    expect(writeTransaction((tx) => deleteService(tx, service.id))).toEqual({
-      outcome: "not-found",
-    });
+    expect(() => writeTransaction((tx) => deleteService(tx, service.id))).toThrow(
+      expect.objectContaining({ kind: "not-found", message: "Service not found" }),
+    );
   });
 
   it("deactivates a service any booking used instead of deleting it", () => {
@@ -161,11 +162,15 @@ describe("services", () => {
     addBookingService(db, { booking, service, priceAtBooking: 150 });
 
     const removal = writeTransaction((tx) => deleteService(tx, service.id));
-    expect(removal).toMatchObject({ outcome: "deactivated", service: { isActive: false } });
+    expect(removal).toMatchObject({
+      ok: true,
+      removed: "deactivated",
+      service: { isActive: false },
+    });
     expect(db.select().from(services).where(eq(services.id, service.id)).get()?.isActive).toBe(
       false,
     );
     // Deleting it again keeps it (still used) and says so again.
-    expect(writeTransaction((tx) => deleteService(tx, service.id)).outcome).toBe("deactivated");
+    expect(writeTransaction((tx) => deleteService(tx, service.id)).removed).toBe("deactivated");
   });
 });

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNotNull, isNull, or } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNotNull, isNull, or } from "drizzle-orm";
 import { type Booking, bookings, type Order, orders } from "#db/schema";
 import { db, type Tx } from "#app/db.server";
 import { claimProblem } from "#app/domain/booking-claim";
@@ -89,7 +89,9 @@ const JOIN_PLAN_MS = 30_000;
 export type CheckoutPlan =
   | { kind: "create"; order: Order; sessions: Booking[]; until: number }
   | { kind: "not-payable"; order: Order | undefined; message?: string }
-  | { kind: "opened-elsewhere" };
+  | { kind: "opened-elsewhere" }
+  /** An earlier plan's call went unanswered: what it may have opened is closed first. */
+  | { kind: "unanswered"; until: number };
 
 /** Concurrent requests agree on one expiry, so one idempotency key. The checkout never outlives the holds. */
 export function planCheckout(
@@ -107,7 +109,9 @@ export function planCheckout(
     return { kind: "opened-elsewhere" };
   }
   const planned = order.checkoutSessionId === null ? order.checkoutExpiresAt : null;
-  const joinable = planned !== null && planned >= now + sessionMs - JOIN_PLAN_MS;
+  const inFlight = planned !== null && planInFlight(tx, orderId, planned);
+  if (planned !== null && !inFlight && planned > now) return { kind: "unanswered", until: planned };
+  const joinable = inFlight && planned >= now + sessionMs - JOIN_PLAN_MS;
   const until = joinable ? planned : now + sessionMs;
   const held: Booking[] = [];
   for (const session of payable) {
@@ -144,7 +148,7 @@ export function planCheckout(
   return { kind: "create", order, sessions: held, until };
 }
 
-/** False when the sweeper abandoned the plan: the caller closes the session. */
+/** False when the plan was abandoned meanwhile: the caller closes the session. */
 export function storeCheckoutSession(
   tx: Tx,
   orderId: number,
@@ -159,7 +163,9 @@ export function storeCheckoutSession(
       and(
         eq(orders.id, orderId),
         eq(orders.checkoutExpiresAt, until),
-        or(isNull(orders.checkoutSessionId), eq(orders.checkoutSessionId, sessionId)),
+        planInFlight(tx, orderId, until)
+          ? or(isNull(orders.checkoutSessionId), eq(orders.checkoutSessionId, sessionId))
+          : eq(orders.checkoutSessionId, sessionId),
       ),
     )
     .run();
@@ -167,9 +173,31 @@ export function storeCheckoutSession(
   return stored.changes === 1;
 }
 
-/** The next attempt plans afresh, with a new key. */
+/**
+ * Its call failed or was cut off, so the provider may have opened a checkout we never learned
+ * of: the order keeps the plan's expiry, with no session, until that is closed.
+ */
 export function abandonCheckoutPlan(tx: Tx, orderId: number, until: number) {
   releasePlanClaims(tx, orderId, until);
+}
+
+/** Orders whose abandoned plan may still have a checkout open at the provider. */
+export function listUnansweredPlans(
+  reader: Reader,
+  now: number,
+): { orderId: number; until: number }[] {
+  return reader
+    .select({ orderId: orders.id, until: orders.checkoutExpiresAt })
+    .from(orders)
+    .where(and(isNull(orders.checkoutSessionId), gt(orders.checkoutExpiresAt, now)))
+    .all()
+    .flatMap(({ orderId, until }) =>
+      until !== null && !planInFlight(reader, orderId, until) ? [{ orderId, until }] : [],
+    );
+}
+
+/** What the plan may have opened is closed: the order plans afresh next time. */
+export function forgetUnansweredPlan(tx: Tx, orderId: number, until: number) {
   tx.update(orders)
     .set({ checkoutExpiresAt: null })
     .where(
@@ -182,6 +210,23 @@ export function abandonCheckoutPlan(tx: Tx, orderId: number, until: number) {
     .run();
 }
 
+/** Its sessions are still claimed for it: a request is asking the provider now. */
+function planInFlight(reader: Reader, orderId: number, until: number): boolean {
+  return (
+    reader.select({ id: bookings.id }).from(bookings).where(planClaims(orderId, until)).get() !==
+    undefined
+  );
+}
+
+/** Only this plan's claims: a cancellation holds its own. */
+function planClaims(orderId: number, until: number) {
+  return and(
+    eq(bookings.orderId, orderId),
+    eq(bookings.claim, "CHECKOUT_OPEN"),
+    eq(bookings.checkoutExpiresAt, until),
+  );
+}
+
 export function forgetCheckout(tx: Tx, orderId: number, sessionId: string) {
   tx.update(orders)
     .set({ checkoutSessionId: null, checkoutExpiresAt: null })
@@ -190,16 +235,9 @@ export function forgetCheckout(tx: Tx, orderId: number, sessionId: string) {
 }
 
 function releasePlanClaims(tx: Tx, orderId: number, until: number) {
-  // Only this plan's claims: a cancellation holds its own.
   tx.update(bookings)
     .set({ ...CLAIM_CLEARED, checkoutExpiresAt: null })
-    .where(
-      and(
-        eq(bookings.orderId, orderId),
-        eq(bookings.claim, "CHECKOUT_OPEN"),
-        eq(bookings.checkoutExpiresAt, until),
-      ),
-    )
+    .where(planClaims(orderId, until))
     .run();
 }
 

@@ -1,7 +1,8 @@
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { bookingServices, services } from "#db/schema";
 import { db, type Tx, unlessBusy } from "#app/db.server";
-import type { ServiceInput } from "#app/domain/services";
+import { Refusal } from "#app/domain/refusal";
+import { SERVICE_MESSAGES, type ServiceInput } from "#app/domain/services";
 import { type Page, pageWindow, toPage } from "#app/models/pagination.server";
 
 export type Service = typeof services.$inferSelect;
@@ -90,10 +91,7 @@ export function setServiceActive(id: number, isActive: boolean): Service | undef
   );
 }
 
-export type ServiceRemoval =
-  | { outcome: "deleted"; service: Service }
-  | { outcome: "deactivated"; service: Service }
-  | { outcome: "not-found" };
+export type ServiceRemoval = { ok: true; removed: "deleted" | "deactivated"; service: Service };
 
 /**
  * Delete (docs/product.md "States and transitions"): a service any booking used is deactivated
@@ -103,7 +101,7 @@ export type ServiceRemoval =
  */
 export function deleteService(tx: Tx, id: number): ServiceRemoval {
   const service = tx.select().from(services).where(eq(services.id, id)).get();
-  if (!service) return { outcome: "not-found" };
+  if (!service) throw new Refusal("not-found", SERVICE_MESSAGES.notFound);
   const used = tx
     .select({ id: bookingServices.id })
     .from(bookingServices)
@@ -117,8 +115,8 @@ export function deleteService(tx: Tx, id: number): ServiceRemoval {
       .where(eq(services.id, id))
       .returning()
       .get();
-    return { outcome: "deactivated", service: deactivated ?? service };
+    return { ok: true, removed: "deactivated", service: deactivated ?? service };
   }
   tx.delete(services).where(eq(services.id, id)).run();
-  return { outcome: "deleted", service };
+  return { ok: true, removed: "deleted", service };
 }

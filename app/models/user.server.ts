@@ -2,7 +2,8 @@ import { verify } from "@node-rs/argon2";
 import { and, eq, sql } from "drizzle-orm";
 import { type User, users } from "#db/schema";
 import { db, isUniqueViolation, type Tx, unlessBusy } from "#app/db.server";
-import type { ProfileInput, RegisterInput } from "#app/domain/account";
+import { type ProfileInput, type RegisterInput, USERNAME_TAKEN } from "#app/domain/account";
+import { Refusal } from "#app/domain/refusal";
 import type { PublicUser } from "#app/domain/user";
 import { hashPassword } from "#app/models/password.server";
 
@@ -62,12 +63,6 @@ export async function verifyLogin(username: string, password: string): Promise<U
   return user && ok ? user : null;
 }
 
-export class UsernameTakenError extends Error {
-  constructor() {
-    super("Username already exists");
-  }
-}
-
 export async function createUser(
   input: RegisterInput,
   options: { isAdmin?: boolean } = {},
@@ -94,7 +89,7 @@ export async function createUser(
     );
   } catch (error) {
     // The unique index on lower(username) is the authority, also under concurrent sign-ups.
-    if (isUniqueViolation(error)) throw new UsernameTakenError();
+    if (isUniqueViolation(error)) throw new Refusal("username-taken", USERNAME_TAKEN);
     throw error;
   }
 }

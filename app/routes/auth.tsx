@@ -16,16 +16,18 @@ import { Field } from "#app/components/ui/field";
 import { type FormReply, useSchemaForm } from "#app/components/ui/use-schema-form";
 import { loginSchema, registerFormSchema } from "#app/domain/account";
 import { HOURLY_RATES } from "#app/domain/rates";
+import { Refusal } from "#app/domain/refusal";
 import {
   loginCodeSchema,
   PENDING_LOGIN_EXPIRED,
   TWO_FACTOR_REQUIRED,
 } from "#app/domain/two-factor";
 import { hasTwoFactor } from "#app/models/two-factor.server";
-import { createUser, UsernameTakenError } from "#app/models/user.server";
+import { createUser } from "#app/models/user.server";
 import { requireAnonymous } from "#app/web/user-context.server";
 import { authenticateLoginForm } from "#app/web/auth.server";
 import { readForm } from "#app/web/form.server";
+import { formRefusal } from "#app/web/refusals.server";
 import {
   addressKey,
   retryAfterHeaders,
@@ -66,7 +68,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       );
     }
     const check = await authenticateLoginForm(request, clientAddress);
-    if (check.status === "refused") {
+    if (!check.ok) {
       return dataWithError(
         {
           intent,
@@ -74,7 +76,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         },
         { message: "Login failed", description: check.message },
         {
-          status: check.httpStatus,
+          status: check.status,
           headers: check.retryAfter === null ? {} : { "Retry-After": String(check.retryAfter) },
         },
       );
@@ -144,17 +146,18 @@ export async function action({ request, context }: Route.ActionArgs) {
         { headers: { "Set-Cookie": cookie } },
       );
     } catch (error) {
-      if (!(error instanceof UsernameTakenError)) throw error;
+      if (!(error instanceof Refusal)) throw error;
+      const { toast, init, field = "username" } = formRefusal(error);
       return dataWithError(
         {
           intent,
           result: submission.reply({
-            fieldErrors: { username: [error.message] },
+            fieldErrors: { [field]: [error.message] },
             hideFields: hidden,
           }),
         },
-        { message: "Registration failed", description: error.message },
-        { status: 409 },
+        { message: toast.message, description: toast.description },
+        init,
       );
     }
   }

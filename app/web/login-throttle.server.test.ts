@@ -88,9 +88,7 @@ describe("checkLoginPassword", () => {
     for (let i = 0; i < env.LOGIN_ACCOUNT_LIMIT; i++) {
       answers.push(await checkLoginPassword(nextAddress(), user.username, "wrong-guess-xyz", null));
     }
-    expect(
-      answers.every((answer) => answer.status === "refused" && answer.httpStatus === 401),
-    ).toBe(true);
+    expect(answers.every((answer) => !answer.ok && answer.status === 401)).toBe(true);
     const wrong = await checkLoginPassword(
       nextAddress(),
       user.username.toUpperCase(),
@@ -99,8 +97,8 @@ describe("checkLoginPassword", () => {
     );
     const right = await checkLoginPassword(nextAddress(), user.username, PASSWORD, null);
     expect(wrong).toEqual({
-      status: "refused",
-      httpStatus: 429,
+      ok: false,
+      status: 429,
       message: "Too many attempts. Please try again in 1 minute.",
       retryAfter: expect.any(Number),
     });
@@ -113,9 +111,9 @@ describe("checkLoginPassword", () => {
       await checkLoginPassword(nextAddress(), user.username, "wrong-guess-xyz", null);
     }
     const right = await checkLoginPassword(nextAddress(), user.username, PASSWORD, null);
-    expect(right).toEqual({ status: "verified", user: expect.objectContaining({ id: user.id }) });
+    expect(right).toEqual({ ok: true, user: expect.objectContaining({ id: user.id }) });
     const again = await checkLoginPassword(nextAddress(), user.username, "wrong-guess-xyz", null);
-    expect(again).toMatchObject({ httpStatus: 401, message: INVALID_CREDENTIALS });
+    expect(again).toMatchObject({ ok: false, status: 401, message: INVALID_CREDENTIALS });
   });
 
   it("counts IPv6 clients by their /64 against the per-address limit", async () => {
@@ -125,14 +123,10 @@ describe("checkLoginPassword", () => {
         await checkLoginPassword(`2001:db8:77:1::${i.toString(16)}`, `someone${i}`, "x", null),
       );
     }
-    expect(
-      answers
-        .slice(0, -1)
-        .every((answer) => answer.status === "refused" && answer.httpStatus === 401),
-    ).toBe(true);
-    expect(answers.at(-1)).toMatchObject({ httpStatus: 429 });
+    expect(answers.slice(0, -1).every((answer) => !answer.ok && answer.status === 401)).toBe(true);
+    expect(answers.at(-1)).toMatchObject({ ok: false, status: 429 });
     const elsewhere = await checkLoginPassword("2001:db8:77:2::1", "someone", "x", null);
-    expect(elsewhere).toMatchObject({ httpStatus: 401 });
+    expect(elsewhere).toMatchObject({ ok: false, status: 401 });
   });
 });
 
@@ -147,17 +141,17 @@ describe("checkLoginPassword from a known device", () => {
       await checkLoginPassword(nextAddress(), username, "stranger-guess", null);
     }
     const locked = await checkLoginPassword(nextAddress(), username, PASSWORD, null);
-    expect(locked).toMatchObject({ httpStatus: 429 });
+    expect(locked).toMatchObject({ ok: false, status: 429 });
   }
 
   it("signs the owner in from their device while a stranger has the username locked out", async () => {
     const user = await createUser(db, {});
     await lockOut(user.username);
     const owner = await checkLoginPassword(nextAddress(), user.username, PASSWORD, device(user.id));
-    expect(owner).toMatchObject({ status: "verified", user: { id: user.id } });
+    expect(owner).toMatchObject({ ok: true, user: { id: user.id } });
     // The stranger's lockout stands.
     const stranger = await checkLoginPassword(nextAddress(), user.username, PASSWORD, null);
-    expect(stranger).toMatchObject({ httpStatus: 429 });
+    expect(stranger).toMatchObject({ ok: false, status: 429 });
   });
 
   it("gives a device a few wrong passwords of its own, then it waits like a username", async () => {
@@ -165,13 +159,13 @@ describe("checkLoginPassword from a known device", () => {
     const mine = device(user.id, "fedcba9876543210fedcba9876543210");
     for (let i = 0; i < KNOWN_DEVICE_LIMIT; i++) {
       const wrong = await checkLoginPassword(nextAddress(), user.username, "typo-typo", mine);
-      expect(wrong).toMatchObject({ httpStatus: 401 });
+      expect(wrong).toMatchObject({ ok: false, status: 401 });
     }
     const waiting = await checkLoginPassword(nextAddress(), user.username, PASSWORD, mine);
-    expect(waiting).toMatchObject({ httpStatus: 429 });
+    expect(waiting).toMatchObject({ ok: false, status: 429 });
     // Its wrong passwords were not the username's: without the cookie the budget is whole.
     const elsewhere = await checkLoginPassword(nextAddress(), user.username, PASSWORD, null);
-    expect(elsewhere).toMatchObject({ status: "verified" });
+    expect(elsewhere).toMatchObject({ ok: true });
   });
 
   it("does not help guesses against another account", async () => {
@@ -179,6 +173,6 @@ describe("checkLoginPassword from a known device", () => {
     await lockOut(other.username);
     const borrowed = device(owner.id, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
     const answer = await checkLoginPassword(nextAddress(), other.username, PASSWORD, borrowed);
-    expect(answer).toMatchObject({ httpStatus: 429 });
+    expect(answer).toMatchObject({ ok: false, status: 429 });
   });
 });

@@ -84,16 +84,11 @@ export const INVALID_CREDENTIALS = "Invalid username or password";
 type User = NonNullable<Awaited<ReturnType<typeof verifyLogin>>>;
 
 export type PasswordCheck =
-  | { status: "verified"; user: User }
-  | { status: "refused"; httpStatus: 401 | 429; message: string; retryAfter: number | null };
+  | { ok: true; user: User }
+  | { ok: false; status: 401 | 429; message: string; retryAfter: number | null };
 
 function tooMany(retryAfter: number): PasswordCheck {
-  return {
-    status: "refused",
-    httpStatus: 429,
-    message: tooManyAttemptsMessage(retryAfter),
-    retryAfter,
-  };
+  return { ok: false, status: 429, message: tooManyAttemptsMessage(retryAfter), retryAfter };
 }
 
 /** One 401 message whether the username exists or not. Creates no sign-in: the caller does. */
@@ -116,8 +111,8 @@ export async function checkLoginPassword(
   if (!user) {
     // Not the username: people type their password into it by mistake.
     logEvent("login failed", {}, "warn");
-    return { status: "refused", httpStatus: 401, message: INVALID_CREDENTIALS, retryAfter: null };
+    return { ok: false, status: 401, message: INVALID_CREDENTIALS, retryAfter: null };
   }
   budget.throttle.clear(budget.key);
-  return { status: "verified", user };
+  return { ok: true, user };
 }

@@ -16,6 +16,8 @@ const WAITLIST_REFUSED = "Not added to the waitlist";
 /** The one answer to each refusal, for the form and the API alike. */
 export const REFUSAL_ANSWERS: Record<RefusalKind, Answer> = {
   "not-found": { status: 404, title: "Not Found" },
+  "username-taken": { status: 400, title: "Registration failed", field: "username" },
+  "wrong-password": { status: 400, title: "Error", field: "currentPassword" },
   "start-refused": { status: 400, title: "Time Slot Unavailable" },
   "slot-taken": { status: 422, title: "Time Slot Unavailable", titled: true },
   horizon: { status: 400, title: "Date Too Far Ahead" },
@@ -34,6 +36,9 @@ export const REFUSAL_ANSWERS: Record<RefusalKind, Answer> = {
   "support-move-refused": { status: 422, title: "Error updating request" },
   "resolution-required": { status: 400, title: "Error updating request", field: "resolution" },
   "status-change-refused": { status: 422, title: "Error updating booking" },
+  "file-name-refused": { status: 400, title: "File not renamed", field: "name" },
+  "file-gone": { status: 400, title: "File not found" },
+  "nothing-to-deliver": { status: 400, title: "Files not delivered" },
   // The one 409 (docs/product.md "The JSON API").
   "duplicate-coupon": { status: 409, title: "Duplicate Coupon Code", field: "code" },
   "not-cancellable": { status: 422, title: "Cancellation Failed" },

@@ -22,10 +22,11 @@ export type PaymentReport = {
   event?: { id: string; provider: string; type: string };
 };
 
+/** Not payable is a value, not a Refusal: the charge's other sessions still go through. */
 export type FulfilmentOutcome =
-  | { outcome: "paid"; booking: Booking; receipt: Receipt }
-  | { outcome: "already-recorded"; booking: Booking | undefined }
-  | { outcome: "not-payable"; booking: Booking | undefined; reason: string };
+  | { ok: true; recorded: "now"; booking: Booking; receipt: Receipt }
+  | { ok: true; recorded: "already"; booking: Booking | undefined }
+  | { ok: false; booking: Booking | undefined; reason: string };
 
 export type PaymentOptions = {
   /** Money a hosted checkout already took is recorded whatever holds the booking. */
@@ -42,22 +43,22 @@ export function applyPayment(
 ): FulfilmentOutcome {
   const booking = getBooking(tx, report.bookingId);
   if (report.event && eventSeen(tx, report.event.id)) {
-    return { outcome: "already-recorded", booking };
+    return { ok: true, recorded: "already", booking };
   }
   if (paymentRecorded(tx, report.transactionId)) {
     markEventSeen(tx, report, now);
-    return { outcome: "already-recorded", booking };
+    return { ok: true, recorded: "already", booking };
   }
-  if (!booking) return { outcome: "not-payable", booking, reason: "No such booking" };
+  if (!booking) return { ok: false, booking, reason: "No such booking" };
   const verdict = judgePayment(booking, {
     amount: report.amount,
     now,
     slotFree: !holdLapsed(booking, now) || slotStillFree(booking, now, bufferMinutes),
     refuseClaimed: options.refuseClaimed,
   });
-  if (!verdict.ok) return { outcome: "not-payable", booking, reason: verdict.reason };
+  if (!verdict.ok) return { ok: false, booking, reason: verdict.reason };
   if (verdict.reinstates && !retakeOrderCouponUse(tx, booking)) {
-    return { outcome: "not-payable", booking, reason: DRAW_GONE };
+    return { ok: false, booking, reason: DRAW_GONE };
   }
 
   // docs/product.md "Receipts": issued in this transaction.
@@ -86,7 +87,7 @@ export function applyPayment(
     createdAt: now,
   });
   markEventSeen(tx, report, now);
-  return { outcome: "paid", booking: paid, receipt: recorded.receipt };
+  return { ok: true, recorded: "now", booking: paid, receipt: recorded.receipt };
 }
 
 function markEventSeen(tx: Tx, report: PaymentReport, now: number) {

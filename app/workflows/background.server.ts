@@ -6,6 +6,7 @@ import { env } from "#app/env.server";
 import { startEmailDelivery } from "#app/workflows/deliver-email.server";
 import { openMailTransport } from "#app/adapters.server";
 import { settleStaleClaims } from "#app/workflows/settle-claims.server";
+import { closeUnansweredCheckouts } from "#app/workflows/checkout.server";
 import { sweepSessionFiles } from "#app/workflows/session-files.server";
 import { offerFreedRangesNow } from "#app/workflows/waitlist.server";
 import { logError, logEvent } from "#app/log.server";
@@ -16,7 +17,8 @@ const SWEEP_MS = 60_000;
  * The jobs that run beside the requests: cancelling unpaid bookings whose hold ran out (which
  * gives back their coupon use; availability ignores expired holds anyway), queueing the
  * reminders of tomorrow's confirmed sessions, finishing or releasing booking claims left by a
- * cut-off request (workflows/settle-claims.server.ts), the session files' retention sweep
+ * cut-off request (workflows/settle-claims.server.ts) and closing the checkouts an abandoned plan
+ * may have opened (workflows/checkout.server.ts), the session files' retention sweep
  * (workflows/session-files.server.ts), and delivering the e-mail outbox. Kept
  * on globalThis like the database, so a dev reload does not start a second set. Returns the stop function the graceful shutdown awaits before closing the database.
  */
@@ -36,7 +38,9 @@ export function startBackgroundJobs(db: DB): () => Promise<void> {
     // After the holds: a range an expired hold freed is offered to the waitlist in this sweep.
     runJob("waitlist-offers", () => offerFreedRangesNow(now));
     runJob("session-reminders", () => queueSessionReminders(now, env.APP_URL));
+    // After the claims: a checkout plan whose claims this sweep released is closed in it too.
     claims ??= settleStaleClaims(now)
+      .then(() => closeUnansweredCheckouts(now))
       .catch((error: unknown) =>
         runJob("settle-claims", () => {
           throw error;

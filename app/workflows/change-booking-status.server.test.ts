@@ -59,7 +59,7 @@ function paidBooking(overrides: Partial<BookingRequest> = {}) {
     BOOKED_AT + MINUTE,
     0,
   );
-  if (paid.outcome !== "paid") throw new Error("not paid");
+  if (!paid.ok || paid.recorded !== "now") throw new Error("not paid");
   return paid.booking;
 }
 

@@ -2,6 +2,8 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { signIns, users } from "#db/schema";
 import { db } from "#app/db.server";
+import { WRONG_CURRENT_PASSWORD } from "#app/domain/account";
+import type { Refusal } from "#app/domain/refusal";
 import { storedSignInId } from "#app/models/sign-in.server";
 import { hashPassword, passwordMatches } from "#app/models/user.server";
 import { changePassword } from "#app/workflows/change-password.server";
@@ -50,32 +52,33 @@ const storedHash = (userId: number) =>
 describe("changing the password", () => {
   it("stores the new one and leaves only a fresh sign-in", async () => {
     const user = await makeUser();
-    const change = await changePassword(user.id, PASSWORD, "a-brand-new-secret", false);
-    expect(change.status).toBe("changed");
-    if (change.status !== "changed") return;
+    const signInId = await changePassword(user.id, PASSWORD, "a-brand-new-secret", false);
     // The table holds the new cookie's hash, not the cookie.
-    expect(signInIds(user.id)).toEqual([storedSignInId(change.signInId)]);
+    expect(signInIds(user.id)).toEqual([storedSignInId(signInId)]);
     expect(await passwordMatches(storedHash(user.id), "a-brand-new-secret")).toBe(true);
   });
 
   it("refuses a wrong current password and changes nothing", async () => {
     const user = await makeUser();
     const before = storedHash(user.id);
-    expect(await changePassword(user.id, "not-the-secret", "a-brand-new-secret", false)).toEqual({
-      status: "wrong-password",
-    });
+    await expect(
+      changePassword(user.id, "not-the-secret", "a-brand-new-secret", false),
+    ).rejects.toMatchObject({ kind: "wrong-password", message: WRONG_CURRENT_PASSWORD });
     expect(storedHash(user.id)).toBe(before);
     expect(signInIds(user.id)).toHaveLength(2);
   });
 
   it("of two changes proven with the same password at once, stores only one", async () => {
     const user = await makeUser();
-    const results = await Promise.all([
+    const results = await Promise.allSettled([
       changePassword(user.id, PASSWORD, "first-new-secret", false),
       changePassword(user.id, PASSWORD, "second-new-secret", false),
     ]);
-    expect(results.map((result) => result.status).sort()).toEqual(["changed", "wrong-password"]);
-    const winner = results[0]?.status === "changed" ? "first-new-secret" : "second-new-secret";
+    const refusals = results.flatMap((result) =>
+      result.status === "rejected" ? [(result.reason as Refusal).kind] : [],
+    );
+    expect(refusals).toEqual(["wrong-password"]);
+    const winner = results[0]?.status === "fulfilled" ? "first-new-secret" : "second-new-secret";
     expect(await passwordMatches(storedHash(user.id), winner)).toBe(true);
     expect(signInIds(user.id)).toHaveLength(1);
   });

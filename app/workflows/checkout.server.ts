@@ -7,18 +7,21 @@ import { logError } from "#app/log.server";
 import {
   type CheckoutSession,
   type HostedCheckoutProvider,
+  type PaymentProvider,
   PaymentProviderError,
 } from "#app/integrations/payments/types";
 import {
   abandonCheckoutPlan,
   type CheckoutPlan,
+  forgetUnansweredPlan,
   getOrder,
   listOrderSessions,
+  listUnansweredPlans,
   payableSessions,
   planCheckout,
   storeCheckoutSession,
 } from "#app/models/order.server";
-import { ALREADY_PAID_MESSAGE } from "#app/domain/payments";
+import { ALREADY_PAID_MESSAGE, checkoutKey } from "#app/domain/payments";
 import { accountEmail } from "#app/models/user.server";
 import { recordCheckoutSession, recordPayment } from "#app/workflows/fulfil-payment.server";
 import { PAYMENT_SERVICE_UNAVAILABLE_MESSAGE } from "#app/workflows/payment-provider.server";
@@ -86,9 +89,51 @@ export async function openHostedCheckout(
       );
     }
     if (plan.kind === "opened-elsewhere") continue;
+    if (plan.kind === "unanswered") {
+      try {
+        await closeUnanswered(provider, orderId, plan.until);
+      } catch (error) {
+        if (!(error instanceof PaymentProviderError)) throw error;
+        logError(`Stripe: could not close what order ${orderId}'s last plan opened`, error);
+        throw new CheckoutUnavailableError(PAYMENT_SERVICE_UNAVAILABLE_MESSAGE);
+      }
+      continue;
+    }
     return { url: await createPlanned(provider, plan, appUrl, cancelPath) };
   }
   throw new CheckoutUnavailableError(PAYMENT_SERVICE_UNAVAILABLE_MESSAGE);
+}
+
+/**
+ * A plan abandoned without an answer may have opened a checkout nobody was sent to: it is
+ * closed before the order plans again, so it can never charge a plan gone stale (a session
+ * paid offline, cancelled). Throws PaymentProviderError.
+ */
+async function closeUnanswered(provider: HostedCheckoutProvider, orderId: number, until: number) {
+  for (const session of await provider.closeCheckoutsOf({ orderId, expiresAt: until })) {
+    if (session.status === "complete") recordCheckoutSession(session);
+  }
+  writeTransaction((tx) => forgetUnansweredPlan(tx, orderId, until));
+}
+
+/** The background sweep's part: each order's abandoned plan, whatever left it stale. */
+export async function closeUnansweredCheckouts(
+  now: number = Date.now(),
+  provider: PaymentProvider = paymentProvider(),
+): Promise<{ closed: number; failed: number }> {
+  const result = { closed: 0, failed: 0 };
+  if (provider.checkout !== "hosted") return result;
+  for (const { orderId, until } of listUnansweredPlans(db, now)) {
+    try {
+      await closeUnanswered(provider, orderId, until);
+      result.closed += 1;
+    } catch (error) {
+      // The next sweep tries again; one order never stops the others.
+      logError(`Checkout sweeper: order ${orderId}'s abandoned plan`, error);
+      result.failed += 1;
+    }
+  }
+  return result;
 }
 
 async function createPlanned(
@@ -98,16 +143,17 @@ async function createPlanned(
   cancelPath: string,
 ): Promise<string> {
   const { order, sessions, until } = plan;
+  const lines = sessions.map((booking) => ({
+    bookingId: booking.id,
+    amount: booking.totalCost,
+    name: `Studio session #${booking.id}`,
+    description: lineDescription(booking),
+  }));
   let session: CheckoutSession;
   try {
     session = await provider.createCheckout({
       orderId: order.id,
-      lines: sessions.map((booking) => ({
-        bookingId: booking.id,
-        amount: booking.totalCost,
-        name: `Studio session #${booking.id}`,
-        description: lineDescription(booking),
-      })),
+      lines,
       // Stripe's receipt goes where our e-mails go: the account's own address, never the
       // contact e-mail typed into the booking form (docs/product.md "E-mail").
       customerEmail: accountEmail(db, order.userId),
@@ -115,14 +161,13 @@ async function createPlanned(
       cancelUrl: `${appUrl}${cancelPath}`,
       // Never outlives the holds: a session cannot be paid after its slot was released.
       expiresAt: until,
-      // The same order and plan give the same key, so a double submit joining this plan gets
-      // the very session we get.
-      idempotencyKey: `checkout-order-${order.id}-${until}`,
+      // A double submit joining this plan gets the very session we get; another plan, another.
+      idempotencyKey: checkoutKey({ orderId: order.id, until, lines }),
     });
   } catch (error) {
     if (!(error instanceof PaymentProviderError)) throw error;
     logError(`Stripe: could not open a Checkout Session for order ${order.id}`, error);
-    // The next attempt plans afresh, with a new key (this one may replay the failure).
+    // The next attempt closes what this call may have opened, then plans afresh.
     writeTransaction((tx) => abandonCheckoutPlan(tx, order.id, until));
     throw new CheckoutUnavailableError(PAYMENT_SERVICE_UNAVAILABLE_MESSAGE);
   }

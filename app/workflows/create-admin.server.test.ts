@@ -49,7 +49,7 @@ describe("createOrPromoteAdmin", () => {
       askPassword: async () => PASSWORD,
     });
     expect(outcome).toEqual({
-      kind: "refused",
+      ok: false,
       problems: [
         `--username: an account named ${name} already exists. To make that account an admin, run again with --promote-existing.`,
       ],
@@ -67,7 +67,7 @@ describe("createOrPromoteAdmin", () => {
       },
     });
     expect(outcome).toEqual({
-      kind: "refused",
+      ok: false,
       problems: [
         `--username: ${name} was registered by someone else while this ran. Pick another name.`,
       ],
@@ -90,13 +90,13 @@ describe("createOrPromoteAdmin", () => {
 
     const declined = await createOrPromoteAdmin({ username: name }, ask(false));
     expect(declined).toEqual({
-      kind: "refused",
+      ok: false,
       problems: [`${name} was not promoted: not confirmed.`],
     });
     expect(isAdmin(name)).toBe(false);
 
     const promoted = await createOrPromoteAdmin({ username: name.toUpperCase() }, ask(true));
-    expect(promoted).toEqual({ kind: "promoted", id: registered.id, username: name });
+    expect(promoted).toEqual({ ok: true, action: "promoted", id: registered.id, username: name });
     expect(isAdmin(name)).toBe(true);
     expect(shown).toHaveLength(2);
     expect(shown[0]).toMatchObject({
@@ -113,7 +113,7 @@ describe("createOrPromoteAdmin", () => {
       confirmPromotion: async () => true,
     });
     expect(outcome).toEqual({
-      kind: "refused",
+      ok: false,
       problems: [`there is no account named ${name} to promote.`],
     });
     expect(isAdmin(name)).toBeUndefined();

@@ -1,10 +1,6 @@
 import { registerSchema } from "#app/domain/account";
-import {
-  createUser,
-  getUserByUsername,
-  makeAdmin,
-  UsernameTakenError,
-} from "#app/models/user.server";
+import { Refusal } from "#app/domain/refusal";
+import { createUser, getUserByUsername, makeAdmin } from "#app/models/user.server";
 
 /**
  * The first admin (docs/deploy.md "First deploy"), or any later one. A new account is created,
@@ -31,9 +27,10 @@ export type AdminSteps = {
   confirmPromotion?: ((account: ExistingAccount) => Promise<boolean>) | undefined;
 };
 
+/** Refused is a value with every problem of the command line, for the script to print. */
 export type AdminOutcome =
-  | { kind: "created" | "promoted" | "already-admin"; id: number; username: string }
-  | { kind: "refused"; problems: string[] };
+  | { ok: true; action: "created" | "promoted" | "already-admin"; id: number; username: string }
+  | { ok: false; problems: string[] };
 
 /** Registration's fields as the command line names them. */
 const OPTION_OF: Record<string, string> = {
@@ -46,7 +43,7 @@ const OPTION_OF: Record<string, string> = {
 };
 
 function refused(problem: string): AdminOutcome {
-  return { kind: "refused", problems: [problem] };
+  return { ok: false, problems: [problem] };
 }
 
 export async function createOrPromoteAdmin(
@@ -70,7 +67,7 @@ export async function createOrPromoteAdmin(
   });
   if (!parsed.success) {
     return {
-      kind: "refused",
+      ok: false,
       problems: parsed.error.issues.map((issue) => {
         const field = String(issue.path[0] ?? "");
         return `${OPTION_OF[field] ?? field}: ${issue.message}`;
@@ -79,11 +76,11 @@ export async function createOrPromoteAdmin(
   }
   try {
     const user = await createUser(parsed.data, { isAdmin: true });
-    return { kind: "created", id: user.id, username: user.username };
+    return { ok: true, action: "created", id: user.id, username: user.username };
   } catch (error) {
     // Someone registered the name between the look-up and the insert (the unique index
     // decides): theirs is not ours to promote.
-    if (error instanceof UsernameTakenError) {
+    if (error instanceof Refusal && error.kind === "username-taken") {
       return refused(
         `--username: ${username} was registered by someone else while this ran. Pick another name.`,
       );
@@ -97,7 +94,7 @@ async function promoteExisting(
   steps: AdminSteps,
 ): Promise<AdminOutcome> {
   const account = { id: existing.id, username: existing.username };
-  if (existing.isAdmin) return { kind: "already-admin", ...account };
+  if (existing.isAdmin) return { ok: true, action: "already-admin", ...account };
   if (!steps.confirmPromotion) {
     return refused(
       `--username: an account named ${existing.username} already exists. To make that account an admin, run again with --promote-existing.`,
@@ -107,6 +104,6 @@ async function promoteExisting(
     return refused(`${existing.username} was not promoted: not confirmed.`);
   }
   return makeAdmin(existing.id)
-    ? { kind: "promoted", ...account }
-    : { kind: "already-admin", ...account };
+    ? { ok: true, action: "promoted", ...account }
+    : { ok: true, action: "already-admin", ...account };
 }

@@ -72,7 +72,7 @@ describe("a late payment on an expired hold the sweep has not reached", () => {
     const coupon = createCoupon(db, { maxUses: 1 });
     const held = bookSession(customer, request({ couponCode: coupon.code }), BOOKED_AT, SETTINGS);
     const paid = recordSessionPayment(card(held.id, held.totalCost), AFTER_HOLD);
-    expect(paid).toMatchObject({ outcome: "paid", booking: { status: "PENDING" } });
+    expect(paid).toMatchObject({ ok: true, recorded: "now", booking: { status: "PENDING" } });
     expect(usesOf(coupon.id)).toBe(1);
   });
 
@@ -92,7 +92,7 @@ describe("a late payment on an expired hold the sweep has not reached", () => {
       ),
     );
     const late = recordSessionPayment(card(held.id, held.totalCost), AFTER_HOLD);
-    expect(late).toMatchObject({ outcome: "not-payable", reason: SLOT_TAKEN_SINCE });
+    expect(late).toMatchObject({ ok: false, reason: SLOT_TAKEN_SINCE });
     expect(getBooking(db, held.id)?.status).toBe("PENDING_PAYMENT");
   });
 });

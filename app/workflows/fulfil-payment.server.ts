@@ -94,13 +94,13 @@ export function recordPayment(
         };
         const buffer = options.bufferMinutes ?? env.BUFFER_MINUTES;
         const result = applyPayment(tx, report, now, buffer, options);
-        if (result.outcome === "paid") {
+        if (!result.ok) {
+          refused.push({ bookingId: session.bookingId, reason: result.reason });
+        } else if (result.recorded === "now") {
           paid.push(result.booking);
           receipts.push(result.receipt);
-        } else if (result.outcome === "already-recorded") {
-          alreadyRecorded = true;
         } else {
-          refused.push({ bookingId: session.bookingId, reason: result.reason });
+          alreadyRecorded = true;
         }
       });
       if (options.allOrNothing && (refused.length > 0 || alreadyRecorded)) {

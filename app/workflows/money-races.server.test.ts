@@ -321,6 +321,9 @@ function gatedCheckouts() {
       state.closed.push(id);
       return session(id, Number(id.replace("cs_test_", "")), "expired");
     },
+    async closeCheckoutsOf() {
+      return [];
+    },
     async refund(refund) {
       return { refundId: `refund_${refund.bookingId}`, amount: refund.amount };
     },

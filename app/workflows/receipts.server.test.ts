@@ -83,7 +83,7 @@ function payAt(paidAt: number, overrides = {}) {
     paidAt,
     0,
   );
-  if (paid.outcome !== "paid") throw new Error("not paid");
+  if (!paid.ok || paid.recorded !== "now") throw new Error("not paid");
   return { booking: paid.booking, receipt: paid.receipt };
 }
 

@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { bookingFiles } from "#db/schema";
 import { db } from "#app/db.server";
+import type { RefusalKind } from "#app/domain/refusal";
 import {
   EXPIRY_REMINDER_LEAD_MS,
   FILE_NAME_MAX,
@@ -41,6 +42,9 @@ beforeEach(() => {
 const stored = (key: string) => join(env.FILES_DIR, "files", key);
 const rowOf = (id: number) => db.select().from(bookingFiles).where(eq(bookingFiles.id, id)).get();
 
+const refused = (kind: RefusalKind, message: string) =>
+  expect.objectContaining({ name: "Refusal", kind, message });
+
 function recordedBooking() {
   return createBooking(db, { user: customer, status: "RECORDED" });
 }
@@ -53,13 +57,12 @@ describe("renameSessionFile", () => {
   it("renames a file, trimmed and composed", () => {
     const booking = recordedBooking();
     const file = fileOf(booking.id);
-    const outcome = renameSessionFile({
+    renameSessionFile({
       bookingId: booking.id,
       fileId: file.id,
       name: "  Cafe\u0301 final.wav ",
       actorId: staff.id,
     });
-    expect(outcome).toEqual({ ok: true });
     expect(rowOf(file.id)?.name).toBe("Café final.wav");
   });
 
@@ -72,12 +75,9 @@ describe("renameSessionFile", () => {
   ])("refuses %j with our message, the name unchanged", (name, message) => {
     const booking = recordedBooking();
     const file = fileOf(booking.id, { name: "keep.wav" });
-    expect(
+    expect(() =>
       renameSessionFile({ bookingId: booking.id, fileId: file.id, name, actorId: staff.id }),
-    ).toEqual({
-      ok: false,
-      message,
-    });
+    ).toThrow(refused("file-name-refused", message));
     expect(rowOf(file.id)?.name).toBe("keep.wav");
   });
 
@@ -85,22 +85,22 @@ describe("renameSessionFile", () => {
     const booking = recordedBooking();
     const other = recordedBooking();
     const file = fileOf(booking.id);
-    const missing = { ok: false, message: SESSION_FILE_MESSAGES.fileNotFound };
-    expect(
+    const missing = refused("file-gone", SESSION_FILE_MESSAGES.fileNotFound);
+    expect(() =>
       renameSessionFile({ bookingId: other.id, fileId: file.id, name: "x.wav", actorId: staff.id }),
-    ).toEqual(missing);
+    ).toThrow(missing);
     db.update(bookingFiles)
       .set({ deletedAt: Date.now() })
       .where(eq(bookingFiles.id, file.id))
       .run();
-    expect(
+    expect(() =>
       renameSessionFile({
         bookingId: booking.id,
         fileId: file.id,
         name: "x.wav",
         actorId: staff.id,
       }),
-    ).toEqual(missing);
+    ).toThrow(missing);
   });
 });
 
@@ -120,17 +120,17 @@ describe("deleteSessionFile", () => {
     const booking = recordedBooking();
     const file = fileOf(booking.id);
     const other = recordedBooking();
-    const missing = { ok: false, message: SESSION_FILE_MESSAGES.fileNotFound };
-    expect(
-      await deleteSessionFile({ bookingId: other.id, fileId: file.id, actorId: staff.id }),
-    ).toEqual(missing);
+    const missing = refused("file-gone", SESSION_FILE_MESSAGES.fileNotFound);
+    await expect(
+      deleteSessionFile({ bookingId: other.id, fileId: file.id, actorId: staff.id }),
+    ).rejects.toEqual(missing);
     expect(existsSync(stored(file.storageKey))).toBe(true);
-    const [first, second] = await Promise.all([
+    const [first, second] = await Promise.allSettled([
       deleteSessionFile({ bookingId: booking.id, fileId: file.id, actorId: staff.id }),
       deleteSessionFile({ bookingId: booking.id, fileId: file.id, actorId: staff.id }),
     ]);
-    expect([first, second]).toContainEqual({ ok: true });
-    expect([first, second]).toContainEqual(missing);
+    expect([first, second]).toContainEqual({ status: "fulfilled", value: { ok: true } });
+    expect([first, second]).toContainEqual({ status: "rejected", reason: missing });
   });
 
   it("deletes a delivered file of a cancelled booking too (staff may, nothing else does)", async () => {
@@ -149,8 +149,7 @@ describe("deliverSessionFiles", () => {
     const first = fileOf(booking.id, { name: "raw tracks.zip", size: 2 * 1024 ** 3 });
     const second = fileOf(booking.id, { name: "episode.mp3" });
     const before = Date.now();
-    const outcome = deliverSessionFiles({ bookingId: booking.id, actorId: staff.id });
-    expect(outcome).toEqual({ ok: true, delivered: 2 });
+    expect(deliverSessionFiles({ bookingId: booking.id, actorId: staff.id })).toBe(2);
     for (const id of [first.id, second.id]) {
       const row = rowOf(id);
       expect(row?.deliveredAt).toBeGreaterThanOrEqual(before);
@@ -170,14 +169,12 @@ describe("deliverSessionFiles", () => {
   it("says so when there is nothing new to deliver, and queues no e-mail", () => {
     const booking = recordedBooking();
     fileOf(booking.id, { delivered: true });
-    expect(deliverSessionFiles({ bookingId: booking.id, actorId: staff.id })).toEqual({
-      ok: false,
-      message: SESSION_FILE_MESSAGES.nothingToDeliver,
-    });
-    expect(deliverSessionFiles({ bookingId: 999_999, actorId: staff.id })).toEqual({
-      ok: false,
-      message: SESSION_FILE_MESSAGES.bookingNotFound,
-    });
+    expect(() => deliverSessionFiles({ bookingId: booking.id, actorId: staff.id })).toThrow(
+      refused("nothing-to-deliver", SESSION_FILE_MESSAGES.nothingToDeliver),
+    );
+    expect(() => deliverSessionFiles({ bookingId: 999_999, actorId: staff.id })).toThrow(
+      refused("not-found", SESSION_FILE_MESSAGES.bookingNotFound),
+    );
     expect(outboxFor(booking.id, "files-ready")).toHaveLength(0);
   });
 
@@ -188,7 +185,9 @@ describe("deliverSessionFiles", () => {
       .set({ deletedAt: Date.now() })
       .where(eq(bookingFiles.id, file.id))
       .run();
-    expect(deliverSessionFiles({ bookingId: booking.id, actorId: staff.id }).ok).toBe(false);
+    expect(() => deliverSessionFiles({ bookingId: booking.id, actorId: staff.id })).toThrow(
+      refused("nothing-to-deliver", SESSION_FILE_MESSAGES.nothingToDeliver),
+    );
     expect(rowOf(file.id)?.deliveredAt).toBeNull();
   });
 });

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Readable } from "node:stream";
 import { DatabaseBusyError, writeTransaction, db } from "#app/db.server";
+import { Refusal } from "#app/domain/refusal";
 import {
   canUploadFiles,
   fileExpiresAt,
@@ -53,41 +54,41 @@ import { fileStorage } from "#app/adapters.server";
  * transaction, then removes the row; the sweeper finishes one a crash left halfway.
  */
 
-type Outcome = { ok: true } | { ok: false; message: string };
+const fileGone = () => new Refusal("file-gone", SESSION_FILE_MESSAGES.fileNotFound);
 
 export function renameSessionFile(i: {
   bookingId: number;
   fileId: number;
   name: string;
   actorId: number;
-}): Outcome {
+}): void {
   const parsed = sessionFileNameSchema.safeParse(i.name);
   if (!parsed.success) {
-    return {
-      ok: false,
-      message: parsed.error.issues[0]?.message ?? SESSION_FILE_MESSAGES.nameRequired,
-    };
+    throw new Refusal(
+      "file-name-refused",
+      parsed.error.issues[0]?.message ?? SESSION_FILE_MESSAGES.nameRequired,
+    );
   }
   const renamed = writeTransaction((tx) =>
     renameBookingFile(tx, i.bookingId, i.fileId, parsed.data),
   );
-  if (!renamed) return { ok: false, message: SESSION_FILE_MESSAGES.fileNotFound };
+  if (!renamed) throw fileGone();
   logEvent("session file renamed", {
     bookingId: i.bookingId,
     fileId: i.fileId,
     actorId: i.actorId,
   });
-  return { ok: true };
 }
 
+/** `ok: false` when storage failed: the file is given back and shows again. */
 export async function deleteSessionFile(i: {
   bookingId: number;
   fileId: number;
   actorId: number;
-}): Promise<Outcome> {
+}): Promise<{ ok: true } | { ok: false; message: string }> {
   const now = Date.now();
   const claimed = writeTransaction((tx) => claimFileDeletion(tx, i.bookingId, i.fileId, now));
-  if (!claimed) return { ok: false, message: SESSION_FILE_MESSAGES.fileNotFound };
+  if (!claimed) throw fileGone();
   const deleted = await finishDeletion(claimed, { releaseOnFailure: true });
   if (!deleted) return { ok: false, message: SESSION_FILE_MESSAGES.storageUnavailable };
   logEvent("session file deleted", {
@@ -117,19 +118,16 @@ async function finishDeletion(
   return true;
 }
 
-/** Any status: a booking cancelled after its session keeps its files. */
-export function deliverSessionFiles(i: {
-  bookingId: number;
-  actorId: number;
-}): { ok: true; delivered: number } | { ok: false; message: string } {
+/** Any status: a booking cancelled after its session keeps its files. Answers how many. */
+export function deliverSessionFiles(i: { bookingId: number; actorId: number }): number {
   const now = Date.now();
   const expiresAt = fileExpiresAt(now, env.FILES_RETENTION_DAYS);
   return writeTransaction((tx) => {
     const booking = getBooking(tx, i.bookingId);
-    if (!booking) return { ok: false as const, message: SESSION_FILE_MESSAGES.bookingNotFound };
+    if (!booking) throw new Refusal("not-found", SESSION_FILE_MESSAGES.bookingNotFound);
     const delivered = markFilesDelivered(tx, booking.id, now, expiresAt);
     if (delivered.length === 0) {
-      return { ok: false as const, message: SESSION_FILE_MESSAGES.nothingToDeliver };
+      throw new Refusal("nothing-to-deliver", SESSION_FILE_MESSAGES.nothingToDeliver);
     }
     enqueueEmail(tx, {
       kind: "files-ready",
@@ -146,7 +144,7 @@ export function deliverSessionFiles(i: {
       count: delivered.length,
       actorId: i.actorId,
     });
-    return { ok: true as const, delivered: delivered.length };
+    return delivered.length;
   });
 }
 

@@ -4,6 +4,7 @@ import { type Booking, bookingHistory, bookings, emailOutbox, orders, payments }
 import { db, writeTransaction } from "#app/db.server";
 import { type BookingClaim, CLAIM_LEASE_MS } from "#app/domain/booking-claim";
 import {
+  type HostedCheckoutProvider,
   type MadeRefund,
   PaymentProviderError,
   type RefundRequest,
@@ -16,6 +17,7 @@ import { paidFor } from "#app/models/cancellation.server";
 import { type CancellationSettings, cancelOwnBooking } from "#app/workflows/cancel-booking.server";
 import { recordSessionPayment } from "#tests/setup/workflow-bookings";
 import { settleStaleClaims } from "#app/workflows/settle-claims.server";
+import { closeUnansweredCheckouts } from "#app/workflows/checkout.server";
 
 import { BOOKED_AT, MINUTE, makeUser, request, SETTINGS } from "#tests/setup/workflow-bookings";
 import type { PublicUser } from "#app/domain/user";
@@ -50,7 +52,7 @@ function paidBooking(): Booking {
     BOOKED_AT,
     0,
   );
-  if (paid.outcome !== "paid") throw new Error("not paid");
+  if (!paid.ok || paid.recorded !== "now") throw new Error("not paid");
   return paid.booking;
 }
 
@@ -242,7 +244,7 @@ describe("the claim sweeper", () => {
     expect(getBooking(db, booking.id)?.status).toBe("CANCELLED");
   });
 
-  it("releases a checkout left half-opened and drops its plan, so the next attempt starts afresh", async () => {
+  it("releases a checkout left half-opened; its plan is dropped once what it opened is closed", async () => {
     const booking = bookSession(customer, request(), BOOKED_AT, SETTINGS);
     const until = BOOKED_AT + 31 * MINUTE;
     // The plan as planCheckout leaves it: on the order (no session stored yet) and on the
@@ -260,6 +262,18 @@ describe("the claim sweeper", () => {
 
     expect(await settleStaleClaims(AFTER_LEASE, fake.settings)).toMatchObject({ released: 1 });
     expect(getBooking(db, booking.id)).toMatchObject({ claim: null, checkoutExpiresAt: null });
+    // The provider may have opened a checkout for it: the order keeps the plan until it is closed.
+    expect(getOrder(db, booking.orderId ?? 0)?.checkoutExpiresAt).toBe(until);
+    const asked: { orderId: number; expiresAt: number }[] = [];
+    const hosted = {
+      checkout: "hosted",
+      closeCheckoutsOf: async (plan: { orderId: number; expiresAt: number }) => {
+        asked.push(plan);
+        return [];
+      },
+    } as unknown as HostedCheckoutProvider;
+    await closeUnansweredCheckouts(until - MINUTE, hosted);
+    expect(asked).toEqual([{ orderId: booking.orderId, expiresAt: until }]);
     expect(getOrder(db, booking.orderId ?? 0)).toMatchObject({
       checkoutSessionId: null,
       checkoutExpiresAt: null,

@@ -16,9 +16,9 @@ import {
  * live request holds a claim that long (provider calls time out far sooner), so:
  * - a cancellation is finished if the provider made its refund (asked idempotently: it looks,
  *   never refunds), and released otherwise;
- * - opening or closing a checkout is released (and an unfinished checkout plan dropped): the
- *   customer's next attempt opens a fresh one, and a payment taken meanwhile reaches us by the
- *   webhook, which records money whatever holds the booking.
+ * - opening or closing a checkout is released (its plan abandoned, for closeUnansweredCheckouts
+ *   to close what it may have opened): the customer's next attempt opens a fresh one, and a
+ *   payment taken meanwhile reaches us by the webhook, which records money whatever holds it.
  */
 export type SweepResult = { finished: number; released: number; failed: number };
 
@@ -37,7 +37,7 @@ export async function settleStaleClaims(
         continue;
       }
       writeTransaction((tx) => {
-        // A plan whose provider call never came back: the order plans afresh next time.
+        // A plan whose provider call never came back.
         if (
           token.claim === "CHECKOUT_OPEN" &&
           booking.orderId !== null &&

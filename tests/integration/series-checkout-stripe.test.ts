@@ -105,7 +105,10 @@ describe("opening the series checkout", () => {
     expect(call?.params["metadata[bookingIds]"]).toBe(sessions.map((s) => s.id).join(","));
     expect(call?.params.cancel_url).toBe(`${APP_URL}/checkout/series/${series.id}`);
     const stored = getOrder(db, series.id);
-    expect(call?.idempotencyKey).toBe(`checkout-order-${series.id}-${stored?.checkoutExpiresAt}`);
+    const lines = sessions.map((s) => `${s.id}x150`).join(".");
+    expect(call?.idempotencyKey).toBe(
+      `checkout-order-${series.id}-${stored?.checkoutExpiresAt}-${lines}`,
+    );
     expect(stored?.checkoutSessionId).toBe(stripe.sessions.values().next().value?.id);
     expect(stripe.sessions.values().next().value?.amount_total).toBe(5 * 15000);
     for (const session of sessions) {

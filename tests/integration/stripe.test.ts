@@ -242,7 +242,9 @@ describe("openHostedCheckout", () => {
     });
     expect(sent.params["line_items[0][price_data][product_data][description]"]).toMatch(/2 hours/);
     expect(Object.keys(sent.params).filter((k) => k.startsWith("line_items[1]"))).toEqual([]);
-    expect(sent.idempotencyKey).toMatch(new RegExp(`^checkout-order-${booking.orderId}-\\d+$`));
+    expect(sent.idempotencyKey).toBe(
+      `checkout-order-${booking.orderId}-${order.checkoutExpiresAt}-${booking.id}x150`,
+    );
     expect(sent.authorization).toBe(`Bearer ${SECRET_KEY}`);
 
     // The hold was extended to at least Stripe's 30-minute minimum, and the session ends with it.
@@ -298,6 +300,36 @@ describe("openHostedCheckout", () => {
     expect(url).toBe(`https://checkout.stripe.com/c/pay/${stored.checkoutSessionId}`);
     const keys = stripe.requestsTo("POST", "/v1/checkout/sessions").map((r) => r.idempotencyKey);
     expect(new Set(keys).size).toBe(2);
+  });
+
+  it("first closes a session Stripe made for an attempt whose answer was lost (finding 11)", async () => {
+    const booking = createUnpaidBooking();
+    const orderId = booking.orderId ?? 0;
+    const until = Date.now() + 31 * 60_000;
+    const expiresAt = Math.floor(until / 1000);
+    const lost = stripe.addSession({
+      id: "cs_test_lost",
+      metadata: { orderId: String(orderId), bookingIds: String(booking.id) },
+      expires_at: expiresAt,
+    });
+    const another = stripe.addSession({
+      id: "cs_test_another_order",
+      metadata: { orderId: String(orderId + 1000) },
+      expires_at: expiresAt,
+    });
+    // The attempt was abandoned: its claims released, its plan's expiry kept on the order.
+    db.update(orders)
+      .set({ checkoutSessionId: null, checkoutExpiresAt: until })
+      .where(eq(orders.id, orderId))
+      .run();
+
+    const { url } = await openCheckout(booking);
+
+    expect(lost.status).toBe("expired");
+    expect(another.status).toBe("open");
+    const stored = orderOf(booking).checkoutSessionId;
+    expect(stored).not.toBe("cs_test_lost");
+    expect(url).toBe(`https://checkout.stripe.com/c/pay/${stored}`);
   });
 
   it("sends the customer to the success page, not to a second payment, when Stripe already took it", async () => {

@@ -26,6 +26,7 @@ import {
 import {
   CheckoutUnavailableError,
   chargeSandboxCard,
+  closeUnansweredCheckouts,
   openHostedCheckout,
 } from "#app/workflows/checkout.server";
 import { handlePaymentWebhook, verifyCheckout } from "#app/workflows/fulfil-payment.server";
@@ -374,7 +375,8 @@ export async function backgroundSweep(w: World): Promise<string> {
   const expired = sweepExpiredHolds(w.now);
   const offered = offerFreedRangesNow(w.now, w.waitlistSettings());
   const claims = await settleStaleClaims(w.now, w.cancellationSettings());
-  return `holds expired ${expired}, offers made ${offered}, claims finished ${claims.finished} released ${claims.released} failed ${claims.failed}`;
+  const plans = await closeUnansweredCheckouts(w.now, w.provider());
+  return `holds expired ${expired}, offers made ${offered}, claims finished ${claims.finished} released ${claims.released} failed ${claims.failed}${plans.closed + plans.failed ? `, abandoned checkout plans closed ${plans.closed} failed ${plans.failed}` : ""}`;
 }
 
 // ---------------------------------------------------------------- paying

@@ -4,6 +4,7 @@ import {
   bookingHistory,
   coupons,
   emailOutbox,
+  orders,
   payments,
   receipts,
   users,
@@ -48,6 +49,7 @@ type Snapshot = {
   offers: (typeof waitlistEntries.$inferSelect)[];
   entries: (typeof waitlistEntries.$inferSelect)[];
   blocks: (typeof blockedTimes.$inferSelect)[];
+  orders: (typeof orders.$inferSelect)[];
   outbox: { id: number; kind: string; toAddress: string; bookingId: number | null; text: string }[];
   emails: Map<number, string>;
   /** What the app's reads show at `now`: each coupon's uses, each retainer's hours used. */
@@ -68,6 +70,7 @@ function snapshot(w: World): Snapshot {
       (entry) => entry.status === "OFFERED" && (entry.offerExpiresAt ?? 0) > w.now,
     ),
     blocks: db.select().from(blockedTimes).all(),
+    orders: db.select().from(orders).all(),
     outbox: db
       .select({
         id: emailOutbox.id,
@@ -384,6 +387,34 @@ export const INVARIANTS: Invariant[] = [
         }
       }
       return problems;
+    },
+  },
+  {
+    name: "checkouts-known",
+    describe:
+      "every hosted checkout the provider still takes money on is one the site knows: stored on its order, or the plan its order is opening or gave up on (the sweep closes those)",
+    check(s, w) {
+      const problems: string[] = [];
+      for (const checkout of w.fake.checkouts.values()) {
+        if (checkout.status !== "open" || checkout.expiresAt <= s.now) continue;
+        const order = s.orders.find((o) => o.id === checkout.order.id);
+        const known =
+          order?.checkoutSessionId === checkout.id ||
+          (order?.checkoutSessionId === null && order.checkoutExpiresAt === checkout.expiresAt);
+        if (!known) {
+          problems.push(
+            `${checkout.id} (order ${checkout.order.id}: ${checkout.lines.map((l) => `B${l.bookingId} $${l.amount}`).join(", ")}) is open at the provider, but its order ${order ? `holds ${order.checkoutSessionId ?? "no session"}, plan expiring ${order.checkoutExpiresAt ?? "none"}` : "is gone"}: nothing will close it`,
+          );
+        }
+      }
+      return problems;
+    },
+  },
+  {
+    name: "idempotency-keys",
+    describe: "no idempotency key is sent to the provider again with other parameters",
+    check(_s, w) {
+      return w.fake.keyMisuses;
     },
   },
   {

@@ -93,6 +93,8 @@ export class FakeProvider {
   charges: LedgerCharge[] = [];
   refunds: LedgerRefund[] = [];
   events: ProviderEventRecord[] = [];
+  /** Idempotency keys the app sent again with other parameters (Stripe refuses them). */
+  keyMisuses: string[] = [];
   /** Provider calls of the current step, for the trace. */
   calls: ProviderCall[] = [];
   private faults: { op: FaultOp; mode: FaultMode }[] = [];
@@ -112,6 +114,7 @@ export class FakeProvider {
     this.charges = [];
     this.refunds = [];
     this.events = [];
+    this.keyMisuses = [];
     this.calls = [];
     this.faults = [];
     this.counter = 0;
@@ -309,7 +312,23 @@ export class FakeProvider {
     const replay = [...this.checkouts.values()].find(
       (checkout) => checkout.idempotencyKey === request.idempotencyKey,
     );
-    if (replay) return this.view(replay);
+    if (replay) {
+      // Stripe refuses a key reused with other parameters (the app's mistake, not the network's).
+      const asked = JSON.stringify({ lines, order, expiresAt: request.expiresAt });
+      const first = JSON.stringify({
+        lines: replay.lines,
+        order: replay.order,
+        expiresAt: replay.expiresAt,
+      });
+      if (asked !== first) {
+        this.keyMisuses.push(`${request.idempotencyKey} sent for ${asked}, first for ${first}`);
+        throw new PaymentProviderError(
+          "Keys for idempotent requests can only be used with the same parameters",
+          { retryable: false },
+        );
+      }
+      return this.view(replay);
+    }
     const id = this.next("cs");
     const checkout: LedgerCheckout = {
       id,
@@ -363,6 +382,30 @@ export class FakeProvider {
             return this.view(checkout);
           },
           (session) => `now ${session.status}`,
+        ),
+      // Found by order and expiry as Stripe's list and metadata allow; its faults are close's.
+      closeCheckoutsOf: ({ orderId, expiresAt }) =>
+        this.call(
+          "close",
+          `order ${orderId}'s checkouts expiring ${new Date(expiresAt).toISOString()}`,
+          () =>
+            [...this.checkouts.values()]
+              .filter((checkout) => {
+                this.expireIfDue(checkout);
+                return (
+                  checkout.status === "open" &&
+                  checkout.order.id === orderId &&
+                  checkout.expiresAt === expiresAt
+                );
+              })
+              .map((checkout) => {
+                checkout.status = "expired";
+                return this.view(checkout);
+              }),
+          (closed) =>
+            closed.length
+              ? `closed ${closed.map((session) => session.id).join(", ")}`
+              : "none open",
         ),
       refund: (request) =>
         this.call(

@@ -31,6 +31,7 @@ export type MockSession = {
   metadata: Record<string, string>;
   customer_email: string | null;
   expires_at: number;
+  created: number;
   url: string | null;
   mode: "payment";
   payment_intent: string | null;
@@ -308,6 +309,7 @@ export function createStripeMock() {
         metadata,
         customer_email: params.customer_email ?? null,
         expires_at: expiresAt,
+        created: nowSeconds,
         url: `https://checkout.stripe.com/c/pay/${id}`,
         mode: "payment",
         payment_intent: null,
@@ -320,6 +322,28 @@ export function createStripeMock() {
       const response = render(session, []);
       if (key) idempotent.set(key, { body, response, status: 200 });
       return HttpResponse.json(response);
+    }),
+
+    // Listing, newest first, filtered by `status` and `created[gte]` (one page is enough here).
+    http.get(`${STRIPE_API}/v1/checkout/sessions`, ({ request }) => {
+      const query = new URL(request.url).searchParams;
+      const entry = record(request, Object.fromEntries(query));
+      if (!entry.authorization?.startsWith("Bearer sk_test_")) {
+        return stripeError(401, "invalid_request_error", "Invalid API Key provided");
+      }
+      if (state.outage) return outageResponse(null, "");
+      const status = query.get("status");
+      const since = Number(query.get("created[gte]") ?? 0);
+      const data = [...sessions.values()]
+        .filter((session) => (!status || session.status === status) && session.created >= since)
+        .reverse()
+        .map((session) => render(session, []));
+      return HttpResponse.json({
+        object: "list",
+        url: "/v1/checkout/sessions",
+        has_more: false,
+        data,
+      });
     }),
 
     http.get(`${STRIPE_API}/v1/checkout/sessions/:id`, ({ request, params }) => {
@@ -368,6 +392,7 @@ export function createStripeMock() {
         metadata: {},
         customer_email: null,
         expires_at: Math.floor(Date.now() / 1000) + 31 * 60,
+        created: Math.floor(Date.now() / 1000),
         url: `https://checkout.stripe.com/c/pay/${overrides.id}`,
         mode: "payment",
         payment_intent: null,

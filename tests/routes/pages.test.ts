@@ -74,6 +74,20 @@ describe("the /auth form (no JavaScript needed)", () => {
     expect(userCount()).toBe(before);
   });
 
+  it("refuses a taken username with the API's 400 and writes nothing", async () => {
+    const fields = registerFields();
+    await postForm("/auth?tab=register", fields);
+    const before = userCount();
+    const again = await postForm(
+      "/auth?tab=register",
+      registerFields({ username: fields.username.toUpperCase() }),
+    );
+    expect(again.status).toBe(400);
+    expect(await again.text()).toContain("Username already exists");
+    expect(cookiesFrom(again)).not.toContain("__session");
+    expect(userCount()).toBe(before);
+  });
+
   it("logs in, and refuses a wrong password without saying which part was wrong", async () => {
     const fields = registerFields();
     await postForm("/auth?tab=register", fields);

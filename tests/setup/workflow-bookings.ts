@@ -92,7 +92,7 @@ export function paidBooking(customer: PublicUser, overrides: Partial<BookingRequ
     BOOKED_AT + MINUTE,
     0,
   );
-  if (paid.outcome !== "paid") throw new Error("not paid");
+  if (!paid.ok || paid.recorded !== "now") throw new Error("not paid");
   return paid.booking;
 }
 
@@ -127,7 +127,7 @@ export function recordSessionPayment(
   );
   const booking = getBooking(db, report.bookingId);
   const [paid, receipt] = [result.paid[0], result.receipts[0]];
-  if (paid && receipt) return { outcome: "paid", booking: paid, receipt };
-  if (result.alreadyRecorded) return { outcome: "already-recorded", booking };
-  return { outcome: "not-payable", booking, reason: result.refused[0]?.reason ?? "Not payable" };
+  if (paid && receipt) return { ok: true, recorded: "now", booking: paid, receipt };
+  if (result.alreadyRecorded) return { ok: true, recorded: "already", booking };
+  return { ok: false, booking, reason: result.refused[0]?.reason ?? "Not payable" };
 }

@@ -66,10 +66,24 @@ export function stripeProvider(settings: StripeSettings): HostedCheckoutProvider
       ),
 
     closeCheckout: (checkoutId) =>
-      call(`close Checkout Session ${checkoutId}`, async () => {
-        const session = await retrieveSession(client(), checkoutId);
-        if (session.status !== "open") return toCheckoutSession(session);
-        return toCheckoutSession(await client().checkout.sessions.expire(session.id));
+      call(`close Checkout Session ${checkoutId}`, () => closeSession(client(), checkoutId)),
+
+    closeCheckoutsOf: ({ orderId, expiresAt }) =>
+      call(`close the Checkout Sessions of order ${orderId}`, async () => {
+        const expiry = Math.floor(expiresAt / 1000);
+        const closed: CheckoutSession[] = [];
+        // A session is created at most 24 hours before it expires; the metadata names its order.
+        for await (const session of client().checkout.sessions.list({
+          status: "open",
+          created: { gte: expiry - 24 * 3600 },
+          limit: 100,
+        })) {
+          if (session.metadata?.orderId !== String(orderId) || session.expires_at !== expiry) {
+            continue;
+          }
+          closed.push(await closeSession(client(), session.id));
+        }
+        return closed;
       }),
 
     refund: (request) =>
@@ -139,6 +153,12 @@ async function call<T>(what: string, run: () => Promise<T>): Promise<T> {
       cause: error,
     });
   }
+}
+
+async function closeSession(stripe: Stripe, sessionId: string): Promise<CheckoutSession> {
+  const session = await retrieveSession(stripe, sessionId);
+  if (session.status !== "open") return toCheckoutSession(session);
+  return toCheckoutSession(await stripe.checkout.sessions.expire(session.id));
 }
 
 function retrieveSession(stripe: Stripe, sessionId: string) {

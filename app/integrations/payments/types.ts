@@ -103,6 +103,11 @@ export type HostedCheckoutProvider = ProviderBase & {
   readonly name: "stripe";
   readonly checkout: "hosted";
   createCheckout(request: CheckoutRequest): Promise<CheckoutSession>;
+  /**
+   * Closes every checkout still open that was opened for this order with this expiry (a create
+   * whose answer never came); returns them as they ended, a `complete` one to be recorded.
+   */
+  closeCheckoutsOf(plan: { orderId: number; expiresAt: number }): Promise<CheckoutSession[]>;
   retrieveCheckout(checkoutId: string): Promise<CheckoutSession>;
   verifyWebhook(rawBody: string, signature: string | null): PaymentEvent;
 };

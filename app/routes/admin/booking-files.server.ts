@@ -10,11 +10,13 @@ import {
   sessionFileUrl,
 } from "#app/domain/session-file-display";
 import { fileDeleteSchema, fileRenameSchema } from "#app/domain/session-file-forms";
+import { Refusal } from "#app/domain/refusal";
 import { ALLOWED_FILE_ACCEPT, canUploadFiles, formatBytes } from "#app/domain/session-files";
 import { listBookingFiles } from "#app/models/booking-file.server";
 import { getBooking } from "#app/models/booking.server";
 import type { PublicUser } from "#app/models/user.server";
 import { readForm } from "#app/web/form.server";
+import { formRefusal } from "#app/web/refusals.server";
 import { samePageUrl } from "#app/web/same-page.server";
 import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
 import {
@@ -126,14 +128,16 @@ export async function sessionFilesAction(
       return fail("File not renamed", message, postedId, 400, submission.reply());
     }
     const { fileId, name } = submission.value;
-    const outcome = renameSessionFile({ bookingId, fileId, name, actorId: admin.id });
-    if (!outcome.ok) {
+    try {
+      renameSessionFile({ bookingId, fileId, name, actorId: admin.id });
+    } catch (error) {
+      if (!(error instanceof Refusal)) throw error;
       return fail(
         "File not renamed",
-        outcome.message,
+        error.message,
         fileId,
-        400,
-        submission.reply({ fieldErrors: { name: [outcome.message] } }),
+        formRefusal(error).init.status,
+        submission.reply({ fieldErrors: { name: [error.message] } }),
       );
     }
     return redirectWithSuccess(back, {
@@ -152,18 +156,28 @@ export async function sessionFilesAction(
     const name = listBookingFiles(db, bookingId, { deliveredOnly: false }).find(
       (file) => file.id === fileId,
     )?.name;
-    const outcome = await deleteSessionFile({ bookingId, fileId, actorId: admin.id });
-    if (!outcome.ok) return fail("File not deleted", outcome.message, fileId, 400);
+    try {
+      const outcome = await deleteSessionFile({ bookingId, fileId, actorId: admin.id });
+      if (!outcome.ok) return fail("File not deleted", outcome.message, fileId, 400);
+    } catch (error) {
+      if (!(error instanceof Refusal)) throw error;
+      return fail("File not deleted", error.message, fileId, formRefusal(error).init.status);
+    }
     return redirectWithSuccess(back, {
       message: "File deleted",
       description: name ? `${name} was deleted.` : "The file was deleted.",
     });
   }
 
-  const outcome = deliverSessionFiles({ bookingId, actorId: admin.id });
-  if (!outcome.ok) return fail("Files not delivered", outcome.message, null, 400);
+  let delivered: number;
+  try {
+    delivered = deliverSessionFiles({ bookingId, actorId: admin.id });
+  } catch (error) {
+    if (!(error instanceof Refusal)) throw error;
+    return fail("Files not delivered", error.message, null, formRefusal(error).init.status);
+  }
   return redirectWithSuccess(back, {
     message: "Files delivered",
-    description: `${outcome.delivered === 1 ? "1 file was" : `${outcome.delivered} files were`} delivered; the client was e-mailed that they are ready.`,
+    description: `${delivered === 1 ? "1 file was" : `${delivered} files were`} delivered; the client was e-mailed that they are ready.`,
   });
 }

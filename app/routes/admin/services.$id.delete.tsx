@@ -3,9 +3,12 @@ import { RouteDialog } from "#app/components/ui/route-dialog";
 import { HydratedField } from "#app/components/ui/hydrated-field";
 import { writeTransaction } from "#app/db.server";
 import { parseId } from "#app/domain/ids";
+import { Refusal } from "#app/domain/refusal";
+import { SERVICE_MESSAGES } from "#app/domain/services";
 import { deleteService, getService } from "#app/models/service.server";
 import { servicesListUrl } from "#app/routes/admin/services-form.server";
 import { readForm } from "#app/web/form.server";
+import { formRefusal } from "#app/web/refusals.server";
 import { redirectWithSuccess } from "#app/web/toast.server";
 import type { Route } from "./+types/services.$id.delete";
 
@@ -24,13 +27,10 @@ export async function action({ request, params }: Route.ActionArgs) {
   // Read (and so check) the body like every other action, though this one carries no fields.
   await readForm(request);
   const id = parseId(params.id);
-  const removal =
-    id === null
-      ? ({ outcome: "not-found" } as const)
-      : writeTransaction((tx) => deleteService(tx, id));
-  if (removal.outcome === "not-found") throw data("Service not found", { status: 404 });
+  if (id === null) throw data(SERVICE_MESSAGES.notFound, { status: 404 });
+  const removal = removeService(id);
   const back = servicesListUrl(request);
-  return removal.outcome === "deleted"
+  return removal.removed === "deleted"
     ? redirectWithSuccess(back, {
         message: "Service deleted",
         description: `${removal.service.name} was deleted`,
@@ -39,6 +39,15 @@ export async function action({ request, params }: Route.ActionArgs) {
         message: "Service deactivated",
         description: `${removal.service.name} is part of existing bookings, so it was deactivated instead of deleted`,
       });
+}
+
+function removeService(id: number) {
+  try {
+    return writeTransaction((tx) => deleteService(tx, id));
+  } catch (error) {
+    if (error instanceof Refusal) throw data(error.message, formRefusal(error).init);
+    throw error;
+  }
 }
 
 export default function DeleteService({ loaderData }: Route.ComponentProps) {

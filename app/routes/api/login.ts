@@ -25,9 +25,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   // the username exists or not, one 429 whether the password was right or not.
   const device = await knownDevice(request);
   const check = await checkLoginPassword(clientAddress, username, password, device);
-  if (check.status === "refused") {
+  if (!check.ok) {
     return jsonError(
-      check.httpStatus,
+      check.status,
       check.message,
       undefined,
       check.retryAfter === null ? undefined : { "Retry-After": String(check.retryAfter) },

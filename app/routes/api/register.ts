@@ -1,7 +1,9 @@
 import { registerSchema } from "#app/domain/account";
-import { createUser, toPublicUser, UsernameTakenError } from "#app/models/user.server";
+import { Refusal } from "#app/domain/refusal";
+import { createUser, toPublicUser } from "#app/models/user.server";
 import { jsonError, readJson, describedMethodsOnly } from "#app/web/api.server";
 import { addressKey, takeAttempt, tooManyAttemptsMessage } from "#app/web/rate-limit.server";
+import { jsonRefusal } from "#app/web/refusals.server";
 import { registrationClosedMessage } from "#app/web/registration-open.server";
 import { clientAddressContext } from "#app/web/request-context.server";
 import { createSignIn } from "#app/web/sign-in.server";
@@ -31,7 +33,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const cookie = await createSignIn(request, user.id, false);
     return Response.json(toPublicUser(user), { status: 201, headers: { "Set-Cookie": cookie } });
   } catch (error) {
-    if (error instanceof UsernameTakenError) return jsonError(400, error.message);
+    if (error instanceof Refusal) return jsonRefusal(error);
     throw error;
   }
 }

@@ -1,9 +1,11 @@
 import { writeTransaction } from "#app/db.server";
 import { parseId } from "#app/domain/ids";
-import { parseService } from "#app/domain/services";
+import { Refusal } from "#app/domain/refusal";
+import { parseService, SERVICE_MESSAGES } from "#app/domain/services";
 import { deleteService, updateService } from "#app/models/service.server";
 import { toServiceJson } from "#app/routes/api/json/service";
 import { jsonError, readJson, describedMethodsOnly } from "#app/web/api.server";
+import { jsonRefusal } from "#app/web/refusals.server";
 import { requireApiAdmin } from "#app/web/user-context.server";
 import { serviceBody } from "#app/domain/services";
 import type { Route } from "./+types/services.$id";
@@ -11,7 +13,7 @@ import * as doc from "#app/web/api-doc";
 import * as shape from "#app/routes/api/json/shapes";
 import { z } from "#app/domain/zod";
 
-const NOT_FOUND = "Service not found";
+const NOT_FOUND = SERVICE_MESSAGES.notFound;
 
 /** The body the action reads (tests/integration/json-errors.test.ts walks every field). */
 export const jsonBody = serviceBody;
@@ -27,16 +29,20 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (id === null) return jsonError(404, NOT_FOUND);
 
   if (request.method === "DELETE") {
-    const removal = writeTransaction((tx) => deleteService(tx, id));
-    if (removal.outcome === "not-found") return jsonError(404, NOT_FOUND);
-    return Response.json(
-      removal.outcome === "deleted"
-        ? { success: true, message: "Service deleted" }
-        : {
-            success: false,
-            message: "Service is used in existing bookings, so it was deactivated instead",
-          },
-    );
+    try {
+      const removal = writeTransaction((tx) => deleteService(tx, id));
+      return Response.json(
+        removal.removed === "deleted"
+          ? { success: true, message: "Service deleted" }
+          : {
+              success: false,
+              message: "Service is used in existing bookings, so it was deactivated instead",
+            },
+      );
+    } catch (error) {
+      if (error instanceof Refusal) return jsonRefusal(error);
+      throw error;
+    }
   }
 
   const body = await readJson(request, jsonBody);

@@ -2,20 +2,17 @@ import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { RouterContextProvider } from "react-router";
 import type { ProfileFormReply, ProfileTabData } from "#app/components/dashboard/types";
-import {
-  passwordChangeSchema,
-  profileSchema,
-  SIGN_OUT_OTHER_DEVICES,
-  WRONG_CURRENT_PASSWORD,
-} from "#app/domain/account";
+import { passwordChangeSchema, profileSchema, SIGN_OUT_OTHER_DEVICES } from "#app/domain/account";
 import { writeTransaction } from "#app/db.server";
 import { feedUrls, NEW_CALENDAR_LINK } from "#app/domain/calendar-feed";
+import { Refusal } from "#app/domain/refusal";
 import { env } from "#app/env.server";
 import { createFeedToken, feedToken, regenerateFeedToken } from "#app/models/calendar-feed.server";
 import { passkeyRows } from "#app/routes/dashboard/passkey-rows.server";
 import { twoFactorState } from "#app/models/two-factor.server";
 import { type PublicUser, updateProfile } from "#app/models/user.server";
 import { giveBackAttempt, takeAttempt, tooManyAttemptsMessage } from "#app/web/rate-limit.server";
+import { formRefusal } from "#app/web/refusals.server";
 import { getSignedIn, readSignInId, signInCookieFor } from "#app/web/sign-in.server";
 import { redirectWithSuccess, replyWithToast } from "#app/web/toast.server";
 import { changePassword } from "#app/workflows/change-password.server";
@@ -129,13 +126,17 @@ export async function profileAction(
     const { currentPassword, newPassword } = submission.value;
     const signedIn = await getSignedIn(request);
     const secondFactor = signedIn?.secondFactor ?? false;
-    const change = await changePassword(user.id, currentPassword, newPassword, secondFactor);
-    if (change.status === "wrong-password") {
+    let signInId: string;
+    try {
+      signInId = await changePassword(user.id, currentPassword, newPassword, secondFactor);
+    } catch (error) {
+      if (!(error instanceof Refusal)) throw error;
+      const { init, field = "currentPassword" } = formRefusal(error);
       const reply = submission.reply({
-        fieldErrors: { currentPassword: [WRONG_CURRENT_PASSWORD] },
+        fieldErrors: { [field]: [error.message] },
         hideFields: PASSWORD_FIELDS,
       });
-      return refuse("password", reply, WRONG_CURRENT_PASSWORD, 400);
+      return refuse("password", reply, error.message, init.status);
     }
     await giveBackAttempt("password", limitKey);
     return redirectWithSuccess(
@@ -145,7 +146,7 @@ export async function profileAction(
         description:
           "Your other devices have been signed out, and your calendar link is new: subscribe again with it.",
       },
-      { headers: { "Set-Cookie": await signInCookieFor(change.signInId) } },
+      { headers: { "Set-Cookie": await signInCookieFor(signInId) } },
     );
   }
 
