@@ -1,14 +1,11 @@
 import { type DB, DatabaseBusyError } from "#app/db.server";
-import { sweepExpiredHolds } from "#app/workflows/expire-holds.server";
 import { backfillReceipts } from "#app/workflows/receipts-backfill.server";
 import { queueSessionReminders } from "#app/workflows/reminders.server";
 import { env } from "#app/env.server";
 import { startEmailDelivery } from "#app/workflows/deliver-email.server";
 import { openMailTransport } from "#app/adapters.server";
-import { settleStaleClaims } from "#app/workflows/settle-claims.server";
-import { closeUnansweredCheckouts } from "#app/workflows/checkout.server";
 import { sweepSessionFiles } from "#app/workflows/session-files.server";
-import { offerFreedRangesNow } from "#app/workflows/waitlist.server";
+import { sweepClaims, sweepHolds } from "#app/workflows/sweep.server";
 import { logError, logEvent } from "#app/log.server";
 
 const SWEEP_MS = 60_000;
@@ -34,13 +31,9 @@ export function startBackgroundJobs(db: DB): () => Promise<void> {
   let files: Promise<unknown> | null = null;
   const sweep = setInterval(() => {
     const now = Date.now();
-    runJob("expire-holds", () => sweepExpiredHolds(now));
-    // After the holds: a range an expired hold freed is offered to the waitlist in this sweep.
-    runJob("waitlist-offers", () => offerFreedRangesNow(now));
+    runJob("expire-holds", () => sweepHolds(now));
     runJob("session-reminders", () => queueSessionReminders(now, env.APP_URL));
-    // After the claims: a checkout plan whose claims this sweep released is closed in it too.
-    claims ??= settleStaleClaims(now)
-      .then(() => closeUnansweredCheckouts(now))
+    claims ??= sweepClaims(now)
       .catch((error: unknown) =>
         runJob("settle-claims", () => {
           throw error;

@@ -26,20 +26,14 @@ import {
 import {
   CheckoutUnavailableError,
   chargeSandboxCard,
-  closeUnansweredCheckouts,
   openHostedCheckout,
 } from "#app/workflows/checkout.server";
 import { handlePaymentWebhook, verifyCheckout } from "#app/workflows/fulfil-payment.server";
 import { changeBookingStatus } from "#app/workflows/change-booking-status.server";
 import { PaymentServiceError } from "#app/workflows/payment-provider.server";
 import { rescheduleOwnBooking } from "#app/workflows/reschedule.server";
-import { settleStaleClaims } from "#app/workflows/settle-claims.server";
-import { sweepExpiredHolds } from "#app/workflows/expire-holds.server";
-import {
-  joinWaitlist,
-  offerFreedRangesNow,
-  removeWaitlistEntry,
-} from "#app/workflows/waitlist.server";
+import { sweepClaims, sweepHolds } from "#app/workflows/sweep.server";
+import { joinWaitlist, removeWaitlistEntry } from "#app/workflows/waitlist.server";
 import { brokenInvariant } from "#tests/invariants/invariants";
 import { FAULT_MODES, FAULT_OPS, type FaultMode, type FaultOp } from "#tests/invariants/provider";
 import {
@@ -364,19 +358,24 @@ export class Advance extends Step {
     await w.gate("clock");
     w.now += this.fields.minutes * MINUTE;
     if (!this.fields.sweep) return `now ${new Date(w.now).toISOString()}`;
+    const faults = w.fake.faultsFired;
     const swept = await backgroundSweep(w);
+    if (w.fake.faultsFired === faults) w.answeredSweeps.push(w.now);
     w.justSwept = true;
     return `now ${new Date(w.now).toISOString()}; ${swept}`;
   }
 }
 
-/** What background.server.ts runs every minute, in its order, with the fake provider. */
+/** The calendar and money part of background.server.ts's minute, with the fake provider. */
 export async function backgroundSweep(w: World): Promise<string> {
-  const expired = sweepExpiredHolds(w.now);
-  const offered = offerFreedRangesNow(w.now, w.waitlistSettings());
-  const claims = await settleStaleClaims(w.now, w.cancellationSettings());
-  const plans = await closeUnansweredCheckouts(w.now, w.provider());
-  return `holds expired ${expired}, offers made ${offered}, claims finished ${claims.finished} released ${claims.released} failed ${claims.failed}${plans.closed + plans.failed ? `, abandoned checkout plans closed ${plans.closed} failed ${plans.failed}` : ""}`;
+  const settings = {
+    waitlist: w.waitlistSettings(),
+    cancellation: w.cancellationSettings(),
+    provider: w.provider(),
+  };
+  const holds = sweepHolds(w.now, settings);
+  const { claims, plans, offered } = await sweepClaims(w.now, settings);
+  return `holds expired ${holds.expired}, offers made ${holds.offered + offered}, claims finished ${claims.finished} released ${claims.released} failed ${claims.failed}${plans.closed + plans.failed ? `, abandoned checkout plans closed ${plans.closed} failed ${plans.failed}` : ""}`;
 }
 
 // ---------------------------------------------------------------- paying

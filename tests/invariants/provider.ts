@@ -98,6 +98,8 @@ export class FakeProvider {
   /** Provider calls of the current step, for the trace. */
   calls: ProviderCall[] = [];
   private faults: { op: FaultOp; mode: FaultMode }[] = [];
+  /** How many armed faults have fired so far (a sweep with none fired was answered in full). */
+  faultsFired = 0;
   private counter = 0;
   /** The card form's next charge: what the harness is about to pay with it. */
   private cardLines: Line[] = [];
@@ -117,6 +119,7 @@ export class FakeProvider {
     this.keyMisuses = [];
     this.calls = [];
     this.faults = [];
+    this.faultsFired = 0;
     this.counter = 0;
     this.cardLines = [];
   }
@@ -136,6 +139,7 @@ export class FakeProvider {
     const at = this.faults.findIndex((fault) => fault.op === op);
     if (at === -1) return false;
     const [fault] = this.faults.splice(at, 1);
+    this.faultsFired += 1;
     if (fault?.mode === "fail") {
       this.calls.push({ op, detail, outcome: "failed (nothing done)" });
       throw new PaymentProviderError(`fake provider: ${op} failed`, { retryable: true });

@@ -89,6 +89,8 @@ export class World {
   offlinePaid = new Set<number>();
   /** `block:b<id>` / `block:o<id>`: live sessions and offers a blocked time was created over. */
   excused = new Set<string>();
+  /** When a background sweep ran with every provider call answered (no armed fault fired). */
+  answeredSweeps: number[] = [];
   /** The background sweep ran last step (the waitlist must then have offered what is free). */
   justSwept = false;
   /** Errors a workflow threw that are not one of its refusals. */
@@ -168,6 +170,7 @@ export class World {
     this.shownCheckouts = [];
     this.offlinePaid = new Set();
     this.excused = new Set();
+    this.answeredSweeps = [];
     this.justSwept = false;
     this.crashes = [];
     this.trace = [`provider: ${mode}`];
