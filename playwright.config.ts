@@ -53,7 +53,9 @@ export default defineConfig({
     // Nor on the browser's: a customer in California books Atlanta wall time.
     timezoneId: "America/Los_Angeles",
     launchOptions: CHROMIUM_LAUNCH_OPTIONS,
-    trace: "retain-on-failure",
+    // CI keeps the log of a failed run, not its files: a trace of every journey there would
+    // cost CPU for artefacts nobody can open.
+    trace: process.env.CI ? "off" : "retain-on-failure",
     screenshot: "only-on-failure",
   },
   // A journey that exists only with JavaScript (a passkey's prompt) or only without it is
