@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { passkeys, signIns } from "#db/schema";
 import {
   accountMenu,
+  chooseFromAccountMenu,
   createUser,
   db,
   expect,
@@ -43,8 +44,7 @@ async function addPasskey(page: Page, name: string) {
 }
 
 async function signOut(page: Page) {
-  await accountMenu(page).click();
-  await page.getByRole("button", { name: "Logout" }).click();
+  await chooseFromAccountMenu(page, "Logout");
   await expect(page.getByRole("link", { name: "Sign In" })).toBeVisible();
 }
 
