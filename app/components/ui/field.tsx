@@ -31,7 +31,8 @@ const isInvalid = (meta: Meta) => Boolean(meta.errors?.length);
  * conform's props for the native control, which Headless UI's Input, Select or Textarea wraps
  * `as={Fragment}`: Headless UI gives it its id (the label's `for`) and aria-invalid, and once
  * hydrated aria-describedby, the field's descriptions in order. The server's HTML gets that same
- * list from here. conform's id and key are dropped (`meta.key` goes on the element).
+ * list from here. conform's id is dropped, and no `meta.key`: a reset that remounted the focused
+ * control would blur it inside React's commit, and conform's blur check would then post natively.
  */
 function nativeProps<Props extends { id?: string }>(
   props: Props,
@@ -123,7 +124,7 @@ export function Field({
   return (
     <FieldFrame {...{ meta, label, hint, hintClassName, className, beside }}>
       <Headless.Input as={Fragment} invalid={isInvalid(meta)} autoFocus={autoFocus}>
-        <input key={meta.key} {...inputProps} {...props} className="field-input" />
+        <input {...inputProps} {...props} className="field-input" />
       </Headless.Input>
     </FieldFrame>
   );
@@ -146,7 +147,7 @@ export function TextareaField({
   return (
     <FieldFrame {...{ meta, label, hint, hintClassName, className }}>
       <Headless.Textarea as={Fragment} invalid={isInvalid(meta)} autoFocus={autoFocus}>
-        <textarea key={meta.key} {...textareaProps} {...props} className="field-input" />
+        <textarea {...textareaProps} {...props} className="field-input" />
       </Headless.Textarea>
     </FieldFrame>
   );
@@ -174,7 +175,7 @@ export function SelectField({
   return (
     <FieldFrame {...{ meta, label, hint, hintClassName, className }}>
       <Headless.Select as={Fragment} invalid={isInvalid(meta)} autoFocus={autoFocus}>
-        <select key={meta.key} {...selectProps} {...props} className="field-input">
+        <select {...selectProps} {...props} className="field-input">
           {options.map((option) => (
             <option key={option.value} value={option.value} disabled={option.disabled}>
               {option.label}
@@ -231,12 +232,7 @@ export function Choice({
   return (
     <Headless.Field className={className}>
       <Headless.Input as={Fragment} invalid={isInvalid(meta)} autoFocus={autoFocus}>
-        <input
-          key={grouped ? `${meta.key}-${value}` : meta.key}
-          {...inputProps}
-          {...props}
-          className={inputClassName}
-        />
+        <input {...inputProps} {...props} className={inputClassName} />
       </Headless.Input>
       <div>
         <Headless.Label className={labelClassName}>{label}</Headless.Label>
