@@ -1,3 +1,4 @@
+import * as Headless from "@headlessui/react";
 import { Form } from "react-router";
 import { IntentButton } from "#app/components/ui/intent-button";
 
@@ -25,7 +26,7 @@ export function CalendarFeedLink({
         {title}
       </h3>
       <p className="text-sm text-ink-soft">{description}</p>
-      {urls ? <FeedLink id={id} urls={urls} /> : null}
+      {urls ? <FeedLink urls={urls} /> : null}
       <Form method="post" action={action} preventScrollReset className="space-y-2">
         {urls ? (
           <p className="text-sm text-ink-soft">
@@ -43,22 +44,21 @@ export function CalendarFeedLink({
   );
 }
 
-function FeedLink({ id, urls }: { id: string; urls: NonNullable<CalendarFeedUrls> }) {
+function FeedLink({ urls }: { urls: NonNullable<CalendarFeedUrls> }) {
   return (
     <>
-      <div>
-        <label htmlFor={`${id}-url`} className="block text-sm font-semibold">
+      <Headless.Field>
+        <Headless.Label className="block text-sm font-semibold">
           Calendar link (keep it private: anyone with it can see these sessions)
-        </label>
-        <input
-          id={`${id}-url`}
+        </Headless.Label>
+        <Headless.Input
           type="text"
           readOnly
           value={urls.https}
           spellCheck={false}
           className="mt-1 w-full rounded border border-line bg-surface px-3 py-2 font-mono text-sm"
         />
-      </div>
+      </Headless.Field>
       <a href={urls.webcal} className="btn-primary inline-block">
         Subscribe in your calendar app
       </a>

@@ -1,11 +1,10 @@
-import { getFormProps } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, type Submission } from "@conform-to/react";
 import {
   browserSupportsWebAuthn,
   startAuthentication,
   startRegistration,
 } from "@simplewebauthn/browser";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { Form, useLocation, useNavigate } from "react-router";
 import { ErrorList, FormErrors } from "#app/components/ui/error-list";
 import { Field } from "#app/components/ui/field";
@@ -106,20 +105,17 @@ export function AddPasskey() {
     id: "add-passkey",
     schema: passkeyNameSchema,
     lastResult: result,
+    // conform's own checks (a refused name, revalidating as one types) stay conform's.
+    onSubmit(event, { submission }) {
+      event.preventDefault();
+      if (submission?.status === "success") void add(submission.value.name, submission);
+    },
   });
   if (!available) return null;
 
-  async function add(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const submission = parseWithZod(new FormData(event.currentTarget), {
-      schema: passkeyNameSchema,
-    });
-    if (submission.status !== "success") {
-      setResult(submission.reply());
-      return;
-    }
+  async function add(name: string, submission: Submission<unknown, string[], unknown>) {
     setBusy(true);
-    const message = await run(submission.value.name);
+    const message = await run(name);
     setBusy(false);
     if (message) {
       setResult(submission.reply({ formErrors: [message] }));
@@ -154,7 +150,7 @@ export function AddPasskey() {
   }
 
   return (
-    <form {...getFormProps(form)} onSubmit={add} className="mt-4 space-y-4">
+    <form {...getFormProps(form)} className="mt-4 space-y-4">
       <ErrorList id={form.errorId} errors={form.errors} />
       <Field
         label="Passkey name"

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { type RefObject, useEffect, useRef, useState } from "react";
 import { Form, Link, useLocation } from "react-router";
 import type { PublicUser } from "#app/domain/user";
 import { HelpLink } from "#app/components/chat/help-link";
@@ -182,45 +182,90 @@ export function SectionLink({
   );
 }
 
+const ACCOUNT_LINKS = [
+  { to: "/dashboard", label: "My Account" },
+  { to: "/dashboard?tab=bookings", label: "My Sessions" },
+  { to: "/dashboard?tab=profile", label: "Profile Settings" },
+] as const;
+
+const ACCOUNT_BUTTON =
+  "flex cursor-pointer list-none items-center gap-2 rounded-full bg-white/10 py-1.5 pr-3 pl-1.5 text-sm font-semibold hover:bg-white/20 [&::-webkit-details-marker]:hidden";
+
+type EnhancedMenu = typeof import("#app/components/account-menu").AccountMenu;
+
+/**
+ * Headless UI's Menu (components/account-menu.tsx) takes the <details>' place once the page
+ * runs. It is loaded then, so no page's first load carries it (decision 0094's budget), and a
+ * menu opened before that stays as it is until it is closed.
+ */
+function useEnhancedMenu(ref: RefObject<HTMLDetailsElement | null>) {
+  const [menu, setMenu] = useState<{ AccountMenu: EnhancedMenu } | null>(null);
+  useEffect(() => {
+    let live = true;
+    const details = ref.current;
+    void import("#app/components/account-menu").then(({ AccountMenu }) => {
+      const swap = () => {
+        if (!live || details?.open) return;
+        details?.removeEventListener("toggle", swap);
+        setMenu({ AccountMenu });
+      };
+      details?.addEventListener("toggle", swap);
+      swap();
+    });
+    return () => {
+      live = false;
+    };
+  }, [ref]);
+  return menu?.AccountMenu ?? null;
+}
+
 function AccountMenu({ user, chatAppId }: { user: PublicUser; chatAppId: string | null }) {
   const menu = useDisclosureMenu();
+  const Enhanced = useEnhancedMenu(menu);
   const fullName = `${user.firstName} ${user.lastName}`;
+  const badge = (
+    <>
+      <span
+        aria-hidden="true"
+        className="flex size-7 shrink-0 items-center justify-center rounded-full bg-brand-600 text-xs font-bold"
+      >
+        {user.firstName.charAt(0).toUpperCase()}
+        {user.lastName.charAt(0).toUpperCase()}
+      </span>
+      <span className="max-w-32 truncate max-sm:sr-only">{fullName}</span>
+      <span className="sr-only">account menu</span>
+    </>
+  );
+  const header = (
+    <div className="border-b border-line px-4 py-3">
+      <p className="truncate font-semibold">{fullName}</p>
+      <p className="truncate text-sm text-ink-soft">{user.businessName || "Personal Account"}</p>
+    </div>
+  );
+  if (Enhanced) {
+    return (
+      <Enhanced
+        badge={badge}
+        header={header}
+        links={ACCOUNT_LINKS}
+        chatAppId={chatAppId}
+        buttonClassName={ACCOUNT_BUTTON}
+      />
+    );
+  }
   return (
     <details ref={menu} className="relative">
-      <summary className="flex cursor-pointer list-none items-center gap-2 rounded-full bg-white/10 py-1.5 pr-3 pl-1.5 text-sm font-semibold hover:bg-white/20 [&::-webkit-details-marker]:hidden">
-        <span
-          aria-hidden="true"
-          className="flex size-7 shrink-0 items-center justify-center rounded-full bg-brand-600 text-xs font-bold"
-        >
-          {user.firstName.charAt(0).toUpperCase()}
-          {user.lastName.charAt(0).toUpperCase()}
-        </span>
-        <span className="max-w-32 truncate max-sm:sr-only">{fullName}</span>
-        <span className="sr-only">account menu</span>
-      </summary>
+      <summary className={ACCOUNT_BUTTON}>{badge}</summary>
       <div className="absolute right-0 mt-2 w-64 overflow-hidden rounded-xl bg-white text-ink shadow-2xl ring-1 ring-black/10">
-        <div className="border-b border-line px-4 py-3">
-          <p className="truncate font-semibold">{fullName}</p>
-          <p className="truncate text-sm text-ink-soft">
-            {user.businessName || "Personal Account"}
-          </p>
-        </div>
+        {header}
         <ul className="py-1 text-sm">
-          <li>
-            <Link to="/dashboard" className="block px-4 py-2.5 hover:bg-paper">
-              My Account
-            </Link>
-          </li>
-          <li>
-            <Link to="/dashboard?tab=bookings" className="block px-4 py-2.5 hover:bg-paper">
-              My Sessions
-            </Link>
-          </li>
-          <li>
-            <Link to="/dashboard?tab=profile" className="block px-4 py-2.5 hover:bg-paper">
-              Profile Settings
-            </Link>
-          </li>
+          {ACCOUNT_LINKS.map((link) => (
+            <li key={link.to}>
+              <Link to={link.to} className="block px-4 py-2.5 hover:bg-paper">
+                {link.label}
+              </Link>
+            </li>
+          ))}
           <li>
             <HelpLink chatAppId={chatAppId} className="block px-4 py-2.5 hover:bg-paper">
               Help

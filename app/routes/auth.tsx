@@ -1,5 +1,6 @@
-import { getFormProps, getInputProps } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
+import * as Headless from "@headlessui/react";
 import {
   data,
   Form,
@@ -12,7 +13,7 @@ import {
 import { PasskeySignIn } from "#app/components/passkeys";
 import { ErrorList } from "#app/components/ui/error-list";
 import { IntentButton } from "#app/components/ui/intent-button";
-import { Field } from "#app/components/ui/field";
+import { Choice, Field } from "#app/components/ui/field";
 import { type FormReply, useSchemaForm } from "#app/components/ui/use-schema-form";
 import { loginSchema, registerFormSchema } from "#app/domain/account";
 import { HOURLY_RATES } from "#app/domain/rates";
@@ -397,30 +398,20 @@ function RegisterForm({ result }: { result: Result }) {
         type="password"
         autoComplete="new-password"
       />
-      <div className="flex items-start gap-3">
-        <input
-          {...getInputProps(fields.isStakeholder, { type: "checkbox" })}
-          key={fields.isStakeholder.key}
-          className="mt-1 size-5 rounded border-ink-soft/50 accent-brand-600"
-        />
-        <label htmlFor={fields.isStakeholder.id} className="text-sm">
-          <span className="font-semibold">I am a stakeholder of the innovation centre</span>
-          <span className="block text-ink-soft">
-            Stakeholders book at ${HOURLY_RATES.stakeholder}/hour instead of $
-            {HOURLY_RATES.nonMember}/hour.
-          </span>
-        </label>
-      </div>
-      <div className="absolute -left-[9999px]" aria-hidden="true">
-        <label htmlFor="register-website">Leave this field empty</label>
-        <input
-          id="register-website"
-          name={HONEYPOT_FIELD}
-          type="text"
-          tabIndex={-1}
-          autoComplete="off"
-        />
-      </div>
+      <Choice
+        meta={fields.isStakeholder}
+        type="checkbox"
+        label="I am a stakeholder of the innovation centre"
+        description={`Stakeholders book at $${HOURLY_RATES.stakeholder}/hour instead of $${HOURLY_RATES.nonMember}/hour.`}
+        className="flex items-start gap-3 text-sm"
+        inputClassName="mt-1 size-5 rounded border-ink-soft/50 accent-brand-600"
+        labelClassName="font-semibold"
+        descriptionClassName="text-ink-soft"
+      />
+      <Headless.Field className="absolute -left-[9999px]" aria-hidden="true">
+        <Headless.Label>Leave this field empty</Headless.Label>
+        <Headless.Input name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" />
+      </Headless.Field>
       <IntentButton
         label="Create Account"
         busyLabel="Creating account…"

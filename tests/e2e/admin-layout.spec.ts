@@ -1,4 +1,4 @@
-import { expect, login, test, signIn } from "#tests/e2e/fixtures";
+import { expect, expectNoAxeViolations, login, signIn, tabLink, test } from "#tests/e2e/fixtures";
 
 const TABS = ["Bookings", "Sessions", "Sales", "Users", "Coupons", "Services", "Support"];
 const TOOLS = ["Blocked times", "Emails"];
@@ -13,13 +13,10 @@ test.describe("the admin layout", () => {
     await expect(page).toHaveURL(/\/admin\/bookings$/);
     const nav = page.getByRole("navigation", { name: "Admin sections" });
     for (const name of [...TABS, ...TOOLS]) {
-      await nav.getByRole("link", { name, exact: true }).click();
+      await tabLink(nav, name).click();
       const slug = name.toLowerCase().replace(" ", "-");
       await expect(page).toHaveURL(new RegExp(`/admin/${slug}$`));
-      await expect(nav.getByRole("link", { name, exact: true })).toHaveAttribute(
-        "aria-current",
-        "page",
-      );
+      await expect(tabLink(nav, name)).toHaveAttribute("aria-current", "page");
       await expect(page.getByRole("heading", { level: 1, name: "Admin Dashboard" })).toBeVisible();
       await expect(page.getByRole("heading", { level: 2 }).first()).toBeVisible();
     }
@@ -30,7 +27,7 @@ test.describe("the admin layout", () => {
     await page.setViewportSize({ width: 767, height: 800 });
     await page.goto("/admin/bookings");
     const nav = page.getByRole("navigation", { name: "Admin sections" });
-    const sales = nav.getByRole("link", { name: "Sales", exact: true });
+    const sales = tabLink(nav, "Sales");
     await expect(sales).toBeVisible();
     const label = sales.getByText("Sales", { exact: true });
     // Visually hidden (a 1 px clip), still the link's accessible name.
@@ -53,6 +50,91 @@ test.describe("the admin layout", () => {
   });
 });
 
+test.describe("the tabs once the page runs: Headless UI's", { tag: "@js-on-only" }, () => {
+  test("the admin's: the arrows move between them, Enter or Space opens one", async ({
+    page,
+    admin,
+  }) => {
+    await login(page, admin);
+    await page.goto("/admin/bookings");
+    const tabs = page.getByRole("navigation", { name: "Admin sections" }).getByRole("tablist");
+    const bookings = tabs.getByRole("tab", { name: "Bookings", exact: true });
+    const sessions = tabs.getByRole("tab", { name: "Sessions", exact: true });
+    const support = tabs.getByRole("tab", { name: "Support", exact: true });
+    await expect(bookings).toHaveAttribute("aria-selected", "true");
+    await expectNoAxeViolations(page);
+
+    await bookings.focus();
+    await page.keyboard.press("ArrowRight");
+    await expect(sessions).toBeFocused();
+    // Manual activation: moving the focus opens nothing.
+    await expect(page).toHaveURL(/\/admin\/bookings$/);
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/\/admin\/sessions$/);
+    await expect(sessions).toHaveAttribute("aria-selected", "true");
+    await expect(sessions).toHaveAttribute("aria-current", "page");
+    await expect(bookings).toHaveAttribute("aria-selected", "false");
+
+    await page.keyboard.press("ArrowLeft");
+    await page.keyboard.press("ArrowLeft");
+    await expect(support).toBeFocused();
+    await page.keyboard.press(" ");
+    await expect(page).toHaveURL(/\/admin\/support$/);
+    await expect(support).toHaveAttribute("aria-selected", "true");
+  });
+
+  test("on a tool's page no tab is open: the tabs stay links", async ({ page, admin }) => {
+    await login(page, admin);
+    await page.goto("/admin/emails");
+    const nav = page.getByRole("navigation", { name: "Admin sections" });
+    await expect(nav.getByRole("link", { name: "Emails", exact: true })).toHaveAttribute(
+      "aria-current",
+      "page",
+    );
+    await expect(nav.getByRole("tablist")).toHaveCount(0);
+    await expect(nav.getByRole("link", { name: "Bookings", exact: true })).toBeVisible();
+  });
+
+  test("the customer's dashboard: the arrows move between them, Enter opens one", async ({
+    page,
+    customer,
+  }) => {
+    await login(page, customer);
+    await page.goto("/dashboard?tab=bookings");
+    const tabs = page.getByRole("navigation", { name: "Dashboard" }).getByRole("tablist");
+    const mySessions = tabs.getByRole("tab", { name: "My Sessions" });
+    const support = tabs.getByRole("tab", { name: "Help & Support" });
+    await expect(mySessions).toHaveAttribute("aria-selected", "true");
+    await expectNoAxeViolations(page);
+
+    await mySessions.focus();
+    await page.keyboard.press("End");
+    await expect(support).toBeFocused();
+    await expect(page).toHaveURL(/\/dashboard\?tab=bookings$/);
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/\/dashboard\?tab=support$/);
+    await expect(support).toHaveAttribute("aria-selected", "true");
+    await expect(support).toHaveAttribute("aria-current", "page");
+  });
+});
+
+test("without JavaScript the tabs are links, the open one the current page", {
+  tag: "@js-off-only",
+}, async ({ page, admin }) => {
+  await login(page, admin);
+  await page.goto("/admin/sales");
+  const nav = page.getByRole("navigation", { name: "Admin sections" });
+  await expect(nav.getByRole("tablist")).toHaveCount(0);
+  await expect(nav.getByRole("link", { name: "Sales", exact: true })).toHaveAttribute(
+    "aria-current",
+    "page",
+  );
+  await expect(nav.getByRole("link", { name: "Users", exact: true })).not.toHaveAttribute(
+    "tabindex",
+    "-1",
+  );
+});
+
 test.describe("an error inside a layout keeps its navigation", () => {
   // A booking that does not exist: the tab's loader answers 404, a real failure of the page.
   const MISSING = 999_999_999;
@@ -67,15 +149,12 @@ test.describe("an error inside a layout keeps its navigation", () => {
     await expect(page.getByRole("heading", { level: 2, name: "404 Page Not Found" })).toBeVisible();
     await expect(page.getByRole("heading", { level: 1, name: "Admin Dashboard" })).toBeVisible();
     const nav = page.getByRole("navigation", { name: "Admin sections" });
-    await nav.getByRole("link", { name: "Sessions", exact: true }).click();
+    await tabLink(nav, "Sessions").click();
     await expect(page).toHaveURL(/\/admin\/sessions$/);
     await expect(page.getByRole("heading", { level: 2, name: "404 Page Not Found" })).toHaveCount(
       0,
     );
-    await expect(nav.getByRole("link", { name: "Sessions", exact: true })).toHaveAttribute(
-      "aria-current",
-      "page",
-    );
+    await expect(tabLink(nav, "Sessions")).toHaveAttribute("aria-current", "page");
   });
 
   test("a missing session shows over the customer's dashboard, whose tabs still work", async ({
@@ -87,14 +166,11 @@ test.describe("an error inside a layout keeps its navigation", () => {
     expect(response?.status()).toBe(404);
     await expect(page.getByRole("heading", { level: 2, name: "404 Page Not Found" })).toBeVisible();
     const nav = page.getByRole("navigation", { name: "Dashboard" });
-    await nav.getByRole("link", { name: "Profile Settings" }).click();
+    await tabLink(nav, "Profile Settings").click();
     await expect(page).toHaveURL(/\/dashboard\?tab=profile$/);
     await expect(page.getByRole("heading", { level: 2, name: "404 Page Not Found" })).toHaveCount(
       0,
     );
-    await expect(nav.getByRole("link", { name: "Profile Settings" })).toHaveAttribute(
-      "aria-current",
-      "page",
-    );
+    await expect(tabLink(nav, "Profile Settings")).toHaveAttribute("aria-current", "page");
   });
 });

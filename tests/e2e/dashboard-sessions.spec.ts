@@ -18,6 +18,7 @@ import {
   jsOn,
   studioToday,
   signIn,
+  tabLink,
 } from "#tests/e2e/fixtures";
 import { createBooking } from "#tests/factories/booking";
 
@@ -114,10 +115,7 @@ function rowOf(page: Page, id: number): Locator {
 
 async function openMySessions(page: Page, list: "upcoming" | "past" = "upcoming") {
   await page.goto(`/dashboard?tab=bookings${list === "past" ? "&list=past" : ""}`);
-  await expect(page.getByRole("link", { name: "My Sessions" })).toHaveAttribute(
-    "aria-current",
-    "page",
-  );
+  await expect(tabLink(page, "My Sessions")).toHaveAttribute("aria-current", "page");
 }
 
 test.describe("my sessions", () => {

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import axe from "axe-core";
-import { test as base, expect, type Page, type TestInfo } from "@playwright/test";
+import { test as base, expect, type Locator, type Page, type TestInfo } from "@playwright/test";
 import { count, eq, sql } from "drizzle-orm";
 import { users } from "#db/schema";
 import { E2E_BASE_URL, E2E_DATABASE_PATH, PROJECT_ROOT, serverEnv } from "#tests/e2e/env";
@@ -176,11 +176,44 @@ export async function loginThroughForm(page: Page, user: Pick<TestUser, "usernam
   await expect(accountMenu(page)).toBeVisible();
 }
 
-/** The summary that opens the signed-in account menu (a <details>). */
+/**
+ * What opens the signed-in account menu: a <details>' summary without JavaScript, Headless
+ * UI's menu button once the page runs (components/account-menu.tsx).
+ */
 export function accountMenu(page: Page) {
-  return page.getByRole("navigation", { name: "Main" }).locator("details summary", {
+  return page.getByRole("navigation", { name: "Main" }).locator("details summary, button", {
     hasText: "account menu",
   });
+}
+
+/** Opens the account menu: the open <details>, or Headless UI's menu once the page runs. */
+export async function openAccountMenu(page: Page) {
+  await accountMenu(page).click();
+  const nav = page.getByRole("navigation", { name: "Main" });
+  return nav.locator("details[open]").or(nav.getByRole("menu"));
+}
+
+/**
+ * Opens the account menu and follows one of its entries: a link, or the Logout button, in the
+ * <details>; a menu item of the same name in Headless UI's Menu.
+ */
+export async function chooseFromAccountMenu(page: Page, name: string) {
+  const menu = await openAccountMenu(page);
+  await menu
+    .getByRole("menuitem", { name, exact: true })
+    .or(menu.getByRole("link", { name, exact: true }))
+    .or(menu.getByRole("button", { name, exact: true }))
+    .click();
+}
+
+/**
+ * A dashboard or admin tab: a link without JavaScript, Headless UI's tab once the page runs
+ * (components/ui/route-tabs.tsx).
+ */
+export function tabLink(scope: Page | Locator, name: string) {
+  return scope
+    .getByRole("tab", { name, exact: true })
+    .or(scope.getByRole("link", { name, exact: true }));
 }
 
 /** The one visible toast (server-rendered, so it shows with and without JavaScript). */

@@ -3,6 +3,7 @@ import { insertSession } from "#tests/e2e/admin-data";
 import {
   accountMenu,
   addDays,
+  chooseFromAccountMenu,
   createCoupon,
   createService,
   expect,
@@ -11,6 +12,7 @@ import {
   signIn,
   studioToday,
   test,
+  tabLink,
 } from "#tests/e2e/fixtures";
 
 /**
@@ -76,8 +78,7 @@ test.describe("a request that gets no answer", { tag: "@js-on-only" }, () => {
   test("logging out: 'Logout failed', still signed in", async ({ page, customer }) => {
     await login(page, customer);
     await cutOff(page, "/logout.data");
-    await accountMenu(page).click();
-    await page.getByRole("button", { name: "Logout" }).click();
+    await chooseFromAccountMenu(page, "Logout");
     await expectFailure(page, "Logout failed", CONNECTION);
     await expectNoAxeViolations(page);
     await expect(accountMenu(page)).toBeVisible();
@@ -133,7 +134,7 @@ test.describe("a request that gets no answer", { tag: "@js-on-only" }, () => {
     await login(page, customer);
     await page.goto("/dashboard?tab=profile");
     await cutOff(page, "/dashboard.data");
-    await page.getByRole("link", { name: "My Sessions" }).first().click();
+    await tabLink(page, "My Sessions").first().click();
     await expectFailure(page, "Error loading sessions", "Unknown error occurred");
     await expectNoAxeViolations(page);
     await expect(page.getByRole("link", { name: "Try again" })).toBeVisible();

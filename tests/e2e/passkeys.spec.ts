@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { passkeys, signIns } from "#db/schema";
 import {
   accountMenu,
+  chooseFromAccountMenu,
   createUser,
   db,
   expect,
@@ -35,16 +36,15 @@ async function virtualAuthenticator(page: Page) {
   });
 }
 
-/** On Profile Settings: names a passkey and creates it. */
+/** On Profile Settings: names a passkey and creates it, by keyboard (the field keeps focus). */
 async function addPasskey(page: Page, name: string) {
   await page.getByLabel("Passkey name").fill(name);
-  await page.getByRole("button", { name: "Add a passkey" }).click();
+  await page.getByLabel("Passkey name").press("Enter");
   await expect(page.getByRole("list", { name: "Your passkeys" })).toContainText(name);
 }
 
 async function signOut(page: Page) {
-  await accountMenu(page).click();
-  await page.getByRole("button", { name: "Logout" }).click();
+  await chooseFromAccountMenu(page, "Logout");
   await expect(page.getByRole("link", { name: "Sign In" })).toBeVisible();
 }
 
@@ -77,6 +77,14 @@ test.describe("passkeys with JavaScript", { tag: "@js-on-only" }, () => {
     await page.getByRole("button", { name: "Add a passkey" }).click();
     await expect(page.getByText("A passkey's name is at most 50 characters.")).toBeVisible();
     await expectNoAxeViolations(page);
+
+    // A new name is checked as it is typed, and starts no passkey: a request held here would
+    // keep the button busy.
+    await page.route("**/dashboard/passkeys", () => {});
+    await page.getByLabel("Passkey name").fill("Work laptop");
+    await expect(page.getByText("A passkey's name is at most 50 characters.")).toBeHidden();
+    await expect(page.getByRole("button", { name: "Add a passkey" })).toBeEnabled();
+    await page.unroute("**/dashboard/passkeys");
 
     await addPasskey(page, "Work laptop");
     await expect(page.getByText(/Added .+ · Last used never/)).toBeVisible();

@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import { createSignIn } from "#tests/factories/sign-in";
 import {
   accountMenu,
+  chooseFromAccountMenu,
   db,
   expect,
   expectNoAxeViolations,
@@ -9,6 +10,7 @@ import {
   test,
   toast,
   signIn,
+  tabLink,
 } from "#tests/e2e/fixtures";
 
 /**
@@ -36,10 +38,7 @@ test.describe("profile settings", () => {
   }) => {
     await signIn(page, customer);
     await openProfileTab(page);
-    await expect(page.getByRole("link", { name: "Profile Settings" }).first()).toHaveAttribute(
-      "aria-current",
-      "page",
-    );
+    await expect(tabLink(page, "Profile Settings").first()).toHaveAttribute("aria-current", "page");
     const form = profileForm(page);
     await expect(form.getByLabel("First name")).toHaveValue(customer.firstName);
     await expect(form.getByLabel("Email")).toHaveValue(customer.email);
@@ -134,8 +133,7 @@ test.describe("profile settings", () => {
     await page.reload();
     await expect(accountMenu(page)).toContainText(customer.fullName);
 
-    await accountMenu(page).click();
-    await page.getByRole("button", { name: "Logout" }).click();
+    await chooseFromAccountMenu(page, "Logout");
     await expect(page.getByRole("link", { name: "Sign In" })).toBeVisible();
     // The new password is the one the login form now takes.
     await loginThroughForm(page, { username: customer.username, password: "brand-new-secret" });

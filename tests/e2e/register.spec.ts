@@ -1,6 +1,7 @@
 import type { Page, TestInfo } from "@playwright/test";
 import {
   accountMenu,
+  openAccountMenu,
   countUsers,
   expect,
   expectNoAxeViolations,
@@ -90,8 +91,7 @@ test.describe("register", () => {
     await expect(toast(page)).toContainText("Registration successful");
     await expect(toast(page)).toContainText(`Welcome to ATL Creator Studio, ${values.firstName}!`);
     await expect(accountMenu(page)).toContainText(`${values.firstName} ${values.lastName}`);
-    await accountMenu(page).click();
-    const menu = page.getByRole("navigation", { name: "Main" }).locator("details[open]");
+    const menu = await openAccountMenu(page);
     await expect(menu.getByText("Personal Account")).toBeVisible();
     expect(countUsers(values.username)).toBe(1);
   });
@@ -103,8 +103,7 @@ test.describe("register", () => {
 
     await expect(page).toHaveURL(/\/$/);
     await expect(toast(page)).toContainText("Registration successful");
-    await accountMenu(page).click();
-    const menu = page.getByRole("navigation", { name: "Main" }).locator("details[open]");
+    const menu = await openAccountMenu(page);
     await expect(menu).toContainText(`${values.firstName} ${values.lastName}`);
     await expect(menu).toContainText("Kindred Media LLC");
     await expect(menu).not.toContainText("Personal Account");

@@ -194,10 +194,13 @@ test.describe("session files", () => {
     await expect(toast(page)).toContainText("File renamed");
     await expect(fileRow(page, "Episode 12 notes.txt")).toBeVisible();
 
-    // Delete takes a second click, inside the row's disclosure.
+    // Delete takes a second click: in the row's disclosure, or with JavaScript in a dialog.
     const scratch = fileRow(page, "scratch.txt");
     await scratch.getByText("Delete…").click();
-    await scratch.getByRole("button", { name: "Delete file scratch.txt" }).click();
+    const confirm = jsOn()
+      ? page.getByRole("alertdialog", { name: "Delete… scratch.txt" })
+      : scratch;
+    await confirm.getByRole("button", { name: "Delete file scratch.txt" }).click();
     await expect(toast(page)).toContainText("File deleted");
     await expect(fileRow(page, "scratch.txt")).toHaveCount(0);
     expect(

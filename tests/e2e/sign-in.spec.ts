@@ -1,6 +1,16 @@
 import { count, eq } from "drizzle-orm";
 import { signIns } from "#db/schema";
-import { accountMenu, db, expect, login, test, toast, signIn } from "#tests/e2e/fixtures";
+import {
+  accountMenu,
+  chooseFromAccountMenu,
+  db,
+  expect,
+  expectNoAxeViolations,
+  login,
+  test,
+  toast,
+  signIn,
+} from "#tests/e2e/fixtures";
 
 function signInCount(userId: number): number | undefined {
   return db().select({ total: count() }).from(signIns).where(eq(signIns.userId, userId)).get()
@@ -12,8 +22,7 @@ test.describe("logout", () => {
     await login(page, customer);
     expect(signInCount(customer.id)).toBe(1);
 
-    await accountMenu(page).click();
-    await page.getByRole("button", { name: "Logout" }).click();
+    await chooseFromAccountMenu(page, "Logout");
 
     await expect(page).toHaveURL(/\/$/);
     await expect(toast(page)).toContainText("Logged out successfully");
@@ -25,6 +34,39 @@ test.describe("logout", () => {
 
     await page.goto("/dashboard");
     await expect(page).toHaveURL(/\/auth$/);
+  });
+});
+
+test.describe("the account menu", () => {
+  test("with JavaScript is Headless UI's menu: arrow keys move through it, Escape closes it", {
+    tag: "@js-on-only",
+  }, async ({ page, customer }) => {
+    await login(page, customer);
+    const nav = page.getByRole("navigation", { name: "Main" });
+    const button = nav.getByRole("button", { name: /account menu/ });
+    await button.click();
+    const menu = nav.getByRole("menu");
+    await expect(menu.getByRole("menuitem")).toHaveText([
+      "My Account",
+      "My Sessions",
+      "Profile Settings",
+      "Help",
+      "Logout",
+    ]);
+    await expectNoAxeViolations(page);
+    // The menu keeps the focus and names the active item.
+    const active = async (name: string) =>
+      expect(menu).toHaveAttribute(
+        "aria-activedescendant",
+        (await menu.getByRole("menuitem", { name }).getAttribute("id")) ?? "",
+      );
+    await page.keyboard.press("ArrowDown");
+    await active("My Account");
+    await page.keyboard.press("ArrowDown");
+    await active("My Sessions");
+    await page.keyboard.press("Escape");
+    await expect(menu).toHaveCount(0);
+    await expect(button).toBeFocused();
   });
 });
 

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { technicalAssistanceRequests } from "#db/schema";
 import { SUPPORT_MESSAGES } from "#app/domain/support";
 import {
-  accountMenu,
+  chooseFromAccountMenu,
   db,
   expect,
   expectNoAxeViolations,
@@ -102,11 +102,7 @@ test.describe("Help & Support", () => {
 
   test("Help in the account menu leads to the support form", async ({ page, customer }) => {
     await login(page, customer);
-    await accountMenu(page).click();
-    await page
-      .getByRole("navigation", { name: "Main" })
-      .getByRole("link", { name: "Help" })
-      .click();
+    await chooseFromAccountMenu(page, "Help");
     await expect(page).toHaveURL(/\/dashboard\?tab=support$/);
     await expect(page.getByRole("heading", { name: "Get help" })).toBeVisible();
   });

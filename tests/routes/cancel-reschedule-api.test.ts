@@ -309,7 +309,7 @@ describe("the dashboard's cancel form", () => {
     );
     expect(page.status).toBe(200);
     const html = await page.text();
-    expect(html).toMatch(/<option value="13:00" disabled="">1:00 PM<!-- --> \(your current time\)/);
+    expect(html).toMatch(/<option value="13:00" disabled="">1:00 PM \(your current time\)/);
     expect(html).toMatch(/<option value="12:00">12:00 PM/);
   });
 });

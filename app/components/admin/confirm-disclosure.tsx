@@ -1,8 +1,9 @@
 import type { ReactNode } from "react";
 import { Form } from "react-router";
+import { Confirm } from "#app/components/ui/confirm";
 import { HydratedField } from "#app/components/ui/hydrated-field";
 
-/** A second, deliberate click: a disclosure, so it works without JavaScript. */
+/** A post that takes a second, deliberate click (components/ui/confirm.tsx). */
 export function ConfirmDisclosure({
   summary,
   summaryClassName,
@@ -23,18 +24,23 @@ export function ConfirmDisclosure({
   busy: boolean;
 }) {
   return (
-    <details>
-      <summary className={summaryClassName}>{summary}</summary>
-      <Form method="post" preventScrollReset className={formClassName}>
-        <HydratedField />
-        {Object.entries(fields).map(([name, value]) => (
-          <input key={name} type="hidden" name={name} value={value} />
-        ))}
-        <p className="text-sm">{children}</p>
-        <button type="submit" className={submitClassName} disabled={busy}>
-          {submit}
-        </button>
-      </Form>
-    </details>
+    <Confirm summary={summary} summaryClassName={summaryClassName}>
+      {(inDialog) => (
+        <Form
+          method="post"
+          preventScrollReset
+          className={inDialog ? "mt-3 space-y-3" : formClassName}
+        >
+          <HydratedField />
+          {Object.entries(fields).map(([name, value]) => (
+            <input key={name} type="hidden" name={name} value={value} />
+          ))}
+          <p className="text-sm">{children}</p>
+          <button type="submit" className={submitClassName} disabled={busy}>
+            {submit}
+          </button>
+        </Form>
+      )}
+    </Confirm>
   );
 }

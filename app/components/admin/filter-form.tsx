@@ -1,14 +1,13 @@
+import * as Headless from "@headlessui/react";
 import { Form } from "react-router";
 
 /** An explicit 'Apply', never a submit on change; no `page` field, so it starts at page 1. */
 export function SelectFilter({
-  id,
   name,
   label,
   value,
   options,
 }: {
-  id: string;
   name: string;
   label: string;
   value: string;
@@ -16,19 +15,17 @@ export function SelectFilter({
 }) {
   return (
     <Form method="get" className="flex flex-wrap items-end gap-3">
-      <div>
-        <label htmlFor={id} className="field-label">
-          {label}
-        </label>
+      <Headless.Field>
+        <Headless.Label className="field-label">{label}</Headless.Label>
         {/* Keyed by the applied value: a back/forward navigation shows what the URL says. */}
-        <select key={value} id={id} name={name} defaultValue={value} className="field-input">
+        <Headless.Select key={value} name={name} defaultValue={value} className="field-input">
           {options.map((option) => (
             <option key={option.value} value={option.value}>
               {option.label}
             </option>
           ))}
-        </select>
-      </div>
+        </Headless.Select>
+      </Headless.Field>
       <button type="submit" className="btn-secondary min-h-11 px-5 py-2 text-ink">
         Apply
       </button>

@@ -1,3 +1,4 @@
+import * as Headless from "@headlessui/react";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { useRevalidator } from "react-router";
 import type { DetailedError, Upload } from "tus-js-client";
@@ -48,13 +49,11 @@ export default function SessionFileUploader({
   endpoint,
   accept,
   maxFileBytes,
-  inputId,
   hint,
 }: {
   endpoint: string;
   accept: string;
   maxFileBytes: number;
-  inputId: string;
   hint: string;
 }) {
   const [items, setItems] = useState<Item[]>([]);
@@ -65,8 +64,6 @@ export default function SessionFileUploader({
   const revalidate = useRef(revalidator.revalidate);
   revalidate.current = revalidator.revalidate;
   const counter = useRef(0);
-  const hintId = `${inputId}-hint`;
-  const errorId = `${inputId}-error`;
   const statusId = useId();
 
   // Leaving stops the uploads; choosing the same file again here later carries on.
@@ -183,30 +180,26 @@ export default function SessionFileUploader({
         onSubmit={submit}
         className="flex flex-wrap items-end gap-3"
       >
-        <div className="min-w-0 flex-1">
-          <label htmlFor={inputId} className="field-label">
-            Files to upload
-          </label>
-          <p id={hintId} className="mt-0.5 text-sm text-ink-soft">
+        <Headless.Field className="min-w-0 flex-1">
+          <Headless.Label className="field-label">Files to upload</Headless.Label>
+          <Headless.Description className="mt-0.5 text-sm text-ink-soft">
             {hint}
-          </p>
-          <input
-            id={inputId}
+          </Headless.Description>
+          <Headless.Input
             type="file"
             name="file"
             multiple
             accept={accept}
-            aria-describedby={formError ? `${hintId} ${errorId}` : hintId}
-            aria-invalid={formError ? true : undefined}
+            invalid={formError !== null}
             onChange={() => setFormError(null)}
             className="field-input"
           />
           {formError ? (
-            <p id={errorId} className="mt-1 text-sm font-semibold text-brand-700">
+            <Headless.Description className="mt-1 text-sm font-semibold text-brand-700">
               {formError}
-            </p>
+            </Headless.Description>
           ) : null}
-        </div>
+        </Headless.Field>
         <button type="submit" className="btn-primary">
           Upload
         </button>

@@ -1,9 +1,10 @@
-import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
-import { lazy, Suspense } from "react";
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import * as Headless from "@headlessui/react";
+import { Fragment, lazy, Suspense } from "react";
 import { Form, useNavigation } from "react-router";
 import { ColumnHeads, TableRegion, TD } from "#app/components/admin/table";
-import { ErrorList } from "#app/components/ui/error-list";
 import { ConfirmDisclosure } from "#app/components/admin/confirm-disclosure";
+import { Field } from "#app/components/ui/field";
 import { HydratedField } from "#app/components/ui/hydrated-field";
 import { useHydrated } from "#app/components/ui/use-hydrated";
 import { useSchemaForm } from "#app/components/ui/use-schema-form";
@@ -141,7 +142,6 @@ function RenameFile({ file, reply }: { file: AdminFileRow; reply: FileFormReply 
     submitCheckedBy: "server",
   });
   const busy = useBusy("file-rename", file.id);
-  const { key, ...nameProps } = getInputProps(fields.name, { type: "text" });
   return (
     <details open={reply ? true : undefined}>
       <summary className={`${SMALL_BUTTON} w-fit`}>
@@ -151,18 +151,17 @@ function RenameFile({ file, reply }: { file: AdminFileRow; reply: FileFormReply 
         <HydratedField />
         <input type="hidden" name="intent" value="file-rename" />
         <input type="hidden" name="fileId" value={file.id} />
-        {/* The button sits beside the field, not under it: an error shown as the field is left
-            (the press on the button leaves it) must not move the button from under the pointer. */}
-        <div className="grid grid-cols-[minmax(12rem,1fr)_auto] items-end gap-x-2">
-          <label htmlFor={fields.name.id} className="field-label col-span-2">
-            New name for {file.name}
-          </label>
-          <input key={key} {...nameProps} maxLength={FILE_NAME_MAX} className="field-input" />
-          <button type="submit" className={SMALL_BUTTON} disabled={busy}>
-            {busy ? "Renaming…" : "Save name"}
-          </button>
-          <ErrorList id={fields.name.errorId} errors={fields.name.errors} className="col-span-2" />
-        </div>
+        <Field
+          label={`New name for ${file.name}`}
+          meta={fields.name}
+          type="text"
+          maxLength={FILE_NAME_MAX}
+          beside={
+            <button type="submit" className={SMALL_BUTTON} disabled={busy}>
+              {busy ? "Renaming…" : "Save name"}
+            </button>
+          }
+        />
       </Form>
     </details>
   );
@@ -237,23 +236,23 @@ function UploadFiles({
       encType="multipart/form-data"
       className="flex flex-wrap items-end gap-3"
     >
-      <div className="min-w-0 flex-1">
-        <label htmlFor={inputId} className="field-label">
-          File to upload
-        </label>
-        <p id={`${inputId}-hint`} className="mt-0.5 text-sm text-ink-soft">
+      <Headless.Field className="min-w-0 flex-1">
+        <Headless.Label className="field-label">File to upload</Headless.Label>
+        {/* This form is the page without JavaScript: the server's HTML names the hint itself. */}
+        <Headless.Description id={`${inputId}-hint`} className="mt-0.5 text-sm text-ink-soft">
           {plainHint}
-        </p>
-        <input
-          id={inputId}
-          type="file"
-          name="file"
-          required
-          accept={upload.accept}
-          aria-describedby={`${inputId}-hint`}
-          className="field-input"
-        />
-      </div>
+        </Headless.Description>
+        <Headless.Input as={Fragment}>
+          <input
+            type="file"
+            name="file"
+            required
+            accept={upload.accept}
+            aria-describedby={`${inputId}-hint`}
+            className="field-input"
+          />
+        </Headless.Input>
+      </Headless.Field>
       <button type="submit" className="btn-primary">
         Upload
       </button>
@@ -267,7 +266,6 @@ function UploadFiles({
             endpoint={upload.url}
             accept={upload.accept}
             maxFileBytes={upload.maxFileBytes}
-            inputId={inputId}
             hint={`Several files at once, each up to ${upload.fileLimit}: audio, video, images, PDF, zip or text. An upload carries on by itself if the connection drops.`}
           />
         </Suspense>

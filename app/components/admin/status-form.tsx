@@ -43,7 +43,7 @@ export function StatusForm({
         maxLength={WORKFLOW_LIMITS.noteMax}
         className="w-full"
       />
-      <ActionButtons id={id} status={status} who={who} />
+      <ActionButtons formId={form.id} id={id} status={status} who={who} />
     </Form>
   );
 }

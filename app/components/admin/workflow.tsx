@@ -8,6 +8,7 @@ import {
   VIEWS,
 } from "#app/domain/booking-filters";
 import { StatusBadge } from "#app/components/dashboard/status-badge";
+import { Confirm } from "#app/components/ui/confirm";
 import { HydratedField } from "#app/components/ui/hydrated-field";
 
 export function WorkflowBadge({ status }: { status: BookingStatus }) {
@@ -42,20 +43,28 @@ export function RowActions({
 }) {
   if (rowActions(status).length === 0) return null;
   return (
-    <Form method="post" preventScrollReset className="flex flex-wrap items-end gap-2">
+    <Form
+      id={`row-status-${id}`}
+      method="post"
+      preventScrollReset
+      className="flex flex-wrap items-end gap-2"
+    >
       <HydratedField />
       <input type="hidden" name="intent" value="status" />
       <input type="hidden" name="id" value={id} />
-      <ActionButtons id={id} status={status} who={who} />
+      <ActionButtons formId={`row-status-${id}`} id={id} status={status} who={who} />
     </Form>
   );
 }
 
+/** `formId`: Cancel's confirmation opens outside the form once the page runs. */
 export function ActionButtons({
+  formId,
   id,
   status,
   who,
 }: {
+  formId: string;
   id: number;
   status: BookingStatus;
   who: string;
@@ -66,6 +75,7 @@ export function ActionButtons({
       <button
         key={action.to}
         type="submit"
+        form={formId}
         name="status"
         value={action.to}
         disabled={busy}
@@ -85,15 +95,23 @@ export function ActionButtons({
     if (action.to !== "CANCELLED") return button;
     // Cancelling refunds and e-mails the customer: it takes a second, deliberate click.
     return (
-      <details key={action.to} className="w-full">
-        <summary className={`${SMALL_BUTTON} w-fit cursor-pointer text-brand-700`}>
-          Cancel…<span className="sr-only"> booking #{id}</span>
-        </summary>
-        <div className="mt-2 space-y-2 rounded-xl bg-brand-50 p-3 text-sm">
-          <p>Everything paid is refunded in full and the client is e-mailed.</p>
-          {button}
-        </div>
-      </details>
+      <Confirm
+        key={action.to}
+        className="w-full"
+        summary={
+          <>
+            Cancel…<span className="sr-only"> booking #{id}</span>
+          </>
+        }
+        summaryClassName={`${SMALL_BUTTON} w-fit cursor-pointer text-brand-700`}
+      >
+        {() => (
+          <div className="mt-2 space-y-2 rounded-xl bg-brand-50 p-3 text-sm">
+            <p>Everything paid is refunded in full and the client is e-mailed.</p>
+            {button}
+          </div>
+        )}
+      </Confirm>
     );
   });
 }

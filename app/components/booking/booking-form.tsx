@@ -1,4 +1,5 @@
-import { type FieldMetadata, getFormProps, getInputProps, getSelectProps } from "@conform-to/react";
+import { type FieldMetadata, getFormProps } from "@conform-to/react";
+import * as Headless from "@headlessui/react";
 import { useEffect } from "react";
 import { Form, useFetcher, useNavigation } from "react-router";
 import { GUEST_OPTIONS, HOUR_OPTIONS } from "#app/domain/availability";
@@ -14,7 +15,7 @@ import {
 } from "#app/domain/pricing";
 import { retainerHoursLeft, retainerHoursToDraw, retainerWindow } from "#app/domain/retainer";
 import { ErrorList } from "#app/components/ui/error-list";
-import { Field } from "#app/components/ui/field";
+import { Choice, Field, Fieldset, SelectField } from "#app/components/ui/field";
 import { HydratedField } from "#app/components/ui/hydrated-field";
 import { PriceLine, PriceTotal } from "#app/components/booking/price-lines";
 import { StartTimeSelect } from "#app/components/booking/start-time-select";
@@ -43,6 +44,12 @@ type RepeatMeta = FieldMetadata<
  * at each check, and the server checks again at submit.
  */
 const formSchema = bookingFormSchema(Date.now);
+
+const HOURS = HOUR_OPTIONS.map((option) => ({ value: String(option), label: `${option} hours` }));
+const GUESTS = GUEST_OPTIONS.map((option) => ({
+  value: String(option),
+  label: `${option} ${option === 1 ? "guest" : "guests"}`,
+}));
 
 /**
  * Every button is a real submit to `/?index`, so the form works without JavaScript
@@ -146,8 +153,7 @@ function BookingFormFields({
       <ErrorList id={form.errorId} errors={form.errors} />
       {reply?.unpaidHolds ? <UnpaidHoldsNotice {...reply.unpaidHolds} /> : null}
 
-      <fieldset className="mt-6">
-        <legend className="font-display text-lg font-bold">Your details</legend>
+      <Fieldset legend="Your details" className="mt-6">
         <div className="mt-3 grid gap-4 sm:grid-cols-2">
           <Field label="First name" meta={fields.firstName} type="text" autoComplete="given-name" />
           <Field label="Last name" meta={fields.lastName} type="text" autoComplete="family-name" />
@@ -166,98 +172,60 @@ function BookingFormFields({
             className="sm:col-span-2"
           />
         </div>
-        <fieldset className="mt-4" aria-describedby={fields.stakeholder.errorId}>
-          <legend className="field-label">Are you a stakeholder of the innovation centre?</legend>
+        <Fieldset
+          legend="Are you a stakeholder of the innovation centre?"
+          legendClassName="field-label"
+          meta={fields.stakeholder}
+          className="mt-4"
+        >
           <div className="mt-2 flex gap-6">
             {(["yes", "no"] as const).map((answer) => (
-              <label key={answer} className="flex items-center gap-2">
-                <input
-                  {...getInputProps(fields.stakeholder, { type: "radio", value: answer })}
-                  key={`${fields.stakeholder.key}-${answer}`}
-                  className="size-5 accent-brand-600"
-                />
-                {answer === "yes"
-                  ? `Yes ($${HOURLY_RATES.stakeholder}/hour)`
-                  : `No ($${HOURLY_RATES.nonMember}/hour)`}
-              </label>
+              <Choice
+                key={answer}
+                meta={fields.stakeholder}
+                type="radio"
+                value={answer}
+                label={
+                  answer === "yes"
+                    ? `Yes ($${HOURLY_RATES.stakeholder}/hour)`
+                    : `No ($${HOURLY_RATES.nonMember}/hour)`
+                }
+                className="flex items-center gap-2"
+                inputClassName="size-5 accent-brand-600"
+              />
             ))}
           </div>
-          <ErrorList id={fields.stakeholder.errorId} errors={fields.stakeholder.errors} />
-        </fieldset>
-      </fieldset>
+        </Fieldset>
+      </Fieldset>
 
-      <fieldset className="mt-8">
-        <legend className="font-display text-lg font-bold">Date and time</legend>
+      <Fieldset legend="Date and time" className="mt-8">
         <div className="mt-3 grid gap-4 sm:grid-cols-2">
-          <div>
-            <label htmlFor={fields.recordingDate.id} className="field-label">
-              Recording date
-            </label>
-            <p id={`${fields.recordingDate.id}-hint`} className="mt-0.5 text-sm text-ink-soft">
-              At least 48 hours ahead. The studio is open 24/7.
-            </p>
-            <input
-              {...getInputProps(fields.recordingDate, {
-                type: "date",
-                ariaDescribedBy: `${fields.recordingDate.id}-hint`,
-              })}
-              key={fields.recordingDate.key}
-              min={data.earliestDate}
-              max={data.latestDate}
-              className="field-input"
-            />
-            <ErrorList id={fields.recordingDate.errorId} errors={fields.recordingDate.errors} />
-          </div>
-          <div>
-            <label htmlFor={fields.hoursNeeded.id} className="field-label">
-              Hours
-            </label>
-            <p id={`${fields.hoursNeeded.id}-hint`} className="mt-0.5 text-sm text-ink-soft">
-              Minimum 2 hours.
-            </p>
-            <select
-              {...getSelectProps(fields.hoursNeeded, {
-                ariaDescribedBy: `${fields.hoursNeeded.id}-hint`,
-              })}
-              key={fields.hoursNeeded.key}
-              className="field-input"
-            >
-              {HOUR_OPTIONS.map((option) => (
-                <option key={option} value={option}>
-                  {option} hours
-                </option>
-              ))}
-            </select>
-            <ErrorList id={fields.hoursNeeded.errorId} errors={fields.hoursNeeded.errors} />
-          </div>
+          <Field
+            label="Recording date"
+            meta={fields.recordingDate}
+            type="date"
+            hint="At least 48 hours ahead. The studio is open 24/7."
+            min={data.earliestDate}
+            max={data.latestDate}
+          />
+          <SelectField
+            label="Hours"
+            meta={fields.hoursNeeded}
+            hint="Minimum 2 hours."
+            options={HOURS}
+          />
           <StartTimeSelect
             meta={fields.recordingTime}
             availability={availability}
             date={date}
             hours={hours}
           />
-          <div>
-            <label htmlFor={fields.guestCount.id} className="field-label">
-              Guests
-            </label>
-            <p id={`${fields.guestCount.id}-hint`} className="mt-0.5 text-sm text-ink-soft">
-              Up to 4 people on mic, host included.
-            </p>
-            <select
-              {...getSelectProps(fields.guestCount, {
-                ariaDescribedBy: `${fields.guestCount.id}-hint`,
-              })}
-              key={fields.guestCount.key}
-              className="field-input"
-            >
-              {GUEST_OPTIONS.map((option) => (
-                <option key={option} value={option}>
-                  {option} {option === 1 ? "guest" : "guests"}
-                </option>
-              ))}
-            </select>
-            <ErrorList id={fields.guestCount.errorId} errors={fields.guestCount.errors} />
-          </div>
+          <SelectField
+            label="Guests"
+            meta={fields.guestCount}
+            hint="Up to 4 people on mic, host included."
+            options={GUESTS}
+          />
         </div>
         <noscript>
           <button
@@ -271,7 +239,7 @@ function BookingFormFields({
           </button>
         </noscript>
         <WaitlistJoin availability={availability} chosen={String(value.recordingTime ?? "")} />
-      </fieldset>
+      </Fieldset>
 
       <SeriesFields
         repeat={(fields.repeat as unknown as RepeatMeta).getFieldset()}
@@ -281,28 +249,24 @@ function BookingFormFields({
         initial={reply?.seriesPreview ?? null}
       />
 
-      <fieldset className="mt-8">
-        <legend className="font-display text-lg font-bold">Retainer package</legend>
-        <div className="mt-3 flex items-start gap-3 rounded-xl bg-paper p-4 ring-1 ring-line">
-          <input
-            {...getInputProps(fields.isRetainer, { type: "checkbox" })}
-            key={fields.isRetainer.key}
-            onChange={onRetainerToggle}
-            className="mt-1 size-5 shrink-0 accent-brand-600"
-          />
-          <label htmlFor={fields.isRetainer.id}>
-            <span className="font-semibold">
-              Buy the retainer package: {formatDollars(RETAINER_PACKAGE.price)} per month
-            </span>
-            <span className="block text-sm text-ink-soft">
+      <Fieldset legend="Retainer package" className="mt-8">
+        <Choice
+          meta={fields.isRetainer}
+          type="checkbox"
+          onChange={onRetainerToggle}
+          label={`Buy the retainer package: ${formatDollars(RETAINER_PACKAGE.price)} per month`}
+          labelClassName="font-semibold"
+          description={
+            <>
               30-day period, 8 studio hours, up to 4 episodes, 1 social clip per episode, editing,
               priority booking, flexible scheduling: over $600 in monthly savings. This booking is
               your first session (up to 8 hours); book the rest of your hours later at no hourly
               charge.
-            </span>
-            {buysRetainer ? <RetainerPeriod date={date} /> : null}
-          </label>
-        </div>
+              {buysRetainer ? <RetainerPeriod date={date} /> : null}
+            </>
+          }
+          className="mt-3 flex items-start gap-3 rounded-xl bg-paper p-4 ring-1 ring-line"
+        />
         {data.retainer && !buysRetainer ? (
           <p className="mt-3 text-sm text-ink-soft">
             Your retainer package has {retainerHoursLeft(data.retainer)} of{" "}
@@ -310,40 +274,25 @@ function BookingFormFields({
             before {data.retainer.endDate}; they are used first, at no hourly charge.
           </p>
         ) : null}
-      </fieldset>
+      </Fieldset>
 
       {data.services.length > 0 ? (
-        <fieldset className="mt-8" aria-describedby={fields.selectedServices.errorId}>
-          <legend className="font-display text-lg font-bold">Additional services</legend>
+        <Fieldset legend="Additional services" meta={fields.selectedServices} className="mt-8">
           <ul className="mt-3 grid gap-3 sm:grid-cols-2">
-            {data.services.map((service) => {
-              const id = `${fields.selectedServices.id}-${service.id}`;
-              return (
-                <li
-                  key={service.id}
-                  className="flex items-start gap-3 rounded-xl p-3 ring-1 ring-line"
-                >
-                  <input
-                    {...getInputProps(fields.selectedServices, {
-                      type: "checkbox",
-                      value: String(service.id),
-                    })}
-                    key={`${fields.selectedServices.key}-${service.id}`}
-                    id={id}
-                    className="mt-1 size-5 shrink-0 accent-brand-600"
-                  />
-                  <label htmlFor={id} className="text-sm">
-                    <span className="font-semibold">
-                      {service.name} · {formatDollars(service.price)}
-                    </span>
-                    <span className="block text-ink-soft">{service.description}</span>
-                  </label>
-                </li>
-              );
-            })}
+            {data.services.map((service) => (
+              <li key={service.id} className="rounded-xl p-3 ring-1 ring-line">
+                <Choice
+                  meta={fields.selectedServices}
+                  type="checkbox"
+                  value={String(service.id)}
+                  label={`${service.name} · ${formatDollars(service.price)}`}
+                  labelClassName="text-sm font-semibold"
+                  description={service.description}
+                />
+              </li>
+            ))}
           </ul>
-          <ErrorList id={fields.selectedServices.errorId} errors={fields.selectedServices.errors} />
-        </fieldset>
+        </Fieldset>
       ) : null}
 
       <CouponField coupon={coupon} meta={fields.couponEntry} />
@@ -397,7 +346,7 @@ function RetainerPeriod({ date }: { date: string }) {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return null;
   const window = retainerWindow(date);
   return (
-    <span className="mt-2 block text-sm">
+    <span className="mt-2 block text-sm text-ink">
       <span className="font-semibold">Package period:</span> from{" "}
       <output>{window.startDate}</output> (your first session) to before{" "}
       <output>{window.endDate}</output>.
@@ -412,69 +361,63 @@ function CouponField({
   coupon: AppliedCoupon | null;
   meta: FieldMetadata<unknown, Record<string, unknown>, string[]>;
 }) {
-  const { key, ...entryProps } = getInputProps(meta, { type: "text" });
   return (
-    <fieldset className="mt-8">
-      <legend className="font-display text-lg font-bold">Promotional code</legend>
-      <div className="mt-3 flex flex-wrap items-end gap-3">
-        <div className="min-w-48 flex-1">
-          <label htmlFor={meta.id} className="field-label">
-            Promo code
-          </label>
-          {coupon ? (
-            <>
-              <input
-                id={meta.id}
+    <Fieldset legend="Promotional code" className="mt-8">
+      {coupon ? (
+        <Headless.Field className="mt-3">
+          <Headless.Label className="field-label">Promo code</Headless.Label>
+          <div className="flex flex-wrap items-end gap-3">
+            <div className="min-w-48 flex-1">
+              <Headless.Input
                 value={coupon.code}
                 disabled
                 readOnly
                 className="field-input bg-paper"
               />
-              <input type="hidden" name="couponCode" value={coupon.code} />
-            </>
-          ) : (
-            <input
-              key={key}
-              {...entryProps}
-              onKeyDown={(event) => {
-                // Enter in the promo field applies the code rather than booking.
-                if (event.key !== "Enter") return;
-                event.preventDefault();
-                event.currentTarget.form
-                  ?.querySelector<HTMLButtonElement>('button[value="apply-coupon"]')
-                  ?.click();
-              }}
-              autoCapitalize="characters"
-              autoComplete="off"
-              maxLength={50}
-              className="field-input"
-            />
-          )}
-        </div>
-        {coupon ? (
-          <button
-            type="submit"
-            name="intent"
-            value="remove-coupon"
-            formNoValidate
-            className="btn-secondary text-ink"
-          >
-            Remove
-          </button>
-        ) : (
-          <button
-            type="submit"
-            name="intent"
-            value="apply-coupon"
-            formNoValidate
-            className="btn-secondary text-ink"
-          >
-            Apply
-          </button>
-        )}
-      </div>
-      <ErrorList id={meta.errorId} errors={meta.errors} />
-    </fieldset>
+            </div>
+            <input type="hidden" name="couponCode" value={coupon.code} />
+            <button
+              type="submit"
+              name="intent"
+              value="remove-coupon"
+              formNoValidate
+              className="btn-secondary text-ink"
+            >
+              Remove
+            </button>
+          </div>
+        </Headless.Field>
+      ) : (
+        <Field
+          label="Promo code"
+          meta={meta}
+          type="text"
+          className="mt-3"
+          onKeyDown={(event) => {
+            // Enter in the promo field applies the code rather than booking.
+            if (event.key !== "Enter") return;
+            event.preventDefault();
+            event.currentTarget.form
+              ?.querySelector<HTMLButtonElement>('button[value="apply-coupon"]')
+              ?.click();
+          }}
+          autoCapitalize="characters"
+          autoComplete="off"
+          maxLength={50}
+          beside={
+            <button
+              type="submit"
+              name="intent"
+              value="apply-coupon"
+              formNoValidate
+              className="btn-secondary text-ink"
+            >
+              Apply
+            </button>
+          }
+        />
+      )}
+    </Fieldset>
   );
 }
 

@@ -1,9 +1,9 @@
-import { getFormProps, getInputProps } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { useMemo } from "react";
 import { Form, useNavigation } from "react-router";
 import { cardFormSchema, formatExpiry, SANDBOX_CARDS, studioMonth } from "#app/domain/card";
 import { formatDollars } from "#app/domain/pricing";
-import { ErrorList, FormErrors } from "#app/components/ui/error-list";
+import { FormErrors } from "#app/components/ui/error-list";
 import { Field } from "#app/components/ui/field";
 import { HydratedField } from "#app/components/ui/hydrated-field";
 import { type FormReply, useSchemaForm } from "#app/components/ui/use-schema-form";
@@ -106,30 +106,22 @@ function ExpiryField({
   // biome-ignore lint/suspicious/noExplicitAny: conform field metadata.
   meta: any;
 }) {
-  const props = getInputProps(meta, { type: "text", ariaDescribedBy: `${meta.id}-hint` });
   return (
-    <div>
-      <label htmlFor={meta.id} className="field-label">
-        Expiration date
-      </label>
-      <input
-        {...props}
-        key={props.key}
-        inputMode="numeric"
-        autoComplete="cc-exp"
-        maxLength={5}
-        placeholder="MM/YY"
-        onInput={(event) => {
-          const input = event.currentTarget;
-          input.value = formatExpiry(input.value);
-        }}
-        className="field-input"
-      />
-      <p id={`${meta.id}-hint`} className="sr-only">
-        Month and year, MM/YY
-      </p>
-      <ErrorList id={meta.errorId} errors={meta.errors} />
-    </div>
+    <Field
+      label="Expiration date"
+      meta={meta}
+      type="text"
+      hint="Month and year, MM/YY"
+      hintClassName="sr-only"
+      inputMode="numeric"
+      autoComplete="cc-exp"
+      maxLength={5}
+      placeholder="MM/YY"
+      onInput={(event) => {
+        const input = event.currentTarget;
+        input.value = formatExpiry(input.value);
+      }}
+    />
   );
 }
 

@@ -1,8 +1,9 @@
-import { type FieldMetadata, getInputProps, getSelectProps } from "@conform-to/react";
+import type { FieldMetadata } from "@conform-to/react";
 import { useEffect } from "react";
 import { useFetcher } from "react-router";
 import { formatTime } from "#app/components/booking/start-time-select";
 import { ErrorList } from "#app/components/ui/error-list";
+import { Choice, Fieldset, SelectField } from "#app/components/ui/field";
 import type { SeriesPreview } from "#app/domain/series-preview";
 import { SERIES_MAX_COUNT, SERIES_MIN_COUNT } from "#app/domain/series-repeat";
 
@@ -54,36 +55,25 @@ export function SeriesFields({
   const preview = useSeriesPreview({ date, time, hours, every, count }, initial);
   const repeats = every === "week" || every === "2weeks";
   return (
-    <fieldset className="mt-8">
-      <legend className="font-display text-lg font-bold">Repeat</legend>
+    <Fieldset legend="Repeat" className="mt-8">
       <p className="mt-1 text-sm text-ink-soft">
         Book the same time every week or every 2 weeks: every session is booked together, or none.
       </p>
       <div className="mt-3 grid gap-4 sm:grid-cols-2">
-        <div>
-          <label htmlFor={repeat.every.id} className="field-label">
-            Repeat
-          </label>
-          <select {...getSelectProps(repeat.every)} key={repeat.every.key} className="field-input">
-            <option value="none">No repeat</option>
-            <option value="week">Every week</option>
-            <option value="2weeks">Every 2 weeks</option>
-          </select>
-          <ErrorList id={repeat.every.errorId} errors={repeat.every.errors} />
-        </div>
-        <div>
-          <label htmlFor={repeat.count.id} className="field-label">
-            How many sessions
-          </label>
-          <select {...getSelectProps(repeat.count)} key={repeat.count.key} className="field-input">
-            {COUNTS.map((option) => (
-              <option key={option} value={option}>
-                {option} sessions
-              </option>
-            ))}
-          </select>
-          <ErrorList id={repeat.count.errorId} errors={repeat.count.errors} />
-        </div>
+        <SelectField
+          label="Repeat"
+          meta={repeat.every}
+          options={[
+            { value: "none", label: "No repeat" },
+            { value: "week", label: "Every week" },
+            { value: "2weeks", label: "Every 2 weeks" },
+          ]}
+        />
+        <SelectField
+          label="How many sessions"
+          meta={repeat.count}
+          options={COUNTS.map((option) => ({ value: String(option), label: `${option} sessions` }))}
+        />
       </div>
       <noscript>
         <button
@@ -106,7 +96,7 @@ export function SeriesFields({
         ) : null}
       </div>
       <ErrorList id={repeat.skip.errorId} errors={repeat.skip.errors} />
-    </fieldset>
+    </Fieldset>
   );
 }
 
@@ -121,44 +111,37 @@ function SeriesPreviewList({ preview, skip }: { preview: SeriesPreview; skip: Me
           : `${unavailable.length} of them cannot be booked at ${formatTime(preview.time)}: leave those dates out, or choose another time.`}
       </p>
       <ul className="mt-3 grid gap-2" data-testid="series-preview">
-        {preview.occurrences.map((occurrence) => {
-          const id = `${skip.id}-${occurrence.recordingDate}`;
-          return (
-            <li
-              key={occurrence.recordingDate}
-              data-date={occurrence.recordingDate}
-              className="rounded-lg bg-white p-3 ring-1 ring-line"
-            >
-              <span className="font-semibold">{formatDay(occurrence.recordingDate)}</span>
-              {occurrence.problem === null ? (
-                <span className="ml-2 text-sm">Free</span>
-              ) : (
-                <>
-                  <span className="ml-2 text-sm font-semibold text-red-800">
-                    {PROBLEM_TEXT[occurrence.problem]}
-                  </span>
-                  <span className="block text-sm">
-                    {occurrence.alternatives.length > 0
-                      ? `Nearest free times that day: ${occurrence.alternatives.map(formatTime).join(", ")}`
-                      : "No other start time is free that day."}
-                  </span>
-                  <span className="mt-1 flex items-center gap-2 text-sm">
-                    <input
-                      {...getInputProps(skip, {
-                        type: "checkbox",
-                        value: occurrence.recordingDate,
-                      })}
-                      key={`${skip.key}-${occurrence.recordingDate}`}
-                      id={id}
-                      className="size-5 accent-brand-600"
-                    />
-                    <label htmlFor={id}>Leave out {formatDay(occurrence.recordingDate)}</label>
-                  </span>
-                </>
-              )}
-            </li>
-          );
-        })}
+        {preview.occurrences.map((occurrence) => (
+          <li
+            key={occurrence.recordingDate}
+            data-date={occurrence.recordingDate}
+            className="rounded-lg bg-white p-3 ring-1 ring-line"
+          >
+            <span className="font-semibold">{formatDay(occurrence.recordingDate)}</span>
+            {occurrence.problem === null ? (
+              <span className="ml-2 text-sm">Free</span>
+            ) : (
+              <>
+                <span className="ml-2 text-sm font-semibold text-red-800">
+                  {PROBLEM_TEXT[occurrence.problem]}
+                </span>
+                <span className="block text-sm">
+                  {occurrence.alternatives.length > 0
+                    ? `Nearest free times that day: ${occurrence.alternatives.map(formatTime).join(", ")}`
+                    : "No other start time is free that day."}
+                </span>
+                <Choice
+                  meta={skip}
+                  type="checkbox"
+                  value={occurrence.recordingDate}
+                  label={`Leave out ${formatDay(occurrence.recordingDate)}`}
+                  className="mt-1 flex items-center gap-2 text-sm"
+                  inputClassName="size-5 accent-brand-600"
+                />
+              </>
+            )}
+          </li>
+        ))}
       </ul>
     </div>
   );

@@ -1,5 +1,4 @@
-import { getSelectProps } from "@conform-to/react";
-import { ErrorList } from "#app/components/ui/error-list";
+import { SelectField } from "#app/components/ui/field";
 import type { Availability } from "#app/components/booking/types";
 
 const REASON_TEXT = {
@@ -28,35 +27,30 @@ export function StartTimeSelect({
 }) {
   const known = availability.times.length > 0;
   const free = availability.times.filter((option) => option.available).length;
-  const hintId = `${meta.id}-hint`;
   return (
-    <div>
-      <label htmlFor={meta.id} className="field-label">
-        Start time
-      </label>
-      {/* Two lines reserved: the hint changes length when the free times arrive, and a
-          shifting form moves the fields below out from under a finger (or a test's click). */}
-      <p id={hintId} className="mt-0.5 min-h-10 text-sm text-ink-soft" aria-live="polite">
-        {known
-          ? free === 0
-            ? `No free start times on ${date} for ${hours} hours. Please pick another date.`
-            : `${free} free start ${free === 1 ? "time" : "times"} on ${date} for ${hours} hours; booked ones are marked.`
-          : "Checking free times…"}
-      </p>
-      <select
-        {...getSelectProps(meta, { ariaDescribedBy: hintId })}
-        key={meta.key}
-        className="field-input"
-      >
-        <option value="">Select a time</option>
-        {(known ? availability.times : []).map((option) => (
-          <option key={option.time} value={option.time} disabled={!option.available}>
-            {formatTime(option.time)}
-            {option.reason ? ` (${REASON_TEXT[option.reason]})` : ""}
-          </option>
-        ))}
-      </select>
-      <ErrorList id={meta.errorId} errors={meta.errors} />
-    </div>
+    <SelectField
+      label="Start time"
+      meta={meta}
+      // Two lines reserved: the hint changes length when the free times arrive, and a
+      // shifting form moves the fields below out from under a finger (or a test's click).
+      hintClassName="mt-0.5 min-h-10 text-sm text-ink-soft"
+      hint={
+        <span aria-live="polite">
+          {known
+            ? free === 0
+              ? `No free start times on ${date} for ${hours} hours. Please pick another date.`
+              : `${free} free start ${free === 1 ? "time" : "times"} on ${date} for ${hours} hours; booked ones are marked.`
+            : "Checking free times…"}
+        </span>
+      }
+      options={[
+        { value: "", label: "Select a time" },
+        ...(known ? availability.times : []).map((option) => ({
+          value: option.time,
+          label: `${formatTime(option.time)}${option.reason ? ` (${REASON_TEXT[option.reason]})` : ""}`,
+          disabled: !option.available,
+        })),
+      ]}
+    />
   );
 }

@@ -1,3 +1,4 @@
+import * as Headless from "@headlessui/react";
 import { formatTime } from "#app/components/booking/start-time-select";
 import type { Availability } from "#app/components/booking/types";
 import type { WaitlistClaimData } from "#app/components/booking/waitlist-types";
@@ -44,13 +45,12 @@ export function WaitlistJoin({
   if (taken.length === 0) return null;
   const preferred = taken.some((option) => option.time === chosen) ? chosen : taken[0]?.time;
   return (
-    <div className="mt-4 rounded-xl bg-paper p-4 ring-1 ring-line">
-      <label htmlFor="waitlist-time" className="field-label">
+    <Headless.Field className="mt-4 rounded-xl bg-paper p-4 ring-1 ring-line">
+      <Headless.Label className="field-label">
         Want a booked time? We can tell you if it frees up
-      </label>
+      </Headless.Label>
       <div className="mt-2 flex flex-wrap items-end gap-3">
-        <select
-          id="waitlist-time"
+        <Headless.Select
           name="waitlistTime"
           key={`${availability.date}-${availability.hours}-${preferred}`}
           defaultValue={preferred}
@@ -61,7 +61,7 @@ export function WaitlistJoin({
               {formatTime(option.time)}
             </option>
           ))}
-        </select>
+        </Headless.Select>
         <button
           type="submit"
           name="intent"
@@ -72,6 +72,6 @@ export function WaitlistJoin({
           Tell me if it frees up
         </button>
       </div>
-    </div>
+    </Headless.Field>
   );
 }

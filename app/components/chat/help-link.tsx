@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link, type LinkProps } from "react-router";
 import { showMessenger } from "#app/components/chat/messenger";
 
 export const SUPPORT_FORM_URL = "/dashboard?tab=support";
@@ -6,25 +6,21 @@ export const SUPPORT_FORM_URL = "/dashboard?tab=support";
 /** A real link to the support form, so it still leads there without JavaScript or a chat. */
 export function HelpLink({
   chatAppId,
-  className,
-  children,
-}: {
-  chatAppId: string | null;
-  className?: string;
-  children: React.ReactNode;
-}) {
+  onClick,
+  ...props
+}: { chatAppId: string | null } & Omit<LinkProps, "to">) {
   return (
     <Link
+      {...props}
       to={SUPPORT_FORM_URL}
-      className={className}
       onClick={(event) => {
+        // First: the account menu's own handler closes the menu.
+        onClick?.(event);
         if (!chatAppId || !showMessenger()) return;
         event.preventDefault();
-        // No navigation follows, so the menu this link sits in closes itself.
+        // No navigation follows, so a <details> menu this link sits in closes itself.
         event.currentTarget.closest("details")?.removeAttribute("open");
       }}
-    >
-      {children}
-    </Link>
+    />
   );
 }

@@ -1,8 +1,9 @@
 import { Form } from "react-router";
 import { AddPasskey } from "#app/components/passkeys";
+import { Confirm } from "#app/components/ui/confirm";
 import type { PasskeyRow } from "#app/domain/passkey";
 
-/** Remove is a <details>, so it works without JavaScript; Add needs the browser's passkeys. */
+/** Remove is a <details> without JavaScript (a Dialog with it); Add needs the browser's passkeys. */
 export function PasskeysSection({ passkeys }: { passkeys: PasskeyRow[] }) {
   return (
     <section aria-labelledby="passkeys-title" className="border-t border-line pt-8">
@@ -23,23 +24,32 @@ export function PasskeysSection({ passkeys }: { passkeys: PasskeyRow[] }) {
               <p className="text-sm text-ink-soft">
                 {`Added ${passkey.added} · Last used ${passkey.lastUsed ?? "never"}`}
               </p>
-              <details className="mt-2">
-                <summary className="cursor-pointer text-sm font-semibold text-brand-700 underline">
-                  Remove <span className="sr-only">{passkey.name}</span>
-                </summary>
-                <Form method="post" action="/dashboard/passkeys" reloadDocument className="mt-2">
-                  <p className="text-sm">Remove “{passkey.name}”? It will no longer sign you in.</p>
-                  <input type="hidden" name="passkeyId" value={passkey.id} />
-                  <button
-                    type="submit"
-                    name="intent"
-                    value="remove"
-                    className="btn-secondary mt-2 text-sm"
-                  >
-                    Yes, remove “{passkey.name}”
-                  </button>
-                </Form>
-              </details>
+              <Confirm
+                className="mt-2"
+                summary={
+                  <>
+                    Remove <span className="sr-only">{passkey.name}</span>
+                  </>
+                }
+                summaryClassName="cursor-pointer text-sm font-semibold text-brand-700 underline"
+              >
+                {() => (
+                  <Form method="post" action="/dashboard/passkeys" reloadDocument className="mt-2">
+                    <p className="text-sm">
+                      Remove “{passkey.name}”? It will no longer sign you in.
+                    </p>
+                    <input type="hidden" name="passkeyId" value={passkey.id} />
+                    <button
+                      type="submit"
+                      name="intent"
+                      value="remove"
+                      className="btn-secondary mt-2 text-sm"
+                    >
+                      Yes, remove “{passkey.name}”
+                    </button>
+                  </Form>
+                )}
+              </Confirm>
             </li>
           ))}
         </ul>

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { Form, Link } from "react-router";
 import { passwordChangeSchema, profileSchema, SIGN_OUT_OTHER_DEVICES } from "#app/domain/account";
 import type { PublicUser } from "#app/domain/user";
@@ -9,7 +9,7 @@ import { CalendarFeedLink } from "#app/components/calendar-feed-link";
 import { NEW_CALENDAR_LINK } from "#app/domain/calendar-feed";
 import { ErrorList } from "#app/components/ui/error-list";
 import { IntentButton } from "#app/components/ui/intent-button";
-import { Field } from "#app/components/ui/field";
+import { Choice, Field } from "#app/components/ui/field";
 import { HydratedField } from "#app/components/ui/hydrated-field";
 import {
   type FormReply,
@@ -99,20 +99,16 @@ function ProfileForm({
           type="text"
           autoComplete="organization"
         />
-        <div className="flex items-start gap-3">
-          <input
-            {...getInputProps(fields.isStakeholder, { type: "checkbox" })}
-            key={fields.isStakeholder.key}
-            className="mt-1 size-5 rounded border-ink-soft/50 accent-brand-600"
-          />
-          <label htmlFor={fields.isStakeholder.id} className="text-sm">
-            <span className="font-semibold">I am a stakeholder</span>
-            <span className="block text-ink-soft">
-              Stakeholders of the innovation centre book at ${RATES.stakeholder}/hour instead of $
-              {RATES.nonMember}/hour.
-            </span>
-          </label>
-        </div>
+        <Choice
+          meta={fields.isStakeholder}
+          type="checkbox"
+          label="I am a stakeholder"
+          description={`Stakeholders of the innovation centre book at $${RATES.stakeholder}/hour instead of $${RATES.nonMember}/hour.`}
+          className="flex items-start gap-3 text-sm"
+          inputClassName="mt-1 size-5 rounded border-ink-soft/50 accent-brand-600"
+          labelClassName="font-semibold"
+          descriptionClassName="text-ink-soft"
+        />
         <IntentButton intent="profile" label="Save Changes" busyLabel="Saving…" />
       </Form>
     </section>

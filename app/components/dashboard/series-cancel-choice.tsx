@@ -1,4 +1,6 @@
+import * as Headless from "@headlessui/react";
 import { formatDollars } from "#app/domain/pricing";
+import { Fieldset } from "#app/components/ui/field";
 
 /** Each choice's refund is posted with it, so the server refuses if it changed meanwhile. */
 export function SeriesCancelChoice({
@@ -9,21 +11,24 @@ export function SeriesCancelChoice({
   following: { count: number; refund: number; dates: string[] };
 }) {
   return (
-    <fieldset className="mt-4 space-y-3 rounded-xl p-4 ring-1 ring-line">
-      <legend className="px-1 font-semibold">This session is part of a series</legend>
+    <Fieldset
+      legend="This session is part of a series"
+      legendClassName="px-1 font-semibold"
+      className="mt-4 space-y-3 rounded-xl p-4 ring-1 ring-line"
+    >
       <input type="hidden" name="expectedFollowingRefund" value={following.refund} />
-      <label className="flex items-start gap-3">
-        <input type="radio" name="scope" value="one" defaultChecked className="mt-1" />
-        <span>
+      <Headless.Field className="flex items-start gap-3">
+        <Headless.Input type="radio" name="scope" value="one" defaultChecked className="mt-1" />
+        <Headless.Label>
           Only this session
           <span className="block text-sm text-ink-soft">
             {oneRefund > 0 ? `Refund ${formatDollars(oneRefund)}` : "No refund"}
           </span>
-        </span>
-      </label>
-      <label className="flex items-start gap-3">
-        <input type="radio" name="scope" value="following" className="mt-1" />
-        <span>
+        </Headless.Label>
+      </Headless.Field>
+      <Headless.Field className="flex items-start gap-3">
+        <Headless.Input type="radio" name="scope" value="following" className="mt-1" />
+        <Headless.Label>
           {`This and all later sessions (${following.count})`}
           <span className="block text-sm text-ink-soft">
             {following.dates.join(", ")} ·{" "}
@@ -31,8 +36,8 @@ export function SeriesCancelChoice({
               ? `refund ${formatDollars(following.refund)} in all`
               : "no refund"}
           </span>
-        </span>
-      </label>
-    </fieldset>
+        </Headless.Label>
+      </Headless.Field>
+    </Fieldset>
   );
 }

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, getSelectProps, getTextareaProps } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { Form, useNavigation } from "react-router";
 import {
   CONTACT_METHODS,
@@ -11,7 +11,7 @@ import type { SupportStatus } from "#app/domain/support-status";
 import type { PublicUser } from "#app/domain/user";
 import type { SupportTabData } from "#app/components/dashboard/types";
 import { ErrorList } from "#app/components/ui/error-list";
-import { Field } from "#app/components/ui/field";
+import { Choice, Field, Fieldset, SelectField, TextareaField } from "#app/components/ui/field";
 import { HydratedField } from "#app/components/ui/hydrated-field";
 import {
   type FormReply,
@@ -69,8 +69,6 @@ function SupportForm({
   const navigation = useNavigation();
   const busy =
     navigation.state === "submitting" && navigation.formData?.get("intent") === "support";
-  const descriptionHint = `${fields.description.id}-hint`;
-  const phoneHint = `${fields.phoneNumber.id}-hint`;
 
   return (
     <section id="support-form" aria-labelledby="support-form-title">
@@ -91,102 +89,63 @@ function SupportForm({
         <input type="hidden" name="intent" value="support" />
         <ErrorList id={form.errorId} errors={form.errors} />
         <div className="grid gap-5 sm:grid-cols-2">
-          <div>
-            <label htmlFor={fields.issueType.id} className="field-label">
-              What is it about?
-            </label>
-            <select
-              {...getSelectProps(fields.issueType)}
-              key={fields.issueType.key}
-              className="field-input"
-            >
-              <option value="">Choose a topic</option>
-              {Object.entries(ISSUE_TYPES).map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
-            </select>
-            <ErrorList id={fields.issueType.errorId} errors={fields.issueType.errors} />
-          </div>
-          <div>
-            <label htmlFor={fields.bookingId.id} className="field-label">
-              Booking (optional)
-            </label>
-            <select
-              {...getSelectProps(fields.bookingId)}
-              key={fields.bookingId.key}
-              className="field-input"
-            >
-              <option value="">Not about a booking</option>
-              {bookings.map((booking) => (
-                <option key={booking.id} value={String(booking.id)}>
-                  {booking.label}
-                </option>
-              ))}
-            </select>
-            <ErrorList id={fields.bookingId.errorId} errors={fields.bookingId.errors} />
-          </div>
-        </div>
-
-        <div>
-          <label htmlFor={fields.description.id} className="field-label">
-            Description
-          </label>
-          <p id={descriptionHint} className="mt-0.5 text-sm text-ink-soft">
-            {DESCRIPTION_LIMITS.min} to {DESCRIPTION_LIMITS.max} characters: what happened, and
-            when.
-          </p>
-          <textarea
-            {...getTextareaProps(fields.description, { ariaDescribedBy: descriptionHint })}
-            key={fields.description.key}
-            rows={5}
-            className="field-input"
+          <SelectField
+            label="What is it about?"
+            meta={fields.issueType}
+            options={[
+              { value: "", label: "Choose a topic" },
+              ...Object.entries(ISSUE_TYPES).map(([value, label]) => ({ value, label })),
+            ]}
           />
-          <ErrorList id={fields.description.errorId} errors={fields.description.errors} />
+          <SelectField
+            label="Booking (optional)"
+            meta={fields.bookingId}
+            options={[
+              { value: "", label: "Not about a booking" },
+              ...bookings.map((booking) => ({ value: String(booking.id), label: booking.label })),
+            ]}
+          />
         </div>
 
-        <fieldset aria-describedby={fields.preferredContactMethod.errorId}>
-          <legend className="field-label">How should we contact you?</legend>
+        <TextareaField
+          label="Description"
+          meta={fields.description}
+          hint={`${DESCRIPTION_LIMITS.min} to ${DESCRIPTION_LIMITS.max} characters: what happened, and when.`}
+          rows={5}
+        />
+
+        <Fieldset
+          legend="How should we contact you?"
+          legendClassName="field-label"
+          meta={fields.preferredContactMethod}
+        >
           <div className="mt-2 flex flex-wrap gap-6">
             {(Object.entries(CONTACT_METHODS) as [ContactMethod, string][]).map(
               ([value, label]) => (
-                <label key={value} className="flex items-center gap-2">
-                  <input
-                    {...getInputProps(fields.preferredContactMethod, { type: "radio", value })}
-                    key={`${fields.preferredContactMethod.key}-${value}`}
-                    id={`${fields.preferredContactMethod.id}-${value}`}
-                    className="size-5 accent-brand-600"
-                  />
-                  {label}
-                </label>
+                <Choice
+                  key={value}
+                  meta={fields.preferredContactMethod}
+                  type="radio"
+                  value={value}
+                  label={label}
+                  className="flex items-center gap-2"
+                  inputClassName="size-5 accent-brand-600"
+                />
               ),
             )}
           </div>
-          <ErrorList
-            id={fields.preferredContactMethod.errorId}
-            errors={fields.preferredContactMethod.errors}
-          />
-        </fieldset>
+        </Fieldset>
 
         <div className="grid gap-5 sm:grid-cols-2">
           <Field label="Name" meta={fields.name} type="text" autoComplete="name" />
           <Field label="Email" meta={fields.email} type="email" autoComplete="email" />
-          <div>
-            <label htmlFor={fields.phoneNumber.id} className="field-label">
-              Phone number
-            </label>
-            <p id={phoneHint} className="mt-0.5 text-sm text-ink-soft">
-              Needed if you would like a call.
-            </p>
-            <input
-              {...getInputProps(fields.phoneNumber, { type: "tel", ariaDescribedBy: phoneHint })}
-              key={fields.phoneNumber.key}
-              autoComplete="tel"
-              className="field-input"
-            />
-            <ErrorList id={fields.phoneNumber.errorId} errors={fields.phoneNumber.errors} />
-          </div>
+          <Field
+            label="Phone number"
+            meta={fields.phoneNumber}
+            type="tel"
+            hint="Needed if you would like a call."
+            autoComplete="tel"
+          />
         </div>
 
         <button type="submit" className="btn-primary" disabled={busy}>

@@ -10,6 +10,7 @@ import { SectionLink } from "#app/components/site-nav";
 import { RATES } from "#app/components/landing/studio";
 import { Icon } from "#app/components/landing/icons";
 import { WaitlistPanel } from "#app/components/dashboard/waitlist-panel";
+import { RouteTabs } from "#app/components/ui/route-tabs";
 
 /** The original site had the first two; Help & Support is ours. */
 const TABS: { id: DashboardTab; label: string }[] = [
@@ -18,7 +19,10 @@ const TABS: { id: DashboardTab; label: string }[] = [
   { id: "support", label: "Help & Support" },
 ];
 
-/** docs/product.md "Client dashboard". The tabs are links, so they work without JavaScript. */
+/**
+ * docs/product.md "Client dashboard". The tabs are links, so they work without JavaScript;
+ * with it, Headless UI's tabs (components/ui/route-tabs.tsx).
+ */
 export function DashboardSection({
   user,
   dashboard,
@@ -28,7 +32,7 @@ export function DashboardSection({
   dashboard: DashboardData;
   reply?: IntentReply;
 }) {
-  const { pathname } = useLocation();
+  const onDashboard = useLocation().pathname === "/dashboard";
   const active = dashboard.tab;
   const fullName = `${user.firstName} ${user.lastName}`;
 
@@ -65,25 +69,21 @@ export function DashboardSection({
         <div className="mt-10 grid grid-cols-[minmax(0,1fr)] gap-6 md:grid-cols-[minmax(0,1fr)_minmax(0,2fr)]">
           <div className="card min-w-0 overflow-hidden md:col-start-2">
             <nav aria-label="Dashboard" className="border-b border-line px-2 sm:px-4">
-              <ul className="flex flex-wrap gap-x-1">
-                {TABS.map((tab) => (
-                  <li key={tab.id}>
-                    <Link
-                      to={`/dashboard?tab=${tab.id}`}
-                      // Switching tabs on /dashboard keeps the page where it is; from / the
-                      // dashboard page opens at its top, where this section comes first.
-                      preventScrollReset={pathname === "/dashboard"}
-                      // Only /dashboard is the page these links lead to; on / they lead away.
-                      aria-current={
-                        pathname === "/dashboard" && active === tab.id ? "page" : undefined
-                      }
-                      className="-mb-px inline-block border-b-2 border-transparent px-3 py-4 font-semibold text-ink-soft hover:text-ink aria-[current=page]:border-brand-600 aria-[current=page]:text-ink sm:px-4"
-                    >
-                      {tab.label}
-                    </Link>
-                  </li>
-                ))}
-              </ul>
+              <RouteTabs
+                className="flex flex-wrap gap-x-1"
+                // Only /dashboard is the page these links lead to; elsewhere they lead away.
+                selected={onDashboard ? TABS.findIndex((tab) => tab.id === active) : -1}
+                tabs={TABS.map((tab) => ({
+                  to: `/dashboard?tab=${tab.id}`,
+                  // Switching tabs on /dashboard keeps the page where it is; from / the
+                  // dashboard page opens at its top, where this section comes first.
+                  preventScrollReset: onDashboard,
+                  "aria-current": onDashboard && active === tab.id ? "page" : undefined,
+                  className:
+                    "-mb-px inline-block border-b-2 border-transparent px-3 py-4 font-semibold text-ink-soft hover:text-ink aria-[current=page]:border-brand-600 aria-[current=page]:text-ink sm:px-4",
+                  children: tab.label,
+                }))}
+              />
             </nav>
             <div className="p-6 sm:p-8">
               {dashboard.sessions ? <SessionsPanel data={dashboard.sessions} /> : null}

@@ -50,6 +50,8 @@ type Options<Schema extends z.ZodType<Record<string, unknown>, Record<string, un
   checkedIntent?: string;
   /** docs/product.md "Messages": "server" forms post every submit so the reply brings the toast. */
   submitCheckedBy?: "browser" | "server";
+  /** A form that posts through JavaScript: called for a real submit only, never conform's intents. */
+  onSubmit?: Parameters<typeof useForm<z.input<Schema>, z.output<Schema>, string[]>>[0]["onSubmit"];
 };
 
 /** conform renders the form `noValidate`, so the server's messages show without JavaScript too. */
@@ -62,9 +64,11 @@ export function useSchemaForm<
   defaultValue,
   checkedIntent,
   submitCheckedBy = "browser",
+  onSubmit,
 }: Options<Schema>) {
   return useForm<z.input<Schema>, z.output<Schema>, string[]>({
     id,
+    onSubmit,
     lastResult,
     defaultValue,
     constraint: constraintOf(schema),

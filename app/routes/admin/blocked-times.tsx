@@ -149,7 +149,6 @@ export default function BlockedTimes({ loaderData, actionData }: Route.Component
       </h3>
       <div className="mt-4">
         <SelectFilter
-          id="blocked-show"
           name="show"
           label="Show"
           value={list}

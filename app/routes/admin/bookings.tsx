@@ -1,3 +1,4 @@
+import * as Headless from "@headlessui/react";
 import { Form, Link } from "react-router";
 import { AdminPage, EmptyList } from "#app/components/admin/admin-page";
 import { AdminCalendar } from "#app/components/admin/calendar";
@@ -52,24 +53,18 @@ export default function BookingsTab({ loaderData, actionData }: Route.ComponentP
         className="grid gap-4 rounded-xl bg-paper p-4 ring-1 ring-line sm:grid-cols-2 md:grid-cols-4 md:items-end"
       >
         <CalendarKeys filters={filters} current={search} />
-        <div>
-          <label htmlFor="filter-date" className="field-label">
-            Date
-          </label>
-          <input
-            id="filter-date"
+        <Headless.Field>
+          <Headless.Label className="field-label">Date</Headless.Label>
+          <Headless.Input
             type="date"
             name="date"
             defaultValue={filters.date ?? ""}
             className="field-input"
           />
-        </div>
-        <div>
-          <label htmlFor="filter-status" className="field-label">
-            Status
-          </label>
-          <select
-            id="filter-status"
+        </Headless.Field>
+        <Headless.Field>
+          <Headless.Label className="field-label">Status</Headless.Label>
+          <Headless.Select
             name="status"
             defaultValue={filters.status ?? ""}
             className="field-input"
@@ -80,14 +75,11 @@ export default function BookingsTab({ loaderData, actionData }: Route.ComponentP
                 {STATUS_LABELS[status]}
               </option>
             ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="filter-membership" className="field-label">
-            Membership
-          </label>
-          <select
-            id="filter-membership"
+          </Headless.Select>
+        </Headless.Field>
+        <Headless.Field>
+          <Headless.Label className="field-label">Membership</Headless.Label>
+          <Headless.Select
             name="membership"
             defaultValue={filters.membership}
             className="field-input"
@@ -95,8 +87,8 @@ export default function BookingsTab({ loaderData, actionData }: Route.ComponentP
             <option value="all">All Clients</option>
             <option value="members">Members Only</option>
             <option value="non-members">Non-Members Only</option>
-          </select>
-        </div>
+          </Headless.Select>
+        </Headless.Field>
         <div className="flex flex-wrap gap-2">
           <button type="submit" className="btn-primary px-5 py-2.5">
             Apply

@@ -89,7 +89,6 @@ export default function Emails({ loaderData }: Route.ComponentProps) {
       description="Every e-mail the site has written to customers, newest first. Without SMTP they stay here as Pending: open one to read what the customer would receive."
     >
       <SelectFilter
-        id="emails-status"
         name="status"
         label="Status"
         value={status ?? ""}

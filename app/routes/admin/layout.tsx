@@ -1,8 +1,9 @@
 import type { ReactNode } from "react";
-import { NavLink, Outlet, useNavigation, useRouteLoaderData } from "react-router";
+import { NavLink, Outlet, useLocation, useNavigation, useRouteLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Icon, type IconName } from "#app/components/landing/icons";
 import type { loader as rootLoader } from "#app/root";
+import { RouteTabs } from "#app/components/ui/route-tabs";
 import { adminPagesGuard } from "#app/web/user-context.server";
 import type { Route } from "./+types/layout";
 
@@ -59,19 +60,33 @@ export function ErrorBoundary() {
 }
 
 function AdminFrame({ children }: { children: ReactNode }) {
+  const { pathname } = useLocation();
+  // As NavLink matches: a booking's page (/admin/bookings/12) is under the Bookings tab.
+  const selected = TABS.findIndex(
+    (tab) => pathname === tab.to || pathname.startsWith(`${tab.to}/`),
+  );
   return (
     <div className="dashboard-bg min-h-screen">
       <div className="mx-auto max-w-7xl px-4 pt-24 pb-16 sm:px-6 md:pt-28">
         <h1 className="font-display text-3xl font-bold">Admin Dashboard</h1>
         <nav aria-label="Admin sections" className="mt-6">
           {/* Below 768 px only the icons show; the label stays for screen readers. */}
-          <ul className="grid grid-cols-7 gap-1 rounded-2xl bg-white p-1 shadow-sm ring-1 ring-line">
-            {TABS.map((tab) => (
-              <li key={tab.to}>
-                <TabLink tab={tab} />
-              </li>
-            ))}
-          </ul>
+          <RouteTabs
+            className="grid grid-cols-7 gap-1 rounded-2xl bg-white p-1 shadow-sm ring-1 ring-line"
+            selected={selected}
+            tabs={TABS.map((tab, index) => ({
+              to: tab.to,
+              "aria-current": index === selected ? "page" : undefined,
+              className:
+                "flex min-h-11 items-center justify-center gap-2 rounded-xl px-2 py-2 text-sm font-semibold text-ink-soft hover:text-ink aria-[current=page]:bg-ink aria-[current=page]:text-white",
+              children: (
+                <>
+                  <Icon name={tab.icon} className="size-5 shrink-0" />
+                  <span className="sr-only md:not-sr-only">{tab.label}</span>
+                </>
+              ),
+            }))}
+          />
           <ul className="mt-2 flex flex-wrap gap-2">
             {TOOLS.map((tool) => (
               <li key={tool.to}>
@@ -117,18 +132,6 @@ function LoadingNotice() {
         </span>
       ) : null}
     </div>
-  );
-}
-
-function TabLink({ tab }: { tab: Tab }) {
-  return (
-    <NavLink
-      to={tab.to}
-      className="flex min-h-11 items-center justify-center gap-2 rounded-xl px-2 py-2 text-sm font-semibold text-ink-soft hover:text-ink aria-[current=page]:bg-ink aria-[current=page]:text-white"
-    >
-      <Icon name={tab.icon} className="size-5 shrink-0" />
-      <span className="sr-only md:not-sr-only">{tab.label}</span>
-    </NavLink>
   );
 }
 

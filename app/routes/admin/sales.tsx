@@ -1,3 +1,5 @@
+import * as Headless from "@headlessui/react";
+import { Fragment } from "react";
 import { data, Form, useLocation } from "react-router";
 import { AdminPage, EmptyList } from "#app/components/admin/admin-page";
 import { Pagination } from "#app/components/admin/pagination";
@@ -45,7 +47,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirectWithSuccess(`/admin/sales${url.search}`, { message: "Data refreshed" });
 }
 
-const FIELD_IDS = { period: "sales-period", from: "sales-from", to: "sales-to" } as const;
+/**
+ * The loader's messages, not conform's. The range hint is outside any one field, so it and the
+ * errors are tied to the controls here: a Headless UI Description's list, written once
+ * hydrated, would replace this one.
+ */
+const ERROR_IDS = { period: "sales-period-error", from: "sales-from-error", to: "sales-to-error" };
 
 export default function SalesTab({ loaderData }: Route.ComponentProps) {
   return (
@@ -84,50 +91,47 @@ function PeriodForm({ sales }: { sales: SalesTabData }) {
     ? { period: sales.choice.period, from: sales.choice.from ?? "", to: sales.choice.to ?? "" }
     : sales.raw;
   const errors = sales.ok ? {} : sales.errors;
-  const describedBy = (field: keyof typeof FIELD_IDS, hint?: string) =>
-    [hint, errors[field] ? `${FIELD_IDS[field]}-error` : undefined].filter(Boolean).join(" ") ||
-    undefined;
+  const describedBy = (field: keyof typeof ERROR_IDS, hint?: string) =>
+    [hint, errors[field] ? ERROR_IDS[field] : undefined].filter(Boolean).join(" ") || undefined;
   return (
     <Form
       method="get"
       className="grid gap-4 rounded-2xl bg-paper p-4 md:grid-cols-[1fr_1fr_1fr_auto] md:items-end"
     >
-      <div>
-        <label htmlFor={FIELD_IDS.period} className="field-label">
-          Period
-        </label>
-        <select
-          id={FIELD_IDS.period}
-          name="period"
-          defaultValue={values.period || "all"}
-          aria-invalid={errors.period ? true : undefined}
-          aria-describedby={describedBy("period")}
-          className="field-input"
-        >
-          {SALES_PERIODS.map((period) => (
-            <option key={period} value={period}>
-              {PERIOD_LABELS[period]}
-            </option>
-          ))}
-        </select>
-        <ErrorList id={`${FIELD_IDS.period}-error`} errors={errors.period} />
-      </div>
-      {(["from", "to"] as const).map((field) => (
-        <div key={field}>
-          <label htmlFor={FIELD_IDS[field]} className="field-label">
-            {field === "from" ? "From" : "To"}
-          </label>
-          <input
-            id={FIELD_IDS[field]}
-            name={field}
-            type="date"
-            defaultValue={values[field]}
-            aria-invalid={errors[field] ? true : undefined}
-            aria-describedby={describedBy(field, "sales-range-hint")}
+      <Headless.Field>
+        <Headless.Label className="field-label">Period</Headless.Label>
+        <Headless.Select as={Fragment} invalid={Boolean(errors.period)}>
+          <select
+            name="period"
+            defaultValue={values.period || "all"}
+            aria-describedby={describedBy("period")}
             className="field-input"
-          />
-          <ErrorList id={`${FIELD_IDS[field]}-error`} errors={errors[field]} />
-        </div>
+          >
+            {SALES_PERIODS.map((period) => (
+              <option key={period} value={period}>
+                {PERIOD_LABELS[period]}
+              </option>
+            ))}
+          </select>
+        </Headless.Select>
+        <ErrorList id={ERROR_IDS.period} errors={errors.period} />
+      </Headless.Field>
+      {(["from", "to"] as const).map((field) => (
+        <Headless.Field key={field}>
+          <Headless.Label className="field-label">
+            {field === "from" ? "From" : "To"}
+          </Headless.Label>
+          <Headless.Input as={Fragment} invalid={Boolean(errors[field])}>
+            <input
+              name={field}
+              type="date"
+              defaultValue={values[field]}
+              aria-describedby={describedBy(field, "sales-range-hint")}
+              className="field-input"
+            />
+          </Headless.Input>
+          <ErrorList id={ERROR_IDS[field]} errors={errors[field]} />
+        </Headless.Field>
       ))}
       <button type="submit" className="btn-primary min-h-11">
         Apply

@@ -1,3 +1,4 @@
+import * as Headless from "@headlessui/react";
 import { useState } from "react";
 import { Form, Link, useLocation } from "react-router";
 import { BOOKING_STATUSES } from "#app/domain/booking-status";
@@ -77,12 +78,9 @@ export default function SessionsTab({ loaderData, actionData }: Route.ComponentP
         {filters.membership !== "all" ? (
           <input type="hidden" name="membership" value={filters.membership} />
         ) : null}
-        <div className="min-w-48 flex-1 sm:flex-none">
-          <label htmlFor="sessions-status" className="field-label">
-            Status
-          </label>
-          <select
-            id="sessions-status"
+        <Headless.Field className="min-w-48 flex-1 sm:flex-none">
+          <Headless.Label className="field-label">Status</Headless.Label>
+          <Headless.Select
             name="status"
             defaultValue={filters.status ?? ""}
             className="field-input"
@@ -93,8 +91,8 @@ export default function SessionsTab({ loaderData, actionData }: Route.ComponentP
                 {STATUS_LABELS[status]}
               </option>
             ))}
-          </select>
-        </div>
+          </Headless.Select>
+        </Headless.Field>
         <button type="submit" className="btn-primary px-5 py-2.5">
           Apply
         </button>

@@ -144,7 +144,6 @@ export default function SupportTab({ loaderData, actionData }: Route.ComponentPr
       description="Customers' requests for help, newest first. Start working on a request, then mark it resolved with the details the customer will be e-mailed."
     >
       <SelectFilter
-        id="support-status"
         name="status"
         label="Status"
         value={status ?? ""}

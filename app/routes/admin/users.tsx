@@ -1,3 +1,4 @@
+import * as Headless from "@headlessui/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, data, useNavigation } from "react-router";
 import { AdminPage, EmptyList } from "#app/components/admin/admin-page";
@@ -114,36 +115,26 @@ export default function Users({ loaderData }: Route.ComponentProps) {
   return (
     <AdminPage title="User Management" description="Promote staff and manage memberships.">
       <Form method="get" className="mb-6 flex flex-wrap items-end gap-3">
-        <div>
-          <label htmlFor="users-membership" className="field-label">
-            Show
-          </label>
-          <select
-            id="users-membership"
-            name="membership"
-            defaultValue={filter}
-            className="field-input"
-          >
+        <Headless.Field>
+          <Headless.Label className="field-label">Show</Headless.Label>
+          <Headless.Select name="membership" defaultValue={filter} className="field-input">
             {MEMBERSHIP_FILTERS.map((value) => (
               <option key={value} value={value}>
                 {MEMBERSHIP_FILTER_LABELS[value]}
               </option>
             ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="users-search" className="field-label">
-            Username contains
-          </label>
-          <input
-            id="users-search"
+          </Headless.Select>
+        </Headless.Field>
+        <Headless.Field>
+          <Headless.Label className="field-label">Username contains</Headless.Label>
+          <Headless.Input
             name="q"
             type="search"
             defaultValue={search}
             maxLength={SEARCH_MAX}
             className="field-input"
           />
-        </div>
+        </Headless.Field>
         <button type="submit" className="btn-secondary min-h-11 py-2">
           Apply
         </button>

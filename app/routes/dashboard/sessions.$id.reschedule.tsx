@@ -1,8 +1,9 @@
-import { getFormProps, getInputProps } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, useNavigation, useSubmit } from "react-router";
 import { StartTimeSelect } from "#app/components/booking/start-time-select";
-import { ErrorList, FormErrors } from "#app/components/ui/error-list";
+import { FormErrors } from "#app/components/ui/error-list";
+import { Field } from "#app/components/ui/field";
 import { HydratedField } from "#app/components/ui/hydrated-field";
 import { RouteDialog } from "#app/components/ui/route-dialog";
 import { type FormReply, useSchemaForm } from "#app/components/ui/use-schema-form";
@@ -188,37 +189,26 @@ function RescheduleForm({
     <Form method="post" preventScrollReset {...getFormProps(form)} className="mt-4 space-y-4">
       <HydratedField />
       <FormErrors id={form.errorId} errors={form.errors} />
-      <div>
-        <label htmlFor={fields.recordingDate.id} className="field-label">
-          New date
-        </label>
-        <p id={`${fields.recordingDate.id}-hint`} className="mt-0.5 text-sm text-ink-soft">
-          At least 48 hours ahead. The studio is open 24/7.
-        </p>
-        <input
-          {...getInputProps(fields.recordingDate, {
-            type: "date",
-            ariaDescribedBy: `${fields.recordingDate.id}-hint`,
-          })}
-          key={fields.recordingDate.key}
-          min={earliestDate}
-          max={latestDate}
-          onChange={(event) => {
-            const date = event.currentTarget.value;
-            // The free times of the new date come from this route's loader, which leaves
-            // the session's own slot out.
-            // A year being typed (0002-…) is not a date to look up yet.
-            if (/^\d{4}-\d{2}-\d{2}$/.test(date) && date >= earliestDate) {
-              submit(
-                { recordingDate: date },
-                { method: "get", replace: true, preventScrollReset: true },
-              );
-            }
-          }}
-          className="field-input"
-        />
-        <ErrorList id={fields.recordingDate.errorId} errors={fields.recordingDate.errors} />
-      </div>
+      <Field
+        label="New date"
+        meta={fields.recordingDate}
+        type="date"
+        hint="At least 48 hours ahead. The studio is open 24/7."
+        min={earliestDate}
+        max={latestDate}
+        onChange={(event) => {
+          const date = event.currentTarget.value;
+          // The free times of the new date come from this route's loader, which leaves
+          // the session's own slot out.
+          // A year being typed (0002-…) is not a date to look up yet.
+          if (/^\d{4}-\d{2}-\d{2}$/.test(date) && date >= earliestDate) {
+            submit(
+              { recordingDate: date },
+              { method: "get", replace: true, preventScrollReset: true },
+            );
+          }
+        }}
+      />
       <noscript>
         <button type="submit" formMethod="get" formNoValidate className="btn-secondary text-ink">
           Show free times

@@ -1,0 +1,81 @@
+import * as Headless from "@headlessui/react";
+import { type ReactNode, useEffect, useState } from "react";
+import { useHydrated } from "#app/components/ui/use-hydrated";
+
+/**
+ * A second, deliberate click: a <details> without JavaScript; once the page runs, the same
+ * content opens in Headless UI's Dialog, a modal that asks first. It closes as it posts, so the
+ * answer's toast is not behind it; while it is open nothing else on the page can post. React
+ * Router's forms have cancelled the native post by the time the document hears of it.
+ */
+export function Confirm({
+  summary,
+  summaryClassName,
+  className,
+  children,
+}: {
+  summary: ReactNode;
+  summaryClassName: string;
+  /** The <details>' class, or the button's frame once the page runs. */
+  className?: string;
+  /** The question and its submit button; a button of a form outside names it (`form`). */
+  children: (inDialog: boolean) => ReactNode;
+}) {
+  const hydrated = useHydrated();
+  const [asking, setAsking] = useState(false);
+  useEffect(() => {
+    if (!asking) return;
+    // A post by script only: a native one leaves the page, and would stop if its form went.
+    const close = (event: SubmitEvent) => {
+      if (event.defaultPrevented) setAsking(false);
+    };
+    document.addEventListener("submit", close);
+    return () => document.removeEventListener("submit", close);
+  }, [asking]);
+  if (!hydrated) {
+    return (
+      <details className={className}>
+        <summary className={summaryClassName}>{summary}</summary>
+        {children(false)}
+      </details>
+    );
+  }
+  const open = (
+    <button
+      type="button"
+      aria-haspopup="dialog"
+      onClick={() => setAsking(true)}
+      className={summaryClassName}
+    >
+      {summary}
+    </button>
+  );
+  return (
+    <>
+      {className ? <div className={className}>{open}</div> : open}
+      <Headless.Dialog
+        open={asking}
+        onClose={() => setAsking(false)}
+        role="alertdialog"
+        className="relative z-50"
+      >
+        <Headless.DialogBackdrop className="fixed inset-0 bg-night/60" />
+        <div className="fixed inset-0 flex items-center justify-center p-4">
+          <Headless.DialogPanel className="w-[min(28rem,100%)] rounded-2xl bg-white p-6 text-ink shadow-2xl">
+            <Headless.DialogTitle className="font-display text-lg font-bold">
+              {summary}
+            </Headless.DialogTitle>
+            {children(true)}
+            <button
+              type="button"
+              onClick={() => setAsking(false)}
+              className="mt-3 text-sm font-semibold text-ink-soft underline underline-offset-2"
+            >
+              Cancel
+            </button>
+          </Headless.DialogPanel>
+        </div>
+      </Headless.Dialog>
+    </>
+  );
+}
