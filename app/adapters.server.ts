@@ -10,8 +10,7 @@ import type { HostedCheckoutProvider, PaymentProvider } from "#app/integrations/
 import { createSmtpTransport } from "#app/integrations/smtp.server";
 
 /**
- * The one place that reads the outside world's settings and picks its adapters: payments,
- * session-file storage, the chat's identity and mail. Workflows and routes ask here; no other
+ * The one place that reads the outside world's settings and picks its adapters; no other
  * module imports a concrete adapter. Read at each call, so a test may switch a setting.
  */
 

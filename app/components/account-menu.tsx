@@ -5,11 +5,7 @@ import { HelpLink } from "#app/components/chat/help-link";
 
 const ITEM = "block w-full px-4 py-2.5 text-left hover:bg-paper data-focus:bg-paper";
 
-/**
- * The account menu once the page runs (site-nav.tsx renders the <details> it replaces):
- * Headless UI's Menu, so arrow keys move through it and Escape or a click outside closes it.
- * Its entries are the same links, Help and Logout.
- */
+/** The account menu once the page runs, in place of site-nav.tsx's <details>: arrow keys, Escape. */
 export function AccountMenu({
   badge,
   header,

@@ -194,9 +194,8 @@ const ACCOUNT_BUTTON =
 type EnhancedMenu = typeof import("#app/components/account-menu").AccountMenu;
 
 /**
- * Headless UI's Menu (components/account-menu.tsx) takes the <details>' place once the page
- * runs. It is loaded then, so no page's first load carries it (decision 0094's budget), and a
- * menu opened before that stays as it is until it is closed.
+ * The Menu is loaded once the page runs, so no first load carries it (decision 0094's budget);
+ * a menu opened before that stays a <details> until it is closed.
  */
 function useEnhancedMenu(ref: RefObject<HTMLDetailsElement | null>) {
   const [menu, setMenu] = useState<{ AccountMenu: EnhancedMenu } | null>(null);

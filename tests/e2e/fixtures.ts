@@ -294,7 +294,7 @@ async function axeWithoutPageScripts(page: Page): Promise<axe.Result[]> {
  * axe in the page's own world, for the JavaScript-on project. AxeBuilder's default runs a
  * partial check in each frame and opens a blank page to merge them, which took about three
  * times as long per check, side by side on the landing page (docs/benchmarks.md, the browser
- * suite). A CDP session of our own is avoided here: attaching and detaching one beside the
+ * suite). A CDP sign-in of our own is avoided here: attaching and detaching one beside the
  * passkey journeys' virtual authenticator left its prompt unanswered.
  */
 async function axeInPage(page: Page): Promise<axe.Result[]> {

@@ -75,8 +75,7 @@ export function DashboardSection({
                 selected={onDashboard ? TABS.findIndex((tab) => tab.id === active) : -1}
                 tabs={TABS.map((tab) => ({
                   to: `/dashboard?tab=${tab.id}`,
-                  // Switching tabs on /dashboard keeps the page where it is; from / the
-                  // dashboard page opens at its top, where this section comes first.
+                  // From / the dashboard opens at its top, where this section comes first.
                   preventScrollReset: onDashboard,
                   "aria-current": onDashboard && active === tab.id ? "page" : undefined,
                   className:

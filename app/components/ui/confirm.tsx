@@ -3,10 +3,8 @@ import { type ReactNode, useEffect, useState } from "react";
 import { useHydrated } from "#app/components/ui/use-hydrated";
 
 /**
- * A second, deliberate click: a <details> without JavaScript; once the page runs, the same
- * content opens in Headless UI's Dialog, a modal that asks first. It closes as it posts, so the
- * answer's toast is not behind it; while it is open nothing else on the page can post. React
- * Router's forms have cancelled the native post by the time the document hears of it.
+ * A second, deliberate click: a <details> without JavaScript, Headless UI's Dialog with it. The
+ * dialog closes as it posts, so the answer's toast is not behind it.
  */
 export function Confirm({
   summary,

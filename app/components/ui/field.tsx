@@ -15,10 +15,8 @@ import {
 import { ErrorList } from "#app/components/ui/error-list";
 
 /**
- * The one way a form builds its fields, customer and admin alike, on Headless UI's Field,
- * Label, Description, Input, Select, Textarea, Fieldset and Legend: Headless UI ties each label
- * and description to its control, conform gives the control its name, native constraints and
- * default value, and the field its errors. Every control is the native element, rendered by
+ * Every form's fields: Headless UI ties each label and description to its control, conform
+ * gives the control its name, constraints and value. Controls are native elements rendered by
  * the server, so each form posts without JavaScript.
  */
 
@@ -28,11 +26,10 @@ type Meta = FieldMetadata<any, any, string[]>;
 const isInvalid = (meta: Meta) => Boolean(meta.errors?.length);
 
 /**
- * conform's props for the native control, which Headless UI's Input, Select or Textarea wraps
- * `as={Fragment}`: Headless UI gives it its id (the label's `for`) and aria-invalid, and once
- * hydrated aria-describedby, the field's descriptions in order. The server's HTML gets that same
- * list from here. conform's id is dropped, and no `meta.key`: a reset that remounted the focused
- * control would blur it inside React's commit, and conform's blur check would then post natively.
+ * conform's props for the native control. Headless UI gives it its id and, once hydrated,
+ * aria-describedby; the server's HTML gets that list from here. No `meta.key`: a reset that
+ * remounted the focused control would blur it inside React's commit, and conform's blur check
+ * would then post natively.
  */
 function nativeProps<Props extends { id?: string }>(
   props: Props,
@@ -48,13 +45,11 @@ function nativeProps<Props extends { id?: string }>(
   return { ...rest, "aria-describedby": describedBy.filter(Boolean).join(" ") || undefined };
 }
 
-/** The hint, then the errors: what a field's control is described by. */
 const fieldDescribedBy = (meta: Meta, hint: ReactNode) => [
   Boolean(hint) && meta.descriptionId,
   isInvalid(meta) && meta.errorId,
 ];
 
-/** A field's errors, one of its descriptions. */
 function FieldErrors({ meta }: { meta: Meta }) {
   return isInvalid(meta) ? (
     <Headless.Description as={ErrorList} id={meta.errorId} errors={meta.errors} />
@@ -108,7 +103,6 @@ type FieldProps = Common & {
   beside?: ReactNode;
 } & Omit<InputHTMLAttributes<HTMLInputElement>, "type" | "name" | "id" | "form" | "className">;
 
-/** A labelled input. */
 export function Field({
   label,
   meta,
@@ -133,7 +127,6 @@ export function Field({
 type TextareaFieldProps = Common &
   Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "name" | "id" | "form" | "className">;
 
-/** A labelled textarea. */
 export function TextareaField({
   label,
   meta,
@@ -160,7 +153,6 @@ type SelectFieldProps = Common & {
     "name" | "id" | "form" | "className" | "children"
   >;
 
-/** A labelled select. */
 export function SelectField({
   label,
   meta,

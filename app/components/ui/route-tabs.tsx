@@ -6,10 +6,9 @@ import { useHydrated } from "#app/components/ui/use-hydrated";
 export type RouteTab = Omit<LinkProps, "to"> & { to: string };
 
 /**
- * Tabs that are links, each to a page of its own. The server's HTML, and so the page without
- * JavaScript, is a list of links; once the page runs they are Headless UI's tabs, the arrow keys
- * moving between them. No TabPanels: the page under them is the one panel ever loaded, and
- * Headless UI cannot show a group with no tab selected (`selected` -1), so that stays links.
+ * Tabs that are links to pages of their own: links without JavaScript, Headless UI's tabs with
+ * it. No TabPanels: the page under them is the one panel, and Headless UI cannot show a group
+ * with no tab selected, so that case stays links.
  */
 export function RouteTabs({
   tabs,
@@ -44,10 +43,7 @@ export function RouteTabs({
   );
 }
 
-/**
- * Headless UI keeps Enter and Space from the link (it would only select the tab); a click
- * follows it through the router, as a mouse's does. The route then selects the tab.
- */
+/** Headless UI keeps Enter and Space from the link: a click follows it, as a mouse's does. */
 function follow(event: KeyboardEvent<HTMLElement>) {
   if (event.key !== "Enter" && event.key !== " ") return;
   event.preventDefault();
