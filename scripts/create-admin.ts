@@ -59,8 +59,9 @@ function readOptions() {
 /** One line typed in the terminal without echo (raw mode), ended by Enter; Ctrl-C aborts. */
 function askHidden(question: string): Promise<string> {
   const input = process.stdin;
-  process.stdout.write(question);
+  // Echo goes off before the question shows: a password typed at once is never echoed.
   input.setRawMode(true);
+  process.stdout.write(question);
   input.resume();
   input.setEncoding("utf8");
   return new Promise((resolve) => {
