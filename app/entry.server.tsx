@@ -9,8 +9,9 @@ import {
 import { NonceProvider } from "#app/components/nonce";
 import { logError } from "#app/log.server";
 import { jsonError } from "#app/web/api.server";
-import { nonceContext } from "#app/web/request-context.server";
-import { keepPage, keptPage, sharedPageKey } from "#app/web/shared-pages.server";
+import { hashMarkedScripts, newScriptMark } from "#app/web/inline-scripts.server";
+import { scriptHashesContext } from "#app/web/request-context.server";
+import { storablePageContext, storableRoute } from "#app/web/shared-pages.server";
 
 export const streamTimeout = 5_000;
 
@@ -50,13 +51,9 @@ export default function handleRequest(
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
-  const nonce = loadContext.get(nonceContext);
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-  const sharedKey = nonce ? sharedPageKey(request, routerContext) : null;
-  const kept = sharedKey ? keptPage(sharedKey, nonce) : undefined;
-  if (kept !== undefined) {
-    return new Response(kept, { headers: responseHeaders, status: responseStatusCode });
-  }
+  const storable = storableRoute(request, routerContext);
+  const nonce = newScriptMark();
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
@@ -77,10 +74,14 @@ export default function handleRequest(
         [readyOption]() {
           shellRendered = true;
           pipe(
-            wholeDocument((html) => {
+            wholeDocument((rendered) => {
               clearTimeout(timeoutId);
-              if (sharedKey && !failed) keepPage(sharedKey, html, nonce);
-              resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }));
+              const page = hashMarkedScripts(rendered, nonce);
+              loadContext.set(scriptHashesContext, page.hashes);
+              if (!failed) loadContext.set(storablePageContext, storable);
+              resolve(
+                new Response(page.html, { headers: responseHeaders, status: responseStatusCode }),
+              );
             }),
           );
         },

@@ -29,10 +29,13 @@ import { securityMiddleware } from "#app/web/security.server";
 import { inlineToastContext } from "#app/web/request-context.server";
 import { readToast } from "#app/web/toast.server";
 import { getUser } from "#app/web/user-context.server";
+import type { StoredForVisitors } from "#app/web/shared-pages.server";
 
 export const middleware: Route.MiddlewareFunction[] = [routeLogMiddleware, securityMiddleware];
 
 export const clientMiddleware: Route.ClientMiddlewareFunction[] = [connectionFailureMiddleware];
+
+export const handle = { storedForVisitors: true } satisfies StoredForVisitors;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const [user, flash] = await Promise.all([getUser(request, context), readToast(request)]);

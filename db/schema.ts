@@ -258,6 +258,20 @@ export const bookingStatusCounts = sqliteTable(
   () => [check("booking_status_counts_status", inList("status", BOOKING_STATUSES))],
 );
 
+/**
+ * One row, bumped by triggers (see the migration that creates them) in the same transaction as
+ * every write to a table a visitor's page reads, from any process: a stored visitor's page
+ * stands while it is unchanged (decision 0095).
+ */
+export const dataVersion = sqliteTable(
+  "data_version",
+  {
+    id: integer("id").primaryKey(),
+    version: integer("version").notNull().default(0),
+  },
+  () => [check("data_version_one_row", sql`id = 1`)],
+);
+
 export const bookingServices = sqliteTable(
   "booking_services",
   {

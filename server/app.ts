@@ -18,6 +18,7 @@ export { observeRequest } from "./observe";
 import { clientAddressContext, safeMethodContext } from "#app/web/request-context.server";
 import { answeringDatabaseBusy } from "#app/web/database-busy.server";
 import { serverRoutesContext } from "#app/web/route-target.server";
+import { servingStoredPages } from "#app/web/shared-pages.server";
 
 /**
  * The React Router app as a plain `node:http` request listener (decision 0092): body limits,
@@ -146,10 +147,13 @@ const loadBuild = () => import("virtual:react-router/server-build") as Promise<S
 const productionBuild = import.meta.env.PROD ? await loadBuild() : undefined;
 // Given a function, React Router rebuilds its route tables on every request (for reloads in
 // development): in production the build never changes, so it gets the module once.
-const handleFetch = createRequestHandler(
-  productionBuild
-    ? answeringDatabaseBusy(productionBuild)
-    : () => loadBuild().then(answeringDatabaseBusy),
+const handleFetch = servingStoredPages(
+  createRequestHandler(
+    productionBuild
+      ? answeringDatabaseBusy(productionBuild)
+      : () => loadBuild().then(answeringDatabaseBusy),
+  ),
+  async () => (productionBuild ?? (await loadBuild())).assets.version,
 );
 
 async function loadContext(req: IncomingMessage): Promise<RouterContextProvider> {

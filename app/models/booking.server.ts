@@ -95,6 +95,31 @@ const offeredRanges = db
   )
   .prepare();
 
+const nextHoldEnd = db
+  .select({ at: sql<number | null>`min(${bookings.holdExpiresAt})` })
+  .from(bookings)
+  .where(
+    and(eq(bookings.status, "PENDING_PAYMENT"), gt(bookings.holdExpiresAt, sql.placeholder("now"))),
+  )
+  .prepare();
+const nextOfferEnd = db
+  .select({ at: sql<number | null>`min(${waitlistEntries.offerExpiresAt})` })
+  .from(waitlistEntries)
+  .where(
+    and(
+      eq(waitlistEntries.status, "OFFERED"),
+      gt(waitlistEntries.offerExpiresAt, sql.placeholder("now")),
+    ),
+  )
+  .prepare();
+
+/** The next instant a busy range ends with no write: a hold or a waitlist offer running out. */
+export function busyRangesChangeAt(now: number): number {
+  const hold = nextHoldEnd.get({ now })?.at ?? Number.POSITIVE_INFINITY;
+  const offer = nextOfferEnd.get({ now })?.at ?? Number.POSITIVE_INFINITY;
+  return Math.min(hold, offer);
+}
+
 /** A claim passes its own offer, which does not stand in its way. */
 export function readBusyRanges(
   window: { from: number; to: number },

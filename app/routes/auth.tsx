@@ -43,6 +43,7 @@ import { secondFactor } from "#app/routes/second-factor.server";
 import { dataWithError, redirectWithError, redirectWithSuccess } from "#app/web/toast.server";
 import { endPendingLogin, pendingLoginUserId, startPendingLogin } from "#app/web/two-factor.server";
 import type { Route } from "./+types/auth";
+import type { StoredForVisitors } from "#app/web/shared-pages.server";
 
 /** Bots fill every field; people never see this one. */
 const HONEYPOT_FIELD = "website";
@@ -52,6 +53,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAnonymous(request, context);
   return { codeStep: (await pendingLoginUserId(request)) !== null };
 }
+
+export const handle = { storedForVisitors: true } satisfies StoredForVisitors;
 
 export async function action({ request, context }: Route.ActionArgs) {
   await requireAnonymous(request, context);

@@ -10,8 +10,8 @@ export const clientAddressContext = createContext<string>("unknown");
  */
 export const safeMethodContext = createContext<boolean>(false);
 
-/** The per-response CSP nonce, made by the security middleware and used by entry.server. */
-export const nonceContext = createContext<string>("");
+/** The CSP hashes of the rendered page's own inline scripts, from entry.server to the security middleware. */
+export const scriptHashesContext = createContext<readonly string[]>([]);
 
 /**
  * A toast for the page being rendered in this very request: a post from a browser without

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { contentSecurityPolicy, INTERCOM_SOURCES } from "#app/web/security.server";
 
-const NONCE = "bm9uY2Utb2YtdGhpcy1yZXF1ZXN0";
+const HASHES = ["c2NyaXB0LW9uZQ==", "c2NyaXB0LXR3bw=="];
 const base = { PAYMENT_PROVIDER: "sandbox", NODE_ENV: "production" } as const;
 
 /** The policy as directive -> sources. */
@@ -16,11 +16,16 @@ function directives(policy: string): Record<string, string[]> {
 
 describe("contentSecurityPolicy", () => {
   it("names no third-party host when no chat app id is configured", () => {
-    const policy = contentSecurityPolicy(NONCE, { ...base, INTERCOM_APP_ID: undefined });
+    const policy = contentSecurityPolicy(HASHES, { ...base, INTERCOM_APP_ID: undefined });
     expect(policy).not.toMatch(/intercom/i);
     expect(directives(policy)).toMatchObject({
       "default-src": ["'self'"],
-      "script-src": ["'self'", `'nonce-${NONCE}'`, "'strict-dynamic'"],
+      "script-src": [
+        "'self'",
+        "'sha256-c2NyaXB0LW9uZQ=='",
+        "'sha256-c2NyaXB0LXR3bw=='",
+        "'strict-dynamic'",
+      ],
       "img-src": ["'self'", "data:"],
       "font-src": ["'self'"],
       "media-src": ["'self'"],
@@ -33,17 +38,18 @@ describe("contentSecurityPolicy", () => {
   });
 
   it("lets the chat widget load, talk and show media when an app id is configured", () => {
-    const policy = contentSecurityPolicy(NONCE, { ...base, INTERCOM_APP_ID: "abc123" });
+    const policy = contentSecurityPolicy(HASHES, { ...base, INTERCOM_APP_ID: "abc123" });
     const parsed = directives(policy);
     for (const [directive, sources] of Object.entries(INTERCOM_SOURCES)) {
       expect(parsed[directive], directive).toEqual(expect.arrayContaining(["'self'", ...sources]));
     }
     // The realtime conversation runs over WebSockets.
     expect(parsed["connect-src"]).toContain("wss://nexus-websocket-a.intercom.io");
-    // The nonce still gates scripts; nothing else is widened.
-    expect(parsed["script-src"]?.slice(0, 3)).toEqual([
+    // The page's own scripts' hashes still gate scripts; nothing else is widened.
+    expect(parsed["script-src"]?.slice(0, 4)).toEqual([
       "'self'",
-      `'nonce-${NONCE}'`,
+      "'sha256-c2NyaXB0LW9uZQ=='",
+      "'sha256-c2NyaXB0LXR3bw=='",
       "'strict-dynamic'",
     ]);
     expect(parsed["script-src"]).not.toContain("'unsafe-inline'");
@@ -55,16 +61,16 @@ describe("contentSecurityPolicy", () => {
   });
 
   it("lets the audio player follow a download to object storage, and only then", () => {
-    const local = directives(contentSecurityPolicy(NONCE, base));
+    const local = directives(contentSecurityPolicy(HASHES, base));
     expect(local["media-src"]).toEqual(["'self'"]);
-    const tigris = contentSecurityPolicy(NONCE, {
+    const tigris = contentSecurityPolicy(HASHES, {
       ...base,
       S3_BUCKET: "files",
       S3_ENDPOINT: "https://fly.storage.tigris.dev/",
     });
     expect(directives(tigris)["media-src"]).toEqual(["'self'", "https://fly.storage.tigris.dev"]);
     expect(directives(tigris)["connect-src"]).toEqual(["'self'"]);
-    const aws = contentSecurityPolicy(NONCE, {
+    const aws = contentSecurityPolicy(HASHES, {
       ...base,
       S3_BUCKET: "files",
       S3_REGION: "us-east-2",
@@ -76,7 +82,7 @@ describe("contentSecurityPolicy", () => {
   });
 
   it("allows Stripe's checkout only with the Stripe provider", () => {
-    const stripe = contentSecurityPolicy(NONCE, {
+    const stripe = contentSecurityPolicy(HASHES, {
       ...base,
       PAYMENT_PROVIDER: "stripe",
       INTERCOM_APP_ID: undefined,

@@ -1,7 +1,6 @@
-import { randomBytes } from "node:crypto";
 import { data, type MiddlewareFunction } from "react-router";
 import { env } from "#app/env.server";
-import { nonceContext } from "#app/web/request-context.server";
+import { scriptHashesContext } from "#app/web/request-context.server";
 import { SIGN_IN_COOKIE_NAME } from "#app/web/sign-in.server";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -65,12 +64,16 @@ export function fileStorageOrigin(settings: PolicySettings): string {
   return `https://${settings.S3_BUCKET}.s3.${settings.S3_REGION ?? "us-east-1"}.amazonaws.com`;
 }
 
-export function contentSecurityPolicy(nonce: string, settings: PolicySettings = env): string {
+/** `scriptHashes`: the page's own inline scripts (app/web/inline-scripts.server.ts); no other inline script runs. */
+export function contentSecurityPolicy(
+  scriptHashes: readonly string[],
+  settings: PolicySettings = env,
+): string {
   const chat = (directive: keyof typeof INTERCOM_SOURCES) =>
     settings.INTERCOM_APP_ID ? ` ${INTERCOM_SOURCES[directive].join(" ")}` : "";
   return [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${chat("script-src")}`,
+    `script-src 'self'${scriptHashes.map((hash) => ` 'sha256-${hash}'`).join("")} 'strict-dynamic'${chat("script-src")}`,
     "style-src 'self' 'unsafe-inline'",
     `img-src 'self' data:${chat("img-src")}`,
     `font-src 'self'${chat("font-src")}`,
@@ -90,20 +93,6 @@ export function contentSecurityPolicy(nonce: string, settings: PolicySettings = 
 export const SANDBOXED_DOCUMENT_POLICY =
   "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'self'";
 
-/** One call into the system's generator per 256 responses instead of one per request. */
-const NONCE_BYTES = 16;
-let noncePool = Buffer.alloc(0);
-let nonceOffset = 0;
-function newNonce(): string {
-  if (nonceOffset + NONCE_BYTES > noncePool.length) {
-    noncePool = randomBytes(NONCE_BYTES * 256);
-    nonceOffset = 0;
-  }
-  const nonce = noncePool.toString("base64", nonceOffset, nonceOffset + NONCE_BYTES);
-  nonceOffset += NONCE_BYTES;
-  return nonce;
-}
-
 function hasSignInCookie(request: Request) {
   return request.headers.get("Cookie")?.includes(`${SIGN_IN_COOKIE_NAME}=`) ?? false;
 }
@@ -119,8 +108,6 @@ export const securityMiddleware: MiddlewareFunction<Response> = async (
       : data("Cross-site request refused", { status: 403 });
   }
 
-  const nonce = newNonce();
-  context.set(nonceContext, nonce);
   const response = await next();
   const headers = response.headers;
 
@@ -129,7 +116,9 @@ export const securityMiddleware: MiddlewareFunction<Response> = async (
   if (!sandboxed) {
     headers.set(
       "Content-Security-Policy",
-      isHtml ? contentSecurityPolicy(nonce) : "default-src 'none'; frame-ancestors 'none'",
+      isHtml
+        ? contentSecurityPolicy(context.get(scriptHashesContext))
+        : "default-src 'none'; frame-ancestors 'none'",
     );
   }
   headers.set("X-Content-Type-Options", "nosniff");

@@ -1,35 +1,194 @@
-import type { EntryContext } from "react-router";
+import { createHash } from "node:crypto";
+import { promisify } from "node:util";
+import { brotliCompress, constants, gzip } from "node:zlib";
+import { createContext, type EntryContext, type RouterContextProvider } from "react-router";
+import { noteRequestRoute } from "#app/log.server";
+import { busyRangesChangeAt } from "#app/models/booking.server";
+import { readDataVersion } from "#app/models/data-version.server";
+import { routeLabel } from "#app/web/request-log.server";
+import { SIGN_IN_COOKIE_NAME } from "#app/web/sign-in.server";
 
-/** Decision 0095: rendering visitors' pages again was the landing page's largest cost. The key holds everything the render reads. */
+/** Decision 0095: a visitor's page is stored once, compressed once, and answered before React Router runs while its data version, build and quarter hour stand. */
 const MAX_PAGES = 32;
+/** Start times fall on the hour and every UTC offset on a quarter: the day and the year too. */
+const QUARTER_HOUR_MS = 15 * 60_000;
 
-type SharedPage = { html: string; nonce: string };
+/** A route's `handle` when its loaders, without the personal cookies below, read only the URL, the clock and the tables whose writes bump the data version (db/schema.ts). */
+export type StoredForVisitors = { storedForVisitors: true };
+const PERSONAL_COOKIES = [`${SIGN_IN_COOKIE_NAME}=`, "toast-session=", "__2fa_pending="];
 
-/** A Map keeps insertion order, and a hit moves its page to the end. */
-const pages = new Map<string, SharedPage>();
+type Handler = (request: Request, context: RouterContextProvider) => Promise<Response>;
+type Encoding = "br" | "gzip" | "identity";
+type StoredPage = {
+  build: string;
+  version: number;
+  from: number;
+  until: number;
+  route: string;
+  status: number;
+  headers: [string, string][];
+  bodies: Record<Encoding, Uint8Array<ArrayBuffer>>;
+  etag: string;
+};
 
-type RootData = { user?: unknown; toast?: unknown } | undefined;
+const pages = new Map<string, StoredPage>();
 
-/** Null when the render belongs to one person: a user, a toast, an action's reply, a loader's error. */
-export function sharedPageKey(request: Request, context: EntryContext): string | null {
+/** Set by entry.server on a render that may be stored: its route's label. */
+export const storablePageContext = createContext<string | null>(null);
+
+export function storableRoute(request: Request, context: EntryContext): string | null {
   if (request.method !== "GET") return null;
-  const { loaderData, actionData, errors, statusCode } = context.staticHandlerContext;
+  const { loaderData, actionData, errors, matches } = context.staticHandlerContext;
   if (actionData || errors) return null;
-  const root = loaderData.root as RootData;
+  const root = loaderData.root as { user?: unknown; toast?: unknown } | undefined;
   if (!root || root.user !== null || root.toast) return null;
-  return JSON.stringify([request.url, statusCode, loaderData]);
+  const declared = matches.every(
+    ({ route }) =>
+      (context.routeModules[route.id]?.handle as StoredForVisitors | undefined)
+        ?.storedForVisitors === true,
+  );
+  if (!declared) return null;
+  return routeLabel(matches.flatMap(({ route }) => route.path ?? []).join("/"));
 }
 
-export function keptPage(key: string, nonce: string): string | undefined {
-  const page = pages.get(key);
-  if (!page) return undefined;
-  pages.delete(key);
-  pages.set(key, page);
-  // The nonce is 128 random bits written only into attributes React rendered.
-  return page.html.replaceAll(page.nonce, nonce);
+/** Never a URL with a query: one is often unique to its visitor (an ad's click id), a brotli pass for a page asked for once. */
+function storedPath(request: Request): string | null {
+  if (request.method !== "GET") return null;
+  const cookie = request.headers.get("Cookie");
+  if (cookie && PERSONAL_COOKIES.some((name) => cookie.includes(name))) return null;
+  const url = new URL(request.url);
+  return url.search === "" ? url.pathname : null;
 }
 
-export function keepPage(key: string, html: Buffer, nonce: string) {
-  pages.set(key, { html: html.toString("utf8"), nonce });
+type Asked = { build: string; version: number; at: number };
+
+/** In step with the data, the build and the clock the request was asked in. */
+function stands(page: StoredPage | null | undefined, asked: Asked): page is StoredPage {
+  return (
+    page != null &&
+    page.build === asked.build &&
+    page.version === asked.version &&
+    page.from <= asked.at &&
+    asked.at < page.until
+  );
+}
+
+/** Renders under way: the requests that miss meanwhile wait for the one render, not make theirs. */
+const rendering = new Map<string, Promise<StoredPage | null>>();
+
+/** A hit runs no loader and no render; a storable miss is stored, then answered from the store. */
+export function servingStoredPages(
+  handle: Handler,
+  build: () => string | Promise<string>,
+): Handler {
+  return async (request, context) => {
+    const path = storedPath(request);
+    if (path === null) return handle(request, context);
+    // Read before the loaders: a write meanwhile leaves the stored page already out of date.
+    const asked = { build: await build(), version: readDataVersion(), at: Date.now() };
+    const stored = pages.get(path);
+    if (stands(stored, asked)) {
+      pages.delete(path);
+      pages.set(path, stored);
+      noteRequestRoute(stored.route);
+      return answer(stored, request);
+    }
+    const key = `${asked.build} ${asked.version} ${path}`;
+    const underWay = rendering.get(key);
+    if (underWay) {
+      const page = await underWay;
+      if (!stands(page, asked)) return handle(request, context);
+      noteRequestRoute(page.route);
+      return answer(page, request);
+    }
+    let settle: (page: StoredPage | null) => void = () => {};
+    rendering.set(key, new Promise((resolve) => (settle = resolve)));
+    try {
+      const response = await handle(request, context);
+      const route = context.get(storablePageContext);
+      if (route === null || response.headers.has("Set-Cookie")) return response;
+      const page = await store(path, asked, route, response);
+      settle(page);
+      return answer(page, request);
+    } finally {
+      settle(null);
+      rendering.delete(key);
+    }
+  };
+}
+
+const brotli = promisify(brotliCompress);
+const gzipped = promisify(gzip);
+
+async function store(
+  path: string,
+  asked: Asked,
+  route: string,
+  response: Response,
+): Promise<StoredPage> {
+  const identity = new Uint8Array(await response.arrayBuffer());
+  const [br, gz] = await Promise.all([
+    brotli(identity, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+        [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+      },
+    }),
+    gzipped(identity, { level: constants.Z_BEST_COMPRESSION }),
+  ]);
+  const quarter = Math.floor(asked.at / QUARTER_HOUR_MS) * QUARTER_HOUR_MS;
+  const page: StoredPage = {
+    build: asked.build,
+    version: asked.version,
+    from: quarter,
+    until: Math.min(quarter + QUARTER_HOUR_MS, busyRangesChangeAt(asked.at)),
+    route,
+    status: response.status,
+    headers: [...response.headers].filter(([name]) => name !== "content-length"),
+    bodies: { br, gzip: gz, identity },
+    etag: createHash("sha256").update(identity).digest("base64url").slice(0, 27),
+  };
+  pages.delete(path);
+  pages.set(path, page);
   if (pages.size > MAX_PAGES) pages.delete(pages.keys().next().value as string);
+  return page;
+}
+
+/** The coding the client ranks highest, brotli first on a tie; none if it refuses both. */
+function chosenEncoding(header: string | null): Encoding {
+  const weights: Record<string, number> = {};
+  for (const part of (header ?? "").split(",")) {
+    const [name = "", ...params] = part.split(";").map((piece) => piece.trim().toLowerCase());
+    const q = params.find((param) => param.startsWith("q="));
+    if (name) weights[name] = q ? Number(q.slice(2)) || 0 : 1;
+  }
+  const br = weights.br ?? weights["*"] ?? 0;
+  const gz = weights.gzip ?? weights["*"] ?? 0;
+  if (br <= 0 && gz <= 0) return "identity";
+  return br >= gz ? "br" : "gzip";
+}
+
+function matchesTag(ifNoneMatch: string | null, etag: string): boolean {
+  if (ifNoneMatch === null) return false;
+  return ifNoneMatch
+    .split(",")
+    .some((tag) => tag.trim() === "*" || tag.trim().replace(/^W\//, "") === etag);
+}
+
+function answer(page: StoredPage, request: Request): Response {
+  const encoding = chosenEncoding(request.headers.get("Accept-Encoding"));
+  const etag = `"${page.etag}${encoding === "identity" ? "" : `-${encoding}`}"`;
+  const headers = new Headers(page.headers);
+  headers.set("ETag", etag);
+  headers.set("Vary", "Accept-Encoding");
+  if (page.status === 200 && matchesTag(request.headers.get("If-None-Match"), etag)) {
+    headers.delete("Content-Type");
+    return new Response(null, { status: 304, headers });
+  }
+  // Set here, the compression middleware leaves the answer as it is.
+  if (encoding !== "identity") headers.set("Content-Encoding", encoding);
+  const body = page.bodies[encoding];
+  headers.set("Content-Length", String(body.length));
+  return new Response(body, { status: page.status, headers });
 }

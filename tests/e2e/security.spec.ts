@@ -1,10 +1,6 @@
 import type { ConsoleMessage, Page } from "@playwright/test";
 import { expect, loginThroughForm, test, signIn } from "#tests/e2e/fixtures";
-
-/** Every `<script ...>` start tag in a document. */
-function scriptTags(html: string): string[] {
-  return html.match(/<script\b[^>]*>/gi) ?? [];
-}
+import { inlineScriptHashes, scriptSources } from "#tests/setup/csp";
 
 /** Collects what the browser says about blocked content (CSP reports go to the console). */
 function watchCspViolations(page: Page): string[] {
@@ -20,30 +16,52 @@ function watchCspViolations(page: Page): string[] {
 
 test.describe("security headers", () => {
   for (const path of ["/", "/auth", "/no-such-page"]) {
-    test(`${path}: a nonce-based CSP covers every script`, async ({ page }) => {
+    test(`${path}: the CSP allows the page's own inline scripts by their hashes`, async ({
+      page,
+    }) => {
       const response = await page.goto(path);
       expect(response).not.toBeNull();
       if (!response) return;
       const headers = response.headers();
       const csp = headers["content-security-policy"] ?? "";
-      const nonce = /script-src [^;]*'nonce-([^']+)'/.exec(csp)?.[1];
-      expect(nonce, `CSP was: ${csp}`).toBeTruthy();
-      expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+      const sources = scriptSources(csp);
+      expect(sources.join(" "), `CSP was: ${csp}`).not.toMatch(/nonce|unsafe-inline/);
       expect(csp).toContain("frame-ancestors 'none'");
       expect(headers["x-content-type-options"]).toBe("nosniff");
       expect(headers["referrer-policy"]).toBeTruthy();
 
-      const tags = scriptTags(await response.text());
-      expect(tags.length).toBeGreaterThan(0);
-      const withoutNonce = tags.filter((tag) => !tag.includes(`nonce="${nonce}"`));
-      expect(withoutNonce).toEqual([]);
-
-      // A second load gets a fresh nonce.
-      const again = await page.goto(path);
-      const secondCsp = again?.headers()["content-security-policy"] ?? "";
-      expect(secondCsp).not.toContain(`'nonce-${nonce}'`);
+      const hashes = inlineScriptHashes(await response.text());
+      expect(hashes.length).toBeGreaterThan(0);
+      expect(hashes.filter((hash) => !sources.includes(hash))).toEqual([]);
     });
   }
+
+  test.describe("with JavaScript", { tag: "@js-on-only" }, () => {
+    test("an inline script the page did not send is refused, and the page still hydrates", async ({
+      page,
+    }) => {
+      const violations = watchCspViolations(page);
+      // As markup injected into the page would arrive: inside the HTML, under the page's CSP.
+      await page.route("**/", async (route) => {
+        const response = await route.fetch();
+        const html = (await response.text()).replace(
+          "<main",
+          "<script>document.documentElement.dataset.injected = 'ran'</script><main",
+        );
+        // The body goes back decoded: its length and coding go with it.
+        const {
+          "content-encoding": _coding,
+          "content-length": _length,
+          ...headers
+        } = response.headers();
+        await route.fulfill({ response, headers, body: html });
+      });
+      await page.goto("/");
+      await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+      await expect(page.locator("html")).not.toHaveAttribute("data-injected", "ran");
+      expect(violations.join("\n")).toMatch(/inline script/i);
+    });
+  });
 
   test("no CSP violations while browsing", async ({ page, customer }) => {
     const violations = watchCspViolations(page);

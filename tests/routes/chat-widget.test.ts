@@ -19,7 +19,7 @@ describe("the chat widget with an app id", () => {
     const policy = page.headers.get("Content-Security-Policy") ?? "";
     expect(policy).toContain("https://widget.intercom.io");
     expect(policy).toMatch(/connect-src [^;]*wss:\/\/nexus-websocket-a\.intercom\.io/);
-    expect(policy).toMatch(/script-src 'self' 'nonce-[^']+' 'strict-dynamic'/);
+    expect(policy).toMatch(/script-src 'self'( 'sha256-[^']+')+ 'strict-dynamic'/);
     expect(await page.text()).toContain(APP_ID);
 
     const api = await fetch(`${server.url}/api/services`);

@@ -1,18 +1,21 @@
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
-import { services } from "#db/schema";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { blockedTimes, services } from "#db/schema";
 import { earliestBookableDate } from "#app/domain/availability";
+import { studioInstant } from "#app/domain/studio-time";
 import { openDatabaseFile } from "#tests/factories/database";
 import { createBooking } from "#tests/factories/booking";
 import { createService } from "#tests/factories/catalog";
 import { createSignIn, SIGN_IN_COOKIE_NAME, signInCookieValue } from "#tests/factories/sign-in";
 import { createUser } from "#tests/factories/user";
 import { appForThisFile } from "#tests/setup/app-in-process";
+import { inlineScriptHashes, scriptSources } from "#tests/setup/csp";
 
 /**
  * A visitor's page is rendered once and served again while its data stays the same
- * (app/web/shared-pages.server.ts). What a visitor sees must still change the moment the
- * data does, and a page of one person must never reach another.
+ * (app/web/shared-pages.server.ts), before any loader runs. What a visitor sees must still
+ * change the moment the data or the clock does, and a page of one person must never reach another.
  */
 const server = appForThisFile();
 /** A second connection, as staff or another process would write. */
@@ -22,13 +25,29 @@ async function page(path = "/", headers: Record<string, string> = {}) {
   const response = await fetch(`${server.url}${path}`, { headers });
   expect(response.status).toBe(200);
   const csp = response.headers.get("Content-Security-Policy") ?? "";
-  const nonce = /'nonce-([^']+)'/.exec(csp)?.[1] ?? "";
-  return { html: await response.text(), nonce };
+  return { html: await response.text(), csp, etag: response.headers.get("ETag") };
 }
 
-/** The page with its nonce blanked: what every visitor shares. */
-const shared = ({ html, nonce }: { html: string; nonce: string }) =>
-  html.replaceAll(nonce, "NONCE");
+/** A write as a process would make it without the data version's triggers: invisible to the store. */
+function writeUnseen(statement: string) {
+  const db = writer();
+  const { version } = db.$client.prepare("SELECT version FROM data_version").get() as {
+    version: number;
+  };
+  db.$client.transaction(() => {
+    db.$client.exec(statement);
+    db.$client.prepare("UPDATE data_version SET version = ?").run(version);
+  })();
+}
+
+/** The latest start the page offers (late in the studio's evening, its earliest day's late starts are still inside 48 hours). */
+function lastFreeTime(html: string): string {
+  // Before the waitlist's list of booked times, which follows the start times.
+  const startTimes = html.split('name="waitlistTime"')[0] ?? "";
+  const time = [...startTimes.matchAll(/<option value="(\d\d:\d\d)">/g)].map((m) => m[1]).at(-1);
+  if (!time) throw new Error("The landing page offers no free start time");
+  return time;
+}
 
 function startTimeOption(html: string, time: string) {
   return new RegExp(`<option value="${time}"[^>]*>.*?</option>`).exec(html)?.[0] ?? "";
@@ -42,16 +61,29 @@ async function signedIn(firstName: string) {
   return { Cookie: `${SIGN_IN_COOKIE_NAME}=${value}` };
 }
 
+afterEach(() => {
+  vi.useRealTimers();
+});
+
 describe("a visitor's landing page, rendered once", () => {
-  it("is the same page for each visitor, each with a nonce of its own on every script", async () => {
+  it("is the same bytes for each visitor, its own scripts allowed by their hashes", async () => {
     const first = await page();
     const second = await page();
-    expect(first.nonce).not.toBe(second.nonce);
-    expect(second.html).not.toContain(first.nonce);
-    const scripts = second.html.match(/<script\b[^>]*>/g) ?? [];
-    expect(scripts.length).toBeGreaterThan(0);
-    for (const tag of scripts) expect(tag).toContain(`nonce="${second.nonce}"`);
-    expect(shared(second)).toBe(shared(first));
+    expect(second.html).toBe(first.html);
+    expect(second.csp).toBe(first.csp);
+    expect(second.etag).toBe(first.etag);
+    const hashes = inlineScriptHashes(second.html);
+    expect(hashes.length).toBeGreaterThan(0);
+    expect(new Set(scriptSources(second.csp).slice(1, -1))).toEqual(new Set(hashes));
+  });
+
+  it("is answered from the store, no loader run, while no write bumps the data version", async () => {
+    const service = createService(writer(), { name: "Stored Page Editing", price: 41 });
+    expect((await page()).html).toContain("$41");
+    writeUnseen(`UPDATE services SET price = 42 WHERE id = ${service.id}`);
+    expect((await page()).html).toContain("$41");
+    writer().update(services).set({ price: 43 }).where(eq(services.id, service.id)).run();
+    expect((await page()).html).toContain("$43");
   });
 
   it("shows a new service and a new price at once", async () => {
@@ -82,6 +114,62 @@ describe("a visitor's landing page, rendered once", () => {
     expect(startTimeOption(after, time)).toContain("(booked)");
   });
 
+  it("marks a start time blocked as soon as staff block it", async () => {
+    const date = earliestBookableDate(Date.now());
+    const time = lastFreeTime((await page()).html);
+    const startsAt = studioInstant(date, time);
+    writer()
+      .insert(blockedTimes)
+      .values({ startsAt, endsAt: startsAt + 3_600_000, reason: "Maintenance" })
+      .run();
+    expect(startTimeOption((await page()).html, time)).toContain("disabled");
+  });
+
+  it("answers a conditional GET for the page it has with 304, and a changed page whole", async () => {
+    const { etag } = await page();
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const again = await fetch(`${server.url}/`, { headers: { "If-None-Match": etag as string } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe("");
+    expect(again.headers.get("ETag")).toBe(etag);
+    createService(writer(), { name: "Conditional Mastering", price: 61 });
+    const changed = await fetch(`${server.url}/`, { headers: { "If-None-Match": etag as string } });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get("ETag")).not.toBe(etag);
+    expect(await changed.text()).toContain("Conditional Mastering");
+  });
+
+  it("is compressed once per coding, chosen by Accept-Encoding", async () => {
+    const plain = await page();
+    const answer = async (acceptEncoding: string) => {
+      const response = await fetch(`${server.url}/`, {
+        headers: { "Accept-Encoding": acceptEncoding },
+      });
+      const body = Buffer.from(await response.arrayBuffer());
+      expect(response.headers.get("Vary")).toBe("Accept-Encoding");
+      expect(Number(response.headers.get("Content-Length"))).toBe(body.length);
+      return {
+        coding: response.headers.get("Content-Encoding"),
+        body,
+        etag: response.headers.get("ETag"),
+      };
+    };
+    const br = await answer("gzip, deflate, br, zstd");
+    expect(br.coding).toBe("br");
+    expect(brotliDecompressSync(br.body).toString()).toBe(plain.html);
+    const gzip = await answer("gzip, br;q=0.5");
+    expect(gzip.coding).toBe("gzip");
+    expect(gunzipSync(gzip.body).toString()).toBe(plain.html);
+    expect((await answer("*")).coding).toBe("br");
+    for (const none of ["identity", "gzip;q=0, br;q=0", "deflate"]) {
+      const identity = await answer(none);
+      expect(identity.coding).toBeNull();
+      expect(identity.body.toString()).toBe(plain.html);
+      expect(identity.etag).toBe(plain.etag);
+    }
+    expect(new Set([br.etag, gzip.etag, plain.etag]).size).toBe(3);
+  });
+
   it("never serves a signed-in customer's page to a visitor, nor the visitor's to a customer", async () => {
     await page();
     const customer = await signedIn("Zebedee");
@@ -91,7 +179,9 @@ describe("a visitor's landing page, rendered once", () => {
     const visitor = (await page()).html;
     expect(visitor).not.toContain("Zebedee");
     expect(visitor).not.toContain('id="dashboard"');
-    expect((await page("/", await signedIn("Yolanda"))).html).toContain('value="Yolanda"');
+    const again = await page("/", await signedIn("Yolanda"));
+    expect(again.html).toContain('value="Yolanda"');
+    expect(again.etag).toBeNull();
   });
 
   it("keeps a flashed toast to the visitor it was meant for", async () => {
@@ -103,10 +193,45 @@ describe("a visitor's landing page, rendered once", () => {
     });
     const flash = loggedOut.headers.get("Set-Cookie")?.match(/toast-session=[^;]+/)?.[0];
     expect(flash).toBeDefined();
-    const withToast = (await page("/", { Cookie: flash as string })).html;
+    const toasted = await page("/", { Cookie: flash as string });
+    expect(toasted.etag).toBeNull();
+    const withToast = toasted.html;
     const plain = (await page()).html;
     const toastText = /Logged out[^<]*/.exec(withToast)?.[0];
     expect(toastText).toBeDefined();
     expect(plain).not.toContain(toastText as string);
+  });
+});
+
+/** Last in the file: a page stored in a faked future stands over the real time until a write. */
+describe("a visitor's landing page, as the clock turns", () => {
+  it("is rendered again at the next quarter hour, when the day or a start time may turn", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
+    const service = createService(writer(), { name: "Quarter Hour Mixing", price: 51 });
+    expect((await page()).html).toContain("$51");
+    writeUnseen(`UPDATE services SET price = 52 WHERE id = ${service.id}`);
+    vi.setSystemTime(Math.floor(Date.now() / 900_000) * 900_000 + 900_000);
+    expect((await page()).html).toContain("$52");
+  });
+
+  it("offers a start time again the moment the hold on it runs out", async () => {
+    const quarter = 900_000;
+    vi.useFakeTimers({
+      toFake: ["Date"],
+      now: (Math.floor(Date.now() / quarter) + 1) * quarter + 60_000,
+    });
+    const date = earliestBookableDate(Date.now());
+    const time = lastFreeTime((await page()).html);
+    createBooking(writer(), {
+      user: await createUser(writer()),
+      date,
+      time,
+      hours: 1,
+      status: "PENDING_PAYMENT",
+      holdMinutes: 5,
+    });
+    expect(startTimeOption((await page()).html, time)).toContain("disabled");
+    vi.setSystemTime(Date.now() + 6 * 60_000);
+    expect(startTimeOption((await page()).html, time)).not.toContain("disabled");
   });
 });

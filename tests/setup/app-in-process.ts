@@ -152,7 +152,7 @@ function openRegistrationInApp() {
 
 /**
  * What the server hands React Router (server/app.ts): the build, read from source here, and
- * for each request the load context. The client is 127.0.0.1, as over loopback.
+ * for each request the load context, behind the visitors' stored pages. The client is 127.0.0.1, as over loopback.
  */
 async function requestHandler(): Promise<(request: Request) => Promise<Response>> {
   const build = await serverBuildFromSource();
@@ -161,13 +161,18 @@ async function requestHandler(): Promise<(request: Request) => Promise<Response>
     { serverRoutesContext },
     { logError },
     { answeringDatabaseBusy },
+    { servingStoredPages },
   ] = await Promise.all([
     import("#app/web/request-context.server"),
     import("#app/web/route-target.server"),
     import("#app/log.server"),
     import("#app/web/database-busy.server"),
+    import("#app/web/shared-pages.server"),
   ]);
-  const handleFetch = createRequestHandler(answeringDatabaseBusy(build), "production");
+  const handleFetch = servingStoredPages(
+    createRequestHandler(answeringDatabaseBusy(build), "production"),
+    () => build.assets.version,
+  );
   return async (request) => {
     const context = new RouterContextProvider();
     context.set(clientAddressContext, "127.0.0.1");

@@ -9,6 +9,7 @@ import {
 } from "#app/routes/home/booking-form.server";
 import { loadDashboard } from "#app/routes/dashboard/dashboard.server";
 import type { Route } from "./+types/home";
+import type { StoredForVisitors } from "#app/web/shared-pages.server";
 import {
   loadWaitlistClaim,
   signInToClaim,
@@ -39,6 +40,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     booked: bookedDialog(url, user),
   };
 }
+
+export const handle = { storedForVisitors: true } satisfies StoredForVisitors;
 
 /**
  * In the browser, a navigation to the page also waits for the landing page's lazy part (see
