@@ -1,6 +1,6 @@
 // @ts-check
 // The process entry (decision 0092). Plain JavaScript, so it runs on Node 20 without a loader.
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { createServer } from "node:http";
 import compression from "compression";
 import serveStatic from "serve-static";
@@ -54,6 +54,20 @@ function fileHeaders(res) {
   res.setHeader("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
 }
 
+/**
+ * The content codings a request's Accept-Encoding takes (`q=0` refuses one).
+ * @param {string | undefined} header
+ */
+function acceptedEncodings(header) {
+  const accepted = new Set();
+  for (const coding of (header ?? "").toLowerCase().split(",")) {
+    const [name = "", ...params] = coding.split(";").map((part) => part.trim());
+    const q = params.find((param) => param.startsWith("q="));
+    if (q === undefined || Number(q.slice(2)) > 0) accepted.add(name);
+  }
+  return accepted;
+}
+
 /** @type {(req: Req, res: Res) => void} */
 let listener;
 
@@ -66,6 +80,35 @@ if (production) {
     index: false,
     setHeaders: fileHeaders,
   });
+  // The build compressed each of them once (vite.config.ts): the encoding the browser takes
+  // goes out as it is, and the compression middleware leaves an encoded answer alone.
+  const compressedAssets = ["br", "gzip"].map((encoding) => {
+    const dir = `build/compressed/${encoding}`;
+    return {
+      encoding,
+      names: new Set(existsSync(dir) ? readdirSync(dir) : []),
+      serve: serveStatic(dir, {
+        immutable: true,
+        maxAge: "1y",
+        index: false,
+        /** @param {Res} res */
+        setHeaders: (res) => {
+          fileHeaders(res);
+          res.setHeader("Content-Encoding", encoding);
+          res.setHeader("Vary", "Accept-Encoding");
+        },
+      }),
+    };
+  });
+  /** @type {(req: Req) => typeof assets} */
+  const assetsFor = (req) => {
+    const accepted = acceptedEncodings(req.headers["accept-encoding"]);
+    const name = (req.url ?? "").slice(1).split("?", 1)[0] ?? "";
+    const compressed = compressedAssets.find(
+      (variant) => accepted.has(variant.encoding) && variant.names.has(name),
+    );
+    return compressed?.serve ?? assets;
+  };
   const publicFiles = serveStatic("build/client", {
     maxAge: "1h",
     index: false,
@@ -89,7 +132,7 @@ if (production) {
     // path below the mount, the whole one kept for its redirects.
     Object.assign(req, { originalUrl: url });
     req.url = url.slice(7);
-    assets(req, res, next);
+    assetsFor(req)(req, res, next);
   };
   listener = (req, res) =>
     app.observeRequest(req, res, () => compress(req, res, () => files(req, res)));
