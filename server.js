@@ -2,6 +2,7 @@
 // The process entry (decision 0092). Plain JavaScript, so it runs on Node 20 without a loader.
 import { existsSync, readdirSync } from "node:fs";
 import { createServer } from "node:http";
+import zlib from "node:zlib";
 import compression from "compression";
 import serveStatic from "serve-static";
 
@@ -39,9 +40,20 @@ if (production) {
 }
 
 // Every answer (files too) goes out compressed when it is worth it: HTML, JSON, JS, CSS.
-// (The package's types name express's request; it reads only Node's.)
+// Brotli with a 256 KB window, not the default 4 MB: the same bytes for pages under 256 KB,
+// at half the CPU, the window being memory the garbage collector pays for on every answer
+// (docs/benchmarks.md, issue 28). (The package's types name express's request; it reads only Node's.)
 const compress = /** @type {(req: Req, res: Res, next: () => void) => void} */ (
-  /** @type {unknown} */ (compression())
+  /** @type {unknown} */ (
+    compression({
+      brotli: {
+        params: {
+          [zlib.constants.BROTLI_PARAM_QUALITY]: 4,
+          [zlib.constants.BROTLI_PARAM_LGWIN]: 18,
+        },
+      },
+    })
+  )
 );
 
 /**

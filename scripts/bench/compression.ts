@@ -1,27 +1,24 @@
 /**
  * Compression chosen by measurement (issue 28). After `npm run build`, as root:
  *
- *   npx tsx scripts/bench/compression.ts [label=checkout ...]
+ *   npm run bench:compression [-- label=checkout ...]
  *
- * Each server in a Fly-shaped cgroup of its own (fly-app.ts), one run: CPU per response of the
- * landing page, /auth, the dashboard, an admin tab, two JSON reads and the landing page's
- * biggest script, as multiples of the bare `node:http` server's "ok" (the unit), measured from
- * the server process's CPU time over BENCH_DURATION seconds (default 5) of 10 connections:
- * - end to end, for each checkout given (default: this one), answering `identity` and what
- *   browsers ask for (`gzip, deflate, br, zstd`), with the bytes each answer takes;
- * - every candidate setting (gzip levels 1/4/6, brotli quality 1-5 at windows of 2^16-2^20 and
- *   the default 2^22, with and without the size hint) compressing those answers' bytes as the
- *   compression middleware does, in a process of the same shape (codec-cost.ts).
- * The end-to-end answer is the identity one plus the setting's compression.
+ * Each server in a Fly-shaped cgroup of its own (fly-app.ts), one run: CPU per answer as
+ * multiples of the bare `node:http` server's "ok" (the unit), from the server process's CPU
+ * time over BENCH_DURATION seconds (default 5) of 10 connections, and the bytes of each answer:
+ * - for each checkout given (default: this one): the landing page, /auth, the dashboard, an
+ *   admin tab, two JSON reads and the landing page's biggest script, answering `identity` and
+ *   what browsers ask for (`gzip, deflate, br, zstd`);
+ * - for the last one, at each candidate setting (zlib-settings.mjs opens every stream of the
+ *   app with it): the pages, the costliest answers to compress. Measured in the app, not on
+ *   the bytes alone: each brotli stream's window is memory the app's garbage collector pays for.
  */
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+
+import { writeFileSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
-import { createFlyCgroup, inCgroups } from "#tests/setup/fly-machine";
-import type { CodecInput, CodecResult, CodecSetting } from "./codec-cost";
 import { cpuMs, type FlyApp, type FlyServer, startFlyApp, startFlyBare, stopAll } from "./fly-app";
 import { PROJECT_ROOT } from "./processes";
 
@@ -94,50 +91,41 @@ async function biggestScript(app: FlyApp): Promise<string> {
   return biggest.path;
 }
 
-const SETTINGS: CodecSetting[] = [
-  ...[1, 4, 6].map((level) => ({ encoder: "gzip" as const, level })),
-  ...[1, 2, 3, 4, 5].flatMap((quality) =>
-    [16, 17, 18, 19, 20, 22].flatMap((window) =>
-      [false, true].map((sizeHint) => ({ encoder: "br" as const, quality, window, sizeHint })),
-    ),
-  ),
+type Setting =
+  | { encoder: "gzip"; level: number }
+  | { encoder: "br"; quality: number; window: number };
+const SETTINGS: Setting[] = [
+  { encoder: "gzip", level: 6 },
+  ...[
+    [4, 22],
+    [4, 18],
+    [3, 18],
+    [1, 18],
+    [4, 16],
+  ].map(([quality = 0, window = 0]) => ({ encoder: "br" as const, quality, window })),
 ];
 
-export const settingName = (s: CodecSetting) =>
-  s.encoder === "gzip"
-    ? `gzip ${s.level}`
-    : `br q${s.quality} w${s.window}${s.sizeHint ? " hint" : ""}`;
-
-/** codec-cost.ts in a Fly-shaped cgroup of its own, over the bodies saved in `dir`. */
-async function codecCosts(dir: string, bodies: CodecInput["bodies"]): Promise<CodecResult[]> {
-  const inputPath = join(dir, "input.json");
-  writeFileSync(inputPath, JSON.stringify({ bodies, settings: SETTINGS } satisfies CodecInput));
-  const cgroup = createFlyCgroup("codec-cost");
-  try {
-    const [command, args] = inCgroups(cgroup.procs, process.execPath, [
-      "--import",
-      "tsx",
-      "scripts/bench/codec-cost.ts",
-      inputPath,
-    ]);
-    const child = spawn(command, args, { cwd: PROJECT_ROOT, stdio: ["ignore", "pipe", "inherit"] });
-    let out = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      out += chunk.toString("utf8");
-    });
-    const code = await new Promise((resolve) => child.once("exit", resolve));
-    if (code !== 0) throw new Error(`codec-cost.ts exited with ${code}`);
-    return out
-      .split("\n")
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as CodecResult);
-  } finally {
-    await cgroup.remove();
-  }
-}
+const settingName = (s: Setting) =>
+  s.encoder === "gzip" ? `gzip ${s.level}` : `br q${s.quality} w${s.window}`;
 
 const fixed = (value: number, digits = 1) => value.toFixed(digits);
 const kb = (bytes: number) => `${fixed(bytes / 1024)} KB`;
+
+/** One answer of each endpoint, and its CPU under load, as `encoding` asks. */
+async function measureAll(app: FlyApp, list: Endpoint[], encoding: string) {
+  const cells: string[] = [];
+  for (const endpoint of list) {
+    const headers = headersFor(app, endpoint, encoding);
+    const answer = await rawGet(app.server.url + endpoint.path, headers);
+    if (answer.status !== 200) throw new Error(`${endpoint.path} answered ${answer.status}`);
+    const { cpuMs: cpu } = await cpuPerAnswer(app, endpoint.path, headers);
+    cells.push(`${fixed(cpu / unit)}x, ${kb(answer.body.byteLength)} ${answer.encoding}`);
+    console.error(`${endpoint.id} ${encoding}: ${fixed(cpu, 2)} ms, ${cells.at(-1)}`);
+  }
+  return cells;
+}
+
+let unit = 0;
 
 async function main() {
   const checkouts = (process.argv.slice(2).length ? process.argv.slice(2) : ["this="]).map(
@@ -146,16 +134,14 @@ async function main() {
       return { label, root: root || PROJECT_ROOT };
     },
   );
-  const dir = mkdtempSync(join(tmpdir(), "studio-compression-"));
   const lines: string[] = [];
   const print = (line = "") => {
     lines.push(line);
     console.log(line);
   };
   try {
-    let unit = 0;
-    const bodies: CodecInput["bodies"] = [];
-    const endToEnd: string[] = [];
+    const byCheckout: string[] = [];
+    let ids: string[] = [];
     for (const [index, { label, root }] of checkouts.entries()) {
       const app = await startFlyApp(`compression-${index}`, root);
       if (index === 0) {
@@ -165,54 +151,42 @@ async function main() {
         console.error(`unit: bare node:http "ok" ${fixed(unit, 3)} ms CPU per answer`);
       }
       const list = endpoints(app, await biggestScript(app));
-      for (const endpoint of list) {
-        const cells: string[] = [];
-        for (const encoding of ["identity", BROWSER]) {
-          const headers = headersFor(app, endpoint, encoding);
-          const answer = await rawGet(app.server.url + endpoint.path, headers);
-          if (answer.status !== 200) throw new Error(`${endpoint.path} answered ${answer.status}`);
-          const { cpuMs: cpu } = await cpuPerAnswer(app, endpoint.path, headers);
-          cells.push(
-            `${fixed(cpu, 2)} ms = ${fixed(cpu / unit)}x, ${kb(answer.body.byteLength)} ${answer.encoding}`,
-          );
-          if (index === checkouts.length - 1 && encoding === "identity") {
-            const path = join(dir, `${endpoint.id}.body`);
-            writeFileSync(path, answer.body);
-            bodies.push({ id: endpoint.id, path });
-          }
-        }
-        endToEnd.push(`| ${label} | ${endpoint.id} | ${cells.join(" | ")} |`);
-        console.error(endToEnd.at(-1));
+      ids = list.map((endpoint) => endpoint.id);
+      for (const encoding of ["identity", BROWSER]) {
+        const cells = await measureAll(app, list, encoding);
+        byCheckout.push(`| ${label}, ${encoding} | ${cells.join(" | ")} |`);
       }
       await app.stop();
     }
-    const costs = await codecCosts(dir, bodies);
+    const last = checkouts.at(-1)?.root ?? PROJECT_ROOT;
+    const bySetting: string[] = [];
+    const preload = join(PROJECT_ROOT, "scripts", "bench", "zlib-settings.mjs");
+    for (const [index, setting] of SETTINGS.entries()) {
+      const app = await startFlyApp(`compression-setting-${index}`, last, {
+        NODE_OPTIONS: `--import=${preload}`,
+        BENCH_ZLIB: JSON.stringify(setting),
+      });
+      const pages = endpoints(app, "").filter(
+        (e) => e.path.startsWith("/") && !e.path.startsWith("/api/") && e.id !== "script",
+      );
+      const cells = await measureAll(app, pages, setting.encoder);
+      bySetting.push(`| ${settingName(setting)} | ${cells.join(" | ")} |`);
+      await app.stop();
+    }
 
     print(`Unit: bare node:http "ok", ${fixed(unit, 3)} ms CPU per answer.`);
     print();
-    print("| Checkout | Endpoint | identity | gzip, deflate, br, zstd |");
-    print("|---|---|---|---|");
-    for (const line of endToEnd) print(line);
-    print();
-    const ids = bodies.map((body) => body.id);
-    print(`| Setting | ${ids.join(" | ")} |`);
+    print(`| Checkout, Accept-Encoding | ${ids.join(" | ")} |`);
     print(`|---|${ids.map(() => "---:|").join("")}`);
-    for (const setting of SETTINGS) {
-      const name = settingName(setting);
-      const cells = ids.map((id) => {
-        const cost = costs.find((c) => c.id === id && settingName(c.setting) === name);
-        return cost ? `${fixed(cost.cpuMs / unit)}x ${kb(cost.bytes)}` : "-";
-      });
-      print(`| ${name} | ${cells.join(" | ")} |`);
-    }
-    writeFileSync(
-      join(tmpdir(), "studio-compression-results.json"),
-      JSON.stringify({ unit, costs }),
-    );
+    for (const line of byCheckout) print(line);
+    print();
+    const pageIds = ["landing", "auth", "dashboard", "admin-bookings"];
+    print(`| Setting (${checkouts.at(-1)?.label}) | ${pageIds.join(" | ")} |`);
+    print(`|---|${pageIds.map(() => "---:|").join("")}`);
+    for (const line of bySetting) print(line);
     writeFileSync(join(tmpdir(), "studio-compression-results.md"), `${lines.join("\n")}\n`);
   } finally {
     await stopAll();
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -75,9 +75,13 @@ async function signUp(url: string): Promise<{ id: number; cookie: string }> {
   return { id, cookie: cookiesFrom(response) };
 }
 
-export async function startFlyApp(label: string, root = PROJECT_ROOT): Promise<FlyApp> {
+export async function startFlyApp(
+  label: string,
+  root = PROJECT_ROOT,
+  extraEnv: Record<string, string> = {},
+): Promise<FlyApp> {
   const dbPath = join(tmpdir(), `studio-${label}-${randomUUID()}.db`);
-  const started = await inCgroup(label, (procs) => startApp(dbPath, procs, root), dbPath);
+  const started = await inCgroup(label, (procs) => startApp(dbPath, procs, root, extraEnv), dbPath);
   try {
     const url = started.server.url;
     const customer = await signUp(url);

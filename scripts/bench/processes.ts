@@ -57,12 +57,13 @@ async function launch(
 /**
  * `node server.js` on the production build, as `npm start` runs it, on its own database;
  * inside a Fly-shaped cgroup (tests/setup/fly-machine.ts) when given its procs files; from
- * `root`, another checkout's build, to compare with it.
+ * `root`, another checkout's build, to compare with it; `extraEnv` added to its settings.
  */
 export async function startApp(
   dbPath: string,
   cgroupProcs?: string[],
   root = PROJECT_ROOT,
+  extraEnv: Record<string, string> = {},
 ): Promise<BenchProcess> {
   const port = await freePort();
   const app = await launch(
@@ -92,6 +93,7 @@ export async function startApp(
       // Metrics on, as in production, on a port of its own.
       METRICS_PORT: String(await freePort()),
       METRICS_HOST: "127.0.0.1",
+      ...extraEnv,
     },
     port,
     cgroupProcs,
