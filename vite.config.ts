@@ -1,11 +1,62 @@
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { brotliCompress, constants, gzip } from "node:zlib";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
+
+const COMPRESSIBLE = /\.(?:js|mjs|css|svg|json|txt|xml|map)$/;
+const encoders = {
+  br: (bytes: Uint8Array) =>
+    promisify(brotliCompress)(bytes, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+        [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength,
+      },
+    }),
+  gzip: (bytes: Uint8Array) => promisify(gzip)(bytes, { level: constants.Z_BEST_COMPRESSION }),
+};
+
+/**
+ * The client's fingerprinted files compressed once, at the best settings, into
+ * build/compressed/<encoding>/ under the same names: server.js sends those as they are,
+ * instead of compressing the same bytes on every request. Only where it makes them smaller.
+ * After the server's build, which writes React Router's manifest among them.
+ */
+function precompressAssets(): Plugin {
+  let root = "";
+  return {
+    name: "studio:precompress-assets",
+    apply: "build",
+    applyToEnvironment: (environment) => environment.config.consumer === "server",
+    configResolved(config) {
+      root = config.root;
+    },
+    async closeBundle() {
+      const assets = join(root, "build", "client", "assets");
+      const compressed = join(root, "build", "compressed");
+      await rm(compressed, { recursive: true, force: true });
+      const names = (await readdir(assets)).filter((name) => COMPRESSIBLE.test(name));
+      const writes = names.map(async (name) => {
+        const bytes = await readFile(join(assets, name));
+        if (bytes.byteLength < 1024) return;
+        for (const [encoding, encode] of Object.entries(encoders)) {
+          const smaller = await encode(bytes);
+          if (smaller.byteLength >= bytes.byteLength) continue;
+          await mkdir(join(compressed, encoding), { recursive: true });
+          await writeFile(join(compressed, encoding, name), smaller);
+        }
+      });
+      await Promise.all(writes);
+    },
+  };
+}
 
 export default defineConfig(({ isSsrBuild }) => ({
   // The production server (server.js) imports server/app.ts from the SSR build,
   // so the request listener and the routes share one module graph.
   build: isSsrBuild ? { rollupOptions: { input: "./server/app.ts" } } : {},
   resolve: { tsconfigPaths: true },
-  plugins: [tailwindcss(), reactRouter()],
+  plugins: [tailwindcss(), reactRouter(), precompressAssets()],
 }));

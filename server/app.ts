@@ -12,13 +12,14 @@ import { outboxBacklog } from "#app/workflows/deliver-email.server";
 import { startMetricsServer } from "./metrics";
 import { env } from "#app/env.server";
 import { passwordEstimatorReady } from "#app/web/passwords.server";
-import { logError, routeConsoleToLog } from "#app/log.server";
+import { logError, noteRequestRoute, routeConsoleToLog } from "#app/log.server";
 export { logger, noteRequestRoute } from "#app/log.server";
 export { observeRequest } from "./observe";
 import { clientAddressContext, safeMethodContext } from "#app/web/request-context.server";
 import { answeringDatabaseBusy } from "#app/web/database-busy.server";
 import { serverRoutesContext } from "#app/web/route-target.server";
 import { servingStoredPages } from "#app/web/shared-pages.server";
+import { livenessProbeAnswer } from "#app/web/liveness.server";
 
 /**
  * The React Router app as a plain `node:http` request listener (decision 0092): body limits,
@@ -186,6 +187,13 @@ export function handleRequest(req: IncomingMessage, res: ServerResponse): void {
   });
 }
 
+/** Fly's liveness check (fly.toml), answered without React Router: see liveness.server.ts. */
+function isLivenessProbe(req: IncomingMessage): boolean {
+  return (
+    (req.method === "GET" || req.method === "HEAD") && /^\/healthz(?:\?|$)/.test(req.url ?? "")
+  );
+}
+
 async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
   let request: Request;
   try {
@@ -194,6 +202,11 @@ async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> 
     // A Host header that makes no URL.
     res.writeHead(400, { "Content-Type": "text/plain; charset=utf-8", Connection: "close" });
     res.end("Bad Request");
+    return;
+  }
+  if (isLivenessProbe(req)) {
+    noteRequestRoute("/healthz");
+    await send(res, await livenessProbeAnswer(request));
     return;
   }
   const response = await handleFetch(request, await loadContext(req));

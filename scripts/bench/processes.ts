@@ -28,10 +28,11 @@ async function launch(
   env: Record<string, string>,
   port: number,
   cgroupProcs?: string[],
+  root = PROJECT_ROOT,
 ): Promise<BenchProcess> {
   const [command, commandArgs] = inCgroups(cgroupProcs, process.execPath, args);
   const child = spawn(command, commandArgs, {
-    cwd: PROJECT_ROOT,
+    cwd: root,
     env: { PATH: process.env.PATH ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -55,9 +56,15 @@ async function launch(
 
 /**
  * `node server.js` on the production build, as `npm start` runs it, on its own database;
- * inside a Fly-shaped cgroup (tests/setup/fly-machine.ts) when given its procs files.
+ * inside a Fly-shaped cgroup (tests/setup/fly-machine.ts) when given its procs files; from
+ * `root`, another checkout's build, to compare with it; `extraEnv` added to its settings.
  */
-export async function startApp(dbPath: string, cgroupProcs?: string[]): Promise<BenchProcess> {
+export async function startApp(
+  dbPath: string,
+  cgroupProcs?: string[],
+  root = PROJECT_ROOT,
+  extraEnv: Record<string, string> = {},
+): Promise<BenchProcess> {
   const port = await freePort();
   const app = await launch(
     ["server.js"],
@@ -86,9 +93,11 @@ export async function startApp(dbPath: string, cgroupProcs?: string[]): Promise<
       // Metrics on, as in production, on a port of its own.
       METRICS_PORT: String(await freePort()),
       METRICS_HOST: "127.0.0.1",
+      ...extraEnv,
     },
     port,
     cgroupProcs,
+    root,
   );
   // Registration opens once an admin exists (docs/deploy.md "First deploy").
   openRegistration(dbPath);
