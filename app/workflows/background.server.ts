@@ -14,8 +14,8 @@ const SWEEP_MS = 60_000;
  * The jobs that run beside the requests: cancelling unpaid bookings whose hold ran out (which
  * gives back their coupon use; availability ignores expired holds anyway), queueing the
  * reminders of tomorrow's confirmed sessions, finishing or releasing booking claims left by a
- * cut-off request (workflows/settle-claims.server.ts) and closing the checkouts an abandoned plan
- * may have opened (workflows/checkout.server.ts), the session files' retention sweep
+ * cut-off request and closing the checkouts an abandoned plan may have opened (in the order of
+ * workflows/sweep.server.ts, which the invariant harness runs too), the session files' sweep
  * (workflows/session-files.server.ts), and delivering the e-mail outbox. Kept
  * on globalThis like the database, so a dev reload does not start a second set. Returns the stop function the graceful shutdown awaits before closing the database.
  */
