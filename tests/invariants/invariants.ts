@@ -17,6 +17,7 @@ import { receiptYear } from "#app/domain/receipts";
 import { providerCharge } from "#app/domain/series-sessions";
 import { HOLD_EXPIRED_REASON } from "#app/domain/holds";
 import { listOwnBookings } from "#app/models/booking.server";
+import { readDataVersion } from "#app/models/data-version.server";
 import { findCoupon } from "#app/models/coupon.server";
 import { CANCELLED_BY_CUSTOMER, CANCELLED_BY_STUDIO } from "#app/models/cancellation.server";
 import type { LedgerCharge } from "#tests/invariants/provider";
@@ -142,7 +143,26 @@ function moneyOf(s: Snapshot, bookingId: number) {
 
 type Invariant = { name: string; describe: string; check: (s: Snapshot, w: World) => string[] };
 
+/** What a visitor's stored page is rendered from (app/web/shared-pages.server.ts). */
+const VISITOR_TABLES = ["services", "bookings", "blocked_times", "waitlist_entries"];
+
 export const INVARIANTS: Invariant[] = [
+  {
+    name: "visitor-pages-see-writes",
+    describe:
+      "every change to a table a visitor's stored page is rendered from (services, bookings, blocked times, waitlist entries) bumps the data version",
+    check(_s, w) {
+      const client = db.$client;
+      const print = VISITOR_TABLES.map((table) =>
+        JSON.stringify(client.prepare(`SELECT * FROM "${table}" ORDER BY id`).raw().all()),
+      ).join("\n");
+      const version = readDataVersion();
+      const before = w.visitorData;
+      w.visitorData = { print, version };
+      if (!before || before.print === print || before.version !== version) return [];
+      return [`a visitor-page table changed, but the data version stayed ${version}`];
+    },
+  },
   {
     name: "no-overlap",
     describe:

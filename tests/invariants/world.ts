@@ -89,6 +89,8 @@ export class World {
   offlinePaid = new Set<number>();
   /** `block:b<id>` / `block:o<id>`: live sessions and offers a blocked time was created over. */
   excused = new Set<string>();
+  /** The visitor-page tables and the data version at the last check. */
+  visitorData: { print: string; version: number } | null = null;
   /** When a background sweep ran with every provider call answered (no armed fault fired). */
   answeredSweeps: number[] = [];
   /** The background sweep ran last step (the waitlist must then have offered what is free). */
@@ -171,6 +173,7 @@ export class World {
     this.offlinePaid = new Set();
     this.excused = new Set();
     this.answeredSweeps = [];
+    this.visitorData = null;
     this.justSwept = false;
     this.crashes = [];
     this.trace = [`provider: ${mode}`];
