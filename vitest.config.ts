@@ -18,7 +18,14 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["app/**/*.test.ts"], setupFiles: ["tests/setup/env.ts"] },
+        test: {
+          name: "unit",
+          include: ["app/**/*.test.ts"],
+          // Loading the app's packages in a fresh process was most of each file's time; each
+          // file still gets its own database and app modules (tests/setup/one-process.ts).
+          isolate: false,
+          setupFiles: ["tests/setup/env.ts", "tests/setup/one-process.ts"],
+        },
       },
       {
         extends: true,
@@ -26,9 +33,13 @@ export default defineConfig({
           name: "routes",
           include: ["tests/routes/**/*.test.ts"],
           // Loading the app's packages in a fresh process was half of each file's time; each file
-          // still gets its own settings, database and app modules (tests/setup/app-in-process-env.ts).
+          // still gets its own settings, database and app modules (tests/setup/one-process.ts).
           isolate: false,
-          setupFiles: ["tests/setup/env.ts", "tests/setup/app-in-process-env.ts"],
+          setupFiles: [
+            "tests/setup/env.ts",
+            "tests/setup/one-process.ts",
+            "tests/setup/app-in-process-env.ts",
+          ],
           // The first file of a run transforms the whole app from source.
           hookTimeout: 180_000,
         },

@@ -1,31 +1,10 @@
 import type pino from "pino";
-import { afterAll, vi } from "vitest";
-import { z } from "zod";
+import { vi } from "vitest";
 // Loaded as the server loads it before its first request (server/app.ts).
 import "#tests/setup/password-estimator";
 import { appLog } from "#tests/setup/app-log";
 import { TEST_DATA_ENCRYPTION_KEY } from "#tests/setup/data-key";
 import { INTEGRATION_SESSION_SECRET, TEST_SERVER_SETTINGS } from "#tests/setup/server";
-
-const settingsBefore = { ...process.env };
-// A worker runs its files one after another in one process (isolate: false), so the packages
-// the app uses load once: each file leaves it as it found it, its settings, its database and the
-// app's modules (and their schemas in zod's registry) gone.
-afterAll(() => {
-  const shared = globalThis as {
-    __studioDb?: { $client: { close(): void } };
-    __studioFileStorage?: unknown;
-  };
-  shared.__studioDb?.$client.close();
-  delete shared.__studioDb;
-  delete shared.__studioFileStorage;
-  for (const name of Object.keys(process.env)) {
-    if (!(name in settingsBefore)) delete process.env[name];
-  }
-  Object.assign(process.env, settingsBefore);
-  z.globalRegistry.clear();
-  vi.resetModules();
-});
 
 // The route tests (tests/routes): the app in this process gets the production server's
 // settings (tests/setup/server.ts) before React or any app module loads; a file adds its own
