@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
-import { CHROMIUM_LAUNCH_OPTIONS } from "#tests/e2e/env";
+import { CHROMIUM_FLAGS, CHROMIUM_LAUNCH_OPTIONS } from "#tests/e2e/env";
 
 /**
  * Lighthouse 12 with its default config (the mobile preset: a mid-range phone on slow 4G,
@@ -27,7 +27,7 @@ export async function runLighthouse(url: string, cookie?: string): Promise<Light
   const userDataDir = mkdtempSync(join(tmpdir(), "bench-lighthouse-"));
   const chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROME_PATH ?? CHROMIUM_LAUNCH_OPTIONS.executablePath,
-    chromeFlags: CHROMIUM_LAUNCH_OPTIONS.args,
+    chromeFlags: CHROMIUM_FLAGS,
     userDataDir,
     logLevel: "silent",
   });

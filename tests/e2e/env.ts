@@ -63,17 +63,47 @@ export function serverEnv(port: number, databasePath: string): Record<string, st
   };
 }
 
-/** Debian's chromium, with the flags that keep it off the (closed) network. */
+/** Debian's chromium flags: the ones that keep it off the (closed) network. */
+export const CHROMIUM_FLAGS = [
+  "--headless=new",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+/**
+ * Features off in the browser Playwright drives. New headless mode builds a whole window per
+ * page, and each window preloads its address bar's popup as a second renderer (WebUIOmnibox*):
+ * a third of each new page's time, and CPU the journeys compete with. Chromium keeps only the
+ * last --disable-features it is given, so Playwright's own list (1.65, less
+ * its Edge-only entries) is repeated here.
+ */
+const DISABLED_FEATURES = [
+  "AvoidUnnecessaryBeforeUnloadCheckSync",
+  "DestroyProfileOnBrowserClose",
+  "HttpsUpgrades",
+  "HttpsFirstBalancedModeAutoEnable",
+  "LensOverlay",
+  "MediaRouter",
+  "PaintHolding",
+  "ThirdPartyStoragePartitioning",
+  "AvoidCorsURLLoaderRestartOnRedirect",
+  "TcpPortRandomizationWin",
+  "OptimizationHints",
+  "NetworkTimeServiceQuerying",
+  "AimEnabled",
+  "PreconnectToSearch",
+  "WebUIOmniboxPopup",
+  "WebUIOmniboxAimPopup",
+  "WebUIOmniboxFullPopup",
+];
+
+/** How Playwright launches Debian's chromium (scripts/screenshots.ts too). */
 export const CHROMIUM_LAUNCH_OPTIONS = {
   executablePath: "/usr/bin/chromium",
-  args: [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-  ],
+  args: [...CHROMIUM_FLAGS, `--disable-features=${DISABLED_FEATURES.join(",")}`],
 };

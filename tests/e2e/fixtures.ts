@@ -1,8 +1,10 @@
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import axe from "axe-core";
+import type axe from "axe-core";
 import { test as base, expect, type Locator, type Page, type TestInfo } from "@playwright/test";
 import { count, eq, sql } from "drizzle-orm";
 import { users } from "#db/schema";
@@ -228,7 +230,21 @@ const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
  * preview, is sandboxed without scripts, so axe could never run inside it (the frame element
  * itself is still checked, its title included).
  */
-const AXE_OPTIONS = { iframes: false, runOnly: { type: "tag", values: AXE_TAGS } } as const;
+const AXE_OPTIONS: axe.RunOptions = {
+  iframes: false,
+  runOnly: { type: "tag", values: AXE_TAGS },
+  // Passes and inapplicable rules are not read: axe skips gathering their nodes.
+  resultTypes: ["violations"],
+};
+
+/**
+ * The minified build: it is evaluated afresh on every page checked, and half the bytes of
+ * `axe.source` take a quarter less time to evaluate.
+ */
+const AXE_SOURCE = readFileSync(
+  createRequire(import.meta.url).resolve("axe-core/axe.min.js"),
+  "utf8",
+);
 
 /**
  * A stand-in for setTimeout in a world where timers never fire: with JavaScript disabled
@@ -274,7 +290,7 @@ async function axeWithoutPageScripts(page: Page): Promise<axe.Result[]> {
       worldName: "e2e-axe",
     });
     await cdp.send("Runtime.evaluate", { expression: MICROTASK_CLOCK, contextId });
-    await cdp.send("Runtime.evaluate", { expression: axe.source, contextId });
+    await cdp.send("Runtime.evaluate", { expression: AXE_SOURCE, contextId });
     const options = { ...AXE_OPTIONS, preload: false };
     const { result, exceptionDetails } = await cdp.send("Runtime.evaluate", {
       expression: `axe.run(document, ${JSON.stringify(options)})
@@ -298,10 +314,10 @@ async function axeWithoutPageScripts(page: Page): Promise<axe.Result[]> {
  * passkey journeys' virtual authenticator left its prompt unanswered.
  */
 async function axeInPage(page: Page): Promise<axe.Result[]> {
-  await page.evaluate(`window.axe ?? (() => { ${axe.source} })()`);
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE_SOURCE);
   return page.evaluate(async (options) => {
     const inPage = (window as unknown as { axe: typeof axe }).axe;
-    return (await inPage.run(document, options as axe.RunOptions)).violations;
+    return (await inPage.run(document, options)).violations;
   }, AXE_OPTIONS);
 }
 
