@@ -20,6 +20,7 @@ import { answeringDatabaseBusy } from "#app/web/database-busy.server";
 import { serverRoutesContext } from "#app/web/route-target.server";
 import { servingStoredPages } from "#app/web/shared-pages.server";
 import { livenessProbeAnswer } from "#app/web/liveness.server";
+import { startInTurn } from "#app/web/request-turns.server";
 
 /**
  * The React Router app as a plain `node:http` request listener (decision 0092): body limits,
@@ -176,6 +177,17 @@ export function handleRequest(req: IncomingMessage, res: ServerResponse): void {
     req.resume();
   });
   if (refusedBody(req, res)) return;
+  if (isLivenessProbe(req)) {
+    answerSafely(req, res);
+    return;
+  }
+  startInTurn(() => {
+    // A client that left while its request waited gets no render.
+    if (!req.socket.destroyed) answerSafely(req, res);
+  });
+}
+
+function answerSafely(req: IncomingMessage, res: ServerResponse): void {
   answer(req, res).catch((error: unknown) => {
     logError("request handling", error);
     if (res.headersSent) {

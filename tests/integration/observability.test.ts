@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import http from "node:http";
 import { addStudioDays, studioDateOf } from "#app/domain/studio-time";
 import { bookingPayload, cardBody, SANDBOX_CARD } from "#tests/setup/payloads";
 import { randomUUID } from "node:crypto";
@@ -200,5 +201,37 @@ describe("a server that cannot start", () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ level: 60, msg: expect.stringMatching(/SESSION_SECRET/) });
     expect(output()).not.toMatch(/\n\s+at |too-short/);
+  });
+});
+
+describe("Fly's liveness probe while the server is busy", () => {
+  /** One request on a connection of its own, as Fly's check and a crowd of browsers make them. */
+  const getAlone = (path: string, headers: Record<string, string> = {}) =>
+    new Promise<number>((resolve, reject) => {
+      http
+        .get(`${server.url}${path}`, { agent: false, headers }, (res) => {
+          res.resume();
+          res.on("end", () => resolve(res.statusCode ?? 0));
+        })
+        .on("error", reject);
+    });
+
+  it("answers before the dashboards asked for before it have all rendered", async () => {
+    const registration = await post("/api/register", registrationPayload());
+    const cookie = cookiesFrom(registration);
+    expect(await getAlone("/dashboard", { Cookie: cookie })).toBe(200);
+    const answered: string[] = [];
+    const crowd = Array.from({ length: 40 }, () =>
+      getAlone("/dashboard", { Cookie: cookie }).then((status) =>
+        answered.push(`dashboard ${status}`),
+      ),
+    );
+    // The crowd is in the server's hands: every one of them read, their renders under way.
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const probe = getAlone("/healthz").then((status) => answered.push(`probe ${status}`));
+    await Promise.all([...crowd, probe]);
+    expect(answered.filter((answer) => answer !== "dashboard 200")).toEqual(["probe 200"]);
+    // Started all at once, the crowd's loaders held the loop and the probe came last of 41.
+    expect(answered.indexOf("probe 200")).toBeLessThan(20);
   });
 });
