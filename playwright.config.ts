@@ -9,6 +9,7 @@ import {
   PROJECT_ROOT,
   serverEnv,
 } from "./tests/e2e/env";
+import { SERVER_NODE_FLAGS } from "./tests/setup/server";
 
 /**
  * The production server on a snapshot of build/: a `npm run build` elsewhere in this checkout
@@ -26,7 +27,7 @@ function serverCommand(): string {
     `cp -R ${fromRoot("build", "server.js", "package.json").join(" ")} '${snapshot}/'`,
     `ln -s ${fromRoot("node_modules", "db").join(" ")} '${snapshot}/'`,
     `cd '${snapshot}'`,
-    "exec node server.js",
+    `exec node ${SERVER_NODE_FLAGS} server.js`,
   ].join(" && ");
 }
 

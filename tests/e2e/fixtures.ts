@@ -9,7 +9,13 @@ import { test as base, expect, type Locator, type Page, type TestInfo } from "@p
 import { count, eq, sql } from "drizzle-orm";
 import { users } from "#db/schema";
 import { E2E_BASE_URL, E2E_DATABASE_PATH, PROJECT_ROOT, serverEnv } from "#tests/e2e/env";
-import { collectOutput, freePort, stopServerProcess, waitUntilHealthy } from "#tests/setup/server";
+import {
+  collectOutput,
+  freePort,
+  SERVER_NODE_FLAGS,
+  stopServerProcess,
+  waitUntilHealthy,
+} from "#tests/setup/server";
 import {
   type Coupon,
   createCoupon as insertCoupon,
@@ -421,7 +427,7 @@ export type OwnServer = { url: string; db: TestDatabase; stop(): Promise<void> }
 export async function startOwnServer(settings: Record<string, string>): Promise<OwnServer> {
   const port = await freePort();
   const dbPath = join(tmpdir(), `studio-e2e-own-${randomUUID()}.db`);
-  const child = spawn(process.execPath, ["server.js"], {
+  const child = spawn(process.execPath, [SERVER_NODE_FLAGS, "server.js"], {
     cwd: PROJECT_ROOT,
     env: { PATH: process.env.PATH, ...serverEnv(port, dbPath), ...settings },
     stdio: ["ignore", "pipe", "pipe"],

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
+import { SERVER_NODE_FLAGS } from "#tests/setup/server";
 
 /**
  * The deployment files Litestream and Fly read (docs/deploy.md "Backups"). Litestream cannot run
@@ -149,7 +150,7 @@ describe("scripts/start.sh", () => {
   it("runs the site alone without a bucket", async () => {
     const run = start({ DATABASE_PATH: database });
     expect(await run.exited).toBe(0);
-    expect(run.recorded()).toEqual(["node server.js"]);
+    expect(run.recorded()).toEqual([`node ${SERVER_NODE_FLAGS} server.js`]);
   });
 
   it("restores an empty volume from the bucket, then runs the site under Litestream", async () => {
@@ -157,7 +158,7 @@ describe("scripts/start.sh", () => {
     expect(await run.exited).toBe(0);
     expect(run.recorded()).toEqual([
       `litestream restore -config /etc/litestream.yml -if-db-not-exists -if-replica-exists ${database}`,
-      "litestream replicate -config /etc/litestream.yml -exec node server.js",
+      `litestream replicate -config /etc/litestream.yml -exec node ${SERVER_NODE_FLAGS} server.js`,
     ]);
   });
 
@@ -170,6 +171,14 @@ describe("scripts/start.sh", () => {
     run.child.kill("SIGTERM");
     expect(await run.exited).toBe(0);
     rmSync(`${database}.maintenance`);
+  });
+
+  it("gives node the flags npm start and the tests' servers give it", () => {
+    const scripts = (JSON.parse(read("package.json")) as { scripts: Record<string, string> })
+      .scripts;
+    for (const name of ["start", "start:local"]) {
+      expect(scripts[name]).toContain(`node ${SERVER_NODE_FLAGS} ./server.js`);
+    }
   });
 
   it("refuses to start without DATABASE_PATH", async () => {

@@ -46,6 +46,9 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** As scripts/start.sh and `npm start` run the server (tests/integration/deployment.test.ts). */
+export const SERVER_NODE_FLAGS = "--max-semi-space-size=16";
+
 /**
  * `node server.js` on the production build, listening on 127.0.0.1:`port` with the sandbox
  * payment provider; `env` adds the secret, the limits and whatever the caller tests.
@@ -58,7 +61,10 @@ export function spawnServer(
 ) {
   if (!existsSync("build/server/index.js")) throw new Error("Run `npm run build` first");
   // In cgroups (tests/setup/fly-machine.ts), from the server's first allocation.
-  const [command, args] = inCgroups(options.cgroupProcs, process.execPath, ["server.js"]);
+  const [command, args] = inCgroups(options.cgroupProcs, process.execPath, [
+    SERVER_NODE_FLAGS,
+    "server.js",
+  ]);
   return spawn(command, args, {
     env: {
       PATH: process.env.PATH,
