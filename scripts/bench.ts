@@ -20,7 +20,9 @@
  * own in the fly shape). In the main shape only (host; without it the first of BENCH_SHAPES):
  * first-load bytes per page and Lighthouse, and every admin tab and admin list at 10
  * connections, which the later scale repeats (main shape, 10 connections) for the 100 vs
- * 100,000 ratios. The server's peak memory (and the cgroup's
+ * 100,000 ratios. In the Fly shape, issue 28's ratios (scripts/bench/limits.ts): CPU per
+ * answer against a bare server's, the landing page's capacity against the same bytes sent from
+ * memory, and the p99 under arrivals at half the capacity. The server's peak memory (and the cgroup's
  * peak and OOM kills) after each run. It prints each budget's pass or fail and writes the run at
  * the top of docs/benchmarks.md.
  *
@@ -30,7 +32,7 @@
  *
  * Environment: BENCH_DURATION (seconds per autocannon run, default 5), BENCH_FLY_DURATION
  * (seconds per run in the Fly shape, default twice BENCH_DURATION: it answers fewer requests a
- * second and its p99 at 50 connections is a budget), BENCH_SHAPES (default "host,fly"; "host"
+ * second), BENCH_SHAPES (default "host,fly"; "host"
  * alone where no cgroup can be made), BENCH_LIGHTHOUSE_RUNS (default 3; 0 skips Lighthouse),
  * BENCH_CONNECTIONS (default "1,10,50"), BENCH_SKIP_BUILD=1 to reuse build/, BENCH_NO_WRITE=1 to
  * leave docs/benchmarks.md alone. For a quick check of the seeding and the endpoint list (not a
@@ -51,6 +53,7 @@ import { addStudioDays } from "#app/domain/studio-time";
 import { createFlyCgroup, type FlyCgroup, flyMachineShape } from "#tests/setup/fly-machine";
 import { cookiesFrom, registrationPayload } from "#tests/setup/server";
 import { lighthouseMedians } from "./bench/lighthouse";
+import { measureLimits } from "./bench/limits";
 import { type LoadResult, type LoadTarget, load, TIMEOUT_SECONDS } from "./bench/load";
 import { describeMachine } from "./bench/machine";
 import { adminOnlyChunks, measurePage } from "./bench/pages";
@@ -119,17 +122,6 @@ const ADMIN_LISTS: { id: string; path: string; json?: boolean; scaleBar?: boolea
   { id: "admin-sales-export", path: "/admin/sales/export?period=month", scaleBar: false },
 ];
 const isAdminRoute = (routeId: string) => /(^|\/)admin/.test(routeId);
-
-/**
- * docs/quality.md "Speed", on the Fly shape at 50 connections: the p99 of each page (and, for
- * the dashboard, no timeout).
- */
-const FLY_BUDGETS: Record<string, EndpointSpec["fly"]> = {
-  landing: { p99Ms: 300 },
-  dashboard: { p99Ms: 500, noTimeout: true },
-  "admin-bookings": { p99Ms: 800 },
-  availability: { p99Ms: 100 },
-};
 
 type Actors = { customer: Actor; booker: Actor; signer: Actor; admin: Actor };
 type Actor = { id: number; cookie: string; signInId: string; username: string; password: string };
@@ -255,9 +247,7 @@ function endpoints(app: BenchProcess, actors: Actors, availabilityDate: string, 
       },
     },
   ];
-  return list
-    .map((endpoint) => ({ ...endpoint, fly: FLY_BUDGETS[endpoint.id] }))
-    .filter((endpoint) => !ONLY || ONLY.test(endpoint.id));
+  return list.filter((endpoint) => !ONLY || ONLY.test(endpoint.id));
 }
 
 async function signUpActors(app: BenchProcess, dbPath: string): Promise<Actors> {
@@ -421,6 +411,30 @@ async function benchRun(scale: number, shape: ShapeId, results: BenchResults, fi
           `lighthouse ${page.path}: performance ${scores.performance}, LCP ${Math.round(scores.lcpMs)} ms`,
         );
       }
+    }
+
+    if (first && shape === "fly") {
+      const asCustomer = { Cookie: actors.customer.cookie };
+      results.limits = await measureLimits(
+        app,
+        {
+          landing: { method: "GET", path: "/" },
+          dashboard: { method: "GET", path: "/dashboard", headers: asCustomer },
+          adminTab: {
+            method: "GET",
+            path: "/admin/bookings",
+            headers: { Cookie: actors.admin.cookie },
+          },
+          availability: {
+            method: "GET",
+            path: `/api/availability?date=${availabilityDate}&hours=2`,
+          },
+        },
+        async (label, env) =>
+          (await startInShape(label, (procs) => startBare(dbPath, procs, env))).server,
+        duration,
+        log,
+      );
     }
 
     // The bare baseline in the same shape: in the Fly shape a cgroup of its own, so each has

@@ -11,11 +11,15 @@
  * like the app does, but skips the cookie signature the app verifies.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { readFileSync } from "node:fs";
 import Database from "better-sqlite3";
 import { BOOKING_LIMITS, busyWindowFor } from "#app/domain/availability";
 import { studioSession } from "#app/domain/studio-time";
 
 const port = Number(process.env.BARE_PORT);
+/** `GET /page` sends this file's bytes with this coding, as they are: the landing page from memory. */
+const page = process.env.BARE_PAGE ? readFileSync(process.env.BARE_PAGE) : undefined;
+const pageEncoding = process.env.BARE_PAGE_ENCODING ?? "identity";
 const dbPath = process.env.DATABASE_PATH ?? "";
 const holdMs = 30 * 60_000;
 const LONGEST_SESSION_MS = BOOKING_LIMITS.maxHours * 60 * 60_000;
@@ -161,6 +165,15 @@ async function readBody(req: IncomingMessage): Promise<string> {
 async function handle(req: IncomingMessage, res: ServerResponse) {
   const url = new URL(req.url ?? "/", "http://bare");
   const now = Date.now();
+  if (url.pathname === "/page" && page) {
+    res.writeHead(200, {
+      "Content-Type": "text/html; charset=utf-8",
+      "Content-Encoding": pageEncoding,
+      "Content-Length": page.byteLength,
+    });
+    res.end(page);
+    return;
+  }
   if (url.pathname === "/healthz") {
     sql.health.get();
     return send(res, 200, { status: "ok" });

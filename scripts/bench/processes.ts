@@ -2,7 +2,13 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { PROJECT_ROOT } from "#tests/e2e/env";
 import { inCgroups } from "#tests/setup/fly-machine";
-import { collectOutput, freePort, openRegistration, waitUntilHealthy } from "#tests/setup/server";
+import {
+  collectOutput,
+  freePort,
+  openRegistration,
+  SERVER_NODE_FLAGS,
+  waitUntilHealthy,
+} from "#tests/setup/server";
 
 /** The processes the bench measures: the production app and the bare baseline. */
 export type BenchProcess = {
@@ -67,7 +73,7 @@ export async function startApp(
 ): Promise<BenchProcess> {
   const port = await freePort();
   const app = await launch(
-    ["server.js"],
+    [SERVER_NODE_FLAGS, "server.js"],
     {
       NODE_ENV: "production",
       HOST: "127.0.0.1",
@@ -105,11 +111,15 @@ export async function startApp(
 }
 
 /** The bare `node:http` baseline (bare-server.ts) on the same database file. */
-export async function startBare(dbPath: string, cgroupProcs?: string[]): Promise<BenchProcess> {
+export async function startBare(
+  dbPath: string,
+  cgroupProcs?: string[],
+  extraEnv: Record<string, string> = {},
+): Promise<BenchProcess> {
   const port = await freePort();
   return launch(
     ["--import", "tsx", "scripts/bench/bare-server.ts"],
-    { BARE_PORT: String(port), DATABASE_PATH: dbPath },
+    { BARE_PORT: String(port), DATABASE_PATH: dbPath, ...extraEnv },
     port,
     cgroupProcs,
   );

@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import type { LighthouseRun } from "./lighthouse";
+import { CAPACITY_BAR, type LimitsResult, OPEN_LOOP_P99_MS } from "./limits";
 import type { LoadResult } from "./load";
 import type { Machine } from "./machine";
 import type { PageBytes } from "./pages";
@@ -20,8 +21,6 @@ export type EndpointSpec = {
   json?: boolean;
   /** Held to 2x between 100 and 100,000 bookings (the availability check and the lists). */
   scaleBar?: boolean;
-  /** Its budget in the Fly shape at FLY_BUDGET_CONNECTIONS: a p99, and maybe no timeout. */
-  fly?: { p99Ms: number; noTimeout?: boolean };
 };
 
 /** Where the server runs: as it is on this machine, or in a cgroup shaped like fly.toml's VM. */
@@ -47,6 +46,8 @@ export type BenchRun = {
 };
 
 export type BenchResults = {
+  /** Issue 28's ratios, measured in the Fly shape at the first scale. */
+  limits?: LimitsResult;
   date: Date;
   command: string;
   settings: {
@@ -88,7 +89,6 @@ const BARE_BAR = 0.5;
 /** docs/quality.md "Speed": Lighthouse, and the Fly shape's budgets at 50 connections. */
 const LIGHTHOUSE_PERFORMANCE = 98;
 const LIGHTHOUSE_LCP_MS = 1800;
-const FLY_BUDGET_CONNECTIONS = 50;
 const FLY_MEMORY_MB = 300;
 
 function shapeTitle(results: BenchResults, shape: ShapeId): string {
@@ -241,26 +241,6 @@ function loadSection(results: BenchResults, run: BenchRun, checks: Check[]): str
         });
         verdicts.push(`JSON >= ${BARE_BAR}: ${mark(pass)}`);
       }
-      if (run.shape === "fly" && spec?.fly && Number(connections) === FLY_BUDGET_CONNECTIONS) {
-        // Nothing answered has no p99 to pass with.
-        const pass = app.requests > 0 && app.p99 <= spec.fly.p99Ms;
-        checks.push({
-          what: `${tag} ${name} p99 at ${connections} connections`,
-          figure: app.requests > 0 ? ms(app.p99) : "nothing answered",
-          budget: `<= ${spec.fly.p99Ms} ms`,
-          pass,
-        });
-        verdicts.push(`p99 <= ${spec.fly.p99Ms} ms: ${mark(pass)}`);
-        if (spec.fly.noTimeout) {
-          checks.push({
-            what: `${tag} ${name} timeouts at ${connections} connections`,
-            figure: String(app.timeouts),
-            budget: "0",
-            pass: app.timeouts === 0,
-          });
-          verdicts.push(`no timeout: ${mark(app.timeouts === 0)}`);
-        }
-      }
       rows.push([
         name,
         connections,
@@ -300,6 +280,80 @@ function loadSection(results: BenchResults, run: BenchRun, checks: Check[]): str
   ].join("\n");
 }
 
+/** CPU per answer against the unit, capacity against the same bytes, open-loop latency. */
+function limitsSection(results: BenchResults, checks: Check[]): string {
+  const limits = results.limits;
+  if (!limits) return "";
+  const cpuRows = limits.cpu.map((figure) => {
+    const ratio = figure.ms / figure.unitMs;
+    const pass = ratio <= figure.budget;
+    checks.push({
+      what: `[fly] ${figure.name}: CPU per answer`,
+      figure: `${ratio.toFixed(1)}x the unit`,
+      budget: `<= ${figure.budget}x`,
+      pass,
+    });
+    return [
+      figure.name,
+      `${figure.ms.toFixed(2)} ms`,
+      `${ratio.toFixed(1)}x`,
+      `<= ${figure.budget}x: ${mark(pass)}`,
+    ];
+  });
+  const unit = limits.cpu[0]?.unitMs ?? Number.NaN;
+  const capacity = limits.capacity;
+  const capacityLines: string[] = [];
+  if (capacity) {
+    const ratio = capacity.appRps / capacity.bytesRps;
+    const pass = ratio >= CAPACITY_BAR;
+    checks.push({
+      what: "[fly] Landing capacity at 50 connections / the same bytes from memory",
+      figure: ratio.toFixed(2),
+      budget: ">= 0.33",
+      pass,
+    });
+    capacityLines.push(
+      `Landing capacity at 50 connections: ${num(capacity.appRps)}/s against ${num(capacity.bytesRps)}/s from a \`node:http\` server sending the same ${kb(capacity.bytes)} (${capacity.encoding}) from memory: **${ratio.toFixed(2)}** (budget >= 0.33: ${mark(pass)}).`,
+    );
+  }
+  const openRows = limits.openLoop.map((figure) => {
+    const clean = figure.serverErrors === 0 && figure.timeouts === 0 && figure.errors === 0;
+    const pass = figure.p99 <= OPEN_LOOP_P99_MS && clean;
+    checks.push({
+      what: `[fly] ${figure.name}: p99 at half capacity, open loop`,
+      figure: `${ms(figure.p99)}, ${figure.serverErrors} 5xx, ${figure.timeouts} timeouts, ${figure.errors} errors`,
+      budget: `<= ${OPEN_LOOP_P99_MS} ms, none failed`,
+      pass,
+    });
+    return [
+      figure.name,
+      `${figure.rate.toFixed(1)}/s`,
+      num(figure.sent),
+      ms(figure.p50),
+      ms(figure.p99),
+      ms(figure.worst),
+      `${figure.serverErrors} / ${figure.timeouts} / ${figure.errors}`,
+      `p99 <= ${OPEN_LOOP_P99_MS} ms, none failed: ${mark(pass)}`,
+    ];
+  });
+  return [
+    `### What people feel, ${shapeTitle(results, "fly")} (issue 28), ${limits.duration} s per run`,
+    "",
+    `CPU per answer: the server process's CPU time (every thread) over a run at 10 connections, divided by its answers, as browsers ask (\`Accept-Encoding: gzip, deflate, br, zstd\`). The unit: the bare server's \`/healthz\` measured the same way, ${unit.toFixed(3)} ms.`,
+    "",
+    table(["Answer", "CPU per answer", "Multiple of the unit", "Budget"], cpuRows),
+    "",
+    ...capacityLines,
+    "",
+    "Open loop: requests sent at a constant rate of half the capacity measured at 50 connections, each timed from when it was due (no coordinated omission).",
+    "",
+    table(
+      ["Page", "Rate", "Sent", "p50", "p99", "Worst", "5xx / timeouts / errors", "Budget"],
+      openRows,
+    ),
+  ].join("\n");
+}
+
 /** No 5xx in any run of a shape, at any scale. */
 function serverErrorChecks(results: BenchResults, checks: Check[]): void {
   for (const shape of results.settings.shapes) {
@@ -319,11 +373,9 @@ function serverErrorChecks(results: BenchResults, checks: Check[]): void {
 
 /** Budgets this run's settings left out (a shape, a connection count, Lighthouse). */
 function notMeasured(results: BenchResults): string[] {
-  const fly = results.runs.find((run) => run.shape === "fly");
-  const missing = Object.values(results.endpoints)
-    .filter((spec) => spec.fly && !fly?.load[spec.id]?.[FLY_BUDGET_CONNECTIONS])
-    .map((spec) => `${spec.name} in the Fly shape at ${FLY_BUDGET_CONNECTIONS} connections`);
-  if (!fly) missing.push("memory in the Fly shape");
+  const missing: string[] = [];
+  if (!results.limits) missing.push("CPU per answer, capacity and open-loop latency (Fly shape)");
+  if (!results.runs.some((run) => run.shape === "fly")) missing.push("memory in the Fly shape");
   if (results.lighthouse.length === 0) missing.push("Lighthouse");
   return missing;
 }
@@ -458,6 +510,7 @@ function render(results: BenchResults): { markdown: string; checks: Check[] } {
       .filter((run) => run.bookings === results.runs[0]?.bookings)
       .map((run) => loadSection(results, run, checks)),
     loadNotes(results),
+    limitsSection(results, checks),
     scaleSection(results, checks),
     memorySection(results, checks),
   ];
