@@ -18,7 +18,7 @@ export { observeRequest } from "./observe";
 import { clientAddressContext, safeMethodContext } from "#app/web/request-context.server";
 import { answeringDatabaseBusy } from "#app/web/database-busy.server";
 import { serverRoutesContext } from "#app/web/route-target.server";
-import { servingStoredPages } from "#app/web/shared-pages.server";
+import { servingStoredPages, storedPageAnswer } from "#app/web/shared-pages.server";
 import { livenessProbeAnswer } from "#app/web/liveness.server";
 import { startInTurn } from "#app/web/request-turns.server";
 
@@ -179,6 +179,21 @@ export function handleRequest(req: IncomingMessage, res: ServerResponse): void {
   if (refusedBody(req, res)) return;
   if (isLivenessProbe(req)) {
     answerSafely(req, res);
+    return;
+  }
+  const stored =
+    productionBuild &&
+    storedPageAnswer(
+      productionBuild.assets.version,
+      req.method ?? "GET",
+      req.url ?? "/",
+      req.headers,
+    );
+  if (stored) {
+    res.statusCode = stored.status;
+    for (const [name, value] of stored.headers) res.setHeader(name, value);
+    if (stored.body) res.end(stored.body);
+    else res.end();
     return;
   }
   startInTurn(() => {

@@ -52,12 +52,11 @@ export function storableRoute(request: Request, context: EntryContext): string |
 }
 
 /** Never a URL with a query: one is often unique to its visitor (an ad's click id), a brotli pass for a page asked for once. */
-function storedPath(request: Request): string | null {
-  if (request.method !== "GET") return null;
-  const cookie = request.headers.get("Cookie");
+function storedPath(method: string, url: string, cookie: string | null | undefined): string | null {
+  if (method !== "GET") return null;
   if (cookie && PERSONAL_COOKIES.some((name) => cookie.includes(name))) return null;
-  const url = new URL(request.url);
-  return url.search === "" ? url.pathname : null;
+  const { pathname, search } = new URL(url, "http://studio");
+  return search === "" ? pathname : null;
 }
 
 type Asked = { build: string; version: number; at: number };
@@ -82,17 +81,12 @@ export function servingStoredPages(
   build: () => string | Promise<string>,
 ): Handler {
   return async (request, context) => {
-    const path = storedPath(request);
+    const path = storedPath(request.method, request.url, request.headers.get("Cookie"));
     if (path === null) return handle(request, context);
     // Read before the loaders: a write meanwhile leaves the stored page already out of date.
     const asked = { build: await build(), version: readDataVersion(), at: Date.now() };
-    const stored = pages.get(path);
-    if (stands(stored, asked)) {
-      pages.delete(path);
-      pages.set(path, stored);
-      noteRequestRoute(stored.route);
-      return answer(stored, request);
-    }
+    const stored = standingPage(path, asked);
+    if (stored) return answer(stored, request);
     const key = `${asked.build} ${asked.version} ${path}`;
     const underWay = rendering.get(key);
     if (underWay) {
@@ -115,6 +109,36 @@ export function servingStoredPages(
       rendering.delete(key);
     }
   };
+}
+
+function standingPage(path: string, asked: Asked): StoredPage | null {
+  const stored = pages.get(path);
+  if (!stands(stored, asked)) return null;
+  pages.delete(path);
+  pages.set(path, stored);
+  noteRequestRoute(stored.route);
+  return stored;
+}
+
+/**
+ * A stored page's answer to a request as Node reads it, for server/app.ts to send before a Fetch
+ * Request is made of it (a third of a stored page's CPU); null when it must go to the app.
+ */
+export function storedPageAnswer(
+  build: string,
+  method: string,
+  url: string,
+  headers: Record<string, string | string[] | undefined>,
+): StoredAnswer | null {
+  const path = storedPath(method, url, String(headers.cookie ?? ""));
+  if (path === null || !pages.has(path)) return null;
+  const page = standingPage(path, { build, version: readDataVersion(), at: Date.now() });
+  if (!page) return null;
+  const one = (name: string) => {
+    const value = headers[name];
+    return value === undefined ? null : String(value);
+  };
+  return answerOf(page, one("accept-encoding"), one("if-none-match"));
 }
 
 const brotli = promisify(brotliCompress);
@@ -176,19 +200,34 @@ function matchesTag(ifNoneMatch: string | null, etag: string): boolean {
     .some((tag) => tag.trim() === "*" || tag.trim().replace(/^W\//, "") === etag);
 }
 
-function answer(page: StoredPage, request: Request): Response {
-  const encoding = chosenEncoding(request.headers.get("Accept-Encoding"));
+type StoredAnswer = { status: number; headers: Headers; body: Uint8Array<ArrayBuffer> | null };
+
+function answerOf(
+  page: StoredPage,
+  acceptEncoding: string | null,
+  ifNoneMatch: string | null,
+): StoredAnswer {
+  const encoding = chosenEncoding(acceptEncoding);
   const etag = `"${page.etag}${encoding === "identity" ? "" : `-${encoding}`}"`;
   const headers = new Headers(page.headers);
   headers.set("ETag", etag);
   headers.set("Vary", "Accept-Encoding");
-  if (page.status === 200 && matchesTag(request.headers.get("If-None-Match"), etag)) {
+  if (page.status === 200 && matchesTag(ifNoneMatch, etag)) {
     headers.delete("Content-Type");
-    return new Response(null, { status: 304, headers });
+    return { status: 304, headers, body: null };
   }
   // Set here, the compression middleware leaves the answer as it is.
   if (encoding !== "identity") headers.set("Content-Encoding", encoding);
   const body = page.bodies[encoding];
   headers.set("Content-Length", String(body.length));
-  return new Response(body, { status: page.status, headers });
+  return { status: page.status, headers, body };
+}
+
+function answer(page: StoredPage, request: Request): Response {
+  const { status, headers, body } = answerOf(
+    page,
+    request.headers.get("Accept-Encoding"),
+    request.headers.get("If-None-Match"),
+  );
+  return new Response(body, { status, headers });
 }
