@@ -13,7 +13,13 @@ describe("startInTurn", () => {
     const started: number[] = [];
     const all = Promise.all(
       [1, 2, 3, 4].map(
-        (n) => new Promise<void>((resolve) => startInTurn(() => (started.push(n), resolve()))),
+        (n) =>
+          new Promise<void>((resolve) =>
+            startInTurn(() => {
+              started.push(n);
+              resolve();
+            }),
+          ),
       ),
     );
     expect(started).toEqual([]);
@@ -36,7 +42,10 @@ describe("startInTurn", () => {
     );
     // A timer is read in the next turn, as a probe's socket is: it comes before the crowd's end.
     const probe = new Promise<void>((resolve) =>
-      setTimeout(() => (events.push("probe"), resolve())),
+      setTimeout(() => {
+        events.push("probe");
+        resolve();
+      }),
     );
     await Promise.all([...crowd, probe]);
     const probeAt = events.indexOf("probe");
@@ -51,7 +60,10 @@ describe("startInTurn", () => {
         started.push("first");
         throw new Error("a bug in one request");
       });
-      startInTurn(() => (started.push("second"), resolve()));
+      startInTurn(() => {
+        started.push("second");
+        resolve();
+      });
     });
     const uncaught = new Promise<unknown>((resolve) => process.once("uncaughtException", resolve));
     await done;

@@ -108,8 +108,12 @@ export async function startFlyApp(
 }
 
 /** The bare server needs a migrated database: `app`'s. */
-export function startFlyBare(label: string, app: FlyApp): Promise<FlyServer> {
-  return inCgroup(label, (procs) => startBare(app.dbPath, procs));
+export function startFlyBare(
+  label: string,
+  app: FlyApp,
+  env: Record<string, string> = {},
+): Promise<FlyServer> {
+  return inCgroup(label, (procs) => startBare(app.dbPath, procs, env));
 }
 
 const TICKS_PER_SECOND = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }));

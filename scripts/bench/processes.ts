@@ -2,13 +2,7 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { PROJECT_ROOT } from "#tests/e2e/env";
 import { inCgroups } from "#tests/setup/fly-machine";
-import {
-  collectOutput,
-  freePort,
-  openRegistration,
-  SERVER_NODE_FLAGS,
-  waitUntilHealthy,
-} from "#tests/setup/server";
+import { collectOutput, freePort, openRegistration, waitUntilHealthy } from "#tests/setup/server";
 
 /** The processes the bench measures: the production app and the bare baseline. */
 export type BenchProcess = {
@@ -73,7 +67,7 @@ export async function startApp(
 ): Promise<BenchProcess> {
   const port = await freePort();
   const app = await launch(
-    [SERVER_NODE_FLAGS, "server.js"],
+    [...nodeFlagsOf(root), "server.js"],
     {
       NODE_ENV: "production",
       HOST: "127.0.0.1",
@@ -108,6 +102,15 @@ export async function startApp(
   // Registration opens once an admin exists (docs/deploy.md "First deploy").
   openRegistration(dbPath);
   return app;
+}
+
+/** The flags the checkout's `npm start` gives node: another checkout is run as it ran. */
+function nodeFlagsOf(root: string): string[] {
+  const { scripts } = JSON.parse(readFileSync(`${root}/package.json`, "utf8")) as {
+    scripts: Record<string, string>;
+  };
+  const flags = /\bnode ((?:--\S+ )*)\.\/server\.js/.exec(scripts.start ?? "")?.[1] ?? "";
+  return flags.split(" ").filter(Boolean);
 }
 
 /** The bare `node:http` baseline (bare-server.ts) on the same database file. */

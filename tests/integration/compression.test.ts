@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { addStudioDays, studioDateOf } from "#app/domain/studio-time";
 import { closeConnections, send } from "#tests/setup/raw-http";
 import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
@@ -81,5 +82,17 @@ describe("pages and JSON", () => {
         }
       }
     }
+  });
+
+  it("go out as they are when they fit one TCP segment, which compressing would not save", async () => {
+    const date = addStudioDays(studioDateOf(Date.now()), 30);
+    const path = `/api/availability?date=${date}&hours=2`;
+    const plain = await get(path);
+    // Over compression's default threshold (1 KB), under one segment's 1,400 bytes.
+    expect(plain.body.byteLength).toBeGreaterThan(1024);
+    expect(plain.body.byteLength).toBeLessThan(1400);
+    const answer = await get(path, { "Accept-Encoding": "gzip, deflate, br, zstd" });
+    expect(answer.headers["content-encoding"]).toBeUndefined();
+    expect(answer.body.equals(plain.body)).toBe(true);
   });
 });
