@@ -4,6 +4,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { createServer } from "node:http";
 import zlib from "node:zlib";
 import compression from "compression";
+import Negotiator from "negotiator";
 import serveStatic from "serve-static";
 
 const production = process.env.NODE_ENV === "production";
@@ -68,20 +69,6 @@ function fileHeaders(res) {
   res.setHeader("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
 }
 
-/**
- * The content codings a request's Accept-Encoding takes (`q=0` refuses one).
- * @param {string | undefined} header
- */
-function acceptedEncodings(header) {
-  const accepted = new Set();
-  for (const coding of (header ?? "").toLowerCase().split(",")) {
-    const [name = "", ...params] = coding.split(";").map((part) => part.trim());
-    const q = params.find((param) => param.startsWith("q="));
-    if (q === undefined || Number(q.slice(2)) > 0) accepted.add(name);
-  }
-  return accepted;
-}
-
 /** @type {(req: Req, res: Res) => void} */
 let listener;
 
@@ -116,12 +103,11 @@ if (production) {
   });
   /** @type {(req: Req) => typeof assets} */
   const assetsFor = (req) => {
-    const accepted = acceptedEncodings(req.headers["accept-encoding"]);
     const name = (req.url ?? "").slice(1).split("?", 1)[0] ?? "";
-    const compressed = compressedAssets.find(
-      (variant) => accepted.has(variant.encoding) && variant.names.has(name),
-    );
-    return compressed?.serve ?? assets;
+    const built = compressedAssets.filter((variant) => variant.names.has(name));
+    const codings = [...built.map((variant) => variant.encoding), "identity"];
+    const chosen = new Negotiator(req).encoding(codings, codings);
+    return built.find((variant) => variant.encoding === chosen)?.serve ?? assets;
   };
   const publicFiles = serveStatic("build/client", {
     maxAge: "1h",

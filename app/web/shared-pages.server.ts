@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
+import Negotiator from "negotiator";
 import { createContext, type EntryContext, type RouterContextProvider } from "react-router";
 import { noteRequestRoute } from "#app/log.server";
 import { busyRangesChangeAt } from "#app/models/booking.server";
@@ -179,18 +180,13 @@ async function store(
   return page;
 }
 
-/** The coding the client ranks highest, brotli first on a tie; none if it refuses both. */
+const CODINGS: Encoding[] = ["br", "gzip", "identity"];
+
+/** The coding the client ranks highest, brotli first on a tie. */
 function chosenEncoding(header: string | null): Encoding {
-  const weights: Record<string, number> = {};
-  for (const part of (header ?? "").split(",")) {
-    const [name = "", ...params] = part.split(";").map((piece) => piece.trim().toLowerCase());
-    const q = params.find((param) => param.startsWith("q="));
-    if (name) weights[name] = q ? Number(q.slice(2)) || 0 : 1;
-  }
-  const br = weights.br ?? weights["*"] ?? 0;
-  const gz = weights.gzip ?? weights["*"] ?? 0;
-  if (br <= 0 && gz <= 0) return "identity";
-  return br >= gz ? "br" : "gzip";
+  const headers = header === null ? {} : { "accept-encoding": header };
+  const chosen = new Negotiator({ headers }).encoding(CODINGS, CODINGS);
+  return CODINGS.find((coding) => coding === chosen) ?? "identity";
 }
 
 function matchesTag(ifNoneMatch: string | null, etag: string): boolean {

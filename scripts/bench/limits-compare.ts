@@ -78,7 +78,7 @@ try {
         const cell = r.openLoop[i];
         if (!cell) return "";
         const failed = cell.serverErrors + cell.timeouts + cell.errors;
-        return `${Math.round(cell.p99)} ms at ${cell.rate.toFixed(1)}/s${failed ? `, ${failed} failed` : ""}`;
+        return `${Math.round(cell.p99)} ms at ${cell.rate.toFixed(1)}/s (sender's lag ${Math.round(cell.senderLagP99)} ms)${failed ? `, ${failed} failed` : ""}`;
       }),
     ]);
   }

@@ -32,6 +32,8 @@ export type OpenLoopFigure = {
   timeouts: number;
   /** Connection errors other than timeouts. */
   errors: number;
+  /** How late the sender itself sent (p99): a figure near the p99 measures it, not the server. */
+  senderLagP99: number;
 };
 export type LimitsResult = {
   duration: number;
@@ -98,11 +100,13 @@ export async function openLoop(
 ): Promise<Omit<OpenLoopFigure, "id" | "name">> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   const latencies: number[] = [];
+  const lags: number[] = [];
   let serverErrors = 0;
   let timeouts = 0;
   let errors = 0;
   const send = (due: number) =>
     new Promise<void>((resolve) => {
+      lags.push(performance.now() - due);
       const request = http.get(
         `${baseUrl}${target.path}`,
         { agent, headers: target.headers },
@@ -149,6 +153,10 @@ export async function openLoop(
     serverErrors,
     timeouts,
     errors,
+    senderLagP99: percentile(
+      lags.sort((a, b) => a - b),
+      99,
+    ),
   };
 }
 

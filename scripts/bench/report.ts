@@ -332,6 +332,7 @@ function limitsSection(results: BenchResults, checks: Check[]): string {
       ms(figure.p50),
       ms(figure.p99),
       ms(figure.worst),
+      ms(figure.senderLagP99),
       `${figure.serverErrors} / ${figure.timeouts} / ${figure.errors}`,
       `p99 <= ${OPEN_LOOP_P99_MS} ms, none failed: ${mark(pass)}`,
     ];
@@ -348,7 +349,17 @@ function limitsSection(results: BenchResults, checks: Check[]): string {
     "Open loop: requests sent at a constant rate of half the capacity measured at 50 connections, each timed from when it was due (no coordinated omission).",
     "",
     table(
-      ["Page", "Rate", "Sent", "p50", "p99", "Worst", "5xx / timeouts / errors", "Budget"],
+      [
+        "Page",
+        "Rate",
+        "Sent",
+        "p50",
+        "p99",
+        "Worst",
+        "Sender's lag, p99",
+        "5xx / timeouts / errors",
+        "Budget",
+      ],
       openRows,
     ),
   ].join("\n");
