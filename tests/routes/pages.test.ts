@@ -51,6 +51,20 @@ describe("the /auth form (no JavaScript needed)", () => {
     expect(html).toContain('id="dashboard"');
   });
 
+  it("gives the booking form on / and, on /dashboard, a link to it", async () => {
+    const response = await postForm("/auth?tab=register", registerFields());
+    const cookie = cookiesFrom(response);
+    const home = await (await fetch(`${server.url}/`, { headers: { Cookie: cookie } })).text();
+    expect(home).toContain('id="booking-form"');
+    const dashboard = await (
+      await fetch(`${server.url}/dashboard`, { headers: { Cookie: cookie } })
+    ).text();
+    expect(dashboard).toContain('id="dashboard"');
+    expect(dashboard).toContain('id="booking"');
+    expect(dashboard).not.toContain('id="booking-form"');
+    expect(dashboard).toMatch(/<a [^>]*href="\/#booking-form"[^>]*>Book a session<\/a>/);
+  });
+
   it("re-renders with the messages of docs/product.md 'Validation' and writes nothing on bad input", async () => {
     const before = userCount();
     const response = await postForm(

@@ -10,7 +10,8 @@ export function BelowTheFold({
   bookingForm,
   bookingReply,
 }: {
-  bookingForm: BookingFormData;
+  /** Null on /dashboard: the form is /'s (docs/product.md "Client dashboard"). */
+  bookingForm: BookingFormData | null;
   bookingReply?: BookingFormReply;
 }) {
   return (

@@ -4,12 +4,13 @@ import { BOOKING_GUIDELINES, RETAINER, STUDIO_RULES } from "#app/components/land
 import { RATES } from "#app/components/landing/studio";
 import { Icon } from "#app/components/landing/icons";
 import { SectionHeader } from "#app/components/landing/section-header";
+import { SectionLink } from "#app/components/site-nav";
 
 export function BookingInfo({
   bookingForm,
   bookingReply,
 }: {
-  bookingForm: BookingFormData;
+  bookingForm: BookingFormData | null;
   /** The booking form's action (/'s) answering its last post. */
   bookingReply?: BookingFormReply;
 }) {
@@ -115,7 +116,18 @@ export function BookingInfo({
         </div>
 
         <div className="mt-6">
-          <BookingFormIsland data={bookingForm} reply={bookingReply} />
+          {bookingForm ? (
+            <BookingFormIsland data={bookingForm} reply={bookingReply} />
+          ) : (
+            <div className="card flex flex-wrap items-center justify-between gap-4 p-6 sm:p-8">
+              <p className="text-ink-soft">
+                The booking form is on the home page, filled in from your profile.
+              </p>
+              <SectionLink id="booking-form" className="btn-primary">
+                Book a session
+              </SectionLink>
+            </div>
+          )}
         </div>
       </div>
     </section>

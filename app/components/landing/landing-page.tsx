@@ -41,7 +41,7 @@ export function LandingPage({
   dashboardReply,
 }: {
   user: PublicUser | null;
-  bookingForm: BookingFormData;
+  bookingForm: BookingFormData | null;
   dashboard: DashboardData | null;
   dashboardFirst?: boolean;
   bookingReply?: BookingFormReply;

@@ -2,7 +2,6 @@ import { Outlet, type ShouldRevalidateFunctionArgs } from "react-router";
 import { PaidDialog } from "#app/components/dashboard/paid-dialog";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { LandingPage, loadBelowTheFold } from "#app/components/landing/landing-page";
-import { loadBookingForm } from "#app/routes/home/booking-form.server";
 import {
   dashboardAction,
   dashboardTab,
@@ -36,7 +35,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   return {
     user,
-    bookingForm: loadBookingForm(user, now),
     dashboard: loadDashboard(user, dashboardTab(url), now, context.get(safeMethodContext)),
     // After Pay Now (?paid=<id>): only the owner's booking, and only once it is paid.
     paid: paidConfirmation(url, user),
@@ -119,7 +117,7 @@ function DashboardPage({
   return (
     <LandingPage
       user={data.user}
-      bookingForm={data.bookingForm}
+      bookingForm={null}
       dashboard={data.dashboard}
       dashboardFirst
       dashboardReply={reply}
