@@ -15,10 +15,11 @@ if [ -e "$DATABASE_PATH.maintenance" ]; then
   while :; do sleep 1; done
 fi
 # V8 sizes its young generation from the memory it may use: in Fly's 512 MB, 1 MB halves, and a
-# page's short-lived objects reach the old generation before they die. 16 MB halves cut a
-# signed-in page's CPU by a third (docs/benchmarks.md, issue 28). package.json's start runs the same.
+# page's short-lived objects reach the old generation before they die. 8 MB halves cut a
+# signed-in page's CPU by a third; 16 MB cut no more, for 16 MB more (docs/benchmarks.md,
+# issue 28). package.json's start runs the same.
 if [ -n "${BUCKET_NAME:-}" ]; then
   litestream restore -config /etc/litestream.yml -if-db-not-exists -if-replica-exists "$DATABASE_PATH"
-  exec litestream replicate -config /etc/litestream.yml -exec "node --max-semi-space-size=16 server.js"
+  exec litestream replicate -config /etc/litestream.yml -exec "node --max-semi-space-size=8 server.js"
 fi
-exec node --max-semi-space-size=16 server.js
+exec node --max-semi-space-size=8 server.js

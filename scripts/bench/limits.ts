@@ -216,7 +216,7 @@ export async function measureLimits(
     const figure = await openLoop(app.url, target, capacity / 2, seconds);
     openLoopFigures.push({ id, name: NAMES[id], ...figure });
     log(
-      `limits: ${id} at ${figure.rate.toFixed(1)}/s: p50 ${Math.round(figure.p50)} ms, p99 ${Math.round(figure.p99)} ms`,
+      `limits: ${id} at ${figure.rate.toFixed(1)}/s: p50 ${Math.round(figure.p50)} ms, p99 ${Math.round(figure.p99)} ms, the sender's lag p99 ${Math.round(figure.senderLagP99)} ms`,
     );
   }
   return {

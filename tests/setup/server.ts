@@ -47,7 +47,7 @@ export async function freePort(): Promise<number> {
 }
 
 /** As scripts/start.sh and `npm start` run the server (tests/integration/deployment.test.ts). */
-export const SERVER_NODE_FLAGS = "--max-semi-space-size=16";
+export const SERVER_NODE_FLAGS = "--max-semi-space-size=8";
 
 /**
  * `node server.js` on the production build, listening on 127.0.0.1:`port` with the sandbox
