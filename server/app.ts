@@ -181,14 +181,7 @@ export function handleRequest(req: IncomingMessage, res: ServerResponse): void {
     answerSafely(req, res);
     return;
   }
-  const stored =
-    productionBuild &&
-    storedPageAnswer(
-      productionBuild.assets.version,
-      req.method ?? "GET",
-      req.url ?? "/",
-      req.headers,
-    );
+  const stored = storedPage(req);
   if (stored) {
     res.statusCode = stored.status;
     for (const [name, value] of stored.headers) res.setHeader(name, value);
@@ -200,6 +193,22 @@ export function handleRequest(req: IncomingMessage, res: ServerResponse): void {
     // A client that left while its request waited gets no render.
     if (!req.socket.destroyed) answerSafely(req, res);
   });
+}
+
+function storedPage(req: IncomingMessage) {
+  if (!productionBuild) return null;
+  try {
+    return storedPageAnswer(
+      productionBuild.assets.version,
+      req.method ?? "",
+      req.url ?? "",
+      req.headers,
+    );
+  } catch (error) {
+    // The app's own path answers it, and answers the error as it answers any.
+    logError("stored page", error);
+    return null;
+  }
 }
 
 function answerSafely(req: IncomingMessage, res: ServerResponse): void {

@@ -53,11 +53,10 @@ export function storableRoute(request: Request, context: EntryContext): string |
 }
 
 /** Never a URL with a query: one is often unique to its visitor (an ad's click id), a brotli pass for a page asked for once. */
-function storedPath(method: string, url: string, cookie: string | null | undefined): string | null {
-  if (method !== "GET") return null;
+function storedPath(method: string, path: string, cookie: string | null): string | null {
+  if (method !== "GET" || path.includes("?")) return null;
   if (cookie && PERSONAL_COOKIES.some((name) => cookie.includes(name))) return null;
-  const { pathname, search } = new URL(url, "http://studio");
-  return search === "" ? pathname : null;
+  return path;
 }
 
 type Asked = { build: string; version: number; at: number };
@@ -82,7 +81,12 @@ export function servingStoredPages(
   build: () => string | Promise<string>,
 ): Handler {
   return async (request, context) => {
-    const path = storedPath(request.method, request.url, request.headers.get("Cookie"));
+    const url = new URL(request.url);
+    const path = storedPath(
+      request.method,
+      url.pathname + url.search,
+      request.headers.get("Cookie"),
+    );
     if (path === null) return handle(request, context);
     // Read before the loaders: a write meanwhile leaves the stored page already out of date.
     const asked = { build: await build(), version: readDataVersion(), at: Date.now() };
@@ -131,7 +135,12 @@ export function storedPageAnswer(
   url: string,
   headers: Record<string, string | string[] | undefined>,
 ): StoredAnswer | null {
-  const path = storedPath(method, url, String(headers.cookie ?? ""));
+  // As Node read it: a path written otherwise than the store's key is a miss, answered the slow way.
+  const path = storedPath(
+    method,
+    url,
+    headers.cookie === undefined ? null : String(headers.cookie),
+  );
   if (path === null || !pages.has(path)) return null;
   const page = standingPage(path, { build, version: readDataVersion(), at: Date.now() });
   if (!page) return null;
