@@ -3,6 +3,7 @@ import { Form, Link, useLocation } from "react-router";
 import type { PublicUser } from "#app/domain/user";
 import { HelpLink } from "#app/components/chat/help-link";
 import { Logo } from "#app/components/logo";
+import { useDetailsUpgrade } from "#app/components/ui/use-details-upgrade";
 
 export const SECTION_LINKS = [
   { id: "features", label: "Features" },
@@ -198,24 +199,17 @@ type EnhancedMenu = typeof import("#app/components/account-menu").AccountMenu;
  * a menu opened before that stays a <details> until it is closed.
  */
 function useEnhancedMenu(ref: RefObject<HTMLDetailsElement | null>) {
-  const [menu, setMenu] = useState<{ AccountMenu: EnhancedMenu } | null>(null);
+  const [menu, setMenu] = useState<EnhancedMenu | null>(null);
   useEffect(() => {
     let live = true;
-    const details = ref.current;
     void import("#app/components/account-menu").then(({ AccountMenu }) => {
-      const swap = () => {
-        if (!live || details?.open) return;
-        details?.removeEventListener("toggle", swap);
-        setMenu({ AccountMenu });
-      };
-      details?.addEventListener("toggle", swap);
-      swap();
+      if (live) setMenu(() => AccountMenu);
     });
     return () => {
       live = false;
     };
-  }, [ref]);
-  return menu?.AccountMenu ?? null;
+  }, []);
+  return useDetailsUpgrade(ref, menu !== null) ? menu : null;
 }
 
 function AccountMenu({ user, chatAppId }: { user: PublicUser; chatAppId: string | null }) {

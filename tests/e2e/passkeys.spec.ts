@@ -43,6 +43,19 @@ async function addPasskey(page: Page, name: string) {
   await expect(page.getByRole("list", { name: "Your passkeys" })).toContainText(name);
 }
 
+/** A passkey named "Old phone", stored as if added where JavaScript ran. */
+function storedPasskey(userId: number) {
+  db()
+    .insert(passkeys)
+    .values({
+      userId,
+      credentialId: `e2e-${userId}`,
+      publicKey: Buffer.from("not used"),
+      name: "Old phone",
+    })
+    .run();
+}
+
 async function signOut(page: Page) {
   await chooseFromAccountMenu(page, "Logout");
   await expect(page.getByRole("link", { name: "Sign In" })).toBeVisible();
@@ -112,6 +125,40 @@ test.describe("passkeys with JavaScript", { tag: "@js-on-only" }, () => {
     expect(db().select().from(passkeys).where(eq(passkeys.userId, customer.id)).all()).toEqual([]);
   });
 
+  test("a Remove opened before the page's JavaScript arrives stays open; closed, it asks in a dialog", async ({
+    page,
+    customer,
+  }) => {
+    storedPasskey(customer.id);
+    await signIn(page, customer);
+    // The page's modules wait until Remove is open.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/assets\/.+\.js$/, async (route) => {
+      await released;
+      await route.continue();
+    });
+    const loaded = page.goto("/dashboard?tab=profile");
+    await page.getByText("Remove Old phone").click();
+    const yes = page.getByRole("button", { name: "Yes, remove “Old phone”" });
+    await expect(yes).toBeVisible();
+    release();
+    await loaded;
+    // Add needs the page's JavaScript: its section now runs.
+    await expect(page.getByRole("button", { name: "Add a passkey" })).toBeVisible();
+    await expect(yes).toBeVisible();
+
+    await page.getByText("Remove Old phone").click();
+    await expect(yes).toBeHidden();
+    await page.getByRole("button", { name: "Remove Old phone" }).click();
+    await expect(page.getByRole("alertdialog")).toContainText("It will no longer sign you in.");
+    await expectNoAxeViolations(page);
+    await yes.click();
+    await expect(page.getByText("You have no passkeys yet.")).toBeVisible();
+  });
+
   test("let staff with only a passkey reach the admin pages", async ({ page }, testInfo) => {
     const admin = await createUser(testInfo, { isAdmin: true, twoFactor: false });
     await virtualAuthenticator(page);
@@ -149,16 +196,7 @@ test("a passkey is removed without JavaScript too", { tag: "@js-off-only" }, asy
   page,
   customer,
 }) => {
-  // Added where JavaScript ran (a passkey cannot be made without it).
-  db()
-    .insert(passkeys)
-    .values({
-      userId: customer.id,
-      credentialId: `e2e-${customer.id}`,
-      publicKey: Buffer.from("not used"),
-      name: "Old phone",
-    })
-    .run();
+  storedPasskey(customer.id);
   await signIn(page, customer);
   await page.goto("/dashboard?tab=profile");
   await page.getByText("Remove Old phone").click();

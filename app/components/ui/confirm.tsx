@@ -1,6 +1,6 @@
 import * as Headless from "@headlessui/react";
-import { type ReactNode, useEffect, useState } from "react";
-import { useHydrated } from "#app/components/ui/use-hydrated";
+import { type ReactNode, useEffect, useRef, useState } from "react";
+import { useDetailsUpgrade } from "#app/components/ui/use-details-upgrade";
 
 /**
  * A second, deliberate click: a <details> without JavaScript, Headless UI's Dialog with it. The
@@ -19,7 +19,8 @@ export function Confirm({
   /** The question and its submit button; a button of a form outside names it (`form`). */
   children: (inDialog: boolean) => ReactNode;
 }) {
-  const hydrated = useHydrated();
+  const details = useRef<HTMLDetailsElement>(null);
+  const upgraded = useDetailsUpgrade(details);
   const [asking, setAsking] = useState(false);
   useEffect(() => {
     if (!asking) return;
@@ -30,9 +31,9 @@ export function Confirm({
     document.addEventListener("submit", close);
     return () => document.removeEventListener("submit", close);
   }, [asking]);
-  if (!hydrated) {
+  if (!upgraded) {
     return (
-      <details className={className}>
+      <details ref={details} className={className}>
         <summary className={summaryClassName}>{summary}</summary>
         {children(false)}
       </details>
