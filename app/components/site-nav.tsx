@@ -1,7 +1,7 @@
 import { type RefObject, useEffect, useRef, useState } from "react";
 import { Form, Link, useLocation } from "react-router";
 import type { PublicUser } from "#app/domain/user";
-import { HelpLink } from "#app/components/chat/help-link";
+import { SUPPORT_FORM_URL } from "#app/components/chat/support-form-url";
 import { Logo } from "#app/components/logo";
 import { useDetailsUpgrade } from "#app/components/ui/use-details-upgrade";
 
@@ -194,10 +194,7 @@ const ACCOUNT_BUTTON =
 
 type EnhancedMenu = typeof import("#app/components/account-menu").AccountMenu;
 
-/**
- * The Menu is loaded once the page runs, so no first load carries it (decision 0094's budget);
- * a menu opened before that stays a <details> until it is closed.
- */
+/** The Menu is loaded once the page runs, so no first load carries it (decision 0094's budget). */
 function useEnhancedMenu(ref: RefObject<HTMLDetailsElement | null>) {
   const [menu, setMenu] = useState<EnhancedMenu | null>(null);
   useEffect(() => {
@@ -260,9 +257,9 @@ function AccountMenu({ user, chatAppId }: { user: PublicUser; chatAppId: string 
             </li>
           ))}
           <li>
-            <HelpLink chatAppId={chatAppId} className="block px-4 py-2.5 hover:bg-paper">
+            <Link to={SUPPORT_FORM_URL} className="block px-4 py-2.5 hover:bg-paper">
               Help
-            </HelpLink>
+            </Link>
           </li>
           <li className="border-t border-line">
             {/* A fetcher's post: if it gets no answer, the page stays (connection-failure.ts). */}

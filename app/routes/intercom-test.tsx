@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from "react";
 import { Link } from "react-router";
-import { SUPPORT_FORM_URL } from "#app/components/chat/help-link";
+import { SUPPORT_FORM_URL } from "#app/components/chat/support-form-url";
 import { useHydrated } from "#app/components/ui/use-hydrated";
 import {
   type MessengerStatus,

@@ -1,10 +1,9 @@
 import { useEffect } from "react";
-import { syncMessenger } from "#app/components/chat/messenger";
 
 /** `hash` is the server's identity hash, null when no secret is set. */
 export type ChatUser = { id: number; username: string; hash: string | null };
 
-/** Once the browser is idle after hydration: it never competes with the page's first load. */
+/** When the browser is idle after hydration, and a site without a chat loads none of its code. */
 export function ChatWidget({ appId, user }: { appId: string | null; user: ChatUser | null }) {
   const userId = user?.id;
   const username = user?.username;
@@ -13,7 +12,10 @@ export function ChatWidget({ appId, user }: { appId: string | null; user: ChatUs
     if (!appId) return;
     const person =
       userId === undefined || username === undefined ? null : { id: userId, username, hash };
-    const run = () => void syncMessenger(appId, person);
+    const run = () =>
+      void import("#app/components/chat/messenger").then(({ syncMessenger }) =>
+        syncMessenger(appId, person),
+      );
     if (typeof window.requestIdleCallback === "function") {
       const handle = window.requestIdleCallback(run, { timeout: 3000 });
       return () => window.cancelIdleCallback(handle);

@@ -1,7 +1,6 @@
 import { Link, type LinkProps } from "react-router";
 import { showMessenger } from "#app/components/chat/messenger";
-
-export const SUPPORT_FORM_URL = "/dashboard?tab=support";
+import { SUPPORT_FORM_URL } from "#app/components/chat/support-form-url";
 
 /** A real link to the support form, so it still leads there without JavaScript or a chat. */
 export function HelpLink({

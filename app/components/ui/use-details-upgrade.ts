@@ -1,10 +1,6 @@
 import { type RefObject, useEffect, useState } from "react";
 
-/**
- * True once the page runs, the enhancement is `ready` and the server's <details> is closed. One opened before the page's
- * JavaScript arrived (decision 0094) stays a <details> until it is closed, so what a person
- * opened is not taken from under them.
- */
+/** True once the page runs, `ready` and the <details> closed: one opened before stays till closed. */
 export function useDetailsUpgrade(
   ref: RefObject<HTMLDetailsElement | null>,
   ready = true,
