@@ -342,7 +342,11 @@ export async function expectNoAxeViolations(page: Page) {
     // read wrong for a frame (once in a CI run: the header's white links judged against the
     // page's cream). A violation still there a moment later is one a person sees.
     await page.waitForTimeout(500);
+    const first = violations.map((violation) => violation.id).join(", ");
     violations = await run();
+    if (violations.length === 0) {
+      console.warn(`axe: ${first} on ${page.url()} was gone when rechecked`);
+    }
   }
   const summary = violations.map((violation) => ({
     rule: violation.id,
