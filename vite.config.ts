@@ -1,5 +1,6 @@
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 import { reactRouter } from "@react-router/dev/vite";
@@ -53,10 +54,28 @@ function precompressAssets(): Plugin {
   };
 }
 
-export default defineConfig(({ isSsrBuild }) => ({
+/**
+ * React Router's package exports name only its development build, whose warnings stay in a
+ * production bundle (react-router issue 14102); the browser's build takes the production one,
+ * the same code with those warnings compiled out.
+ */
+const routerProduction = join(
+  dirname(createRequire(import.meta.url).resolve("react-router/package.json")),
+  "dist",
+  "production",
+);
+const routerProductionBuild = [
+  { find: /^react-router$/, replacement: join(routerProduction, "index.mjs") },
+  { find: /^react-router\/dom$/, replacement: join(routerProduction, "dom-export.mjs") },
+];
+
+export default defineConfig(({ command, isSsrBuild }) => ({
   // The production server (server.js) imports server/app.ts from the SSR build,
   // so the request listener and the routes share one module graph.
   build: isSsrBuild ? { rollupOptions: { input: "./server/app.ts" } } : {},
-  resolve: { tsconfigPaths: true },
+  resolve: {
+    tsconfigPaths: true,
+    alias: command === "build" && !isSsrBuild ? routerProductionBuild : [],
+  },
   plugins: [tailwindcss(), reactRouter(), precompressAssets()],
 }));
