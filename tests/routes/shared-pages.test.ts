@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { blockedTimes, services } from "#db/schema";
 import { earliestBookableDate } from "#app/domain/availability";
-import { studioInstant } from "#app/domain/studio-time";
+import { addStudioDays, studioDateOf, studioInstant } from "#app/domain/studio-time";
 import { openDatabaseFile } from "#tests/factories/database";
 import { createBooking } from "#tests/factories/booking";
 import { createService } from "#tests/factories/catalog";
@@ -40,7 +40,7 @@ function writeUnseen(statement: string) {
   })();
 }
 
-/** The latest start the page offers (late in the studio's evening, its earliest day's late starts are still inside 48 hours). */
+/** The latest start the page offers. */
 function lastFreeTime(html: string): string {
   // Before the waitlist's list of booked times, which follows the start times.
   const startTimes = html.split('name="waitlistTime"')[0] ?? "";
@@ -215,11 +215,9 @@ describe("a visitor's landing page, as the clock turns", () => {
   });
 
   it("offers a start time again the moment the hold on it runs out", async () => {
-    const quarter = 900_000;
-    vi.useFakeTimers({
-      toFake: ["Date"],
-      now: (Math.floor(Date.now() / quarter) + 1) * quarter + 60_000,
-    });
+    // A morning, so the earliest bookable day has free starts whatever the hour of the run.
+    const tomorrow = addStudioDays(studioDateOf(Date.now()), 1);
+    vi.useFakeTimers({ toFake: ["Date"], now: studioInstant(tomorrow, "09:00") + 60_000 });
     const date = earliestBookableDate(Date.now());
     const time = lastFreeTime((await page()).html);
     createBooking(writer(), {
