@@ -191,33 +191,31 @@ export function bookingColumnsAt(now: At) {
   return { ...getTableColumns(bookings), retainerHoursUsed: retainerHoursUsedAt(now) };
 }
 
+const activeRetainer = db
+  .select({
+    id: bookings.id,
+    retainerStartDate: bookings.retainerStartDate,
+    retainerEndDate: bookings.retainerEndDate,
+    retainerTotalHours: bookings.retainerTotalHours,
+    retainerHoursUsed: retainerHoursUsedAt(sql.placeholder("now")),
+  })
+  .from(bookings)
+  .where(
+    and(
+      eq(bookings.userId, sql.placeholder("userId")),
+      eq(bookings.isRetainer, true),
+      inArray(bookings.status, [...PAID_STATUSES]),
+      sql`${bookings.retainerEndDate} > ${sql.placeholder("today")}`,
+      sql`${retainerHoursUsedAt(sql.placeholder("now"))} < ${bookings.retainerTotalHours}`,
+      isNull(bookings.claim),
+    ),
+  )
+  .orderBy(asc(bookings.retainerEndDate))
+  .prepare();
+
 /** A retainer under a claim (being cancelled) is not offered: its hours cannot be drawn. */
-export function getActiveRetainer(
-  reader: Reader,
-  userId: number,
-  now: number,
-): RetainerBalance | null {
-  const row = reader
-    .select({
-      id: bookings.id,
-      retainerStartDate: bookings.retainerStartDate,
-      retainerEndDate: bookings.retainerEndDate,
-      retainerTotalHours: bookings.retainerTotalHours,
-      retainerHoursUsed: retainerHoursUsedAt(now),
-    })
-    .from(bookings)
-    .where(
-      and(
-        eq(bookings.userId, userId),
-        eq(bookings.isRetainer, true),
-        inArray(bookings.status, [...PAID_STATUSES]),
-        sql`${bookings.retainerEndDate} > ${studioDateOf(now)}`,
-        sql`${retainerHoursUsedAt(now)} < ${bookings.retainerTotalHours}`,
-        isNull(bookings.claim),
-      ),
-    )
-    .orderBy(asc(bookings.retainerEndDate))
-    .get();
+export function getActiveRetainer(userId: number, now: number): RetainerBalance | null {
+  const row = activeRetainer.get({ userId, now, today: studioDateOf(now) });
   if (!row?.retainerStartDate || !row.retainerEndDate) return null;
   return {
     bookingId: row.id,
@@ -236,7 +234,7 @@ export function drawRetainerHours(
   draw: { userId: number; date: string; hours: number },
   now: number,
 ): RetainerDraw {
-  const retainer = getActiveRetainer(tx, draw.userId, now);
+  const retainer = getActiveRetainer(draw.userId, now);
   const drawn = retainerHoursToDraw(retainer, draw.date, draw.hours);
   if (!retainer || drawn === 0) return { retainerBookingId: null, drawn: 0 };
   tx.update(bookings)

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNotNull, isNull, or } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
 import { type Booking, bookings, type Order, orders } from "#db/schema";
 import { db, type Tx } from "#app/db.server";
 import { claimProblem } from "#app/domain/booking-claim";
@@ -71,12 +71,14 @@ export function seriesOfBooking(
   return { id: booking.orderId, repeat: first.repeat, sessions: rows.map((row) => row.session) };
 }
 
+const ownSeries = db
+  .select()
+  .from(orders)
+  .where(and(eq(orders.userId, sql.placeholder("userId")), isNotNull(orders.repeatEvery)))
+  .prepare();
+
 export function listOwnSeries(userId: number): Series[] {
-  return db
-    .select()
-    .from(orders)
-    .where(and(eq(orders.userId, userId), isNotNull(orders.repeatEvery)))
-    .all() as Series[];
+  return ownSeries.all({ userId }) as Series[];
 }
 
 export function payableSessions(sessions: readonly Booking[], now: number): Booking[] {

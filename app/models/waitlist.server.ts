@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, inArray, lt, lte, or } from "drizzle-orm";
+import { and, asc, count, eq, gt, inArray, lt, lte, or, sql } from "drizzle-orm";
 import { waitlistEntries } from "#db/schema";
 import { db } from "#app/db.server";
 import { OPEN_WAITLIST_STATUSES } from "#app/domain/waitlist-status";
@@ -6,7 +6,6 @@ import type { Tx } from "#app/models/booking.server";
 
 /** docs/product.md "Waitlist". Writes take the caller's transaction; offers' ranges are read with `readBusyRanges`. */
 export type WaitlistEntry = typeof waitlistEntries.$inferSelect;
-type Reader = Pick<typeof db, "select">;
 
 const OWN_ENTRIES_LIMIT = 100;
 
@@ -16,14 +15,16 @@ export function insertWaitlistEntry(tx: Tx, values: typeof waitlistEntries.$infe
   return tx.insert(waitlistEntries).values(values).returning().get();
 }
 
-export function openEntriesOf(reader: Reader, userId: number): WaitlistEntry[] {
-  return reader
-    .select()
-    .from(waitlistEntries)
-    .where(and(eq(waitlistEntries.userId, userId), open))
-    .orderBy(asc(waitlistEntries.startsAt), asc(waitlistEntries.id))
-    .limit(OWN_ENTRIES_LIMIT)
-    .all();
+const openEntries = db
+  .select()
+  .from(waitlistEntries)
+  .where(and(eq(waitlistEntries.userId, sql.placeholder("userId")), open))
+  .orderBy(asc(waitlistEntries.startsAt), asc(waitlistEntries.id))
+  .limit(OWN_ENTRIES_LIMIT)
+  .prepare();
+
+export function openEntriesOf(userId: number): WaitlistEntry[] {
+  return openEntries.all({ userId });
 }
 
 export function listOwnEntries(userId: number): WaitlistEntry[] {

@@ -112,9 +112,9 @@ describe("retainer package", () => {
       NOW,
       SETTINGS,
     );
-    expect(getActiveRetainer(db, customer.id, NOW)).toBeNull();
+    expect(getActiveRetainer(customer.id, NOW)).toBeNull();
     expect(pay(purchase)).toMatchObject({ ok: true, recorded: "now" });
-    expect(getActiveRetainer(db, customer.id, NOW)).toMatchObject({ usedHours: 3, totalHours: 8 });
+    expect(getActiveRetainer(customer.id, NOW)).toMatchObject({ usedHours: 3, totalHours: 8 });
 
     // 4 of the 5 hours left: free of hourly charge, so $0 and confirmed at once.
     const drawn = bookSession(
@@ -138,11 +138,11 @@ describe("retainer package", () => {
       SETTINGS,
     );
     expect(partly).toMatchObject({ totalCost: 400, retainerHoursDrawn: 1 });
-    expect(getActiveRetainer(db, customer.id, NOW)).toBeNull();
+    expect(getActiveRetainer(customer.id, NOW)).toBeNull();
 
     // The unpaid one runs out of time: its hour goes back to the package.
     sweepExpiredHolds(NOW + 31 * 60_000);
-    expect(getActiveRetainer(db, customer.id, NOW)).toMatchObject({ usedHours: 7 });
+    expect(getActiveRetainer(customer.id, NOW)).toMatchObject({ usedHours: 7 });
   });
 
   it("is not drawn from outside its window", () => {

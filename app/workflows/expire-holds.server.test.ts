@@ -147,12 +147,12 @@ describe("what an expired hold took, as reads count it before the sweep writes i
     const retainerRow = () =>
       listOwnBookings(user.id, NOW).find((row) => row.id === retainer.id)?.retainerHoursUsed;
 
-    expect(getActiveRetainer(db, user.id, NOW)).toMatchObject({ usedHours: 6, totalHours: 8 });
+    expect(getActiveRetainer(user.id, NOW)).toMatchObject({ usedHours: 6, totalHours: 8 });
     expect(retainerRow()).toBe(6);
-    expect(getActiveRetainer(db, user.id, NOW - 2 * MINUTE)).toBeNull();
+    expect(getActiveRetainer(user.id, NOW - 2 * MINUTE)).toBeNull();
 
     sweepExpiredHolds(NOW);
-    expect(getActiveRetainer(db, user.id, NOW)).toMatchObject({ usedHours: 6 });
+    expect(getActiveRetainer(user.id, NOW)).toMatchObject({ usedHours: 6 });
     expect(retainerRow()).toBe(6);
   });
 });

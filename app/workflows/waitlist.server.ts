@@ -71,7 +71,7 @@ export function joinWaitlist(
       if (tooFar) throw new Refusal("horizon", tooFar);
     }
     const busy = readBusyRanges(busyWindowFor(range.recordingDate, settings.bufferMinutes), now);
-    const open = openEntriesOf(tx, userId);
+    const open = openEntriesOf(userId);
     const refusal = joinRefusal({
       startProblem: startProblem({
         date: range.recordingDate,

@@ -18,7 +18,6 @@ import { isPayable } from "#app/domain/payments";
 import { hasPayment } from "#app/models/payment.server";
 import type { PublicUser } from "#app/models/user.server";
 import { seriesGroups } from "#app/routes/dashboard/series-groups.server";
-import { db } from "#app/db.server";
 
 /**
  * My Sessions: upcoming and past sessions and the retainer balance. Both lists are sent (one
@@ -28,7 +27,7 @@ import { db } from "#app/db.server";
 export function loadSessionsTab(user: PublicUser, now: number): SessionsTabData {
   const own = listOwnBookings(user.id, now);
   const { upcoming, past } = splitSessions(own, now);
-  const retainer = getActiveRetainer(db, user.id, now);
+  const retainer = getActiveRetainer(user.id, now);
   const series = seriesGroups(user.id, own, now);
   // A session is grouped under its order's heading when that order is a weekly series.
   const seriesIds = new Set(series.map((one) => one.id));

@@ -1,6 +1,6 @@
 import type { RouterContextProvider } from "react-router";
 import { WAITLIST_REMOVE_INTENT, type WaitlistRow } from "#app/components/dashboard/waitlist-panel";
-import { DatabaseBusyError, db } from "#app/db.server";
+import { DatabaseBusyError } from "#app/db.server";
 import { holdDeadline, sessionDate, sessionTimeRange } from "#app/domain/booking-display";
 import { parseId } from "#app/domain/ids";
 import { WAITLIST_MESSAGES } from "#app/domain/waitlist";
@@ -15,7 +15,7 @@ import { formRefusal } from "#app/web/refusals.server";
 export const WAITLIST_INTENTS = [WAITLIST_REMOVE_INTENT] as const;
 
 export function loadWaitlistRows(user: PublicUser, now: number): WaitlistRow[] {
-  return openEntriesOf(db, user.id).map((entry) => ({
+  return openEntriesOf(user.id).map((entry) => ({
     id: entry.id,
     date: sessionDate(entry),
     time: sessionTimeRange(entry),

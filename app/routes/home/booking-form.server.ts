@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { BookingFormData, BookingFormReply } from "#app/components/booking/types";
-import { DatabaseBusyError, db } from "#app/db.server";
+import { DatabaseBusyError } from "#app/db.server";
 import { BOOKING_LIMITS, earliestBookableDate } from "#app/domain/availability";
 import { bookingFormSchema, quoteQuerySchema } from "#app/domain/booking-form";
 import { sessionsAsked } from "#app/domain/series-form";
@@ -54,7 +54,7 @@ export function loadBookingForm(user: PublicUser | null, now: number): BookingFo
       hours,
       times: getAvailability(earliestDate, hours, now, env.BUFFER_MINUTES),
     },
-    retainer: user ? getActiveRetainer(db, user.id, now) : null,
+    retainer: user ? getActiveRetainer(user.id, now) : null,
     prefill: user
       ? {
           firstName: user.firstName,

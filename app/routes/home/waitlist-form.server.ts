@@ -12,7 +12,6 @@ import { getOwnEntry, openEntriesOf, type WaitlistEntry } from "#app/models/wait
 import { joinWaitlist } from "#app/workflows/waitlist.server";
 import { Refusal } from "#app/domain/refusal";
 import { formRefusal } from "#app/web/refusals.server";
-import { db } from "#app/db.server";
 
 /**
  * The waitlist's part of the booking form (docs/product.md "Waitlist"): "Tell me if it frees
@@ -48,7 +47,7 @@ export function loadWaitlistClaim(
     entry = id === null ? undefined : getOwnEntry(id, user.id);
     if (!isLive(entry, now)) return { kind: "gone", message: WAITLIST_MESSAGES.claimGone };
   } else {
-    entry = openEntriesOf(db, user.id)
+    entry = openEntriesOf(user.id)
       .filter((open) => isLive(open, now))
       .sort((a, b) => (a.offerExpiresAt ?? 0) - (b.offerExpiresAt ?? 0))[0];
     if (!entry) return null;
