@@ -40,7 +40,8 @@ describe("startInTurn", () => {
           }),
         ),
     );
-    // A timer is read in the next turn, as a probe's socket is: it comes before the crowd's end.
+    // A timer is read in the next turn, as a probe's socket is: it comes before the crowd's end
+    // (before its first request too, when the loop's first turn finds the timer already due).
     const probe = new Promise<void>((resolve) =>
       setTimeout(() => {
         events.push("probe");
@@ -48,9 +49,7 @@ describe("startInTurn", () => {
       }),
     );
     await Promise.all([...crowd, probe]);
-    const probeAt = events.indexOf("probe");
-    expect(probeAt).toBeGreaterThan(0);
-    expect(probeAt).toBeLessThan(3);
+    expect(events.indexOf("probe")).toBeLessThan(3);
   });
 
   it("goes on after a request that throws", async () => {
