@@ -16,6 +16,7 @@ import {
   signIn,
   type OwnServer,
   startOwnServer,
+  holdPageScripts,
 } from "#tests/e2e/fixtures";
 import { createBooking } from "#tests/factories/booking";
 import { E2E_BOOKING_HORIZON_DAYS } from "#tests/e2e/env";
@@ -193,6 +194,24 @@ test.describe("cancelling and rescheduling", () => {
     expect(row(id)?.status).toBe("PENDING");
     expect(netPaid(id)).toBe(400);
   });
+
+  test(
+    "a new date typed before the page's JavaScript runs still shows its free times",
+    { tag: "@js-on-only" },
+    async ({ page, customer }, testInfo) => {
+      const { date, time } = dayFor(testInfo, 2);
+      const id = sessionOn(customer, date, time, "CONFIRMED");
+      const newDate = addDays(date, 1);
+      await signIn(page, customer);
+      const release = await holdPageScripts(page);
+      const loaded = page.goto(`/dashboard/sessions/${id}/reschedule`);
+      const dialog = page.getByRole("dialog", { name: "Reschedule session" });
+      await dialog.getByLabel("New date").fill(newDate);
+      release();
+      await loaded;
+      await expect(dialog.getByText(`free start times on ${newDate} for 2 hours`)).toBeVisible();
+    },
+  );
 
   test("rescheduling to a free time of another day, with taken times marked", async ({
     page,

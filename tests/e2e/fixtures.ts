@@ -409,6 +409,22 @@ export const test = base.extend<Fixtures>({
   },
 });
 
+/**
+ * Holds the page's scripts (decision 0094 loads them after the first paint) until the returned
+ * release is called: what a person does before the page runs, then what it does once it runs.
+ */
+export async function holdPageScripts(page: Page): Promise<() => void> {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/assets\/.+\.js$/, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
 /** Whether the test runs in the JavaScript-on project. */
 export function jsOn(testInfo: TestInfo = test.info()): boolean {
   return testInfo.project.use.javaScriptEnabled !== false;

@@ -11,6 +11,7 @@ import {
   loginThroughForm,
   signIn,
   test,
+  holdPageScripts,
 } from "#tests/e2e/fixtures";
 
 /**
@@ -131,15 +132,7 @@ test.describe("passkeys with JavaScript", { tag: "@js-on-only" }, () => {
   }) => {
     storedPasskey(customer.id);
     await signIn(page, customer);
-    // The page's modules wait until Remove is open.
-    let release = () => {};
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route(/\/assets\/.+\.js$/, async (route) => {
-      await released;
-      await route.continue();
-    });
+    const release = await holdPageScripts(page);
     const loaded = page.goto("/dashboard?tab=profile");
     await page.getByText("Remove Old phone").click();
     const yes = page.getByRole("button", { name: "Yes, remove “Old phone”" });

@@ -1,4 +1,5 @@
 import { getFormProps } from "@conform-to/react";
+import { useEffect } from "react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, useNavigation, useSubmit } from "react-router";
 import { StartTimeSelect } from "#app/components/booking/start-time-select";
@@ -185,6 +186,19 @@ function RescheduleForm({
   });
   const submit = useSubmit();
   const busy = useNavigation().state === "submitting";
+  // The free times of the new date come from this route's loader, which leaves the session's
+  // own slot out. A year being typed (0002-…) is not a date to look up yet.
+  const showFreeTimes = (date: string) => {
+    if (/^\d{4}-\d{2}-\d{2}$/.test(date) && date >= earliestDate && date !== availability.date) {
+      submit({ recordingDate: date }, { method: "get", replace: true, preventScrollReset: true });
+    }
+  };
+  // A date changed before the page's JavaScript ran had no change event to follow.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, as the page starts to run.
+  useEffect(() => {
+    const input = document.forms.namedItem(form.id)?.elements.namedItem("recordingDate");
+    if (input instanceof HTMLInputElement) showFreeTimes(input.value);
+  }, []);
   return (
     <Form method="post" preventScrollReset {...getFormProps(form)} className="mt-4 space-y-4">
       <HydratedField />
@@ -196,18 +210,7 @@ function RescheduleForm({
         hint="At least 48 hours ahead. The studio is open 24/7."
         min={earliestDate}
         max={latestDate}
-        onChange={(event) => {
-          const date = event.currentTarget.value;
-          // The free times of the new date come from this route's loader, which leaves
-          // the session's own slot out.
-          // A year being typed (0002-…) is not a date to look up yet.
-          if (/^\d{4}-\d{2}-\d{2}$/.test(date) && date >= earliestDate) {
-            submit(
-              { recordingDate: date },
-              { method: "get", replace: true, preventScrollReset: true },
-            );
-          }
-        }}
+        onChange={(event) => showFreeTimes(event.currentTarget.value)}
       />
       <noscript>
         <button type="submit" formMethod="get" formNoValidate className="btn-secondary text-ink">
