@@ -35,7 +35,13 @@ import { rescheduleOwnBooking } from "#app/workflows/reschedule.server";
 import { sweepClaims, sweepHolds } from "#app/workflows/sweep.server";
 import { joinWaitlist, removeWaitlistEntry } from "#app/workflows/waitlist.server";
 import { brokenInvariant } from "#tests/invariants/invariants";
-import { FAULT_MODES, FAULT_OPS, type FaultMode, type FaultOp } from "#tests/invariants/provider";
+import {
+  commandStart,
+  FAULT_MODES,
+  FAULT_OPS,
+  type FaultMode,
+  type FaultOp,
+} from "#tests/invariants/provider";
 import {
   APP_URL,
   type Booking,
@@ -79,7 +85,7 @@ export abstract class Step implements fc.AsyncCommand<World, World> {
     };
     let outcome: string;
     try {
-      outcome = (await this.exec(w, say)) ?? "done";
+      outcome = (await commandStart.run(w.now, () => this.exec(w, say))) ?? "done";
     } catch (error) {
       if (REFUSALS.some((kind) => error instanceof kind)) {
         outcome = `refused: ${(error as Error).message}`;

@@ -693,7 +693,7 @@ function inFlight(charge: LedgerCharge, w: World) {
 
 /**
  * What a cancelled session should have refunded (docs/product.md "Cancel, refund,
- * reschedule"), judged when the refund was made at the provider (a retry after a timeout
+ * reschedule"), judged when the request that made the refund began (a retry after a timeout
  * records the refund made then), or when it was cancelled. Null: nothing to judge.
  */
 function expectedRefund(
@@ -710,7 +710,8 @@ function expectedRefund(
   const made = refundRow ? w.fake.refunds.find((r) => r.id === refundRow.transactionId) : undefined;
   // Staff refunding in the provider's dashboard is outside the policy (the ledger judges it).
   if (made?.viaDashboard) return null;
-  const at = made?.at ?? b.cancelledAt ?? s.now;
+  // Not the provider's clock: it may move while the call is awaited.
+  const at = made?.askedAt ?? b.cancelledAt ?? s.now;
   if (b.startsAt - at >= FREE_CHANGE_NOTICE_MS) {
     return { amount: paid, why: `${Math.floor((b.startsAt - at) / HOUR)}h ahead` };
   }

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { CARD_MESSAGES, cardBrand, passesLuhn, SANDBOX_CARDS } from "#app/domain/card";
 import {
   type CardFormProvider,
@@ -30,6 +31,12 @@ import {
  */
 
 export type ProviderMode = "hosted" | "card";
+/**
+ * The clock as a command began: the `now` the app was called with. The clock may move while
+ * a call is awaited, so the provider's own clock can be later than the app's decision.
+ */
+export const commandStart = new AsyncLocalStorage<number>();
+
 export const FAULT_OPS = ["checkout", "retrieve", "close", "refund", "findRefund"] as const;
 export type FaultOp = (typeof FAULT_OPS)[number];
 export const FAULT_MODES = ["fail", "timeout"] as const;
@@ -66,6 +73,8 @@ export type LedgerRefund = {
   chargeId: string;
   amount: number;
   at: number;
+  /** When the request that asked for it began: the `now` the app decided its amount at. */
+  askedAt: number;
   /** The booking its metadata names (every refund the app asks for names one). */
   bookingId: number | null;
   /** Made by staff in the provider's dashboard: no metadata at all. */
@@ -205,6 +214,7 @@ export class FakeProvider {
       chargeId,
       amount: line.amount,
       at: this.now(),
+      askedAt: this.now(),
       bookingId: null,
       viaDashboard: true,
       meantFor: line.bookingId,
@@ -271,6 +281,7 @@ export class FakeProvider {
       chargeId: charge.id,
       amount: request.amount,
       at: this.now(),
+      askedAt: commandStart.getStore() ?? this.now(),
       bookingId: request.bookingId,
       viaDashboard: false,
       meantFor: null,
@@ -492,6 +503,7 @@ export class FakeProvider {
                 chargeId: request.paymentTransactionId,
                 amount: request.amount,
                 at: this.now(),
+                askedAt: commandStart.getStore() ?? this.now(),
                 bookingId: request.bookingId,
                 viaDashboard: false,
                 meantFor: null,
