@@ -34,11 +34,26 @@ type StoredPage = {
 
 const pages = new Map<string, StoredPage>();
 
-/** Set by entry.server on a render that may be stored: its route's label. */
+/** Set by entry.server on a render that may be stored, or by a JSON read: its route's label. */
 export const storablePageContext = createContext<string | null>(null);
 
+/**
+ * A public JSON read marks its answer storable for visitors, as a page's route declares
+ * `storedForVisitors`, when its loader reads only the URL, the clock and those tables, and
+ * only at its canonical query: one with anything else (a click id) is never a new entry.
+ */
+export function storeAnswerForVisitors(
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+  canonicalSearch: string,
+) {
+  const url = new URL(request.url);
+  if (url.search === canonicalSearch) context.set(storablePageContext, url.pathname);
+}
+
+/** Never a page with a query: one is often unique to its visitor (an ad's click id), a brotli pass for a page asked for once. */
 export function storableRoute(request: Request, context: EntryContext): string | null {
-  if (request.method !== "GET") return null;
+  if (request.method !== "GET" || new URL(request.url).search !== "") return null;
   const { loaderData, actionData, errors, matches } = context.staticHandlerContext;
   if (actionData || errors) return null;
   const root = loaderData.root as { user?: unknown; toast?: unknown } | undefined;
@@ -52,9 +67,8 @@ export function storableRoute(request: Request, context: EntryContext): string |
   return routeLabel(matches.flatMap(({ route }) => route.path ?? []).join("/"));
 }
 
-/** Never a URL with a query: one is often unique to its visitor (an ad's click id), a brotli pass for a page asked for once. */
 function storedPath(method: string, path: string, cookie: string | null): string | null {
-  if (method !== "GET" || path.includes("?")) return null;
+  if (method !== "GET") return null;
   if (cookie && PERSONAL_COOKIES.some((name) => cookie.includes(name))) return null;
   return path;
 }
@@ -164,7 +178,7 @@ async function store(
   const [br, gz] = await Promise.all([
     brotli(identity, {
       params: {
-        [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+        [constants.BROTLI_PARAM_QUALITY]: brotliQuality(identity.length),
         [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
         [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
       },
@@ -188,6 +202,9 @@ async function store(
   if (pages.size > MAX_PAGES) pages.delete(pages.keys().next().value as string);
   return page;
 }
+
+/** A small JSON answer compresses as well at quality 5 as at 11, 12 times faster (0.1 ms against 1.3 for 1 KB). */
+const brotliQuality = (bytes: number) => (bytes < 8192 ? 5 : constants.BROTLI_MAX_QUALITY);
 
 const CODINGS: Encoding[] = ["br", "gzip", "identity"];
 

@@ -61,6 +61,12 @@ async function signedIn(firstName: string) {
   return { Cookie: `${SIGN_IN_COOKIE_NAME}=${value}` };
 }
 
+/** A morning, so the earliest bookable day has free starts whatever the hour of the run. */
+function onAMorning() {
+  const tomorrow = addStudioDays(studioDateOf(Date.now()), 1);
+  vi.useFakeTimers({ toFake: ["Date"], now: studioInstant(tomorrow, "09:00") + 60_000 });
+}
+
 afterEach(() => {
   vi.useRealTimers();
 });
@@ -99,13 +105,10 @@ describe("a visitor's landing page, rendered once", () => {
   });
 
   it("marks a start time booked as soon as a booking takes it", async () => {
+    onAMorning();
     const date = earliestBookableDate(Date.now());
     const before = (await page()).html;
-    // The latest start the page offers now (late in the studio's evening, the earliest day's
-    // late starts are still inside 48 hours).
-    const free = [...before.matchAll(/<option value="(\d\d:\d\d)">/g)].map((m) => m[1]);
-    const time = free.at(-1);
-    if (!time) throw new Error("The landing page offers no free start time");
+    const time = lastFreeTime(before);
     expect(startTimeOption(before, time)).not.toContain("disabled");
     const owner = await createUser(writer());
     createBooking(writer(), { user: owner, date, time, hours: 2 });
@@ -115,6 +118,7 @@ describe("a visitor's landing page, rendered once", () => {
   });
 
   it("marks a start time blocked as soon as staff block it", async () => {
+    onAMorning();
     const date = earliestBookableDate(Date.now());
     const time = lastFreeTime((await page()).html);
     const startsAt = studioInstant(date, time);
@@ -203,6 +207,79 @@ describe("a visitor's landing page, rendered once", () => {
   });
 });
 
+describe("a visitor's availability, answered once", () => {
+  type Availability = { times: { time: string; available: boolean; reason: string | null }[] };
+  const date = addStudioDays(earliestBookableDate(Date.now()), 3);
+  const canonical = `/api/availability?date=${date}&hours=2`;
+  const ask = async (path = canonical, headers: Record<string, string> = {}) => {
+    const response = await fetch(`${server.url}${path}`, { headers });
+    expect(response.status).toBe(200);
+    return {
+      etag: response.headers.get("ETag"),
+      times: ((await response.json()) as Availability).times,
+    };
+  };
+  const at = (times: Availability["times"], time: string) => times.find((t) => t.time === time);
+  /** Blocks `time` on `date` without bumping the data version: only a fresh read sees it. */
+  const blockUnseen = (time: string) => {
+    const startsAt = studioInstant(date, time);
+    writeUnseen(
+      `INSERT INTO blocked_times (starts_at, ends_at, reason) VALUES (${startsAt}, ${startsAt + 3_600_000}, 'Unseen')`,
+    );
+  };
+
+  it("is answered from the store while nothing it reads changes, and anew the moment a start is taken", async () => {
+    expect(at((await ask()).times, "10:00")?.available).toBe(true);
+    blockUnseen("10:00");
+    const stored = await ask();
+    expect(stored.etag).toMatch(/^"[\w-]+"$/);
+    expect(at(stored.times, "10:00")?.available).toBe(true);
+    createBooking(writer(), { user: await createUser(writer()), date, time: "14:00", hours: 2 });
+    const fresh = (await ask()).times;
+    expect(at(fresh, "10:00")?.reason).toBe("taken");
+    expect(at(fresh, "14:00")?.reason).toBe("taken");
+  });
+
+  it("is compressed for the browser, the same answer in every coding", async () => {
+    const plain = await fetch(`${server.url}${canonical}`, {
+      headers: { "Accept-Encoding": "identity" },
+    });
+    const br = await fetch(`${server.url}${canonical}`, {
+      headers: { "Accept-Encoding": "gzip, deflate, br, zstd" },
+    });
+    expect(br.headers.get("Content-Encoding")).toBe("br");
+    expect(br.headers.get("Cache-Control")).toBe("no-store");
+    const decoded = brotliDecompressSync(Buffer.from(await br.arrayBuffer())).toString();
+    expect(decoded).toBe(await plain.text());
+  });
+
+  it("is never stored at a URL with more in its query, nor for a signed-in customer", async () => {
+    await ask();
+    blockUnseen("18:00");
+    expect(at((await ask()).times, "18:00")?.available).toBe(true);
+    const extra = await ask(`${canonical}&utm_source=ad`);
+    expect(extra.etag).toBeNull();
+    expect(at(extra.times, "18:00")?.reason).toBe("taken");
+    const reordered = await ask(`/api/availability?hours=2&date=${date}`);
+    expect(reordered.etag).toBeNull();
+    expect(at(reordered.times, "18:00")?.reason).toBe("taken");
+    const customer = await ask(canonical, await signedIn("Wanda"));
+    expect(customer.etag).toBeNull();
+    expect(at(customer.times, "18:00")?.reason).toBe("taken");
+  });
+});
+
+describe("a visitor's page with a query", () => {
+  it("is rendered for each request, never stored", async () => {
+    const service = createService(writer(), { name: "Click Id Editing", price: 31 });
+    expect((await page("/?gclid=1")).html).toContain("$31");
+    writeUnseen(`UPDATE services SET price = 32 WHERE id = ${service.id}`);
+    const again = await page("/?gclid=1");
+    expect(again.html).toContain("$32");
+    expect(again.etag).toBeNull();
+  });
+});
+
 /** Last in the file: a page stored in a faked future stands over the real time until a write. */
 describe("a visitor's landing page, as the clock turns", () => {
   it("is rendered again at the next quarter hour, when the day or a start time may turn", async () => {
@@ -215,9 +292,7 @@ describe("a visitor's landing page, as the clock turns", () => {
   });
 
   it("offers a start time again the moment the hold on it runs out", async () => {
-    // A morning, so the earliest bookable day has free starts whatever the hour of the run.
-    const tomorrow = addStudioDays(studioDateOf(Date.now()), 1);
-    vi.useFakeTimers({ toFake: ["Date"], now: studioInstant(tomorrow, "09:00") + 60_000 });
+    onAMorning();
     const date = earliestBookableDate(Date.now());
     const time = lastFreeTime((await page()).html);
     createBooking(writer(), {

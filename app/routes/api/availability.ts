@@ -3,6 +3,7 @@ import { BOOKING_LIMITS, earliestBookableDate } from "#app/domain/availability";
 import { quoteQuerySchema } from "#app/domain/booking-form";
 import { getAvailability } from "#app/models/booking.server";
 import { jsonError, describedMethodsOnly } from "#app/web/api.server";
+import { storeAnswerForVisitors } from "#app/web/shared-pages.server";
 import { env } from "#app/env.server";
 import type { Route } from "./+types/availability";
 import * as doc from "#app/web/api-doc";
@@ -11,10 +12,11 @@ import * as shape from "#app/routes/api/json/shapes";
 /**
  * GET /api/availability?date=yyyy-MM-dd&hours=2..8: every hourly start of that studio day for a
  * session of that length, free or not and why (docs/product.md "Availability and holds").
- * Public: it says when the studio is busy, never who booked it. Never cached: a slot can be
- * taken or released at any moment.
+ * Public: it says when the studio is busy, never who booked it. Never cached by a browser: a
+ * slot can be taken or released at any moment; the server keeps a visitor's answer only while
+ * nothing it reads has changed (app/web/shared-pages.server.ts).
  */
-export function loader({ request }: Route.LoaderArgs) {
+export function loader({ request, context }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
   const query = quoteQuerySchema.safeParse({
     date: params.get("date") ?? "",
@@ -24,6 +26,7 @@ export function loader({ request }: Route.LoaderArgs) {
     return jsonError(400, query.error.issues[0]?.message ?? "Invalid query");
   }
   const { date, hours } = query.data;
+  storeAnswerForVisitors(request, context, `?date=${date}&hours=${hours}`);
   const now = Date.now();
   return Response.json(
     {
