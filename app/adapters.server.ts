@@ -9,10 +9,7 @@ import { stripeProvider } from "#app/integrations/payments/stripe.server";
 import type { HostedCheckoutProvider, PaymentProvider } from "#app/integrations/payments/types";
 import { createSmtpTransport } from "#app/integrations/smtp.server";
 
-/**
- * The one place that reads the outside world's settings and picks its adapters; no other
- * module imports a concrete adapter. Read at each call, so a test may switch a setting.
- */
+/** The one place that picks the adapters from the settings, read at each call so a test may switch one. */
 
 let sharedStripe: { key: string; provider: HostedCheckoutProvider } | undefined;
 
@@ -36,9 +33,8 @@ export function paymentProvider(): PaymentProvider {
 }
 
 /**
- * Session files (docs/product.md "Session files"): S3-compatible object storage when S3_BUCKET
- * is set, else the FILES_DIR directory. One per process, kept on globalThis like the database
- * so a dev reload does not open a second.
+ * Session files (docs/product.md "Session files"): S3 when S3_BUCKET is set, else FILES_DIR.
+ * One per process, on globalThis like the database, so a dev reload does not open a second.
  */
 export function fileStorage(): FileStorage {
   const shared = globalThis as { __studioFileStorage?: FileStorage };

@@ -206,6 +206,20 @@ function endpoints(app: BenchProcess, actors: Actors, availabilityDate: string, 
       bare: { method: "GET", path: `/api/availability?date=${availabilityDate}&hours=2` },
     },
     {
+      // A visitor's ask is answered from the store (app/web/shared-pages.server.ts); a
+      // customer's reads the busy ranges each time: the read the scale bar is for.
+      id: "availability-customer",
+      name: "Availability `GET /api/availability`, signed in",
+      json: true,
+      scaleBar: true,
+      app: {
+        method: "GET",
+        path: `/api/availability?date=${availabilityDate}&hours=2`,
+        headers: asCustomer,
+      },
+      bare: { method: "GET", path: `/api/availability?date=${availabilityDate}&hours=2` },
+    },
+    {
       id: "list",
       name: "Own bookings `GET /api/bookings`",
       json: true,

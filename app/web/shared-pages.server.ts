@@ -37,11 +37,7 @@ const pages = new Map<string, StoredPage>();
 /** Set by entry.server on a render that may be stored, or by a JSON read: its route's label. */
 export const storablePageContext = createContext<string | null>(null);
 
-/**
- * A public JSON read marks its answer storable for visitors, as a page's route declares
- * `storedForVisitors`, when its loader reads only the URL, the clock and those tables, and
- * only at its canonical query: one with anything else (a click id) is never a new entry.
- */
+/** `storedForVisitors` for a public JSON read, at its canonical query only: a click id is never a new entry. */
 export function storeAnswerForVisitors(
   request: Request,
   context: Readonly<RouterContextProvider>,

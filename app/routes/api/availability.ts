@@ -12,9 +12,8 @@ import * as shape from "#app/routes/api/json/shapes";
 /**
  * GET /api/availability?date=yyyy-MM-dd&hours=2..8: every hourly start of that studio day for a
  * session of that length, free or not and why (docs/product.md "Availability and holds").
- * Public: it says when the studio is busy, never who booked it. Never cached by a browser: a
- * slot can be taken or released at any moment; the server keeps a visitor's answer only while
- * nothing it reads has changed (app/web/shared-pages.server.ts).
+ * Public: it says when the studio is busy, never who booked it. Never cached by a browser; a
+ * visitor's answer is stored while nothing it reads changes (app/web/shared-pages.server.ts).
  */
 export function loader({ request, context }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
