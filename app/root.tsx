@@ -10,7 +10,7 @@ import {
 } from "react-router";
 import { lazy, Suspense, useEffect, useState } from "react";
 import type { Route } from "./+types/root";
-import "./app.css";
+import stylesheet from "./app.css?url";
 import { ChatWidget } from "#app/components/chat/chat-widget";
 import {
   CONNECTION_FAILED_STATUS,
@@ -61,7 +61,10 @@ export function shouldRevalidate({
   return defaultShouldRevalidate;
 }
 
+// A URL, not a side-effect import: the browser's entry and the root share one chunk
+// (vite.config.ts), and a stylesheet of that chunk would be linked again by every lazy import.
 export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
   { rel: "icon", href: "/favicon.ico", sizes: "32x32" },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
   { rel: "apple-touch-icon", href: "/apple-touch-icon.png" },

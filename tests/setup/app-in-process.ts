@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import type { RouteConfigEntry } from "@react-router/dev/routes";
 import { count } from "drizzle-orm";
 import {
@@ -76,13 +77,22 @@ export function appForThisFile(extraEnv: Record<string, string> = {}): App {
     }
   });
 
+  /** The answer as fetch reads it: a stored answer comes compressed (app/web/shared-pages.server.ts). */
+  async function decoded(response: Response): Promise<Response> {
+    const coding = response.headers.get("Content-Encoding");
+    if (coding !== "br" && coding !== "gzip") return response;
+    const bytes = Buffer.from(await response.clone().arrayBuffer());
+    const body = coding === "br" ? brotliDecompressSync(bytes) : gunzipSync(bytes);
+    return new Response(body, { status: response.status, headers: response.headers });
+  }
+
   /** What fetch does with an answer: follows redirects unless told not to. */
   async function fetchInProcess(first: Request): Promise<Response> {
     if (!handle) throw new Error("The app is not loaded yet");
     let request = first;
     for (let hops = 0; hops < 20; hops++) {
       const response = await handle(request.clone());
-      await checkApiResponse(request.method, new URL(request.url), response);
+      await checkApiResponse(request.method, new URL(request.url), await decoded(response));
       const location = response.headers.get("Location");
       if (
         request.redirect !== "follow" ||
