@@ -152,8 +152,41 @@ test.describe("passkeys with JavaScript", { tag: "@js-on-only" }, () => {
     await expect(page.getByText("You have no passkeys yet.")).toBeVisible();
   });
 
+  test("a Remove clicked while its section hydrates stays open", async ({ page, customer }) => {
+    storedPasskey(customer.id);
+    // The click lands in the gap a slow phone opens: React listens on the server's <details> as
+    // it hydrates it, and the click follows at once, while the section is still hydrating.
+    await page.addInitScript(() => {
+      const listen = HTMLDetailsElement.prototype.addEventListener;
+      let clicked = false;
+      HTMLDetailsElement.prototype.addEventListener = function (
+        this: HTMLDetailsElement,
+        ...args: Parameters<HTMLElement["addEventListener"]>
+      ) {
+        listen.apply(this, args);
+        if (clicked || args[0] !== "toggle" || !this.textContent?.includes("Remove Old phone"))
+          return;
+        clicked = true;
+        queueMicrotask(() => {
+          const remove = [...document.querySelectorAll("summary, button")].find(
+            (control) => control.textContent?.trim() === "Remove Old phone",
+          );
+          if (remove instanceof HTMLElement) remove.click();
+        });
+      };
+    });
+    await signIn(page, customer);
+    await page.goto("/dashboard?tab=profile");
+    await expect(page.getByText("It will no longer sign you in.")).toBeVisible();
+    await page.getByRole("button", { name: "Yes, remove “Old phone”" }).click();
+    await expect(page.getByText("You have no passkeys yet.")).toBeVisible();
+  });
+
   test("let staff with only a passkey reach the admin pages", async ({ page }, testInfo) => {
-    const admin = await createUser(testInfo, { isAdmin: true, twoFactor: false });
+    const admin = await createUser(testInfo, {
+      isAdmin: true,
+      twoFactor: false,
+    });
     await virtualAuthenticator(page);
     await signIn(page, admin);
     await page.goto("/admin/bookings");

@@ -1,4 +1,5 @@
 import { type RefObject, useEffect, useState } from "react";
+import { flushSync } from "react-dom";
 import { useHydrated } from "#app/components/ui/use-hydrated";
 
 /** True once the page runs, `ready` and the <details> closed: one opened before stays till closed. */
@@ -12,14 +13,17 @@ export function useDetailsUpgrade(
   useEffect(() => {
     const details = ref.current;
     if (upgraded || !ready || !details) return;
+    // Looked at and swapped in one go, a task later: a click on a part not yet hydrated hydrates
+    // it inside the click's dispatch, and the <details> opens only once that dispatch ends.
     const upgrade = () => {
-      if (details.open) return;
-      details.removeEventListener("toggle", upgrade);
-      setUpgraded(true);
+      if (!details.open) flushSync(() => setUpgraded(true));
     };
     details.addEventListener("toggle", upgrade);
-    upgrade();
-    return () => details.removeEventListener("toggle", upgrade);
+    const later = setTimeout(upgrade);
+    return () => {
+      clearTimeout(later);
+      details.removeEventListener("toggle", upgrade);
+    };
   }, [ref, ready, upgraded]);
   return upgraded;
 }
