@@ -27,6 +27,7 @@ type StoredPage = {
   from: number;
   until: number;
   route: string;
+  forEveryone: boolean;
   status: number;
   headers: [string, string][];
   /** Without compressed copies when it fits one TCP segment (server.js's threshold): they would save no round trip. */
@@ -38,21 +39,25 @@ type StoredPage = {
 
 const pages = new Map<string, StoredPage>();
 
-/** Set by entry.server on a render that may be stored, or by a JSON read: its route's label. */
-export const storablePageContext = createContext<string | null>(null);
+type Storable = { route: string; forEveryone: boolean };
 
-/** `storedForVisitors` for a public JSON read, at its canonical query only: a click id is never a new entry. */
-export function storeAnswerForVisitors(
+/** Set by entry.server on a render that may be stored, or by a JSON read. */
+export const storablePageContext = createContext<Storable | null>(null);
+
+/** A public JSON read, the same whoever asks, at its canonical query only: a click id is never a new entry. */
+export function storeAnswerForEveryone(
   request: Request,
   context: Readonly<RouterContextProvider>,
   canonicalSearch: string,
 ) {
   const url = new URL(request.url);
-  if (url.search === canonicalSearch) context.set(storablePageContext, url.pathname);
+  if (url.search === canonicalSearch) {
+    context.set(storablePageContext, { route: url.pathname, forEveryone: true });
+  }
 }
 
 /** Never a page with a query: one is often unique to its visitor (an ad's click id), a brotli pass for a page asked for once. */
-export function storableRoute(request: Request, context: EntryContext): string | null {
+export function storableRoute(request: Request, context: EntryContext): Storable | null {
   if (request.method !== "GET" || new URL(request.url).search !== "") return null;
   const { loaderData, actionData, errors, matches } = context.staticHandlerContext;
   if (actionData || errors) return null;
@@ -64,21 +69,23 @@ export function storableRoute(request: Request, context: EntryContext): string |
         ?.storedForVisitors === true,
   );
   if (!declared) return null;
-  return routeLabel(matches.flatMap(({ route }) => route.path ?? []).join("/"));
+  return {
+    route: routeLabel(matches.flatMap(({ route }) => route.path ?? []).join("/")),
+    forEveryone: false,
+  };
 }
 
-function storedPath(method: string, path: string, cookie: string | null): string | null {
-  if (method !== "GET") return null;
-  if (cookie && PERSONAL_COOKIES.some((name) => cookie.includes(name))) return null;
-  return path;
+function isPersonal(cookie: string | null): boolean {
+  return cookie !== null && PERSONAL_COOKIES.some((name) => cookie.includes(name));
 }
 
-type Asked = { build: string; version: number; at: number };
+type Asked = { build: string; version: number; at: number; personal: boolean };
 
-/** In step with the data, the build and the clock the request was asked in. */
+/** In step with the data, the build and the clock the request was asked in, and its asker's. */
 function stands(page: StoredPage | null | undefined, asked: Asked): page is StoredPage {
   return (
     page != null &&
+    (page.forEveryone || !asked.personal) &&
     page.build === asked.build &&
     page.version === asked.version &&
     page.from <= asked.at &&
@@ -95,17 +102,22 @@ export function servingStoredPages(
   build: () => string | Promise<string>,
 ): Handler {
   return async (request, context) => {
+    if (request.method !== "GET") return handle(request, context);
     const url = new URL(request.url);
-    const path = storedPath(
-      request.method,
-      url.pathname + url.search,
-      request.headers.get("Cookie"),
-    );
-    if (path === null) return handle(request, context);
+    const path = url.pathname + url.search;
     // Read before the loaders: a write meanwhile leaves the stored page already out of date.
-    const asked = { build: await build(), version: readDataVersion(), at: Date.now() };
+    const asked = {
+      build: await build(),
+      version: readDataVersion(),
+      at: Date.now(),
+      personal: isPersonal(request.headers.get("Cookie")),
+    };
     const stored = standingPage(path, asked);
     if (stored) return answer(stored, request);
+    // A signed-in render is never a visitor's: it neither waits for one nor stands for one.
+    if (asked.personal) {
+      return storedIfEveryones(path, asked, request, await handle(request, context), context);
+    }
     const key = `${asked.build} ${asked.version} ${path}`;
     const underWay = rendering.get(key);
     if (underWay) {
@@ -118,9 +130,9 @@ export function servingStoredPages(
     rendering.set(key, new Promise((resolve) => (settle = resolve)));
     try {
       const response = await handle(request, context);
-      const route = context.get(storablePageContext);
-      if (route === null || response.headers.has("Set-Cookie")) return response;
-      const page = await store(path, asked, route, response);
+      const storable = context.get(storablePageContext);
+      if (storable === null || response.headers.has("Set-Cookie")) return response;
+      const page = await store(path, asked, storable, response);
       settle(page);
       return answer(page, request);
     } finally {
@@ -128,6 +140,18 @@ export function servingStoredPages(
       rendering.delete(key);
     }
   };
+}
+
+async function storedIfEveryones(
+  path: string,
+  asked: Asked,
+  request: Request,
+  response: Response,
+  context: RouterContextProvider,
+): Promise<Response> {
+  const storable = context.get(storablePageContext);
+  if (!storable?.forEveryone || response.headers.has("Set-Cookie")) return response;
+  return answer(await store(path, asked, storable, response), request);
 }
 
 function standingPage(path: string, asked: Asked): StoredPage | null {
@@ -150,13 +174,9 @@ export function storedPageAnswer(
   headers: Record<string, string | string[] | undefined>,
 ): StoredAnswer | null {
   // As Node read it: a path written otherwise than the store's key is a miss, answered the slow way.
-  const path = storedPath(
-    method,
-    url,
-    headers.cookie === undefined ? null : String(headers.cookie),
-  );
-  if (path === null || !pages.has(path)) return null;
-  const page = standingPage(path, { build, version: readDataVersion(), at: Date.now() });
+  if (method !== "GET" || !pages.has(url)) return null;
+  const personal = isPersonal(headers.cookie === undefined ? null : String(headers.cookie));
+  const page = standingPage(url, { build, version: readDataVersion(), at: Date.now(), personal });
   if (!page) return null;
   const one = (name: string) => {
     const value = headers[name];
@@ -171,7 +191,7 @@ const gzipped = promisify(gzip);
 async function store(
   path: string,
   asked: Asked,
-  route: string,
+  { route, forEveryone }: Storable,
   response: Response,
 ): Promise<StoredPage> {
   const identity = new Uint8Array(await response.arrayBuffer());
@@ -183,6 +203,7 @@ async function store(
     from: quarter,
     until: Math.min(quarter + QUARTER_HOUR_MS, busyRangesChangeAt(asked.at)),
     route,
+    forEveryone,
     status: response.status,
     headers: [...response.headers].filter(([name]) => name !== "content-length"),
     bodies: { identity, ...compressed },

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { addStudioDays, studioDateOf } from "#app/domain/studio-time";
+import { actorsFor } from "#tests/setup/actors";
 import { closeConnections, send } from "#tests/setup/raw-http";
 import { serverForThisFile } from "#tests/setup/server-for-this-file";
 
@@ -84,7 +85,7 @@ describe("pages and JSON", () => {
     }
   });
 
-  it("go out as they are when they fit one TCP segment, which compressing would not save", async () => {
+  it("go out as they are when they fit one TCP segment, to visitors and customers alike", async () => {
     const date = addStudioDays(studioDateOf(Date.now()), 30);
     const path = `/api/availability?date=${date}&hours=2`;
     const plain = await get(path);
@@ -94,5 +95,12 @@ describe("pages and JSON", () => {
     const answer = await get(path, { "Accept-Encoding": "gzip, deflate, br, zstd" });
     expect(answer.headers["content-encoding"]).toBeUndefined();
     expect(answer.body.equals(plain.body)).toBe(true);
+
+    // The same stored bytes for a signed-in customer, before the app reads their sign-in.
+    const { cookie } = await actorsFor(server).signUp();
+    const theirs = await get(path, { Cookie: cookie, "Accept-Encoding": "gzip, deflate, br" });
+    expect(theirs.headers.etag).toBe(answer.headers.etag);
+    expect(theirs.headers["set-cookie"]).toBeUndefined();
+    expect(theirs.body.equals(plain.body)).toBe(true);
   });
 });

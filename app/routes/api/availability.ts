@@ -3,7 +3,7 @@ import { BOOKING_LIMITS, earliestBookableDate } from "#app/domain/availability";
 import { quoteQuerySchema } from "#app/domain/booking-form";
 import { getAvailability } from "#app/models/booking.server";
 import { jsonError, describedMethodsOnly } from "#app/web/api.server";
-import { storeAnswerForVisitors } from "#app/web/shared-pages.server";
+import { storeAnswerForEveryone } from "#app/web/shared-pages.server";
 import { env } from "#app/env.server";
 import type { Route } from "./+types/availability";
 import * as doc from "#app/web/api-doc";
@@ -12,8 +12,8 @@ import * as shape from "#app/routes/api/json/shapes";
 /**
  * GET /api/availability?date=yyyy-MM-dd&hours=2..8: every hourly start of that studio day for a
  * session of that length, free or not and why (docs/product.md "Availability and holds").
- * Public: it says when the studio is busy, never who booked it. Never cached by a browser; a
- * visitor's answer is stored while nothing it reads changes (app/web/shared-pages.server.ts).
+ * Public: it says when the studio is busy, never who booked it. Never cached by a browser; the
+ * answer, the same whoever asks, is stored while nothing it reads changes (web/shared-pages.server.ts).
  */
 export function loader({ request, context }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
@@ -25,7 +25,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
     return jsonError(400, query.error.issues[0]?.message ?? "Invalid query");
   }
   const { date, hours } = query.data;
-  storeAnswerForVisitors(request, context, `?date=${date}&hours=${hours}`);
+  storeAnswerForEveryone(request, context, `?date=${date}&hours=${hours}`);
   const now = Date.now();
   return Response.json(
     {
